@@ -1,0 +1,30 @@
+"""Where warnscope keeps its database and its cache.
+
+Downloads, extracted option files and compiled corpus binaries live in the cache
+(``$XDG_CACHE_HOME/warnscope``, overridable with ``WARNSCOPE_CACHE``), never in the
+source tree, so a clean clone stays clean and tests can share one cache.
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+DEFAULT_DB = "warnscope.db"
+
+
+def db_path(explicit: str | None = None) -> Path:
+    """The database file: ``--db`` wins, then ``WARNSCOPE_DB``, then ``./warnscope.db``."""
+    return Path(explicit or os.environ.get("WARNSCOPE_DB") or DEFAULT_DB)
+
+
+def cache_dir(*parts: str) -> Path:
+    """A sub-directory of the cache, created on demand."""
+    base = os.environ.get("WARNSCOPE_CACHE")
+    if base:
+        root = Path(base)
+    else:
+        xdg = os.environ.get("XDG_CACHE_HOME") or os.path.join(Path.home(), ".cache")
+        root = Path(xdg) / "warnscope"
+    path = root.joinpath(*parts)
+    path.mkdir(parents=True, exist_ok=True)
+    return path

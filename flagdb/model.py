@@ -1,0 +1,128 @@
+"""Plain data passed between the parsers, the store and the queries.
+
+Every parser (GCC option files, clang diagnostic tables, the GCC plugin) produces a
+:class:`CompilerData`; the store saves and loads exactly that; the queries read it.
+Names are always spelled as a user types them: ``-Wshadow``, ``-Wformat=`` (the
+joined form that takes a value), ``-Wall``, ``-Rpass`` for clang remark groups.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import asdict, dataclass, field
+
+
+@dataclass
+class Flag:
+    """One warning option of one compiler version."""
+
+    name: str
+    #: ``warning`` (a GCC option or a clang group with diagnostics), ``remark`` (clang -R)
+    kind: str = "warning"
+    #: The option this one is a spelling of, as typed with its value: ``-Wformat=1``.
+    alias_of: str | None = None
+    #: ``on``, ``off``, ``partial`` (clang: some diagnostics below it are on), a value
+    #: such as ``nfc`` or ``1`` for options with an argument, or ``code`` when the
+    #: compiler decides it in code after option parsing (GCC's ``Init(-1)``).
+    default: str = "off"
+    #: Languages the option applies to, as the compiler names them
+    #: (``C``, ``C++``, ``ObjC``, ``ObjC++``, ``Common`` …). Empty means every language.
+    languages: list[str] = field(default_factory=list)
+    takes_argument: bool = False
+    #: How the argument is written: ``<0,2>``, ``[none|id|nfc|nfkc]``, ``<number>`` …
+    argument: str | None = None
+    #: Accepted but does nothing (GCC ``Ignore``; clang group with nothing below it).
+    ignored: bool = False
+    #: Accepted for compatibility and reported as removed (GCC ``WarnRemoved``).
+    removed: bool = False
+    description: str = ""
+    #: Where the option comes from (GCC: the .opt files that define it).
+    origin: str = ""
+    #: False for options only in other front ends' files (Fortran, Ada, targets …).
+    c_family: bool = True
+    #: Family-specific facts kept for the curious and for verification:
+    #: GCC ``var``, ``init``, ``properties``; clang ``docs``.
+    extra: dict = field(default_factory=dict)
+
+
+@dataclass
+class Edge:
+    """``parent`` turns on ``child`` (GCC ``EnabledBy``/``LangEnabledBy``; clang subgroup).
+
+    ``value`` is the value the child gets (``"1"`` for plain switches, a level such
+    as ``"2"`` for ``-Wdangling-pointer=``). ``parent_min`` limits the edge to parent
+    levels at or above it (``-Wformat=`` turns on ``-Wformat-security`` only from 2).
+    ``requires`` lists further flags that must also be on (``-Wunused && -Wextra``).
+    ``languages`` limits the edge to some languages (GCC ``LangEnabledBy``); empty
+    means all the child's languages.
+    """
+
+    parent: str
+    child: str
+    value: str = "1"
+    parent_min: int | None = None
+    requires: list[str] = field(default_factory=list)
+    languages: list[str] = field(default_factory=list)
+
+    def child_as_typed(self, child_flag: Flag | None = None) -> str:
+        """The child as a user would type it to get this effect: ``-Wformat=1``."""
+        if self.child.endswith("="):
+            return f"{self.child}{self.value}"
+        if self.value == "0":
+            return "-Wno-" + self.child[2:]
+        return self.child
+
+
+@dataclass
+class Message:
+    """A diagnostic controlled by a flag (clang: one ``DIAG`` row)."""
+
+    flag: str
+    diag: str
+    diag_class: str
+    severity: str
+    text: str
+
+
+@dataclass
+class CompilerData:
+    """Everything one ingest learns about one compiler version."""
+
+    #: ``gcc-12``, ``clang-16``.
+    compiler: str
+    #: ``gcc`` or ``clang``.
+    family: str
+    #: Exact version: ``12.2.0``.
+    version: str
+    #: ``debian-package``, ``source-tree``, ``tarball``, ``binary``, ``inc-dir``.
+    source_kind: str
+    #: Package and version (``gcc-12-source 12.2.0-14+deb12u1``) or a path.
+    source: str
+    flags: list[Flag] = field(default_factory=list)
+    edges: list[Edge] = field(default_factory=list)
+    messages: list[Message] = field(default_factory=list)
+
+    def content_hash(self) -> str:
+        """Hash of the parsed content, so re-ingesting identical data changes nothing."""
+        payload = {
+            "version": self.version,
+            "flags": sorted((asdict(f) for f in self.flags), key=lambda d: d["name"]),
+            "edges": sorted(json.dumps(asdict(e), sort_keys=True) for e in self.edges),
+            "messages": sorted(json.dumps(asdict(m), sort_keys=True) for m in self.messages),
+        }
+        blob = json.dumps(payload, sort_keys=True).encode()
+        return hashlib.sha256(blob).hexdigest()
+
+    def flag(self, name: str) -> Flag | None:
+        for f in self.flags:
+            if f.name == name:
+                return f
+        return None
+
+
+def family_of(compiler: str) -> str:
+    """``gcc-12`` → ``gcc``; raises ValueError for ids that are not ``NAME-NUMBER``."""
+    name, _, number = compiler.rpartition("-")
+    if name not in ("gcc", "clang") or not number.isdigit():
+        raise ValueError(compiler)
+    return name

@@ -1,0 +1,70 @@
+"""The database schema: one commented SQL string, a version, and the migrations.
+
+``PRAGMA user_version`` holds the schema version. A new database gets ``SCHEMA``
+and the current version; an older one gets each migration after its version, in
+order, inside one transaction. A database newer than this code is refused rather
+than guessed at.
+"""
+
+SCHEMA_VERSION = 1
+
+SCHEMA = """
+-- ------------------------------------------------------------------ flags
+-- One row per ingested compiler version ('gcc-12', 'clang-16').
+CREATE TABLE IF NOT EXISTS compiler (
+    id            INTEGER PRIMARY KEY,
+    name          TEXT NOT NULL UNIQUE,   -- 'gcc-12'
+    family        TEXT NOT NULL,          -- 'gcc' | 'clang'
+    version       TEXT NOT NULL,          -- exact: '12.2.0'
+    source_kind   TEXT NOT NULL,          -- 'debian-package' | 'source-tree' | 'tarball' | 'binary' | 'inc-dir'
+    source        TEXT NOT NULL,          -- package and version, or a path
+    content_hash  TEXT NOT NULL,          -- sha256 of the parsed content: same hash, nothing to do
+    ingested_at   TEXT NOT NULL
+);
+
+-- Every warning option of a compiler version, named as typed ('-Wformat=', '-Wall').
+CREATE TABLE IF NOT EXISTS flag (
+    compiler_id     INTEGER NOT NULL REFERENCES compiler(id) ON DELETE CASCADE,
+    name            TEXT NOT NULL,
+    kind            TEXT NOT NULL,        -- 'warning' | 'remark'
+    alias_of        TEXT,                 -- target as typed, with its value: '-Wformat=1'
+    default_state   TEXT NOT NULL,        -- 'on' | 'off' | 'partial' | 'code' | a value
+    languages       TEXT NOT NULL,        -- JSON list; [] = all
+    takes_argument  INTEGER NOT NULL,
+    argument        TEXT,                 -- '<0,2>', '[none|id|nfc|nfkc]'
+    ignored         INTEGER NOT NULL,     -- accepted, does nothing
+    removed         INTEGER NOT NULL,
+    description     TEXT NOT NULL,
+    origin          TEXT NOT NULL,        -- defining files
+    c_family        INTEGER NOT NULL,     -- 0: only other front ends / targets
+    extra           TEXT NOT NULL,        -- JSON object of family-specific facts
+    PRIMARY KEY (compiler_id, name)
+);
+
+-- parent turns on child (EnabledBy, LangEnabledBy, clang subgroups).
+CREATE TABLE IF NOT EXISTS edge (
+    compiler_id  INTEGER NOT NULL REFERENCES compiler(id) ON DELETE CASCADE,
+    parent       TEXT NOT NULL,
+    child        TEXT NOT NULL,
+    value        TEXT NOT NULL,           -- value given to the child: '1', '2', '0'
+    parent_min   INTEGER,                 -- only when the parent's level is at least this
+    requires     TEXT NOT NULL,           -- JSON list of flags that must be on as well
+    languages    TEXT NOT NULL            -- JSON list; [] = all of the child's
+);
+CREATE INDEX IF NOT EXISTS edge_parent ON edge(compiler_id, parent);
+CREATE INDEX IF NOT EXISTS edge_child ON edge(compiler_id, child);
+
+-- The diagnostics a flag controls (clang DIAG rows).
+CREATE TABLE IF NOT EXISTS message (
+    compiler_id  INTEGER NOT NULL REFERENCES compiler(id) ON DELETE CASCADE,
+    flag         TEXT NOT NULL,
+    diag         TEXT NOT NULL,           -- 'warn_decl_shadow'
+    diag_class   TEXT NOT NULL,           -- 'WARNING' | 'EXTENSION' | 'REMARK' …
+    severity     TEXT NOT NULL,           -- default severity: 'Ignored' = off by default
+    text         TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS message_flag ON message(compiler_id, flag);
+"""
+
+#: version reached -> SQL that brings the previous version up to it.
+MIGRATIONS: dict[int, str] = {}

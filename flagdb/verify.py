@@ -1,0 +1,37 @@
+"""What a verification against a compiler binary finds.
+
+Every check compares the database with what the binary says. A difference that a
+known rule explains (a lossy corner of ``-Q --help=warnings``, a flag decided in
+code) carries its reason; one without a reason is a real disagreement and makes
+``warnscope flags verify`` exit non-zero.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass
+class Finding:
+    """One difference between the database and the binary."""
+
+    check: str            # 'names-c', 'default-c++', 'wall-c', 'probe', 'tree' …
+    flag: str
+    expected: str         # what the database predicts
+    actual: str           # what the binary says
+    reason: str | None    # the rule that explains it; None = unexplained
+
+
+@dataclass
+class VerifyReport:
+    compiler: str
+    #: check name -> number of flags compared by it
+    compared: dict[str, int] = field(default_factory=dict)
+    findings: list[Finding] = field(default_factory=list)
+
+    @property
+    def unexplained(self) -> list[Finding]:
+        return [f for f in self.findings if f.reason is None]
+
+    @property
+    def ok(self) -> bool:
+        return not self.unexplained

@@ -6,9 +6,12 @@
      options   the option table (every warning option and every alias of one):
                text, help, languages, alias target and arguments, negative
                form, argument kind and range, removed/ignored markers;
-     states    the state of every warning option at PLUGIN_START_UNIT, that is
-               after the language's post-option code has decided the defaults
-               that the option files leave to code (Init(-1));
+     states    the state of every warning option at three moments:
+               "init_states" as compiled in from the option files' Init(),
+               "option_states" once the command line is handled (when the
+               plugin is initialised), and "states" at PLUGIN_START_UNIT,
+               after the language's post-option code has decided what the
+               option files leave to code (Init(-1));
      closures  for each requested list of flags, what GCC's own option
                handling (the generated *_handle_option_auto code reached
                through read_cmdline_option) turns on, starting from a state
@@ -358,30 +361,59 @@ has_state (size_t i)
 }
 
 std::vector<std::string>
-all_states ()
+all_states (gcc_options *opts = &global_options)
 {
   std::vector<std::string> s (cl_options_count);
   for (size_t i = 0; i < cl_options_count; i++)
     if (has_state (i))
-      s[i] = state_of (i, &global_options);
+      s[i] = state_of (i, opts);
   return s;
+}
+
+/* States once the command line is handled, before post-option code.  */
+std::vector<std::string> option_states;
+
+std::string
+states_json (const std::vector<std::string> &states)
+{
+  std::string r = "{";
+  bool first = true;
+  for (size_t i = 0; i < cl_options_count; i++)
+    if (has_state (i))
+      {
+	r += (first ? "\n  " : ",\n  ") + json_str (cl_options[i].opt_text)
+	     + ": " + json_str (states[i]);
+	first = false;
+      }
+  return r + "}";
 }
 
 /* ------------------------------------------------------- closures */
 
 /* Turn every warning off and forget what was given explicitly, so that the
-   enabling code applies to every option.  Enum and string options keep
-   their values: they have no "off".  */
+   enabling code applies to every option.  Enum and string options have no
+   "off": they go back to their compiled-in initial values.  */
 void
 neutralize ()
 {
+  gcc_options init = global_options_init;
   for (size_t i = 0; i < cl_options_count; i++)
     {
       if (!has_state (i))
 	continue;
       const cl_option &o = cl_options[i];
-      if (o.var_type == CLVC_ENUM || o.var_type == CLVC_STRING)
-	continue;
+      if (o.var_type == CLVC_ENUM)
+	{
+	  memcpy (option_flag_var (i, &global_options),
+		  option_flag_var (i, &init), cl_enums[o.var_enum].var_size);
+	  continue;
+	}
+      if (o.var_type == CLVC_STRING)
+	{
+	  *(const char **) option_flag_var (i, &global_options)
+	    = *(const char **) option_flag_var (i, &init);
+	  continue;
+	}
       set_option (&global_options, NULL, i, o.var_type == CLVC_SIZE ? -1 : 0,
 		  NULL, DK_UNSPECIFIED, UNKNOWN_LOCATION, NULL);
     }
@@ -496,17 +528,10 @@ report (void *, void *)
 	  }
       r += "]";
     }
-  r += ",\n \"states\": {";
-  std::vector<std::string> states = all_states ();
-  bool first = true;
-  for (size_t i = 0; i < cl_options_count; i++)
-    if (has_state (i))
-      {
-	r += (first ? "\n  " : ",\n  ") + json_str (cl_options[i].opt_text)
-	     + ": " + json_str (states[i]);
-	first = false;
-      }
-  r += "}";
+  gcc_options init = global_options_init;
+  r += ",\n \"init_states\": " + states_json (all_states (&init));
+  r += ",\n \"option_states\": " + states_json (option_states);
+  r += ",\n \"states\": " + states_json (all_states ());
   r += ",\n \"closures\": [";
   for (size_t k = 0; k < closures.size (); k++)
     r += (k ? ",\n  " : "\n  ") + closure_json (closures[k]);
@@ -541,6 +566,7 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *version)
     }
   if (!parse_args (info))
     return 1;
+  option_states = all_states ();
   register_callback (info->base_name, PLUGIN_START_UNIT, report, NULL);
   return 0;
 }

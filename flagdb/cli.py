@@ -202,8 +202,7 @@ def check(ctx, compilers, portable, as_json, flag_args) -> None:
         keep = queries.portable(results)
         _emit(keep, as_json, " ".join(keep))
         return
-    width = max(len(f) for f in flag_args)
-    lines = [f"{'flag':{width}}  " + "  ".join(f"{n:24}" for n in names)]
+    table = [["flag", *names]]
     for i, flag in enumerate(flag_args):
         row = results[i * len(names):(i + 1) * len(names)]
         cells = []
@@ -213,8 +212,10 @@ def check(ctx, compilers, portable, as_json, flag_args) -> None:
                 cell = r.detail
             elif r.status in ("unknown", "bad-value") and r.detail.startswith("did you mean"):
                 cell = f"unknown ({r.detail})"
-            cells.append(f"{cell:24}")
-        lines.append(f"{flag:{width}}  " + "  ".join(cells))
+            cells.append(cell)
+        table.append([flag, *cells])
+    widths = [max(len(row[i]) for row in table) for i in range(len(table[0]))]
+    lines = ["  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() for row in table]
     notes = {r.detail for r in results if r.detail.startswith("GCC accepts")}
     lines += [f"note: {n}" for n in sorted(notes)]
     _emit([r.as_dict() for r in results], as_json, "\n".join(lines))

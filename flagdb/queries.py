@@ -240,7 +240,7 @@ def show(data: CompilerData, typed: str, lang: str | None = None) -> dict:
     info["level"] = level
     info["origin"] = flag.origin
     info["turns_on"] = [
-        {"name": _typed_on(index, n, v), "value": v}
+        {"name": typed_on(index, n, v), "value": v}
         for n, v in sorted(enabled_by_group(index, typed, lang).items())
     ]
     info["messages"] = [
@@ -250,10 +250,12 @@ def show(data: CompilerData, typed: str, lang: str | None = None) -> dict:
     return info
 
 
-def _typed_on(index: Index, name: str, value: str) -> str:
+def typed_on(index: Index, name: str, value: str) -> str:
+    """A flag that is on, as a user would type it to get that state."""
     flag = index.flags.get(name)
-    if name.endswith("=") or (flag and flag.takes_argument and name.endswith("=")):
-        return name + value
+    if name.endswith("="):
+        names = flag.extra.get("enum_values", {}) if flag else {}
+        return name + names.get(value, value)
     return name if value != "0" else "-Wno-" + name[2:]
 
 

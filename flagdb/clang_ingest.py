@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import re
 import shutil
+import tempfile
 from functools import lru_cache
 from pathlib import Path
 
@@ -67,6 +68,10 @@ def load_clang(compiler: str, source: str | None = None) -> CompilerData:
     return build(compiler, tables, kind, provenance)
 
 
+#: ``apt-cache policy`` takes seconds; the candidate version does not change within a run.
+_candidate_version = lru_cache(maxsize=None)(debian.package_version)
+
+
 def fetch_package(major: int) -> tuple[Path, str]:
     """The cache directory holding the extracted .inc files of ``libclang-N-dev``.
 
@@ -74,25 +79,26 @@ def fetch_package(major: int) -> tuple[Path, str]:
     so a concurrent or interrupted run never leaves a half-filled directory behind.
     """
     package = f"libclang-{major}-dev"
-    version = debian.package_version(package)
+    version = _candidate_version(package)
     provenance = f"{package} {version}"
     target = cache_dir("clang") / f"{major}-{version.replace(':', '%3a')}"
     if (target / "DiagnosticGroups.inc").is_file():
         return target, provenance
     deb = debian.download(package)
-    tmp = cache_dir("clang") / f".{target.name}.part-{id(target)}"
-    shutil.rmtree(tmp, ignore_errors=True)
-    tmp.mkdir()
+    tmp = Path(tempfile.mkdtemp(dir=cache_dir("clang"), prefix=f".{target.name}.part-"))
     try:
         found = 0
-        for member, tar in debian.data_tar(deb):
-            head, _, base = member.name.rpartition("/")
-            if member.isfile() and (head + "/").endswith(_MEMBER_DIR) and _WANTED.fullmatch(base):
-                debian.write_member(tar, member, tmp / base)
-                found += 1
+        try:
+            for member, tar in debian.data_tar(deb):
+                head, _, base = member.name.rpartition("/")
+                if member.isfile() and (head + "/").endswith(_MEMBER_DIR) and _WANTED.fullmatch(base):
+                    debian.write_member(tar, member, tmp / base)
+                    found += 1
+        except WarnscopeError as exc:
+            raise WarnscopeError(f"{exc}; delete it to download it again") from None
         if not (tmp / "DiagnosticGroups.inc").is_file() or not (tmp / "Version.inc").is_file():
             raise WarnscopeError(f"{deb}: holds no clang/Basic/DiagnosticGroups.inc and Version.inc "
-                                 f"(found {found} of the wanted files)")
+                                 f"(found {found} of the wanted files); is it libclang-{major}-dev?")
         try:
             tmp.rename(target)
         except OSError:

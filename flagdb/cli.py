@@ -149,10 +149,17 @@ def diff(ctx, old, new, include_all, as_json) -> None:
     """What changed from compiler OLD to NEW (versions of one compiler, or two compilers)."""
     conn = _conn(ctx)
     result = queries.diff(store.load(conn, old), store.load(conn, new), include_all)
-    lines = [f"{old} -> {new}: {len(result['added'])} added, {len(result['removed'])} removed, "
-             f"{len(result['changed'])} changed"]
-    lines += [f"+ {f['name']}  {f['description']}" for f in result["added"]]
-    lines += [f"- {f['name']}" for f in result["removed"]]
+    if result["cross_family"]:
+        lines = [f"{old} vs {new}: {result['in_both']} names in both, {len(result['changed'])} of "
+                 f"them differ; {len(result['removed'])} only in {old}, "
+                 f"{len(result['added'])} only in {new}"]
+        lines += [f"< {f['name']}" for f in result["removed"]]
+        lines += [f"> {f['name']}" for f in result["added"]]
+    else:
+        lines = [f"{old} -> {new}: {len(result['added'])} added, {len(result['removed'])} removed, "
+                 f"{len(result['changed'])} changed"]
+        lines += [f"+ {f['name']}  {f['description']}" for f in result["added"]]
+        lines += [f"- {f['name']}" for f in result["removed"]]
     for c in result["changed"]:
         lines.append(f"~ {c['name']}: " + "; ".join(ch["what"] for ch in c["changes"]))
     _emit({k: result[k] for k in ("added", "removed", "changed")}, as_json, "\n".join(lines))

@@ -356,6 +356,8 @@ def diff(old: CompilerData, new: CompilerData, include_all: bool = False) -> dic
     return {
         "old": old.compiler,
         "new": new.compiler,
+        "cross_family": cross,
+        "in_both": len(a_names & b_names),
         "added": [flag_info(b, b.flags[n]) for n in sorted(b_names - a_names)],
         "removed": [flag_info(a, a.flags[n]) for n in sorted(a_names - b_names)],
         "changed": changed,

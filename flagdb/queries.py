@@ -60,8 +60,10 @@ class Index:
 
     def applies(self, flag: Flag, lang: str | None) -> bool:
         """Does the flag exist for this language (None: for the C family)?"""
+        if self.data.family == "gcc" and not flag.c_family:
+            return False  # only in other front ends' or targets' files
         if self.data.family != "gcc" or not flag.languages or "Common" in flag.languages:
-            return flag.c_family or lang is not None
+            return True
         if lang is None:
             return any(l in C_FAMILY for l in flag.languages)
         return lang in flag.languages
@@ -95,7 +97,13 @@ class Index:
         return flag.ignored
 
 
-def typed_child(e: Edge) -> str:
+def typed_child(e: Edge, index: Index | None = None) -> str:
+    """The child as typed; an enum level shown by its name (``-Waligned-new=global``)."""
+    if index is not None and e.child.endswith("="):
+        child = index.flags.get(e.child)
+        names = child.extra.get("enum_values", {}) if child else {}
+        if e.value in names:
+            return e.child + names[e.value]
     return e.child_as_typed()
 
 
@@ -157,7 +165,8 @@ def closure(index: Index, start: list[str], lang: str | None = None) -> dict[str
 def enabled_by_group(index: Index, group: str, lang: str | None = None) -> dict[str, str]:
     """What ``-Wall`` (or ``-Wextra`` …) turns on, without the group itself."""
     got = closure(index, [group], lang)
-    got.pop(group, None)
+    hit = index.resolve(group)
+    got.pop(hit[0].name if hit else group, None)
     return got
 
 
@@ -170,7 +179,7 @@ def flag_info(index: Index, flag: Flag, lang: str | None = None) -> dict:
     for e in index.by_parent.get(flag.name, []):
         if not index.edge_applies(e, lang):
             continue
-        text = typed_child(e)
+        text = typed_child(e, index)
         if e.parent_min is not None:
             text += f" (from {flag.name}{e.parent_min})"
         if e.requires:
@@ -231,7 +240,7 @@ def show(data: CompilerData, typed: str, lang: str | None = None) -> dict:
     info["level"] = level
     info["origin"] = flag.origin
     info["turns_on"] = [
-        {"name": _typed_on(index, n, v), "value": v}
+        {"name": typed_on(index, n, v), "value": v}
         for n, v in sorted(enabled_by_group(index, typed, lang).items())
     ]
     info["messages"] = [
@@ -241,10 +250,12 @@ def show(data: CompilerData, typed: str, lang: str | None = None) -> dict:
     return info
 
 
-def _typed_on(index: Index, name: str, value: str) -> str:
+def typed_on(index: Index, name: str, value: str) -> str:
+    """A flag that is on, as a user would type it to get that state."""
     flag = index.flags.get(name)
-    if name.endswith("=") or (flag and flag.takes_argument and name.endswith("=")):
-        return name + value
+    if name.endswith("="):
+        names = flag.extra.get("enum_values", {}) if flag else {}
+        return name + names.get(value, value)
     return name if value != "0" else "-Wno-" + name[2:]
 
 
@@ -263,7 +274,7 @@ def tree(data: CompilerData, typed: str, lang: str | None = None) -> dict:
     def node(name: str, level: str | None, path: tuple[str, ...], edge: Edge | None) -> dict:
         label = name + level if (level is not None and name.endswith("=")) else name
         if edge is not None:
-            label = typed_child(edge)
+            label = typed_child(edge, index)
         out = {"name": label, "requires": edge.requires if edge else [], "children": []}
         f = index.flags.get(name)
         if f is not None:
@@ -345,6 +356,8 @@ def diff(old: CompilerData, new: CompilerData, include_all: bool = False) -> dic
     return {
         "old": old.compiler,
         "new": new.compiler,
+        "cross_family": cross,
+        "in_both": len(a_names & b_names),
         "added": [flag_info(b, b.flags[n]) for n in sorted(b_names - a_names)],
         "removed": [flag_info(a, a.flags[n]) for n in sorted(a_names - b_names)],
         "changed": changed,

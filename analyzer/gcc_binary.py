@@ -416,3 +416,19 @@ def ingest(compiler: str, plugin: Plugin | None = None) -> CompilerData:
         compiler=compiler, family="gcc", version=plugin.version, source_kind="binary",
         source=f"{plugin.gcc} ({plugin.version})", flags=flags, edges=edges,
     )
+
+
+def plugin_available(compiler: str) -> bool:
+    """Can the plugin be had for ``compiler`` (found, or built now into the cache)?"""
+    try:
+        gcc_plugin.locate(compiler)
+    except gcc_plugin.PluginUnavailable:
+        return False
+    return True
+
+
+def verify_with_plugin(data: CompilerData) -> list:
+    """The option-file entry ``data`` against its binary (see :mod:`analyzer.plugin_verify`)."""
+    from .plugin_verify import verify_with_plugin as verify
+
+    return verify(data)

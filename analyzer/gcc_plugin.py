@@ -163,7 +163,7 @@ def _hex(text: str) -> str:
 def run(plugin: Plugin, lang: str, flags: list[str] | tuple[str, ...] = (),
         closures: list[list[str]] | tuple = (), table: bool = False,
         crash: bool = False) -> dict:
-    """Run ``gcc -x LANG -fsyntax-only /dev/null FLAGS`` with the plugin; its JSON.
+    """Run ``gcc -x LANG -fsyntax-only EMPTY FLAGS`` with the plugin; its JSON.
 
     ``flags`` go on the real command line (so the states are those after them);
     each list in ``closures`` is applied by the plugin from an all-off state.
@@ -173,7 +173,11 @@ def run(plugin: Plugin, lang: str, flags: list[str] | tuple[str, ...] = (),
     prefix = f"-fplugin-arg-{plugin.name}-"
     with tempfile.TemporaryDirectory(prefix="warnscope-plugin-") as tmp:
         out = Path(tmp) / "report.json"
-        cmd = [plugin.gcc, "-x", lang, "-fsyntax-only", "/dev/null",
+        # An empty file of our own rather than /dev/null, which a careless
+        # process running as root can turn into a regular file.
+        empty = Path(tmp) / "empty"
+        empty.write_bytes(b"")
+        cmd = [plugin.gcc, "-x", lang, "-fsyntax-only", str(empty),
                f"-fplugin={plugin.path}", f"{prefix}out={_hex(str(out))}"]
         if table:
             cmd.append(f"{prefix}table")
@@ -182,8 +186,9 @@ def run(plugin: Plugin, lang: str, flags: list[str] | tuple[str, ...] = (),
         cmd += [f"{prefix}closure=" + ".".join(_hex(f) for f in c) for c in closures]
         cmd += list(flags)
         try:
-            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=TIMEOUT,
-                                  check=False, stdin=subprocess.DEVNULL)
+            with open(empty, "rb") as stdin:
+                proc = subprocess.run(cmd, capture_output=True, text=True, timeout=TIMEOUT,
+                                      check=False, stdin=stdin)
         except subprocess.TimeoutExpired:
             raise WarnscopeError(
                 f"{plugin.compiler} with the plugin did not finish in {TIMEOUT} s") from None

@@ -28,14 +28,14 @@ def check_name(args: list[str]) -> str:
 
 
 def verify_with_plugin(data: CompilerData) -> list[Finding]:
-    """Compare an option-file entry of ``data.compiler`` with its binary, for C and C++."""
+    """The option files' defaults and edges of ``data.compiler`` against its binary's
+    states and closures, for C and C++."""
     plugin = gcc_plugin.locate(data.compiler)
     bv = gcc_binary.view(plugin)
     findings: list[Finding] = []
     if plugin.version != data.version:
         findings.append(Finding("plugin-version", data.compiler, data.version, plugin.version,
                                 None))
-    findings += compare_names(data, bv)
     for lang in LANGS:
         findings += compare_defaults(data, bv, lang)
         for flags in CLOSURES:
@@ -44,9 +44,17 @@ def verify_with_plugin(data: CompilerData) -> list[Finding]:
     return findings
 
 
+def compare_with_binary_ingest(data: CompilerData) -> list[Finding]:
+    """Everything a binary-only ingest can check of an option-file entry: the option
+    table (names, aliases, arguments, markers, languages) besides defaults and edges."""
+    bv = gcc_binary.view(gcc_plugin.locate(data.compiler))
+    return compare_names(data, bv) + verify_with_plugin(data)
+
+
 # ------------------------------------------------------------------ names
 
 def compare_names(data: CompilerData, bv: BinaryView) -> list[Finding]:
+    """Option names both ways, then the attributes of the options in both."""
     out = []
     source = {f.name: f for f in data.flags}
     for name in sorted(set(source) - set(bv.options)):
@@ -76,8 +84,9 @@ def _compare_attributes(f: Flag, b: Flag, known_languages: set[str]) -> list[Fin
         if expected != actual:
             out.append(Finding(f"plugin-{attr.replace('_', '-')}", f.name, str(expected),
                                str(actual), None))
-    expected_langs = set(f.languages)
-    actual_langs = set(b.languages)
+    # Sets of languages as they apply: Common covers every language.
+    expected_langs = {"Common"} if "Common" in f.languages else set(f.languages)
+    actual_langs = {"Common"} if "Common" in b.languages else set(b.languages)
     if expected_langs != actual_langs:
         reason = None
         extra = actual_langs - expected_langs

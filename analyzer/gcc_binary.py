@@ -95,15 +95,9 @@ def view(plugin: Plugin) -> BinaryView:
     return bv
 
 
-def is_on(option: dict, value: str) -> bool:
-    """Does a state value mean the warning is on?"""
-    if value in ("", "0"):
-        return False
-    if value == "-1":  # unresolved (integer) or off (size)
-        return False
-    if option.get("var_type") == "enum":
-        return True
-    return True
+def is_on(value: str) -> bool:
+    """Does a state value mean the warning is on?  (-1: unresolved integer, or off size)"""
+    return value not in ("", "0", "-1")
 
 
 def _same_var(a: dict, b: dict) -> bool:
@@ -159,7 +153,7 @@ def closure(plugin: Plugin, flags: list[str], lang: str) -> list[ClosureEntry]:
     out = []
     for name, entry in sorted(entries.items()):
         opt = bv.options.get(name)
-        if opt is None or not bv.applies(name, lang) or not is_on(opt, entry.value):
+        if opt is None or not bv.applies(name, lang) or not is_on(entry.value):
             continue
         if any(opt is r or _same_var(opt, r) for r in requested):
             continue
@@ -294,73 +288,80 @@ def derive_edges(bv: BinaryView, lang: str) -> set[tuple]:
     count as one).  ``A && B`` conditions show as options that a pair turns on
     but neither alone.  Returns tuples (parent, child, value, parent_min, requires).
     """
-    plugin = bv.plugin
+    closures = _closures_from_roots(bv, lang)
+    edges: set[tuple] = set()
+    for typed in closures:
+        parent, level = _parent_of(bv, typed)
+        members = _members(bv, lang, closures, typed)
+        for child, value in members.items():
+            if not _covered(bv, closures, members, child, value):
+                edges.add((parent, child, value, level, ()))
+    return _lowest_levels(edges) | _pair_edges(bv, lang, closures)
+
+
+def _closures_from_roots(bv: BinaryView, lang: str) -> dict[str, dict[str, str]]:
+    """Closures of the roots and of everything they turn on, one compiler run per round."""
     closures: dict[str, dict[str, str]] = {}
     todo = list(ROOTS)
     while todo:
         batch = [t for t in dict.fromkeys(todo) if t not in closures]
         todo = []
-        if not batch:
-            break
-        for typed, result in zip(batch, handling_closures(plugin, lang, [[t] for t in batch])):
+        for typed, result in zip(batch, handling_closures(bv.plugin, lang, [[t] for t in batch])):
             closures[typed] = result
         for typed in batch:
             for name, value in closures[typed].items():
                 opt = bv.options[name]
-                if not bv.applies(name, lang) or not is_on(opt, value):
+                if not bv.applies(name, lang) or not is_on(value):
                     continue
-                t = _typed(name, value)
-                if t and t not in closures:
-                    todo.append(t)
-                todo += [f"{name}{k}" for k in _levels(opt) if f"{name}{k}" not in closures]
+                todo.append(_typed(name, value))
+                todo += [f"{name}{k}" for k in _levels(opt)]
+        todo = [t for t in todo if t and t not in closures]
+    return closures
 
-    def parent_of(typed: str) -> tuple[str, int | None]:
-        if "=" in typed and not typed.endswith("="):
-            base, _, level = typed.partition("=")
-            if level.isdigit() and _levels(bv.options.get(base + "=", {"text": "", "var_type": None, "range": None})):
-                return base + "=", int(level)
-        return typed, None
 
-    def members(typed: str) -> dict[str, str]:
-        parent, _ = parent_of(typed)
-        popt = bv.options.get(parent) or bv.options.get(typed)
-        out = {}
-        for name, value in closures[typed].items():
-            opt = bv.options[name]
-            if not bv.applies(name, lang) or not is_on(opt, value):
-                continue
-            if popt is not None and (name == popt["text"] or _same_var(opt, popt)):
-                continue
-            out[name] = value
-        return out
+def _parent_of(bv: BinaryView, typed: str) -> tuple[str, int | None]:
+    """``-Wformat=2`` → (``-Wformat=``, 2) for a level option; else (typed, None)."""
+    base, eq, level = typed.partition("=")
+    opt = bv.options.get(base + "=")
+    if eq and level.isdigit() and opt is not None and _levels(opt):
+        return base + "=", int(level)
+    return typed, None
 
-    edges: set[tuple] = set()
-    for typed in closures:
-        parent, level = parent_of(typed)
-        mem = members(typed)
-        for child, value in mem.items():
-            copt = bv.options[child]
-            covered = False
-            for other, ovalue in mem.items():
-                if other == child or _same_var(bv.options[other], copt):
-                    continue
-                t = _typed(other, ovalue)
-                if t in closures and closures[t].get(child) == value:
-                    covered = True
-                    break
-            if not covered:
-                edges.add((parent, child, value, level, ()))
 
-    # A level option's edge holds from the lowest level that gives it.
+def _members(bv: BinaryView, lang: str, closures: dict, typed: str) -> dict[str, str]:
+    """What ``typed`` turns on in ``lang``, without itself (or its variable's other names)."""
+    popt = bv.options.get(_parent_of(bv, typed)[0])
+    out = {}
+    for name, value in closures[typed].items():
+        opt = bv.options[name]
+        if not bv.applies(name, lang) or not is_on(value):
+            continue
+        if popt is not None and (name == popt["text"] or _same_var(opt, popt)):
+            continue
+        out[name] = value
+    return out
+
+
+def _covered(bv: BinaryView, closures: dict, members: dict[str, str], child: str,
+             value: str) -> bool:
+    """Does another member turn ``child`` on with the same value (an indirect edge)?"""
+    copt = bv.options[child]
+    for other, ovalue in members.items():
+        if other == child or _same_var(bv.options[other], copt):
+            continue
+        if closures.get(_typed(other, ovalue), {}).get(child) == value:
+            return True
+    return False
+
+
+def _lowest_levels(edges: set[tuple]) -> set[tuple]:
+    """A level option's edge holds from the lowest level that gives it."""
     lowest: dict[tuple, int] = {}
-    for parent, child, value, level, req in edges:
+    for parent, child, value, level, _ in edges:
         if level is not None:
             key = (parent, child, value)
             lowest[key] = min(level, lowest.get(key, level))
-    edges = {e for e in edges if e[3] is None or lowest[(e[0], e[1], e[2])] == e[3]}
-
-    edges |= _pair_edges(bv, lang, closures)
-    return edges
+    return {e for e in edges if e[3] is None or lowest[(e[0], e[1], e[2])] == e[3]}
 
 
 def _pair_edges(bv: BinaryView, lang: str, closures: dict[str, dict[str, str]]) -> set[tuple]:
@@ -372,7 +373,7 @@ def _pair_edges(bv: BinaryView, lang: str, closures: dict[str, dict[str, str]]) 
     for (a, b), res in zip(pairs, results):
         alone = {**closures[a], **closures[b]}
         new = {c: v for c, v in res.items()
-               if c not in alone and bv.applies(c, lang) and is_on(bv.options[c], v)}
+               if c not in alone and bv.applies(c, lang) and is_on(v)}
         if new:
             extra[frozenset((a, b))] = new
 

@@ -92,9 +92,10 @@ def test_stored_binary_entry_gives_gccs_own_closures(tmp_path, plugin12):
 
 # ------------------------------------------------------------------ the two routes agree
 
-def test_binary_agrees_with_option_files(gcc12):
+@pytest.mark.parametrize("compiler", ["gcc-11", "gcc-12"])
+def test_binary_agrees_with_option_files(request, compiler):
     """Every difference between the two routes has a reason, except languages (below)."""
-    findings = compare_with_binary_ingest(gcc12)
+    findings = compare_with_binary_ingest(request.getfixturevalue(compiler.replace("-", "")))
     unexplained = [f for f in findings if f.reason is None and f.check != "plugin-languages"]
     assert unexplained == []
     reasons = {f.flag: f.reason for f in findings if f.check == "plugin-default-c"}

@@ -216,3 +216,40 @@ def test_compiler_that_is_not_installed():
         gcc_plugin.locate("gcc-99")
     with pytest.raises(WarnscopeError, match="gcc-N"):
         gcc_plugin.locate("clang-16")
+
+
+def typed_forms(options: dict) -> list[str]:
+    """Every -W option of the table as a user could type it, with an argument if it takes one."""
+    out = []
+    for name, o in sorted(options.items()):
+        if not name.startswith("-W") or (o["separate"] and not o["joined"]):
+            continue
+        target = options.get(o["alias_target"] or "")
+        if o["alias_target"] and not (target and target["warning"]):
+            continue  # -Werror-implicit-function-declaration means -Werror=…
+        if not o["joined"]:
+            out.append(name)
+        elif o["range"]:
+            out.append(f"{name}{o['range'][1]}")
+        elif o["enum_values"]:
+            out.append(name + o["enum_values"][0])
+        elif not o["missing_ok"]:
+            out.append(name + "1")
+    return out
+
+
+@pytest.mark.parametrize("compiler", ["gcc-11", "gcc-12"])
+def test_every_warning_option_can_be_closed_over(compiler):
+    """Hundreds of closures in one compiler run per language: GCC's handlers take each."""
+    plugin = gcc_plugin.locate(compiler)
+    view = gcc_binary.view(plugin)
+    forms = typed_forms(view.options)
+    assert len(forms) > 300
+    for lang in ("c", "c++"):
+        report = gcc_plugin.run(plugin, lang, closures=[[f] for f in forms])
+        assert len(report["closures"]) == len(forms)
+        errors = {typed: error for c in report["closures"] for typed, error in c["errors"].items()}
+        assert set(errors.values()) <= {"not for this language"}, errors
+        for typed in errors:
+            name = typed if typed in view.options else typed.split("=")[0] + "="
+            assert not view.applies(name, lang), typed

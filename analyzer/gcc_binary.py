@@ -111,7 +111,7 @@ def _requested_options(bv: BinaryView, flags: list[str]) -> list[dict]:
         name = typed
         if typed.startswith("-Wno-"):
             name = "-W" + typed[5:]
-        elif "=" in typed:
+        elif "=" in typed and typed not in bv.options:  # -Wformat=2, not -Wshadow=local
             name = typed.split("=", 1)[0] + "="
         opt = bv.options.get(name)
         if opt is None:

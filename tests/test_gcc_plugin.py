@@ -78,6 +78,7 @@ def test_format_levels(plugin12):
     assert "-Wformat-security" in two and "-Wformat-nonliteral" in two
     assert "-Wformat-security" not in one and "-Wformat-zero-length" in one
     assert "-Wformat=" not in two  # the flag itself is not part of its closure
+    assert names(gcc_binary.closure(plugin12, ["-Wshadow=local"], "c")) == {"-Wshadow=compatible-local"}
     wall = {e.name: e.value for e in gcc_binary.closure(plugin12, ["-Wall"], "c")}
     assert wall["-Wformat="] == "1" and wall["-Wstrict-aliasing="] == "3"
 

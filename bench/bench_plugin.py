@@ -11,8 +11,10 @@ Run from the repository root after ./setup.sh:  .venv/bin/python bench/bench_plu
 from __future__ import annotations
 
 import os
+import resource
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -20,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from timing import Sample, machine, run_child, summary  # noqa: E402
 
-from analyzer import gcc_plugin  # noqa: E402
+from analyzer import gcc_binary, gcc_plugin  # noqa: E402
 
 RUNS = int(os.environ.get("BENCH_RUNS", "20"))
 GOAL = 0.05
@@ -39,9 +41,23 @@ def commands(plugin: gcc_plugin.Plugin, lang: str, tmp: Path) -> dict[str, list[
             f"plugin query {plugin.compiler} -x {lang} with the option table": query + [f"{prefix}table"]}
 
 
+def library_closure(plugin: gcc_plugin.Plugin, lang: str) -> Sample:
+    """``gcc_binary.closure`` as the CLI calls it: this process plus its compiler runs."""
+    before_self = resource.getrusage(resource.RUSAGE_SELF)
+    before_kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.monotonic()
+    gcc_binary.closure(plugin, ["-Wall"], lang)
+    wall = time.monotonic() - start
+    after_self = resource.getrusage(resource.RUSAGE_SELF)
+    after_kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = sum(a.ru_utime - b.ru_utime + a.ru_stime - b.ru_stime
+              for a, b in ((after_self, before_self), (after_kids, before_kids)))
+    return Sample(cpu, wall)
+
+
 def main() -> None:
     print(f"machine: {machine()}")
-    print(f"timed: CPU user+sys of the compiler process (os.wait4) and wall, interleaved")
+    print("timed: CPU user+sys of the compiler process (os.wait4) and wall, interleaved")
     for compiler in ("gcc-12", "gcc-11"):
         plugin = gcc_plugin.locate(compiler)
         for lang in ("c", "c++"):
@@ -55,6 +71,10 @@ def main() -> None:
                         samples[name].append(run_child(cmd))
                 for name, got in samples.items():
                     print(summary(name, got, goal=GOAL if "plugin" in name else None))
+            library_closure(plugin, lang)  # warm-up; the baseline run is cached from here on
+            got = [library_closure(plugin, lang) for _ in range(RUNS)]
+            print(summary(f"gcc_binary.closure({plugin.compiler}, -Wall, {lang}) in-process, "
+                          "CPU of this process and its compiler runs", got))
 
 
 if __name__ == "__main__":

@@ -186,6 +186,7 @@ def test_ingest_from_binary_command(gcc_db_copy, capsys):
     code, out, _ = cli("flags", "ingest", "gcc-12", "--from-binary")
     assert code == 0 and "replaced" in out and "(12." in out
     before = dump(gcc_db_copy)
-    code, out, err = cli("flags", "ingest", "clang-16", "--from-binary")
-    assert code == 1 and err.count("\n") == 1
-    assert dump(gcc_db_copy) == before
+    for compiler, message in (("clang-16", "needs a GCC"), ("gcc-99", "gcc-99: compiler not found")):
+        code, out, err = cli("flags", "ingest", compiler, "--from-binary")
+        assert code == 1 and err.count("\n") == 1 and message in err
+        assert dump(gcc_db_copy) == before

@@ -6,10 +6,10 @@ import copy
 import pytest
 
 from flagdb.verify_clang import parse_tree, probe_spellings, verify_clang, _groups
-from tests.clang_real import VERIFIED, need_tool, real_data
+from tests.clang_real import VERSIONS, need_tool, real_data
 
 
-@pytest.mark.parametrize("major", VERIFIED)
+@pytest.mark.parametrize("major", VERSIONS)
 def test_verify_against_binaries(major):
     need_tool(f"clang-{major}")
     need_tool(f"diagtool-{major}")

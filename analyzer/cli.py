@@ -10,6 +10,7 @@ import sys
 
 import click
 
+from analyzer.demo import demo
 from flagdb.cli import flags
 from flagdb.errors import WarnscopeError
 
@@ -24,6 +25,7 @@ def cli(ctx: click.Context, db: str) -> None:
 
 
 cli.add_command(flags)
+cli.add_command(demo)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -193,8 +193,8 @@ def history(ctx, flag, as_json) -> None:
 
 
 @flags.command(**FLAG_ARGS)
-@click.option("--compiler", "-c", "compilers", required=True,
-              help="Comma-separated compilers, e.g. gcc-11,gcc-12,clang-16.")
+@click.option("--compiler", "-c", "compilers", required=True, multiple=True,
+              help="Compilers, comma-separated or repeated: gcc-11,gcc-12 -c clang-16.")
 @click.option("--portable", is_flag=True, help="Print only the flags every compiler knows.")
 @json_option
 @click.argument("flag_args", nargs=-1, type=click.UNPROCESSED, required=True)
@@ -202,7 +202,7 @@ def history(ctx, flag, as_json) -> None:
 def check(ctx, compilers, portable, as_json, flag_args) -> None:
     """What each compiler does with FLAGS (put them after --)."""
     conn = _conn(ctx)
-    names = [c.strip() for c in compilers.split(",") if c.strip()]
+    names = [c.strip() for group in compilers for c in group.split(",") if c.strip()]
     datas = [store.load(conn, c) for c in names]
     results = queries.check(datas, list(flag_args))
     if portable:

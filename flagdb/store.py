@@ -39,6 +39,11 @@ def save(conn: sqlite3.Connection, data: CompilerData) -> str:
             (data.compiler,),
         ).fetchone()
         if row and row["content_hash"] == digest:
+            if (row["source_kind"], row["source"]) != (data.source_kind, data.source):
+                # Same content from somewhere else: keep the rows, record the new provenance.
+                conn.execute("UPDATE compiler SET source_kind = ?, source = ? WHERE id = ?",
+                             (data.source_kind, data.source, row["id"]))
+                return "unchanged content, provenance updated"
             return "unchanged"
         if row:
             conn.execute("DELETE FROM compiler WHERE id = ?", (row["id"],))

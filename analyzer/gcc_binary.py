@@ -19,6 +19,7 @@ alone.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -80,8 +81,16 @@ def check_lang(lang: str) -> str:
 
 
 @lru_cache(maxsize=16)
-def _baseline(plugin: Plugin, lang: str) -> dict:
-    return gcc_plugin.run(plugin, lang, table=True)
+def _baseline(plugin: Plugin, lang: str, std: str | None = None) -> dict:
+    return gcc_plugin.run(plugin, lang, flags=_std_flags(std), table=True)
+
+
+def _std_flags(std: str | None) -> list[str]:
+    if std is None:
+        return []
+    if not re.fullmatch(r"[a-z0-9+]+", std):
+        raise WarnscopeError(f"--std {std!r}: expected a standard such as c99, gnu17, c++20")
+    return [f"-std={std}"]
 
 
 def view(plugin: Plugin) -> BinaryView:
@@ -122,12 +131,14 @@ def _requested_options(bv: BinaryView, flags: list[str]) -> list[dict]:
     return out
 
 
-def closure(plugin: Plugin, flags: list[str], lang: str) -> list[ClosureEntry]:
+def closure(plugin: Plugin, flags: list[str], lang: str, std: str | None = None
+            ) -> list[ClosureEntry]:
     """What ``flags`` turn on in ``lang``, transitively, with values, per GCC itself.
 
     One compiler run with the flags on its command line: the plugin applies them
     through GCC's option handling from an all-off state, and reports the final
-    states, which against the baseline run show what post-option code added.
+    states, which against the baseline run show what post-option code added
+    (that part depends on the language standard: ``std`` such as ``c89``).
     The flags themselves (and options sharing their variable) are left out.
     """
     check_lang(lang)
@@ -137,12 +148,12 @@ def closure(plugin: Plugin, flags: list[str], lang: str) -> list[ClosureEntry]:
     for typed in flags:
         if not typed.startswith("-"):
             raise WarnscopeError(f"{typed!r} is not a flag (flags start with '-')")
-    run = gcc_plugin.run(plugin, lang, flags=flags, closures=[flags])
+    run = gcc_plugin.run(plugin, lang, flags=_std_flags(std) + flags, closures=[flags])
     result = run["closures"][0]
     for typed, error in result["errors"].items():
         raise WarnscopeError(f"{plugin.compiler} ({LANGS[lang]}): {typed}: {error}")
     requested = _requested_options(bv, flags)
-    base = bv.states[lang]["states"]
+    base = _baseline(plugin, lang, std)["states"]
     entries: dict[str, ClosureEntry] = {}
     for name, value in result["enabled"].items():
         entries[name] = ClosureEntry(name, value, VIA_HANDLING)

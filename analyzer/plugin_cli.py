@@ -25,10 +25,11 @@ def ingest_from_binary(compiler: str) -> CompilerData:
     return gcc_binary.ingest(compiler)
 
 
-def closure_from_plugin(compiler: str, flags: list[str], lang: str) -> tuple[list[ClosureEntry], str]:
+def closure_from_plugin(compiler: str, flags: list[str], lang: str, std: str | None = None
+                        ) -> tuple[list[ClosureEntry], str]:
     """GCC's own closure; the second value says where it came from."""
     plugin = gcc_plugin.locate(compiler)
-    entries = gcc_binary.closure(plugin, flags, lang)
+    entries = gcc_binary.closure(plugin, flags, lang, std)
     note = f"from the GCC plugin ({plugin.compiler} {plugin.version}, plugin {plugin.origin})"
     return entries, note
 
@@ -49,12 +50,13 @@ def closure_from_database(db: str, compiler: str, flags: list[str], lang: str
 
 
 def closure_entries(db: str, compiler: str, flags: list[str], lang: str,
-                    use_plugin: bool = True) -> tuple[list[ClosureEntry], str]:
+                    use_plugin: bool = True, std: str | None = None
+                    ) -> tuple[list[ClosureEntry], str]:
     """The plugin's closure where a plugin can be had, else the database's."""
     gcc_binary.check_lang(lang)
     if use_plugin and compiler.startswith("gcc-"):
         try:
-            return closure_from_plugin(compiler, flags, lang)
+            return closure_from_plugin(compiler, flags, lang, std)
         except gcc_plugin.PluginUnavailable as exc:
             entries, note = closure_from_database(db, compiler, flags, lang)
             return entries, f"{note}; no plugin: {exc}"
@@ -77,20 +79,25 @@ class _FlagArgs(click.Command):
 @click.argument("flags", nargs=-1, required=True)
 @click.option("--lang", type=click.Choice(["c", "c++"]), default="c", show_default=True,
               help="The language whose front end decides.")
+@click.option("--std", default=None,
+              help="Language standard for the plugin (c89, c++20 …): post-option code depends on it.")
 @click.option("--no-plugin", is_flag=True, help="Use the database's edges even if a plugin is available.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON: a list of {name, value}.")
 @click.pass_context
 def closure(ctx: click.Context, compiler: str, flags: tuple[str, ...], lang: str,
-            no_plugin: bool, as_json: bool) -> None:
+            std: str | None, no_plugin: bool, as_json: bool) -> None:
     """What FLAGS turn on in COMPILER, transitively, with values (e.g. gcc-12 -Wall)."""
     db = ctx.find_root().obj["db"]
-    entries, note = closure_entries(db, compiler, list(flags), lang, not no_plugin)
+    if std and no_plugin:
+        raise WarnscopeError("--std needs the plugin: the database's edges do not depend on it")
+    entries, note = closure_entries(db, compiler, list(flags), lang, not no_plugin, std)
     if as_json:
         click.echo(json.dumps([{"name": e.name, "value": e.value, "via": e.via} for e in entries],
                               indent=2))
         click.echo(f"closure {note}", err=True)
         return
-    click.echo(f"{' '.join(flags)} in {compiler} ({lang}) turns on {len(entries)} flags, {note}:")
+    where = f"{lang}, -std={std}" if std else lang
+    click.echo(f"{' '.join(flags)} in {compiler} ({where}) turns on {len(entries)} flags, {note}:")
     for e in entries:
         via = f"   [{e.via}]" if e.via == gcc_binary.VIA_POST else ""
         click.echo(f"  {e.as_typed()}{via}")

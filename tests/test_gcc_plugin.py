@@ -90,6 +90,14 @@ def test_post_option_code_is_seen_and_named(plugin12):
     assert entries["-Wmissing-field-initializers"].via == gcc_binary.VIA_HANDLING
 
 
+def test_post_option_code_depends_on_the_standard(plugin12):
+    c89 = names(gcc_binary.closure(plugin12, ["-Wextra"], "c", std="c89"))
+    assert "-Wshift-negative-value" not in c89 and "-Wmissing-field-initializers" in c89
+    assert "-Wshift-negative-value" in names(gcc_binary.closure(plugin12, ["-Wextra"], "c", std="c99"))
+    with pytest.raises(WarnscopeError, match="expected a standard"):
+        gcc_binary.closure(plugin12, ["-Wextra"], "c", std="c99 -O2")
+
+
 def test_no_flag_undoes_another(plugin12):
     """Flags are applied in order: -Wno-unused after -Wall leaves -Wunused-variable off."""
     got = names(gcc_binary.closure(plugin12, ["-Wall", "-Wno-unused"], "c"))

@@ -161,6 +161,14 @@ def test_closure_command_text():
     assert "-Wshift-negative-value   [post-option code]" in result.stdout
 
 
+def test_closure_command_with_a_standard():
+    result = run("closure", "gcc-12", "-Wextra", "--std", "c89")
+    assert result.exit_code == 0 and "(c, -std=c89)" in result.stdout
+    assert "-Wshift-negative-value" not in result.stdout
+    result = run("closure", "gcc-12", "-Wextra", "--std", "c77")
+    assert isinstance(result.exception, WarnscopeError) and "c77" in str(result.exception)
+
+
 def test_closure_command_from_database(tmp_path):
     db = tmp_path / "w.db"
     ingest(connect(db), "gcc-12", from_binary=True)

@@ -153,9 +153,7 @@ def compare_closure(data: CompilerData, bv: BinaryView, lang: str, flags: list[s
     check = f"plugin-{check_name(flags)}-{lang}"
     index = Index(data)
     predicted = edge_closure(index, flags, label)
-    requested = {index.resolve(t)[0].name for t in flags if index.resolve(t)}
-    requested |= {n for n in list(requested) if (f := index.flags.get(n)) and f.alias_of
-                  for n in [index.resolve(f.alias_of)[0].name] if index.resolve(f.alias_of)}
+    requested = _requested(index, flags)
     expected = {n: _enum_string(index, n, v) for n, v in predicted.items()
                 if n not in requested and v != "0"}
     actual = {e.name: e for e in actual_entries}
@@ -168,6 +166,18 @@ def compare_closure(data: CompilerData, bv: BinaryView, lang: str, flags: list[s
         reason = _closure_reason(index, bv, lang, name, exp, act, expected, actual, requested)
         out.append(Finding(check, name, "off" if exp is None else exp,
                            "off" if act is None else act.value, reason))
+    return out
+
+
+def _requested(index: Index, flags: list[str]) -> set[str]:
+    """The options the typed flags name, aliases followed (-Wformat=2 → -Wformat=)."""
+    out = set()
+    for typed in flags:
+        hit = index.resolve(typed)
+        while hit is not None:
+            flag = hit[0]
+            out.add(flag.name)
+            hit = index.resolve(flag.alias_of) if flag.alias_of else None
     return out
 
 

@@ -174,7 +174,7 @@ def _requested(index: Index, flags: list[str]) -> set[str]:
     out = set()
     for typed in flags:
         hit = index.resolve(typed)
-        while hit is not None:
+        while hit is not None and hit[0].name not in out:
             flag = hit[0]
             out.add(flag.name)
             hit = index.resolve(flag.alias_of) if flag.alias_of else None

@@ -105,9 +105,6 @@ def test_binary_agrees_with_option_files(request, compiler):
     assert "after option parsing" in post["-Wshift-negative-value"]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "flagdb.gcc_ingest._languages takes the language words inside LangEnabledBy(...) "
-    "for the option's own: -Wmismatched-new-delete gets ObjC, which the binary denies"))
 def test_languages_agree(gcc12):
     findings = compare_with_binary_ingest(gcc12)
     assert [f for f in findings if f.check == "plugin-languages" and f.reason is None] == []

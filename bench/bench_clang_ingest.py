@@ -11,8 +11,6 @@ they happen once per cache. CPU is user+sys of this process (``getrusage``), wal
 from __future__ import annotations
 
 import argparse
-import os
-import platform
 import resource
 import statistics
 import sys
@@ -21,6 +19,9 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from timing import machine  # noqa: E402
 
 from flagdb import store  # noqa: E402
 from flagdb.clang_inc import parse_dir  # noqa: E402
@@ -45,20 +46,6 @@ def one_run(major: int, directory: Path, db: Path) -> tuple[float, float, int, l
     conn.close()
     c3 = cpu()
     return c3 - c0, time.perf_counter() - w0, len(data.flags), [c1 - c0, c2 - c1, c3 - c2]
-
-
-def machine() -> str:
-    model = "?"
-    try:
-        for line in open("/proc/cpuinfo"):
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
-    return (f"{model}; {os.cpu_count()} cores; Linux {platform.release()}; "
-            f"Python {platform.python_version()}; load average {load}")
 
 
 def main() -> None:

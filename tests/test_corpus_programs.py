@@ -17,7 +17,7 @@ import pytest
 CORPUS = Path(__file__).resolve().parent.parent / "corpus"
 REQUIRED = ("category", "standard", "summary", "ub")
 OPTIONAL = ("std", "link", "args", "exit", "o0-exploited", "note")
-STANDARD_RE = re.compile(r"^(C(99|11|17|23)|C\+\+(11|14|17|20|23)) (\d+(\.\d+)*(p\d+)?|\[[a-z.]+\](/\d+)?)( .*)?$")
+STANDARD_RE = re.compile(r"^(C(99|11|17|23)|C\+\+(11|14|17|20|23)) (\d+(\.\d+)*(p\d+)?|\[[a-z.-]+\](/\d+)?)( .*)?$")
 STDS = {"c17", "gnu17", "c++17", "c++20"}
 RUN_TIMEOUT = 5
 COMPILERS = {"gcc": ("gcc-12", "g++-12"), "clang": ("clang-16", "clang++-16")}

@@ -3,29 +3,46 @@
 Each capability registers its own click group (``flags``, ``ub`` …); this module
 only assembles them and turns :class:`~flagdb.errors.WarnscopeError` into one line
 on stderr with exit status 1.
+
+Subcommands are named here as ``module:attribute`` and imported only when run, so
+``warnscope flags diff`` does not pay for the modules of every other capability.
 """
 from __future__ import annotations
 
+import importlib
 import sys
 
 import click
 
-from analyzer.demo import demo
-from flagdb.cli import flags
 from flagdb.errors import WarnscopeError
 
+#: command name -> "module:attribute" of its click command, imported on first use
+LAZY_COMMANDS = {
+    "flags": "flagdb.cli:flags",
+    "demo": "analyzer.demo:demo",
+}
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+
+class LazyGroup(click.Group):
+    """A click group whose commands in :data:`LAZY_COMMANDS` are imported when used."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(set(super().list_commands(ctx)) | set(LAZY_COMMANDS))
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands and cmd_name in LAZY_COMMANDS:
+            module, _, attribute = LAZY_COMMANDS[cmd_name].partition(":")
+            self.add_command(getattr(importlib.import_module(module), attribute), cmd_name)
+        return super().get_command(ctx, cmd_name)
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--db", envvar="WARNSCOPE_DB", default="warnscope.db", show_default=True,
               help="SQLite database file (also WARNSCOPE_DB).")
 @click.pass_context
 def cli(ctx: click.Context, db: str) -> None:
     """warnscope: what C and C++ compilers warn about, and what they do with UB."""
     ctx.obj = {"db": db}
-
-
-cli.add_command(flags)
-cli.add_command(demo)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -6,12 +6,10 @@ the tests call exactly what users run.
 """
 from __future__ import annotations
 
-import difflib
-import heapq
-from operator import itemgetter
-import re
 import sqlite3
+from collections import Counter
 from dataclasses import dataclass
+from itertools import islice
 
 from . import store
 from .model import CompilerData, Edge, Flag
@@ -37,11 +35,16 @@ def lang_name(lang: str | None) -> str | None:
 class Index:
     """Fast lookups over one compiler's data: flags by name, edges by parent/child."""
 
-    def __init__(self, data: CompilerData, all_names: set[str] | None = None):
+    def __init__(self, data: CompilerData, all_names: set[str] | None = None,
+                 suggester: "Suggester | None" = None):
         self.data = data
         self.flags: dict[str, Flag] = {f.name: f for f in data.flags}
         #: every flag name of the compiler, for suggestions (``data`` may hold a subset)
         self.all_names = all_names if all_names is not None else set(self.flags)
+        #: shared by the indexes of one ``check`` (their names mostly overlap); else built on demand
+        self._suggester = suggester
+        #: a shared suggester knows other compilers' names too: answers are limited to these
+        self._known = {n.rstrip("=") for n in self.all_names} if suggester else None
         self.by_parent: dict[str, list[Edge]] = {}
         self.by_child: dict[str, list[Edge]] = {}
         for e in data.edges:
@@ -100,17 +103,11 @@ class Index:
     def is_noop(self, flag: Flag) -> bool:
         return flag.ignored
 
-    def gram_index(self) -> dict[str, list[str]]:
-        """Character pair -> names containing it, for typo suggestions (built once)."""
-        if not hasattr(self, "_grams"):
-            names = sorted({n.rstrip("=") for n in self.all_names})
-            grams: dict[str, list[str]] = {}
-            for name in names:
-                for gram in _bigrams(name):
-                    grams.setdefault(gram, []).append(name)
-            common = len(names) // 4
-            self._grams = {g: ns for g, ns in grams.items() if len(ns) <= common}
-        return self._grams
+    def suggest(self, typed: str) -> str | None:
+        """This compiler's flag name closest to ``typed``, if close enough to be a typo."""
+        if self._suggester is None:
+            self._suggester = Suggester(self.all_names)
+        return self._suggester.closest(typed, self._known)
 
 
 def typed_child(e: Edge, index: Index | None = None) -> str:
@@ -245,7 +242,7 @@ def show(data: CompilerData, typed: str, lang: str | None = None) -> dict:
     index = Index(data)
     hit = index.resolve(typed)
     if hit is None:
-        hint = did_you_mean(typed, index)
+        hint = index.suggest(typed)
         raise WarnscopeError(
             f"{data.compiler} has no warning flag {typed}" + (f" (did you mean {hint}?)" if hint else "")
         )
@@ -440,24 +437,72 @@ def _bigrams(text: str) -> set[str]:
     return {text[i:i + 2] for i in range(len(text) - 1)}
 
 
-def did_you_mean(typed: str, index: "Index") -> str | None:
-    """The closest known flag name, if one is close enough to be a typo.
+class Suggester:
+    """Typo suggestions ("did you mean -Wshadow?") over the flag names of one or more
+    compilers.
 
-    Candidates come from an index of character pairs (pairs shared by most names,
-    such as ``-W``, are left out of it); only the best few go through difflib's
-    sequence matching, which is what costs.
+    Candidates come from an index of character pairs (pairs shared by more than a
+    quarter of the names, such as ``-W``, are left out of it); only the best few go
+    through difflib's sequence matching, which is what costs. One suggester serves
+    every compiler of a ``check``: their names mostly overlap, so the pair counts and
+    the match scores of a typed flag are computed once, not once per compiler.
     """
-    base = typed.split("=", 1)[0]
-    if base.startswith("-Wno-"):
-        base = "-W" + base[5:]
-    grams = index.gram_index()
-    counts: dict[str, int] = {}
-    for gram in _bigrams(base):
-        for name in grams.get(gram, ()):
-            counts[name] = counts.get(name, 0) + 1
-    best = [name for name, _ in heapq.nlargest(12, counts.items(), key=itemgetter(1))]
-    hits = difflib.get_close_matches(base, best, n=1, cutoff=0.75)
-    return hits[0] if hits else None
+
+    #: how many pair-index candidates go through sequence matching
+    CANDIDATES = 12
+    #: difflib ratio a name needs to be suggested (``get_close_matches``' cutoff)
+    CUTOFF = 0.75
+
+    def __init__(self, names: set[str]):
+        names_ = sorted({n.rstrip("=") for n in names})
+        grams: dict[str, list[str]] = {}
+        for name in names_:
+            for gram in _bigrams(name):
+                grams.setdefault(gram, []).append(name)
+        common = len(names_) // 4
+        self.grams = {g: ns for g, ns in grams.items() if len(ns) <= common}
+        #: typed base -> names sharing character pairs with it, most shared first
+        self._ranked: dict[str, list[str]] = {}
+        self._scores: dict[tuple[str, str], float] = {}
+        self._matchers: dict = {}  # typed base -> difflib.SequenceMatcher
+
+    def closest(self, typed: str, known: set[str] | None = None) -> str | None:
+        """The known name closest to ``typed``, if close enough to be a typo.
+
+        ``known`` (names without a trailing ``=``) limits the answer to one compiler.
+        """
+        base = typed.split("=", 1)[0]
+        if base.startswith("-Wno-"):
+            base = "-W" + base[5:]
+        ranked = self._ranked.get(base)
+        if ranked is None:
+            counts: Counter = Counter()
+            for gram in _bigrams(base):
+                counts.update(self.grams.get(gram, ()))
+            # most shared pairs first; among equals, alphabetical (sorts are stable)
+            ranked = self._ranked[base] = sorted(sorted(counts), key=counts.__getitem__,
+                                                 reverse=True)
+        if known is not None:
+            ranked = (n for n in ranked if n in known)
+        candidates = list(islice(ranked, self.CANDIDATES))
+        scored = [(self._score(base, n), n) for n in candidates]
+        best = max(scored, default=(0.0, None))
+        return best[1] if best[0] >= self.CUTOFF else None
+
+    def _score(self, base: str, name: str) -> float:
+        """difflib's similarity ratio as ``get_close_matches`` computes it (0 below the cutoff)."""
+        key = (base, name)
+        if key not in self._scores:
+            m = self._matchers.get(base)
+            if m is None:
+                from difflib import SequenceMatcher  # only typos pay for loading difflib
+
+                m = self._matchers[base] = SequenceMatcher(None, "", base)
+            m.set_seq1(name)
+            ok = (m.real_quick_ratio() >= self.CUTOFF and m.quick_ratio() >= self.CUTOFF
+                  and m.ratio() >= self.CUTOFF)
+            self._scores[key] = m.ratio() if ok else 0.0
+        return self._scores[key]
 
 
 @dataclass
@@ -478,7 +523,7 @@ def check_flag(index: Index, typed: str) -> CheckResult:
     negative = typed.startswith("-Wno-")
     hit = index.resolve(typed)
     if hit is None:
-        hint = did_you_mean(typed, index)
+        hint = index.suggest(typed)
         detail = f"did you mean {hint}?" if hint else "no such warning option"
         if negative and data.family == "gcc":
             detail = ("GCC accepts an unknown -Wno-… silently (it only complains if another "
@@ -532,10 +577,10 @@ def check_in_db(conn: sqlite3.Connection, compilers: list[str], flags: list[str]
     """:func:`check` reading only the flags asked about (and the names, for suggestions),
     so checking a few flags against many compilers stays fast."""
     wanted = {n for typed in flags for n in candidate_names(typed)}
-    indexes = []
-    for compiler in compilers:
-        data = store.load_subset(conn, compiler, wanted)
-        indexes.append(Index(data, all_names=store.flag_names(conn, compiler)))
+    names = {compiler: store.flag_names(conn, compiler) for compiler in compilers}
+    suggester = Suggester(set().union(*names.values()))
+    indexes = [Index(store.load_subset(conn, compiler, wanted), names[compiler], suggester)
+               for compiler in compilers]
     return [check_flag(index, typed) for typed in flags for index in indexes]
 
 

@@ -7,9 +7,10 @@ the tests call exactly what users run.
 from __future__ import annotations
 
 import sqlite3
-from collections import Counter
+from collections import Counter, defaultdict
 from dataclasses import dataclass
 from itertools import islice
+from operator import add
 
 from . import store
 from .model import CompilerData, Edge, Flag
@@ -434,7 +435,8 @@ def history(conn: sqlite3.Connection, typed: str) -> list[dict]:
 # ------------------------------------------------------------------ check
 
 def _bigrams(text: str) -> set[str]:
-    return {text[i:i + 2] for i in range(len(text) - 1)}
+    """The pairs of adjacent characters in ``text``."""
+    return set(map(add, text, text[1:]))
 
 
 class Suggester:
@@ -454,12 +456,13 @@ class Suggester:
     CUTOFF = 0.75
 
     def __init__(self, names: set[str]):
-        names_ = sorted({n.rstrip("=") for n in names})
-        grams: dict[str, list[str]] = {}
-        for name in names_:
+        sorted_names = sorted({n.rstrip("=") for n in names})
+        grams: dict[str, list[str]] = defaultdict(list)
+        for name in sorted_names:
             for gram in _bigrams(name):
-                grams.setdefault(gram, []).append(name)
-        common = len(names_) // 4
+                grams[gram].append(name)
+        common = len(sorted_names) // 4
+        #: character pair -> the names holding it, alphabetical
         self.grams = {g: ns for g, ns in grams.items() if len(ns) <= common}
         #: typed base -> names sharing character pairs with it, most shared first
         self._ranked: dict[str, list[str]] = {}
@@ -477,11 +480,9 @@ class Suggester:
         ranked = self._ranked.get(base)
         if ranked is None:
             counts: Counter = Counter()
-            for gram in _bigrams(base):
+            for gram in sorted(_bigrams(base)):  # a fixed order, so ties never depend on hashing
                 counts.update(self.grams.get(gram, ()))
-            # most shared pairs first; among equals, alphabetical (sorts are stable)
-            ranked = self._ranked[base] = sorted(sorted(counts), key=counts.__getitem__,
-                                                 reverse=True)
+            ranked = self._ranked[base] = [name for name, _ in counts.most_common()]
         if known is not None:
             ranked = (n for n in ranked if n in known)
         candidates = list(islice(ranked, self.CANDIDATES))

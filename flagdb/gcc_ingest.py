@@ -207,13 +207,16 @@ def _flag(opt: Option, languages: set[str], enums: dict[str, list[tuple[str, str
             argument = "<arg>"
 
     alias = opt_args("Alias", props)
-    alias_of = None
+    alias_of = alias_negative = None
     if alias is not None:
         target = nth_arg(0, alias)
-        posarg = nth_arg(1, alias)
+        posarg, negarg = nth_arg(1, alias), nth_arg(2, alias)
         # GCC looks targets up by their enum name, where '-' and '_' are the same.
         target = canonical.get(target) or canonical.get(_enum_name(target), target)
         alias_of = _dash(target) + (posarg if posarg and target.endswith("=") else "")
+        if negarg and target.endswith("="):
+            # Alias(Wbidi-chars=,any,none): -Wno-bidi-chars is -Wbidi-chars=none
+            alias_negative = _dash(target) + negarg
 
     default = _default(var, init, takes_argument, enum, enums)
     c_family = any(f in C_FAMILY_FILES for f in opt.files)
@@ -229,6 +232,8 @@ def _flag(opt: Option, languages: set[str], enums: dict[str, list[tuple[str, str
     warn = opt_args("Warn", props)
     if warn:
         extra["warn"] = warn
+    if alias_negative:
+        extra["alias_negative"] = alias_negative
     if int_range:
         extra["range"] = int_range.replace(" ", "")
     if enum:

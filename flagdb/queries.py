@@ -66,6 +66,21 @@ class Index:
                 return self.flags[base + "="], value
         return None
 
+    def target(self, typed: str) -> tuple[Flag, str | None] | None:
+        """:meth:`resolve`, then through an alias to the option it spells, as GCC does:
+        ``-Wformat`` -> (``-Wformat=``, ``"1"``); ``-Wno-bidi-chars`` -> (``-Wbidi-chars=``,
+        ``"none"``), the alias's negative argument. Not an alias: as :meth:`resolve`."""
+        hit = self.resolve(typed)
+        if hit is None or not hit[0].alias_of:
+            return hit
+        flag, value = hit
+        if value == "0" and "alias_negative" in flag.extra:
+            return self.resolve(flag.extra["alias_negative"]) or hit
+        aliased = self.resolve(flag.alias_of)
+        if aliased is None:
+            return hit
+        return aliased[0], "0" if value == "0" else aliased[1]
+
     def applies(self, flag: Flag, lang: str | None) -> bool:
         """Does the flag exist for this language (None: for the C family)?"""
         if self.data.family == "gcc" and not flag.c_family:
@@ -135,22 +150,13 @@ def closure(index: Index, start: list[str], lang: str | None = None) -> dict[str
     Explicitly given flags win over values implied by edges, as in GCC.
     """
     on: dict[str, str] = {}
-    explicit: set[str] = set()
-    queue: list[tuple[str, str | None]] = []
     for typed in start:
-        hit = index.resolve(typed)
-        if hit is None:
-            continue
-        flag, value = hit
-        target = flag
-        if flag.alias_of:
-            alias = index.resolve(flag.alias_of)
-            if alias:
-                target, value = alias[0], alias[1] if value != "0" else "0"
-        val = value if value is not None else "1"
-        on[target.name] = val
-        explicit.add(target.name)
-        queue.append((target.name, val))
+        hit = index.target(typed)
+        if hit is not None:
+            flag, value = hit
+            on[flag.name] = value if value is not None else "1"  # the last one given wins
+    explicit = set(on)
+    queue: list[tuple[str, str | None]] = list(on.items())
     pending: list[Edge] = []
     while queue or pending:
         while queue:
@@ -179,12 +185,24 @@ def closure(index: Index, start: list[str], lang: str | None = None) -> dict[str
 def enabled_by_group(index: Index, group: str, lang: str | None = None) -> dict[str, str]:
     """What ``-Wall`` (or ``-Wextra`` …) turns on, without the group itself."""
     got = closure(index, [group], lang)
-    hit = index.resolve(group)
+    hit = index.target(group)  # an alias turns on what its target does, not the target
     got.pop(hit[0].name if hit else group, None)
     return got
 
 
 # ------------------------------------------------------------------ list / show
+
+def find(index: Index, typed: str) -> tuple[Flag, str | None]:
+    """:meth:`Index.resolve`, or the error a user sees, with the closest name if any."""
+    hit = index.resolve(typed)
+    if hit is None:
+        from .errors import WarnscopeError
+
+        hint = index.suggest(typed)
+        raise WarnscopeError(f"{index.data.compiler} has no warning flag {typed}"
+                             + (f" (did you mean {hint}?)" if hint else ""))
+    return hit
+
 
 def flag_info(index: Index, flag: Flag, lang: str | None = None) -> dict:
     """The JSON object of one flag, as ``flags list --json`` prints it."""
@@ -238,16 +256,8 @@ def list_flags(data: CompilerData, include_all: bool = False, lang: str | None =
 
 def show(data: CompilerData, typed: str, lang: str | None = None) -> dict:
     """One flag in detail; a level form (``-Wformat=2``) shows what that level turns on."""
-    from .errors import WarnscopeError
-
     index = Index(data)
-    hit = index.resolve(typed)
-    if hit is None:
-        hint = index.suggest(typed)
-        raise WarnscopeError(
-            f"{data.compiler} has no warning flag {typed}" + (f" (did you mean {hint}?)" if hint else "")
-        )
-    flag, level = hit
+    flag, level = find(index, typed)
     info = flag_info(index, flag, lang)
     info["compiler"] = data.compiler
     info["typed"] = typed
@@ -276,19 +286,17 @@ def typed_on(index: Index, name: str, value: str) -> str:
 # ------------------------------------------------------------------ tree
 
 def tree(data: CompilerData, typed: str, lang: str | None = None) -> dict:
-    """The nested view of what a flag turns on (each node: name, requires, children)."""
-    from .errors import WarnscopeError
+    """The nested view of what a flag turns on (each node: name, requires, children).
 
+    A negative form (``-Wno-extra``) turns nothing on. A GCC alias has no edges of its
+    own: its one child is its target as it spells it (``-Wformat`` → ``-Wformat=1``),
+    the shape clang's alias groups have.
+    """
     index = Index(data)
-    hit = index.resolve(typed)
-    if hit is None:
-        raise WarnscopeError(f"{data.compiler} has no warning flag {typed}")
-    flag, level = hit
+    flag, level = find(index, typed)
 
-    def node(name: str, level: str | None, path: tuple[str, ...], edge: Edge | None) -> dict:
-        label = name + level if (level is not None and name.endswith("=")) else name
-        if edge is not None:
-            label = typed_child(edge, index)
+    def node(name: str, level: str | None, path: tuple[str, ...], label: str,
+             edge: Edge | None = None) -> dict:
         out = {"name": label, "requires": edge.requires if edge else [], "children": []}
         f = index.flags.get(name)
         if f is not None:
@@ -297,11 +305,21 @@ def tree(data: CompilerData, typed: str, lang: str | None = None) -> dict:
         if name in path:
             out["cycle"] = True
             return out
+        if level == "0":
+            return out
         for e in sorted(index.children(name, level, lang), key=lambda e: e.child):
-            out["children"].append(node(e.child, e.value, path + (name,), e))
+            out["children"].append(node(e.child, e.value, path + (name,), typed_child(e, index), e))
         return out
 
-    return node(flag.name, level, (), None)
+    if level != "0" and flag.alias_of and not index.by_parent.get(flag.name):
+        target, target_level = index.target(typed)
+        root = node(flag.name, "0", (), typed)
+        if target is not flag:
+            spelled = target.name + target_level if target.name.endswith("=") else target.name
+            root["children"].append(node(target.name, target_level, (flag.name,), spelled))
+        return root
+    label = flag.name + level if (level is not None and flag.name.endswith("=")) else flag.name
+    return node(flag.name, level, (), typed if level == "0" else label)
 
 
 def render_tree(node: dict, depth: int = 0) -> list[str]:
@@ -407,7 +425,12 @@ def _describe(attribute: str, old, new) -> str:
 # ------------------------------------------------------------------ history
 
 def history(conn: sqlite3.Connection, typed: str) -> list[dict]:
-    """The flag in every ingested version: present, default, in -Wall/-Wextra, aliases."""
+    """The flag in every ingested version: present, default, in -Wall/-Wextra, aliases.
+
+    "In -Wall" means -Wall gives what was typed: through an alias to its target
+    (``-Wformat`` is ``-Wformat=1``), and at the typed level (``-Wformat=2`` is not in
+    -Wall, which sets ``-Wformat=1``).
+    """
     out = []
     for row in store.compilers(conn):
         data = store.load(conn, row.name, with_messages=False)
@@ -416,11 +439,12 @@ def history(conn: sqlite3.Connection, typed: str) -> list[dict]:
         entry = {"compiler": row.name, "version": row.version, "present": hit is not None}
         if hit is not None:
             flag, _ = hit
+            target, value = index.target(typed)
             entry.update({
                 "name": flag.name,
                 "default": flag.default,
-                "in_wall": flag.name in enabled_by_group(index, "-Wall"),
-                "in_wextra": flag.name in enabled_by_group(index, "-Wextra"),
+                "in_wall": _sets(index, enabled_by_group(index, "-Wall"), target, value),
+                "in_wextra": _sets(index, enabled_by_group(index, "-Wextra"), target, value),
                 "alias_of": flag.alias_of,
                 "aliases": sorted(f.name for f in data.flags
                                   if f.alias_of and index.resolve(f.alias_of)
@@ -430,6 +454,14 @@ def history(conn: sqlite3.Connection, typed: str) -> list[dict]:
             })
         out.append(entry)
     return out
+
+
+def _sets(index: Index, on: dict[str, str], flag: Flag, value: str | None) -> bool:
+    """Does the closure ``on`` hold ``flag`` at ``value`` (at any value for None)?
+    Values are compared as typed, so an enum's number and its string are one value."""
+    if flag.name not in on:
+        return False
+    return value is None or typed_on(index, flag.name, on[flag.name]) == typed_on(index, flag.name, value)
 
 
 # ------------------------------------------------------------------ check
@@ -625,12 +657,9 @@ def everything(data: CompilerData, lang: str | None) -> list[str]:
 def messages(data: CompilerData, typed: str) -> list[dict]:
     """Diagnostics a flag controls, with the flag (below it) that owns each."""
     index = Index(data)
-    hit = index.resolve(typed)
-    if hit is None:
-        from .errors import WarnscopeError
-
-        raise WarnscopeError(f"{data.compiler} has no warning flag {typed}")
-    names = {hit[0].name} | set(enabled_by_group(index, hit[0].name))
+    flag, _ = find(index, typed)
+    target = index.target(flag.name)[0]  # an alias group controls its target's diagnostics
+    names = {flag.name, target.name} | set(closure(index, [target.name]))
     return [
         {"flag": m.flag, "diag": m.diag, "class": m.diag_class, "severity": m.severity, "text": m.text}
         for m in data.messages if m.flag in names

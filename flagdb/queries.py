@@ -45,7 +45,7 @@ class Index:
         #: shared by the indexes of one ``check`` (their names mostly overlap); else built on demand
         self._suggester = suggester
         #: a shared suggester knows other compilers' names too: answers are limited to these
-        self._known = {n.rstrip("=") for n in self.all_names} if suggester else None
+        self._known = spellings(self.all_names) if suggester else None
         self.by_parent: dict[str, list[Edge]] = {}
         self.by_child: dict[str, list[Edge]] = {}
         for e in data.edges:
@@ -57,9 +57,9 @@ class Index:
         if typed in self.flags:
             return self.flags[typed], None
         if typed.startswith("-Wno-"):
-            positive = "-W" + typed[5:]
-            if positive in self.flags and not self.flags[positive].takes_argument:
-                return self.flags[positive], "0"
+            positive = self.flags.get("-W" + typed[5:])
+            if positive is not None and negatable(positive):
+                return positive, "0"
         if "=" in typed:
             base, _, value = typed.partition("=")
             if base + "=" in self.flags:
@@ -124,6 +124,11 @@ class Index:
         if self._suggester is None:
             self._suggester = Suggester(self.all_names)
         return self._suggester.closest(typed, self._known)
+
+
+def negatable(flag: Flag) -> bool:
+    """Has the flag a ``-Wno-`` form? Not when it takes an argument or is RejectNegative."""
+    return not flag.takes_argument and "RejectNegative" not in flag.extra.get("properties", "").split()
 
 
 def typed_child(e: Edge, index: Index | None = None) -> str:
@@ -471,6 +476,12 @@ def _bigrams(text: str) -> set[str]:
     return set(map(add, text, text[1:]))
 
 
+def spellings(names: set[str]) -> dict[str, str]:
+    """Name without a trailing ``=`` -> the name as stored (``-Wframe-larger-than=``);
+    the plain switch wins where both exist (``-Wnormalized``, ``-Wnormalized=``)."""
+    return {n.rstrip("="): n for n in sorted(names, reverse=True)}
+
+
 class Suggester:
     """Typo suggestions ("did you mean -Wshadow?") over the flag names of one or more
     compilers.
@@ -488,7 +499,8 @@ class Suggester:
     CUTOFF = 0.75
 
     def __init__(self, names: set[str]):
-        sorted_names = sorted({n.rstrip("=") for n in names})
+        self.spelled = spellings(names)
+        sorted_names = sorted(self.spelled)
         grams: dict[str, list[str]] = defaultdict(list)
         for name in sorted_names:
             for gram in _bigrams(name):
@@ -501,10 +513,10 @@ class Suggester:
         self._scores: dict[tuple[str, str], float] = {}
         self._matchers: dict = {}  # typed base -> difflib.SequenceMatcher
 
-    def closest(self, typed: str, known: set[str] | None = None) -> str | None:
+    def closest(self, typed: str, known: dict[str, str] | None = None) -> str | None:
         """The known name closest to ``typed``, if close enough to be a typo.
 
-        ``known`` (names without a trailing ``=``) limits the answer to one compiler.
+        ``known`` (one compiler's :func:`spellings`) limits the answer to that compiler.
         """
         base = typed.split("=", 1)[0]
         if base.startswith("-Wno-"):
@@ -520,7 +532,9 @@ class Suggester:
         candidates = list(islice(ranked, self.CANDIDATES))
         scored = [(self._score(base, n), n) for n in candidates]
         best = max(scored, default=(0.0, None))
-        return best[1] if best[0] >= self.CUTOFF else None
+        if best[0] < self.CUTOFF:
+            return None
+        return (self.spelled if known is None else known)[best[1]]
 
     def _score(self, base: str, name: str) -> float:
         """difflib's similarity ratio as ``get_close_matches`` computes it (0 below the cutoff)."""
@@ -558,6 +572,11 @@ def check_flag(index: Index, typed: str) -> CheckResult:
     if hit is None:
         hint = index.suggest(typed)
         detail = f"did you mean {hint}?" if hint else "no such warning option"
+        positive = index.flags.get("-W" + typed[5:]) if negative else None
+        if positive is not None and not positive.takes_argument and not negatable(positive):
+            return CheckResult(typed, data.compiler, "unknown",
+                               f"{positive.name} cannot be negated (RejectNegative): "
+                               f"{data.compiler} rejects {typed}")
         if negative and data.family == "gcc":
             detail = ("GCC accepts an unknown -Wno-… silently (it only complains if another "
                       f"diagnostic is issued); -W{typed[5:]} would be rejected; " + detail)

@@ -1,0 +1,35 @@
+"""``flags check`` answers as the GCC binary does, for negative forms and for typos."""
+from __future__ import annotations
+
+import json
+import subprocess
+
+from conftest import require
+
+
+def _gcc_accepts(flag: str) -> bool:
+    proc = subprocess.run(["gcc-12", flag, "-x", "c", "-fsyntax-only", "-"], input="int x;\n",
+                          capture_output=True, text=True)
+    return proc.returncode == 0
+
+
+def test_negating_a_reject_negative_option_is_unknown(cli):
+    """``Werror-implicit-function-declaration`` is RejectNegative: its -Wno- form is an error."""
+    require("gcc-12")
+    typed = "-Wno-error-implicit-function-declaration"
+    assert not _gcc_accepts(typed) and _gcc_accepts("-Werror-implicit-function-declaration")
+    code, out, _ = cli("flags", "check", "-c", "gcc-12", "--json", "--", typed, "-Wno-shadow")
+    assert code == 0
+    got = {r["flag"]: r for r in json.loads(out)}
+    assert got[typed]["status"] == "unknown"
+    assert "cannot be negated" in got[typed]["detail"]
+    assert got["-Wno-shadow"]["status"] == "known"
+
+
+def test_suggestion_is_a_name_the_compiler_has(cli):
+    """A suggestion is spelled as stored: gcc-12 has ``-Wframe-larger-than=`` but no
+    ``-Wframe-larger-than``; ``-Wnormalized`` and ``-Wnormalized=`` both exist."""
+    code, out, _ = cli("flags", "check", "-c", "gcc-12", "--json", "--",
+                       "-Wframe-larger-then=100", "-Wnormalised")
+    details = [r["detail"] for r in json.loads(out)]
+    assert details == ["did you mean -Wframe-larger-than=?", "did you mean -Wnormalized?"]

@@ -151,7 +151,7 @@ def diff(ctx, old, new, include_all, as_json) -> None:
     result = queries.diff(store.load(conn, old, with_messages=False),
                           store.load(conn, new, with_messages=False), include_all)
     if result["cross_family"]:
-        lines = [f"{old} vs {new}: {result['in_both']} names in both, {len(result['changed'])} of "
+        lines = [f"{old} vs {new}: {len(result['in_both'])} names in both, {len(result['changed'])} of "
                  f"them differ; {len(result['removed'])} only in {old}, "
                  f"{len(result['added'])} only in {new}"]
         lines += [f"< {f['name']}" for f in result["removed"]]
@@ -163,7 +163,9 @@ def diff(ctx, old, new, include_all, as_json) -> None:
         lines += [f"- {f['name']}" for f in result["removed"]]
     for c in result["changed"]:
         lines.append(f"~ {c['name']}: " + "; ".join(ch["what"] for ch in c["changes"]))
-    _emit({k: result[k] for k in ("added", "removed", "changed")}, as_json, "\n".join(lines))
+    keys = ("in_both", "added", "removed", "changed") if result["cross_family"] else (
+        "added", "removed", "changed")
+    _emit({k: result[k] for k in keys}, as_json, "\n".join(lines))
 
 
 @flags.command(**FLAG_ARGS)

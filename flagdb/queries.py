@@ -349,10 +349,11 @@ DIFF_ATTRIBUTES = ("default", "in_wall", "in_wextra", "languages", "alias_of", "
 
 
 def _summary(index: Index, flag: Flag, wall: dict, wextra: dict) -> dict:
+    target, value = index.target(flag.name)  # an alias is in -Wall if what it spells is
     return {
         "default": flag.default,
-        "in_wall": flag.name in wall,
-        "in_wextra": flag.name in wextra,
+        "in_wall": _sets(index, wall, target, value),
+        "in_wextra": _sets(index, wextra, target, value),
         "languages": sorted(flag.languages),
         "alias_of": flag.alias_of,
         "ignored": flag.ignored,
@@ -371,7 +372,8 @@ def diff(old: CompilerData, new: CompilerData, include_all: bool = False) -> dic
     Attribute-aware: a flag present in both is compared field by field, so a reworded
     help text is a ``description`` change, not a removal plus an addition. Across
     families (gcc vs clang) descriptions and languages are not compared: they are
-    written by different projects and say nothing about behaviour.
+    written by different projects and say nothing about behaviour. ``in_both`` lists
+    the names both have; ``added`` / ``removed`` are then "only in new / only in old".
     """
     a, b = Index(old), Index(new)
     a_names = {f.name for f in old.flags if include_all or a.applies(f, None)}
@@ -394,7 +396,7 @@ def diff(old: CompilerData, new: CompilerData, include_all: bool = False) -> dic
         "old": old.compiler,
         "new": new.compiler,
         "cross_family": cross,
-        "in_both": len(a_names & b_names),
+        "in_both": sorted(a_names & b_names),
         "added": [flag_info(b, b.flags[n]) for n in sorted(b_names - a_names)],
         "removed": [flag_info(a, a.flags[n]) for n in sorted(a_names - b_names)],
         "changed": changed,

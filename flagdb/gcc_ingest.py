@@ -148,9 +148,10 @@ def build(files: list[OptFile], compiler: str, version: str, source_kind: str,
     for f in files:
         for enum, values in f.enum_values.items():
             enums.setdefault(enum, []).extend(values)
-    warnings = {name: opt for name, opt in options.items() if has_flag("Warning", opt.props)}
     var_of = {name: opt_args("Var", opt.props) for name, opt in options.items()}
     canonical = {_enum_name(name): name for name in options} | {name: name for name in options}
+    warnings = {name: opt for name, opt in options.items()
+                if has_flag("Warning", opt.props) or _unlisted_warning(name, opt, options, canonical)}
 
     flags = [
         _flag(opt, languages, enums, canonical) for opt in sorted(warnings.values(), key=lambda o: o.name)
@@ -161,6 +162,30 @@ def build(files: list[OptFile], compiler: str, version: str, source_kind: str,
             edges.extend(_edges(opt, rec.props, options, var_of, rec.path, rec.line))
     return CompilerData(compiler=compiler, family="gcc", version=version,
                         source_kind=source_kind, source=provenance, flags=flags, edges=edges)
+
+
+def _alias_target(alias: str, canonical: dict[str, str]) -> str:
+    """The option an ``Alias(...)`` names; GCC looks it up by its enum name, where '-'
+    and '_' are the same."""
+    target = nth_arg(0, alias)
+    return canonical.get(target) or canonical.get(_enum_name(target), target)
+
+
+def _unlisted_warning(name: str, opt: Option, options: dict[str, Option],
+                      canonical: dict[str, str]) -> bool:
+    """A ``W`` record without the Warning property that GCC still takes as a warning
+    switch: an alias of a warning option (``Waligned-new``), or one it accepts and
+    ignores (``Ignore``: ``Wimport``; ``WarnRemoved``: ``Wmudflap``). ``--help=warnings``
+    leaves these out, which is why they lack the property; users still write them."""
+    if not name.startswith("W") or has_flag("Warning", opt.props):
+        return False
+    if has_flag("Ignore", opt.props) or has_flag("WarnRemoved", opt.props):
+        return True
+    alias = opt_args("Alias", opt.props)
+    if alias is None:
+        return False
+    target = options.get(_alias_target(alias, canonical))
+    return target is not None and has_flag("Warning", target.props)
 
 
 def _dash(name: str) -> str:
@@ -209,10 +234,8 @@ def _flag(opt: Option, languages: set[str], enums: dict[str, list[tuple[str, str
     alias = opt_args("Alias", props)
     alias_of = alias_negative = None
     if alias is not None:
-        target = nth_arg(0, alias)
+        target = _alias_target(alias, canonical)
         posarg, negarg = nth_arg(1, alias), nth_arg(2, alias)
-        # GCC looks targets up by their enum name, where '-' and '_' are the same.
-        target = canonical.get(target) or canonical.get(_enum_name(target), target)
         alias_of = _dash(target) + (posarg if posarg and target.endswith("=") else "")
         if negarg and target.endswith("="):
             # Alias(Wbidi-chars=,any,none): -Wno-bidi-chars is -Wbidi-chars=none
@@ -229,6 +252,8 @@ def _flag(opt: Option, languages: set[str], enums: dict[str, list[tuple[str, str
         extra["init"] = init.strip()
     if has_flag("Undocumented", props):
         extra["undocumented"] = True
+    if not has_flag("Warning", props):
+        extra["unlisted"] = True  # a warning switch --help=warnings does not list
     warn = opt_args("Warn", props)
     if warn:
         extra["warn"] = warn

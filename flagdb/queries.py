@@ -593,8 +593,19 @@ def check_flag(index: Index, typed: str) -> CheckResult:
         if problem:
             return CheckResult(typed, data.compiler, "bad-value", problem)
     if flag.alias_of:
-        return CheckResult(typed, data.compiler, "alias", f"alias of {flag.alias_of}")
+        return CheckResult(typed, data.compiler, "alias", f"alias of {alias_spelling(flag, value)}")
     return CheckResult(typed, data.compiler, "known", flag.description)
+
+
+def alias_spelling(flag: Flag, value: str | None) -> str:
+    """What an alias stands for as typed: ``-Wno-aligned-new`` is ``-Waligned-new=none``
+    (the alias's negative argument), ``-Wno-shadow=global`` is ``-Wno-shadow``."""
+    if value == "0":
+        if "alias_negative" in flag.extra:
+            return flag.extra["alias_negative"]
+        if "=" not in flag.alias_of:
+            return "-Wno-" + flag.alias_of[2:]
+    return flag.alias_of
 
 
 def _bad_value(flag: Flag, value: str) -> str | None:

@@ -144,6 +144,9 @@ def verify_gcc(data: CompilerData) -> VerifyReport:
         reason = None
         if f.origin and all(o.startswith("config/") for o in f.origin.split()):
             reason = f"option of another target ({f.origin}): not built into this compiler"
+        elif f.extra.get("unlisted"):
+            reason = ("no Warning property in its record: GCC accepts it as a warning switch, "
+                      "but --help=warnings does not list it")
         report.findings.append(Finding("names", f.name, "in option files", "not in binary", reason))
     for name in sorted(binary_names - set(db_names)):
         state = results[("C", "default")][name]

@@ -33,3 +33,30 @@ def test_suggestion_is_a_name_the_compiler_has(cli):
                        "-Wframe-larger-then=100", "-Wnormalised")
     details = [r["detail"] for r in json.loads(out)]
     assert details == ["did you mean -Wframe-larger-than=?", "did you mean -Wnormalized?"]
+
+
+def test_warning_switches_without_the_warning_property(cli, gcc12):
+    """``Waligned-new`` (an alias of ``Waligned-new=``), ``Wimport`` (Ignore) and
+    ``Wmudflap`` (WarnRemoved) lack the Warning property, so ``--help=warnings`` does not
+    list them, but GCC accepts each of them as a warning switch."""
+    require("gcc-12")
+    code, out, _ = cli("flags", "check", "-c", "gcc-11,gcc-12", "--json", "--",
+                       "-Waligned-new", "-Wno-aligned-new", "-Wimport", "-Wmudflap")
+    got = {(r["flag"], r["compiler"]): r for r in json.loads(out)}
+    for compiler in ("gcc-11", "gcc-12"):
+        assert got[("-Waligned-new", compiler)]["detail"] == "alias of -Waligned-new=global"
+        assert got[("-Wno-aligned-new", compiler)]["detail"] == "alias of -Waligned-new=none"
+        assert got[("-Wimport", compiler)]["status"] == "no-op"
+        assert got[("-Wmudflap", compiler)]["status"] == "removed"
+    proc = subprocess.run(["g++-12", "-Waligned-new", "-Wno-aligned-new", "-Wimport", "-Wmudflap",
+                           "-x", "c++", "-fsyntax-only", "-"], input="int x;\n",
+                          capture_output=True, text=True)
+    assert proc.returncode == 0 and "no longer supported" in proc.stderr
+    assert gcc12.flag("-Waligned-new").extra["unlisted"] is True
+    assert "-Waligned-new" not in query_names("gcc-12")
+
+
+def query_names(gcc: str) -> set[str]:
+    from flagdb.verify_gcc import query
+
+    return set(query(gcc, "C++", []))

@@ -62,6 +62,9 @@ def flags() -> None:
 @click.pass_context
 def ingest(ctx, compilers, source, from_binary) -> None:
     """Ingest COMPILERS (gcc-12, clang-16 …) into the database."""
+    if source and len(compilers) > 1:
+        raise WarnscopeError(f"--source holds one compiler's data: give one compiler with it, "
+                             f"not {len(compilers)} ({' '.join(compilers)})")
     conn = _conn(ctx)
     for compiler in compilers:
         data, status = ingest_compiler(conn, compiler, source, from_binary)
@@ -206,6 +209,8 @@ def check(ctx, compilers, portable, as_json, flag_args) -> None:
     """What each compiler does with FLAGS (put them after --)."""
     conn = _conn(ctx)
     names = [c.strip() for group in compilers for c in group.split(",") if c.strip()]
+    if not names:
+        raise WarnscopeError("--compiler names no compiler (e.g. -c gcc-11,gcc-12)")
     results = queries.check_in_db(conn, names, list(flag_args))
     if portable:
         keep = queries.portable(results)

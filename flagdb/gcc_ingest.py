@@ -117,7 +117,11 @@ def load_gcc(compiler: str, source: str | None = None) -> CompilerData:
         kind = "debian-package"
     else:
         root, kind, provenance = locate_source(source)
-    return build_from_tree(root, compiler, kind, provenance)
+    data = build_from_tree(root, compiler, kind, provenance)
+    if data.version.split(".")[0] != major:
+        raise WarnscopeError(f"{provenance}: this is GCC {data.version}, not {compiler} "
+                             f"(ingest it as gcc-{data.version.split('.')[0]})")
+    return data
 
 
 def build_from_tree(root: Path, compiler: str, source_kind: str, provenance: str) -> CompilerData:

@@ -230,7 +230,7 @@ def flag_info(index: Index, flag: Flag, lang: str | None = None) -> dict:
             continue
         text = typed_parent(e)
         if e.value not in ("1",) or flag.takes_argument:
-            text += f" (sets {typed_child(e)})"
+            text += f" (sets {typed_child(e, index)})"
         if text not in enabled_by:
             enabled_by.append(text)
     return {
@@ -361,7 +361,7 @@ def _summary(index: Index, flag: Flag, wall: dict, wextra: dict) -> dict:
         "argument": flag.argument,
         "takes_argument": flag.takes_argument,
         "description": flag.description,
-        "enables": sorted({typed_child(e) for e in index.by_parent.get(flag.name, [])
+        "enables": sorted({typed_child(e, index) for e in index.by_parent.get(flag.name, [])
                            if index.edge_applies(e, None)}),
     }
 

@@ -66,3 +66,11 @@ def test_negative_alias_uses_its_negative_argument(gcc12):
     for typed in ("-Wno-bidi-chars", "-Wbidi-chars", "-Wno-dangling-pointer", "-Wdangling-pointer"):
         target = index.target(typed)[0].name
         assert predict(index, "C", [typed])[target] == query("gcc-12", "C", [typed])[target], typed
+
+
+def test_enum_levels_are_spelled_by_name_everywhere(cli):
+    """``LangEnabledBy(C++ ObjC++,Wall,1,0)`` on an Enum option: value 1 is ``global``."""
+    code, out, _ = cli("flags", "list", "gcc-12", "--json")
+    rows = {r["name"]: r for r in json.loads(out)}
+    assert rows["-Waligned-new="]["enabled_by"] == ["-Wall (sets -Waligned-new=global)"]
+    assert "-Waligned-new=global" in rows["-Wall"]["enables"]

@@ -6,6 +6,7 @@ the tests call exactly what users run.
 """
 from __future__ import annotations
 
+import re
 import sqlite3
 from collections import Counter, defaultdict
 from dataclasses import dataclass
@@ -566,9 +567,33 @@ class CheckResult:
                 "detail": self.detail}
 
 
+#: switches that steer diagnostics rather than name a warning; GCC and clang take them all
+DIAGNOSTIC_CONTROLS = {
+    "-Werror": "every warning is an error",
+    "-Wno-error": "warnings are not errors",
+    "-Wfatal-errors": "stop at the first error",
+    "-Wno-fatal-errors": "do not stop at the first error",
+}
+#: -Werror=X / -Wno-error=X: X must be a warning option, named positively
+ERROR_FOR = re.compile(r"-W(no-)?error=(.+)")
+
+
 def check_flag(index: Index, typed: str) -> CheckResult:
     """What one compiler version does with one flag as typed."""
     data = index.data
+    if typed in DIAGNOSTIC_CONTROLS:
+        return CheckResult(typed, data.compiler, "known", DIAGNOSTIC_CONTROLS[typed])
+    m = ERROR_FOR.fullmatch(typed)
+    if m:
+        name = "-W" + m.group(2)
+        hit = None if m.group(2).startswith("no-") else index.resolve(name)
+        if hit is None:
+            hint = index.suggest(name)
+            detail = (f"did you mean -W{m.group(1) or ''}error={hint[2:]}?" if hint
+                      else f"no warning option {name}")
+            return CheckResult(typed, data.compiler, "unknown", detail)
+        return CheckResult(typed, data.compiler, "known",
+                           f"{name} warnings {'are not' if m.group(1) else 'are'} errors")
     negative = typed.startswith("-Wno-")
     hit = index.resolve(typed)
     if hit is None:
@@ -629,7 +654,11 @@ def check(datas: list[CompilerData], flags: list[str]) -> list[CheckResult]:
 
 
 def candidate_names(typed: str) -> list[str]:
-    """Every stored name that ``typed`` could resolve to (see :meth:`Index.resolve`)."""
+    """Every stored name that ``typed`` could resolve to (see :meth:`Index.resolve`;
+    for ``-Werror=X``, the names of ``-WX``)."""
+    m = ERROR_FOR.fullmatch(typed)
+    if m:
+        typed = "-W" + m.group(2)
     names = [typed]
     if typed.startswith("-Wno-"):
         names.append("-W" + typed[5:])

@@ -334,7 +334,10 @@ def _edges(opt: Option, props: str, options: dict[str, Option], var_of: dict[str
     if lang_enabled_by is not None:
         langs = nth_arg(0, lang_enabled_by).split()
         names = [n.strip() for n in re.split(r"\|\|", nth_arg(1, lang_enabled_by)) if n.strip()]
-        posarg = nth_arg(2, lang_enabled_by)
+        posarg, negarg = nth_arg(2, lang_enabled_by), nth_arg(3, lang_enabled_by)
+        if bool(posarg) != bool(negarg):
+            raise ParseError(path, line, f"LangEnabledBy({lang_enabled_by}): give both or none "
+                                         "of posarg and negarg (GCC's build stops here too)")
         if not langs:
             raise ParseError(path, line, f"LangEnabledBy({lang_enabled_by}): no languages")
         _require_known(names, options, path, line, "LangEnabledBy")

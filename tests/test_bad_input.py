@@ -165,3 +165,9 @@ def test_one_source_for_several_compilers(run, tmp_path):
 ])
 def test_usage_errors_are_one_line(run, args):
     run(*args)
+
+
+def test_lang_enabled_by_with_posarg_only(run, tmp_path):
+    """opt-functions.awk: "both or none of posarg and negarg must be specified"."""
+    src = _bad_tree(tmp_path, "Wlevel=, warn_level >= 2, 0)", "Wlevel=, warn_level >= 2)")
+    assert "both or none" in run("flags", "ingest", "gcc-99", "--source", src)

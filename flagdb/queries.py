@@ -46,7 +46,7 @@ class Index:
         #: shared by the indexes of one ``check`` (their names mostly overlap); else built on demand
         self._suggester = suggester
         #: a shared suggester knows other compilers' names too: answers are limited to these
-        self._known = spellings(self.all_names) if suggester else None
+        self._known: dict[str, str] | None = None
         self.by_parent: dict[str, list[Edge]] = {}
         self.by_child: dict[str, list[Edge]] = {}
         for e in data.edges:
@@ -124,6 +124,8 @@ class Index:
         """This compiler's flag name closest to ``typed``, if close enough to be a typo."""
         if self._suggester is None:
             self._suggester = Suggester(self.all_names)
+        elif self._known is None and self._suggester.names is not self.all_names:
+            self._known = spellings(self.all_names)
         return self._suggester.closest(typed, self._known)
 
 
@@ -502,19 +504,26 @@ class Suggester:
     CUTOFF = 0.75
 
     def __init__(self, names: set[str]):
-        self.spelled = spellings(names)
-        sorted_names = sorted(self.spelled)
-        grams: dict[str, list[str]] = defaultdict(list)
-        for name in sorted_names:
-            for gram in _bigrams(name):
-                grams[gram].append(name)
-        common = len(sorted_names) // 4
-        #: character pair -> the names holding it, alphabetical
-        self.grams = {g: ns for g, ns in grams.items() if len(ns) <= common}
+        self.names = names
+        self.spelled: dict[str, str] = {}
+        #: character pair -> the names holding it, alphabetical; built at the first typo
+        self._grams: dict[str, list[str]] | None = None
         #: typed base -> names sharing character pairs with it, most shared first
         self._ranked: dict[str, list[str]] = {}
         self._scores: dict[tuple[str, str], float] = {}
         self._matchers: dict = {}  # typed base -> difflib.SequenceMatcher
+
+    def _index(self) -> dict[str, list[str]]:
+        if self._grams is None:
+            self.spelled = spellings(self.names)
+            sorted_names = sorted(self.spelled)
+            grams: dict[str, list[str]] = defaultdict(list)
+            for name in sorted_names:
+                for gram in _bigrams(name):
+                    grams[gram].append(name)
+            common = len(sorted_names) // 4
+            self._grams = {g: ns for g, ns in grams.items() if len(ns) <= common}
+        return self._grams
 
     def closest(self, typed: str, known: dict[str, str] | None = None) -> str | None:
         """The known name closest to ``typed``, if close enough to be a typo.
@@ -527,8 +536,9 @@ class Suggester:
         ranked = self._ranked.get(base)
         if ranked is None:
             counts: Counter = Counter()
+            grams = self._index()
             for gram in sorted(_bigrams(base)):  # a fixed order, so ties never depend on hashing
-                counts.update(self.grams.get(gram, ()))
+                counts.update(grams.get(gram, ()))
             ranked = self._ranked[base] = [name for name, _ in counts.most_common()]
         if known is not None:
             ranked = (n for n in ranked if n in known)

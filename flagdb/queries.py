@@ -300,7 +300,11 @@ def tree(data: CompilerData, typed: str, lang: str | None = None) -> dict:
     own: its one child is its target as it spells it (``-Wformat`` → ``-Wformat=1``),
     the shape clang's alias groups have.
     """
-    index = Index(data)
+    return tree_of(Index(data), typed, lang)
+
+
+def tree_of(index: Index, typed: str, lang: str | None = None) -> dict:
+    """:func:`tree` over an index already built (``export`` draws a tree per flag)."""
     flag, level = find(index, typed)
 
     def node(name: str, level: str | None, path: tuple[str, ...], label: str,
@@ -762,7 +766,7 @@ def export_list(data: CompilerData) -> str:
             continue
         note = {"on": " # Enabled by default.", "partial": " # Partially enabled by default."}
         lines.append(head + note.get(f.default, ""))
-        t = tree(data, f.name)
+        t = tree_of(index, f.name)
         for child in t["children"]:
             lines.extend("# " + l for l in render_tree(child))
     return "\n".join(lines) + "\n"

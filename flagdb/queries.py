@@ -65,6 +65,11 @@ class Index:
             base, _, value = typed.partition("=")
             if base + "=" in self.flags:
                 return self.flags[base + "="], value
+            if base.startswith("-Wno-"):
+                # -Wno-alloca-larger-than=100: a Joined option without RejectNegative
+                joined = self.flags.get("-W" + base[5:] + "=")
+                if joined is not None and not rejects_negative(joined):
+                    return joined, "0"
         return None
 
     def target(self, typed: str) -> tuple[Flag, str | None] | None:
@@ -129,9 +134,15 @@ class Index:
         return self._suggester.closest(typed, self._known)
 
 
+def rejects_negative(flag: Flag) -> bool:
+    """GCC's ``RejectNegative``: no ``-Wno-`` form (clang groups have none)."""
+    return "RejectNegative" in flag.extra.get("properties", "").split()
+
+
 def negatable(flag: Flag) -> bool:
-    """Has the flag a ``-Wno-`` form? Not when it takes an argument or is RejectNegative."""
-    return not flag.takes_argument and "RejectNegative" not in flag.extra.get("properties", "").split()
+    """Has the plain switch a ``-Wno-`` form? Not when it takes an argument or is
+    RejectNegative."""
+    return not flag.takes_argument and not rejects_negative(flag)
 
 
 def typed_child(e: Edge, index: Index | None = None) -> str:
@@ -678,6 +689,8 @@ def candidate_names(typed: str) -> list[str]:
         names.append("-W" + typed[5:])
     if "=" in typed:
         names.append(typed.partition("=")[0] + "=")
+        if typed.startswith("-Wno-"):
+            names.append("-W" + typed[5:].partition("=")[0] + "=")
     return names
 
 

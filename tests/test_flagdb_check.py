@@ -75,3 +75,22 @@ def test_diagnostic_controls(cli):
     for flag in flags[6:]:
         assert not _gcc_accepts(flag) and got[flag]["status"] == "unknown", flag
     assert got["-Werror=shadwo"]["detail"] == "did you mean -Werror=shadow?"
+
+
+def _gcc_unrecognized(flag: str) -> bool:
+    """GCC's own word on a flag: an unknown -Wno-… is only named once a warning is issued."""
+    proc = subprocess.run(["gcc-12", "-Wall", flag, "-x", "c", "-c", "-o", "/dev/null", "-"],
+                          input="int f(void) { int x; return x; }\n", capture_output=True, text=True)
+    return "unrecognized command-line option" in proc.stderr
+
+
+def test_negative_of_a_joined_option(cli):
+    """``Walloca-larger-than=`` is Joined without RejectNegative: GCC takes
+    ``-Wno-alloca-larger-than=100``; ``Wformat=`` is RejectNegative: ``-Wno-format=2`` is not."""
+    require("gcc-12")
+    assert not _gcc_unrecognized("-Wno-alloca-larger-than=100")
+    assert _gcc_unrecognized("-Wno-format=2") and _gcc_unrecognized("-Wno-bogus")
+    code, out, _ = cli("flags", "check", "-c", "gcc-12", "--json", "--",
+                       "-Wno-alloca-larger-than=100", "-Wno-format=2")
+    got = {r["flag"]: r["status"] for r in json.loads(out)}
+    assert got == {"-Wno-alloca-larger-than=100": "known", "-Wno-format=2": "unknown"}

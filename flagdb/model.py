@@ -68,7 +68,7 @@ class Edge:
         if self.child.endswith("="):
             return f"{self.child}{self.value}"
         if self.value == "0":
-            return "-Wno-" + self.child[2:]
+            return self.child[:2] + "no-" + self.child[2:]  # -Wno-…, clang's -Rno-…
         return self.child
 
 

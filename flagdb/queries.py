@@ -57,17 +57,17 @@ class Index:
         """``-Wformat=2`` -> (flag ``-Wformat=``, ``"2"``); ``-Wno-shadow`` -> (``-Wshadow``, ``"0"``)."""
         if typed in self.flags:
             return self.flags[typed], None
-        if typed.startswith("-Wno-"):
-            positive = self.flags.get("-W" + typed[5:])
+        if is_negative(typed):  # -Wno-shadow; clang's remarks too: -Rno-pass
+            positive = self.flags.get(positive_of(typed))
             if positive is not None and negatable(positive):
                 return positive, "0"
         if "=" in typed:
             base, _, value = typed.partition("=")
             if base + "=" in self.flags:
                 return self.flags[base + "="], value
-            if base.startswith("-Wno-"):
+            if is_negative(base):
                 # -Wno-alloca-larger-than=100: a Joined option without RejectNegative
-                joined = self.flags.get("-W" + base[5:] + "=")
+                joined = self.flags.get(positive_of(base) + "=")
                 if joined is not None and not rejects_negative(joined):
                     return joined, "0"
         return None
@@ -132,6 +132,16 @@ class Index:
         elif self._known is None and self._suggester.names is not self.all_names:
             self._known = spellings(self.all_names)
         return self._suggester.closest(typed, self._known)
+
+
+def is_negative(typed: str) -> bool:
+    """``-Wno-shadow``, and clang's negative remark form ``-Rno-pass``."""
+    return typed[:5] in ("-Wno-", "-Rno-")
+
+
+def positive_of(typed: str) -> str:
+    """``-Wno-shadow`` -> ``-Wshadow``, ``-Rno-pass`` -> ``-Rpass``; others unchanged."""
+    return typed[:2] + typed[5:] if is_negative(typed) else typed
 
 
 def rejects_negative(flag: Flag) -> bool:
@@ -299,7 +309,7 @@ def typed_on(index: Index, name: str, value: str) -> str:
     if name.endswith("="):
         names = flag.extra.get("enum_values", {}) if flag else {}
         return name + names.get(value, value)
-    return name if value != "0" else "-Wno-" + name[2:]
+    return name if value != "0" else name[:2] + "no-" + name[2:]
 
 
 # ------------------------------------------------------------------ tree
@@ -545,9 +555,7 @@ class Suggester:
 
         ``known`` (one compiler's :func:`spellings`) limits the answer to that compiler.
         """
-        base = typed.split("=", 1)[0]
-        if base.startswith("-Wno-"):
-            base = "-W" + base[5:]
+        base = positive_of(typed.split("=", 1)[0])
         ranked = self._ranked.get(base)
         if ranked is None:
             counts: Counter = Counter()
@@ -599,6 +607,8 @@ DIAGNOSTIC_CONTROLS = {
     "-Wfatal-errors": "stop at the first error",
     "-Wno-fatal-errors": "do not stop at the first error",
 }
+#: clang's driver options -Rpass=<regex>, -Rpass-missed=<regex>, -Rpass-analysis=<regex>
+REMARK_REGEX = re.compile(r"-Rpass(-missed|-analysis)?=.+")
 #: -Werror=X / -Wno-error=X: X must be a warning option, named positively
 ERROR_FOR = re.compile(r"-W(no-)?error=(.+)")
 
@@ -608,6 +618,9 @@ def check_flag(index: Index, typed: str) -> CheckResult:
     data = index.data
     if typed in DIAGNOSTIC_CONTROLS:
         return CheckResult(typed, data.compiler, "known", DIAGNOSTIC_CONTROLS[typed])
+    if data.family == "clang" and REMARK_REGEX.fullmatch(typed):
+        return CheckResult(typed, data.compiler, "known",
+                           "optimization remarks of the passes matching the regular expression")
     m = ERROR_FOR.fullmatch(typed)
     if m:
         name = "-W" + m.group(2)
@@ -654,7 +667,7 @@ def alias_spelling(flag: Flag, value: str | None) -> str:
         if "alias_negative" in flag.extra:
             return flag.extra["alias_negative"]
         if "=" not in flag.alias_of:
-            return "-Wno-" + flag.alias_of[2:]
+            return flag.alias_of[:2] + "no-" + flag.alias_of[2:]
     return flag.alias_of
 
 
@@ -685,12 +698,11 @@ def candidate_names(typed: str) -> list[str]:
     if m:
         typed = "-W" + m.group(2)
     names = [typed]
-    if typed.startswith("-Wno-"):
-        names.append("-W" + typed[5:])
+    if is_negative(typed):
+        names.append(positive_of(typed))
     if "=" in typed:
-        names.append(typed.partition("=")[0] + "=")
-        if typed.startswith("-Wno-"):
-            names.append("-W" + typed[5:].partition("=")[0] + "=")
+        base = typed.partition("=")[0]
+        names += [base + "=", positive_of(base) + "="]
     return names
 
 

@@ -118,3 +118,18 @@ def test_cross_family_diff_json(cli):
     assert out.splitlines()[0] == (f"gcc-12 vs clang-16: {len(both)} names in both, "
                                    f"{len(changed)} of them differ; {len(only_gcc)} only in "
                                    f"gcc-12, {len(only_clang)} only in clang-16")
+
+
+def test_check_remark_forms_as_clang_takes_them(cli):
+    """clang takes -Rno-X for a remark group and -Rpass=<regex> (a driver option over the
+    optimisation remarks); the binary's probe decides."""
+    clang = need_tool("clang-16")
+    flags = ["-Rno-pass", "-Rpass=inline", "-Rpass-missed=.*", "-Rno-bogus", "-Rpass-bogus=x"]
+    code, out, _ = cli("flags", "check", "-c", "clang-16", "--json", "--", *flags)
+    got = {r["flag"]: r["status"] for r in json.loads(out)}
+    for flag in flags:
+        probe = subprocess.run([clang, "-Werror=unknown-warning-option", flag, "-x", "c",
+                                "-fsyntax-only", "/dev/null"], capture_output=True, text=True)
+        accepted = probe.returncode == 0
+        assert got[flag] == ("known" if accepted else "unknown"), (flag, probe.stderr)
+    assert got["-Rno-pass"] == "known" and got["-Rno-bogus"] == "unknown"

@@ -606,6 +606,9 @@ DIAGNOSTIC_CONTROLS = {
     "-Wno-error": "warnings are not errors",
     "-Wfatal-errors": "stop at the first error",
     "-Wno-fatal-errors": "do not stop at the first error",
+    "-w": "no warnings at all",
+    "-pedantic": "the same as -Wpedantic",
+    "-pedantic-errors": "the -Wpedantic warnings are errors",
 }
 #: clang's driver options -Rpass=<regex>, -Rpass-missed=<regex>, -Rpass-analysis=<regex>
 REMARK_REGEX = re.compile(r"-Rpass(-missed|-analysis)?=.+")

@@ -67,12 +67,13 @@ def test_diagnostic_controls(cli):
     takes them; -Werror=X needs X to be one (gcc-12: "-Werror=shadwo: no option -Wshadwo")."""
     require("gcc-12")
     flags = ["-Werror", "-Wno-error", "-Wfatal-errors", "-Werror=shadow", "-Wno-error=shadow",
-             "-Werror=format=2", "-Werror=shadwo", "-Werror=no-shadow"]
+             "-Werror=format=2", "-w", "-pedantic", "-pedantic-errors",
+             "-Werror=shadwo", "-Werror=no-shadow"]
     code, out, _ = cli("flags", "check", "-c", "gcc-12", "--json", "--", *flags)
     got = {r["flag"]: r for r in json.loads(out)}
-    for flag in flags[:6]:
+    for flag in flags[:9]:
         assert _gcc_accepts(flag) and got[flag]["status"] == "known", flag
-    for flag in flags[6:]:
+    for flag in flags[9:]:
         assert not _gcc_accepts(flag) and got[flag]["status"] == "unknown", flag
     assert got["-Werror=shadwo"]["detail"] == "did you mean -Werror=shadow?"
 

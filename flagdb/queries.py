@@ -539,6 +539,7 @@ class Suggester:
         self._matchers: dict = {}  # typed base -> difflib.SequenceMatcher
 
     def _index(self) -> dict[str, list[str]]:
+        """The pair index, built at the first typo: a check of known flags never needs it."""
         if self._grams is None:
             self.spelled = spellings(self.names)
             sorted_names = sorted(self.spelled)
@@ -582,9 +583,10 @@ class Suggester:
 
                 m = self._matchers[base] = SequenceMatcher(None, "", base)
             m.set_seq1(name)
-            ok = (m.real_quick_ratio() >= self.CUTOFF and m.quick_ratio() >= self.CUTOFF
-                  and m.ratio() >= self.CUTOFF)
-            self._scores[key] = m.ratio() if ok else 0.0
+            score = 0.0
+            if m.real_quick_ratio() >= self.CUTOFF and m.quick_ratio() >= self.CUTOFF:
+                score = m.ratio()
+            self._scores[key] = score if score >= self.CUTOFF else 0.0
         return self._scores[key]
 
 

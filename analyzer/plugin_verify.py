@@ -62,6 +62,9 @@ def compare_names(data: CompilerData, bv: BinaryView) -> list[Finding]:
         reason = None
         if f.origin and all(o.startswith("config/") for o in f.origin.split()):
             reason = f"option of another target ({f.origin}): not built into this compiler"
+        elif f.extra.get("unlisted"):
+            reason = ("no Warning property in its record: GCC accepts it as a warning switch, "
+                      "but it is not among the binary's CL_WARNING options")
         out.append(Finding("plugin-names", name, "in option files", "not in binary", reason))
     for name in sorted(set(bv.options) - set(source)):
         opt = bv.options[name]

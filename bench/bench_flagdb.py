@@ -1,5 +1,11 @@
 """Benchmarks of the flag database: ingest of one GCC version from extracted option
-files, and ``warnscope flags diff`` run from the command line.
+files, and ``warnscope flags diff`` / ``flags check`` run from the command line.
+
+The command-line figures are of the whole process, interpreter start-up included, so
+the start-up of a bare interpreter and of one that only imports click are measured
+beside them as the floor. Child processes run with their bytecode cached (in a
+temporary directory), as an installed warnscope runs: an environment that sets
+PYTHONDONTWRITEBYTECODE would otherwise make every run compile the sources.
 
 Run from the repository root after ./setup.sh:  .venv/bin/python bench/bench_flagdb.py
 """
@@ -44,11 +50,17 @@ def main() -> None:
         for compiler in ("gcc-11", "gcc-12"):
             ingest(conn, compiler)
         conn.close()
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+        env["PYTHONPYCACHEPREFIX"] = str(Path(tmp) / "pycache")
+        for what, code in (("python3 -c pass (interpreter start-up)", "pass"),
+                           ("python3 -c 'import click' (start-up and click)", "import click")):
+            print(summary(f"floor: {what}",
+                          measure(lambda: run_child([sys.executable, "-c", code], env), RUNS)))
         warnscope = Path(sys.executable).parent / "warnscope"
         cmd = ([str(warnscope)] if warnscope.exists() else [sys.executable, "-m", "analyzer.cli"])
         cmd += ["--db", str(db), "flags", "diff", "gcc-11", "gcc-12"]
         print(summary("warnscope flags diff gcc-11 gcc-12 (whole process)",
-                      measure(lambda: run_child(cmd), RUNS), goal=0.15))
+                      measure(lambda: run_child(cmd, env), RUNS), goal=0.15))
 
         # 50 flags (every 20th clang-16 name, every 15th gcc-12 name) against 6 compilers.
         conn = connect(db)
@@ -60,7 +72,7 @@ def main() -> None:
         conn.close()
         check = cmd[:-4] + ["flags", "check", "-c", ",".join(six), "--", *clang_names, *gcc_names]
         print(summary(f"warnscope flags check: {len(clang_names) + len(gcc_names)} flags x 6 "
-                      "compilers (whole process)", measure(lambda: run_child(check), RUNS), goal=0.2))
+                      "compilers (whole process)", measure(lambda: run_child(check, env), RUNS), goal=0.2))
 
 
 if __name__ == "__main__":

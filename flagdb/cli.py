@@ -13,7 +13,8 @@ import click
 from . import queries, store
 from .db import connect
 from .errors import WarnscopeError
-from .ingest import ingest as ingest_compiler, parse_compiler_id
+from .lazy import LazyGroup
+from .ingest import ingest as ingest_compiler
 from .paths import db_path
 
 
@@ -50,7 +51,7 @@ def _emit(value, as_json: bool, text: str | None = None) -> None:
         click.echo(text.rstrip("\n"))
 
 
-@click.group()
+@click.group(cls=LazyGroup, lazy={"closure": "analyzer.plugin_cli:closure"})
 def flags() -> None:
     """The warning-flag database: ingest, query, verify."""
 
@@ -62,6 +63,9 @@ def flags() -> None:
 @click.pass_context
 def ingest(ctx, compilers, source, from_binary) -> None:
     """Ingest COMPILERS (gcc-12, clang-16 …) into the database."""
+    if source and len(compilers) > 1:
+        raise WarnscopeError(f"--source holds one compiler's data: give one compiler with it, "
+                             f"not {len(compilers)} ({' '.join(compilers)})")
     conn = _conn(ctx)
     for compiler in compilers:
         data, status = ingest_compiler(conn, compiler, source, from_binary)
@@ -151,7 +155,7 @@ def diff(ctx, old, new, include_all, as_json) -> None:
     result = queries.diff(store.load(conn, old, with_messages=False),
                           store.load(conn, new, with_messages=False), include_all)
     if result["cross_family"]:
-        lines = [f"{old} vs {new}: {result['in_both']} names in both, {len(result['changed'])} of "
+        lines = [f"{old} vs {new}: {len(result['in_both'])} names in both, {len(result['changed'])} of "
                  f"them differ; {len(result['removed'])} only in {old}, "
                  f"{len(result['added'])} only in {new}"]
         lines += [f"< {f['name']}" for f in result["removed"]]
@@ -163,7 +167,9 @@ def diff(ctx, old, new, include_all, as_json) -> None:
         lines += [f"- {f['name']}" for f in result["removed"]]
     for c in result["changed"]:
         lines.append(f"~ {c['name']}: " + "; ".join(ch["what"] for ch in c["changes"]))
-    _emit({k: result[k] for k in ("added", "removed", "changed")}, as_json, "\n".join(lines))
+    keys = ("in_both", "added", "removed", "changed") if result["cross_family"] else (
+        "added", "removed", "changed")
+    _emit({k: result[k] for k in keys}, as_json, "\n".join(lines))
 
 
 @flags.command(**FLAG_ARGS)
@@ -204,6 +210,8 @@ def check(ctx, compilers, portable, as_json, flag_args) -> None:
     """What each compiler does with FLAGS (put them after --)."""
     conn = _conn(ctx)
     names = [c.strip() for group in compilers for c in group.split(",") if c.strip()]
+    if not names:
+        raise WarnscopeError("--compiler names no compiler (e.g. -c gcc-11,gcc-12)")
     results = queries.check_in_db(conn, names, list(flag_args))
     if portable:
         keep = queries.portable(results)

@@ -117,7 +117,11 @@ def load_gcc(compiler: str, source: str | None = None) -> CompilerData:
         kind = "debian-package"
     else:
         root, kind, provenance = locate_source(source)
-    return build_from_tree(root, compiler, kind, provenance)
+    data = build_from_tree(root, compiler, kind, provenance)
+    if data.version.split(".")[0] != major:
+        raise WarnscopeError(f"{provenance}: this is GCC {data.version}, not {compiler} "
+                             f"(ingest it as gcc-{data.version.split('.')[0]})")
+    return data
 
 
 def build_from_tree(root: Path, compiler: str, source_kind: str, provenance: str) -> CompilerData:
@@ -148,9 +152,10 @@ def build(files: list[OptFile], compiler: str, version: str, source_kind: str,
     for f in files:
         for enum, values in f.enum_values.items():
             enums.setdefault(enum, []).extend(values)
-    warnings = {name: opt for name, opt in options.items() if has_flag("Warning", opt.props)}
     var_of = {name: opt_args("Var", opt.props) for name, opt in options.items()}
     canonical = {_enum_name(name): name for name in options} | {name: name for name in options}
+    warnings = {name: opt for name, opt in options.items()
+                if has_flag("Warning", opt.props) or _unlisted_warning(name, opt, options, canonical)}
 
     flags = [
         _flag(opt, languages, enums, canonical) for opt in sorted(warnings.values(), key=lambda o: o.name)
@@ -161,6 +166,30 @@ def build(files: list[OptFile], compiler: str, version: str, source_kind: str,
             edges.extend(_edges(opt, rec.props, options, var_of, rec.path, rec.line))
     return CompilerData(compiler=compiler, family="gcc", version=version,
                         source_kind=source_kind, source=provenance, flags=flags, edges=edges)
+
+
+def _alias_target(alias: str, canonical: dict[str, str]) -> str:
+    """The option an ``Alias(...)`` names; GCC looks it up by its enum name, where '-'
+    and '_' are the same."""
+    target = nth_arg(0, alias)
+    return canonical.get(target) or canonical.get(_enum_name(target), target)
+
+
+def _unlisted_warning(name: str, opt: Option, options: dict[str, Option],
+                      canonical: dict[str, str]) -> bool:
+    """A ``W`` record without the Warning property that GCC still takes as a warning
+    switch: an alias of a warning option (``Waligned-new``), or one it accepts and
+    ignores (``Ignore``: ``Wimport``; ``WarnRemoved``: ``Wmudflap``). ``--help=warnings``
+    leaves these out, which is why they lack the property; users still write them."""
+    if not name.startswith("W") or has_flag("Warning", opt.props):
+        return False
+    if has_flag("Ignore", opt.props) or has_flag("WarnRemoved", opt.props):
+        return True
+    alias = opt_args("Alias", opt.props)
+    if alias is None:
+        return False
+    target = options.get(_alias_target(alias, canonical))
+    return target is not None and has_flag("Warning", target.props)
 
 
 def _dash(name: str) -> str:
@@ -208,13 +237,14 @@ def _flag(opt: Option, languages: set[str], enums: dict[str, list[tuple[str, str
             argument = "<arg>"
 
     alias = opt_args("Alias", props)
-    alias_of = None
+    alias_of = alias_negative = None
     if alias is not None:
-        target = nth_arg(0, alias)
-        posarg = nth_arg(1, alias)
-        # GCC looks targets up by their enum name, where '-' and '_' are the same.
-        target = canonical.get(target) or canonical.get(_enum_name(target), target)
+        target = _alias_target(alias, canonical)
+        posarg, negarg = nth_arg(1, alias), nth_arg(2, alias)
         alias_of = _dash(target) + (posarg if posarg and target.endswith("=") else "")
+        if negarg and target.endswith("="):
+            # Alias(Wbidi-chars=,any,none): -Wno-bidi-chars is -Wbidi-chars=none
+            alias_negative = _dash(target) + negarg
 
     default = _default(var, init, takes_argument, enum, enums)
     c_family = any(f in C_FAMILY_FILES for f in opt.files)
@@ -227,9 +257,13 @@ def _flag(opt: Option, languages: set[str], enums: dict[str, list[tuple[str, str
         extra["init"] = init.strip()
     if has_flag("Undocumented", props):
         extra["undocumented"] = True
+    if not has_flag("Warning", props):
+        extra["unlisted"] = True  # a warning switch --help=warnings does not list
     warn = opt_args("Warn", props)
     if warn:
         extra["warn"] = warn
+    if alias_negative:
+        extra["alias_negative"] = alias_negative
     if int_range:
         extra["range"] = int_range.replace(" ", "")
     if enum:
@@ -301,7 +335,10 @@ def _edges(opt: Option, props: str, options: dict[str, Option], var_of: dict[str
     if lang_enabled_by is not None:
         langs = nth_arg(0, lang_enabled_by).split()
         names = [n.strip() for n in re.split(r"\|\|", nth_arg(1, lang_enabled_by)) if n.strip()]
-        posarg = nth_arg(2, lang_enabled_by)
+        posarg, negarg = nth_arg(2, lang_enabled_by), nth_arg(3, lang_enabled_by)
+        if bool(posarg) != bool(negarg):
+            raise ParseError(path, line, f"LangEnabledBy({lang_enabled_by}): give both or none "
+                                         "of posarg and negarg (GCC's build stops here too)")
         if not langs:
             raise ParseError(path, line, f"LangEnabledBy({lang_enabled_by}): no languages")
         _require_known(names, options, path, line, "LangEnabledBy")

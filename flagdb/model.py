@@ -7,7 +7,6 @@ joined form that takes a value), ``-Wall``, ``-Rpass`` for clang remark groups.
 """
 from __future__ import annotations
 
-import hashlib
 import json
 from dataclasses import asdict, dataclass, field
 
@@ -69,7 +68,7 @@ class Edge:
         if self.child.endswith("="):
             return f"{self.child}{self.value}"
         if self.value == "0":
-            return "-Wno-" + self.child[2:]
+            return self.child[:2] + "no-" + self.child[2:]  # -Wno-…, clang's -Rno-…
         return self.child
 
 
@@ -104,6 +103,8 @@ class CompilerData:
 
     def content_hash(self) -> str:
         """Hash of the parsed content, so re-ingesting identical data changes nothing."""
+        import hashlib  # only ingest hashes; queries should not pay for loading it
+
         payload = {
             "version": self.version,
             "flags": sorted((asdict(f) for f in self.flags), key=lambda d: d["name"]),

@@ -6,12 +6,12 @@ the tests call exactly what users run.
 """
 from __future__ import annotations
 
-import difflib
-import heapq
-from operator import itemgetter
 import re
 import sqlite3
+from collections import Counter, defaultdict
 from dataclasses import dataclass
+from itertools import islice
+from operator import add
 
 from . import store
 from .model import CompilerData, Edge, Flag
@@ -37,11 +37,16 @@ def lang_name(lang: str | None) -> str | None:
 class Index:
     """Fast lookups over one compiler's data: flags by name, edges by parent/child."""
 
-    def __init__(self, data: CompilerData, all_names: set[str] | None = None):
+    def __init__(self, data: CompilerData, all_names: set[str] | None = None,
+                 suggester: "Suggester | None" = None):
         self.data = data
         self.flags: dict[str, Flag] = {f.name: f for f in data.flags}
         #: every flag name of the compiler, for suggestions (``data`` may hold a subset)
         self.all_names = all_names if all_names is not None else set(self.flags)
+        #: shared by the indexes of one ``check`` (their names mostly overlap); else built on demand
+        self._suggester = suggester
+        #: a shared suggester knows other compilers' names too: answers are limited to these
+        self._known: dict[str, str] | None = None
         self.by_parent: dict[str, list[Edge]] = {}
         self.by_child: dict[str, list[Edge]] = {}
         for e in data.edges:
@@ -52,15 +57,35 @@ class Index:
         """``-Wformat=2`` -> (flag ``-Wformat=``, ``"2"``); ``-Wno-shadow`` -> (``-Wshadow``, ``"0"``)."""
         if typed in self.flags:
             return self.flags[typed], None
-        if typed.startswith("-Wno-"):
-            positive = "-W" + typed[5:]
-            if positive in self.flags and not self.flags[positive].takes_argument:
-                return self.flags[positive], "0"
+        if is_negative(typed):  # -Wno-shadow; clang's remarks too: -Rno-pass
+            positive = self.flags.get(positive_of(typed))
+            if positive is not None and negatable(positive):
+                return positive, "0"
         if "=" in typed:
             base, _, value = typed.partition("=")
             if base + "=" in self.flags:
                 return self.flags[base + "="], value
+            if is_negative(base):
+                # -Wno-alloca-larger-than=100: a Joined option without RejectNegative
+                joined = self.flags.get(positive_of(base) + "=")
+                if joined is not None and not rejects_negative(joined):
+                    return joined, "0"
         return None
+
+    def target(self, typed: str) -> tuple[Flag, str | None] | None:
+        """:meth:`resolve`, then through an alias to the option it spells, as GCC does:
+        ``-Wformat`` -> (``-Wformat=``, ``"1"``); ``-Wno-bidi-chars`` -> (``-Wbidi-chars=``,
+        ``"none"``), the alias's negative argument. Not an alias: as :meth:`resolve`."""
+        hit = self.resolve(typed)
+        if hit is None or not hit[0].alias_of:
+            return hit
+        flag, value = hit
+        if value == "0" and "alias_negative" in flag.extra:
+            return self.resolve(flag.extra["alias_negative"]) or hit
+        aliased = self.resolve(flag.alias_of)
+        if aliased is None:
+            return hit
+        return aliased[0], "0" if value == "0" else aliased[1]
 
     def applies(self, flag: Flag, lang: str | None) -> bool:
         """Does the flag exist for this language (None: for the C family)?"""
@@ -100,17 +125,34 @@ class Index:
     def is_noop(self, flag: Flag) -> bool:
         return flag.ignored
 
-    def gram_index(self) -> dict[str, list[str]]:
-        """Character pair -> names containing it, for typo suggestions (built once)."""
-        if not hasattr(self, "_grams"):
-            names = sorted({n.rstrip("=") for n in self.all_names})
-            grams: dict[str, list[str]] = {}
-            for name in names:
-                for gram in _bigrams(name):
-                    grams.setdefault(gram, []).append(name)
-            common = len(names) // 4
-            self._grams = {g: ns for g, ns in grams.items() if len(ns) <= common}
-        return self._grams
+    def suggest(self, typed: str) -> str | None:
+        """This compiler's flag name closest to ``typed``, if close enough to be a typo."""
+        if self._suggester is None:
+            self._suggester = Suggester(self.all_names)
+        elif self._known is None and self._suggester.names is not self.all_names:
+            self._known = spellings(self.all_names)
+        return self._suggester.closest(typed, self._known)
+
+
+def is_negative(typed: str) -> bool:
+    """``-Wno-shadow``, and clang's negative remark form ``-Rno-pass``."""
+    return typed[:5] in ("-Wno-", "-Rno-")
+
+
+def positive_of(typed: str) -> str:
+    """``-Wno-shadow`` -> ``-Wshadow``, ``-Rno-pass`` -> ``-Rpass``; others unchanged."""
+    return typed[:2] + typed[5:] if is_negative(typed) else typed
+
+
+def rejects_negative(flag: Flag) -> bool:
+    """GCC's ``RejectNegative``: no ``-Wno-`` form (clang groups have none)."""
+    return "RejectNegative" in flag.extra.get("properties", "").split()
+
+
+def negatable(flag: Flag) -> bool:
+    """Has the plain switch a ``-Wno-`` form? Not when it takes an argument or is
+    RejectNegative."""
+    return not flag.takes_argument and not rejects_negative(flag)
 
 
 def typed_child(e: Edge, index: Index | None = None) -> str:
@@ -137,22 +179,13 @@ def closure(index: Index, start: list[str], lang: str | None = None) -> dict[str
     Explicitly given flags win over values implied by edges, as in GCC.
     """
     on: dict[str, str] = {}
-    explicit: set[str] = set()
-    queue: list[tuple[str, str | None]] = []
     for typed in start:
-        hit = index.resolve(typed)
-        if hit is None:
-            continue
-        flag, value = hit
-        target = flag
-        if flag.alias_of:
-            alias = index.resolve(flag.alias_of)
-            if alias:
-                target, value = alias[0], alias[1] if value != "0" else "0"
-        val = value if value is not None else "1"
-        on[target.name] = val
-        explicit.add(target.name)
-        queue.append((target.name, val))
+        hit = index.target(typed)
+        if hit is not None:
+            flag, value = hit
+            on[flag.name] = value if value is not None else "1"  # the last one given wins
+    explicit = set(on)
+    queue: list[tuple[str, str | None]] = list(on.items())
     pending: list[Edge] = []
     while queue or pending:
         while queue:
@@ -181,12 +214,24 @@ def closure(index: Index, start: list[str], lang: str | None = None) -> dict[str
 def enabled_by_group(index: Index, group: str, lang: str | None = None) -> dict[str, str]:
     """What ``-Wall`` (or ``-Wextra`` …) turns on, without the group itself."""
     got = closure(index, [group], lang)
-    hit = index.resolve(group)
+    hit = index.target(group)  # an alias turns on what its target does, not the target
     got.pop(hit[0].name if hit else group, None)
     return got
 
 
 # ------------------------------------------------------------------ list / show
+
+def find(index: Index, typed: str) -> tuple[Flag, str | None]:
+    """:meth:`Index.resolve`, or the error a user sees, with the closest name if any."""
+    hit = index.resolve(typed)
+    if hit is None:
+        from .errors import WarnscopeError
+
+        hint = index.suggest(typed)
+        raise WarnscopeError(f"{index.data.compiler} has no warning flag {typed}"
+                             + (f" (did you mean {hint}?)" if hint else ""))
+    return hit
+
 
 def flag_info(index: Index, flag: Flag, lang: str | None = None) -> dict:
     """The JSON object of one flag, as ``flags list --json`` prints it."""
@@ -209,7 +254,7 @@ def flag_info(index: Index, flag: Flag, lang: str | None = None) -> dict:
             continue
         text = typed_parent(e)
         if e.value not in ("1",) or flag.takes_argument:
-            text += f" (sets {typed_child(e)})"
+            text += f" (sets {typed_child(e, index)})"
         if text not in enabled_by:
             enabled_by.append(text)
     return {
@@ -240,16 +285,8 @@ def list_flags(data: CompilerData, include_all: bool = False, lang: str | None =
 
 def show(data: CompilerData, typed: str, lang: str | None = None) -> dict:
     """One flag in detail; a level form (``-Wformat=2``) shows what that level turns on."""
-    from .errors import WarnscopeError
-
     index = Index(data)
-    hit = index.resolve(typed)
-    if hit is None:
-        hint = did_you_mean(typed, index)
-        raise WarnscopeError(
-            f"{data.compiler} has no warning flag {typed}" + (f" (did you mean {hint}?)" if hint else "")
-        )
-    flag, level = hit
+    flag, level = find(index, typed)
     info = flag_info(index, flag, lang)
     info["compiler"] = data.compiler
     info["typed"] = typed
@@ -272,25 +309,27 @@ def typed_on(index: Index, name: str, value: str) -> str:
     if name.endswith("="):
         names = flag.extra.get("enum_values", {}) if flag else {}
         return name + names.get(value, value)
-    return name if value != "0" else "-Wno-" + name[2:]
+    return name if value != "0" else name[:2] + "no-" + name[2:]
 
 
 # ------------------------------------------------------------------ tree
 
 def tree(data: CompilerData, typed: str, lang: str | None = None) -> dict:
-    """The nested view of what a flag turns on (each node: name, requires, children)."""
-    from .errors import WarnscopeError
+    """The nested view of what a flag turns on (each node: name, requires, children).
 
-    index = Index(data)
-    hit = index.resolve(typed)
-    if hit is None:
-        raise WarnscopeError(f"{data.compiler} has no warning flag {typed}")
-    flag, level = hit
+    A negative form (``-Wno-extra``) turns nothing on. A GCC alias has no edges of its
+    own: its one child is its target as it spells it (``-Wformat`` → ``-Wformat=1``),
+    the shape clang's alias groups have.
+    """
+    return tree_of(Index(data), typed, lang)
 
-    def node(name: str, level: str | None, path: tuple[str, ...], edge: Edge | None) -> dict:
-        label = name + level if (level is not None and name.endswith("=")) else name
-        if edge is not None:
-            label = typed_child(edge, index)
+
+def tree_of(index: Index, typed: str, lang: str | None = None) -> dict:
+    """:func:`tree` over an index already built (``export`` draws a tree per flag)."""
+    flag, level = find(index, typed)
+
+    def node(name: str, level: str | None, path: tuple[str, ...], label: str,
+             edge: Edge | None = None) -> dict:
         out = {"name": label, "requires": edge.requires if edge else [], "children": []}
         f = index.flags.get(name)
         if f is not None:
@@ -299,11 +338,21 @@ def tree(data: CompilerData, typed: str, lang: str | None = None) -> dict:
         if name in path:
             out["cycle"] = True
             return out
+        if level == "0":
+            return out
         for e in sorted(index.children(name, level, lang), key=lambda e: e.child):
-            out["children"].append(node(e.child, e.value, path + (name,), e))
+            out["children"].append(node(e.child, e.value, path + (name,), typed_child(e, index), e))
         return out
 
-    return node(flag.name, level, (), None)
+    if level != "0" and flag.alias_of and not index.by_parent.get(flag.name):
+        target, target_level = index.target(typed)
+        root = node(flag.name, "0", (), typed)
+        if target is not flag:
+            spelled = target.name + target_level if target.name.endswith("=") else target.name
+            root["children"].append(node(target.name, target_level, (flag.name,), spelled))
+        return root
+    label = flag.name + level if (level is not None and flag.name.endswith("=")) else flag.name
+    return node(flag.name, level, (), typed if level == "0" else label)
 
 
 def render_tree(node: dict, depth: int = 0) -> list[str]:
@@ -328,10 +377,11 @@ DIFF_ATTRIBUTES = ("default", "in_wall", "in_wextra", "languages", "alias_of", "
 
 
 def _summary(index: Index, flag: Flag, wall: dict, wextra: dict) -> dict:
+    target, value = index.target(flag.name)  # an alias is in -Wall if what it spells is
     return {
         "default": flag.default,
-        "in_wall": flag.name in wall,
-        "in_wextra": flag.name in wextra,
+        "in_wall": _sets(index, wall, target, value),
+        "in_wextra": _sets(index, wextra, target, value),
         "languages": sorted(flag.languages),
         "alias_of": flag.alias_of,
         "ignored": flag.ignored,
@@ -339,7 +389,7 @@ def _summary(index: Index, flag: Flag, wall: dict, wextra: dict) -> dict:
         "argument": flag.argument,
         "takes_argument": flag.takes_argument,
         "description": flag.description,
-        "enables": sorted({typed_child(e) for e in index.by_parent.get(flag.name, [])
+        "enables": sorted({typed_child(e, index) for e in index.by_parent.get(flag.name, [])
                            if index.edge_applies(e, None)}),
     }
 
@@ -350,7 +400,8 @@ def diff(old: CompilerData, new: CompilerData, include_all: bool = False) -> dic
     Attribute-aware: a flag present in both is compared field by field, so a reworded
     help text is a ``description`` change, not a removal plus an addition. Across
     families (gcc vs clang) descriptions and languages are not compared: they are
-    written by different projects and say nothing about behaviour.
+    written by different projects and say nothing about behaviour. ``in_both`` lists
+    the names both have; ``added`` / ``removed`` are then "only in new / only in old".
     """
     a, b = Index(old), Index(new)
     a_names = {f.name for f in old.flags if include_all or a.applies(f, None)}
@@ -373,7 +424,7 @@ def diff(old: CompilerData, new: CompilerData, include_all: bool = False) -> dic
         "old": old.compiler,
         "new": new.compiler,
         "cross_family": cross,
-        "in_both": len(a_names & b_names),
+        "in_both": sorted(a_names & b_names),
         "added": [flag_info(b, b.flags[n]) for n in sorted(b_names - a_names)],
         "removed": [flag_info(a, a.flags[n]) for n in sorted(a_names - b_names)],
         "changed": changed,
@@ -409,7 +460,12 @@ def _describe(attribute: str, old, new) -> str:
 # ------------------------------------------------------------------ history
 
 def history(conn: sqlite3.Connection, typed: str) -> list[dict]:
-    """The flag in every ingested version: present, default, in -Wall/-Wextra, aliases."""
+    """The flag in every ingested version: present, default, in -Wall/-Wextra, aliases.
+
+    "In -Wall" means -Wall gives what was typed: through an alias to its target
+    (``-Wformat`` is ``-Wformat=1``), and at the typed level (``-Wformat=2`` is not in
+    -Wall, which sets ``-Wformat=1``).
+    """
     out = []
     for row in store.compilers(conn):
         data = store.load(conn, row.name, with_messages=False)
@@ -418,11 +474,12 @@ def history(conn: sqlite3.Connection, typed: str) -> list[dict]:
         entry = {"compiler": row.name, "version": row.version, "present": hit is not None}
         if hit is not None:
             flag, _ = hit
+            target, value = index.target(typed)
             entry.update({
                 "name": flag.name,
                 "default": flag.default,
-                "in_wall": flag.name in enabled_by_group(index, "-Wall"),
-                "in_wextra": flag.name in enabled_by_group(index, "-Wextra"),
+                "in_wall": _sets(index, enabled_by_group(index, "-Wall"), target, value),
+                "in_wextra": _sets(index, enabled_by_group(index, "-Wextra"), target, value),
                 "alias_of": flag.alias_of,
                 "aliases": sorted(f.name for f in data.flags
                                   if f.alias_of and index.resolve(f.alias_of)
@@ -434,30 +491,103 @@ def history(conn: sqlite3.Connection, typed: str) -> list[dict]:
     return out
 
 
+def _sets(index: Index, on: dict[str, str], flag: Flag, value: str | None) -> bool:
+    """Does the closure ``on`` hold ``flag`` at ``value`` (at any value for None)?
+    Values are compared as typed, so an enum's number and its string are one value."""
+    if flag.name not in on:
+        return False
+    return value is None or typed_on(index, flag.name, on[flag.name]) == typed_on(index, flag.name, value)
+
+
 # ------------------------------------------------------------------ check
 
 def _bigrams(text: str) -> set[str]:
-    return {text[i:i + 2] for i in range(len(text) - 1)}
+    """The pairs of adjacent characters in ``text``."""
+    return set(map(add, text, text[1:]))
 
 
-def did_you_mean(typed: str, index: "Index") -> str | None:
-    """The closest known flag name, if one is close enough to be a typo.
+def spellings(names: set[str]) -> dict[str, str]:
+    """Name without a trailing ``=`` -> the name as stored (``-Wframe-larger-than=``);
+    the plain switch wins where both exist (``-Wnormalized``, ``-Wnormalized=``)."""
+    return {n.rstrip("="): n for n in sorted(names, reverse=True)}
 
-    Candidates come from an index of character pairs (pairs shared by most names,
-    such as ``-W``, are left out of it); only the best few go through difflib's
-    sequence matching, which is what costs.
+
+class Suggester:
+    """Typo suggestions ("did you mean -Wshadow?") over the flag names of one or more
+    compilers.
+
+    Candidates come from an index of character pairs (pairs shared by more than a
+    quarter of the names, such as ``-W``, are left out of it); only the best few go
+    through difflib's sequence matching, which is what costs. One suggester serves
+    every compiler of a ``check``: their names mostly overlap, so the pair counts and
+    the match scores of a typed flag are computed once, not once per compiler.
     """
-    base = typed.split("=", 1)[0]
-    if base.startswith("-Wno-"):
-        base = "-W" + base[5:]
-    grams = index.gram_index()
-    counts: dict[str, int] = {}
-    for gram in _bigrams(base):
-        for name in grams.get(gram, ()):
-            counts[name] = counts.get(name, 0) + 1
-    best = [name for name, _ in heapq.nlargest(12, counts.items(), key=itemgetter(1))]
-    hits = difflib.get_close_matches(base, best, n=1, cutoff=0.75)
-    return hits[0] if hits else None
+
+    #: how many pair-index candidates go through sequence matching
+    CANDIDATES = 12
+    #: difflib ratio a name needs to be suggested (``get_close_matches``' cutoff)
+    CUTOFF = 0.75
+
+    def __init__(self, names: set[str]):
+        self.names = names
+        self.spelled: dict[str, str] = {}
+        #: character pair -> the names holding it, alphabetical; built at the first typo
+        self._grams: dict[str, list[str]] | None = None
+        #: typed base -> names sharing character pairs with it, most shared first
+        self._ranked: dict[str, list[str]] = {}
+        self._scores: dict[tuple[str, str], float] = {}
+        self._matchers: dict = {}  # typed base -> difflib.SequenceMatcher
+
+    def _index(self) -> dict[str, list[str]]:
+        """The pair index, built at the first typo: a check of known flags never needs it."""
+        if self._grams is None:
+            self.spelled = spellings(self.names)
+            sorted_names = sorted(self.spelled)
+            grams: dict[str, list[str]] = defaultdict(list)
+            for name in sorted_names:
+                for gram in _bigrams(name):
+                    grams[gram].append(name)
+            common = len(sorted_names) // 4
+            self._grams = {g: ns for g, ns in grams.items() if len(ns) <= common}
+        return self._grams
+
+    def closest(self, typed: str, known: dict[str, str] | None = None) -> str | None:
+        """The known name closest to ``typed``, if close enough to be a typo.
+
+        ``known`` (one compiler's :func:`spellings`) limits the answer to that compiler.
+        """
+        base = positive_of(typed.split("=", 1)[0])
+        ranked = self._ranked.get(base)
+        if ranked is None:
+            counts: Counter = Counter()
+            grams = self._index()
+            for gram in sorted(_bigrams(base)):  # a fixed order, so ties never depend on hashing
+                counts.update(grams.get(gram, ()))
+            ranked = self._ranked[base] = [name for name, _ in counts.most_common()]
+        if known is not None:
+            ranked = (n for n in ranked if n in known)
+        candidates = list(islice(ranked, self.CANDIDATES))
+        scored = [(self._score(base, n), n) for n in candidates]
+        best = max(scored, default=(0.0, None))
+        if best[0] < self.CUTOFF:
+            return None
+        return (self.spelled if known is None else known)[best[1]]
+
+    def _score(self, base: str, name: str) -> float:
+        """difflib's similarity ratio as ``get_close_matches`` computes it (0 below the cutoff)."""
+        key = (base, name)
+        if key not in self._scores:
+            m = self._matchers.get(base)
+            if m is None:
+                from difflib import SequenceMatcher  # only typos pay for loading difflib
+
+                m = self._matchers[base] = SequenceMatcher(None, "", base)
+            m.set_seq1(name)
+            score = 0.0
+            if m.real_quick_ratio() >= self.CUTOFF and m.quick_ratio() >= self.CUTOFF:
+                score = m.ratio()
+            self._scores[key] = score if score >= self.CUTOFF else 0.0
+        return self._scores[key]
 
 
 @dataclass
@@ -472,14 +602,51 @@ class CheckResult:
                 "detail": self.detail}
 
 
+#: switches that steer diagnostics rather than name a warning; GCC and clang take them all
+DIAGNOSTIC_CONTROLS = {
+    "-Werror": "every warning is an error",
+    "-Wno-error": "warnings are not errors",
+    "-Wfatal-errors": "stop at the first error",
+    "-Wno-fatal-errors": "do not stop at the first error",
+    "-w": "no warnings at all",
+    "-pedantic": "the same as -Wpedantic",
+    "-pedantic-errors": "the -Wpedantic warnings are errors",
+}
+#: clang's driver options -Rpass=<regex>, -Rpass-missed=<regex>, -Rpass-analysis=<regex>
+REMARK_REGEX = re.compile(r"-Rpass(-missed|-analysis)?=.+")
+#: -Werror=X / -Wno-error=X: X must be a warning option, named positively
+ERROR_FOR = re.compile(r"-W(no-)?error=(.+)")
+
+
 def check_flag(index: Index, typed: str) -> CheckResult:
     """What one compiler version does with one flag as typed."""
     data = index.data
+    if typed in DIAGNOSTIC_CONTROLS:
+        return CheckResult(typed, data.compiler, "known", DIAGNOSTIC_CONTROLS[typed])
+    if data.family == "clang" and REMARK_REGEX.fullmatch(typed):
+        return CheckResult(typed, data.compiler, "known",
+                           "optimization remarks of the passes matching the regular expression")
+    m = ERROR_FOR.fullmatch(typed)
+    if m:
+        name = "-W" + m.group(2)
+        hit = None if m.group(2).startswith("no-") else index.resolve(name)
+        if hit is None:
+            hint = index.suggest(name)
+            detail = (f"did you mean -W{m.group(1) or ''}error={hint[2:]}?" if hint
+                      else f"no warning option {name}")
+            return CheckResult(typed, data.compiler, "unknown", detail)
+        return CheckResult(typed, data.compiler, "known",
+                           f"{name} warnings {'are not' if m.group(1) else 'are'} errors")
     negative = typed.startswith("-Wno-")
     hit = index.resolve(typed)
     if hit is None:
-        hint = did_you_mean(typed, index)
+        hint = index.suggest(typed)
         detail = f"did you mean {hint}?" if hint else "no such warning option"
+        positive = index.flags.get("-W" + typed[5:]) if negative else None
+        if positive is not None and not positive.takes_argument and not negatable(positive):
+            return CheckResult(typed, data.compiler, "unknown",
+                               f"{positive.name} cannot be negated (RejectNegative): "
+                               f"{data.compiler} rejects {typed}")
         if negative and data.family == "gcc":
             detail = ("GCC accepts an unknown -Wno-… silently (it only complains if another "
                       f"diagnostic is issued); -W{typed[5:]} would be rejected; " + detail)
@@ -494,8 +661,19 @@ def check_flag(index: Index, typed: str) -> CheckResult:
         if problem:
             return CheckResult(typed, data.compiler, "bad-value", problem)
     if flag.alias_of:
-        return CheckResult(typed, data.compiler, "alias", f"alias of {flag.alias_of}")
+        return CheckResult(typed, data.compiler, "alias", f"alias of {alias_spelling(flag, value)}")
     return CheckResult(typed, data.compiler, "known", flag.description)
+
+
+def alias_spelling(flag: Flag, value: str | None) -> str:
+    """What an alias stands for as typed: ``-Wno-aligned-new`` is ``-Waligned-new=none``
+    (the alias's negative argument), ``-Wno-shadow=global`` is ``-Wno-shadow``."""
+    if value == "0":
+        if "alias_negative" in flag.extra:
+            return flag.extra["alias_negative"]
+        if "=" not in flag.alias_of:
+            return flag.alias_of[:2] + "no-" + flag.alias_of[2:]
+    return flag.alias_of
 
 
 def _bad_value(flag: Flag, value: str) -> str | None:
@@ -519,12 +697,17 @@ def check(datas: list[CompilerData], flags: list[str]) -> list[CheckResult]:
 
 
 def candidate_names(typed: str) -> list[str]:
-    """Every stored name that ``typed`` could resolve to (see :meth:`Index.resolve`)."""
+    """Every stored name that ``typed`` could resolve to (see :meth:`Index.resolve`;
+    for ``-Werror=X``, the names of ``-WX``)."""
+    m = ERROR_FOR.fullmatch(typed)
+    if m:
+        typed = "-W" + m.group(2)
     names = [typed]
-    if typed.startswith("-Wno-"):
-        names.append("-W" + typed[5:])
+    if is_negative(typed):
+        names.append(positive_of(typed))
     if "=" in typed:
-        names.append(typed.partition("=")[0] + "=")
+        base = typed.partition("=")[0]
+        names += [base + "=", positive_of(base) + "="]
     return names
 
 
@@ -532,10 +715,10 @@ def check_in_db(conn: sqlite3.Connection, compilers: list[str], flags: list[str]
     """:func:`check` reading only the flags asked about (and the names, for suggestions),
     so checking a few flags against many compilers stays fast."""
     wanted = {n for typed in flags for n in candidate_names(typed)}
-    indexes = []
-    for compiler in compilers:
-        data = store.load_subset(conn, compiler, wanted)
-        indexes.append(Index(data, all_names=store.flag_names(conn, compiler)))
+    names = {compiler: store.flag_names(conn, compiler) for compiler in compilers}
+    suggester = Suggester(set().union(*names.values()))
+    indexes = [Index(store.load_subset(conn, compiler, wanted), names[compiler], suggester)
+               for compiler in compilers]
     return [check_flag(index, typed) for typed in flags for index in indexes]
 
 
@@ -579,12 +762,9 @@ def everything(data: CompilerData, lang: str | None) -> list[str]:
 def messages(data: CompilerData, typed: str) -> list[dict]:
     """Diagnostics a flag controls, with the flag (below it) that owns each."""
     index = Index(data)
-    hit = index.resolve(typed)
-    if hit is None:
-        from .errors import WarnscopeError
-
-        raise WarnscopeError(f"{data.compiler} has no warning flag {typed}")
-    names = {hit[0].name} | set(enabled_by_group(index, hit[0].name))
+    flag, _ = find(index, typed)
+    target = index.target(flag.name)[0]  # an alias group controls its target's diagnostics
+    names = {flag.name, target.name} | set(closure(index, [target.name]))
     return [
         {"flag": m.flag, "diag": m.diag, "class": m.diag_class, "severity": m.severity, "text": m.text}
         for m in data.messages if m.flag in names
@@ -616,7 +796,7 @@ def export_list(data: CompilerData) -> str:
             continue
         note = {"on": " # Enabled by default.", "partial": " # Partially enabled by default."}
         lines.append(head + note.get(f.default, ""))
-        t = tree(data, f.name)
+        t = tree_of(index, f.name)
         for child in t["children"]:
             lines.extend("# " + l for l in render_tree(child))
     return "\n".join(lines) + "\n"

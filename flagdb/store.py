@@ -98,48 +98,63 @@ def compiler_sort_key(row: CompilerRow | str) -> tuple:
 
 
 def compiler_row(conn: sqlite3.Connection, name: str) -> CompilerRow:
-    for row in compilers(conn):
-        if row.name == name:
-            return row
-    known = ", ".join(r.name for r in compilers(conn)) or "none yet"
-    raise WarnscopeError(
-        f"compiler {name!r} is not in the database (ingested: {known}); "
-        f"run: warnscope flags ingest {name}"
-    )
+    """The stored row of compiler ``name``; a clear error naming what is there if absent."""
+    return _compiler(conn, name)[1]
 
 
-def _compiler_id(conn: sqlite3.Connection, name: str) -> int:
-    compiler_row(conn, name)  # a clear error for an unknown compiler
-    return conn.execute("SELECT id FROM compiler WHERE name = ?", (name,)).fetchone()[0]
+def _compiler(conn: sqlite3.Connection, name: str) -> tuple[int, CompilerRow]:
+    """(id, row) of compiler ``name``, or the error that tells the user how to get it."""
+    row = conn.execute("SELECT * FROM compiler WHERE name = ?", (name,)).fetchone()
+    if row is None:
+        known = ", ".join(r.name for r in compilers(conn)) or "none yet"
+        raise WarnscopeError(
+            f"compiler {name!r} is not in the database (ingested: {known}); "
+            f"run: warnscope flags ingest {name}"
+        )
+    return row["id"], CompilerRow(**{k: row[k] for k in row.keys() if k != "id"})
 
 
 def flag_names(conn: sqlite3.Connection, name: str) -> set[str]:
     """All flag names of one compiler version."""
-    cid = _compiler_id(conn, name)
-    return {r[0] for r in conn.execute("SELECT name FROM flag WHERE compiler_id = ?", (cid,))}
+    cid, _ = _compiler(conn, name)
+    cursor = conn.cursor()
+    cursor.row_factory = None
+    return {n for (n,) in cursor.execute("SELECT name FROM flag WHERE compiler_id = ?", (cid,))}
 
 
 def load_subset(conn: sqlite3.Connection, name: str, flag_names_: set[str]) -> CompilerData:
     """A compiler version with only the named flags (no edges, no messages)."""
-    row = compiler_row(conn, name)
-    cid = _compiler_id(conn, name)
+    cid, row = _compiler(conn, name)
     marks = ",".join("?" * len(flag_names_))
-    rows = conn.execute(
-        f"SELECT * FROM flag WHERE compiler_id = ? AND name IN ({marks})", (cid, *flag_names_)
-    ).fetchall() if flag_names_ else []
+    flags = _flags(conn, f"WHERE compiler_id = ? AND name IN ({marks}) ORDER BY name",
+                   (cid, *flag_names_)) if flag_names_ else []
     return CompilerData(compiler=row.name, family=row.family, version=row.version,
-                        source_kind=row.source_kind, source=row.source,
-                        flags=[_flag(r) for r in rows])
+                        source_kind=row.source_kind, source=row.source, flags=flags)
 
 
-def _flag(r: sqlite3.Row) -> Flag:
-    return Flag(
-        name=r["name"], kind=r["kind"], alias_of=r["alias_of"], default=r["default_state"],
-        languages=json.loads(r["languages"]), takes_argument=bool(r["takes_argument"]),
-        argument=r["argument"], ignored=bool(r["ignored"]), removed=bool(r["removed"]),
-        description=r["description"], origin=r["origin"], c_family=bool(r["c_family"]),
-        extra=json.loads(r["extra"]),
-    )
+def _json_column(texts: list[str]) -> list:
+    """Decode many small JSON texts (one column of many rows) with a single ``json.loads``:
+    for small texts the per-call overhead is most of the cost."""
+    return json.loads("[" + ",".join(texts) + "]")
+
+
+def _flags(conn: sqlite3.Connection, where: str, params: tuple) -> list[Flag]:
+    """Flags selected by ``where``, read as plain tuples (loading is on every query's path)."""
+    cursor = conn.cursor()
+    cursor.row_factory = None
+    rows = cursor.execute(
+        "SELECT name, kind, alias_of, default_state, takes_argument, argument, ignored, removed,"
+        " description, origin, c_family, languages, extra FROM flag " + where, params).fetchall()
+    languages = _json_column([r[11] for r in rows])
+    extras = _json_column([r[12] for r in rows])
+    return [
+        Flag(name=name, kind=kind, alias_of=alias_of, default=default, languages=langs,
+             takes_argument=bool(takes_argument), argument=argument, ignored=bool(ignored),
+             removed=bool(removed), description=description, origin=origin,
+             c_family=bool(c_family), extra=extra)
+        for (name, kind, alias_of, default, takes_argument, argument, ignored, removed,
+             description, origin, c_family, _, _), langs, extra in zip(rows, languages, extras)
+    ]
 
 
 def load(conn: sqlite3.Connection, name: str, with_messages: bool = True) -> CompilerData:
@@ -148,19 +163,24 @@ def load(conn: sqlite3.Connection, name: str, with_messages: bool = True) -> Com
     ``with_messages=False`` skips the diagnostic texts (thousands of rows for clang)
     for questions that do not need them.
     """
-    row = compiler_row(conn, name)
-    cid = conn.execute("SELECT id FROM compiler WHERE name = ?", (name,)).fetchone()[0]
-    flags = [_flag(r) for r in
-             conn.execute("SELECT * FROM flag WHERE compiler_id = ? ORDER BY name", (cid,))]
+    cid, row = _compiler(conn, name)
+    flags = _flags(conn, "WHERE compiler_id = ? ORDER BY name", (cid,))
+    cursor = conn.cursor()
+    cursor.row_factory = None
+    rows = cursor.execute("SELECT parent, child, value, parent_min, requires, languages FROM edge"
+                          " WHERE compiler_id = ? ORDER BY rowid", (cid,)).fetchall()
+    requires = _json_column([r[4] for r in rows])
+    languages = _json_column([r[5] for r in rows])
     edges = [
-        Edge(parent=r["parent"], child=r["child"], value=r["value"], parent_min=r["parent_min"],
-             requires=json.loads(r["requires"]), languages=json.loads(r["languages"]))
-        for r in conn.execute("SELECT * FROM edge WHERE compiler_id = ? ORDER BY rowid", (cid,))
+        Edge(parent=parent, child=child, value=value, parent_min=parent_min,
+             requires=needs, languages=langs)
+        for (parent, child, value, parent_min, _, _), needs, langs in zip(rows, requires, languages)
     ]
     messages = [
-        Message(flag=r["flag"], diag=r["diag"], diag_class=r["diag_class"],
-                severity=r["severity"], text=r["text"])
-        for r in conn.execute("SELECT * FROM message WHERE compiler_id = ? ORDER BY rowid", (cid,))
+        Message(flag=flag, diag=diag, diag_class=diag_class, severity=severity, text=text)
+        for flag, diag, diag_class, severity, text in cursor.execute(
+            "SELECT flag, diag, diag_class, severity, text FROM message"
+            " WHERE compiler_id = ? ORDER BY rowid", (cid,))
     ] if with_messages else []
     return CompilerData(
         compiler=row.name, family=row.family, version=row.version,

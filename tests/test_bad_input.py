@@ -144,3 +144,30 @@ def test_text_file_as_database(tmp_path, capsys):
     code, _, err = Cli(db, capsys)("flags", "versions")
     assert code == 1 and "not a warnscope database" in err
     assert db.read_text() == "just some notes\n" * 100
+
+
+def test_source_of_another_major_version(run, tmp_path):
+    """A GCC 99 tree ingested as gcc-12 would put GCC 99's options under gcc-12's name."""
+    root = _tree(tmp_path, {"common.opt": COMMON})
+    assert "is GCC 99.1.0, not gcc-12" in run("flags", "ingest", "gcc-12", "--source", str(root))
+
+
+def test_one_source_for_several_compilers(run, tmp_path):
+    root = _tree(tmp_path, {"common.opt": COMMON})
+    assert "--source" in run("flags", "ingest", "gcc-99", "gcc-98", "--source", str(root))
+
+
+@pytest.mark.parametrize("args", [
+    ("flags", "show", "-Wshadow"),                       # --compiler missing
+    ("flags", "everything", "gcc-12", "--lang", "fortran"),
+    ("flags", "nosuch"),
+    ("flags", "check", "-c", ",", "--", "-Wall"),          # no compiler named
+])
+def test_usage_errors_are_one_line(run, args):
+    run(*args)
+
+
+def test_lang_enabled_by_with_posarg_only(run, tmp_path):
+    """opt-functions.awk: "both or none of posarg and negarg must be specified"."""
+    src = _bad_tree(tmp_path, "Wlevel=, warn_level >= 2, 0)", "Wlevel=, warn_level >= 2)")
+    assert "both or none" in run("flags", "ingest", "gcc-99", "--source", src)

@@ -130,7 +130,10 @@ def test_semantics_on_a_small_tree(tmp_path):
     assert f["-Wlevel"].alias_of == "-Wlevel=2"
     assert f["-Wlevel="].argument == "<0,3>" and f["-Wlevel="].takes_argument
     assert f["-Wnop"].ignored
-    assert "-Wgone" not in f                       # WarnRemoved without Warning: not a warning
+    # WarnRemoved without Warning: --help=warnings leaves it out, GCC still takes it
+    # as a warning switch (g++-12 -Wmudflap: "switch '-Wmudflap' is no longer supported").
+    assert f["-Wgone"].removed and f["-Wgone"].extra["unlisted"]
+    assert "unlisted" not in f["-Wnop"].extra
     # Records merged across files: c.opt's LangEnabledBy joins common.opt's record.
     assert f["-Wlevel="].origin == "c-family/c.opt common.opt"
     edges = {(e.parent, e.child, e.value, e.parent_min, tuple(e.requires)) for e in data.edges}
@@ -159,3 +162,23 @@ def test_unbalanced_parenthesis_names_file_and_line(tmp_path):
         build_from_tree(root, "gcc-99", "source-tree", "x")
     line = bad.splitlines().index("Common Var(warn_cond Warning") + 1
     assert str(exc.value).startswith(f"common.opt:{line}:")
+
+
+def test_lang_enabled_by_corners_and_var_with_value(tmp_path):
+    """As opt-functions.awk's lang_enabled_by: no option named, no edge; ``||`` gives one
+    edge per parent, each limited to the languages; ``Var(v, val)`` keeps its value."""
+    c_opt = ("Wlangs\nC C++ Var(warn_langs) Warning LangEnabledBy(C)\nNo option named.\n\n"
+             "Weither\nC C++ Var(warn_either) Warning LangEnabledBy(C,Wall || Wextra)\nEither, in C.\n\n"
+             "Wstrict\nC C++ Var(warn_level, 3) Warning\nSets warn_level to 3.\n\n"
+             "Wno-level\nCommon Warning Alias(Wlevel=,0,3)\nA -Wno- record of its own.\n")
+    data = build_from_tree(_tree(tmp_path, {"common.opt": COMMON, "c-family/c.opt": c_opt}),
+                           "gcc-99", "source-tree", str(tmp_path))
+    f = {x.name: x for x in data.flags}
+    edges = {(e.parent, e.child, tuple(e.languages)) for e in data.edges}
+    assert not any(child == "-Wlangs" for _, child, _ in edges)
+    assert {(p, c, l) for p, c, l in edges if c == "-Weither"} == {
+        ("-Wall", "-Weither", ("C",)), ("-Wextra", "-Weither", ("C",))}
+    assert f["-Wstrict"].extra["var"] == "warn_level" and f["-Wstrict"].extra["var_value"] == "3"
+    assert f["-Wno-level"].alias_of == "-Wlevel=0"
+    assert f["-Wno-level"].extra["alias_negative"] == "-Wlevel=3"
+    assert f["-Wlevel"].extra["alias_negative"] == "-Wlevel=0"

@@ -34,3 +34,20 @@ def test_verify_catches_a_wrong_database(gcc12):
     bad = {(f.check, f.flag) for f in report.unexplained}
     assert ("default-c", "-Wshadow") in bad
     assert ("wall-c", "-Wparentheses") in bad and ("wall-c++", "-Wparentheses") in bad
+
+
+def test_verify_catches_an_edge_in_the_wrong_language(gcc12):
+    """-Wall turns on -Wmissing-braces for C only (LangEnabledBy(C ObjC,Wall)). A database
+    that loses that limit predicts it on in C++ too; the binary disagrees, and that must
+    not pass as "set by the C++ front end's own code" just because C agrees."""
+    require("gcc-12")
+    import copy
+
+    from flagdb.verify_gcc import verify_gcc
+
+    wrong = copy.deepcopy(gcc12)
+    for e in wrong.edges:
+        if e.parent == "-Wall" and e.child == "-Wmissing-braces":
+            e.languages = []
+    bad = {(f.check, f.flag) for f in verify_gcc(wrong).unexplained}
+    assert ("wall-c++", "-Wmissing-braces") in bad

@@ -1,0 +1,97 @@
+"""``flags check`` answers as the GCC binary does, for negative forms and for typos."""
+from __future__ import annotations
+
+import json
+import subprocess
+
+from conftest import require
+
+
+def _gcc_accepts(flag: str) -> bool:
+    proc = subprocess.run(["gcc-12", flag, "-x", "c", "-fsyntax-only", "-"], input="int x;\n",
+                          capture_output=True, text=True)
+    return proc.returncode == 0
+
+
+def test_negating_a_reject_negative_option_is_unknown(cli):
+    """``Werror-implicit-function-declaration`` is RejectNegative: its -Wno- form is an error."""
+    require("gcc-12")
+    typed = "-Wno-error-implicit-function-declaration"
+    assert not _gcc_accepts(typed) and _gcc_accepts("-Werror-implicit-function-declaration")
+    code, out, _ = cli("flags", "check", "-c", "gcc-12", "--json", "--", typed, "-Wno-shadow")
+    assert code == 0
+    got = {r["flag"]: r for r in json.loads(out)}
+    assert got[typed]["status"] == "unknown"
+    assert "cannot be negated" in got[typed]["detail"]
+    assert got["-Wno-shadow"]["status"] == "known"
+
+
+def test_suggestion_is_a_name_the_compiler_has(cli):
+    """A suggestion is spelled as stored: gcc-12 has ``-Wframe-larger-than=`` but no
+    ``-Wframe-larger-than``; ``-Wnormalized`` and ``-Wnormalized=`` both exist."""
+    code, out, _ = cli("flags", "check", "-c", "gcc-12", "--json", "--",
+                       "-Wframe-larger-then=100", "-Wnormalised")
+    details = [r["detail"] for r in json.loads(out)]
+    assert details == ["did you mean -Wframe-larger-than=?", "did you mean -Wnormalized?"]
+
+
+def test_warning_switches_without_the_warning_property(cli, gcc12):
+    """``Waligned-new`` (an alias of ``Waligned-new=``), ``Wimport`` (Ignore) and
+    ``Wmudflap`` (WarnRemoved) lack the Warning property, so ``--help=warnings`` does not
+    list them, but GCC accepts each of them as a warning switch."""
+    require("gcc-12")
+    code, out, _ = cli("flags", "check", "-c", "gcc-11,gcc-12", "--json", "--",
+                       "-Waligned-new", "-Wno-aligned-new", "-Wimport", "-Wmudflap")
+    got = {(r["flag"], r["compiler"]): r for r in json.loads(out)}
+    for compiler in ("gcc-11", "gcc-12"):
+        assert got[("-Waligned-new", compiler)]["detail"] == "alias of -Waligned-new=global"
+        assert got[("-Wno-aligned-new", compiler)]["detail"] == "alias of -Waligned-new=none"
+        assert got[("-Wimport", compiler)]["status"] == "no-op"
+        assert got[("-Wmudflap", compiler)]["status"] == "removed"
+    proc = subprocess.run(["g++-12", "-Waligned-new", "-Wno-aligned-new", "-Wimport", "-Wmudflap",
+                           "-x", "c++", "-fsyntax-only", "-"], input="int x;\n",
+                          capture_output=True, text=True)
+    assert proc.returncode == 0 and "no longer supported" in proc.stderr
+    assert gcc12.flag("-Waligned-new").extra["unlisted"] is True
+    assert "-Waligned-new" not in query_names("gcc-12")
+
+
+def query_names(gcc: str) -> set[str]:
+    from flagdb.verify_gcc import query
+
+    return set(query(gcc, "C++", []))
+
+
+def test_diagnostic_controls(cli):
+    """-Werror, -Wfatal-errors and -Werror=X are not warning options but every compiler
+    takes them; -Werror=X needs X to be one (gcc-12: "-Werror=shadwo: no option -Wshadwo")."""
+    require("gcc-12")
+    flags = ["-Werror", "-Wno-error", "-Wfatal-errors", "-Werror=shadow", "-Wno-error=shadow",
+             "-Werror=format=2", "-w", "-pedantic", "-pedantic-errors",
+             "-Werror=shadwo", "-Werror=no-shadow"]
+    code, out, _ = cli("flags", "check", "-c", "gcc-12", "--json", "--", *flags)
+    got = {r["flag"]: r for r in json.loads(out)}
+    for flag in flags[:9]:
+        assert _gcc_accepts(flag) and got[flag]["status"] == "known", flag
+    for flag in flags[9:]:
+        assert not _gcc_accepts(flag) and got[flag]["status"] == "unknown", flag
+    assert got["-Werror=shadwo"]["detail"] == "did you mean -Werror=shadow?"
+
+
+def _gcc_unrecognized(flag: str) -> bool:
+    """GCC's own word on a flag: an unknown -Wno-… is only named once a warning is issued."""
+    proc = subprocess.run(["gcc-12", "-Wall", flag, "-x", "c", "-c", "-o", "/dev/null", "-"],
+                          input="int f(void) { int x; return x; }\n", capture_output=True, text=True)
+    return "unrecognized command-line option" in proc.stderr
+
+
+def test_negative_of_a_joined_option(cli):
+    """``Walloca-larger-than=`` is Joined without RejectNegative: GCC takes
+    ``-Wno-alloca-larger-than=100``; ``Wformat=`` is RejectNegative: ``-Wno-format=2`` is not."""
+    require("gcc-12")
+    assert not _gcc_unrecognized("-Wno-alloca-larger-than=100")
+    assert _gcc_unrecognized("-Wno-format=2") and _gcc_unrecognized("-Wno-bogus")
+    code, out, _ = cli("flags", "check", "-c", "gcc-12", "--json", "--",
+                       "-Wno-alloca-larger-than=100", "-Wno-format=2")
+    got = {r["flag"]: r["status"] for r in json.loads(out)}
+    assert got == {"-Wno-alloca-larger-than=100": "known", "-Wno-format=2": "unknown"}

@@ -1,0 +1,17 @@
+/* ub-case
+ * category: float-to-int-overflow
+ * standard: C++17 [conv.fpint]/1
+ * summary: converting NaN to int; x86-64 cvttsd2si returns INT_MIN
+ * ub: yes
+ */
+#include <cmath>
+#include <cstdio>
+
+int main(int argc, char **)
+{
+    volatile double zero = 0.0;
+    double nan = zero * argc / zero;
+    int i = static_cast<int>(nan);
+    std::printf("%d\n", i);
+    return 0;
+}

@@ -1,0 +1,29 @@
+/* ub-case
+ * category: int-min-division
+ * standard: C17 6.5.5p6
+ * summary: INT_MIN % -1 is undefined because INT_MIN / -1 is; x86-64 idiv traps, folding gives 0
+ * ub: yes
+ * note: executed as written, idiv traps (SIGFPE); the handler prints that and exits 0
+ */
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <unistd.h>
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    static const char msg[] = "SIGFPE\n";
+    write(1, msg, sizeof msg - 1);
+    _exit(0);
+}
+
+int main(int argc, char **argv)
+{
+    (void)argv;
+    signal(SIGFPE, on_signal);
+    volatile int n = INT_MIN;
+    int d = -argc;
+    printf("%d\n", n % d);
+    return 0;
+}

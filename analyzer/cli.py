@@ -13,6 +13,8 @@ import click
 from flagdb.cli import flags
 from flagdb.errors import WarnscopeError
 
+from .ub_cli import ub
+
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--db", envvar="WARNSCOPE_DB", default="warnscope.db", show_default=True,
@@ -24,6 +26,7 @@ def cli(ctx: click.Context, db: str) -> None:
 
 
 cli.add_command(flags)
+cli.add_command(ub)
 
 
 def main(argv: list[str] | None = None) -> int:

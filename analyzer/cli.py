@@ -10,10 +10,11 @@ import sys
 
 import click
 
+from analyzer.demo import demo
 from flagdb.cli import flags
 from flagdb.errors import WarnscopeError
 
-from .ub_cli import ub
+from analyzer.ub_cli import ub
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -26,6 +27,7 @@ def cli(ctx: click.Context, db: str) -> None:
 
 
 cli.add_command(flags)
+cli.add_command(demo)
 cli.add_command(ub)
 
 

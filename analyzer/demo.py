@@ -1,0 +1,74 @@
+"""``warnscope demo``: the main job end to end on the default setup.
+
+Ingests the default compilers' warning data, verifies it against the installed
+binaries, and prints what a newcomer wants first: what the newer GCC added and
+what ``-Wall`` turns on.
+"""
+from __future__ import annotations
+
+import shutil
+
+import click
+
+from flagdb import queries, store
+from flagdb.db import connect
+from flagdb.errors import WarnscopeError
+from flagdb.ingest import ingest
+from flagdb.paths import db_path
+from flagdb.verify import run as verify
+
+GCCS = ("gcc-11", "gcc-12")
+
+
+def _section(title: str) -> None:
+    click.echo("")
+    click.secho(f"== {title}", bold=True)
+
+
+@click.command()
+@click.pass_context
+def demo(ctx: click.Context) -> None:
+    """Ingest gcc-11 and gcc-12, verify them, and show what changed and what -Wall does."""
+    path = db_path(ctx.find_root().obj["db"])
+    conn = connect(path)
+    _section(f"Ingesting warning options into {path}")
+    for compiler in GCCS:
+        data, status = ingest(conn, compiler)
+        click.echo(f"{compiler}: {status} — {data.version}, {len(data.flags)} flags from {data.source}")
+
+    _section("Verifying against the compiler binaries")
+    for compiler in GCCS:
+        if shutil.which(compiler) is None:
+            click.echo(f"{compiler}: not installed, skipped")
+            continue
+        report = verify(store.load(conn, compiler))
+        explained = sum(1 for f in report.findings if f.reason)
+        click.echo(f"{compiler}: {sum(report.compared.values())} comparisons, "
+                   f"{explained} explained differences, {len(report.unexplained)} unexplained")
+        if not report.ok:
+            raise WarnscopeError(f"{compiler}: verification found unexplained differences "
+                                 f"(run: warnscope flags verify {compiler})")
+
+    old, new = (store.load(conn, c) for c in GCCS)
+    result = queries.diff(old, new)
+    _section(f"What {new.compiler} ({new.version}) added over {old.compiler} ({old.version})")
+    for f in result["added"]:
+        click.echo(f"  + {f['name']:40} {f['description'][:70]}")
+    for c in result["changed"]:
+        click.echo(f"  ~ {c['name']:40} " + "; ".join(ch["what"] for ch in c["changes"])[:100])
+
+    index = queries.Index(new)
+    for lang in ("C", "C++"):
+        on = queries.enabled_by_group(index, "-Wall", lang)
+        _section(f"What -Wall turns on in {new.compiler} for {lang} ({len(on)} flags)")
+        names = [queries.typed_on(index, n, v) for n, v in sorted(on.items())]
+        line = " "
+        for name in names:
+            if len(line) + len(name) > 100:
+                click.echo(line)
+                line = " "
+            line += " " + name
+        click.echo(line)
+    click.echo("")
+    click.echo(f"Explore further: warnscope --db {path} flags tree gcc-12 -Wall | "
+               "flags show -Wformat=2 -c gcc-12 | flags check -c gcc-11,gcc-12 -- -Wall -Wfoo")

@@ -1,0 +1,55 @@
+"""Benchmarks of the flag database: ingest of one GCC version from extracted option
+files, and ``warnscope flags diff`` run from the command line.
+
+Run from the repository root after ./setup.sh:  .venv/bin/python bench/bench_flagdb.py
+"""
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from timing import machine, measure, run_child, run_inprocess, summary  # noqa: E402
+
+from flagdb import store  # noqa: E402
+from flagdb.db import connect  # noqa: E402
+from flagdb.gcc_ingest import build_from_tree, fetch_debian  # noqa: E402
+from flagdb.ingest import ingest  # noqa: E402
+
+RUNS = int(os.environ.get("BENCH_RUNS", "20"))
+
+
+def main() -> None:
+    print(f"machine: {machine()}")
+    with tempfile.TemporaryDirectory() as tmp:
+        for major in ("11", "12"):
+            root, provenance = fetch_debian(major)  # cached after the first run
+
+            def ingest_once() -> None:
+                db = Path(tmp) / f"ingest-{major}.db"
+                db.unlink(missing_ok=True)
+                conn = connect(db)
+                store.save(conn, build_from_tree(root, f"gcc-{major}", "debian-package", provenance))
+                conn.close()
+
+            print(summary(f"ingest gcc-{major} from extracted files (parse + save to a new db)",
+                          measure(lambda: run_inprocess(ingest_once), RUNS), goal=0.3))
+
+        db = Path(tmp) / "diff.db"
+        conn = connect(db)
+        for compiler in ("gcc-11", "gcc-12"):
+            ingest(conn, compiler)
+        conn.close()
+        warnscope = Path(sys.executable).parent / "warnscope"
+        cmd = ([str(warnscope)] if warnscope.exists() else [sys.executable, "-m", "analyzer.cli"])
+        cmd += ["--db", str(db), "flags", "diff", "gcc-11", "gcc-12"]
+        print(summary("warnscope flags diff gcc-11 gcc-12 (whole process)",
+                      measure(lambda: run_child(cmd), RUNS), goal=0.15))
+
+
+if __name__ == "__main__":
+    main()

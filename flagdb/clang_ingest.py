@@ -1,0 +1,198 @@
+"""clang's warning flags from its generated tables, as a :class:`CompilerData`.
+
+``load_clang('clang-16')`` fetches Debian's ``libclang-16-dev`` (download only, never
+installed), streams just ``clang/Basic/Diagnostic*Kinds.inc``,
+``DiagnosticGroups.inc`` and ``Version.inc`` into the cache, and derives the flags;
+``source=DIR`` reads the same files from a directory instead.
+
+How a group becomes a flag, following what clang itself does with the tables:
+
+* every group is a flag ``-W<name>``, except a group whose diagnostics (through all
+  its subgroups) are all remarks, which clang accepts only as ``-R<name>``;
+  group ``""`` is the bare ``-W`` (it enables ``-Wextra``);
+* a group with no diagnostics of its own and exactly one subgroup is an alias;
+* a group with no diagnostic anywhere below it is a no-op kept for GCC compatibility;
+* the default is ``on`` when every diagnostic below the group is on by default, ``off``
+  when none is, else ``partial`` (``diagtool tree`` colours the first green);
+* TableGen's "inferred pedantic" step copies off-by-default extensions into
+  ``-Wpedantic``'s member list although they already have a group of their own.
+  Each diagnostic becomes one :class:`Message`, under the group its ``DIAG`` row
+  names; ``-Wpedantic`` counts the copies in ``extra['inferred_members']``;
+* ``-Weverything`` is implicit in clang (not in the table): it turns on every
+  warning, so it is a flag with no edges whose default is computed over all of them.
+"""
+from __future__ import annotations
+
+import re
+import shutil
+import tempfile
+from functools import lru_cache
+from pathlib import Path
+
+from . import debian
+from .clang_inc import Diag, Tables, parse_dir
+from .errors import WarnscopeError
+from .model import CompilerData, Edge, Flag, Message
+from .paths import cache_dir
+
+#: Files wanted from the package, by basename.
+_WANTED = re.compile(r"Diagnostic\w*Kinds\.inc|DiagnosticGroups\.inc|Version\.inc")
+_MEMBER_DIR = "/include/clang/Basic/"
+ORIGIN = "DiagnosticGroups.inc"
+
+
+def major_of(compiler: str) -> int:
+    """``clang-16`` → 16; a clear error for anything else."""
+    m = re.fullmatch(r"clang-(\d+)", compiler)
+    if not m:
+        raise WarnscopeError(f"{compiler!r} is not a clang version id such as 'clang-16'")
+    return int(m.group(1))
+
+
+def load_clang(compiler: str, source: str | None = None) -> CompilerData:
+    """Parse clang ``compiler``'s tables from ``source`` or from Debian's libclang-N-dev."""
+    major = major_of(compiler)
+    if source is not None:
+        directory = Path(source)
+        if not directory.is_dir():
+            raise WarnscopeError(f"{source}: not a directory (expected one holding DiagnosticGroups.inc)")
+        tables = parse_dir(directory)
+        kind, provenance = "inc-dir", str(directory.resolve())
+    else:
+        directory, provenance = fetch_package(major)
+        tables = parse_dir(directory)
+        kind = "debian-package"
+    found = tables.version.split(".")[0]
+    if found != str(major):
+        raise WarnscopeError(f"{directory}: these tables are clang {tables.version}, not {compiler}")
+    return build(compiler, tables, kind, provenance)
+
+
+#: ``apt-cache policy`` takes seconds; the candidate version does not change within a run.
+_candidate_version = lru_cache(maxsize=None)(debian.package_version)
+
+
+def fetch_package(major: int) -> tuple[Path, str]:
+    """The cache directory holding the extracted .inc files of ``libclang-N-dev``.
+
+    Extraction goes to a temporary sibling that is renamed into place when complete,
+    so a concurrent or interrupted run never leaves a half-filled directory behind.
+    """
+    package = f"libclang-{major}-dev"
+    version = _candidate_version(package)
+    provenance = f"{package} {version}"
+    target = cache_dir("clang") / f"{major}-{version.replace(':', '%3a')}"
+    if (target / "DiagnosticGroups.inc").is_file():
+        return target, provenance
+    deb = debian.download(package)
+    tmp = Path(tempfile.mkdtemp(dir=cache_dir("clang"), prefix=f".{target.name}.part-"))
+    try:
+        found = 0
+        try:
+            for member, tar in debian.data_tar(deb):
+                head, _, base = member.name.rpartition("/")
+                if member.isfile() and (head + "/").endswith(_MEMBER_DIR) and _WANTED.fullmatch(base):
+                    debian.write_member(tar, member, tmp / base)
+                    found += 1
+        except WarnscopeError as exc:
+            raise WarnscopeError(f"{exc}; delete it to download it again") from None
+        if not (tmp / "DiagnosticGroups.inc").is_file() or not (tmp / "Version.inc").is_file():
+            raise WarnscopeError(f"{deb}: holds no clang/Basic/DiagnosticGroups.inc and Version.inc "
+                                 f"(found {found} of the wanted files); is it libclang-{major}-dev?")
+        try:
+            tmp.rename(target)
+        except OSError:
+            if not (target / "DiagnosticGroups.inc").is_file():
+                raise
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return target, provenance
+
+
+def build(compiler: str, tables: Tables, source_kind: str, source: str) -> CompilerData:
+    """Derive flags, edges and messages from parsed tables."""
+    groups = tables.groups
+    diags = tables.diags
+
+    @lru_cache(maxsize=None)
+    def closure(index: int) -> frozenset[str]:
+        """Every diagnostic at or below group ``index`` (each counted once)."""
+        g = groups[index]
+        out = set(g.members)
+        for s in g.subgroups:
+            out |= closure(s)
+        return frozenset(out)
+
+    names = [flag_name(g.name, closure(g.index), diags) for g in groups]
+    flags: list[Flag] = []
+    edges: list[Edge] = []
+    messages: list[Message] = []
+    for g in groups:
+        below = closure(g.index)
+        name = names[g.index]
+        own = [m for m in g.members if diags[m].group == g.index]
+        inferred = len(g.members) - len(own)
+        is_alias = not g.members and len(g.subgroups) == 1
+        extra: dict = {"diagnostics": len(below), "direct": len(own)}
+        if g.docs:
+            extra["docs"] = g.docs
+        if inferred:
+            extra["inferred_members"] = inferred
+        remarks = sum(1 for d in below if diags[d].is_remark)
+        if remarks:
+            extra["remarks"] = remarks
+        flags.append(Flag(
+            name=name,
+            kind="remark" if name.startswith("-R") else "warning",
+            alias_of=names[g.subgroups[0]] if is_alias else None,
+            default=default_state(below, diags),
+            ignored=not below,
+            description=g.docs,
+            origin=ORIGIN,
+            extra=extra,
+        ))
+        edges.extend(Edge(parent=name, child=names[s]) for s in g.subgroups)
+        for m in own:
+            d = diags[m]
+            messages.append(Message(flag=name, diag=d.name, diag_class=d.diag_class,
+                                    severity=d.severity, text=d.text))
+    flags.append(everything_flag(diags))
+    return CompilerData(compiler=compiler, family="clang", version=tables.version,
+                        source_kind=source_kind, source=source,
+                        flags=flags, edges=edges, messages=messages)
+
+
+def flag_name(group: str, below: frozenset[str], diags: dict[str, Diag]) -> str:
+    """``-R<group>`` when everything below is a remark, else ``-W<group>``.
+
+    clang accepts ``-W<g>`` when the group has a non-remark diagnostic below it or
+    nothing at all (empty groups are GCC compatibility switches), and ``-R<g>`` when
+    it has a remark below it.
+    """
+    if below and all(diags[d].is_remark for d in below):
+        return "-R" + group
+    return "-W" + group
+
+
+def default_state(below: frozenset[str] | set[str], diags: dict[str, Diag]) -> str:
+    """``on`` if every diagnostic below is on by default, ``off`` if none is, else ``partial``."""
+    on = sum(1 for d in below if diags[d].on_by_default)
+    if below and on == len(below):
+        return "on"
+    return "partial" if on else "off"
+
+
+def everything_flag(diags: dict[str, Diag]) -> Flag:
+    """``-Weverything``: every warning and extension, grouped or not (remarks excluded)."""
+    warnings = {d.name for d in diags.values() if d.diag_class in ("WARNING", "EXTENSION")}
+    ungrouped = sorted(n for n in warnings if diags[n].group is None)
+    ungrouped_on = sum(1 for n in ungrouped if diags[n].on_by_default)
+    return Flag(
+        name="-Weverything",
+        kind="warning",
+        default=default_state(warnings, diags),
+        description="Enable all diagnostics (implicit in clang: not a group of the table).",
+        origin="implicit",
+        extra={"diagnostics": len(warnings), "implicit": True,
+               "ungrouped": ungrouped, "ungrouped_on_by_default": ungrouped_on},
+    )

@@ -1,0 +1,306 @@
+"""``warnscope flags …``: the flag database from the command line.
+
+Each command opens the database, calls one library function and prints its result
+as text or, with ``--json``, as JSON. No logic lives here that tests could miss.
+"""
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from . import queries, store
+from .db import connect
+from .errors import WarnscopeError
+from .ingest import ingest as ingest_compiler, parse_compiler_id
+from .paths import db_path
+
+
+
+class FlagArgsCommand(click.Command):
+    """A command whose positional arguments may be warning flags (``-Wformat=2``).
+
+    Click would read ``-Wshadow`` as a cluster of short options (``-h`` among them),
+    so arguments that look like ``-W…``/``-R…`` are moved behind ``--`` first.
+    """
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if "--" not in args:
+            flagish = [a for a in args if a[:2] in ("-W", "-R")]
+            if flagish:
+                args = [a for a in args if a[:2] not in ("-W", "-R")] + ["--", *flagish]
+        return super().parse_args(ctx, args)
+
+
+FLAG_ARGS = {"cls": FlagArgsCommand}
+json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+lang_option = click.option("--lang", type=click.Choice(["c", "c++"]), default=None,
+                           help="Only what applies to this language (default: the C family).")
+
+
+def _conn(ctx: click.Context):
+    return connect(db_path(ctx.find_root().obj["db"]))
+
+
+def _emit(value, as_json: bool, text: str | None = None) -> None:
+    if as_json:
+        click.echo(json.dumps(value, indent=2))
+    elif text is not None:
+        click.echo(text.rstrip("\n"))
+
+
+@click.group()
+def flags() -> None:
+    """The warning-flag database: ingest, query, verify."""
+
+
+@flags.command()
+@click.argument("compilers", nargs=-1, required=True)
+@click.option("--source", help="A GCC source tree or tarball, or a dir of clang .inc files.")
+@click.option("--from-binary", is_flag=True, help="Build the entry from the GCC binary (plugin).")
+@click.pass_context
+def ingest(ctx, compilers, source, from_binary) -> None:
+    """Ingest COMPILERS (gcc-12, clang-16 …) into the database."""
+    conn = _conn(ctx)
+    for compiler in compilers:
+        data, status = ingest_compiler(conn, compiler, source, from_binary)
+        click.echo(f"{compiler}: {status} ({data.version}, {len(data.flags)} flags, "
+                   f"{len(data.edges)} edges; from {data.source})")
+
+
+@flags.command()
+@json_option
+@click.pass_context
+def versions(ctx, as_json) -> None:
+    """The ingested compiler versions and where they came from."""
+    rows = store.compilers(_conn(ctx))
+    value = [r.__dict__ for r in rows]
+    text = "\n".join(f"{r.name:10} {r.version:10} {r.flags:5} flags  {r.source_kind}: {r.source}"
+                     for r in rows) or "(no compiler ingested yet)"
+    _emit(value, as_json, text)
+
+
+@flags.command("list")
+@click.argument("compiler")
+@click.option("--all", "include_all", is_flag=True, help="Include other front ends' options.")
+@lang_option
+@json_option
+@click.pass_context
+def list_(ctx, compiler, include_all, lang, as_json) -> None:
+    """Every warning flag of COMPILER."""
+    data = store.load(_conn(ctx), compiler)
+    rows = queries.list_flags(data, include_all, queries.lang_name(lang))
+    text = "\n".join(
+        f"{r['name']}{r['argument'] or '' if r['takes_argument'] else ''}"
+        + (f" = {r['alias_of']}" if r["alias_of"] else "")
+        + (" [no-op]" if r["ignored"] else "") + (" [removed]" if r["removed"] else "")
+        + (f"  (default {r['default']})" if r["default"] not in ("off", "0") else "")
+        for r in rows
+    )
+    _emit(rows, as_json, text)
+
+
+@flags.command(**FLAG_ARGS)
+@click.argument("flag")
+@click.option("--compiler", "-c", required=True)
+@lang_option
+@json_option
+@click.pass_context
+def show(ctx, flag, compiler, lang, as_json) -> None:
+    """One FLAG in detail (a level form such as -Wformat=2 shows that level)."""
+    data = store.load(_conn(ctx), compiler)
+    info = queries.show(data, flag, queries.lang_name(lang))
+    lines = [f"{info['typed']} ({compiler})", f"  {info['description']}" if info["description"] else ""]
+    for key in ("kind", "default", "languages", "argument", "alias_of", "ignored", "removed", "origin"):
+        if info.get(key) not in (None, [], False, ""):
+            value = " ".join(info[key]) if isinstance(info[key], list) else info[key]
+            lines.append(f"  {key:11} {value}")
+    if info["enabled_by"]:
+        lines.append("  enabled by  " + ", ".join(info["enabled_by"]))
+    if info["turns_on"]:
+        lines.append(f"  turns on    ({len(info['turns_on'])}) "
+                     + " ".join(t["name"] for t in info["turns_on"]))
+    for m in info["messages"]:
+        lines.append(f"  {m['class'].lower():9} {m['severity']:8} {m['text']}")
+    _emit(info, as_json, "\n".join(l for l in lines if l))
+
+
+@flags.command(**FLAG_ARGS)
+@click.argument("compiler")
+@click.argument("flag")
+@lang_option
+@json_option
+@click.pass_context
+def tree(ctx, compiler, flag, lang, as_json) -> None:
+    """What FLAG turns on in COMPILER, as a tree."""
+    data = store.load(_conn(ctx), compiler)
+    node = queries.tree(data, flag, queries.lang_name(lang))
+    _emit(node, as_json, "\n".join(queries.render_tree(node)))
+
+
+@flags.command()
+@click.argument("old")
+@click.argument("new")
+@click.option("--all", "include_all", is_flag=True, help="Include other front ends' options.")
+@json_option
+@click.pass_context
+def diff(ctx, old, new, include_all, as_json) -> None:
+    """What changed from compiler OLD to NEW (versions of one compiler, or two compilers)."""
+    conn = _conn(ctx)
+    result = queries.diff(store.load(conn, old), store.load(conn, new), include_all)
+    if result["cross_family"]:
+        lines = [f"{old} vs {new}: {result['in_both']} names in both, {len(result['changed'])} of "
+                 f"them differ; {len(result['removed'])} only in {old}, "
+                 f"{len(result['added'])} only in {new}"]
+        lines += [f"< {f['name']}" for f in result["removed"]]
+        lines += [f"> {f['name']}" for f in result["added"]]
+    else:
+        lines = [f"{old} -> {new}: {len(result['added'])} added, {len(result['removed'])} removed, "
+                 f"{len(result['changed'])} changed"]
+        lines += [f"+ {f['name']}  {f['description']}" for f in result["added"]]
+        lines += [f"- {f['name']}" for f in result["removed"]]
+    for c in result["changed"]:
+        lines.append(f"~ {c['name']}: " + "; ".join(ch["what"] for ch in c["changes"]))
+    _emit({k: result[k] for k in ("added", "removed", "changed")}, as_json, "\n".join(lines))
+
+
+@flags.command(**FLAG_ARGS)
+@click.argument("flag")
+@json_option
+@click.pass_context
+def history(ctx, flag, as_json) -> None:
+    """FLAG across every ingested version."""
+    rows = queries.history(_conn(ctx), flag)
+    lines = []
+    for r in rows:
+        if not r["present"]:
+            lines.append(f"{r['compiler']:10} {r['version']:10} absent")
+            continue
+        bits = [f"default {r['default']}"]
+        if r["in_wall"]:
+            bits.append("in -Wall")
+        if r["in_wextra"]:
+            bits.append("in -Wextra")
+        if r["alias_of"]:
+            bits.append(f"alias of {r['alias_of']}")
+        if r["aliases"]:
+            bits.append("aliases " + " ".join(r["aliases"]))
+        if r["ignored"]:
+            bits.append("no-op")
+        lines.append(f"{r['compiler']:10} {r['version']:10} " + ", ".join(bits))
+    _emit(rows, as_json, "\n".join(lines) or "(no compiler ingested yet)")
+
+
+@flags.command(**FLAG_ARGS)
+@click.option("--compiler", "-c", "compilers", required=True,
+              help="Comma-separated compilers, e.g. gcc-11,gcc-12,clang-16.")
+@click.option("--portable", is_flag=True, help="Print only the flags every compiler knows.")
+@json_option
+@click.argument("flag_args", nargs=-1, type=click.UNPROCESSED, required=True)
+@click.pass_context
+def check(ctx, compilers, portable, as_json, flag_args) -> None:
+    """What each compiler does with FLAGS (put them after --)."""
+    conn = _conn(ctx)
+    names = [c.strip() for c in compilers.split(",") if c.strip()]
+    datas = [store.load(conn, c) for c in names]
+    results = queries.check(datas, list(flag_args))
+    if portable:
+        keep = queries.portable(results)
+        _emit(keep, as_json, " ".join(keep))
+        return
+    table = [["flag", *names]]
+    for i, flag in enumerate(flag_args):
+        row = results[i * len(names):(i + 1) * len(names)]
+        cells = []
+        for r in row:
+            cell = r.status
+            if r.status == "alias":
+                cell = r.detail
+            elif r.status in ("unknown", "bad-value") and r.detail.startswith("did you mean"):
+                cell = f"unknown ({r.detail})"
+            cells.append(cell)
+        table.append([flag, *cells])
+    widths = [max(len(row[i]) for row in table) for i in range(len(table[0]))]
+    lines = ["  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() for row in table]
+    notes = {r.detail for r in results if r.detail.startswith("GCC accepts")}
+    lines += [f"note: {n}" for n in sorted(notes)]
+    _emit([r.as_dict() for r in results], as_json, "\n".join(lines))
+
+
+@flags.command()
+@click.argument("compiler")
+@click.option("--lang", type=click.Choice(["c", "c++"]), default="c", show_default=True)
+@json_option
+@click.pass_context
+def everything(ctx, compiler, lang, as_json) -> None:
+    """The "all warnings" flag set of COMPILER for a language."""
+    data = store.load(_conn(ctx), compiler)
+    result = queries.everything(data, queries.lang_name(lang))
+    _emit(result, as_json, " ".join(result))
+
+
+@flags.command(**FLAG_ARGS)
+@click.argument("flag")
+@click.option("--compiler", "-c", required=True)
+@json_option
+@click.pass_context
+def messages(ctx, flag, compiler, as_json) -> None:
+    """The diagnostics FLAG controls, with their text (clang)."""
+    data = store.load(_conn(ctx), compiler)
+    rows = queries.messages(data, flag)
+    text = "\n".join(f"{r['flag']:28} {r['severity']:8} {r['text']}" for r in rows)
+    if not rows:
+        text = f"{compiler} records no diagnostic texts for {flag}" + (
+            " (GCC's option files carry no messages)" if data.family == "gcc" else "")
+    _emit(rows, as_json, text)
+
+
+@flags.command()
+@click.argument("compiler")
+@click.option("--format", "fmt", type=click.Choice(["list", "json"]), default="list",
+              show_default=True)
+@click.pass_context
+def export(ctx, compiler, fmt) -> None:
+    """COMPILER's flags as a plain-text list (or JSON) to grep, diff and paste."""
+    data = store.load(_conn(ctx), compiler)
+    if fmt == "json":
+        click.echo(json.dumps(queries.list_flags(data), indent=2))
+    else:
+        sys.stdout.write(queries.export_list(data))
+
+
+@flags.command()
+@click.argument("compiler")
+@click.option("--all-findings", is_flag=True, help="Also list the explained differences.")
+@json_option
+@click.pass_context
+def verify(ctx, compiler, all_findings, as_json) -> None:
+    """Check the database entry of COMPILER against the compiler binary."""
+    from .verify import run as run_verify
+
+    data = store.load(_conn(ctx), compiler)
+    report = run_verify(data)
+    value = {
+        "compiler": report.compiler,
+        "ok": report.ok,
+        "compared": report.compared,
+        "findings": [f.__dict__ for f in report.findings],
+    }
+    lines = [f"{compiler}: compared " + ", ".join(f"{k} {v}" for k, v in report.compared.items())]
+    explained = [f for f in report.findings if f.reason]
+    lines.append(f"{len(explained)} differences explained by rule, "
+                 f"{len(report.unexplained)} unexplained")
+    shown = report.findings if all_findings else report.unexplained
+    for f in shown:
+        lines.append(f"  [{f.check}] {f.flag}: database {f.expected}, binary {f.actual}"
+                     + (f" — {f.reason}" if f.reason else "  UNEXPLAINED"))
+    if not all_findings and explained:
+        by_reason: dict[str, int] = {}
+        for f in explained:
+            by_reason[f.reason] = by_reason.get(f.reason, 0) + 1
+        for reason, n in sorted(by_reason.items(), key=lambda kv: -kv[1]):
+            lines.append(f"  {n:4} × {reason}")
+    _emit(value, as_json, "\n".join(lines))
+    if not report.ok:
+        raise click.exceptions.Exit(1)

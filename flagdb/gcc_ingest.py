@@ -1,0 +1,337 @@
+"""From GCC option files to a :class:`~flagdb.model.CompilerData`.
+
+The option files come from Debian's ``gcc-N-source`` package (streamed: only
+``gcc/**/*.opt`` and ``gcc/BASE-VER`` are written to the cache), from a GCC source
+tree, or from a GCC release tarball. The C-family files (``common.opt``,
+``c-family/c.opt``, ``analyzer/analyzer.opt``) are the default scope; warning
+options only found in other front ends' or targets' files are kept with
+``c_family = False``.
+"""
+from __future__ import annotations
+
+import re
+import tarfile
+from pathlib import Path
+
+from . import debian
+from .errors import ParseError, WarnscopeError
+from .gcc_opt import Option, OptFile, has_flag, merge, nth_arg, opt_args, read_file
+from .model import CompilerData, Edge, Flag
+from .paths import cache_dir
+
+C_FAMILY_FILES = ("common.opt", "c-family/c.opt", "analyzer/analyzer.opt")
+C_LANGUAGES = ("C", "ObjC", "C++", "ObjC++")
+
+
+def _wanted(relpath: str) -> bool:
+    """``gcc/…/*.opt`` and ``gcc/BASE-VER`` inside a source tree (path below its top dir)."""
+    return relpath == "gcc/BASE-VER" or (relpath.startswith("gcc/") and relpath.endswith(".opt"))
+
+
+# ---------------------------------------------------------------- acquiring files
+
+def extract_tarball(stream, dest: Path, origin: str) -> int:
+    """Stream a GCC release tarball and write only the wanted files under ``dest``."""
+    count = 0
+    try:
+        with tarfile.open(fileobj=stream, mode="r|*") as tar:
+            for member in tar:
+                if not member.isfile():
+                    continue
+                parts = member.name.split("/", 1)
+                if len(parts) != 2 or not _wanted(parts[1]):
+                    continue
+                debian.write_member(tar, member, dest / parts[1])
+                count += 1
+    except (tarfile.TarError, EOFError, OSError) as exc:
+        raise WarnscopeError(f"{origin}: corrupt or truncated GCC tarball ({exc})") from None
+    if count == 0 or not (dest / "gcc" / "BASE-VER").exists():
+        raise WarnscopeError(f"{origin}: no gcc/BASE-VER and .opt files found: not a GCC source tarball")
+    return count
+
+
+def fetch_debian(major: str) -> tuple[Path, str]:
+    """Option files of Debian's gcc-N-source, extracted once into the cache."""
+    package = f"gcc-{major}-source"
+    version = debian.package_version(package)
+    dest = cache_dir("gcc", f"{major}_{version.replace(':', '%3a')}")
+    done = dest / ".complete"
+    if not done.exists():
+        deb = debian.download(package)
+        found = False
+        for member, tar in debian.data_tar(deb):
+            name = member.name
+            if re.search(rf"/usr/src/gcc-{major}/gcc-[0-9][^/]*\.tar\.(xz|gz|bz2)$", name):
+                stream = tar.extractfile(member)
+                tmp = dest.with_name(dest.name + ".part")
+                import shutil
+
+                shutil.rmtree(tmp, ignore_errors=True)
+                extract_tarball(stream, tmp, f"{deb.name}:{name}")
+                (tmp / ".complete").write_text(f"{package} {version}\n")
+                shutil.rmtree(dest, ignore_errors=True)
+                tmp.rename(dest)
+                found = True
+                break
+        if not found:
+            raise WarnscopeError(f"{deb}: no GCC source tarball inside {package}")
+    return dest, f"{package} {version}"
+
+
+def locate_source(source: str) -> tuple[Path, str, str]:
+    """A user-given ``--source``: a source tree (or its ``gcc/`` dir) or a tarball."""
+    path = Path(source)
+    if not path.exists():
+        raise WarnscopeError(f"{source}: no such file or directory")
+    if path.is_file():
+        dest = cache_dir("gcc", "tarballs", _file_digest(path))
+        if not (dest / ".complete").exists():
+            with open(path, "rb") as fh:
+                extract_tarball(fh, dest, str(path))
+            (dest / ".complete").write_text(str(path) + "\n")
+        return dest, "tarball", str(path.resolve())
+    if (path / "gcc" / "common.opt").exists():
+        return path, "source-tree", str(path.resolve())
+    if (path / "common.opt").exists() and path.name == "gcc":
+        return path.parent, "source-tree", str(path.parent.resolve())
+    raise WarnscopeError(f"{source}: not a GCC source tree (no gcc/common.opt) nor a tarball")
+
+
+def _file_digest(path: Path) -> str:
+    import hashlib
+
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        while chunk := fh.read(1 << 20):
+            h.update(chunk)
+    return h.hexdigest()[:24]
+
+
+# ---------------------------------------------------------------- building the data
+
+def load_gcc(compiler: str, source: str | None = None) -> CompilerData:
+    """Parse a GCC version's option files into CompilerData (``compiler`` like ``gcc-12``)."""
+    major = compiler.rpartition("-")[2]
+    if source is None:
+        root, provenance = fetch_debian(major)
+        kind = "debian-package"
+    else:
+        root, kind, provenance = locate_source(source)
+    return build_from_tree(root, compiler, kind, provenance)
+
+
+def build_from_tree(root: Path, compiler: str, source_kind: str, provenance: str) -> CompilerData:
+    """Parse every ``gcc/**/*.opt`` under ``root`` (the top of a GCC source tree)."""
+    gcc_dir = root / "gcc"
+    base_ver = gcc_dir / "BASE-VER"
+    if not base_ver.exists():
+        raise WarnscopeError(f"{root}: no gcc/BASE-VER: not a GCC source tree")
+    version = base_ver.read_text().strip()
+    if not re.fullmatch(r"\d+\.\d+\.\d+", version):
+        raise ParseError(str(base_ver), 1, f"not a GCC version: {version!r}")
+    files = []
+    for path in sorted(gcc_dir.rglob("*.opt")):
+        rel = path.relative_to(gcc_dir).as_posix()
+        files.append(read_file(path, rel))
+    if not any(f.path == "common.opt" for f in files):
+        raise WarnscopeError(f"{gcc_dir}: no common.opt")
+    data = build(files, compiler, version, source_kind, provenance)
+    return data
+
+
+def build(files: list[OptFile], compiler: str, version: str, source_kind: str,
+          provenance: str) -> CompilerData:
+    """Turn parsed files into flags and edges."""
+    options = merge(files)
+    languages = {lang for f in files for lang in f.languages}
+    enums: dict[str, list[tuple[str, str]]] = {}
+    for f in files:
+        for enum, values in f.enum_values.items():
+            enums.setdefault(enum, []).extend(values)
+    warnings = {name: opt for name, opt in options.items() if has_flag("Warning", opt.props)}
+    var_of = {name: opt_args("Var", opt.props) for name, opt in options.items()}
+    canonical = {_enum_name(name): name for name in options} | {name: name for name in options}
+
+    flags = [
+        _flag(opt, languages, enums, canonical) for opt in sorted(warnings.values(), key=lambda o: o.name)
+    ]
+    edges: list[Edge] = []
+    for opt in warnings.values():
+        for rec in opt.records:
+            edges.extend(_edges(opt, rec.props, options, var_of, rec.path, rec.line))
+    return CompilerData(compiler=compiler, family="gcc", version=version,
+                        source_kind=source_kind, source=provenance, flags=flags, edges=edges)
+
+
+def _dash(name: str) -> str:
+    return "-" + name
+
+
+def _languages(props: str, languages: set[str]) -> list[str]:
+    words = props.split()
+    out = [w for w in words if w in languages or w == "Common"]
+    seen: list[str] = []
+    for w in out:
+        if w not in seen:
+            seen.append(w)
+    return seen
+
+
+def _enum_name(name: str) -> str:
+    """GCC's ``OPT_`` enum spelling: every non-alphanumeric character becomes ``_``."""
+    return re.sub(r"[^A-Za-z0-9]", "_", name)
+
+
+def _flag(opt: Option, languages: set[str], enums: dict[str, list[tuple[str, str]]],
+          canonical: dict[str, str]) -> Flag:
+    props = opt.props
+    display, _, description = opt.help.partition("\t") if "\t" in opt.help else ("", "", opt.help)
+    takes_argument = any(has_flag(p, props) for p in ("Joined", "JoinedOrMissing", "Separate"))
+    var = opt_args("Var", props)
+    init = opt_args("Init", props)
+    enum = opt_args("Enum", props)
+    int_range = opt_args("IntegerRange", props)
+
+    argument = None
+    if display.startswith("-" + opt.name):
+        argument = display[len(opt.name) + 1:] or None
+    elif takes_argument:
+        if int_range:
+            lo, hi = (x.strip() for x in int_range.split(",", 1))
+            argument = f"<{lo},{hi}>"
+        elif enum and enum in enums:
+            argument = "[" + "|".join(s for _, s in enums[enum]) + "]"
+        elif has_flag("UInteger", props) or has_flag("ByteSize", props):
+            argument = "<number>"
+        else:
+            argument = "<arg>"
+
+    alias = opt_args("Alias", props)
+    alias_of = None
+    if alias is not None:
+        target = nth_arg(0, alias)
+        posarg = nth_arg(1, alias)
+        # GCC looks targets up by their enum name, where '-' and '_' are the same.
+        target = canonical.get(target) or canonical.get(_enum_name(target), target)
+        alias_of = _dash(target) + (posarg if posarg and target.endswith("=") else "")
+
+    default = _default(var, init, takes_argument, enum, enums)
+    c_family = any(f in C_FAMILY_FILES for f in opt.files)
+    extra = {"properties": props}
+    if var:
+        extra["var"] = var.split(",")[0].strip()
+        if "," in var:  # Var(v, val): the option is on when v == val
+            extra["var_value"] = var.split(",", 1)[1].strip()
+    if init is not None:
+        extra["init"] = init.strip()
+    if has_flag("Undocumented", props):
+        extra["undocumented"] = True
+    warn = opt_args("Warn", props)
+    if warn:
+        extra["warn"] = warn
+    if int_range:
+        extra["range"] = int_range.replace(" ", "")
+    if enum:
+        extra["enum"] = enum
+        extra["enum_values"] = {value: string for value, string in enums.get(enum, [])}
+    return Flag(
+        name=_dash(opt.name),
+        kind="warning",
+        alias_of=alias_of,
+        default=default,
+        languages=_languages(props, languages),
+        takes_argument=takes_argument,
+        argument=argument,
+        ignored=has_flag("Ignore", props),
+        removed=has_flag("WarnRemoved", props),
+        description=description.strip(),
+        origin=" ".join(opt.files),
+        c_family=c_family,
+        extra=extra,
+    )
+
+
+def _default(var: str | None, init: str | None, takes_argument: bool, enum: str | None,
+             enums: dict[str, list[tuple[str, str]]]) -> str:
+    """The default as the option files state it; ``code`` when GCC decides it at run time."""
+    if var is not None and init is None and enum and enum in enums:
+        init = "0"  # a static variable starts at zero; show it as the enum's string
+    if var is None or init is None:
+        return "0" if takes_argument and var is not None else "off"
+    init = init.strip()
+    if init == "-1":
+        return "code"
+    if enum and enum in enums:
+        for value, string in enums[enum]:
+            if value == init:
+                return string
+    if takes_argument:
+        return init
+    if init == "0":
+        return "off"
+    if re.fullmatch(r"-?\d+", init):
+        return "on"
+    return init
+
+
+def _edges(opt: Option, props: str, options: dict[str, Option], var_of: dict[str, str | None],
+           path: str, line: int) -> list[Edge]:
+    """EnabledBy and LangEnabledBy of one record, as edges parent -> this option."""
+    child = _dash(opt.name)
+    edges: list[Edge] = []
+
+    enabled_by = opt_args("EnabledBy", props)
+    if enabled_by is not None:
+        if "&&" in enabled_by:
+            names = [n.strip() for n in enabled_by.split("&&")]
+            if len(names) != 2:
+                raise ParseError(path, line, f"EnabledBy({enabled_by}): only 'A && B' is supported")
+            _require_known(names, options, path, line, "EnabledBy")
+            for i, name in enumerate(names):
+                others = [_dash(n) for j, n in enumerate(names) if j != i]
+                edges.append(Edge(parent=_dash(name), child=child, value="1", requires=others))
+        else:
+            names = [n.strip() for n in re.split(r"\|\|?", enabled_by) if n.strip()]
+            _require_known(names, options, path, line, "EnabledBy")
+            for name in names:
+                edges.append(Edge(parent=_dash(name), child=child, value="1"))
+
+    lang_enabled_by = opt_args("LangEnabledBy", props)
+    if lang_enabled_by is not None:
+        langs = nth_arg(0, lang_enabled_by).split()
+        names = [n.strip() for n in re.split(r"\|\|", nth_arg(1, lang_enabled_by)) if n.strip()]
+        posarg = nth_arg(2, lang_enabled_by)
+        if not langs:
+            raise ParseError(path, line, f"LangEnabledBy({lang_enabled_by}): no languages")
+        _require_known(names, options, path, line, "LangEnabledBy")
+        for name in names:
+            value, parent_min = "1", None
+            if posarg:
+                if re.fullmatch(r"-?\d+", posarg):
+                    value = posarg
+                else:
+                    parent_min = _level_condition(posarg, var_of.get(name))
+                    if parent_min is None:
+                        raise ParseError(
+                            path, line,
+                            f"LangEnabledBy: cannot read the condition {posarg!r} on {name}",
+                        )
+            edges.append(Edge(parent=_dash(name), child=child, value=value,
+                              parent_min=parent_min, languages=langs))
+    return edges
+
+
+def _level_condition(expr: str, parent_var: str | None) -> int | None:
+    """``warn_format >= 2`` (the parent's own variable) -> 2; ``> 1`` -> 2."""
+    m = re.fullmatch(r"(\w+)\s*(>=|>)\s*(\d+)", expr.strip())
+    if not m or parent_var is None or m.group(1) != parent_var.split(",")[0].strip():
+        return None
+    level = int(m.group(3))
+    return level + 1 if m.group(2) == ">" else level
+
+
+def _require_known(names: list[str], options: dict[str, Option], path: str, line: int,
+                   prop: str) -> None:
+    for name in names:
+        if name not in options:
+            raise ParseError(path, line, f"{prop} names an unknown option {name!r}")

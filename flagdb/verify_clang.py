@@ -1,0 +1,246 @@
+"""Check a clang :class:`CompilerData` against the installed clang-N and diagtool-N.
+
+The tables in ``libclang-N-dev`` are generated from the same .td files as the
+binaries, so every fact we derive from them should be visible in the tools:
+
+``tree``     ``diagtool-N tree`` prints every group with its subgroups. On a terminal
+             (only there) it colours a group green when every diagnostic below it is
+             on by default, red when there is no diagnostic below it (accepted for GCC
+             compatibility), yellow otherwise. We run it under a pseudo-terminal and
+             compare names, parent→child edges and colours with our flags.
+``warnings`` ``diagtool-N list-warnings`` lists each warning, extension and remark with
+             its flag; compared with our messages.
+``names``    ``clang-N --print-diagnostic-options`` (clang 15 and later) lists ``-W<g>``
+             for every group; compared with our flag names.
+``probe``    one run of ``clang-N -Werror=unknown-warning-option`` with both spellings
+             ``-W<g>`` and ``-R<g>`` of every group: exactly the spellings we store
+             must be accepted, which checks the warning/remark split too.
+
+A tool that is not installed skips its check with an explained note.
+"""
+from __future__ import annotations
+
+import os
+import pty
+import re
+import shutil
+import subprocess
+from dataclasses import dataclass
+
+from .clang_ingest import major_of
+from .errors import WarnscopeError
+from .model import CompilerData, Flag
+from .verify import Finding, VerifyReport
+
+#: Left out of the probe: clang's driver takes ``-Wframe-larger-than`` and
+#: ``-Wframe-larger-than=`` as its own option ``-Wframe-larger-than=<bytes>`` and fails
+#: without a value, which would stop the whole batch.
+PROBE_SKIP = {"frame-larger-than", "frame-larger-than="}
+_COLOURS = {"32": "green", "31": "red", "33": "yellow"}
+_TREE_LINE = re.compile(r"^(?:\x1b\[0m)?( *)\x1b\[0;(3\d)m(-W\S*)\s*$")
+_UNKNOWN = re.compile(r"unknown (?:warning|remark) option '([^']+)'")
+
+
+@dataclass
+class _Group:
+    """What our data says of one clang group, named without its -W/-R prefix."""
+
+    flag: Flag
+    children: list[str]
+
+
+def verify_clang(data: CompilerData) -> VerifyReport:
+    """Run every check whose tool is installed; see :attr:`VerifyReport.ok`."""
+    if data.family != "clang":
+        raise WarnscopeError(f"{data.compiler} is not a clang compiler")
+    major = major_of(data.compiler)
+    report = VerifyReport(compiler=data.compiler)
+    groups = _groups(data)
+    _check_tree(report, major, groups)
+    _check_warnings(report, major, data)
+    _check_names(report, major, groups)
+    _check_probe(report, major, groups)
+    return report
+
+
+def _groups(data: CompilerData) -> dict[str, _Group]:
+    out: dict[str, _Group] = {}
+    for f in data.flags:
+        if f.extra.get("implicit"):
+            continue
+        out[f.name[2:]] = _Group(f, [])
+    for e in data.edges:
+        out[e.parent[2:]].children.append(e.child[2:])
+    return out
+
+
+def _tool(report: VerifyReport, check: str, name: str) -> str | None:
+    path = shutil.which(name)
+    if path is None:
+        report.findings.append(Finding(check, "", name, "not installed", f"{name} not found on PATH: check skipped"))
+    return path
+
+
+# ----------------------------------------------------------------------------- tree
+
+def expected_colour(flag: Flag) -> str:
+    if flag.ignored:
+        return "red"
+    return "green" if flag.default == "on" else "yellow"
+
+
+def run_on_tty(argv: list[str], timeout: float = 60) -> str:
+    """Output of ``argv`` run with a pseudo-terminal as stdout (so tools use colour)."""
+    master, slave = pty.openpty()
+    env = dict(os.environ, TERM="xterm")
+    try:
+        proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=slave, stderr=slave, env=env)
+    finally:
+        os.close(slave)
+    chunks = []
+    try:
+        while True:
+            try:
+                data = os.read(master, 1 << 16)
+            except OSError:  # EIO: the child closed the terminal
+                break
+            if not data:
+                break
+            chunks.append(data)
+    finally:
+        os.close(master)
+        proc.wait(timeout=timeout)
+    return b"".join(chunks).decode("utf-8", "replace").replace("\r", "")
+
+
+def parse_tree(text: str) -> tuple[dict[str, str], set[tuple[str, str]]]:
+    """(group → colour, {(parent, child)}) from coloured ``diagtool tree`` output."""
+    colours: dict[str, str] = {}
+    edges: set[tuple[str, str]] = set()
+    stack: list[str] = []
+    for line in text.splitlines():
+        m = _TREE_LINE.match(line)
+        if not m:
+            continue
+        depth = len(m.group(1)) // 2
+        name = m.group(3)[2:]
+        colours[name] = _COLOURS.get(m.group(2), m.group(2))
+        del stack[depth:]
+        if stack:
+            edges.add((stack[-1], name))
+        stack.append(name)
+    return colours, edges
+
+
+def _check_tree(report: VerifyReport, major: int, groups: dict[str, _Group]) -> None:
+    tool = _tool(report, "tree", f"diagtool-{major}")
+    if not tool:
+        return
+    colours, edges = parse_tree(run_on_tty([tool, "tree"]))
+    if not colours:
+        report.findings.append(Finding("tree", "", "coloured group tree", "no coloured lines", None))
+        return
+    report.compared["tree"] = len(groups)
+    for name, g in groups.items():
+        if name not in colours:
+            report.findings.append(Finding("tree", g.flag.name, "present", "absent", None))
+        elif colours[name] != expected_colour(g.flag):
+            report.findings.append(Finding("tree", g.flag.name, expected_colour(g.flag), colours[name], None))
+    for name in colours.keys() - groups.keys():
+        report.findings.append(Finding("tree", "-W" + name, "absent", "present", None))
+    ours = {(p, c) for p, g in groups.items() for c in g.children}
+    for p, c in sorted(ours - edges):
+        report.findings.append(Finding("tree-edge", "-W" + p, f"enables -W{c}", "no such edge", None))
+    for p, c in sorted(edges - ours):
+        report.findings.append(Finding("tree-edge", "-W" + p, "no such edge", f"enables -W{c}", None))
+
+
+# ----------------------------------------------------------------------------- list-warnings
+
+_WARNING_LINE = re.compile(r"^  (\w+)(?: \[-W(\S*)\])?$")
+
+
+def _check_warnings(report: VerifyReport, major: int, data: CompilerData) -> None:
+    tool = _tool(report, "warnings", f"diagtool-{major}")
+    if not tool:
+        return
+    proc = subprocess.run([tool, "list-warnings"], capture_output=True, text=True, check=False)
+    theirs: dict[str, str | None] = {}
+    for line in proc.stdout.splitlines():
+        if line.startswith("STATISTICS"):
+            break
+        m = _WARNING_LINE.match(line)
+        if m:
+            theirs[m.group(1)] = m.group(2)
+    ours = {m.diag: m.flag[2:] for m in data.messages if m.diag_class != "ERROR"}
+    everything = data.flag("-Weverything")
+    ungrouped = everything.extra.get("ungrouped", []) if everything else []
+    ours.update({d: None for d in ungrouped})
+    report.compared["warnings"] = len(theirs)
+    for diag in sorted(ours.keys() | theirs.keys()):
+        mine, other = ours.get(diag, "(absent)"), theirs.get(diag, "(absent)")
+        if mine != other:
+            report.findings.append(Finding("warnings", diag, _spell(mine), _spell(other), None))
+
+
+def _spell(group: str | None) -> str:
+    return "no flag" if group is None else group if group == "(absent)" else "-W" + group
+
+
+# ----------------------------------------------------------------------------- names
+
+def _check_names(report: VerifyReport, major: int, groups: dict[str, _Group]) -> None:
+    if major < 15:
+        report.findings.append(Finding("names", "", "--print-diagnostic-options", "clang < 15",
+                                       "clang before 15 has no --print-diagnostic-options: check skipped"))
+        return
+    tool = _tool(report, "names", f"clang-{major}")
+    if not tool:
+        return
+    proc = subprocess.run([tool, "--print-diagnostic-options"], capture_output=True, text=True, check=False)
+    printed = {l.strip()[2:] for l in proc.stdout.splitlines()
+               if l.strip().startswith("-W") and not l.strip().startswith("-Wno-")}
+    report.compared["names"] = len(printed)
+    for name in sorted(groups.keys() - printed):
+        report.findings.append(Finding("names", groups[name].flag.name, "listed", "not listed", None))
+    for name in sorted(printed - groups.keys()):
+        report.findings.append(Finding("names", "-W" + name, "not a flag", "listed", None))
+
+
+# ----------------------------------------------------------------------------- probe
+
+def probe_spellings(groups: dict[str, _Group]) -> tuple[list[str], set[str]]:
+    """(every spelling to try, the ones that must be accepted)."""
+    tried, accepted = ["-Weverything"], {"-Weverything"}
+    for name, g in sorted(groups.items()):
+        if name in PROBE_SKIP:
+            continue
+        for spelling in ("-W" + name, "-R" + name):
+            tried.append(spelling)
+        accepted.add(g.flag.name)
+        if g.flag.extra.get("remarks") and g.flag.kind == "warning":
+            accepted.add("-R" + name)   # a group with warnings and remarks takes both
+    return tried, accepted
+
+
+def _check_probe(report: VerifyReport, major: int, groups: dict[str, _Group]) -> None:
+    tool = _tool(report, "probe", f"clang-{major}")
+    if not tool:
+        return
+    tried, accepted = probe_spellings(groups)
+    argv = [tool, "-Werror=unknown-warning-option", "-ferror-limit=0", "-fsyntax-only",
+            "-x", "c", "/dev/null", *tried, "-Wno-empty-translation-unit"]
+    proc = subprocess.run(argv, capture_output=True, text=True, check=False)
+    rejected = set(_UNKNOWN.findall(proc.stderr))
+    other = [l for l in proc.stderr.splitlines() if "error:" in l and not _UNKNOWN.search(l)]
+    report.compared["probe"] = len(tried)
+    for line in other:
+        report.findings.append(Finding("probe", "", "no other error", line.strip(), None))
+    if other:
+        return  # the batch did not get as far as checking the options
+    for spelling in tried:
+        want = spelling in accepted
+        got = spelling not in rejected
+        if want != got:
+            report.findings.append(Finding("probe", spelling, "accepted" if want else "rejected",
+                                           "accepted" if got else "rejected", None))

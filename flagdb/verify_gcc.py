@@ -1,0 +1,214 @@
+"""Checking a GCC entry of the database against the GCC binary itself.
+
+``gcc-N -Q --help=warnings`` lists every warning option the binary knows and the
+state of its variable, for C (the default) and, with ``-x c++ -fsyntax-only
+/dev/null``, for C++. We predict that listing from the database — defaults, then
+the closure of ``-Wall`` or ``-Wextra`` applied to the options' variables — and
+compare line by line. ``-Q`` is lossy in known ways; each has a rule here that
+explains the difference. What no rule explains is a real disagreement.
+"""
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+
+from .errors import WarnscopeError
+from .model import CompilerData, Flag
+from .queries import Index, closure
+from .verify import Finding, VerifyReport
+
+#: Symbolic ``Init()`` values of the option files and what they are on a 64-bit host.
+SYMBOLIC_INIT = {"HOST_WIDE_INT_MAX": "9223372036854775807"}
+SCENARIOS = {"default": [], "wall": ["-Wall"], "wextra": ["-Wextra"]}
+LANGS = {"C": [], "C++": ["-x", "c++", "-fsyntax-only", "/dev/null"]}
+
+
+def binary_for(data: CompilerData) -> str:
+    path = shutil.which(data.compiler)
+    if path is None:
+        raise WarnscopeError(
+            f"{data.compiler} is not installed: verification needs the binary "
+            f"(apt-get install {data.compiler})"
+        )
+    return path
+
+
+def query(gcc: str, lang: str, flags: list[str]) -> dict[str, str]:
+    """``-Q --help=warnings`` as {option name without its argument form: state text}."""
+    cmd = [gcc, *LANGS[lang], "-Q", "--help=warnings", *flags]
+    proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    if proc.returncode != 0:
+        raise WarnscopeError(f"{' '.join(cmd)} failed: {proc.stderr.strip()[:200]}")
+    states: dict[str, str] = {}
+    for line in proc.stdout.splitlines():
+        if not line.startswith("  -"):
+            continue
+        head, _, state = line.strip().partition("\t")
+        m = re.match(r"(-[^<\[\s]+)", head.strip())
+        if m:
+            states[m.group(1)] = state.strip()
+    if not states:
+        raise WarnscopeError(f"{' '.join(cmd)} printed no options")
+    return states
+
+
+def _norm(name: str) -> str:
+    return name.replace("_", "-")
+
+
+def predict(index: Index, lang: str, flags: list[str]) -> dict[str, str | None]:
+    """What ``-Q`` should print for each option; None where the files cannot tell."""
+    on = closure(index, flags, lang) if flags else {}
+    variables: dict[str, str | None] = {}
+    for f in index.data.flags:
+        var = f.extra.get("var")
+        if var and var not in variables:
+            variables[var] = _raw_default(f)
+    for name, value in on.items():
+        f = index.flags.get(name)
+        if f is not None and f.extra.get("var"):
+            variables[f.extra["var"]] = _raw_value(f, value)
+    out: dict[str, str | None] = {}
+    for f in index.data.flags:
+        out[f.name] = _display(index, f, variables)
+    return out
+
+
+def _raw_default(f: Flag) -> str | None:
+    init = f.extra.get("init")
+    if init is None:
+        return "0"
+    if init == "-1":
+        return None
+    return SYMBOLIC_INIT.get(init, init)
+
+
+def _raw_value(f: Flag, value: str) -> str:
+    """The variable's value after the option is set (``Var(v, val)`` stores val)."""
+    if "var_value" in f.extra and value != "0":
+        return f.extra["var_value"]
+    return value
+
+
+def _display(index: Index, f: Flag, variables: dict[str, str | None]) -> str | None:
+    if f.ignored:
+        return "[ignored]"
+    if f.alias_of:
+        return f.alias_of if (not f.takes_argument or "=" in f.alias_of[:-1]) else ""
+    var = f.extra.get("var")
+    if var is None:
+        return ""
+    value = variables.get(var)
+    if value is None:
+        return None
+    if f.takes_argument:
+        if f.extra.get("enum"):
+            return _enum_string(f, value)
+        if "ByteSize" in f.extra.get("properties", "").split():
+            return f"{value} bytes"
+        return value
+    if "var_value" in f.extra:
+        return "[enabled]" if value == f.extra["var_value"] else "[disabled]"
+    try:
+        return "[enabled]" if int(value, 0) != 0 else "[disabled]"
+    except ValueError:
+        return None
+
+
+def _enum_string(f: Flag, value: str) -> str:
+    return f.extra.get("enum_values", {}).get(value, value)
+
+
+def verify_gcc(data: CompilerData) -> VerifyReport:
+    """Compare the database entry with the binary's own listing, for C and C++."""
+    gcc = binary_for(data)
+    report = VerifyReport(compiler=data.compiler)
+    version = subprocess.run([gcc, "-dumpfullversion"], capture_output=True, text=True).stdout.strip()
+    report.compared["version"] = 1
+    if version != data.version:
+        report.findings.append(Finding("version", data.compiler, data.version, version, None))
+
+    index = Index(data)
+    languages_in_files = {l for f in data.flags for l in f.languages}
+    results = {(lang, sc): query(gcc, lang, flags) for lang in LANGS for sc, flags in SCENARIOS.items()}
+    predictions = {(lang, sc): predict(index, lang, flags)
+                   for lang in LANGS for sc, flags in SCENARIOS.items()}
+
+    # Names: every option in the files should be in the binary and vice versa.
+    binary_names = set(results[("C", "default")])
+    db_names = {_norm(f.name): f for f in data.flags}
+    report.compared["names"] = len(binary_names | set(db_names))
+    for name in sorted(set(db_names) - {_norm(n) for n in binary_names}):
+        f = db_names[name]
+        reason = None
+        if f.origin and all(o.startswith("config/") for o in f.origin.split()):
+            reason = f"option of another target ({f.origin}): not built into this compiler"
+        report.findings.append(Finding("names", f.name, "in option files", "not in binary", reason))
+    for name in sorted(binary_names - set(db_names)):
+        state = results[("C", "default")][name]
+        reason = _foreign_language(state, languages_in_files)
+        report.findings.append(Finding("names", name, "not in option files", state or "listed", reason))
+
+    for (lang, scenario), states in results.items():
+        check = f"{scenario}-{lang.lower()}"
+        predicted = predictions[(lang, scenario)]
+        other = "C++" if lang == "C" else "C"
+        compared = 0
+        for f in data.flags:
+            name = f.name
+            if name not in states:
+                continue
+            actual = states[name]
+            compared += 1
+            applies = index.applies(f, lang)
+            if actual.startswith("[available in"):
+                if not applies:
+                    continue
+                reason = _foreign_language(actual, languages_in_files)
+                report.findings.append(Finding(check, name, "applies to " + lang, actual, reason))
+                continue
+            expected = predicted[name]
+            if expected is not None and _norm(expected) == _norm(actual):
+                continue
+            reason = _explain(f, expected, actual, lang, scenario, results, predictions, other)
+            report.findings.append(Finding(check, name, _show(expected), actual or "(blank)", reason))
+        report.compared[check] = compared
+    return report
+
+
+def _show(value: str | None) -> str:
+    return "(decided in code)" if value is None else (value or "(blank)")
+
+
+def _foreign_language(state: str, known: set[str]) -> str | None:
+    m = re.match(r"\[available in (.*)\]", state)
+    if not m:
+        return None
+    langs = [l.strip() for l in m.group(1).split(",")]
+    foreign = [l for l in langs if l not in known]
+    if foreign:
+        return (f"the binary has a front end whose option files were not ingested "
+                f"({', '.join(foreign)}; a distribution addition), and -Q then lists the option "
+                "as available in it only")
+    return None
+
+
+def _explain(f: Flag, expected: str | None, actual: str, lang: str, scenario: str,
+             results: dict, predictions: dict, other: str) -> str | None:
+    """The rule that explains a state difference, or None."""
+    if expected is None:
+        return ("Init(-1): the default is decided in code after option parsing; "
+                "-Q prints the unresolved variable")
+    if f.extra.get("var") is None and actual == "":
+        return "no variable of its own: -Q shows no state"
+    if actual == "" and f.alias_of and f.takes_argument:
+        return "alias of a joined option without an argument: -Q shows no target"
+    # The same prediction holds in the other language: the difference is front-end code.
+    other_actual = results[(other, scenario)].get(f.name)
+    other_expected = predictions[(other, scenario)].get(f.name)
+    if (f.extra.get("init") is None and other_expected is not None and other_actual is not None
+            and _norm(other_actual) == _norm(other_expected)):
+        return (f"set by the {lang} front end's own code (the option files give no default; "
+                f"in {other} the binary agrees with them)")
+    return None

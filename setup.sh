@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Sets up warnscope on Debian 12 from nothing: Debian packages (compilers, plugin
+# headers, clang tools), a virtualenv in .venv with the Python dependencies, the
+# installed `warnscope` command, and a Meson build dir (./build) for `meson test`.
+# Safe to run again: it only does what is missing.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+APT_PACKAGES=(
+  ca-certificates xz-utils git python3 python3-venv python3-dev
+  gcc g++ gcc-11 g++-11 gcc-12 g++-12 gcc-11-plugin-dev gcc-12-plugin-dev
+  clang-14 clang-16 clang-19 clang-tools-14 clang-tools-16 clang-tools-19
+  libclang1-14 libclang1-16 libclang1-19 libclang-rt-14-dev libclang-rt-16-dev libclang-rt-19-dev
+)
+PIP_PACKAGES=(meson meson-python ninja pytest click jinja2)
+
+sudo_() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+
+missing=()
+for p in "${APT_PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+# warnscope fetches gcc-N-source and libclang-N-dev with apt-get download: it needs fresh lists.
+stale=$(find /var/lib/apt/lists -maxdepth 1 -name '*_Packages*' -mmin -720 2>/dev/null | head -1)
+if [ ${#missing[@]} -gt 0 ] || [ -z "$stale" ]; then
+  sudo_ apt-get update -q
+fi
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}"
+  sudo_ env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+
+[ -x .venv/bin/python ] || python3 -m venv .venv
+.venv/bin/python -m pip install -q --upgrade pip
+.venv/bin/python -m pip install -q "${PIP_PACKAGES[@]}"
+.venv/bin/python -m pip install -q --no-build-isolation .
+if [ ! -f build/build.ninja ]; then
+  .venv/bin/meson setup build -Dpython.install_env=auto >/dev/null
+fi
+echo "setup: done. warnscope is .venv/bin/warnscope"

@@ -1,0 +1,161 @@
+"""Edge cases of the .opt reader on small hand-written files, following GCC's awk."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from flagdb.errors import ParseError
+from flagdb.gcc_ingest import build, build_from_tree
+from flagdb.gcc_opt import merge, opt_args, parse_file
+
+
+def test_records_and_help():
+    f = parse_file(
+        "; comment\n"
+        "Wfoo\n"
+        "C C++ Var(warn_foo) Warning\n"
+        "Warn about\n"
+        "foo things.\n"
+        "  indented lines are dropped, as by opt-gather.awk\n"
+        "\n"
+        "Wbar=\n"
+        "C Joined Warning Var(warn_bar) Enum(bar) Init(1)\n"
+        "-Wbar=[x|y]\tWarn about bar.\n"
+        "; a comment line ends the record\n"
+        "Enum\n"
+        "Name(bar) Type(int)\n"
+        "\n"
+        "EnumValue\n"
+        "Enum(bar) String(x) Value(0)\n"
+        "\n"
+        "EnumValue\n"
+        "Enum(bar) String(y) Value(1)\n",
+        "c.opt",
+    )
+    names = [r.name for r in f.options]
+    assert names == ["Wfoo", "Wbar="]
+    assert f.options[0].help == "Warn about foo things."
+    assert f.options[1].help == "-Wbar=[x|y]\tWarn about bar."
+    assert f.enum_values["bar"] == [("0", "x"), ("1", "y")]
+
+
+def test_opt_args_semantics():
+    assert opt_args("Init", "Var(x) Init(1)") == "1"
+    assert opt_args("Init", "Var(x) Init (1)") is None        # awk needs "Init("
+    assert opt_args("Var", "Var(a) Var(b)") == "b"             # greedy: last one wins
+    assert opt_args("Alias", "Alias(Wformat=, 1, 0)") == "Wformat=, 1, 0"
+    assert opt_args("Warn", "Warn({-Wfoo) is gone})") == "-Wfoo) is gone"
+
+
+def _tree(tmp_path: Path, files: dict[str, str]) -> Path:
+    (tmp_path / "gcc").mkdir(parents=True, exist_ok=True)
+    (tmp_path / "gcc" / "BASE-VER").write_text("99.1.0\n")
+    for name, text in files.items():
+        p = tmp_path / "gcc" / name
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(text)
+    return tmp_path
+
+
+COMMON = """Language
+C
+
+Language
+C++
+
+Wall
+C C++ Warning
+Enable most warnings.
+
+Wextra
+Common Var(extra_warnings) Warning
+Extra warnings.
+
+Wunused
+Common Var(warn_unused) Init(0) Warning
+Unused things.
+
+Wlevel=
+Common Joined RejectNegative UInteger Var(warn_level) Warning IntegerRange(0, 3)
+Levels.
+
+Wlevel
+Common Warning Alias(Wlevel=, 2, 0)
+Levels.
+
+Wspace
+Common Var(warn_space) Init (1) Warning
+Init with a space is no Init at all.
+
+Wdeflt
+Common Var(warn_deflt) Init(1) Warning
+On by default.
+
+Wcode
+Common Var(warn_code) Init(-1) Warning
+Decided in code.
+
+Wparam
+Common Var(warn_param) Warning EnabledBy(Wunused && Wextra)
+Needs both.
+
+Wcond
+Common Var(warn_cond) Warning LangEnabledBy(C C++,Wlevel=, warn_level >= 2, 0)
+From level 2.
+
+Wboth
+Common Var(warn_both) Warning EnabledBy(Wunused || Wextra)
+Either.
+
+Wgone
+Common WarnRemoved
+Removed.
+
+Wnop
+Common Ignore Warning
+Does nothing.
+"""
+
+
+def test_semantics_on_a_small_tree(tmp_path):
+    c_opt = "Wlevel=\nC C++ LangEnabledBy(C C++,Wall, 1, 0)\n; in common.opt\n"
+    data = build_from_tree(_tree(tmp_path, {"common.opt": COMMON, "c-family/c.opt": c_opt}),
+                           "gcc-99", "source-tree", str(tmp_path))
+    assert data.version == "99.1.0"
+    f = {x.name: x for x in data.flags}
+    assert f["-Wspace"].default == "off"          # "Init (1)" ignored
+    assert f["-Wdeflt"].default == "on"
+    assert f["-Wcode"].default == "code"
+    assert f["-Wlevel"].alias_of == "-Wlevel=2"
+    assert f["-Wlevel="].argument == "<0,3>" and f["-Wlevel="].takes_argument
+    assert f["-Wnop"].ignored
+    assert "-Wgone" not in f                       # WarnRemoved without Warning: not a warning
+    # Records merged across files: c.opt's LangEnabledBy joins common.opt's record.
+    assert f["-Wlevel="].origin == "c-family/c.opt common.opt"
+    edges = {(e.parent, e.child, e.value, e.parent_min, tuple(e.requires)) for e in data.edges}
+    assert ("-Wall", "-Wlevel=", "1", None, ()) in edges
+    assert ("-Wlevel=", "-Wcond", "1", 2, ()) in edges
+    assert ("-Wunused", "-Wparam", "1", None, ("-Wextra",)) in edges
+    assert ("-Wextra", "-Wparam", "1", None, ("-Wunused",)) in edges
+    assert ("-Wunused", "-Wboth", "1", None, ()) in edges and ("-Wextra", "-Wboth", "1", None, ()) in edges
+
+
+def test_content_hash_is_stable(tmp_path):
+    root = _tree(tmp_path, {"common.opt": COMMON})
+    a = build_from_tree(root, "gcc-99", "source-tree", "x")
+    b = build_from_tree(root, "gcc-99", "source-tree", "x")
+    assert a.content_hash() == b.content_hash()
+    (root / "gcc" / "common.opt").write_text(COMMON.replace("Extra warnings.", "More warnings."))
+    c = build_from_tree(root, "gcc-99", "source-tree", "x")
+    assert c.content_hash() != a.content_hash()
+
+
+def test_unbalanced_parenthesis_names_file_and_line(tmp_path):
+    bad = COMMON.replace("Common Var(warn_cond) Warning LangEnabledBy(C C++,Wlevel=, warn_level >= 2, 0)",
+                         "Common Var(warn_cond Warning")
+    root = _tree(tmp_path, {"common.opt": bad})
+    with pytest.raises(ParseError) as exc:
+        build_from_tree(root, "gcc-99", "source-tree", "x")
+    line = bad.splitlines().index("Common Var(warn_cond Warning") + 1
+    assert str(exc.value).startswith(f"common.opt:{line}:")

@@ -1,0 +1,36 @@
+"""The database agrees with the GCC binaries, or explains each difference by rule."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from conftest import require
+
+
+@pytest.mark.parametrize("compiler", ["gcc-11", "gcc-12"])
+def test_verify_against_binary(cli, compiler):
+    require(compiler)
+    code, out, _ = cli("flags", "verify", compiler, "--json")
+    report = json.loads(out)
+    unexplained = [f for f in report["findings"] if f["reason"] is None]
+    assert unexplained == [] and code == 0
+    # Every scenario compared most options, for C and for C++.
+    for check in ("default-c", "wall-c", "wextra-c", "default-c++", "wall-c++", "wextra-c++"):
+        assert report["compared"][check] > 350
+
+
+def test_verify_catches_a_wrong_database(gcc12):
+    """A database that claims something false about the binary is caught."""
+    require("gcc-12")
+    import copy
+
+    from flagdb.verify_gcc import verify_gcc
+
+    wrong = copy.deepcopy(gcc12)
+    wrong.flag("-Wshadow").extra["init"] = "1"          # claims -Wshadow is on by default
+    wrong.edges = [e for e in wrong.edges if not (e.parent == "-Wall" and e.child == "-Wparentheses")]
+    report = verify_gcc(wrong)
+    bad = {(f.check, f.flag) for f in report.unexplained}
+    assert ("default-c", "-Wshadow") in bad
+    assert ("wall-c", "-Wparentheses") in bad and ("wall-c++", "-Wparentheses") in bad

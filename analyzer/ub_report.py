@@ -133,13 +133,16 @@ def _detail(data: dict, case: dict, behaviours) -> list[str]:
     warns = {(w["compiler"], w["level"], w["flags"]): w["options"]
              for w in data["warnings"] if w["case_id"] == cid}
     sans = [s for s in data["sanitizers"] if s["case_id"] == cid]
-    for compiler in _unique(c["compiler"] for c in cells):
+    for compiler in sorted(_unique(c["compiler"] for c in cells), key=_compiler_rank):
         for flags in _unique(c["flags"] for c in cells if c["compiler"] == compiler):
             mine = sorted((c for c in cells if c["compiler"] == compiler and c["flags"] == flags),
                           key=lambda c: _level_rank(c["level"]))
             label = compiler + (f" {flags}" if flags else "")
-            parts = [f"{c['level']} {_describe_outcome(c)}" for c in mine]
-            lines.append(f"  {label:<10} " + ", ".join(parts))
+            grouped: dict[str, list[str]] = {}
+            for c in mine:
+                grouped.setdefault(_describe_outcome(c), []).append(c["level"])
+            lines.append(f"  {label:<10} " + "; ".join(
+                f"{' '.join(lv)} {what}" for what, lv in grouped.items()))
             fired = {}
             for c in mine:
                 for opt in warns.get((compiler, c["level"], flags)) or []:
@@ -192,12 +195,10 @@ def _ordered_cases(data: dict, behaviours) -> list[dict]:
 
 def _configurations(data: dict) -> list[tuple[str, str, str]]:
     configs = {(c["compiler"], c["level"], c["flags"]) for c in data["cells"]}
-    compilers = _unique(c["compiler"] for c in data["cells"])
-    return sorted(configs, key=lambda k: (k[2], _compiler_rank(k[0], compilers),
-                                          _level_rank(k[1])))
+    return sorted(configs, key=lambda k: (k[2], _compiler_rank(k[0]), _level_rank(k[1])))
 
 
-def _compiler_rank(name: str, seen: list[str]) -> tuple:
+def _compiler_rank(name: str) -> tuple:
     family, _, major = name.partition("-")
     return (family != "gcc", int(major) if major.isdigit() else 0, name)
 

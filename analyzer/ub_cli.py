@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from flagdb.db import connect
+from flagdb.errors import WarnscopeError
 from flagdb.paths import db_path
 
 from . import sandbox, ub_report, ub_run
@@ -57,7 +58,10 @@ def run_cmd(ctx, corpus_dir, compilers, levels, flag_sets, runs, timeout, jobs, 
     compiler_list = [c.strip() for c in compilers.split(",") if c.strip()]
     level_list = [normalize_level(l.strip()) for l in levels.split(",") if l.strip()]
     flag_list = ["", *[f.strip() for f in flag_sets if f.strip()]]
+    if timeout <= 0:
+        raise WarnscopeError("--timeout must be positive")
     limits = sandbox.Limits(timeout=timeout, cpu=max(1, int(timeout) + 1))
+    ub_run.validate(corpus_dir, compiler_list, level_list)  # bad input: nothing written
     executor = None
     if scheduler:
         from .ub_exec import DaskExecutor
@@ -95,6 +99,8 @@ def run_cmd(ctx, corpus_dir, compilers, levels, flag_sets, runs, timeout, jobs, 
 @click.pass_context
 def report_cmd(ctx, corpus_dir, case_id, as_json) -> None:
     """The matrix (divergent cases first) and per-case detail."""
+    if not _db(ctx).exists():
+        raise WarnscopeError(f"{_db(ctx)}: no such database: run 'warnscope ub run' first")
     conn = connect(_db(ctx))
     corpus = str(Path(corpus_dir).resolve()) if corpus_dir else None
     data = ub_report.load(conn, corpus)

@@ -65,13 +65,7 @@ def run(conn, corpus_dir: str | Path, compilers: list[str], levels: list[str],
     if runs < 1:
         raise WarnscopeError("runs per cell must be at least 1")
     corpus = str(Path(corpus_dir).resolve())
-    cases = discover(corpus_dir)
-    resolved = [resolve_compiler(c) for c in _unique(compilers)]
-    if not resolved:
-        raise WarnscopeError("no compilers given")
-    norm_levels = _unique(normalize_level(l) for l in levels)
-    if not norm_levels:
-        raise WarnscopeError("no optimization levels given")
+    cases, resolved, norm_levels = validate(corpus_dir, compilers, levels)
     flag_tuples = _unique(tuple(f.split()) for f in flag_sets)
     ub_store.ensure_tables(conn)
     ub_store.save_cases(conn, corpus, cases)
@@ -100,6 +94,19 @@ def run(conn, corpus_dir: str | Path, compilers: list[str], levels: list[str],
                 executor.close()
     summary.seconds = time.monotonic() - start
     return summary
+
+
+def validate(corpus_dir: str | Path, compilers: list[str], levels: list[str]
+             ) -> tuple[list[Case], list[Compiler], list[str]]:
+    """Read the corpus and check compilers and levels, before anything is written."""
+    cases = discover(corpus_dir)
+    resolved = [resolve_compiler(c) for c in _unique(compilers)]
+    if not resolved:
+        raise WarnscopeError("no compilers given")
+    norm_levels = _unique(normalize_level(l) for l in levels)
+    if not norm_levels:
+        raise WarnscopeError("no optimization levels given")
+    return cases, resolved, norm_levels
 
 
 def make_plan(cases: list[Case], compilers: list[Compiler], levels: list[str],

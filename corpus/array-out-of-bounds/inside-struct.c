@@ -1,0 +1,29 @@
+/* ub-case
+ * category: array-out-of-bounds
+ * standard: C17 6.5.6p8
+ * summary: a search loop runs to table[4] of int table[4], reading the next member of the same struct
+ * ub: yes
+ */
+#include <stdio.h>
+
+struct record {
+    int table[4];
+    int after;
+};
+
+static struct record r = {{1, 2, 3, 4}, 5};
+
+static int contains(int v)
+{
+    for (int i = 0; i <= 4; i++)
+        if (r.table[i] == v)
+            return 1;
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    (void)argv;
+    printf("%d %d\n", contains(5 * argc), contains(6 * argc));
+    return 0;
+}

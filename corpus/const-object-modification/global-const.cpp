@@ -1,0 +1,33 @@
+/* ub-case
+ * category: const-object-modification
+ * standard: C++17 [dcl.type.cv]/4
+ * summary: a const global is modified through const_cast
+ * ub: yes
+ * note: the object lives in read-only memory, so the store faults (SIGSEGV); the handler prints that and exits 0
+ */
+#include <csignal>
+#include <cstdio>
+#include <unistd.h>
+
+static void on_signal(int)
+{
+    static const char msg[] = "SIGSEGV\n";
+    write(1, msg, sizeof msg - 1);
+    _exit(0);
+}
+
+extern const int version;
+const int version = 3;
+
+__attribute__((noinline)) static void bump(const int *p)
+{
+    *const_cast<int *>(p) += 1;
+}
+
+int main(int argc, char **)
+{
+    std::signal(SIGSEGV, on_signal);
+    bump(argc > 1 ? nullptr : &version);
+    std::printf("%d\n", version);
+    return 0;
+}

@@ -1,0 +1,19 @@
+/* ub-case
+ * category: dangling-pointer-value
+ * standard: C17 7.22.3.5p2
+ * summary: the old pointer passed to realloc is compared with the result
+ * ub: yes
+ * note: glibc keeps a same-size block in place, so the pointers compare equal when unexploited
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+int main(int argc, char **argv)
+{
+    (void)argv;
+    char *p = malloc(16 * argc);
+    char *q = realloc(p, 16 * argc);
+    puts(p == q ? "kept in place" : "moved");
+    free(q);
+    return 0;
+}

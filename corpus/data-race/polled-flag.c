@@ -1,0 +1,33 @@
+/* ub-case
+ * category: data-race
+ * standard: C17 5.1.2.4p35
+ * summary: the main thread polls a plain int that another thread sets, with no atomics or locks
+ * ub: yes
+ * link: -pthread
+ * note: unexploited, the poll sees the store within about 10 ms; hoisting the load out of the loop spins forever
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <time.h>
+
+static int ready;
+
+static void *producer(void *arg)
+{
+    struct timespec pause = {0, 10 * 1000 * 1000};
+    nanosleep(&pause, NULL);
+    ready = *(int *)arg;
+    return NULL;
+}
+
+int main(int argc, char **argv)
+{
+    (void)argv;
+    pthread_t t;
+    pthread_create(&t, NULL, producer, &argc);
+    while (!ready) {
+    }
+    pthread_join(t, NULL);
+    printf("ready %d\n", ready);
+    return 0;
+}

@@ -1,0 +1,28 @@
+/* ub-case
+ * category: misaligned-access
+ * standard: C17 6.3.2.3p7
+ * summary: a uint32_t pointer one byte into a buffer is used to sum the buffer; vector code may assume 4-byte alignment
+ * ub: yes
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+__attribute__((noinline)) static uint32_t sum(const uint32_t *p, size_t n)
+{
+    uint32_t s = 0;
+    for (size_t i = 0; i < n; i++)
+        s += p[i];
+    return s;
+}
+
+static _Alignas(16) unsigned char buf[4 * 64 + 16];
+
+int main(int argc, char **argv)
+{
+    (void)argv;
+    memset(buf, argc, sizeof buf);
+    const uint32_t *p = (const uint32_t *)(buf + argc);
+    printf("%08x\n", (unsigned)sum(p, 63));
+    return 0;
+}

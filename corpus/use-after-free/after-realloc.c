@@ -1,0 +1,26 @@
+/* ub-case
+ * category: use-after-free
+ * standard: C17 7.22.3.5p2
+ * summary: writing through the old pointer after realloc returned (the same address)
+ * ub: yes
+ * note: glibc keeps a same-size block in place, so both pointers name the same int when unexploited
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+int main(int argc, char **argv)
+{
+    (void)argv;
+    int *p = malloc(sizeof(int) * argc);
+    int *q = realloc(p, sizeof(int) * argc);
+    if (q != p) {
+        puts("moved");
+        free(q);
+        return 0;
+    }
+    *p = 1;
+    *q = 2;
+    printf("%d %d\n", *p, *q);
+    free(q);
+    return 0;
+}

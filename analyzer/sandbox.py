@@ -176,6 +176,8 @@ def _enter_sandbox(uid: int | None, limits: Limits) -> None:
     def lim(which: int, value: int) -> None:
         resource.setrlimit(which, (value, value))
 
+    for sig in (signal.SIGINT, signal.SIGQUIT, signal.SIGTERM):
+        signal.signal(sig, signal.SIG_DFL)  # the program starts with default dispositions
     lim(resource.RLIMIT_CORE, 0)
     lim(resource.RLIMIT_CPU, limits.cpu)
     lim(resource.RLIMIT_FSIZE, limits.file_size)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import concurrent.futures as cf
 import multiprocessing
 import os
+import signal
 from typing import Iterable, Iterator, Protocol
 
 from flagdb.errors import WarnscopeError
@@ -35,16 +36,25 @@ class LocalExecutor:
 
     def run(self, jobs: Iterable) -> Iterator[tuple[object, object, BaseException | None]]:
         self.pool = cf.ProcessPoolExecutor(max_workers=self.workers,
-                                           mp_context=multiprocessing.get_context("fork"))
+                                           mp_context=multiprocessing.get_context("fork"),
+                                           initializer=_ignore_sigint)
         futures = {self.pool.submit(execute, job): job for job in jobs}
         for fut in cf.as_completed(futures):
             exc = fut.exception()
             yield futures[fut], (None if exc else fut.result()), exc
 
     def close(self) -> None:
+        """Cancel what has not started; let running jobs end (each is bounded by the
+        sandbox timeout), so no program is left behind."""
         if self.pool is not None:
             self.pool.shutdown(wait=True, cancel_futures=True)
             self.pool = None
+
+
+def _ignore_sigint() -> None:
+    """Ctrl-C is for the client: it stops handing out work and keeps what is stored.
+    A worker interrupted mid-job would only lose that job."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 class DaskExecutor:

@@ -66,6 +66,11 @@ def resolve_compiler(name: str) -> Compiler:
                     identity=identity)
 
 
+def installed_compilers(names: list[str]) -> list[str]:
+    """Those of ``names`` (gcc-N / clang-N) found on PATH, for a run on whatever is here."""
+    return [n for n in names if shutil.which(n)]
+
+
 def normalize_level(level: str) -> str:
     """``O2`` and ``-O2`` both mean ``-O2``."""
     norm = level if level.startswith("-") else f"-{level}"

@@ -12,10 +12,13 @@ Outcome of one run, in this order of precedence:
 A cell runs the program more than once; if the runs disagree, the cell is
 ``nondeterministic``. A program that does not compile or link is
 ``compile-error``. ``exploited`` is true when the outcome is not ``expected``,
-and unknown (None) for a case without expected output.
+and unknown (None) for a case without expected output and for a compile error
+(there was no program to exploit anything).
 
 A case diverges when its cells fall into more than one behaviour class: the
 outcome, with ``completed`` and ``unexpected-output`` told apart by their stdout.
+Compile errors are not behaviour: a program that only some compilers build does
+not diverge for that reason alone.
 """
 from __future__ import annotations
 
@@ -60,7 +63,7 @@ def classify(case: Case, runs: list[RunResult]) -> Verdict:
 
 
 def verdict(case: Case, outcome: str, stdout: bytes = b"") -> Verdict:
-    exploited = None if not case.expected else outcome != "expected"
+    exploited = None if not case.expected or outcome == "compile-error" else outcome != "expected"
     behaviour = outcome
     if outcome in ("completed", "unexpected-output"):
         behaviour += ":" + hashlib.sha256(stdout).hexdigest()[:12]
@@ -69,7 +72,7 @@ def verdict(case: Case, outcome: str, stdout: bytes = b"") -> Verdict:
 
 def diverges(behaviours: list[str]) -> bool:
     """A case diverges when its cells show more than one behaviour class."""
-    return len(set(behaviours)) > 1
+    return len(set(behaviours) - {"compile-error"}) > 1
 
 
 def _signature(outcome: str, run: RunResult) -> tuple:

@@ -25,7 +25,7 @@ from .ub_jobs import (CellJob, CellResult, ClangUnit, ClangWarningsJob, ClangWar
                       SanitizerJob, SanitizerResult)
 
 #: Bump when the meaning of a stored result changes, so old results are recomputed.
-RESULT_VERSION = "1"
+RESULT_VERSION = "2"
 DEFAULT_RUNS = 2
 CLANG_UNITS_PER_JOB = 40
 SANITIZER_LIMITS = sandbox.Limits(timeout=10.0, cpu=10, address_space=None)

@@ -123,3 +123,4 @@ def test_classification_rules():
     other = classify(plain, [_run(out=b"43\n")] * 2)
     assert diverges([v.behaviour, other.behaviour])
     assert not diverges([v.behaviour, v.behaviour])
+    assert not diverges([v.behaviour, "compile-error"])

@@ -115,6 +115,9 @@ def test_a_program_that_does_not_link_is_a_recorded_cell(results):
     assert len(broken) == 8
     assert {c["outcome"] for c in broken.values()} == {"compile-error"}
     assert all("nowhere" in c["compile_log"] for c in broken.values())
+    assert {c["exploited"] for c in broken.values()} == {None}
+    report = {c["case"]: c for c in ub_report.report_json(results[3])["cases"]}
+    assert report["broken/does-not-link"]["diverges"] is False
 
 
 def test_program_without_expected_output_is_compared_across_cells_only(results):

@@ -105,7 +105,12 @@ def report_cmd(ctx, corpus_dir, case_id, as_json) -> None:
     corpus = str(Path(corpus_dir).resolve()) if corpus_dir else None
     data = ub_report.load(conn, corpus)
     if as_json:
-        click.echo(json.dumps(ub_report.report_json(data), indent=2))
+        report = ub_report.report_json(data)
+        if case_id is not None:
+            report["cases"] = [c for c in report["cases"] if c["case"] == case_id]
+            if not report["cases"]:
+                raise WarnscopeError(f"no case {case_id!r} in the results of {data['corpus']}")
+        click.echo(json.dumps(report, indent=2))
     else:
         click.echo(ub_report.render(data, case_id), nl=False)
 

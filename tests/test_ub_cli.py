@@ -60,6 +60,11 @@ def test_run_json_and_report(tmp_path, capsys):
     assert {c["case"] for c in report["cases"]} >= {"control/unsigned-wrap", "external/plain"}
     assert main(["--db", str(db), "ub", "report", "--case", "control/exit-three"]) == 0
     assert "-O0 -O2 expected" in capsys.readouterr().out
+    assert main(["--db", str(db), "ub", "report", "--json", "--case", "control/exit-three"]) == 0
+    [one] = json.loads(capsys.readouterr().out)["cases"]
+    assert one["case"] == "control/exit-three" and one["diverges"] is False
+    assert main(["--db", str(db), "ub", "report", "--case", "no/such-case"]) == 1
+    assert "no case 'no/such-case'" in capsys.readouterr().err
 
 
 def test_flag_sets_are_extra_cells(tmp_path, capsys):

@@ -38,6 +38,9 @@ def cell_records(data: dict, compilers=None, levels=None, flag_sets=None) -> lis
     """Cells as the JSON of ``ub run --json``, optionally limited to a run's matrix."""
     warn = {(w["case_id"], w["compiler"], w["level"], w["flags"]): w["options"]
             for w in data["warnings"]}
+    sans: dict[tuple[str, str], dict] = {}
+    for s in data["sanitizers"]:
+        sans.setdefault((s["case_id"], s["compiler"]), {})[s["sanitizer"]] = s["detected"]
     out = []
     for c in data["cells"]:
         if compilers is not None and c["compiler"] not in compilers:
@@ -51,6 +54,7 @@ def cell_records(data: dict, compilers=None, levels=None, flag_sets=None) -> lis
             "flags": c["flags"], "outcome": c["outcome"], "exploited": c["exploited"],
             "exit": c["exit"], "signal": c["signal"], "stdout": c["stdout"],
             "warnings": warn.get((c["case_id"], c["compiler"], c["level"], c["flags"])),
+            "sanitizers": sans.get((c["case_id"], c["compiler"]), {}),
             "compiler_version": c["compiler_version"], "runs": c["runs"],
         })
     return out

@@ -94,6 +94,8 @@ def test_only_gcc_warns_and_ubsan_catches_it(results):
         assert sans[compiler, "undefined"]["detected"] is True
         assert "signed integer overflow" in sans[compiler, "undefined"]["report"]
         assert sans[compiler, "address"]["detected"] is False
+    records = [r for r in ub_report.cell_records(data) if r["case"] == "signed-integer-overflow/loop"]
+    assert {r["sanitizers"]["undefined"] for r in records} == {True}
 
 
 def test_controls_agree_everywhere(results):

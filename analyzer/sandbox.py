@@ -34,7 +34,7 @@ import subprocess
 import tempfile
 import time
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator, Sequence
 
@@ -73,7 +73,6 @@ class RunResult:
     maxrss_kb: int
     uid: int | None = None
     leftovers_killed: int = 0
-    extra: dict = field(default_factory=dict)
 
 
 def run(binary: str | Path, args: Sequence[str] = (), limits: Limits = Limits(),

@@ -111,6 +111,10 @@ def _run_in(prog: Path, args: list[str], workdir: Path, uid: int | None, limits:
     for stream in (proc.stdout, proc.stderr):
         os.set_blocking(stream.fileno(), False)
         sel.register(stream, selectors.EVENT_READ)
+    # A pidfd becomes readable when the program exits, so the loop below never polls.
+    pidfd = _pidfd_open(proc.pid)
+    if pidfd is not None:
+        sel.register(pidfd, selectors.EVENT_READ)
     deadline = start + limits.timeout
     try:
         while True:
@@ -118,16 +122,26 @@ def _run_in(prog: Path, args: list[str], workdir: Path, uid: int | None, limits:
                 pid, st, ru = os.wait4(proc.pid, os.WNOHANG)
                 if pid:
                     status_word, rusage = st, ru
+                    if pidfd is not None:
+                        sel.unregister(pidfd)
                     # The program is gone; whatever it left behind holding our pipes goes too.
                     _kill_all(proc.pid, uid)
-            if not sel.get_map():
-                if status_word is not None:
-                    break
+            streams_open = any(k.fileobj in (proc.stdout, proc.stderr)
+                               for k in sel.get_map().values())
+            if not streams_open and status_word is not None:
+                break
             now = time.monotonic()
             if now >= deadline:
                 timed_out = True
                 break
-            for key, _ in sel.select(timeout=min(0.05, deadline - now)) if sel.get_map() else []:
+            if sel.get_map():
+                events = sel.select(timeout=min(0.05, deadline - now))
+            else:  # no pidfd, pipes closed, program still running
+                time.sleep(0.005)
+                events = []
+            for key, _ in events:
+                if key.fileobj is not proc.stdout and key.fileobj is not proc.stderr:
+                    continue  # the pidfd: reaped at the top of the loop
                 buf = out if key.fileobj is proc.stdout else err
                 try:
                     chunk = os.read(key.fd, 65536)
@@ -142,9 +156,9 @@ def _run_in(prog: Path, args: list[str], workdir: Path, uid: int | None, limits:
                     truncated = True
             if truncated:
                 break
-            if not sel.get_map() and status_word is None:
-                time.sleep(0.005)
     finally:
+        if pidfd is not None:
+            os.close(pidfd)
         leftovers = _kill_all(proc.pid, uid)
         if status_word is None:
             _, status_word, rusage = os.wait4(proc.pid, 0)
@@ -168,6 +182,13 @@ def _run_in(prog: Path, args: list[str], workdir: Path, uid: int | None, limits:
                      stderr=bytes(err), truncated=truncated, wall=wall,
                      user=rusage.ru_utime, sys=rusage.ru_stime, maxrss_kb=rusage.ru_maxrss,
                      uid=uid, leftovers_killed=leftovers)
+
+
+def _pidfd_open(pid: int) -> int | None:
+    try:
+        return os.pidfd_open(pid)
+    except (AttributeError, OSError):
+        return None
 
 
 def _enter_sandbox(uid: int | None, limits: Limits) -> None:

@@ -11,6 +11,7 @@ import sys
 import click
 
 from analyzer.demo import demo
+from analyzer.plugin_cli import closure
 from flagdb.cli import flags
 from flagdb.errors import WarnscopeError
 
@@ -26,6 +27,7 @@ def cli(ctx: click.Context, db: str) -> None:
     ctx.obj = {"db": db}
 
 
+flags.add_command(closure)
 cli.add_command(flags)
 cli.add_command(demo)
 cli.add_command(ub)

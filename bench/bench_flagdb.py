@@ -50,6 +50,18 @@ def main() -> None:
         print(summary("warnscope flags diff gcc-11 gcc-12 (whole process)",
                       measure(lambda: run_child(cmd), RUNS), goal=0.15))
 
+        # 50 flags (every 20th clang-16 name, every 15th gcc-12 name) against 6 compilers.
+        conn = connect(db)
+        six = ("gcc-11", "gcc-12", "clang-13", "clang-14", "clang-16", "clang-19")
+        for compiler in six[2:]:
+            ingest(conn, compiler)
+        clang_names = sorted(store.flag_names(conn, "clang-16"))[::20][:25]
+        gcc_names = sorted(store.flag_names(conn, "gcc-12"))[::15][:25]
+        conn.close()
+        check = cmd[:-4] + ["flags", "check", "-c", ",".join(six), "--", *clang_names, *gcc_names]
+        print(summary(f"warnscope flags check: {len(clang_names) + len(gcc_names)} flags x 6 "
+                      "compilers (whole process)", measure(lambda: run_child(check), RUNS), goal=0.2))
+
 
 if __name__ == "__main__":
     main()

@@ -167,14 +167,34 @@ _ENTRY_HEAD_RE = re.compile(
 )
 
 
-def parse_groups(path: str | Path) -> tuple[str, list[tuple[str, int, int, int, str, int]], list[str], list[str], bytes]:
-    """The raw pieces of ``DiagnosticGroups.inc``.
+@dataclass
+class RawRow:
+    """One group-table row as written: offsets not yet resolved."""
 
-    Returns (layout, rows, diag_arrays, sub_groups, names) where each row is
-    (commented name, name offset, members offset, subgroups offset, docs, line),
-    ``diag_arrays`` the flat member list (``-1`` as ``""``), ``sub_groups`` the flat
-    index list and ``names`` the bytes of the name table.
-    """
+    comment: str        # the name as the generator wrote it in a comment
+    name_offset: int
+    members_offset: int
+    subgroups_offset: int
+    docs: str
+    line: int
+
+
+@dataclass
+class RawGroups:
+    """The pieces of ``DiagnosticGroups.inc`` before resolving offsets."""
+
+    layout: str
+    rows: list[RawRow]
+    #: ``DiagArrays`` flattened: diagnostic names, ``""`` for each ``-1`` terminator.
+    diag_arrays: list[str]
+    #: ``DiagSubGroups`` flattened: group indices as text, ``""`` for each ``-1``.
+    sub_groups: list[str]
+    #: The bytes of the name table (length-prefixed, or ``\0``-separated in 22).
+    names: bytes
+
+
+def parse_groups(path: str | Path) -> RawGroups:
+    """The raw pieces of ``DiagnosticGroups.inc``, in whichever layout it is."""
     path = str(path)
     lines = _read(path).splitlines()
     n = len(lines)
@@ -183,7 +203,7 @@ def parse_groups(path: str | Path) -> tuple[str, list[tuple[str, int, int, int, 
     sub_groups: list[str] | None = None
     names: bytes | None = None
     names_kind = ""
-    rows: list[tuple[str, int, int, int, str, int]] = []
+    rows: list[RawRow] = []
     layout = ""
 
     def block_until(start: int, end_pred) -> tuple[list[str], int]:
@@ -205,8 +225,11 @@ def parse_groups(path: str | Path) -> tuple[str, list[tuple[str, int, int, int, 
             sub_groups = _int16_tokens(path, i - len(body), body, symbolic=False)
         elif line.startswith("static const char DiagGroupNames[]"):
             start = i
-            body, i = block_until(i, lambda l: l.rstrip().endswith("};"))
-            names = _string_block(path, start + 1, body + [lines[i]])
+            if line.rstrip().endswith("};"):          # all on one line
+                names = _string_block(path, start, [line.split("=", 1)[1]])
+            else:
+                body, i = block_until(i, lambda l: l.rstrip().endswith("};"))
+                names = _string_block(path, start + 1, body + [lines[i]])
             names_kind = "prefixed"
         elif line.startswith("static constexpr char DiagGroupNamesStorage[]"):
             body, i = block_until(i, lambda l: l.strip() == ";")
@@ -221,7 +244,7 @@ def parse_groups(path: str | Path) -> tuple[str, list[tuple[str, int, int, int, 
                 m = _TABLE13_RE.match(row)
                 if not m:
                     raise ParseError(path, k, "malformed group table row (truncated or unknown layout)")
-                rows.append((m.group(1), int(m.group(2)), int(m.group(4)), int(m.group(6)), "", k))
+                rows.append(RawRow(m.group(1), int(m.group(2)), int(m.group(4)), int(m.group(6)), "", k))
             i = end
         elif line.startswith("#ifdef DIAG_ENTRY"):
             i, layout = _parse_entries(path, lines, i, rows)
@@ -239,11 +262,10 @@ def parse_groups(path: str | Path) -> tuple[str, list[tuple[str, int, int, int, 
         if layout != "docs":
             raise ParseError(path, n, "a \\0-separated name table with a group table without docs: unknown layout")
         layout = "strtab"
-    return layout, rows, diag_arrays, sub_groups, names
+    return RawGroups(layout, rows, diag_arrays, sub_groups, names)
 
 
-def _parse_entries(path: str, lines: list[str], start: int,
-                   rows: list[tuple[str, int, int, int, str, int]]) -> tuple[int, str]:
+def _parse_entries(path: str, lines: list[str], start: int, rows: list[RawRow]) -> tuple[int, str]:
     """Read ``DIAG_ENTRY`` rows (layouts entry/docs) up to ``#endif``; returns (end, layout)."""
     n = len(lines)
     i = start + 1
@@ -280,7 +302,7 @@ def _parse_entries(path: str, lines: list[str], start: int,
             docs = "\n".join(parts)
             if text[cut + 2:].strip() != ")":
                 raise ParseError(path, i + 1, "unexpected text after the docs of a DIAG_ENTRY row")
-        rows.append((m.group(2), int(m.group(3)), int(m.group(4)), int(m.group(5)), docs, lineno))
+        rows.append(RawRow(m.group(2), int(m.group(3)), int(m.group(4)), int(m.group(5)), docs, lineno))
         i += 1
     if i >= n:
         raise ParseError(path, n, f"unexpected end of file in the DIAG_ENTRY table that starts at line {start + 1}")
@@ -316,7 +338,6 @@ def _string_block(path: str, first_line: int, body: list[str]) -> bytes:
     """The bytes of consecutive C string literals (``{ "..." "..." };`` or ``"..." ;``)."""
     out = bytearray()
     for k, raw in enumerate(body, first_line + 1):
-        rest = raw
         pos = 0
         for m in _STRING_RE.finditer(raw):
             between = raw[pos:m.start()].strip()
@@ -401,23 +422,25 @@ def parse_dir(directory: str | Path) -> Tables:
 
 def build_tables(groups_path: str, version: str, diags: dict[str, Diag]) -> Tables:
     """Resolve the group table against the diagnostics, checking every reference."""
-    layout, rows, arrays, subs, names = parse_groups(groups_path)
-    strtab = layout == "strtab"
+    raw = parse_groups(groups_path)
+    strtab = raw.layout == "strtab"
     groups: list[Group] = []
-    for index, (comment, nameoff, moff, soff, docs, line) in enumerate(rows):
-        name = _name_at(names, nameoff, strtab)
+    for index, row in enumerate(raw.rows):
+        line = row.line
+        name = _name_at(raw.names, row.name_offset, strtab)
         if name is None:
-            raise ParseError(groups_path, line, f"name offset {nameoff} is outside the name table (truncated?)")
-        if name != comment:
             raise ParseError(groups_path, line,
-                             f"name table says {name!r} but the row is commented {comment!r} (unknown layout?)")
-        members = _run(groups_path, line, arrays, moff, "DiagArrays")
+                             f"name offset {row.name_offset} is outside the name table (truncated?)")
+        if name != row.comment:
+            raise ParseError(groups_path, line, f"name table says {name!r} but the row is commented "
+                             f"{row.comment!r} (unknown layout?)")
+        members = _run(groups_path, line, raw.diag_arrays, row.members_offset, "DiagArrays")
         for member in members:
             if member not in diags:
                 raise ParseError(groups_path, line, f"group {name!r} lists diag::{member}, "
                                  "which no Diagnostic*Kinds.inc defines")
-        sub = [int(s) for s in _run(groups_path, line, subs, soff, "DiagSubGroups")]
-        groups.append(Group(index, name, members, sub, docs, line))
+        sub = [int(s) for s in _run(groups_path, line, raw.sub_groups, row.subgroups_offset, "DiagSubGroups")]
+        groups.append(Group(index, name, members, sub, row.docs, line))
     for g in groups:
         for s in g.subgroups:
             if not 0 <= s < len(groups):
@@ -430,7 +453,7 @@ def build_tables(groups_path: str, version: str, diags: dict[str, Diag]) -> Tabl
     if groups[0].name == "" and groups[0].members:
         raise ParseError(groups_path, groups[0].line,
                          "group 0 (\"\") has diagnostics, so group index 0 would be ambiguous")
-    return Tables(layout, version, groups, diags)
+    return Tables(raw.layout, version, groups, diags)
 
 
 def _run(path: str, line: int, flat: list[str], offset: int, what: str) -> list[str]:

@@ -53,9 +53,7 @@ def load_clang(compiler: str, source: str | None = None) -> CompilerData:
     """Parse clang ``compiler``'s tables from ``source`` or from Debian's libclang-N-dev."""
     major = major_of(compiler)
     if source is not None:
-        directory = Path(source)
-        if not directory.is_dir():
-            raise WarnscopeError(f"{source}: not a directory (expected one holding DiagnosticGroups.inc)")
+        directory = source_dir(Path(source))
         tables = parse_dir(directory)
         kind, provenance = "inc-dir", str(directory.resolve())
     else:
@@ -70,6 +68,17 @@ def load_clang(compiler: str, source: str | None = None) -> CompilerData:
 
 #: ``apt-cache policy`` takes seconds; the candidate version does not change within a run.
 _candidate_version = lru_cache(maxsize=None)(debian.package_version)
+
+
+def source_dir(path: Path) -> Path:
+    """The directory holding the tables: ``path`` itself, or its ``clang/Basic`` below an
+    include root such as ``/usr/lib/llvm-16/include`` of an installed libclang-16-dev."""
+    if not path.is_dir():
+        raise WarnscopeError(f"{path}: not a directory (expected one holding DiagnosticGroups.inc)")
+    for candidate in (path, path / "clang" / "Basic", path / "include" / "clang" / "Basic"):
+        if (candidate / "DiagnosticGroups.inc").is_file():
+            return candidate
+    return path   # parse_dir names the missing file
 
 
 def fetch_package(major: int) -> tuple[Path, str]:

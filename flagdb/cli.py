@@ -148,7 +148,8 @@ def tree(ctx, compiler, flag, lang, as_json) -> None:
 def diff(ctx, old, new, include_all, as_json) -> None:
     """What changed from compiler OLD to NEW (versions of one compiler, or two compilers)."""
     conn = _conn(ctx)
-    result = queries.diff(store.load(conn, old), store.load(conn, new), include_all)
+    result = queries.diff(store.load(conn, old, with_messages=False),
+                          store.load(conn, new, with_messages=False), include_all)
     if result["cross_family"]:
         lines = [f"{old} vs {new}: {result['in_both']} names in both, {len(result['changed'])} of "
                  f"them differ; {len(result['removed'])} only in {old}, "
@@ -193,8 +194,8 @@ def history(ctx, flag, as_json) -> None:
 
 
 @flags.command(**FLAG_ARGS)
-@click.option("--compiler", "-c", "compilers", required=True,
-              help="Comma-separated compilers, e.g. gcc-11,gcc-12,clang-16.")
+@click.option("--compiler", "-c", "compilers", required=True, multiple=True,
+              help="Compilers, comma-separated or repeated: gcc-11,gcc-12 -c clang-16.")
 @click.option("--portable", is_flag=True, help="Print only the flags every compiler knows.")
 @json_option
 @click.argument("flag_args", nargs=-1, type=click.UNPROCESSED, required=True)
@@ -202,9 +203,8 @@ def history(ctx, flag, as_json) -> None:
 def check(ctx, compilers, portable, as_json, flag_args) -> None:
     """What each compiler does with FLAGS (put them after --)."""
     conn = _conn(ctx)
-    names = [c.strip() for c in compilers.split(",") if c.strip()]
-    datas = [store.load(conn, c) for c in names]
-    results = queries.check(datas, list(flag_args))
+    names = [c.strip() for group in compilers for c in group.split(",") if c.strip()]
+    results = queries.check_in_db(conn, names, list(flag_args))
     if portable:
         keep = queries.portable(results)
         _emit(keep, as_json, " ".join(keep))

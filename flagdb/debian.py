@@ -7,6 +7,7 @@ source tree).
 """
 from __future__ import annotations
 
+import functools
 import os
 import subprocess
 import tarfile
@@ -18,6 +19,7 @@ from .errors import WarnscopeError
 from .paths import cache_dir
 
 
+@functools.lru_cache(maxsize=None)
 def package_version(package: str) -> str:
     """The candidate version apt would download, or a clear error if there is none."""
     proc = subprocess.run(

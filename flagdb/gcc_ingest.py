@@ -168,7 +168,8 @@ def _dash(name: str) -> str:
 
 
 def _languages(props: str, languages: set[str]) -> list[str]:
-    words = props.split()
+    """The option's own language tags: bare words, not those inside ``LangEnabledBy(...)``."""
+    words = re.sub(r"\([^()]*\)", " ", props).split()
     out = [w for w in words if w in languages or w == "Common"]
     seen: list[str] = []
     for w in out:

@@ -7,6 +7,8 @@ the tests call exactly what users run.
 from __future__ import annotations
 
 import difflib
+import heapq
+from operator import itemgetter
 import re
 import sqlite3
 from dataclasses import dataclass
@@ -35,9 +37,11 @@ def lang_name(lang: str | None) -> str | None:
 class Index:
     """Fast lookups over one compiler's data: flags by name, edges by parent/child."""
 
-    def __init__(self, data: CompilerData):
+    def __init__(self, data: CompilerData, all_names: set[str] | None = None):
         self.data = data
         self.flags: dict[str, Flag] = {f.name: f for f in data.flags}
+        #: every flag name of the compiler, for suggestions (``data`` may hold a subset)
+        self.all_names = all_names if all_names is not None else set(self.flags)
         self.by_parent: dict[str, list[Edge]] = {}
         self.by_child: dict[str, list[Edge]] = {}
         for e in data.edges:
@@ -95,6 +99,18 @@ class Index:
 
     def is_noop(self, flag: Flag) -> bool:
         return flag.ignored
+
+    def gram_index(self) -> dict[str, list[str]]:
+        """Character pair -> names containing it, for typo suggestions (built once)."""
+        if not hasattr(self, "_grams"):
+            names = sorted({n.rstrip("=") for n in self.all_names})
+            grams: dict[str, list[str]] = {}
+            for name in names:
+                for gram in _bigrams(name):
+                    grams.setdefault(gram, []).append(name)
+            common = len(names) // 4
+            self._grams = {g: ns for g, ns in grams.items() if len(ns) <= common}
+        return self._grams
 
 
 def typed_child(e: Edge, index: Index | None = None) -> str:
@@ -229,7 +245,7 @@ def show(data: CompilerData, typed: str, lang: str | None = None) -> dict:
     index = Index(data)
     hit = index.resolve(typed)
     if hit is None:
-        hint = did_you_mean(typed, index.flags)
+        hint = did_you_mean(typed, index)
         raise WarnscopeError(
             f"{data.compiler} has no warning flag {typed}" + (f" (did you mean {hint}?)" if hint else "")
         )
@@ -396,7 +412,7 @@ def history(conn: sqlite3.Connection, typed: str) -> list[dict]:
     """The flag in every ingested version: present, default, in -Wall/-Wextra, aliases."""
     out = []
     for row in store.compilers(conn):
-        data = store.load(conn, row.name)
+        data = store.load(conn, row.name, with_messages=False)
         index = Index(data)
         hit = index.resolve(typed)
         entry = {"compiler": row.name, "version": row.version, "present": hit is not None}
@@ -420,12 +436,27 @@ def history(conn: sqlite3.Connection, typed: str) -> list[dict]:
 
 # ------------------------------------------------------------------ check
 
-def did_you_mean(typed: str, names) -> str | None:
+def _bigrams(text: str) -> set[str]:
+    return {text[i:i + 2] for i in range(len(text) - 1)}
+
+
+def did_you_mean(typed: str, index: "Index") -> str | None:
+    """The closest known flag name, if one is close enough to be a typo.
+
+    Candidates come from an index of character pairs (pairs shared by most names,
+    such as ``-W``, are left out of it); only the best few go through difflib's
+    sequence matching, which is what costs.
+    """
     base = typed.split("=", 1)[0]
     if base.startswith("-Wno-"):
         base = "-W" + base[5:]
-    pool = sorted(set(n.rstrip("=") for n in names))
-    hits = difflib.get_close_matches(base, pool, n=1, cutoff=0.75)
+    grams = index.gram_index()
+    counts: dict[str, int] = {}
+    for gram in _bigrams(base):
+        for name in grams.get(gram, ()):
+            counts[name] = counts.get(name, 0) + 1
+    best = [name for name, _ in heapq.nlargest(12, counts.items(), key=itemgetter(1))]
+    hits = difflib.get_close_matches(base, best, n=1, cutoff=0.75)
     return hits[0] if hits else None
 
 
@@ -447,7 +478,7 @@ def check_flag(index: Index, typed: str) -> CheckResult:
     negative = typed.startswith("-Wno-")
     hit = index.resolve(typed)
     if hit is None:
-        hint = did_you_mean(typed, index.flags)
+        hint = did_you_mean(typed, index)
         detail = f"did you mean {hint}?" if hint else "no such warning option"
         if negative and data.family == "gcc":
             detail = ("GCC accepts an unknown -Wno-… silently (it only complains if another "
@@ -484,6 +515,27 @@ def _bad_value(flag: Flag, value: str) -> str | None:
 def check(datas: list[CompilerData], flags: list[str]) -> list[CheckResult]:
     """The table of every flag against every compiler, flag-major."""
     indexes = [Index(d) for d in datas]
+    return [check_flag(index, typed) for typed in flags for index in indexes]
+
+
+def candidate_names(typed: str) -> list[str]:
+    """Every stored name that ``typed`` could resolve to (see :meth:`Index.resolve`)."""
+    names = [typed]
+    if typed.startswith("-Wno-"):
+        names.append("-W" + typed[5:])
+    if "=" in typed:
+        names.append(typed.partition("=")[0] + "=")
+    return names
+
+
+def check_in_db(conn: sqlite3.Connection, compilers: list[str], flags: list[str]) -> list[CheckResult]:
+    """:func:`check` reading only the flags asked about (and the names, for suggestions),
+    so checking a few flags against many compilers stays fast."""
+    wanted = {n for typed in flags for n in candidate_names(typed)}
+    indexes = []
+    for compiler in compilers:
+        data = store.load_subset(conn, compiler, wanted)
+        indexes.append(Index(data, all_names=store.flag_names(conn, compiler)))
     return [check_flag(index, typed) for typed in flags for index in indexes]
 
 

@@ -39,6 +39,11 @@ def save(conn: sqlite3.Connection, data: CompilerData) -> str:
             (data.compiler,),
         ).fetchone()
         if row and row["content_hash"] == digest:
+            if (row["source_kind"], row["source"]) != (data.source_kind, data.source):
+                # Same content from somewhere else: keep the rows, record the new provenance.
+                conn.execute("UPDATE compiler SET source_kind = ?, source = ? WHERE id = ?",
+                             (data.source_kind, data.source, row["id"]))
+                return "unchanged content, provenance updated"
             return "unchanged"
         if row:
             conn.execute("DELETE FROM compiler WHERE id = ?", (row["id"],))
@@ -103,20 +108,50 @@ def compiler_row(conn: sqlite3.Connection, name: str) -> CompilerRow:
     )
 
 
-def load(conn: sqlite3.Connection, name: str) -> CompilerData:
-    """Read a stored compiler version back into the plain data the queries use."""
+def _compiler_id(conn: sqlite3.Connection, name: str) -> int:
+    compiler_row(conn, name)  # a clear error for an unknown compiler
+    return conn.execute("SELECT id FROM compiler WHERE name = ?", (name,)).fetchone()[0]
+
+
+def flag_names(conn: sqlite3.Connection, name: str) -> set[str]:
+    """All flag names of one compiler version."""
+    cid = _compiler_id(conn, name)
+    return {r[0] for r in conn.execute("SELECT name FROM flag WHERE compiler_id = ?", (cid,))}
+
+
+def load_subset(conn: sqlite3.Connection, name: str, flag_names_: set[str]) -> CompilerData:
+    """A compiler version with only the named flags (no edges, no messages)."""
+    row = compiler_row(conn, name)
+    cid = _compiler_id(conn, name)
+    marks = ",".join("?" * len(flag_names_))
+    rows = conn.execute(
+        f"SELECT * FROM flag WHERE compiler_id = ? AND name IN ({marks})", (cid, *flag_names_)
+    ).fetchall() if flag_names_ else []
+    return CompilerData(compiler=row.name, family=row.family, version=row.version,
+                        source_kind=row.source_kind, source=row.source,
+                        flags=[_flag(r) for r in rows])
+
+
+def _flag(r: sqlite3.Row) -> Flag:
+    return Flag(
+        name=r["name"], kind=r["kind"], alias_of=r["alias_of"], default=r["default_state"],
+        languages=json.loads(r["languages"]), takes_argument=bool(r["takes_argument"]),
+        argument=r["argument"], ignored=bool(r["ignored"]), removed=bool(r["removed"]),
+        description=r["description"], origin=r["origin"], c_family=bool(r["c_family"]),
+        extra=json.loads(r["extra"]),
+    )
+
+
+def load(conn: sqlite3.Connection, name: str, with_messages: bool = True) -> CompilerData:
+    """Read a stored compiler version back into the plain data the queries use.
+
+    ``with_messages=False`` skips the diagnostic texts (thousands of rows for clang)
+    for questions that do not need them.
+    """
     row = compiler_row(conn, name)
     cid = conn.execute("SELECT id FROM compiler WHERE name = ?", (name,)).fetchone()[0]
-    flags = [
-        Flag(
-            name=r["name"], kind=r["kind"], alias_of=r["alias_of"], default=r["default_state"],
-            languages=json.loads(r["languages"]), takes_argument=bool(r["takes_argument"]),
-            argument=r["argument"], ignored=bool(r["ignored"]), removed=bool(r["removed"]),
-            description=r["description"], origin=r["origin"], c_family=bool(r["c_family"]),
-            extra=json.loads(r["extra"]),
-        )
-        for r in conn.execute("SELECT * FROM flag WHERE compiler_id = ? ORDER BY name", (cid,))
-    ]
+    flags = [_flag(r) for r in
+             conn.execute("SELECT * FROM flag WHERE compiler_id = ? ORDER BY name", (cid,))]
     edges = [
         Edge(parent=r["parent"], child=r["child"], value=r["value"], parent_min=r["parent_min"],
              requires=json.loads(r["requires"]), languages=json.loads(r["languages"]))
@@ -126,7 +161,7 @@ def load(conn: sqlite3.Connection, name: str) -> CompilerData:
         Message(flag=r["flag"], diag=r["diag"], diag_class=r["diag_class"],
                 severity=r["severity"], text=r["text"])
         for r in conn.execute("SELECT * FROM message WHERE compiler_id = ? ORDER BY rowid", (cid,))
-    ]
+    ] if with_messages else []
     return CompilerData(
         compiler=row.name, family=row.family, version=row.version,
         source_kind=row.source_kind, source=row.source,

@@ -178,13 +178,18 @@ def _check_warnings(report: VerifyReport, major: int, data: CompilerData) -> Non
     ours.update({d: None for d in ungrouped})
     report.compared["warnings"] = len(theirs)
     for diag in sorted(ours.keys() | theirs.keys()):
-        mine, other = ours.get(diag, "(absent)"), theirs.get(diag, "(absent)")
+        mine = _describe(ours, diag)
+        other = _describe(theirs, diag)
         if mine != other:
-            report.findings.append(Finding("warnings", diag, _spell(mine), _spell(other), None))
+            report.findings.append(Finding("warnings", diag, mine, other, None))
 
 
-def _spell(group: str | None) -> str:
-    return "no flag" if group is None else group if group == "(absent)" else "-W" + group
+def _describe(flags: dict[str, str | None], diag: str) -> str:
+    """How one side files a diagnostic: under ``-W<group>``, with no flag, or not at all."""
+    if diag not in flags:
+        return "(absent)"
+    group = flags[diag]
+    return "no flag" if group is None else "-W" + group
 
 
 # ----------------------------------------------------------------------------- names

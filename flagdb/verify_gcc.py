@@ -1,8 +1,8 @@
 """Checking a GCC entry of the database against the GCC binary itself.
 
 ``gcc-N -Q --help=warnings`` lists every warning option the binary knows and the
-state of its variable, for C (the default) and, with ``-x c++ -fsyntax-only
-/dev/null``, for C++. We predict that listing from the database — defaults, then
+state of its variable, for C (the default) and, with ``-x c++ -fsyntax-only`` and
+an empty input, for C++. We predict that listing from the database — defaults, then
 the closure of ``-Wall`` or ``-Wextra`` applied to the options' variables — and
 compare line by line. ``-Q`` is lossy in known ways; each has a rule here that
 explains the difference. What no rule explains is a real disagreement.
@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 import shutil
 import subprocess
+import tempfile
+from pathlib import Path
 
 from .errors import WarnscopeError
 from .model import CompilerData, Flag
@@ -21,7 +23,7 @@ from .verify import Finding, VerifyReport
 #: Symbolic ``Init()`` values of the option files and what they are on a 64-bit host.
 SYMBOLIC_INIT = {"HOST_WIDE_INT_MAX": "9223372036854775807"}
 SCENARIOS = {"default": [], "wall": ["-Wall"], "wextra": ["-Wextra"]}
-LANGS = {"C": [], "C++": ["-x", "c++", "-fsyntax-only", "/dev/null"]}
+LANGS = {"C": [], "C++": ["-x", "c++", "-fsyntax-only"]}
 
 
 def binary_for(data: CompilerData) -> str:
@@ -37,7 +39,13 @@ def binary_for(data: CompilerData) -> str:
 def query(gcc: str, lang: str, flags: list[str]) -> dict[str, str]:
     """``-Q --help=warnings`` as {option name without its argument form: state text}."""
     cmd = [gcc, *LANGS[lang], "-Q", "--help=warnings", *flags]
-    proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    with tempfile.TemporaryDirectory() as tmp:
+        if LANGS[lang]:
+            # an empty input of our own: /dev/null is not to be trusted on a shared machine
+            empty = Path(tmp) / "empty.cc"
+            empty.write_text("")
+            cmd.insert(len(LANGS[lang]) + 1, str(empty))
+        proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
     if proc.returncode != 0:
         raise WarnscopeError(f"{' '.join(cmd)} failed: {proc.stderr.strip()[:200]}")
     states: dict[str, str] = {}

@@ -15,6 +15,7 @@ from flagdb.clang_ingest import fetch_package, load_clang
 from flagdb.model import CompilerData
 
 VERSIONS = (13, 14, 15, 16, 19, 22)
+#: CI installs these binaries; the others are verified where installed.
 VERIFIED = (14, 16, 19)
 
 

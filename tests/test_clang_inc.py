@@ -201,3 +201,12 @@ def test_build_is_deterministic():
     assert a.content_hash() == b.content_hash()
     assert build("clang-22", parse_dir(FIXTURES / "strtab22"), "inc-dir", "x").flags == [
         f for f in b.flags]
+
+
+def test_source_may_be_an_include_root(tmp_path):
+    """``--source /usr/lib/llvm-N/include`` works as well as the clang/Basic directory."""
+    shutil.copytree(FIXTURES / "docs15", tmp_path / "include" / "clang" / "Basic")
+    for root in (tmp_path, tmp_path / "include"):
+        data = load_clang("clang-15", source=str(root))
+        assert data.flag("-W").alias_of == "-Wextra"
+        assert data.source == str((tmp_path / "include" / "clang" / "Basic").resolve())

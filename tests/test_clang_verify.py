@@ -6,10 +6,10 @@ import copy
 import pytest
 
 from flagdb.verify_clang import parse_tree, probe_spellings, verify_clang, _groups
-from tests.clang_real import VERIFIED, need_tool, real_data
+from tests.clang_real import VERSIONS, need_tool, real_data
 
 
-@pytest.mark.parametrize("major", VERIFIED)
+@pytest.mark.parametrize("major", VERSIONS)
 def test_verify_against_binaries(major):
     need_tool(f"clang-{major}")
     need_tool(f"diagtool-{major}")
@@ -59,3 +59,16 @@ def test_probe_spellings_cover_both_prefixes():
     assert "-Rpass" in accepted and "-Wpass" in tried and "-Wpass" not in accepted
     assert "-Wall" in accepted and "-Rall" in tried and "-Rall" not in accepted
     assert not any(t.startswith(("-Wframe-larger-than", "-Rframe-larger-than")) for t in tried)
+
+
+def test_verify_data_read_back_from_the_database(tmp_path):
+    """``flags verify`` works on what the store gives back, not only on fresh parses."""
+    need_tool("clang-14")
+    need_tool("diagtool-14")
+    from flagdb import store
+    from flagdb.db import connect
+
+    conn = connect(tmp_path / "w.db")
+    store.save(conn, real_data(14))
+    report = verify_clang(store.load(conn, "clang-14"))
+    assert report.ok and report.compared["probe"] > 1800

@@ -17,7 +17,7 @@ import pytest
 CORPUS = Path(__file__).resolve().parent.parent / "corpus"
 REQUIRED = ("category", "standard", "summary", "ub")
 OPTIONAL = ("std", "link", "args", "exit", "o0-exploited", "note")
-STANDARD_RE = re.compile(r"^(C(99|11|17|23)|C\+\+(11|14|17|20|23)) (\d+(\.\d+)*(p\d+)?|\[[a-z.]+\](/\d+)?)( .*)?$")
+STANDARD_RE = re.compile(r"^(C(99|11|17|23)|C\+\+(11|14|17|20|23)) (\d+(\.\d+)*(p\d+)?|\[[a-z.-]+\](/\d+)?)( .*)?$")
 STDS = {"c17", "gnu17", "c++17", "c++20"}
 RUN_TIMEOUT = 5
 COMPILERS = {"gcc": ("gcc-12", "g++-12"), "clang": ("clang-16", "clang++-16")}
@@ -59,14 +59,22 @@ def compiler_for(family, path):
     return cxx if path.suffix == ".cpp" else cc
 
 
+class CompileError(Exception):
+    pass
+
+
 def compile_and_run(path, meta, family, opt, outdir, extra=(), timeout=RUN_TIMEOUT):
-    """Compile one program; return (returncode, stdout, stderr) of its run, or None on timeout."""
+    """Compile one program; return (returncode, stdout, stderr) of its run, or None on timeout.
+
+    A failed compile returns a CompileError instead, so one bad program fails only its own test.
+    """
     compiler = compiler_for(family, path)
     std = meta.get("std") or ("c++17" if path.suffix == ".cpp" else "c17")
     exe = Path(outdir) / f"{case_id(path).replace('/', '__')}-{family}-{opt}{'-'.join(extra)}"
     cmd = [compiler, f"-std={std}", opt, "-w", *extra, str(path), "-o", str(exe), *meta.get("link", "").split()]
     built = subprocess.run(cmd, capture_output=True, text=True)
-    assert built.returncode == 0, f"{' '.join(cmd)} failed:\n{built.stderr}"
+    if built.returncode != 0:
+        return CompileError(f"{' '.join(cmd)} failed:\n{built.stderr}")
     try:
         run = subprocess.run([str(exe), *meta.get("args", "").split()], capture_output=True,
                              timeout=timeout, cwd=outdir, stdin=subprocess.DEVNULL)
@@ -145,6 +153,9 @@ def runs():
 @pytest.mark.parametrize("path", programs(), ids=case_id)
 def test_runs_as_expected_without_optimisation(path, runs):
     meta = parse_metadata(path)
+    for family in COMPILERS:
+        result = runs[(case_id(path), family, "-O0")]
+        assert not isinstance(result, CompileError), str(result)
     if meta.get("o0-exploited") == "yes":
         pytest.skip("metadata says even -O0 exploits this UB: " + meta["note"])
     wanted = expected_outputs(path)
@@ -153,6 +164,7 @@ def test_runs_as_expected_without_optimisation(path, runs):
         for opt in opts:
             result = runs[(case_id(path), family, opt)]
             where = f"{compiler_for(family, path)} {opt}"
+            assert not isinstance(result, CompileError), str(result)
             assert result is not None, f"{where}: timed out"
             code, out, err = result
             assert out in wanted, f"{where}: unexpected stdout {out!r} (stderr {err[-300:]!r})"
@@ -172,7 +184,7 @@ def test_loop_hangs_with_gcc_O2(tmp_path):
 @pytest.mark.skipif(not have("clang-16"), reason="needs clang-16")
 def test_loop_prints_nothing_with_clang_O2(tmp_path):
     result = compile_and_run(LOOP, parse_metadata(LOOP), "clang", "-O2", tmp_path, timeout=3)
-    assert result is not None
+    assert result is not None and not isinstance(result, CompileError)
     assert b"3" not in result[1]
 
 
@@ -180,6 +192,6 @@ def test_loop_prints_nothing_with_clang_O2(tmp_path):
 def test_loop_is_caught_by_ubsan(tmp_path):
     result = compile_and_run(LOOP, parse_metadata(LOOP), "gcc", "-O0", tmp_path,
                              extra=("-fsanitize=undefined",))
-    assert result is not None
+    assert result is not None and not isinstance(result, CompileError)
     assert b"signed integer overflow" in result[2]
     assert result[1] == b"3\n"

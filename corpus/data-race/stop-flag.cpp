@@ -4,21 +4,26 @@
  * summary: a worker thread spins until a plain bool stop flag written by the main thread becomes true
  * ub: yes
  * link: -pthread
- * note: unexploited, the worker sees the flag soon after the main thread's 10 ms sleep and stops
+ * note: unexploited, the worker spins while the main thread sleeps 10 ms, then sees the flag and stops; the atomic start flag only makes sure it has begun
  */
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <thread>
 
 static bool stop;
+static std::atomic<bool> started;
 
 int main(int argc, char **)
 {
     unsigned long spins = 0;
     std::thread worker([&spins] {
+        started = true;
         while (!stop)
             spins++;
     });
+    while (!started) {
+    }
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
     stop = argc > 0;
     worker.join();

@@ -1,7 +1,7 @@
 /* ub-case
  * category: misaligned-access
  * standard: C17 6.3.2.3p7
- * summary: the address of an int member of a packed struct is passed on as a plain int pointer
+ * summary: the address of an int member of a packed struct (GNU attribute) is passed on as a plain int pointer
  * ub: yes
  */
 #include <stdio.h>

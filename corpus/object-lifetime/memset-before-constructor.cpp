@@ -1,9 +1,9 @@
 /* ub-case
  * category: object-lifetime
- * standard: C++17 [basic.life]/4
- * summary: storage is memset before placement new, and the constructor leaves the member uninitialised
+ * standard: C++17 [dcl.init]/12
+ * summary: storage is memset before placement new, whose constructor leaves the member indeterminate, and the member is read
  * ub: yes
- * note: unexploited, the member still holds the memset bytes; stores before the lifetime starts may be dropped
+ * note: unexploited, the member still holds the memset bytes; g++ treats stores before the lifetime starts as dead (-flifetime-dse)
  */
 #include <cstdio>
 #include <cstring>

@@ -24,6 +24,6 @@ int main(int argc, char **)
     int before = v->number;
     replace(v, 1 + argc);
     std::printf("%d %d\n", before, v->number);
-    delete v;
+    delete std::launder(v);
     return 0;
 }

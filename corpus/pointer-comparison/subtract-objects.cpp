@@ -1,9 +1,9 @@
 /* ub-case
  * category: pointer-comparison
  * standard: C++17 [expr.add]/5
- * summary: subtracting pointers to two different objects and using the difference to step between them
+ * summary: subtracting pointers into two different arrays
  * ub: yes
- * note: with flat addresses the difference leads from one object to the other and reads its value
+ * note: with flat addresses the difference is the distance between the arrays; its sign depends on the layout
  */
 #include <cstddef>
 #include <cstdio>
@@ -11,10 +11,14 @@
 int first[4] = {1, 2, 3, 4};
 int second[4] = {5, 6, 7, 8};
 
+__attribute__((noinline)) static std::ptrdiff_t distance(const int *from, const int *to)
+{
+    return to - from;
+}
+
 int main(int argc, char **)
 {
-    std::ptrdiff_t gap = second - first;
-    int *p = first + gap + argc;
-    std::printf("%d\n", *p);
+    std::ptrdiff_t gap = distance(first + argc - 1, second);
+    std::puts(gap > 0 ? "second is after first" : gap < 0 ? "second is before first" : "same place");
     return 0;
 }

@@ -13,11 +13,6 @@ int main(int argc, char **argv)
     (void)argv;
     int *p = malloc(sizeof(int) * argc);
     int *q = realloc(p, sizeof(int) * argc);
-    if (q != p) {
-        puts("moved");
-        free(q);
-        return 0;
-    }
     *p = 1;
     *q = 2;
     printf("%d %d\n", *p, *q);

@@ -1,0 +1,222 @@
+"""Finding, checking and running the warnscope GCC plugin.
+
+A GCC plugin only loads into the GCC build it was compiled for, so there is one
+shared object per GCC major version (``warnscope_gcc12.so``), built by Meson with
+that GCC's own ``g++``.  This module finds the right one, refuses it if its
+recorded version is not the compiler's, runs the compiler on an empty input with
+it, and hands back the plugin's JSON.  Every failure (no compiler, no plugin
+headers, a plugin that does not load, a compiler that crashes) becomes one clear
+:class:`~flagdb.errors.WarnscopeError` line.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from flagdb.errors import WarnscopeError
+from flagdb.paths import cache_dir
+
+SOURCE = Path(__file__).resolve().parent / "gcc-plugin" / "warnscope_plugin.cc"
+REPO_BUILD = Path(__file__).resolve().parent.parent / "build" / "analyzer" / "gcc-plugin"
+LANGUAGES = ("c", "c++")
+TIMEOUT = 120
+
+
+class PluginUnavailable(WarnscopeError):
+    """No plugin can be had for this compiler (not installed, no plugin headers)."""
+
+
+@dataclass(frozen=True)
+class Plugin:
+    """A plugin file usable with one compiler binary."""
+
+    compiler: str      # gcc-12
+    gcc: str           # /usr/bin/gcc-12
+    version: str       # 12.2.0
+    path: Path
+    #: How it was found: ``WARNSCOPE_PLUGIN_DIR``, ``installed``, ``build dir``, or
+    #: ``built now into the cache`` (the fallback when Meson has not built it).
+    origin: str
+
+    @property
+    def name(self) -> str:
+        """GCC's name for the plugin: the file name without ``.so``."""
+        return self.path.stem
+
+
+def major_of(compiler: str) -> str:
+    """``gcc-12`` → ``12``; anything else is refused."""
+    m = re.fullmatch(r"gcc-(\d+)", compiler)
+    if not m:
+        raise WarnscopeError(f"{compiler!r}: the GCC plugin needs a compiler named gcc-N")
+    return m.group(1)
+
+
+def gcc_binary(compiler: str) -> str:
+    """The path of ``gcc-N`` on PATH."""
+    major_of(compiler)
+    path = shutil.which(compiler)
+    if not path:
+        raise PluginUnavailable(f"{compiler}: compiler not found on PATH")
+    return path
+
+
+def gcc_version(gcc: str) -> str:
+    """``gcc-12 -dumpfullversion`` → ``12.2.0``."""
+    proc = subprocess.run([gcc, "-dumpfullversion"], capture_output=True, text=True,
+                          timeout=TIMEOUT, check=False)
+    if proc.returncode != 0 or not proc.stdout.strip():
+        raise WarnscopeError(f"{gcc}: cannot tell its version ({proc.stderr.strip()})")
+    return proc.stdout.strip()
+
+
+def plugin_file_name(compiler: str) -> str:
+    return f"warnscope_gcc{major_of(compiler)}.so"
+
+
+def built_for(path: Path) -> str | None:
+    """The GCC version a plugin file records (``WARNSCOPE_BUILT_FOR=12.2.0``)."""
+    m = re.search(rb"WARNSCOPE_BUILT_FOR=([0-9.]+)", path.read_bytes())
+    return m.group(1).decode() if m else None
+
+
+def search_dirs() -> list[tuple[Path, str]]:
+    """Where built plugins are looked for, in order."""
+    dirs = []
+    env = os.environ.get("WARNSCOPE_PLUGIN_DIR")
+    if env:
+        dirs.append((Path(env), "WARNSCOPE_PLUGIN_DIR"))
+    dirs.append((Path(__file__).resolve().parent / "gcc-plugin", "installed"))
+    dirs.append((REPO_BUILD, "build dir"))
+    return dirs
+
+
+def headers_dir(gcc: str) -> Path:
+    """``$(gcc-N -print-file-name=plugin)/include``, which gcc-N-plugin-dev fills."""
+    proc = subprocess.run([gcc, "-print-file-name=plugin"], capture_output=True, text=True,
+                          timeout=TIMEOUT, check=False)
+    return Path(proc.stdout.strip()) / "include"
+
+
+def build_into_cache(compiler: str, gcc: str, version: str) -> Path:
+    """Compile the plugin with ``g++-N`` into the cache (when Meson has not)."""
+    include = headers_dir(gcc)
+    major = major_of(compiler)
+    if not (include / "gcc-plugin.h").is_file():
+        raise PluginUnavailable(
+            f"{compiler}: no plugin headers (install gcc-{major}-plugin-dev)")
+    gxx = shutil.which(f"g++-{major}")
+    if not gxx:
+        raise PluginUnavailable(f"{compiler}: no g++-{major} to build the plugin with")
+    out = cache_dir("gcc-plugin", version) / plugin_file_name(compiler)
+    tmp = out.with_suffix(".tmp")
+    proc = subprocess.run(
+        [gxx, "-shared", "-fPIC", "-fno-rtti", "-O2", "-std=gnu++17", f"-I{include}",
+         str(SOURCE), "-o", str(tmp)],
+        capture_output=True, text=True, timeout=600, check=False)
+    if proc.returncode != 0:
+        first = next((l for l in proc.stderr.splitlines() if "error" in l), proc.stderr[:200])
+        raise WarnscopeError(f"{compiler}: building the plugin failed: {first}")
+    tmp.replace(out)
+    return out
+
+
+def locate(compiler: str, build: bool = True) -> Plugin:
+    """The plugin for ``compiler``, checked against its exact version.
+
+    A plugin file built for another version of this major is refused with a
+    clear message naming both versions; if none fits and ``build`` is true, the
+    plugin is compiled into the cache with ``g++-N`` (``origin`` says so).
+    """
+    gcc = gcc_binary(compiler)
+    version = gcc_version(gcc)
+    name = plugin_file_name(compiler)
+    mismatched = []
+    for directory, origin in search_dirs():
+        path = directory / name
+        if not path.is_file():
+            continue
+        recorded = built_for(path)
+        if recorded == version:
+            return Plugin(compiler, gcc, version, path, origin)
+        mismatched.append(f"{path} (built for GCC {recorded or 'unknown'})")
+    cached = cache_dir("gcc-plugin", version) / name
+    if cached.is_file() and built_for(cached) == version:
+        return Plugin(compiler, gcc, version, cached, "cache")
+    if not build:
+        detail = "; ".join(mismatched) or "no plugin built (run: meson compile -C build)"
+        raise PluginUnavailable(f"{compiler} ({version}): {detail}")
+    path = build_into_cache(compiler, gcc, version)
+    return Plugin(compiler, gcc, version, path, f"built now into {path.parent}")
+
+
+def _hex(text: str) -> str:
+    return text.encode().hex()
+
+
+def run(plugin: Plugin, lang: str, flags: list[str] | tuple[str, ...] = (),
+        closures: list[list[str]] | tuple = (), table: bool = False,
+        crash: bool = False) -> dict:
+    """Run ``gcc -x LANG -fsyntax-only EMPTY FLAGS`` with the plugin; its JSON.
+
+    ``flags`` go on the real command line (so the states are those after them);
+    each list in ``closures`` is applied by the plugin from an all-off state.
+    """
+    if lang not in LANGUAGES:
+        raise WarnscopeError(f"language {lang!r}: choose one of {', '.join(LANGUAGES)}")
+    prefix = f"-fplugin-arg-{plugin.name}-"
+    with tempfile.TemporaryDirectory(prefix="warnscope-plugin-") as tmp:
+        out = Path(tmp) / "report.json"
+        # An empty file of our own rather than /dev/null, which a careless
+        # process running as root can turn into a regular file.
+        empty = Path(tmp) / "empty"
+        empty.write_bytes(b"")
+        cmd = [plugin.gcc, "-x", lang, "-fsyntax-only", str(empty),
+               f"-fplugin={plugin.path}", f"{prefix}out={_hex(str(out))}"]
+        if table:
+            cmd.append(f"{prefix}table")
+        if crash:
+            cmd.append(f"{prefix}crash")
+        cmd += [f"{prefix}closure=" + ".".join(_hex(f) for f in c) for c in closures]
+        cmd += list(flags)
+        try:
+            with open(empty, "rb") as stdin:
+                proc = subprocess.run(cmd, capture_output=True, text=True, timeout=TIMEOUT,
+                                      check=False, stdin=stdin)
+        except subprocess.TimeoutExpired:
+            raise WarnscopeError(
+                f"{plugin.compiler} with the plugin did not finish in {TIMEOUT} s") from None
+        _check(plugin, proc)
+        if not out.is_file():
+            raise WarnscopeError(
+                f"{plugin.compiler} exited without a plugin report (status {proc.returncode})")
+        try:
+            return json.loads(out.read_text())
+        except json.JSONDecodeError as exc:
+            raise WarnscopeError(f"{plugin.compiler}: the plugin wrote invalid JSON ({exc})")
+
+
+def _check(plugin: Plugin, proc: subprocess.CompletedProcess) -> None:
+    """Turn a failed compiler run into one line that says what happened."""
+    stderr = proc.stderr
+    who = f"{plugin.compiler} ({plugin.version})"
+    if "internal compiler error" in stderr:
+        line = next(l for l in stderr.splitlines() if "internal compiler error" in l)
+        detail = line.split("internal compiler error:", 1)[1].strip()
+        raise WarnscopeError(f"{who} crashed under the plugin: internal compiler error: {detail}")
+    if proc.returncode < 0:
+        raise WarnscopeError(f"{who} crashed under the plugin: killed by signal {-proc.returncode}")
+    if proc.returncode != 0:
+        lines = [l for l in stderr.splitlines() if "error" in l] or stderr.splitlines() or [""]
+        line = lines[0]
+        if "cannot load plugin" in line or "fail to initialize plugin" in line \
+                or "warnscope plugin:" in stderr:
+            detail = next((l for l in stderr.splitlines() if "warnscope plugin:" in l), line)
+            raise WarnscopeError(f"{who}: the plugin {plugin.path} does not work: {detail.strip()}")
+        raise WarnscopeError(f"{who}: {line.strip()}")

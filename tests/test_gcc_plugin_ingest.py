@@ -1,0 +1,197 @@
+"""The binary route: a database entry from gcc-12 alone, checked against the option files.
+
+Both routes are real: the option files come from Debian's gcc-12-source (the
+session fixture ``gcc12`` of conftest.py), the binary route runs gcc-12 with the
+warnscope plugin.
+"""
+from __future__ import annotations
+
+import copy
+import json
+import shutil
+
+import click
+import pytest
+from click.testing import CliRunner
+
+from analyzer import gcc_binary, gcc_plugin
+from analyzer.plugin_cli import closure as closure_command, ingest_from_binary
+from analyzer.plugin_verify import compare_with_binary_ingest
+from conftest import Cli, dump
+from flagdb import queries, store
+from flagdb.db import connect
+from flagdb.errors import WarnscopeError
+from flagdb.ingest import ingest
+from flagdb.model import Edge
+
+CLOSURES = [["-Wall"], ["-Wextra"], ["-Wall", "-Wextra"], ["-Wformat=2"], ["-Wpedantic"]]
+
+
+@pytest.fixture(scope="module")
+def binary12():
+    return ingest_from_binary("gcc-12")
+
+
+@pytest.fixture(scope="module")
+def plugin12():
+    return gcc_plugin.locate("gcc-12")
+
+
+def edges_of(data, parent, child):
+    return [e for e in data.edges if e.parent == parent and e.child == child]
+
+
+# ------------------------------------------------------------------ the entry itself
+
+def test_binary_entry_is_complete(binary12):
+    d = binary12
+    assert d.source_kind == "binary" and d.family == "gcc"
+    assert d.source == f"{shutil.which('gcc-12')} ({d.version})" and d.version.startswith("12.")
+    assert len(d.flags) > 350
+    assert d.flag("-Wformat").alias_of == "-Wformat=1"
+    assert d.flag("-Wnormalized=").argument == "[none|id|nfc|nfkc]"
+    assert d.flag("-Wformat=").argument == "<0,2>" and d.flag("-Wformat=").takes_argument
+    assert d.flag("-Wunreachable-code").ignored and d.flag("-Wchkp").removed
+    assert d.flag("-Wreorder").languages == ["C++", "ObjC++"]
+    assert d.flag("-Wshadow").description.startswith("Warn when")
+    assert d.flag("-Wnarrowing").extra["defaults"] == {"C": "off", "C++": "on"}
+    assert d.flag("-Wimplicit-function-declaration").default == "on"
+    assert d.flag("-Wshadow").default == "off"
+
+
+def test_binary_edges(binary12):
+    d = binary12
+    assert [e.languages for e in edges_of(d, "-Wall", "-Wreorder")] == [["C++"]]
+    assert [e.languages for e in edges_of(d, "-Wall", "-Wpointer-sign")] == [["C"]]
+    assert [e.languages for e in edges_of(d, "-Wall", "-Wunused")] == [["C", "C++"]]
+    # Direct edges only: -Wunused-variable comes through -Wunused.
+    assert not edges_of(d, "-Wall", "-Wunused-variable")
+    assert edges_of(d, "-Wunused", "-Wunused-variable")
+    [param] = edges_of(d, "-Wextra", "-Wunused-parameter")
+    assert param.requires == ["-Wunused"]
+    [security] = edges_of(d, "-Wformat=", "-Wformat-security")
+    assert security.parent_min == 2
+    assert [e.value for e in edges_of(d, "-Wall", "-Wstrict-aliasing=")] == ["3"]
+
+
+def test_stored_binary_entry_gives_gccs_own_closures(tmp_path, plugin12):
+    """Stored and loaded, the derived edges give exactly the closures GCC computes."""
+    conn = connect(tmp_path / "b.db")
+    data, status = ingest(conn, "gcc-12", from_binary=True)
+    assert status == "added"
+    assert ingest(conn, "gcc-12", from_binary=True)[1] == "unchanged"
+    index = queries.Index(store.load(conn, "gcc-12"))
+    for lang, label in gcc_binary.LANGS.items():
+        for flags in CLOSURES:
+            gcc = {e.name: e.value for e in gcc_binary.closure(plugin12, flags, lang)
+                   if e.via == gcc_binary.VIA_HANDLING}
+            given = {index.resolve(f)[0].name for f in flags}
+            db = {n: v for n, v in queries.closure(index, flags, label).items() if n not in given}
+            assert db == gcc, (lang, flags)
+
+
+# ------------------------------------------------------------------ the two routes agree
+
+@pytest.mark.parametrize("compiler", ["gcc-11", "gcc-12"])
+def test_binary_agrees_with_option_files(request, compiler):
+    """Every difference between the two routes has a reason, except languages (below)."""
+    findings = compare_with_binary_ingest(request.getfixturevalue(compiler.replace("-", "")))
+    unexplained = [f for f in findings if f.reason is None and f.check != "plugin-languages"]
+    assert unexplained == []
+    reasons = {f.flag: f.reason for f in findings if f.check == "plugin-default-c"}
+    assert "Init(-1)" in reasons["-Wimplicit-function-declaration"]
+    assert "CPP()" in reasons["-Wmultichar"]
+    post = {f.flag: f.reason for f in findings if f.check == "plugin-wextra-c"}
+    assert "after option parsing" in post["-Wshift-negative-value"]
+
+
+def test_languages_agree(gcc12):
+    findings = compare_with_binary_ingest(gcc12)
+    assert [f for f in findings if f.check == "plugin-languages" and f.reason is None] == []
+
+
+def test_verify_with_plugin_catches_a_wrong_database(gcc12):
+    wrong = copy.deepcopy(gcc12)
+    wrong.edges = [e for e in wrong.edges
+                   if not (e.parent == "-Wall" and e.child == "-Wparentheses")]
+    wrong.edges.append(Edge(parent="-Wall", child="-Wshadow"))
+    wrong.flag("-Wshadow").default = "on"
+    bad = {(f.check, f.flag) for f in gcc_binary.verify_with_plugin(wrong) if f.reason is None}
+    for lang in ("c", "c++"):
+        assert (f"plugin-wall-{lang}", "-Wparentheses") in bad
+        assert (f"plugin-wall-{lang}", "-Wshadow") in bad
+        assert (f"plugin-default-{lang}", "-Wshadow") in bad
+    assert gcc_binary.plugin_available("gcc-12") and not gcc_binary.plugin_available("gcc-99")
+
+
+# ------------------------------------------------------------------ command line
+
+@click.group()
+@click.option("--db", default="warnscope.db")
+@click.pass_context
+def root(ctx, db):
+    ctx.obj = {"db": db}
+
+
+root.add_command(closure_command)
+
+
+def run(*args):
+    return CliRunner().invoke(root, list(args))
+
+
+def test_closure_command_json():
+    result = run("closure", "gcc-12", "-Wall", "--lang", "c++", "--json")
+    assert result.exit_code == 0, result.output
+    rows = json.loads(result.stdout)
+    assert all({"name", "value"} <= set(r) for r in rows)
+    got = {r["name"]: r["value"] for r in rows}
+    assert got["-Wreorder"] == "1" and got["-Wformat="] == "1" and "-Wpointer-sign" not in got
+    assert "from the GCC plugin" in result.stderr
+
+
+def test_closure_command_text():
+    result = run("closure", "gcc-12", "-Wextra", "-Wunused")
+    assert result.exit_code == 0
+    assert "from the GCC plugin" in result.stdout
+    assert "  -Wunused-parameter\n" in result.stdout
+    assert "-Wshift-negative-value   [post-option code]" in result.stdout
+
+
+def test_closure_command_with_a_standard():
+    result = run("closure", "gcc-12", "-Wextra", "--std", "c89")
+    assert result.exit_code == 0 and "(c, -std=c89)" in result.stdout
+    assert "-Wshift-negative-value" not in result.stdout
+    result = run("closure", "gcc-12", "-Wextra", "--std", "c77")
+    assert isinstance(result.exception, WarnscopeError) and "c77" in str(result.exception)
+
+
+def test_closure_command_from_database(tmp_path):
+    db = tmp_path / "w.db"
+    ingest(connect(db), "gcc-12", from_binary=True)
+    result = run("--db", str(db), "closure", "gcc-12", "-Wformat=2", "--no-plugin", "--json")
+    assert result.exit_code == 0
+    assert "-Wformat-security" in {r["name"] for r in json.loads(result.stdout)}
+    assert "from the database's edges (binary:" in result.stderr
+
+
+def test_closure_command_errors(tmp_path):
+    db = tmp_path / "w.db"
+    result = run("--db", str(db), "closure", "gcc-12", "-Wsuch-thing")
+    assert isinstance(result.exception, WarnscopeError)
+    assert "\n" not in str(result.exception)
+    # No plugin for gcc-99, and not in the database either: one clear line.
+    result = run("--db", str(db), "closure", "gcc-99", "-Wall")
+    assert isinstance(result.exception, WarnscopeError)
+    assert "not in the database" in str(result.exception)
+
+
+def test_ingest_from_binary_command(gcc_db_copy, capsys):
+    cli = Cli(gcc_db_copy, capsys)
+    code, out, _ = cli("flags", "ingest", "gcc-12", "--from-binary")
+    assert code == 0 and "replaced" in out and "(12." in out
+    before = dump(gcc_db_copy)
+    for compiler, message in (("clang-16", "needs a GCC"), ("gcc-99", "gcc-99: compiler not found")):
+        code, out, err = cli("flags", "ingest", compiler, "--from-binary")
+        assert code == 1 and err.count("\n") == 1 and message in err
+        assert dump(gcc_db_copy) == before

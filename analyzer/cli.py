@@ -12,10 +12,9 @@ import click
 
 from analyzer.demo import demo
 from analyzer.plugin_cli import closure
+from analyzer.ub_cli import ub
 from flagdb.cli import flags
 from flagdb.errors import WarnscopeError
-
-from analyzer.ub_cli import ub
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})

@@ -19,8 +19,12 @@ DEFAULT_LEVELS = "O0,O1,O2,O3,Os,Og"
 
 
 def default_corpus() -> Path:
-    """The corpus shipped beside the package (``corpus/`` of the source tree)."""
-    return Path(__file__).resolve().parent.parent / "corpus"
+    """The bundled corpus: ``corpus/`` of the source tree this package runs from, else
+    ``./corpus`` (an installed package runs from site-packages, without it)."""
+    for candidate in (Path(__file__).resolve().parent.parent / "corpus", Path("corpus")):
+        if candidate.is_dir():
+            return candidate
+    raise WarnscopeError("no corpus/ here: give one with --corpus DIR")
 
 
 def _db(ctx: click.Context) -> Path:

@@ -119,7 +119,9 @@ def compile_program(compiler: Compiler, language: str, std: str, filename: str,
         src = Path(tmp) / filename
         src.write_bytes(source)
         out = Path(tmp) / "a.out"
-        command = [driver, *args, filename, "-o", "a.out", *link]  # relative: no temp path in the binary
+        # Relative names: no temp path ends up in the binary. -pipe: no temporary
+        # files between the stages (about 7% less CPU here), same code.
+        command = [driver, "-pipe", *args, filename, "-o", "a.out", *link]
         try:
             proc = subprocess.run(command, capture_output=True, cwd=tmp,
                                   timeout=COMPILE_TIMEOUT, check=False)

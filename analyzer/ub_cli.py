@@ -80,8 +80,11 @@ def run_cmd(ctx, corpus_dir, compilers, levels, flag_sets, runs, timeout, jobs, 
     finally:
         if executor is not None:
             executor.close()
-    data = ub_report.load(conn, summary.corpus)
+    for message, jobs in _grouped(summary.errors).items():
+        more = f" (and {len(jobs) - 1} more jobs)" if len(jobs) > 1 else ""
+        click.echo(f"warnscope: error: {jobs[0]}{more}: {message}", err=True)
     if as_json:
+        data = ub_report.load(conn, summary.corpus)
         flags_norm = {" ".join(f.split()) for f in flag_list}
         click.echo(json.dumps(ub_report.cell_records(data, set(compiler_list), set(level_list),
                                                      flags_norm), indent=2))
@@ -89,10 +92,8 @@ def run_cmd(ctx, corpus_dir, compilers, levels, flag_sets, runs, timeout, jobs, 
         click.echo(f"{summary.cells} cells ({summary.cells_run} run now, {summary.compiled} "
                    f"compiled), {summary.warnings_run} warning checks, {summary.sanitizers_run} "
                    f"sanitizer runs in {summary.seconds:.1f} s")
-    for error in summary.errors:
-        click.echo(f"warnscope: error: {error}", err=True)
     if summary.errors:
-        ctx.exit(1)
+        raise WarnscopeError(f"{len(summary.errors)} jobs failed; their results are not stored")
 
 
 @ub.command("report")
@@ -117,6 +118,15 @@ def report_cmd(ctx, corpus_dir, case_id, as_json) -> None:
         click.echo(json.dumps(report, indent=2))
     else:
         click.echo(ub_report.render(data, case_id), nl=False)
+
+
+def _grouped(errors: list[str]) -> dict[str, list[str]]:
+    """'job: message' lines grouped by message, so one cause is reported once."""
+    groups: dict[str, list[str]] = {}
+    for line in errors:
+        job, _, message = line.partition(": ")
+        groups.setdefault(message, []).append(job)
+    return groups
 
 
 class _progress:

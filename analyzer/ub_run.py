@@ -84,7 +84,8 @@ def run(conn, corpus_dir: str | Path, compilers: list[str], levels: list[str],
             for job, result, error in executor.run(work):
                 done += 1
                 if error is not None:
-                    summary.errors.append(f"{_describe(job)}: {error}")
+                    text = " ".join(str(error).split())[:300] or type(error).__name__
+                    summary.errors.append(f"{_describe(job)}: {text}")
                 else:
                     _save(conn, corpus, result, summary)
                 if progress:

@@ -319,6 +319,27 @@ def _become_subreaper() -> None:
 _SUBREAPER = False
 
 
+def kill_leftovers() -> int:
+    """Kill what runs under any pool uid that no run holds: programs of a run that was
+    itself killed (kill -9) before it could clean up. Returns how many were killed."""
+    if LOCK_DIR is None or not LOCK_DIR.exists():
+        return 0
+    killed = 0
+    for uid in range(UID_BASE, UID_BASE + UID_COUNT):
+        fd = os.open(LOCK_DIR / str(uid), os.O_CREAT | os.O_RDWR, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            continue
+        try:
+            killed += _kill_all(-1, uid)
+        finally:
+            fcntl.flock(fd, fcntl.LOCK_UN)
+            os.close(fd)
+    return killed
+
+
 @contextmanager
 def _claim_uid() -> Iterator[int | None]:
     """A uid of the pool that no other run on this host is using, held by a lock file."""

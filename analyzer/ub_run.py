@@ -78,6 +78,7 @@ def run(conn, corpus_dir: str | Path, compilers: list[str], levels: list[str],
     if progress:
         progress(0, total)
     if work:
+        sandbox.kill_leftovers()  # of an earlier run on this host that was killed
         own = executor is None
         executor = executor or LocalExecutor(jobs)
         try:

@@ -135,7 +135,7 @@ def test_hostile_programs_are_contained_and_the_run_goes_on(tmp_path):
 
 def _cell_count(db: Path) -> int:
     try:
-        conn = sqlite3.connect(db, timeout=5)
+        conn = sqlite3.connect(db, timeout=0.2)
         try:
             return conn.execute("SELECT count(*) FROM ub_cell").fetchone()[0]
         finally:
@@ -147,10 +147,12 @@ def _cell_count(db: Path) -> int:
 def test_kill_9_keeps_finished_cells_and_the_rerun_resumes(tmp_path):
     corpus = tmp_path / "c"
     shutil.copytree(MINI, corpus)
+    (corpus / "hostile").mkdir()
+    shutil.copy(HOSTILE / "infinite-loop.c", corpus / "hostile")  # keeps the run going
     db = tmp_path / "ub.db"
     argv = [sys.executable, "-m", "analyzer", "--db", str(db), "ub", "run", "--corpus", str(corpus),
             "--compilers", "gcc-12,clang-16", "--levels", "O0,O1,O2,O3", "--no-sanitizers",
-            "--no-warnings", "-j", "1"]
+            "--no-warnings", "-j", "1", "--timeout", "1"]
     proc = subprocess.Popen(argv, cwd=REPO, start_new_session=True,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
@@ -162,11 +164,15 @@ def test_kill_9_keeps_finished_cells_and_the_rerun_resumes(tmp_path):
     conn = connect(db)
     assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     kept = _cell_count(db)
-    assert 3 <= kept < 6 * 2 * 4
+    assert 3 <= kept < 7 * 2 * 4
+    sandbox.kill_leftovers()               # the loop that was running, if it was
+    assert not [p for uid in range(sandbox.UID_BASE, sandbox.UID_BASE + sandbox.UID_COUNT)
+                for p in sandbox._pids_of(uid, keep=-1)]
     summary = ub_run.run(conn, corpus, ["gcc-12", "clang-16"], ["O0", "O1", "O2", "O3"],
-                         sanitizers=False, warnings=False)
-    assert summary.cells_run == 6 * 2 * 4 - kept
-    assert _cell_count(db) == 6 * 2 * 4
+                         limits=sandbox.Limits(timeout=1.0, cpu=2), sanitizers=False,
+                         warnings=False)
+    assert summary.cells_run == 7 * 2 * 4 - kept
+    assert _cell_count(db) == 7 * 2 * 4
 
 
 def test_dask_local_cluster_gives_the_same_cells(tmp_path):

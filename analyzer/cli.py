@@ -20,6 +20,7 @@ from flagdb.lazy import LazyGroup
 LAZY_COMMANDS = {
     "flags": "flagdb.cli:flags",
     "demo": "analyzer.demo:demo",
+    "ub": "analyzer.ub_cli:ub",
 }
 
 

@@ -64,6 +64,78 @@ CREATE TABLE IF NOT EXISTS message (
     text         TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS message_flag ON message(compiler_id, flag);
+
+-- --------------------------------------------------------------------- UB
+-- Written by analyzer/ub_store.py. A corpus is named by its resolved path; a case
+-- id is the program's path under it without extension ('signed-integer-overflow/loop').
+CREATE TABLE IF NOT EXISTS ub_case (
+    corpus        TEXT NOT NULL,
+    id            TEXT NOT NULL,
+    category      TEXT NOT NULL,
+    language      TEXT NOT NULL,          -- 'c' | 'c++'
+    std           TEXT NOT NULL,          -- 'c17'
+    standard      TEXT NOT NULL,          -- 'C17 6.5p5'; '' without metadata
+    summary       TEXT NOT NULL,
+    ub            INTEGER,                -- 1 UB, 0 control, NULL unknown (no metadata)
+    expected_exit INTEGER NOT NULL,
+    expectations  INTEGER NOT NULL,       -- number of expected outputs; 0 = none
+    source_hash   TEXT NOT NULL,
+    meta          TEXT NOT NULL,          -- JSON object of the ub-case block
+    PRIMARY KEY (corpus, id)
+);
+
+-- One cell: a case compiled by one compiler at one level with one flag set, run N times.
+CREATE TABLE IF NOT EXISTS ub_cell (
+    corpus        TEXT NOT NULL,
+    case_id       TEXT NOT NULL,
+    compiler      TEXT NOT NULL,          -- 'gcc-12'
+    level         TEXT NOT NULL,          -- '-O2'
+    flags         TEXT NOT NULL,          -- extra flags, space separated; '' = none
+    key           TEXT NOT NULL,          -- sha256 of everything the result depends on
+    outcome       TEXT NOT NULL,          -- expected | unexpected-output | crash | hang |
+                                          -- nonzero-exit | nondeterministic | compile-error | completed
+    exploited     INTEGER,                -- NULL when the case has no expected output
+    behaviour     TEXT NOT NULL,          -- outcome, with stdout digest where it tells cells apart
+    exit          INTEGER,
+    signal        INTEGER,
+    stdout        TEXT NOT NULL,          -- first run, capped
+    stderr        TEXT NOT NULL,
+    compile_log   TEXT NOT NULL,
+    compiler_version TEXT NOT NULL,
+    runs          TEXT NOT NULL,          -- JSON list: status, exit, signal, wall, user, sys, maxrss
+    host          TEXT NOT NULL,
+    finished_at   TEXT NOT NULL,
+    PRIMARY KEY (corpus, case_id, compiler, level, flags),
+    FOREIGN KEY (corpus, case_id) REFERENCES ub_case(corpus, id) ON DELETE CASCADE
+);
+
+-- Warning options that fired for a case, compiler, level and flag set.
+CREATE TABLE IF NOT EXISTS ub_warning (
+    corpus        TEXT NOT NULL,
+    case_id       TEXT NOT NULL,
+    compiler      TEXT NOT NULL,
+    level         TEXT NOT NULL,
+    flags         TEXT NOT NULL,
+    key           TEXT NOT NULL,
+    tool          TEXT NOT NULL,          -- 'gcc-json' | 'libclang'
+    options       TEXT NOT NULL,          -- JSON list: ['-Waggressive-loop-optimizations']
+    PRIMARY KEY (corpus, case_id, compiler, level, flags),
+    FOREIGN KEY (corpus, case_id) REFERENCES ub_case(corpus, id) ON DELETE CASCADE
+);
+
+-- Whether a sanitizer build (-O0) reports the case at run time.
+CREATE TABLE IF NOT EXISTS ub_sanitizer (
+    corpus        TEXT NOT NULL,
+    case_id       TEXT NOT NULL,
+    compiler      TEXT NOT NULL,
+    sanitizer     TEXT NOT NULL,          -- 'undefined' | 'address' | 'memory'
+    key           TEXT NOT NULL,
+    detected      INTEGER,                -- NULL: the sanitizer build failed
+    status        TEXT NOT NULL,          -- sandbox status of the run, or 'compile-error'
+    report        TEXT NOT NULL,          -- the sanitizer's first lines
+    PRIMARY KEY (corpus, case_id, compiler, sanitizer),
+    FOREIGN KEY (corpus, case_id) REFERENCES ub_case(corpus, id) ON DELETE CASCADE
+);
 """
 
 #: version reached -> SQL that brings the previous version up to it.

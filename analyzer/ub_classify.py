@@ -1,0 +1,82 @@
+"""Turning runs of a program into one outcome per cell, and cells into divergence.
+
+Outcome of one run, in this order of precedence:
+
+* ``hang``: killed at the wall-clock or CPU limit;
+* ``crash``: ended by a signal;
+* ``unexpected-output``: stdout was cut at the cap, or is none of the expected outputs;
+* ``nonzero-exit``: exit status other than the case's ``exit`` (default 0);
+* ``expected``: right exit status and stdout equal to one of the expected outputs;
+* ``completed``: right exit status, and the case has no expected output to compare.
+
+A cell runs the program more than once; if the runs disagree, the cell is
+``nondeterministic``. A program that does not compile or link is
+``compile-error``. ``exploited`` is true when the outcome is not ``expected``,
+and unknown (None) for a case without expected output and for a compile error
+(there was no program to exploit anything).
+
+A case diverges when its cells fall into more than one behaviour class: the
+outcome, with ``completed`` and ``unexpected-output`` told apart by their stdout.
+Compile errors are not behaviour: a program that only some compilers build does
+not diverge for that reason alone.
+"""
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+
+from .sandbox import RunResult
+from .ub_corpus import Case
+
+OUTCOMES = ("expected", "unexpected-output", "crash", "hang", "nonzero-exit",
+            "nondeterministic", "compile-error", "completed")
+
+
+@dataclass(frozen=True)
+class Verdict:
+    outcome: str
+    exploited: bool | None
+    behaviour: str
+
+
+def run_outcome(case: Case, run: RunResult) -> str:
+    """The outcome of one run (see the module docstring)."""
+    if run.status == "timeout":
+        return "hang"
+    if run.signal is not None and run.status == "signal":
+        return "crash"
+    if run.truncated:
+        return "unexpected-output"
+    if run.exit != case.exit:
+        return "nonzero-exit"
+    if not case.expected:
+        return "completed"
+    return "expected" if run.stdout in case.expected else "unexpected-output"
+
+
+def classify(case: Case, runs: list[RunResult]) -> Verdict:
+    """One verdict for a cell from its runs (at least one)."""
+    outcomes = [run_outcome(case, r) for r in runs]
+    signatures = {_signature(o, r) for o, r in zip(outcomes, runs)}
+    outcome = outcomes[0] if len(signatures) == 1 else "nondeterministic"
+    return verdict(case, outcome, runs[0].stdout)
+
+
+def verdict(case: Case, outcome: str, stdout: bytes = b"") -> Verdict:
+    exploited = None if not case.expected or outcome == "compile-error" else outcome != "expected"
+    behaviour = outcome
+    if outcome in ("completed", "unexpected-output"):
+        behaviour += ":" + hashlib.sha256(stdout).hexdigest()[:12]
+    return Verdict(outcome=outcome, exploited=exploited, behaviour=behaviour)
+
+
+def diverges(behaviours: list[str]) -> bool:
+    """A case diverges when its cells show more than one behaviour class."""
+    return len(set(behaviours) - {"compile-error"}) > 1
+
+
+def _signature(outcome: str, run: RunResult) -> tuple:
+    """What must agree between runs of one cell. A hang's partial output may differ."""
+    if outcome == "hang":
+        return (outcome,)
+    return (outcome, run.exit, run.signal, run.stdout)

@@ -1,0 +1,150 @@
+"""``warnscope ub run`` and ``warnscope ub report``: thin shells over ub_run and ub_report."""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from flagdb.db import connect
+from flagdb.errors import WarnscopeError
+from flagdb.paths import db_path
+
+from . import sandbox, ub_report, ub_run
+from .ub_compile import normalize_level
+
+DEFAULT_COMPILERS = "gcc-11,gcc-12,clang-14,clang-16,clang-19"
+DEFAULT_LEVELS = "O0,O1,O2,O3,Os,Og"
+
+
+def default_corpus() -> Path:
+    """The bundled corpus: ``corpus/`` of the source tree this package runs from, else
+    ``./corpus`` (an installed package runs from site-packages, without it)."""
+    for candidate in (Path(__file__).resolve().parent.parent / "corpus", Path("corpus")):
+        if candidate.is_dir():
+            return candidate
+    raise WarnscopeError("no corpus/ here: give one with --corpus DIR")
+
+
+def _db(ctx: click.Context) -> Path:
+    return db_path((ctx.obj or {}).get("db"))
+
+
+@click.group()
+def ub() -> None:
+    """Run the undefined-behaviour corpus and report what compilers did with it."""
+
+
+@ub.command("run")
+@click.option("--corpus", "corpus_dir", type=click.Path(file_okay=False), default=None,
+              help="Directory tree of .c/.cpp programs (default: the bundled corpus).")
+@click.option("--compilers", default=DEFAULT_COMPILERS, show_default=True,
+              help="Comma-separated gcc-N / clang-N.")
+@click.option("--levels", default=DEFAULT_LEVELS, show_default=True,
+              help="Comma-separated optimization levels; O2 and -O2 both work.")
+@click.option("--flags", "flag_sets", multiple=True,
+              help="An extra flag set (repeatable), run besides the plain one: --flags -fwrapv")
+@click.option("--runs", default=ub_run.DEFAULT_RUNS, show_default=True,
+              help="Runs per cell (more than one catches nondeterminism).")
+@click.option("--timeout", default=sandbox.Limits().timeout, show_default=True,
+              help="Wall-clock seconds per run before it counts as a hang.")
+@click.option("-j", "--jobs", type=int, default=None, help="Local worker processes.")
+@click.option("--scheduler", default=None, help="Dask scheduler address, tcp://HOST:PORT.")
+@click.option("--no-warnings", is_flag=True, help="Skip warning detection.")
+@click.option("--no-sanitizers", is_flag=True, help="Skip the sanitizer builds.")
+@click.option("--json", "as_json", is_flag=True, help="Print the cells as JSON.")
+@click.pass_context
+def run_cmd(ctx, corpus_dir, compilers, levels, flag_sets, runs, timeout, jobs, scheduler,
+            no_warnings, no_sanitizers, as_json) -> None:
+    """Compile and run every cell: program x compiler x level x flag set."""
+    corpus_dir = corpus_dir or str(default_corpus())
+    compiler_list = [c.strip() for c in compilers.split(",") if c.strip()]
+    level_list = [normalize_level(l.strip()) for l in levels.split(",") if l.strip()]
+    flag_list = ["", *[f.strip() for f in flag_sets if f.strip()]]
+    if timeout <= 0:
+        raise WarnscopeError("--timeout must be positive")
+    limits = sandbox.Limits(timeout=timeout, cpu=max(1, int(timeout) + 1))
+    ub_run.validate(corpus_dir, compiler_list, level_list)  # bad input: nothing written
+    executor = None
+    if scheduler:
+        from .ub_exec import DaskExecutor
+        executor = DaskExecutor(scheduler)
+    conn = connect(_db(ctx))
+    try:
+        with _progress(not as_json) as progress:
+            summary = ub_run.run(conn, corpus_dir, compiler_list, level_list, flag_list,
+                                 jobs=jobs, runs=runs, limits=limits,
+                                 warnings=not no_warnings, sanitizers=not no_sanitizers,
+                                 executor=executor, progress=progress)
+    finally:
+        if executor is not None:
+            executor.close()
+    for message, jobs in _grouped(summary.errors).items():
+        more = f" (and {len(jobs) - 1} more jobs)" if len(jobs) > 1 else ""
+        click.echo(f"warnscope: error: {jobs[0]}{more}: {message}", err=True)
+    if as_json:
+        data = ub_report.load(conn, summary.corpus)
+        flags_norm = {" ".join(f.split()) for f in flag_list}
+        click.echo(json.dumps(ub_report.cell_records(data, set(compiler_list), set(level_list),
+                                                     flags_norm), indent=2))
+    else:
+        click.echo(f"{summary.cells} cells ({summary.cells_run} run now, {summary.compiled} "
+                   f"compiled), {summary.warnings_run} warning checks, {summary.sanitizers_run} "
+                   f"sanitizer runs in {summary.seconds:.1f} s")
+    if summary.errors:
+        raise WarnscopeError(f"{len(summary.errors)} jobs failed; their results are not stored")
+
+
+@ub.command("report")
+@click.option("--corpus", "corpus_dir", default=None,
+              help="Corpus directory (default: the one run most recently).")
+@click.option("--case", "case_id", default=None, help="Detail of one case only.")
+@click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
+@click.pass_context
+def report_cmd(ctx, corpus_dir, case_id, as_json) -> None:
+    """The matrix (divergent cases first) and per-case detail."""
+    if not _db(ctx).exists():
+        raise WarnscopeError(f"{_db(ctx)}: no such database: run 'warnscope ub run' first")
+    conn = connect(_db(ctx))
+    corpus = str(Path(corpus_dir).resolve()) if corpus_dir else None
+    data = ub_report.load(conn, corpus)
+    if as_json:
+        report = ub_report.report_json(data)
+        if case_id is not None:
+            report["cases"] = [c for c in report["cases"] if c["case"] == case_id]
+            if not report["cases"]:
+                raise WarnscopeError(f"no case {case_id!r} in the results of {data['corpus']}")
+        click.echo(json.dumps(report, indent=2))
+    else:
+        click.echo(ub_report.render(data, case_id), nl=False)
+
+
+def _grouped(errors: list[str]) -> dict[str, list[str]]:
+    """'job: message' lines grouped by message, so one cause is reported once."""
+    groups: dict[str, list[str]] = {}
+    for line in errors:
+        job, _, message = line.partition(": ")
+        groups.setdefault(message, []).append(job)
+    return groups
+
+
+class _progress:
+    """A progress bar on a terminal; nothing otherwise."""
+
+    def __init__(self, enabled: bool):
+        self.enabled = enabled and sys.stderr.isatty()
+        self.bar = None
+
+    def __enter__(self):
+        return self.update if self.enabled else None
+
+    def update(self, done: int, total: int) -> None:
+        if self.bar is None:
+            self.bar = click.progressbar(length=total, label="ub run", file=sys.stderr)
+            self.bar.__enter__()
+        self.bar.update(done - self.bar.pos)
+
+    def __exit__(self, *exc) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(*exc)

@@ -1,0 +1,141 @@
+"""Finding the programs of a corpus and reading their metadata.
+
+Any directory tree of ``.c``/``.cpp`` files is a corpus. A program may start with
+a ``/* ub-case`` comment of ``key: value`` lines (see corpus/README); without one,
+its category is its folder's name. Expected stdout comes from sibling files
+``NAME.output`` or ``NAME.output1``, ``NAME.output2`` … (any one counts). A
+program with no such file has no expectation: its cells are compared with each
+other only, and ``exploited`` is left unknown.
+"""
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from flagdb.errors import ParseError, WarnscopeError
+
+SOURCE_SUFFIXES = {".c": "c", ".cpp": "c++", ".cc": "c++", ".cxx": "c++"}
+REQUIRED = ("category", "standard", "summary", "ub")
+KNOWN = set(REQUIRED) | {"std", "link", "args", "exit", "o0-exploited", "note"}
+STD_VALUES = {"c89", "c99", "c11", "c17", "c2x", "gnu89", "gnu99", "gnu11", "gnu17",
+              "c++11", "c++14", "c++17", "c++20", "gnu++17", "gnu++20"}
+
+
+@dataclass(frozen=True)
+class Case:
+    """One program of the corpus, with what we expect of it."""
+
+    id: str                          # 'signed-integer-overflow/loop'
+    path: Path
+    language: str                    # 'c' | 'c++'
+    category: str
+    std: str
+    standard: str = ""
+    summary: str = ""
+    ub: bool | None = None           # None: no metadata
+    link: tuple[str, ...] = ()
+    args: tuple[str, ...] = ()
+    exit: int = 0
+    o0_exploited: bool = False
+    note: str = ""
+    expected: tuple[bytes, ...] = ()  # empty: no expectation
+    source_hash: str = ""            # sha256 of the source and the expected outputs
+    meta: dict = field(default_factory=dict, compare=False)
+
+
+def discover(corpus: str | Path) -> list[Case]:
+    """Every program under ``corpus``, sorted by id; a malformed metadata block is an error."""
+    root = Path(corpus)
+    if not root.is_dir():
+        raise WarnscopeError(f"{root}: corpus is not a directory")
+    paths = [p for p in sorted(root.rglob("*")) if p.suffix in SOURCE_SUFFIXES and p.is_file()]
+    stems = [p.with_suffix("") for p in paths]
+    cases = [load_case(root, p, keep_suffix=stems.count(p.with_suffix("")) > 1) for p in paths]
+    if not cases:
+        raise WarnscopeError(f"{root}: no .c or .cpp programs in this corpus")
+    return cases
+
+
+def load_case(root: Path, path: Path, keep_suffix: bool = False) -> Case:
+    """Read one program: metadata, expected outputs, content hash.
+
+    The id is the path under the corpus without extension; when a .c and a .cpp
+    program share a name (``divide.c``, ``divide.cpp``), both ids keep their
+    extension so that neither hides the other.
+    """
+    rel = path.relative_to(root)
+    case_id = (rel if keep_suffix else rel.with_suffix("")).as_posix()
+    source = path.read_bytes()
+    language = SOURCE_SUFFIXES[path.suffix]
+    meta = parse_metadata(path, source.decode("utf-8", errors="replace"))
+    folder = path.parent.name if path.parent != root else ""
+    expected = _expected_outputs(path)
+    digest = hashlib.sha256(source)
+    for out in expected:
+        digest.update(b"\0output\0" + out)
+    if meta is None:
+        return Case(id=case_id, path=path, language=language, category=folder,
+                    std="c17" if language == "c" else "c++17", expected=expected,
+                    source_hash=digest.hexdigest())
+    if meta["category"] != folder:
+        raise ParseError(str(path), None,
+                         f"category {meta['category']!r} is not the folder name {folder!r}")
+    std = meta.get("std", "c17" if language == "c" else "c++17")
+    if std not in STD_VALUES:
+        raise ParseError(str(path), None, f"unknown std: {std!r}")
+    try:
+        exit_status = int(meta.get("exit", "0"))
+    except ValueError:
+        raise ParseError(str(path), None, f"exit is not a number: {meta['exit']!r}") from None
+    return Case(
+        id=case_id, path=path, language=language, category=meta["category"], std=std,
+        standard=meta["standard"], summary=meta["summary"], ub=_yes_no(path, meta, "ub"),
+        link=tuple(meta.get("link", "").split()), args=tuple(meta.get("args", "").split()),
+        exit=exit_status, o0_exploited=_yes_no(path, meta, "o0-exploited", "no"),
+        note=meta.get("note", ""), expected=expected, source_hash=digest.hexdigest(),
+        meta=meta,
+    )
+
+
+def parse_metadata(path: Path, text: str) -> dict[str, str] | None:
+    """The ``ub-case`` block of the first ``/* */`` comment, or None when there is none."""
+    m = re.search(r"/\*(.*?)\*/", text, re.S)
+    if not m:
+        return None
+    lines = [re.sub(r"^\s*\*? ?", "", l).rstrip() for l in m.group(1).splitlines()]
+    lines = [l for l in lines if l.strip()]
+    if not lines or lines[0].strip() != "ub-case":
+        return None
+    first_line = text[:m.start()].count("\n") + 1
+    meta: dict[str, str] = {}
+    for offset, line in enumerate(lines[1:], start=1):
+        key, sep, value = line.partition(":")
+        key = key.strip()
+        if not sep or not re.fullmatch(r"[a-z0-9-]+", key):
+            raise ParseError(str(path), first_line + offset, f"expected 'key: value', got {line!r}")
+        if key not in KNOWN:
+            raise ParseError(str(path), first_line + offset, f"unknown metadata key {key!r}")
+        meta[key] = value.strip()
+    missing = [k for k in REQUIRED if not meta.get(k)]
+    if missing:
+        raise ParseError(str(path), first_line, f"ub-case lacks {', '.join(missing)}")
+    return meta
+
+
+def _yes_no(path: Path, meta: dict[str, str], key: str, default: str | None = None) -> bool:
+    value = meta.get(key, default)
+    if value not in ("yes", "no"):
+        raise ParseError(str(path), None, f"{key} must be yes or no, not {value!r}")
+    return value == "yes"
+
+
+def _expected_outputs(path: Path) -> tuple[bytes, ...]:
+    """``NAME.output`` then ``NAME.output1``, ``NAME.output2`` … in numeric order."""
+    found = []
+    for sibling in path.parent.glob(path.stem + ".output*"):
+        tail = sibling.name[len(path.stem) + len(".output"):]
+        if tail == "" or tail.isdigit():
+            found.append((int(tail or 0), sibling.read_bytes()))
+    return tuple(data for _, data in sorted(found))

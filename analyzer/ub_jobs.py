@@ -1,0 +1,177 @@
+"""The units of work of a UB run, and how a worker carries each one out.
+
+Three kinds of job, each independent and self-contained (the source travels in
+the job, so a worker on another host needs no copy of the corpus):
+
+* :class:`CellJob`: compile a program (through the cache) with one compiler,
+  level and flag set, run it several times in the sandbox, classify; for gcc the
+  same compile also yields the warning options that fired.
+* :class:`ClangWarningsJob`: the warning options one clang version's libclang
+  reports for many (case, level, flags).
+* :class:`SanitizerJob`: build with ``-fsanitize=...`` at -O0 and run once,
+  looking for the sanitizer's report on stderr.
+
+Workers only compute; the client writes the results into the database.
+"""
+from __future__ import annotations
+
+import re
+import socket
+from dataclasses import dataclass, field
+
+from . import sandbox
+from .ub_classify import Verdict, classify, verdict
+from .ub_compile import Build, Compiler, compile_program, gcc_options_fired
+from .ub_corpus import Case
+from .ub_libclang import clang_warning_args, warnings_for
+
+STORED_OUTPUT = 4096   # bytes of stdout/stderr kept in the database
+
+
+@dataclass(frozen=True)
+class CellJob:
+    case: Case
+    source: bytes
+    compiler: Compiler
+    level: str
+    flags: tuple[str, ...]
+    runs: int
+    limits: sandbox.Limits
+    key: str
+
+
+@dataclass
+class CellResult:
+    job: CellJob
+    verdict: Verdict
+    exit: int | None
+    signal: int | None
+    stdout: str
+    stderr: str
+    compile_log: str
+    compile_cached: bool
+    warnings: list[str] | None     # gcc only; clang's come from ClangWarningsJob
+    runs: list[dict] = field(default_factory=list)
+    host: str = ""
+
+
+@dataclass(frozen=True)
+class ClangUnit:
+    case: Case
+    source: bytes
+    level: str
+    flags: tuple[str, ...]
+    key: str
+
+
+@dataclass(frozen=True)
+class ClangWarningsJob:
+    compiler: Compiler
+    units: tuple[ClangUnit, ...]
+
+
+@dataclass
+class ClangWarningsResult:
+    job: ClangWarningsJob
+    version: str
+    options: dict[str, list[str]]   # unit key -> options
+
+
+@dataclass(frozen=True)
+class SanitizerJob:
+    case: Case
+    source: bytes
+    compiler: Compiler
+    sanitizer: str                  # 'undefined' | 'address' | 'memory'
+    limits: sandbox.Limits
+    key: str
+
+
+@dataclass
+class SanitizerResult:
+    job: SanitizerJob
+    detected: bool | None           # None: could not build
+    status: str                     # sandbox status, or 'compile-error'
+    report: str
+
+
+#: What each sanitizer writes when it finds something.
+SANITIZER_MARKERS = {
+    "undefined": re.compile(rb"runtime error:"),
+    "address": re.compile(rb"ERROR: AddressSanitizer"),
+    "memory": re.compile(rb"WARNING: MemorySanitizer"),
+}
+SANITIZER_ENV = {
+    "UBSAN_OPTIONS": "print_stacktrace=0:halt_on_error=0",
+    "ASAN_OPTIONS": "detect_leaks=0:abort_on_error=0",
+    "MSAN_OPTIONS": "abort_on_error=0",
+}
+
+
+def execute(job):
+    """Carry out one job in the current process (a pool worker or a Dask worker)."""
+    if isinstance(job, CellJob):
+        return run_cell(job)
+    if isinstance(job, ClangWarningsJob):
+        return run_clang_warnings(job)
+    if isinstance(job, SanitizerJob):
+        return run_sanitizer(job)
+    raise TypeError(f"not a UB job: {job!r}")
+
+
+def _build(case: Case, source: bytes, compiler: Compiler, flags: list[str],
+           want_diagnostics: bool) -> Build:
+    return compile_program(compiler, case.language, case.std, case.path.name, source,
+                           flags, list(case.link), want_diagnostics)
+
+
+def run_cell(job: CellJob) -> CellResult:
+    case = job.case
+    build = _build(case, job.source, job.compiler, [job.level, *job.flags], True)
+    warnings = gcc_options_fired(build.diagnostics) if job.compiler.family == "gcc" else None
+    if not build.ok:
+        return CellResult(job=job, verdict=verdict(case, "compile-error"), exit=None,
+                          signal=None, stdout="", stderr="", compile_log=build.log,
+                          compile_cached=build.cached, warnings=warnings,
+                          host=socket.gethostname())
+    results = [sandbox.run(build.binary, case.args, job.limits) for _ in range(job.runs)]
+    first = results[0]
+    return CellResult(
+        job=job, verdict=classify(case, results), exit=first.exit, signal=first.signal,
+        stdout=_text(first.stdout), stderr=_text(first.stderr), compile_log=build.log,
+        compile_cached=build.cached, warnings=warnings,
+        runs=[{"status": r.status, "exit": r.exit, "signal": r.signal,
+               "truncated": r.truncated, "wall": round(r.wall, 6), "user": r.user,
+               "sys": r.sys, "maxrss_kb": r.maxrss_kb, "stdout_bytes": len(r.stdout),
+               "leftovers_killed": r.leftovers_killed} for r in results],
+        host=socket.gethostname(),
+    )
+
+
+def run_clang_warnings(job: ClangWarningsJob) -> ClangWarningsResult:
+    units = [{"id": u.key, "filename": u.case.path.name,
+              "source": u.source.decode("utf-8", "replace"),
+              "args": clang_warning_args(u.case.language, u.case.std, u.level, list(u.flags))}
+             for u in job.units]
+    answer = warnings_for(job.compiler.major, units)
+    return ClangWarningsResult(job=job, version=answer["version"], options=answer["options"])
+
+
+def run_sanitizer(job: SanitizerJob) -> SanitizerResult:
+    case = job.case
+    flags = ["-O0", "-g", f"-fsanitize={job.sanitizer}", "-fno-omit-frame-pointer"]
+    build = _build(case, job.source, job.compiler, flags, False)
+    if not build.ok:
+        return SanitizerResult(job=job, detected=None, status="compile-error",
+                               report=build.log[-STORED_OUTPUT:])
+    result = sandbox.run(build.binary, case.args, job.limits, env=SANITIZER_ENV)
+    marker = SANITIZER_MARKERS[job.sanitizer]
+    lines = [l for l in result.stderr.splitlines() if marker.search(l)]
+    report = b"\n".join(lines[:5]) if lines else result.stderr[-1024:]
+    return SanitizerResult(job=job, detected=bool(lines), status=result.status,
+                           report=_text(report))
+
+
+def _text(data: bytes) -> str:
+    return data[:STORED_OUTPUT].decode("utf-8", "replace")
+

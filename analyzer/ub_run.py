@@ -1,0 +1,195 @@
+"""A UB run: plan the cells of a corpus, skip the finished ones, execute the rest.
+
+A cell is (case, compiler, level, flag set). Its key is a hash of everything its
+result depends on (source and expected outputs, compiler identity, level, flags,
+runs per cell, sandbox limits, this module's RESULT_VERSION); a cell whose key is
+already stored is not run again, which is how an unchanged rerun does nothing,
+a new compiler runs only its own cells, and an interrupted run resumes. Each
+finished cell is committed on its own.
+"""
+from __future__ import annotations
+
+import hashlib
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from flagdb.errors import WarnscopeError
+
+from . import sandbox, ub_store
+from .ub_compile import Compiler, normalize_level, resolve_compiler
+from .ub_corpus import Case, discover
+from .ub_exec import Executor, LocalExecutor
+from .ub_jobs import (CellJob, CellResult, ClangUnit, ClangWarningsJob, ClangWarningsResult,
+                      SanitizerJob, SanitizerResult)
+
+#: Bump when the meaning of a stored result changes, so old results are recomputed.
+RESULT_VERSION = "2"
+DEFAULT_RUNS = 2
+CLANG_UNITS_PER_JOB = 40
+SANITIZER_LIMITS = sandbox.Limits(timeout=10.0, cpu=10, address_space=None)
+
+Progress = Callable[[int, int], None]
+
+
+@dataclass
+class RunSummary:
+    corpus: str
+    cases: int
+    cells: int                 # cells in the plan
+    cells_run: int             # of which executed now (the rest were stored already)
+    compiled: int              # cells whose binary was not in the cache
+    warnings_run: int
+    sanitizers_run: int
+    errors: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+    outcomes: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass
+class Plan:
+    cells: list[CellJob]
+    clang_warnings: list[ClangWarningsJob]
+    sanitizers: list[SanitizerJob]
+    total_cells: int
+
+
+def run(conn, corpus_dir: str | Path, compilers: list[str], levels: list[str],
+        flag_sets: list[str] = ("",), *, jobs: int | None = None, runs: int = DEFAULT_RUNS,
+        limits: sandbox.Limits = sandbox.Limits(), warnings: bool = True,
+        sanitizers: bool = True, executor: Executor | None = None,
+        progress: Progress | None = None) -> RunSummary:
+    """Run every missing cell of ``corpus_dir`` and store the results in ``conn``."""
+    start = time.monotonic()
+    if runs < 1:
+        raise WarnscopeError("runs per cell must be at least 1")
+    corpus = str(Path(corpus_dir).resolve())
+    cases, resolved, norm_levels = validate(corpus_dir, compilers, levels)
+    flag_tuples = _unique(tuple(f.split()) for f in flag_sets)
+    ub_store.ensure_tables(conn)
+    ub_store.save_cases(conn, corpus, cases)
+    plan = make_plan(cases, resolved, norm_levels, flag_tuples, runs, limits,
+                     warnings, sanitizers, ub_store.existing_keys(conn, corpus))
+    summary = RunSummary(corpus=corpus, cases=len(cases), cells=plan.total_cells,
+                         cells_run=0, compiled=0, warnings_run=0, sanitizers_run=0)
+    work = [*plan.cells, *plan.clang_warnings, *plan.sanitizers]
+    total, done = len(work), 0
+    if progress:
+        progress(0, total)
+    if work:
+        sandbox.kill_leftovers()  # of an earlier run on this host that was killed
+        own = executor is None
+        executor = executor or LocalExecutor(jobs)
+        try:
+            for job, result, error in executor.run(work):
+                done += 1
+                if error is not None:
+                    text = " ".join(str(error).split())[:300] or type(error).__name__
+                    summary.errors.append(f"{_describe(job)}: {text}")
+                else:
+                    _save(conn, corpus, result, summary)
+                if progress:
+                    progress(done, total)
+        finally:
+            if own:
+                executor.close()
+    summary.seconds = time.monotonic() - start
+    return summary
+
+
+def validate(corpus_dir: str | Path, compilers: list[str], levels: list[str]
+             ) -> tuple[list[Case], list[Compiler], list[str]]:
+    """Read the corpus and check compilers and levels, before anything is written."""
+    cases = discover(corpus_dir)
+    resolved = [resolve_compiler(c) for c in _unique(compilers)]
+    if not resolved:
+        raise WarnscopeError("no compilers given")
+    norm_levels = _unique(normalize_level(l) for l in levels)
+    if not norm_levels:
+        raise WarnscopeError("no optimization levels given")
+    return cases, resolved, norm_levels
+
+
+def make_plan(cases: list[Case], compilers: list[Compiler], levels: list[str],
+              flag_sets: list[tuple[str, ...]], runs: int, limits: sandbox.Limits,
+              warnings: bool, sanitizers: bool, done: dict[str, set[str]]) -> Plan:
+    """The jobs still to do; ``done`` holds the keys already stored, per table."""
+    cells, sans = [], []
+    clang_units: dict[str, list[ClangUnit]] = {}
+    total = 0
+    for case in cases:
+        source = case.path.read_bytes()
+        for comp in compilers:
+            for level in levels:
+                for flags in flag_sets:
+                    total += 1
+                    key = _key("cell", case.source_hash, comp.identity, level, *flags,
+                               str(runs), repr(limits))
+                    if key not in done["ub_cell"]:
+                        cells.append(CellJob(case=case, source=source, compiler=comp,
+                                             level=level, flags=flags, runs=runs,
+                                             limits=limits, key=key))
+                    if warnings and comp.family == "clang":
+                        wkey = _key("libclang", case.source_hash, comp.identity, level, *flags)
+                        if wkey not in done["ub_warning"]:
+                            clang_units.setdefault(comp.name, []).append(
+                                ClangUnit(case=case, source=source, level=level, flags=flags,
+                                          key=wkey))
+            if sanitizers:
+                for san in sanitizers_for(case, comp):
+                    skey = _key("sanitizer", case.source_hash, comp.identity, san,
+                                repr(SANITIZER_LIMITS))
+                    if skey not in done["ub_sanitizer"]:
+                        sans.append(SanitizerJob(case=case, source=source, compiler=comp,
+                                                 sanitizer=san, limits=SANITIZER_LIMITS,
+                                                 key=skey))
+    by_name = {c.name: c for c in compilers}
+    warn_jobs = [ClangWarningsJob(compiler=by_name[name], units=tuple(units[i:i + CLANG_UNITS_PER_JOB]))
+                 for name, units in clang_units.items()
+                 for i in range(0, len(units), CLANG_UNITS_PER_JOB)]
+    return Plan(cells=cells, clang_warnings=warn_jobs, sanitizers=sans, total_cells=total)
+
+
+def sanitizers_for(case: Case, compiler: Compiler) -> list[str]:
+    """UBSan and ASan for every case; clang's MSan for uninitialised reads (C only:
+    MSan needs an instrumented C++ library)."""
+    found = ["undefined", "address"]
+    if (compiler.family == "clang" and "uninit" in case.category and case.language == "c"):
+        found.append("memory")
+    return found
+
+
+def _save(conn, corpus: str, result, summary: RunSummary) -> None:
+    if isinstance(result, CellResult):
+        ub_store.save_cell(conn, corpus, result)
+        summary.cells_run += 1
+        summary.compiled += not result.compile_cached
+        o = result.verdict.outcome
+        summary.outcomes[o] = summary.outcomes.get(o, 0) + 1
+    elif isinstance(result, ClangWarningsResult):
+        ub_store.save_clang_warnings(conn, corpus, result)
+        summary.warnings_run += len(result.job.units)
+    elif isinstance(result, SanitizerResult):
+        ub_store.save_sanitizer(conn, corpus, result)
+        summary.sanitizers_run += 1
+
+
+def _describe(job) -> str:
+    if isinstance(job, CellJob):
+        return f"{job.case.id} {job.compiler.name} {job.level} {' '.join(job.flags)}".rstrip()
+    if isinstance(job, SanitizerJob):
+        return f"{job.case.id} {job.compiler.name} -fsanitize={job.sanitizer}"
+    return f"libclang warnings of {job.compiler.name}"
+
+
+def _key(*parts: str) -> str:
+    return hashlib.sha256("\0".join((RESULT_VERSION, *parts)).encode()).hexdigest()
+
+
+def _unique(items) -> list:
+    seen: list = []
+    for item in items:
+        if item not in seen:
+            seen.append(item)
+    return seen

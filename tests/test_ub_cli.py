@@ -1,0 +1,227 @@
+"""``warnscope ub run`` / ``ub report`` from the command line: JSON shape, bad input,
+hostile programs in a run, kill -9 and resume, and a real Dask LocalCluster."""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from analyzer import sandbox, ub_report, ub_run
+from analyzer.cli import main
+from flagdb.db import connect
+
+REPO = Path(__file__).resolve().parent.parent
+FIXTURES = Path(__file__).parent / "fixtures" / "ub"
+MINI = FIXTURES / "mini"
+HOSTILE = FIXTURES / "hostile"
+
+pytestmark = pytest.mark.skipif(shutil.which("gcc-12") is None or shutil.which("clang-16") is None,
+                                reason="needs gcc-12 and clang-16")
+
+
+def dump(path: Path) -> list[str]:
+    if not path.exists():
+        return []
+    conn = sqlite3.connect(path)
+    try:
+        return list(conn.iterdump())
+    finally:
+        conn.close()
+
+
+def test_run_json_and_report(tmp_path, capsys):
+    db = tmp_path / "ub.db"
+    assert main(["--db", str(db), "ub", "run", "--corpus", str(MINI), "--compilers",
+                 "gcc-12,clang-16", "--levels", "O0,-O2", "--no-sanitizers", "--timeout", "1",
+                 "--json"]) == 0
+    cells = json.loads(capsys.readouterr().out)
+    assert len(cells) == 6 * 2 * 2
+    for key in ("case", "compiler", "level", "flags", "outcome", "exploited", "exit", "signal",
+                "stdout", "warnings"):
+        assert key in cells[0]
+    assert {c["level"] for c in cells} == {"-O0", "-O2"}
+    wrap = [c for c in cells if c["case"] == "control/unsigned-wrap"]
+    assert {(c["outcome"], c["exploited"], c["exit"], c["stdout"]) for c in wrap} == {
+        ("expected", False, 0, "3\n")}
+
+    assert main(["--db", str(db), "ub", "report"]) == 0
+    text = capsys.readouterr().out
+    assert "control/unsigned-wrap" in text and "gcc-12" in text and "clang-16" in text
+    assert main(["--db", str(db), "ub", "report", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert {c["case"] for c in report["cases"]} >= {"control/unsigned-wrap", "external/plain"}
+    assert main(["--db", str(db), "ub", "report", "--case", "control/exit-three"]) == 0
+    assert "-O0 -O2 expected" in capsys.readouterr().out
+    assert main(["--db", str(db), "ub", "report", "--json", "--case", "control/exit-three"]) == 0
+    [one] = json.loads(capsys.readouterr().out)["cases"]
+    assert one["case"] == "control/exit-three" and one["diverges"] is False
+    assert main(["--db", str(db), "ub", "report", "--case", "no/such-case"]) == 1
+    assert "no case 'no/such-case'" in capsys.readouterr().err
+
+
+def test_flag_sets_are_extra_cells(tmp_path, capsys):
+    corpus = tmp_path / "c"
+    (corpus / "control").mkdir(parents=True)
+    for f in (MINI / "control").glob("unsigned-wrap*"):
+        shutil.copy(f, corpus / "control")
+    db = tmp_path / "ub.db"
+    assert main(["--db", str(db), "ub", "run", "--corpus", str(corpus), "--compilers", "gcc-12",
+                 "--levels", "O2", "--flags", "-fwrapv", "--no-sanitizers", "--no-warnings",
+                 "--json"]) == 0
+    cells = json.loads(capsys.readouterr().out)
+    assert sorted(c["flags"] for c in cells) == ["", "-fwrapv"]
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--compilers", "gcc-99"], "compiler gcc-99 is not installed"),
+    (["--compilers", "icc"], "unknown compiler 'icc'"),
+    (["--levels", "O9"], "unknown optimization level 'O9'"),
+    (["--corpus", "/nonexistent/corpus"], "corpus is not a directory"),
+    (["--timeout", "0"], "--timeout must be positive"),
+])
+def test_bad_input_is_one_line_and_leaves_the_database_unchanged(tmp_path, capsys, args, message):
+    db = tmp_path / "ub.db"
+    assert main(["--db", str(db), "ub", "run", "--corpus", str(MINI), "--compilers", "gcc-12",
+                 "--levels", "O0", "--no-sanitizers", "--no-warnings"]) == 0
+    before = dump(db)
+    capsys.readouterr()
+    argv = ["--db", str(db), "ub", "run", "--corpus", str(MINI), "--compilers", "gcc-12",
+            "--levels", "O0", *args]
+    assert main(argv) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and message in err[0]
+    assert dump(db) == before
+
+
+def test_malformed_metadata_and_missing_database(tmp_path, capsys):
+    corpus = tmp_path / "c" / "cat"
+    corpus.mkdir(parents=True)
+    (corpus / "a.c").write_text("/* ub-case\n * category: cat\n * ub: perhaps\n */\nint main(void){}\n")
+    db = tmp_path / "ub.db"
+    assert main(["--db", str(db), "ub", "run", "--corpus", str(tmp_path / "c")]) == 1
+    assert "a.c:1: ub-case lacks standard, summary" in capsys.readouterr().err
+    assert not db.exists()
+    assert main(["--db", str(db), "ub", "report"]) == 1
+    assert "no such database" in capsys.readouterr().err
+    assert not db.exists()
+
+
+def test_hostile_programs_are_contained_and_the_run_goes_on(tmp_path):
+    corpus = tmp_path / "c"
+    shutil.copytree(HOSTILE, corpus / "hostile")
+    conn = connect(tmp_path / "ub.db")
+    summary = ub_run.run(conn, corpus, ["gcc-12"], ["O0"], limits=sandbox.Limits(timeout=1.0, cpu=2),
+                         sanitizers=False, warnings=False)
+    assert summary.errors == []
+    outcome = {c["case_id"]: c["outcome"] for c in ub_report.load(conn)["cells"]}
+    assert outcome == {
+        "hostile/infinite-loop": "hang",
+        "hostile/fork-bomb": "hang",
+        "hostile/ignore-term": "hang",
+        "hostile/huge-alloc": "nonzero-exit",
+        "hostile/flood": "unexpected-output",
+        "hostile/stack-overflow": "crash",
+        "hostile/escape": "completed",
+    }
+
+
+def _cell_count(db: Path) -> int:
+    try:
+        conn = sqlite3.connect(db, timeout=0.2)
+        try:
+            return conn.execute("SELECT count(*) FROM ub_cell").fetchone()[0]
+        finally:
+            conn.close()
+    except sqlite3.OperationalError:
+        return 0
+
+
+def test_kill_9_keeps_finished_cells_and_the_rerun_resumes(tmp_path):
+    corpus = tmp_path / "c"
+    shutil.copytree(MINI, corpus)
+    (corpus / "hostile").mkdir()
+    shutil.copy(HOSTILE / "infinite-loop.c", corpus / "hostile")  # keeps the run going
+    db = tmp_path / "ub.db"
+    argv = [sys.executable, "-m", "analyzer", "--db", str(db), "ub", "run", "--corpus", str(corpus),
+            "--compilers", "gcc-12,clang-16", "--levels", "O0,O1,O2,O3", "--no-sanitizers",
+            "--no-warnings", "-j", "1", "--timeout", "1"]
+    proc = subprocess.Popen(argv, cwd=REPO, start_new_session=True,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        while _cell_count(db) < 3 and proc.poll() is None:
+            time.sleep(0.05)
+    finally:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+    conn = connect(db)
+    assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    kept = _cell_count(db)
+    assert 3 <= kept < 7 * 2 * 4
+    sandbox.kill_leftovers()               # the loop that was running, if it was
+    assert not [p for uid in range(sandbox.UID_BASE, sandbox.UID_BASE + sandbox.UID_COUNT)
+                for p in sandbox._pids_of(uid, keep=-1)]
+    summary = ub_run.run(conn, corpus, ["gcc-12", "clang-16"], ["O0", "O1", "O2", "O3"],
+                         limits=sandbox.Limits(timeout=1.0, cpu=2), sanitizers=False,
+                         warnings=False)
+    assert summary.cells_run == 7 * 2 * 4 - kept
+    assert _cell_count(db) == 7 * 2 * 4
+
+
+def test_dask_local_cluster_gives_the_same_cells(tmp_path):
+    distributed = pytest.importorskip("distributed")
+    from analyzer.ub_exec import DaskExecutor
+
+    corpus = tmp_path / "c"
+    shutil.copytree(MINI, corpus)
+    local = connect(tmp_path / "local.db")
+    ub_run.run(local, corpus, ["gcc-12", "clang-16"], ["O0", "O2"], sanitizers=False)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster:
+        executor = DaskExecutor(cluster.scheduler_address)
+        try:
+            remote = connect(tmp_path / "dask.db")
+            summary = ub_run.run(remote, corpus, ["gcc-12", "clang-16"], ["O0", "O2"],
+                                 sanitizers=False, executor=executor)
+        finally:
+            executor.close()
+    assert summary.errors == [] and summary.cells_run == 6 * 2 * 2
+
+    def outcomes(conn):
+        return sorted((c["case"], c["compiler"], c["level"], c["outcome"], c["stdout"],
+                       tuple(c["warnings"] or ()))
+                      for c in ub_report.cell_records(ub_report.load(conn)))
+    assert outcomes(remote) == outcomes(local)
+
+
+def test_ctrl_c_stops_the_run_keeps_cells_and_leaves_no_program(tmp_path):
+    corpus = tmp_path / "c"
+    shutil.copytree(MINI, corpus)
+    shutil.copytree(HOSTILE, corpus / "hostile")
+    db = tmp_path / "ub.db"
+    argv = [sys.executable, "-m", "analyzer", "--db", str(db), "ub", "run", "--corpus", str(corpus),
+            "--compilers", "gcc-12,clang-16", "--levels", "O0,O1,O2,O3", "--no-sanitizers",
+            "--no-warnings", "--timeout", "1"]
+    proc = subprocess.Popen(argv, cwd=REPO, start_new_session=True,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        while _cell_count(db) < 3 and proc.poll() is None:
+            time.sleep(0.05)
+        os.killpg(proc.pid, signal.SIGINT)         # what a terminal's Ctrl-C does
+        _, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 130
+    assert "interrupted" in err
+    kept = _cell_count(db)
+    assert 3 <= kept < 13 * 2 * 4
+    assert not [p for uid in range(sandbox.UID_BASE, sandbox.UID_BASE + sandbox.UID_COUNT)
+                for p in sandbox._pids_of(uid, keep=-1)]

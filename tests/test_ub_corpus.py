@@ -1,0 +1,126 @@
+"""Corpus discovery and the ub-case metadata format (no compiler needed)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from analyzer.ub_classify import classify, diverges
+from analyzer.sandbox import RunResult
+from analyzer.ub_corpus import discover
+from flagdb.errors import ParseError, WarnscopeError
+
+MINI = Path(__file__).parent / "fixtures" / "ub" / "mini"
+
+CASE = """/* ub-case
+ * category: {category}
+ * standard: C17 6.5p5
+ * summary: something overflows
+ * ub: yes
+{extra} */
+int main(void) {{ return 0; }}
+"""
+
+
+def write(root: Path, rel: str, text: str) -> Path:
+    path = root / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    return path
+
+
+def test_mini_corpus_cases_and_expectations():
+    cases = {c.id: c for c in discover(MINI)}
+    assert set(cases) == {"broken/does-not-link", "control/either-output", "control/exit-three",
+                          "control/unsigned-wrap", "external/plain", "external/plain-expected"}
+    assert cases["control/exit-three"].exit == 3
+    assert cases["control/either-output"].expected == (b"unsigned\n", b"signed\n")
+    assert cases["control/either-output"].std == "c++17"
+    assert cases["control/unsigned-wrap"].ub is False
+    plain = cases["external/plain"]
+    assert (plain.category, plain.ub, plain.expected, plain.std) == ("external", None, (), "c17")
+    assert cases["external/plain-expected"].expected == (b"42\n",)
+
+
+def test_metadata_options(tmp_path):
+    write(tmp_path, "cat/a.c", CASE.format(category="cat", extra=" * std: gnu17\n * args: x y\n"
+                                           " * exit: 2\n * o0-exploited: yes\n * link: -lm\n"))
+    (tmp_path / "cat" / "a.output2").write_text("two\n")
+    (tmp_path / "cat" / "a.output10").write_text("ten\n")
+    (tmp_path / "cat" / "a.output1").write_text("one\n")
+    (tmp_path / "cat" / "a.outputx").write_text("not an output\n")
+    [case] = discover(tmp_path)
+    assert case.id == "cat/a"
+    assert (case.std, case.args, case.exit, case.o0_exploited, case.link) == (
+        "gnu17", ("x", "y"), 2, True, ("-lm",))
+    assert case.expected == (b"one\n", b"two\n", b"ten\n")
+
+
+def test_changed_expected_output_changes_the_hash(tmp_path):
+    write(tmp_path, "cat/a.c", CASE.format(category="cat", extra=""))
+    out = write(tmp_path, "cat/a.output", "1\n")
+    before = discover(tmp_path)[0].source_hash
+    out.write_text("2\n")
+    assert discover(tmp_path)[0].source_hash != before
+
+
+def test_same_name_in_c_and_cpp_keeps_both(tmp_path):
+    write(tmp_path, "cat/a.c", CASE.format(category="cat", extra=""))
+    write(tmp_path, "cat/a.cpp", CASE.format(category="cat", extra=""))
+    assert [c.id for c in discover(tmp_path)] == ["cat/a.c", "cat/a.cpp"]
+
+
+@pytest.mark.parametrize("extra, category, message", [
+    (" * colour: red\n", "cat", "unknown metadata key 'colour'"),
+    (" * not a pair\n", "cat", "expected 'key: value'"),
+    (" * ub: maybe\n", "cat", "ub must be yes or no"),
+    (" * exit: three\n", "cat", "exit is not a number"),
+    (" * std: c++98\n", "cat", "unknown std"),
+    ("", "other", "is not the folder name 'cat'"),
+])
+def test_bad_metadata_is_one_clear_error(tmp_path, extra, category, message):
+    path = write(tmp_path, "cat/a.c", CASE.format(category=category, extra=extra))
+    with pytest.raises(ParseError) as err:
+        discover(tmp_path)
+    assert str(path) in str(err.value)
+    assert message in str(err.value)
+
+
+def test_missing_required_key_names_the_file_and_line(tmp_path):
+    path = write(tmp_path, "cat/a.c", "int x;\n/* ub-case\n * category: cat\n * ub: yes\n */\n")
+    with pytest.raises(ParseError, match=rf"{path}:2: ub-case lacks standard, summary"):
+        discover(tmp_path)
+
+
+def test_empty_or_missing_corpus(tmp_path):
+    with pytest.raises(WarnscopeError, match="no .c or .cpp programs"):
+        discover(tmp_path)
+    with pytest.raises(WarnscopeError, match="not a directory"):
+        discover(tmp_path / "nope")
+
+
+def _run(status="exit", exit=0, sig=None, out=b"3\n", truncated=False) -> RunResult:
+    return RunResult(status=status, exit=exit, signal=sig, stdout=out, stderr=b"",
+                     truncated=truncated, wall=0.0, user=0.0, sys=0.0, maxrss_kb=0)
+
+
+def test_classification_rules():
+    case = {c.id: c for c in discover(MINI)}["control/unsigned-wrap"]
+    assert classify(case, [_run(), _run()]).outcome == "expected"
+    assert classify(case, [_run(out=b"4\n")] * 2).outcome == "unexpected-output"
+    assert classify(case, [_run(exit=1)] * 2).outcome == "nonzero-exit"
+    assert classify(case, [_run(status="signal", exit=None, sig=11)] * 2).outcome == "crash"
+    assert classify(case, [_run(status="timeout", exit=None, sig=9, out=b"a")]
+                    + [_run(status="timeout", exit=None, sig=9, out=b"ab")]).outcome == "hang"
+    assert classify(case, [_run(), _run(out=b"4\n")]).outcome == "nondeterministic"
+    assert classify(case, [_run(status="output-truncated", exit=None, sig=9,
+                                truncated=True)] * 2).outcome == "unexpected-output"
+    v = classify(case, [_run(out=b"4\n")] * 2)
+    assert v.exploited is True
+    plain = {c.id: c for c in discover(MINI)}["external/plain"]
+    v = classify(plain, [_run(out=b"42\n")] * 2)
+    assert (v.outcome, v.exploited) == ("completed", None)
+    other = classify(plain, [_run(out=b"43\n")] * 2)
+    assert diverges([v.behaviour, other.behaviour])
+    assert not diverges([v.behaviour, v.behaviour])
+    assert not diverges([v.behaviour, "compile-error"])

@@ -12,7 +12,7 @@ APT_PACKAGES=(
   clang-14 clang-16 clang-19 clang-tools-14 clang-tools-16 clang-tools-19
   libclang1-14 libclang1-16 libclang1-19 libclang-rt-14-dev libclang-rt-16-dev libclang-rt-19-dev
 )
-PIP_PACKAGES=(meson meson-python ninja pytest click jinja2)
+PIP_PACKAGES=(meson meson-python ninja pytest click jinja2 "clang==14.0.6" distributed)
 
 sudo_() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 

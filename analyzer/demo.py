@@ -18,6 +18,10 @@ from flagdb.paths import db_path
 from flagdb.verify import run as verify
 
 GCCS = ("gcc-11", "gcc-12")
+#: the UB part runs the whole corpus on these (those installed), at two levels
+UB_COMPILERS = ("gcc-12", "clang-16")
+UB_LEVELS = ("O0", "O2")
+LOOP_CASE = "signed-integer-overflow/loop"
 
 
 def _section(title: str) -> None:
@@ -28,7 +32,8 @@ def _section(title: str) -> None:
 @click.command()
 @click.pass_context
 def demo(ctx: click.Context) -> None:
-    """Ingest gcc-11 and gcc-12, verify them, and show what changed and what -Wall does."""
+    """Ingest gcc-11 and gcc-12, verify them, show what changed and what -Wall does,
+    then run the UB corpus on gcc-12 and clang-16 at -O0 and -O2."""
     path = db_path(ctx.find_root().obj["db"])
     conn = connect(path)
     _section(f"Ingesting warning options into {path}")
@@ -69,6 +74,33 @@ def demo(ctx: click.Context) -> None:
                 line = " "
             line += " " + name
         click.echo(line)
+    _ub(conn)
     click.echo("")
     click.echo(f"Explore further: warnscope --db {path} flags tree gcc-12 -Wall | "
-               "flags show -Wformat=2 -c gcc-12 | flags check -c gcc-11,gcc-12 -- -Wall -Wfoo")
+               "flags show -Wformat=2 -c gcc-12 | flags check -c gcc-11,gcc-12 -- -Wall -Wfoo | "
+               "ub report | ub run --levels O0,O1,O2,O3,Os,Og")
+
+
+def _ub(conn) -> None:
+    """The UB corpus on the installed default compilers: matrix, then the classic case."""
+    from analyzer import ub_report, ub_run
+    from analyzer.ub_cli import ProgressBar, default_corpus
+    from analyzer.ub_compile import installed_compilers
+
+    compilers = installed_compilers(list(UB_COMPILERS))
+    _section(f"Running the UB corpus: {', '.join(compilers) or 'no compiler'} x "
+             f"{', '.join(UB_LEVELS)} (sandboxed; warnings and sanitizers recorded)")
+    if not compilers:
+        click.echo("none of " + ", ".join(UB_COMPILERS) + " is installed: skipped")
+        return
+    with ProgressBar(True) as progress:
+        summary = ub_run.run(conn, default_corpus(), compilers, list(UB_LEVELS),
+                             progress=progress)
+    click.echo(f"{summary.cells} cells ({summary.cells_run} run now), {summary.warnings_run} "
+               f"warning checks, {summary.sanitizers_run} sanitizer runs in {summary.seconds:.1f} s")
+    if summary.errors:
+        raise WarnscopeError(f"{len(summary.errors)} UB jobs failed: {summary.errors[0]}")
+    data = ub_report.load(conn, summary.corpus)
+    click.echo(ub_report.render(data, detail=False), nl=False)
+    _section(f"The classic: {LOOP_CASE}")
+    click.echo(ub_report.render(data, LOOP_CASE).split("\n\n", 2)[-1], nl=False)

@@ -72,7 +72,7 @@ def run_cmd(ctx, corpus_dir, compilers, levels, flag_sets, runs, timeout, jobs, 
         executor = DaskExecutor(scheduler)
     conn = connect(_db(ctx))
     try:
-        with _progress(not as_json) as progress:
+        with ProgressBar(not as_json) as progress:
             summary = ub_run.run(conn, corpus_dir, compiler_list, level_list, flag_list,
                                  jobs=jobs, runs=runs, limits=limits,
                                  warnings=not no_warnings, sanitizers=not no_sanitizers,
@@ -129,7 +129,7 @@ def _grouped(errors: list[str]) -> dict[str, list[str]]:
     return groups
 
 
-class _progress:
+class ProgressBar:
     """A progress bar on a terminal; nothing otherwise."""
 
     def __init__(self, enabled: bool):

@@ -82,8 +82,9 @@ def report_json(data: dict) -> dict:
     return {"corpus": data["corpus"], "configurations": _configurations(data), "cases": cases}
 
 
-def render(data: dict, case_filter: str | None = None) -> str:
-    """The matrix, then the per-case detail (of one case when ``case_filter`` is given)."""
+def render(data: dict, case_filter: str | None = None, detail: bool = True) -> str:
+    """The matrix, then the per-case detail (of one case when ``case_filter`` is given;
+    none with ``detail=False``)."""
     behaviours = _behaviours(data)
     cases = _ordered_cases(data, behaviours)
     if case_filter is not None:
@@ -98,7 +99,7 @@ def render(data: dict, case_filter: str | None = None) -> str:
              f"{n_div} diverge", ""]
     lines += _matrix(cases, configs, outcome, behaviours)
     lines += ["", "  " + "  ".join(f"{v} {k}" for k, v in LETTERS.items()), ""]
-    for case in cases:
+    for case in cases if detail else []:
         lines += _detail(data, case, behaviours)
     return "\n".join(lines).rstrip() + "\n"
 

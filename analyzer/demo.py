@@ -75,10 +75,12 @@ def demo(ctx: click.Context) -> None:
             line += " " + name
         click.echo(line)
     _ub(conn)
-    click.echo("")
-    click.echo(f"Explore further: warnscope --db {path} flags tree gcc-12 -Wall | "
-               "flags show -Wformat=2 -c gcc-12 | flags check -c gcc-11,gcc-12 -- -Wall -Wfoo | "
-               "ub report | ub run --levels O0,O1,O2,O3,Os,Og")
+    _section("Explore further")
+    for example in ("flags tree gcc-12 -Wall", "flags show -Wformat=2 -c gcc-12",
+                    "flags check -c gcc-11,gcc-12 -- -Wall -Wshadow=local -Wfoo",
+                    "ub report --case signed-integer-overflow/loop",
+                    "ub run --levels O0,O1,O2,O3,Os,Og"):
+        click.echo(f"  warnscope --db {path} {example}")
 
 
 def _ub(conn) -> None:
@@ -103,4 +105,5 @@ def _ub(conn) -> None:
     data = ub_report.load(conn, summary.corpus)
     click.echo(ub_report.render(data, detail=False), nl=False)
     _section(f"The classic: {LOOP_CASE}")
-    click.echo(ub_report.render(data, LOOP_CASE).split("\n\n", 2)[-1], nl=False)
+    # render() gives header, matrix and legend before the detail, blank-line separated
+    click.echo("\n\n".join(ub_report.render(data, LOOP_CASE).split("\n\n")[3:]), nl=False)

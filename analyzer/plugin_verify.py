@@ -10,6 +10,7 @@ real disagreement and fails verification.
 """
 from __future__ import annotations
 
+from flagdb.verify_gcc import absent_from_binary
 from flagdb.model import CompilerData, Flag
 from flagdb.queries import Index, closure as edge_closure
 from flagdb.verify import Finding
@@ -59,13 +60,8 @@ def compare_names(data: CompilerData, bv: BinaryView) -> list[Finding]:
     source = {f.name: f for f in data.flags}
     for name in sorted(set(source) - set(bv.options)):
         f = source[name]
-        reason = None
-        if f.origin and all(o.startswith("config/") for o in f.origin.split()):
-            reason = f"option of another target ({f.origin}): not built into this compiler"
-        elif f.extra.get("unlisted"):
-            reason = ("no Warning property in its record: GCC accepts it as a warning switch, "
-                      "but it is not among the binary's CL_WARNING options")
-        out.append(Finding("plugin-names", name, "in option files", "not in binary", reason))
+        out.append(Finding("plugin-names", name, "in option files", "not in binary",
+                           absent_from_binary(f)))
     for name in sorted(set(bv.options) - set(source)):
         opt = bv.options[name]
         reason = None

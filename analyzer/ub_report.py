@@ -138,8 +138,8 @@ def _detail(data: dict, case: dict, behaviours) -> list[str]:
     warns = {(w["compiler"], w["level"], w["flags"]): w["options"]
              for w in data["warnings"] if w["case_id"] == cid}
     sans = [s for s in data["sanitizers"] if s["case_id"] == cid]
-    for compiler in sorted(_unique(c["compiler"] for c in cells), key=_compiler_rank):
-        for flags in _unique(c["flags"] for c in cells if c["compiler"] == compiler):
+    for compiler in sorted(dict.fromkeys(c["compiler"] for c in cells), key=_compiler_rank):
+        for flags in dict.fromkeys(c["flags"] for c in cells if c["compiler"] == compiler):
             mine = sorted((c for c in cells if c["compiler"] == compiler and c["flags"] == flags),
                           key=lambda c: _level_rank(c["level"]))
             label = compiler + (f" {flags}" if flags else "")
@@ -212,9 +212,3 @@ def _level_rank(level: str) -> int:
     return LEVEL_ORDER.index(level) if level in LEVEL_ORDER else len(LEVEL_ORDER)
 
 
-def _unique(items) -> list:
-    seen: list = []
-    for item in items:
-        if item not in seen:
-            seen.append(item)
-    return seen

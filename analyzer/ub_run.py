@@ -66,7 +66,7 @@ def run(conn, corpus_dir: str | Path, compilers: list[str], levels: list[str],
         raise WarnscopeError("runs per cell must be at least 1")
     corpus = str(Path(corpus_dir).resolve())
     cases, resolved, norm_levels = validate(corpus_dir, compilers, levels)
-    flag_tuples = _unique(tuple(f.split()) for f in flag_sets)
+    flag_tuples = list(dict.fromkeys(tuple(f.split()) for f in flag_sets))
     ub_store.ensure_tables(conn)
     ub_store.save_cases(conn, corpus, cases)
     plan = make_plan(cases, resolved, norm_levels, flag_tuples, runs, limits,
@@ -102,10 +102,10 @@ def validate(corpus_dir: str | Path, compilers: list[str], levels: list[str]
              ) -> tuple[list[Case], list[Compiler], list[str]]:
     """Read the corpus and check compilers and levels, before anything is written."""
     cases = discover(corpus_dir)
-    resolved = [resolve_compiler(c) for c in _unique(compilers)]
+    resolved = [resolve_compiler(c) for c in dict.fromkeys(compilers)]
     if not resolved:
         raise WarnscopeError("no compilers given")
-    norm_levels = _unique(normalize_level(l) for l in levels)
+    norm_levels = list(dict.fromkeys(normalize_level(l) for l in levels))
     if not norm_levels:
         raise WarnscopeError("no optimization levels given")
     return cases, resolved, norm_levels
@@ -187,9 +187,3 @@ def _key(*parts: str) -> str:
     return hashlib.sha256("\0".join((RESULT_VERSION, *parts)).encode()).hexdigest()
 
 
-def _unique(items) -> list:
-    seen: list = []
-    for item in items:
-        if item not in seen:
-            seen.append(item)
-    return seen

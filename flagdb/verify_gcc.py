@@ -149,12 +149,7 @@ def verify_gcc(data: CompilerData) -> VerifyReport:
     report.compared["names"] = len(binary_names | set(db_names))
     for name in sorted(set(db_names) - {_norm(n) for n in binary_names}):
         f = db_names[name]
-        reason = None
-        if f.origin and all(o.startswith("config/") for o in f.origin.split()):
-            reason = f"option of another target ({f.origin}): not built into this compiler"
-        elif f.extra.get("unlisted"):
-            reason = ("no Warning property in its record: GCC accepts it as a warning switch, "
-                      "but --help=warnings does not list it")
+        reason = absent_from_binary(f)
         report.findings.append(Finding("names", f.name, "in option files", "not in binary", reason))
     for name in sorted(binary_names - set(db_names)):
         state = results[("C", "default")][name]
@@ -186,6 +181,16 @@ def verify_gcc(data: CompilerData) -> VerifyReport:
             report.findings.append(Finding(check, name, _show(expected), actual or "(blank)", reason))
         report.compared[check] = compared
     return report
+
+
+def absent_from_binary(f: Flag) -> str | None:
+    """Why an option of the files may rightly be missing from a binary's warning list."""
+    if f.origin and all(o.startswith("config/") for o in f.origin.split()):
+        return f"option of another target ({f.origin}): not built into this compiler"
+    if f.extra.get("unlisted"):
+        return ("no Warning property in its record: GCC accepts it as a warning switch, "
+                "but does not list it among its warning options")
+    return None
 
 
 def _show(value: str | None) -> str:

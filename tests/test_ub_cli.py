@@ -16,6 +16,7 @@ import pytest
 
 from analyzer import sandbox, ub_report, ub_run
 from analyzer.cli import main
+from conftest import dump
 from flagdb.db import connect
 
 REPO = Path(__file__).resolve().parent.parent
@@ -25,16 +26,6 @@ HOSTILE = FIXTURES / "hostile"
 
 pytestmark = pytest.mark.skipif(shutil.which("gcc-12") is None or shutil.which("clang-16") is None,
                                 reason="needs gcc-12 and clang-16")
-
-
-def dump(path: Path) -> list[str]:
-    if not path.exists():
-        return []
-    conn = sqlite3.connect(path)
-    try:
-        return list(conn.iterdump())
-    finally:
-        conn.close()
 
 
 def test_run_json_and_report(tmp_path, capsys):

@@ -63,6 +63,12 @@ class CompileError(Exception):
     pass
 
 
+#: what the programs see: no sanitizer options or malloc perturbation inherited from the
+#: test runner (meson sets abort-on-error sanitizer options for the tests it runs)
+PROGRAM_ENV = {k: v for k, v in os.environ.items()
+               if not k.endswith("SAN_OPTIONS") and k != "MALLOC_PERTURB_"}
+
+
 def compile_and_run(path, meta, family, opt, outdir, extra=(), timeout=RUN_TIMEOUT):
     """Compile one program; return (returncode, stdout, stderr) of its run, or None on timeout.
 
@@ -77,7 +83,8 @@ def compile_and_run(path, meta, family, opt, outdir, extra=(), timeout=RUN_TIMEO
         return CompileError(f"{' '.join(cmd)} failed:\n{built.stderr}")
     try:
         run = subprocess.run([str(exe), *meta.get("args", "").split()], capture_output=True,
-                             timeout=timeout, cwd=outdir, stdin=subprocess.DEVNULL)
+                             timeout=timeout, cwd=outdir, stdin=subprocess.DEVNULL,
+                             env=PROGRAM_ENV)
     except subprocess.TimeoutExpired:
         return None
     return run.returncode, run.stdout, run.stderr

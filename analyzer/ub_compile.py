@@ -16,12 +16,11 @@ import re
 import shutil
 import subprocess
 import tempfile
-import threading
 from dataclasses import dataclass
 from pathlib import Path
 
 from flagdb.errors import WarnscopeError
-from flagdb.paths import cache_dir
+from flagdb.paths import atomic_write, cache_dir
 
 LEVELS = ("-O0", "-O1", "-O2", "-O3", "-Os", "-Og", "-Oz", "-Ofast")
 COMPILE_TIMEOUT = 120
@@ -135,10 +134,11 @@ def compile_program(compiler: Compiler, language: str, std: str, filename: str,
         if ok and not out.exists():
             ok, log = False, log + "\ncompiler succeeded but wrote no binary"
         if ok:
-            _atomic_copy(out, bin_path)
+            with open(out, "rb") as binary:
+                atomic_write(bin_path, binary, mode=0o755)
         shown = command
         meta = {"ok": ok, "log": log, "diagnostics": diagnostics, "command": shown}
-        _atomic_write(meta_path, json.dumps(meta).encode())
+        atomic_write(meta_path, json.dumps(meta).encode())
     return Build(ok=ok, binary=str(bin_path) if ok else None, log=log,
                  diagnostics=diagnostics, cached=False, command=shown)
 
@@ -180,14 +180,3 @@ def _split_gcc_json(stderr: str) -> tuple[list, str]:
     return diagnostics, "\n".join(rendered + rest)
 
 
-def _atomic_copy(src: Path, dest: Path) -> None:
-    tmp = dest.with_name(f".{dest.name}.{os.getpid()}.{threading.get_ident()}.tmp")
-    shutil.copyfile(src, tmp)
-    os.chmod(tmp, 0o755)
-    os.replace(tmp, dest)
-
-
-def _atomic_write(dest: Path, data: bytes) -> None:
-    tmp = dest.with_name(f".{dest.name}.{os.getpid()}.{threading.get_ident()}.tmp")
-    tmp.write_bytes(data)
-    os.replace(tmp, dest)

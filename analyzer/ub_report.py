@@ -22,7 +22,6 @@ LEVEL_ORDER = ("-O0", "-O1", "-O2", "-O3", "-Os", "-Og", "-Oz", "-Ofast")
 
 def load(conn: sqlite3.Connection, corpus: str | None = None) -> dict:
     """The stored results of ``corpus`` (default: the corpus run most recently)."""
-    ub_store.ensure_tables(conn)
     if corpus is None:
         known = ub_store.corpora(conn)
         if not known:

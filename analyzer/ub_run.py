@@ -67,7 +67,6 @@ def run(conn, corpus_dir: str | Path, compilers: list[str], levels: list[str],
     corpus = str(Path(corpus_dir).resolve())
     cases, resolved, norm_levels = validate(corpus_dir, compilers, levels)
     flag_tuples = list(dict.fromkeys(tuple(f.split()) for f in flag_sets))
-    ub_store.ensure_tables(conn)
     ub_store.save_cases(conn, corpus, cases)
     plan = make_plan(cases, resolved, norm_levels, flag_tuples, runs, limits,
                      warnings, sanitizers, ub_store.existing_keys(conn, corpus))

@@ -7,26 +7,11 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from datetime import datetime, timezone
 
-from flagdb.db import _statements, transaction
-from flagdb.schema import SCHEMA
+from flagdb.db import transaction, utc_now
 
 from .ub_corpus import Case
 from .ub_jobs import CellResult, ClangWarningsResult, SanitizerResult
-
-UB_MARKER = "-- --------------------------------------------------------------------- UB"
-
-
-def ensure_tables(conn: sqlite3.Connection) -> None:
-    """Create the UB tables in a database made before they existed (same schema version)."""
-    have = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-    if {"ub_case", "ub_cell", "ub_warning", "ub_sanitizer"} <= have:
-        return
-    with transaction(conn):
-        for statement in _statements(SCHEMA[SCHEMA.index(UB_MARKER):]):
-            conn.execute(statement)
-
 
 def save_cases(conn: sqlite3.Connection, corpus: str, cases: list[Case]) -> None:
     """Insert or refresh the corpus's cases, in one transaction; cases gone from the
@@ -71,7 +56,7 @@ def save_cell(conn: sqlite3.Connection, corpus: str, r: CellResult) -> None:
             (corpus, j.case.id, j.compiler.name, j.level, flags, j.key, r.verdict.outcome,
              None if r.verdict.exploited is None else int(r.verdict.exploited),
              r.verdict.behaviour, r.exit, r.signal, r.stdout, r.stderr, r.compile_log[-8192:],
-             j.compiler.version, json.dumps(r.runs), r.host, _now()))
+             j.compiler.version, json.dumps(r.runs), r.host, utc_now()))
         if r.warnings is not None:
             _save_warning(conn, corpus, j.case.id, j.compiler.name, j.level, flags, j.key,
                           "gcc-json", r.warnings)
@@ -129,7 +114,3 @@ def load_results(conn: sqlite3.Connection, corpus: str) -> dict:
         s["detected"] = None if s["detected"] is None else bool(s["detected"])
     return {"corpus": corpus, "cases": cases, "cells": cells, "warnings": warnings,
             "sanitizers": sanitizers}
-
-
-def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")

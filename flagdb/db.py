@@ -5,6 +5,7 @@ one clear line; nothing is written to it.
 """
 from __future__ import annotations
 
+import datetime as _dt
 import sqlite3
 from contextlib import contextmanager
 from pathlib import Path
@@ -74,3 +75,8 @@ def transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
         conn.execute("ROLLBACK")
         raise
     conn.execute("COMMIT")
+
+
+def utc_now() -> str:
+    """The timestamp stored with ingests and results: UTC, to the second."""
+    return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")

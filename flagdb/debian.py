@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import BinaryIO, Iterator
 
 from .errors import WarnscopeError
-from .paths import cache_dir
+from .paths import atomic_write, cache_dir
 
 
 @functools.lru_cache(maxsize=None)
@@ -98,12 +98,6 @@ class _Limited:
 
 def write_member(tar: tarfile.TarFile, member: tarfile.TarInfo, dest: Path) -> None:
     """Write one streamed member to ``dest``, atomically."""
-    dest.parent.mkdir(parents=True, exist_ok=True)
     src = tar.extractfile(member)
-    if src is None:
-        return
-    tmp = dest.with_name(dest.name + ".part")
-    with open(tmp, "wb") as out:
-        while chunk := src.read(1 << 20):
-            out.write(chunk)
-    os.replace(tmp, dest)
+    if src is not None:
+        atomic_write(dest, src)

@@ -7,7 +7,10 @@ source tree, so a clean clone stays clean and tests can share one cache.
 from __future__ import annotations
 
 import os
+import shutil
+import threading
 from pathlib import Path
+from typing import BinaryIO
 
 DEFAULT_DB = "warnscope.db"
 
@@ -28,3 +31,22 @@ def cache_dir(*parts: str) -> Path:
     path = root.joinpath(*parts)
     path.mkdir(parents=True, exist_ok=True)
     return path
+
+
+def atomic_write(dest: Path, data: bytes | BinaryIO, mode: int | None = None) -> None:
+    """Write ``data`` (bytes, or a stream to copy) to ``dest`` so that readers see the
+    old file or the whole new one, never a part: a temporary sibling unique to this
+    process and thread, then a rename. The cache is shared by concurrent processes."""
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    tmp = dest.with_name(f".{dest.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+    try:
+        with open(tmp, "wb") as out:
+            if isinstance(data, bytes):
+                out.write(data)
+            else:
+                shutil.copyfileobj(data, out, 1 << 20)
+        if mode is not None:
+            os.chmod(tmp, mode)
+        os.replace(tmp, dest)
+    finally:
+        tmp.unlink(missing_ok=True)

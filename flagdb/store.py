@@ -6,12 +6,11 @@ identical data changes nothing (not even ``ingested_at``).
 """
 from __future__ import annotations
 
-import datetime as _dt
 import json
 import sqlite3
 from dataclasses import dataclass
 
-from .db import transaction
+from .db import transaction, utc_now
 from .errors import WarnscopeError
 from .model import CompilerData, Edge, Flag, Message
 
@@ -47,7 +46,7 @@ def save(conn: sqlite3.Connection, data: CompilerData) -> str:
             return "unchanged"
         if row:
             conn.execute("DELETE FROM compiler WHERE id = ?", (row["id"],))
-        now = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
+        now = utc_now()
         cid = conn.execute(
             "INSERT INTO compiler (name, family, version, source_kind, source, content_hash, ingested_at)"
             " VALUES (?, ?, ?, ?, ?, ?, ?)",

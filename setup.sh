@@ -31,6 +31,8 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 [ -x .venv/bin/python ] || python3 -m venv .venv
+# meson-python looks for meson and ninja on PATH: the venv's own, never whatever the machine has.
+export PATH="$PWD/.venv/bin:$PATH"
 .venv/bin/python -m pip install -q --upgrade pip
 .venv/bin/python -m pip install -q "${PIP_PACKAGES[@]}"
 .venv/bin/python -m pip install -q --no-build-isolation .

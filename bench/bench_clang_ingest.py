@@ -21,7 +21,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from timing import machine  # noqa: E402
+from analyzer.measure import machine  # noqa: E402
 
 from flagdb import store  # noqa: E402
 from flagdb.clang_inc import parse_dir  # noqa: E402

@@ -19,7 +19,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from timing import machine, measure, run_child, run_inprocess, summary  # noqa: E402
+from analyzer.measure import machine, measure, run_child, run_inprocess, summary  # noqa: E402
 
 from flagdb import store  # noqa: E402
 from flagdb.db import connect  # noqa: E402

@@ -20,9 +20,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from timing import Sample, machine, run_child, summary  # noqa: E402
+from analyzer.measure import Sample, machine, run_child, summary  # noqa: E402
 
-from analyzer import gcc_binary, gcc_plugin  # noqa: E402
+from analyzer.gccplugin import binary as gcc_binary  # noqa: E402
+from analyzer.gccplugin import plugin as gcc_plugin  # noqa: E402
 
 RUNS = int(os.environ.get("BENCH_RUNS", "20"))
 GOAL = 0.05

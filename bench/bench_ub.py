@@ -29,7 +29,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from analyzer import ub_run  # noqa: E402
-from bench.timing import machine  # noqa: E402
+from analyzer.measure import machine  # noqa: E402
 from flagdb.db import connect  # noqa: E402
 
 CORPUS = os.environ.get("BENCH_UB_CORPUS", str(Path(__file__).resolve().parent.parent / "corpus"))

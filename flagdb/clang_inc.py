@@ -33,7 +33,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .errors import ParseError
+from flagdb.errors import ParseError
 
 #: Diagnostic classes as TableGen writes them (``CLASS_WARNING`` …).
 CLASSES = ("WARNING", "EXTENSION", "ERROR", "NOTE", "REMARK", "TRAP")

@@ -29,11 +29,11 @@ import tempfile
 from functools import lru_cache
 from pathlib import Path
 
-from . import debian
-from .clang_inc import Diag, Tables, parse_dir
-from .errors import WarnscopeError
-from .model import CompilerData, Edge, Flag, Message
-from .paths import cache_dir
+from flagdb import debian
+from flagdb.clang_inc import Diag, Tables, parse_dir
+from flagdb.errors import WarnscopeError
+from flagdb.model import CompilerData, Edge, Flag, Message
+from flagdb.paths import cache_dir
 
 #: Files wanted from the package, by basename.
 _WANTED = re.compile(r"Diagnostic\w*Kinds\.inc|DiagnosticGroups\.inc|Version\.inc")

@@ -11,8 +11,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
-from .errors import WarnscopeError
-from .schema import MIGRATIONS, SCHEMA, SCHEMA_VERSION
+from flagdb.errors import WarnscopeError
+from flagdb.schema import MIGRATIONS, SCHEMA, SCHEMA_VERSION
 
 
 def connect(path: str | Path) -> sqlite3.Connection:

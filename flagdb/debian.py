@@ -15,8 +15,8 @@ import tempfile
 from pathlib import Path
 from typing import BinaryIO, Iterator
 
-from .errors import WarnscopeError
-from .paths import atomic_write, cache_dir
+from flagdb.errors import WarnscopeError
+from flagdb.paths import atomic_write, cache_dir
 
 
 @functools.lru_cache(maxsize=None)

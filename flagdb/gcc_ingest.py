@@ -13,11 +13,11 @@ import re
 import tarfile
 from pathlib import Path
 
-from . import debian
-from .errors import ParseError, WarnscopeError
-from .gcc_opt import Option, OptFile, has_flag, merge, nth_arg, opt_args, read_file
-from .model import CompilerData, Edge, Flag
-from .paths import cache_dir
+from flagdb import debian
+from flagdb.errors import ParseError, WarnscopeError
+from flagdb.gcc_opt import Option, OptFile, has_flag, merge, nth_arg, opt_args, read_file
+from flagdb.model import CompilerData, Edge, Flag
+from flagdb.paths import cache_dir
 
 C_FAMILY_FILES = ("common.opt", "c-family/c.opt", "analyzer/analyzer.opt")
 C_LANGUAGES = ("C", "ObjC", "C++", "ObjC++")

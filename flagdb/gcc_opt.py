@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .errors import ParseError
+from flagdb.errors import ParseError
 
 SPECIAL_RECORDS = {
     "Language", "Enum", "EnumValue", "Variable", "TargetVariable", "TargetSave",

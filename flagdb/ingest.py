@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import sqlite3
 
-from . import store
-from .errors import WarnscopeError
-from .model import CompilerData, family_of
+from flagdb import store
+from flagdb.errors import WarnscopeError
+from flagdb.model import CompilerData, family_of
 
 
 def parse_compiler_id(compiler: str) -> str:
@@ -22,28 +22,33 @@ def parse_compiler_id(compiler: str) -> str:
         ) from None
 
 
-def load(compiler: str, source: str | None = None, from_binary: bool = False) -> CompilerData:
-    """Parse a compiler version's warning data without touching the database."""
-    family = parse_compiler_id(compiler)
-    if from_binary:
-        if family != "gcc":
-            raise WarnscopeError("--from-binary needs a GCC (it uses the warnscope GCC plugin)")
-        from analyzer.plugin_cli import ingest_from_binary
+def load(compiler: str, source: str | None = None) -> CompilerData:
+    """Parse a compiler version's warning data without touching the database.
 
-        return ingest_from_binary(compiler)
+    (The binary route, which asks a GCC through the warnscope plugin, runs compilers
+    and so lives in :mod:`analyzer.gccplugin.binary`; its result is stored with
+    :func:`store_data` like this one's.)
+    """
+    family = parse_compiler_id(compiler)
     if family == "gcc":
-        from .gcc_ingest import load_gcc
+        from flagdb.gcc_ingest import load_gcc
 
         return load_gcc(compiler, source)
-    from .clang_ingest import load_clang
+    from flagdb.clang_ingest import load_clang
 
     return load_clang(compiler, source)
 
 
-def ingest(conn: sqlite3.Connection, compiler: str, source: str | None = None,
-           from_binary: bool = False) -> tuple[CompilerData, str]:
+def ingest(conn: sqlite3.Connection, compiler: str, source: str | None = None
+           ) -> tuple[CompilerData, str]:
     """Parse, then store; returns the data and ``added`` / ``replaced`` / ``unchanged``."""
-    data = load(compiler, source, from_binary)
+    data = load(compiler, source)
+    return data, store_data(conn, data)
+
+
+def store_data(conn: sqlite3.Connection, data: CompilerData) -> str:
+    """Store parsed data in one transaction; an empty parse is refused, not stored."""
+    compiler = data.compiler
     if not data.flags:
         raise WarnscopeError(f"{compiler}: no warning options found in {data.source}")
-    return data, store.save(conn, data)
+    return store.save(conn, data)

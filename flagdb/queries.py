@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from itertools import islice
 from operator import add
 
-from . import store
-from .model import CompilerData, Edge, Flag
+from flagdb import store
+from flagdb.model import CompilerData, Edge, Flag
 
 C_FAMILY = ("C", "ObjC", "C++", "ObjC++")
 LANGS = {"c": "C", "c++": "C++", "objc": "ObjC", "objc++": "ObjC++"}
@@ -27,7 +27,7 @@ def lang_name(lang: str | None) -> str | None:
     try:
         return LANGS[lang.lower()]
     except KeyError:
-        from .errors import WarnscopeError
+        from flagdb.errors import WarnscopeError
 
         raise WarnscopeError(f"unknown language {lang!r} (use c or c++)") from None
 
@@ -225,7 +225,7 @@ def find(index: Index, typed: str) -> tuple[Flag, str | None]:
     """:meth:`Index.resolve`, or the error a user sees, with the closest name if any."""
     hit = index.resolve(typed)
     if hit is None:
-        from .errors import WarnscopeError
+        from flagdb.errors import WarnscopeError
 
         hint = index.suggest(typed)
         raise WarnscopeError(f"{index.data.compiler} has no warning flag {typed}"

@@ -10,9 +10,9 @@ import json
 import sqlite3
 from dataclasses import dataclass
 
-from .db import transaction, utc_now
-from .errors import WarnscopeError
-from .model import CompilerData, Edge, Flag, Message
+from flagdb.db import transaction, utc_now
+from flagdb.errors import WarnscopeError
+from flagdb.model import CompilerData, Edge, Flag, Message
 
 
 @dataclass

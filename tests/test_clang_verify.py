@@ -5,7 +5,7 @@ import copy
 
 import pytest
 
-from flagdb.verify_clang import parse_tree, probe_spellings, verify_clang, _groups
+from analyzer.verify.clang import parse_tree, probe_spellings, verify_clang, _groups
 from tests.clang_real import VERSIONS, need_tool, real_data
 
 

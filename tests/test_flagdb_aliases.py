@@ -11,7 +11,7 @@ import json
 
 from conftest import require
 from flagdb.queries import Index, closure
-from flagdb.verify_gcc import predict, query
+from analyzer.verify.gcc_q import predict, query
 
 
 def test_tree_of_an_alias_shows_what_its_target_turns_on(cli):

@@ -57,7 +57,7 @@ def test_warning_switches_without_the_warning_property(cli, gcc12):
 
 
 def query_names(gcc: str) -> set[str]:
-    from flagdb.verify_gcc import query
+    from analyzer.verify.gcc_q import query
 
     return set(query(gcc, "C++", []))
 

@@ -12,7 +12,7 @@ import pytest
 
 from conftest import require
 from flagdb.queries import Index
-from flagdb.verify_gcc import _norm, predict, query
+from analyzer.verify.gcc_q import _norm, predict, query
 
 #: the plain switches GCC maps to a level in its own code, not in the option files
 #: (common_handle_option: -Wstrict-aliasing is level 3, -Wstrict-overflow level 2)

@@ -9,7 +9,8 @@ import shutil
 
 import pytest
 
-from analyzer import gcc_binary, gcc_plugin
+from analyzer.gccplugin import binary as gcc_binary
+from analyzer.gccplugin import plugin as gcc_plugin
 from flagdb.errors import WarnscopeError
 
 

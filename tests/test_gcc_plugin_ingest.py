@@ -14,14 +14,16 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from analyzer import gcc_binary, gcc_plugin
-from analyzer.plugin_cli import closure as closure_command, ingest_from_binary
-from analyzer.plugin_verify import compare_with_binary_ingest
+from analyzer.gccplugin import binary as gcc_binary
+from analyzer.gccplugin import plugin as gcc_plugin
+from analyzer.cli.closure import closure as closure_command
+from analyzer.verify.plugin import verify_with_plugin
+from analyzer.verify.plugin import compare_with_binary_ingest
 from conftest import Cli, dump
 from flagdb import queries, store
 from flagdb.db import connect
 from flagdb.errors import WarnscopeError
-from flagdb.ingest import ingest
+from flagdb.ingest import store_data
 from flagdb.model import Edge
 
 CLOSURES = [["-Wall"], ["-Wextra"], ["-Wall", "-Wextra"], ["-Wformat=2"], ["-Wpedantic"]]
@@ -29,7 +31,7 @@ CLOSURES = [["-Wall"], ["-Wextra"], ["-Wall", "-Wextra"], ["-Wformat=2"], ["-Wpe
 
 @pytest.fixture(scope="module")
 def binary12():
-    return ingest_from_binary("gcc-12")
+    return gcc_binary.ingest("gcc-12")
 
 
 @pytest.fixture(scope="module")
@@ -77,9 +79,10 @@ def test_binary_edges(binary12):
 def test_stored_binary_entry_gives_gccs_own_closures(tmp_path, plugin12):
     """Stored and loaded, the derived edges give exactly the closures GCC computes."""
     conn = connect(tmp_path / "b.db")
-    data, status = ingest(conn, "gcc-12", from_binary=True)
+    data = gcc_binary.ingest("gcc-12")
+    status = store_data(conn, data)
     assert status == "added"
-    assert ingest(conn, "gcc-12", from_binary=True)[1] == "unchanged"
+    assert store_data(conn, gcc_binary.ingest("gcc-12")) == "unchanged"
     index = queries.Index(store.load(conn, "gcc-12"))
     for lang, label in gcc_binary.LANGS.items():
         for flags in CLOSURES:
@@ -116,7 +119,7 @@ def test_verify_with_plugin_catches_a_wrong_database(gcc12):
                    if not (e.parent == "-Wall" and e.child == "-Wparentheses")]
     wrong.edges.append(Edge(parent="-Wall", child="-Wshadow"))
     wrong.flag("-Wshadow").default = "on"
-    bad = {(f.check, f.flag) for f in gcc_binary.verify_with_plugin(wrong) if f.reason is None}
+    bad = {(f.check, f.flag) for f in verify_with_plugin(wrong) if f.reason is None}
     for lang in ("c", "c++"):
         assert (f"plugin-wall-{lang}", "-Wparentheses") in bad
         assert (f"plugin-wall-{lang}", "-Wshadow") in bad
@@ -168,7 +171,7 @@ def test_closure_command_with_a_standard():
 
 def test_closure_command_from_database(tmp_path):
     db = tmp_path / "w.db"
-    ingest(connect(db), "gcc-12", from_binary=True)
+    store_data(connect(db), gcc_binary.ingest("gcc-12"))
     result = run("--db", str(db), "closure", "gcc-12", "-Wformat=2", "--no-plugin", "--json")
     assert result.exit_code == 0
     assert "-Wformat-security" in {r["name"] for r in json.loads(result.stdout)}

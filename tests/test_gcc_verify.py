@@ -25,7 +25,7 @@ def test_verify_catches_a_wrong_database(gcc12):
     require("gcc-12")
     import copy
 
-    from flagdb.verify_gcc import verify_gcc
+    from analyzer.verify.gcc_q import verify_gcc
 
     wrong = copy.deepcopy(gcc12)
     wrong.flag("-Wshadow").extra["init"] = "1"          # claims -Wshadow is on by default
@@ -43,7 +43,7 @@ def test_verify_catches_an_edge_in_the_wrong_language(gcc12):
     require("gcc-12")
     import copy
 
-    from flagdb.verify_gcc import verify_gcc
+    from analyzer.verify.gcc_q import verify_gcc
 
     wrong = copy.deepcopy(gcc12)
     for e in wrong.edges:

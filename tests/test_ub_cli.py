@@ -14,7 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from analyzer import sandbox, ub_report, ub_run
+from analyzer import sandbox
+from analyzer.ub import report as ub_report
+from analyzer.ub import run as ub_run
 from analyzer.cli import main
 from conftest import dump
 from flagdb.db import connect
@@ -168,7 +170,7 @@ def test_kill_9_keeps_finished_cells_and_the_rerun_resumes(tmp_path):
 
 def test_dask_local_cluster_gives_the_same_cells(tmp_path):
     distributed = pytest.importorskip("distributed")
-    from analyzer.ub_exec import DaskExecutor
+    from analyzer.executors import DaskExecutor
 
     corpus = tmp_path / "c"
     shutil.copytree(MINI, corpus)

@@ -5,9 +5,9 @@ from pathlib import Path
 
 import pytest
 
-from analyzer.ub_classify import classify, diverges
+from analyzer.ub.classify import classify, diverges
 from analyzer.sandbox import RunResult
-from analyzer.ub_corpus import discover
+from analyzer.ub.corpus import discover
 from flagdb.errors import ParseError, WarnscopeError
 
 MINI = Path(__file__).parent / "fixtures" / "ub" / "mini"

@@ -12,8 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from analyzer import sandbox, ub_report, ub_run
-from analyzer.ub_libclang import warnings_for
+from analyzer import sandbox
+from analyzer.ub import report as ub_report
+from analyzer.ub import run as ub_run
+from analyzer.ub.libclang import warnings_for
 from flagdb.db import connect
 
 REPO = Path(__file__).resolve().parent.parent

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from analyzer import sandbox
-from analyzer.ub_compile import compile_program, resolve_compiler
+from analyzer.ub.compile import compile_program, resolve_compiler
 from flagdb.paths import cache_dir
 
 HOSTILE = Path(__file__).parent / "fixtures" / "ub" / "hostile"

@@ -15,7 +15,7 @@ from flagdb.db import connect
 from flagdb.errors import WarnscopeError
 from flagdb.ingest import ingest
 from flagdb.paths import db_path
-from flagdb.verify import run as verify
+from analyzer.verify import run as verify
 
 GCCS = ("gcc-11", "gcc-12")
 #: the UB part runs the whole corpus on these (those installed), at two levels
@@ -85,9 +85,11 @@ def demo(ctx: click.Context) -> None:
 
 def _ub(conn) -> None:
     """The UB corpus on the installed default compilers: matrix, then the classic case."""
-    from analyzer import ub_report, ub_run
-    from analyzer.ub_cli import ProgressBar, default_corpus
-    from analyzer.ub_compile import installed_compilers
+    from analyzer.ub import report as ub_report
+    from analyzer.ub import run as ub_run
+    from analyzer.cli.ub import ProgressBar
+    from analyzer.ub.corpus import bundled_corpus
+    from analyzer.ub.compile import installed_compilers
 
     compilers = installed_compilers(list(UB_COMPILERS))
     _section(f"Running the UB corpus: {', '.join(compilers) or 'no compiler'} x "
@@ -96,7 +98,7 @@ def _ub(conn) -> None:
         click.echo("none of " + ", ".join(UB_COMPILERS) + " is installed: skipped")
         return
     with ProgressBar(True) as progress:
-        summary = ub_run.run(conn, default_corpus(), compilers, list(UB_LEVELS),
+        summary = ub_run.run(conn, bundled_corpus(), compilers, list(UB_LEVELS),
                              progress=progress)
     click.echo(f"{summary.cells} cells ({summary.cells_run} run now), {summary.warnings_run} "
                f"warning checks, {summary.sanitizers_run} sanitizer runs in {summary.seconds:.1f} s")

@@ -17,7 +17,7 @@ from typing import Iterable, Iterator, Protocol
 
 from flagdb.errors import WarnscopeError
 
-from .ub_jobs import execute
+from analyzer.ub.jobs import execute
 
 
 class Executor(Protocol):

@@ -25,8 +25,8 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 
-from .sandbox import RunResult
-from .ub_corpus import Case
+from analyzer.sandbox import RunResult
+from analyzer.ub.corpus import Case
 
 OUTCOMES = ("expected", "unexpected-output", "crash", "hang", "nonzero-exit",
             "nondeterministic", "compile-error", "completed")

@@ -15,10 +15,10 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from .errors import WarnscopeError
-from .model import CompilerData, Flag
-from .queries import Index, closure
-from .verify import Finding, VerifyReport
+from flagdb.errors import WarnscopeError
+from flagdb.model import CompilerData, Flag
+from flagdb.queries import Index, closure
+from analyzer.verify.report import Finding, VerifyReport
 
 #: Symbolic ``Init()`` values of the option files and what they are on a 64-bit host.
 SYMBOLIC_INIT = {"HOST_WIDE_INT_MAX": "9223372036854775807"}

@@ -12,8 +12,8 @@ import sqlite3
 
 from flagdb.errors import WarnscopeError
 
-from . import ub_store
-from .ub_classify import diverges
+from analyzer.ub import store as ub_store
+from analyzer.ub.classify import diverges
 
 LETTERS = {"expected": ".", "completed": "=", "unexpected-output": "O", "crash": "C",
            "hang": "H", "nonzero-exit": "X", "nondeterministic": "N", "compile-error": "E"}

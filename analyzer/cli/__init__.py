@@ -14,13 +14,13 @@ import sys
 import click
 
 from flagdb.errors import WarnscopeError
-from flagdb.lazy import LazyGroup
+from analyzer.cli.lazy import LazyGroup
 
 #: command name -> "module:attribute" of its click command, imported on first use
 LAZY_COMMANDS = {
-    "flags": "flagdb.cli:flags",
-    "demo": "analyzer.demo:demo",
-    "ub": "analyzer.ub_cli:ub",
+    "flags": "analyzer.cli.flags:flags",
+    "demo": "analyzer.cli.demo:demo",
+    "ub": "analyzer.cli.ub:ub",
 }
 
 

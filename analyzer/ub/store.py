@@ -10,8 +10,8 @@ import sqlite3
 
 from flagdb.db import transaction, utc_now
 
-from .ub_corpus import Case
-from .ub_jobs import CellResult, ClangWarningsResult, SanitizerResult
+from analyzer.ub.corpus import Case
+from analyzer.ub.jobs import CellResult, ClangWarningsResult, SanitizerResult
 
 def save_cases(conn: sqlite3.Connection, corpus: str, cases: list[Case]) -> None:
     """Insert or refresh the corpus's cases, in one transaction; cases gone from the

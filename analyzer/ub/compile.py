@@ -1,8 +1,7 @@
 """Compilers by name, and compiling a program through a cache keyed by content.
 
-A compiler is named as installed: ``gcc-12``, ``clang-16``. Its identity is the
-resolved driver path plus its ``--version`` output, so an upgraded package makes
-new cache keys. A binary is cached under ``cache_dir("ub", "bin")`` by
+Compilers are resolved by :mod:`analyzer.toolchain`; its identity goes into every
+cache key, so an upgraded package makes new keys. A binary is cached under ``cache_dir("ub", "bin")`` by
 sha256(source, identity, command-line flags); a failed compile is cached too,
 with its log, so an unchanged rerun compiles nothing. Cache entries are written
 to a temporary name and renamed, because other processes share the cache.
@@ -22,52 +21,16 @@ from pathlib import Path
 from flagdb.errors import WarnscopeError
 from flagdb.paths import atomic_write, cache_dir
 
+from analyzer.toolchain import Toolchain, installed, resolve
+
 LEVELS = ("-O0", "-O1", "-O2", "-O3", "-Os", "-Og", "-Oz", "-Ofast")
 COMPILE_TIMEOUT = 120
 
 
-@dataclass(frozen=True)
-class Compiler:
-    """An installed compiler: ``name`` as the user typed it, both drivers, identity."""
-
-    name: str          # 'gcc-12'
-    family: str        # 'gcc' | 'clang'
-    major: int
-    c_driver: str      # path of gcc-12 / clang-16
-    cxx_driver: str    # path of g++-12 / clang++-16
-    version: str       # first line of --version
-    identity: str      # sha256 of paths and full --version output
-
-    def driver(self, language: str) -> str:
-        return self.c_driver if language == "c" else self.cxx_driver
-
-
-def resolve_compiler(name: str) -> Compiler:
-    """``gcc-12`` -> Compiler, or a clear error when it is not installed."""
-    m = re.fullmatch(r"(gcc|clang)-(\d+)", name)
-    if not m:
-        raise WarnscopeError(f"unknown compiler {name!r}: expected gcc-N or clang-N")
-    family, major = m.group(1), int(m.group(2))
-    cxx_name = f"g++-{major}" if family == "gcc" else f"clang++-{major}"
-    c_path, cxx_path = shutil.which(name), shutil.which(cxx_name)
-    if not c_path:
-        raise WarnscopeError(f"compiler {name} is not installed (no {name} on PATH)")
-    cxx_path = cxx_path or c_path
-    # Drivers are invoked by their own names (clang++-14 is a symlink to clang, which
-    # links C++ only when called as clang++); the identity uses the resolved files.
-    proc = subprocess.run([c_path, "--version"], capture_output=True, text=True, check=False)
-    if proc.returncode != 0:
-        raise WarnscopeError(f"{name} --version failed: {proc.stderr.strip()[:200]}")
-    real = f"{os.path.realpath(c_path)}\0{os.path.realpath(cxx_path)}"
-    identity = hashlib.sha256(f"{c_path}\0{cxx_path}\0{real}\0{proc.stdout}".encode()).hexdigest()
-    return Compiler(name=name, family=family, major=major, c_driver=c_path,
-                    cxx_driver=cxx_path, version=proc.stdout.splitlines()[0].strip(),
-                    identity=identity)
-
-
-def installed_compilers(names: list[str]) -> list[str]:
-    """Those of ``names`` (gcc-N / clang-N) found on PATH, for a run on whatever is here."""
-    return [n for n in names if shutil.which(n)]
+#: the UB runner's name for a resolved compiler
+Compiler = Toolchain
+resolve_compiler = resolve
+installed_compilers = installed
 
 
 def normalize_level(level: str) -> str:

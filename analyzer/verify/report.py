@@ -35,28 +35,3 @@ class VerifyReport:
     @property
     def ok(self) -> bool:
         return not self.unexplained
-
-
-def run(data) -> VerifyReport:
-    """Verify one compiler's entry with every oracle available for its family.
-
-    GCC: ``-Q --help=warnings`` always, plus the warnscope GCC plugin's exact view
-    where the plugin is built. clang: diagtool, ``--print-diagnostic-options`` and
-    the acceptance probe.
-    """
-    if data.family == "gcc":
-        from .verify_gcc import verify_gcc
-
-        report = verify_gcc(data)
-        try:
-            from analyzer.gcc_binary import plugin_available, verify_with_plugin
-        except ImportError:
-            return report
-        if plugin_available(data.compiler):
-            findings = verify_with_plugin(data)
-            report.compared["plugin"] = len(findings)
-            report.findings.extend(findings)
-        return report
-    from .verify_clang import verify_clang
-
-    return verify_clang(data)

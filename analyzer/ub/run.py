@@ -17,11 +17,12 @@ from typing import Callable
 
 from flagdb.errors import WarnscopeError
 
-from . import sandbox, ub_store
-from .ub_compile import Compiler, normalize_level, resolve_compiler
-from .ub_corpus import Case, discover
-from .ub_exec import Executor, LocalExecutor
-from .ub_jobs import (CellJob, CellResult, ClangUnit, ClangWarningsJob, ClangWarningsResult,
+from analyzer import sandbox
+from analyzer.ub import store as ub_store
+from analyzer.ub.compile import Compiler, normalize_level, resolve_compiler
+from analyzer.ub.corpus import Case, discover
+from analyzer.executors import Executor, LocalExecutor
+from analyzer.ub.jobs import (CellJob, CellResult, ClangUnit, ClangWarningsJob, ClangWarningsResult,
                       SanitizerJob, SanitizerResult)
 
 #: Bump when the meaning of a stored result changes, so old results are recomputed.

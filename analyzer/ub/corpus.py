@@ -139,3 +139,14 @@ def _expected_outputs(path: Path) -> tuple[bytes, ...]:
         if tail == "" or tail.isdigit():
             found.append((int(tail or 0), sibling.read_bytes()))
     return tuple(data for _, data in sorted(found))
+
+
+def bundled_corpus() -> Path:
+    """The corpus shipped with warnscope: installed beside this module as package data
+    (``analyzer/ub/corpus``), or ``corpus/`` at the top of the source tree it runs from."""
+    here = Path(__file__).resolve().parent
+    for candidate in (here / "corpus", here.parent.parent / "corpus"):
+        if candidate.is_dir():
+            return candidate
+    raise WarnscopeError("the bundled corpus is missing from this installation: "
+                         "give one with --corpus DIR")

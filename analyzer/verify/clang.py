@@ -27,10 +27,10 @@ import shutil
 import subprocess
 from dataclasses import dataclass
 
-from .clang_ingest import major_of
-from .errors import WarnscopeError
-from .model import CompilerData, Flag
-from .verify import Finding, VerifyReport
+from flagdb.clang_ingest import major_of
+from flagdb.errors import WarnscopeError
+from flagdb.model import CompilerData, Flag
+from analyzer.verify.report import Finding, VerifyReport
 
 #: Left out of the probe: clang's driver takes ``-Wframe-larger-than`` and
 #: ``-Wframe-larger-than=`` as its own option ``-Wframe-larger-than=<bytes>`` and fails

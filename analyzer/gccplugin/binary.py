@@ -26,8 +26,8 @@ from functools import lru_cache
 from flagdb.errors import WarnscopeError
 from flagdb.model import CompilerData, Edge, Flag
 
-from . import gcc_plugin
-from .gcc_plugin import Plugin
+from analyzer.gccplugin import plugin as gcc_plugin
+from analyzer.gccplugin.plugin import Plugin
 
 #: Language names as typed (``--lang``) and as GCC's option table has them.
 LANGS = {"c": "C", "c++": "C++"}
@@ -437,10 +437,3 @@ def plugin_available(compiler: str) -> bool:
     except gcc_plugin.PluginUnavailable:
         return False
     return True
-
-
-def verify_with_plugin(data: CompilerData) -> list:
-    """The option-file entry ``data`` against its binary (see :mod:`analyzer.plugin_verify`)."""
-    from .plugin_verify import verify_with_plugin as verify
-
-    return verify(data)

@@ -11,20 +11,14 @@ from flagdb.db import connect
 from flagdb.errors import WarnscopeError
 from flagdb.paths import db_path
 
-from . import sandbox, ub_report, ub_run
-from .ub_compile import normalize_level
+from analyzer import sandbox
+from analyzer.ub import report as ub_report
+from analyzer.ub.corpus import bundled_corpus
+from analyzer.ub import run as ub_run
+from analyzer.ub.compile import normalize_level
 
 DEFAULT_COMPILERS = "gcc-11,gcc-12,clang-14,clang-16,clang-19"
 DEFAULT_LEVELS = "O0,O1,O2,O3,Os,Og"
-
-
-def default_corpus() -> Path:
-    """The bundled corpus: ``corpus/`` of the source tree this package runs from, else
-    ``./corpus`` (an installed package runs from site-packages, without it)."""
-    for candidate in (Path(__file__).resolve().parent.parent / "corpus", Path("corpus")):
-        if candidate.is_dir():
-            return candidate
-    raise WarnscopeError("no corpus/ here: give one with --corpus DIR")
 
 
 def _db(ctx: click.Context) -> Path:
@@ -58,7 +52,7 @@ def ub() -> None:
 def run_cmd(ctx, corpus_dir, compilers, levels, flag_sets, runs, timeout, jobs, scheduler,
             no_warnings, no_sanitizers, as_json) -> None:
     """Compile and run every cell: program x compiler x level x flag set."""
-    corpus_dir = corpus_dir or str(default_corpus())
+    corpus_dir = corpus_dir or str(bundled_corpus())
     compiler_list = [c.strip() for c in compilers.split(",") if c.strip()]
     level_list = [normalize_level(l.strip()) for l in levels.split(",") if l.strip()]
     flag_list = ["", *[f.strip() for f in flag_sets if f.strip()]]
@@ -68,7 +62,7 @@ def run_cmd(ctx, corpus_dir, compilers, levels, flag_sets, runs, timeout, jobs, 
     ub_run.validate(corpus_dir, compiler_list, level_list)  # bad input: nothing written
     executor = None
     if scheduler:
-        from .ub_exec import DaskExecutor
+        from analyzer.executors import DaskExecutor
         executor = DaskExecutor(scheduler)
     conn = connect(_db(ctx))
     try:

@@ -10,12 +10,12 @@ import sys
 
 import click
 
-from . import queries, store
-from .db import connect
-from .errors import WarnscopeError
-from .lazy import LazyGroup
-from .ingest import ingest as ingest_compiler
-from .paths import db_path
+from flagdb import queries, store
+from flagdb.db import connect
+from flagdb.errors import WarnscopeError
+from analyzer.cli.lazy import LazyGroup
+from flagdb.ingest import load as load_compiler, parse_compiler_id, store_data
+from flagdb.paths import db_path
 
 
 
@@ -51,7 +51,7 @@ def _emit(value, as_json: bool, text: str | None = None) -> None:
         click.echo(text.rstrip("\n"))
 
 
-@click.group(cls=LazyGroup, lazy={"closure": "analyzer.plugin_cli:closure"})
+@click.group(cls=LazyGroup, lazy={"closure": "analyzer.cli.closure:closure"})
 def flags() -> None:
     """The warning-flag database: ingest, query, verify."""
 
@@ -68,7 +68,15 @@ def ingest(ctx, compilers, source, from_binary) -> None:
                              f"not {len(compilers)} ({' '.join(compilers)})")
     conn = _conn(ctx)
     for compiler in compilers:
-        data, status = ingest_compiler(conn, compiler, source, from_binary)
+        if from_binary:
+            if parse_compiler_id(compiler) != "gcc":
+                raise WarnscopeError("--from-binary needs a GCC (it uses the warnscope GCC plugin)")
+            from analyzer.gccplugin.binary import ingest as ingest_binary
+
+            data = ingest_binary(compiler)
+        else:
+            data = load_compiler(compiler, source)
+        status = store_data(conn, data)
         click.echo(f"{compiler}: {status} ({data.version}, {len(data.flags)} flags, "
                    f"{len(data.edges)} edges; from {data.source})")
 
@@ -285,7 +293,7 @@ def export(ctx, compiler, fmt) -> None:
 @click.pass_context
 def verify(ctx, compiler, all_findings, as_json) -> None:
     """Check the database entry of COMPILER against the compiler binary."""
-    from .verify import run as run_verify
+    from analyzer.verify import run as run_verify
 
     data = store.load(_conn(ctx), compiler)
     report = run_verify(data)

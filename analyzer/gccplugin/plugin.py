@@ -22,8 +22,10 @@ from pathlib import Path
 from flagdb.errors import WarnscopeError
 from flagdb.paths import cache_dir
 
-SOURCE = Path(__file__).resolve().parent / "gcc-plugin" / "warnscope_plugin.cc"
-REPO_BUILD = Path(__file__).resolve().parent.parent / "build" / "analyzer" / "gcc-plugin"
+HERE = Path(__file__).resolve().parent
+#: installed with the package, so an installed warnscope can build the plugin for any GCC
+SOURCE = HERE / "warnscope_plugin.cc"
+REPO_BUILD = HERE.parent.parent / "build" / "analyzer" / "gccplugin"
 LANGUAGES = ("c", "c++")
 TIMEOUT = 120
 
@@ -92,7 +94,7 @@ def search_dirs() -> list[tuple[Path, str]]:
     env = os.environ.get("WARNSCOPE_PLUGIN_DIR")
     if env:
         dirs.append((Path(env), "WARNSCOPE_PLUGIN_DIR"))
-    dirs.append((Path(__file__).resolve().parent / "gcc-plugin", "installed"))
+    dirs.append((HERE, "installed"))
     dirs.append((REPO_BUILD, "build dir"))
     return dirs
 

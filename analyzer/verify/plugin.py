@@ -10,13 +10,14 @@ real disagreement and fails verification.
 """
 from __future__ import annotations
 
-from flagdb.verify_gcc import absent_from_binary
+from analyzer.verify.gcc_q import absent_from_binary
 from flagdb.model import CompilerData, Flag
 from flagdb.queries import Index, closure as edge_closure
-from flagdb.verify import Finding
+from analyzer.verify.report import Finding
 
-from . import gcc_binary, gcc_plugin
-from .gcc_binary import LANGS, BinaryView, ClosureEntry, VIA_POST
+from analyzer.gccplugin import binary as gcc_binary
+from analyzer.gccplugin import plugin as gcc_plugin
+from analyzer.gccplugin.binary import LANGS, BinaryView, ClosureEntry, VIA_POST
 
 #: The closures compared, as flag lists.
 CLOSURES = [["-Wall"], ["-Wextra"], ["-Wextra", "-Wunused"], ["-Wall", "-Wextra"],

@@ -19,11 +19,11 @@ import re
 import socket
 from dataclasses import dataclass, field
 
-from . import sandbox
-from .ub_classify import Verdict, classify, verdict
-from .ub_compile import Build, Compiler, compile_program, gcc_options_fired
-from .ub_corpus import Case
-from .ub_libclang import clang_warning_args, warnings_for
+from analyzer import sandbox
+from analyzer.ub.classify import Verdict, classify, verdict
+from analyzer.ub.compile import Build, Compiler, compile_program, gcc_options_fired
+from analyzer.ub.corpus import Case
+from analyzer.ub.libclang import clang_warning_args, warnings_for
 
 STORED_OUTPUT = 4096   # bytes of stdout/stderr kept in the database
 

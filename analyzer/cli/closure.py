@@ -1,0 +1,51 @@
+"""``warnscope flags closure``: a thin shell over :mod:`analyzer.gccplugin.closure`."""
+from __future__ import annotations
+
+import json
+
+import click
+
+from flagdb.errors import WarnscopeError
+
+from analyzer.gccplugin import binary as gcc_binary
+from analyzer.gccplugin.closure import closure_entries
+
+
+class _FlagArgs(click.Command):
+    """Arguments such as ``-Wall`` are flags to close over, not options of the command."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if "--" not in args:
+            flagish = [a for a in args if a[:2] in ("-W", "-R") or a == "-pedantic"]
+            if flagish:
+                args = [a for a in args if a not in flagish] + ["--", *flagish]
+        return super().parse_args(ctx, args)
+
+
+@click.command("closure", cls=_FlagArgs)
+@click.argument("compiler")
+@click.argument("flags", nargs=-1, required=True)
+@click.option("--lang", type=click.Choice(["c", "c++"]), default="c", show_default=True,
+              help="The language whose front end decides.")
+@click.option("--std", default=None,
+              help="Language standard for the plugin (c89, c++20 …): post-option code depends on it.")
+@click.option("--no-plugin", is_flag=True, help="Use the database's edges even if a plugin is available.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON: a list of {name, value}.")
+@click.pass_context
+def closure(ctx: click.Context, compiler: str, flags: tuple[str, ...], lang: str,
+            std: str | None, no_plugin: bool, as_json: bool) -> None:
+    """What FLAGS turn on in COMPILER, transitively, with values (e.g. gcc-12 -Wall)."""
+    db = ctx.find_root().obj["db"]
+    if std and no_plugin:
+        raise WarnscopeError("--std needs the plugin: the database's edges do not depend on it")
+    entries, note = closure_entries(db, compiler, list(flags), lang, not no_plugin, std)
+    if as_json:
+        click.echo(json.dumps([{"name": e.name, "value": e.value, "via": e.via} for e in entries],
+                              indent=2))
+        click.echo(f"closure {note}", err=True)
+        return
+    where = f"{lang}, -std={std}" if std else lang
+    click.echo(f"{' '.join(flags)} in {compiler} ({where}) turns on {len(entries)} flags, {note}:")
+    for e in entries:
+        via = f"   [{e.via}]" if e.via == gcc_binary.VIA_POST else ""
+        click.echo(f"  {e.as_typed()}{via}")

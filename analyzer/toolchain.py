@@ -1,0 +1,103 @@
+"""Compilers by id: ``gcc-12`` / ``clang-16`` -> drivers, version, identity.
+
+Every part that runs a compiler (verification, the GCC plugin, the UB runner, the
+overhead matrix) resolves it here, so an id is parsed once
+(:class:`flagdb.model.CompilerId`) and a compiler's identity is computed one way.
+The identity is the resolved driver paths plus the full ``--version`` output: an
+upgraded package gives new cache keys and shows in stored results.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import subprocess
+from dataclasses import dataclass
+from functools import lru_cache
+
+from flagdb.errors import WarnscopeError
+from flagdb.model import CompilerId
+
+#: seconds a ``--version`` probe may take before the compiler counts as broken
+PROBE_TIMEOUT = 20
+
+
+@dataclass(frozen=True)
+class Toolchain:
+    """An installed compiler: its canonical id, both drivers and its identity."""
+
+    name: str          # 'gcc-12' (canonical: 'clang-016' is 'clang-16')
+    family: str        # 'gcc' | 'clang'
+    major: int
+    c_driver: str      # path of gcc-12 / clang-16
+    cxx_driver: str    # path of g++-12 / clang++-16
+    version: str       # first line of --version
+    identity: str      # sha256 of paths and full --version output
+
+    def driver(self, language: str) -> str:
+        """The driver for ``c`` or ``c++``."""
+        return self.c_driver if language == "c" else self.cxx_driver
+
+
+def parse_id(text: str) -> CompilerId:
+    """``gcc-12`` -> CompilerId, or the one-line error a user sees."""
+    try:
+        return CompilerId.parse(text)
+    except ValueError:
+        raise WarnscopeError(f"unknown compiler id {text!r}: expected gcc-N or clang-N "
+                             "(e.g. gcc-12, clang-16)") from None
+
+
+def canonical(text: str) -> str:
+    """The canonical spelling of a compiler id: ``clang-016`` -> ``clang-16``."""
+    return str(parse_id(text))
+
+
+def driver_names(cid: CompilerId) -> tuple[str, str]:
+    """The C and C++ driver names of a compiler: (gcc-12, g++-12), (clang-16, clang++-16)."""
+    if cid.family == "gcc":
+        return f"gcc-{cid.major}", f"g++-{cid.major}"
+    return f"clang-{cid.major}", f"clang++-{cid.major}"
+
+
+def probe(argv: list[str], timeout: float = PROBE_TIMEOUT) -> str:
+    """Run a short query of a compiler (``--version``, ``-print-file-name``) and return
+    its stdout; a hang, a failure or unreadable output is a one-line error."""
+    try:
+        proc = subprocess.run(argv, capture_output=True, stdin=subprocess.DEVNULL,
+                              timeout=timeout, check=False)
+    except subprocess.TimeoutExpired:
+        raise WarnscopeError(f"{' '.join(argv)} did not answer within {timeout:g} s") from None
+    except OSError as exc:
+        raise WarnscopeError(f"cannot run {argv[0]}: {exc.strerror}") from None
+    if proc.returncode != 0:
+        err = proc.stderr.decode("utf-8", "replace").strip()[:200]
+        raise WarnscopeError(f"{' '.join(argv)} failed (exit {proc.returncode}): {err}")
+    out = proc.stdout.decode("utf-8", "replace")
+    return out
+
+
+@lru_cache(maxsize=None)
+def resolve(name: str) -> Toolchain:
+    """``gcc-12`` -> Toolchain, or a clear error when it is not installed."""
+    cid = parse_id(name)
+    c_name, cxx_name = driver_names(cid)
+    c_path, cxx_path = shutil.which(c_name), shutil.which(cxx_name)
+    if not c_path:
+        raise WarnscopeError(f"compiler {cid} is not installed (no {c_name} on PATH)")
+    cxx_path = cxx_path or c_path
+    version = probe([c_path, "--version"])
+    first = next((l.strip() for l in version.splitlines() if l.strip()), "")
+    if not first:
+        raise WarnscopeError(f"{c_path} --version printed nothing: not a usable compiler")
+    # Drivers are invoked by their own names (clang++-14 is a symlink to clang, which
+    # links C++ only when called as clang++); the identity uses the resolved files.
+    real = f"{os.path.realpath(c_path)}\0{os.path.realpath(cxx_path)}"
+    identity = hashlib.sha256(f"{c_path}\0{cxx_path}\0{real}\0{version}".encode()).hexdigest()
+    return Toolchain(name=str(cid), family=cid.family, major=cid.major, c_driver=c_path,
+                     cxx_driver=cxx_path, version=first, identity=identity)
+
+
+def installed(names: list[str]) -> list[str]:
+    """Those of ``names`` (gcc-N / clang-N) whose C driver is on PATH."""
+    return [n for n in names if shutil.which(driver_names(parse_id(n))[0])]

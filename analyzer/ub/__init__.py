@@ -1,0 +1,1 @@
+"""The undefined-behaviour corpus runner: corpus, compile, run, classify, store, report."""

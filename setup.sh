@@ -12,7 +12,9 @@ APT_PACKAGES=(
   clang-14 clang-16 clang-19 clang-tools-14 clang-tools-16 clang-tools-19
   libclang1-14 libclang1-16 libclang1-19 libclang-rt-14-dev libclang-rt-16-dev libclang-rt-19-dev
 )
-PIP_PACKAGES=(meson meson-python ninja pytest click jinja2 "clang==14.0.6" distributed)
+# The build backend and Meson itself (also for `meson test`); warnscope's own runtime
+# dependencies come from pyproject.toml, with the extras for Dask and the tests.
+BUILD_PACKAGES=(meson meson-python ninja)
 
 sudo_() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 
@@ -34,8 +36,8 @@ fi
 # meson-python looks for meson and ninja on PATH: the venv's own, never whatever the machine has.
 export PATH="$PWD/.venv/bin:$PATH"
 .venv/bin/python -m pip install -q --upgrade pip
-.venv/bin/python -m pip install -q "${PIP_PACKAGES[@]}"
-.venv/bin/python -m pip install -q --no-build-isolation .
+.venv/bin/python -m pip install -q "${BUILD_PACKAGES[@]}"
+.venv/bin/python -m pip install -q --no-build-isolation ".[dask,test]"
 if [ ! -f build/build.ninja ]; then
   .venv/bin/meson setup build -Dpython.install_env=auto >/dev/null
 fi

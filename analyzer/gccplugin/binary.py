@@ -316,6 +316,11 @@ def derive_edges(bv: BinaryView, lang: str) -> set[tuple]:
     edges: set[tuple] = set()
     for typed in closures:
         parent, level = _parent_of(bv, typed)
+        if parent not in bv.options:
+            # An option at a named value (-Waligned-new=global): an edge's parent is a
+            # flag, at most with a lowest level, so what such a value turns on beyond
+            # the option itself (nothing, in GCC 11 and 12) cannot be an edge.
+            continue
         members = _members(bv, lang, closures, typed)
         for child, value in members.items():
             if not _covered(bv, closures, members, child, value):

@@ -182,3 +182,13 @@ def test_lang_enabled_by_corners_and_var_with_value(tmp_path):
     assert f["-Wno-level"].alias_of == "-Wlevel=0"
     assert f["-Wno-level"].gcc.alias_negative == "-Wlevel=3"
     assert f["-Wlevel"].gcc.alias_negative == "-Wlevel=0"
+
+
+def test_help_text_escapes_are_cs():
+    """optc-gen.awk puts the help between quotes in options.cc: C's escapes apply."""
+    from flagdb.gcc_opt import parse_file
+
+    text = ('Wq\nCommon Var(warn_q) Warning\nWarn if \\"defined\\" is used; (\\\\u and \\\\U)\n'
+            'as \\x41 stays.\n')
+    [rec] = parse_file(text, "common.opt").options
+    assert rec.help == 'Warn if "defined" is used; (\\u and \\U) as \\x41 stays.'

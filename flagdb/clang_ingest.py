@@ -17,7 +17,7 @@ How a group becomes a flag, following what clang itself does with the tables:
 * TableGen's "inferred pedantic" step copies off-by-default extensions into
   ``-Wpedantic``'s member list although they already have a group of their own.
   Each diagnostic becomes one :class:`Message`, under the group its ``DIAG`` row
-  names; ``-Wpedantic`` counts the copies in ``extra['inferred_members']``;
+  names; ``-Wpedantic`` counts the copies in ``facts.inferred_members``;
 * ``-Weverything`` is implicit in clang (not in the table): it turns on every
   warning, so it is a flag with no edges whose default is computed over all of them.
 """
@@ -32,7 +32,7 @@ from pathlib import Path
 from flagdb import debian
 from flagdb.clang_inc import Diag, Tables, parse_dir
 from flagdb.errors import WarnscopeError
-from flagdb.model import CompilerData, Edge, Flag, Message
+from flagdb.model import ClangFacts, CompilerData, Edge, Flag, Message
 from flagdb.paths import cache_dir
 
 #: Files wanted from the package, by basename.
@@ -142,14 +142,9 @@ def build(compiler: str, tables: Tables, source_kind: str, source: str) -> Compi
         own = [m for m in g.members if diags[m].group == g.index]
         inferred = len(g.members) - len(own)
         is_alias = not g.members and len(g.subgroups) == 1
-        extra: dict = {"diagnostics": len(below), "direct": len(own)}
-        if g.docs:
-            extra["docs"] = g.docs
-        if inferred:
-            extra["inferred_members"] = inferred
-        remarks = sum(1 for d in below if diags[d].is_remark)
-        if remarks:
-            extra["remarks"] = remarks
+        facts = ClangFacts(docs=g.docs or "", diagnostics=len(below), direct=len(own),
+                           inferred_members=inferred,
+                           remarks=sum(1 for d in below if diags[d].is_remark))
         flags.append(Flag(
             name=name,
             kind="remark" if name.startswith("-R") else "warning",
@@ -158,7 +153,7 @@ def build(compiler: str, tables: Tables, source_kind: str, source: str) -> Compi
             ignored=not below,
             description=g.docs,
             origin=ORIGIN,
-            extra=extra,
+            facts=facts,
         ))
         edges.extend(Edge(parent=name, child=names[s]) for s in g.subgroups)
         for m in own:
@@ -202,6 +197,6 @@ def everything_flag(diags: dict[str, Diag]) -> Flag:
         default=default_state(warnings, diags),
         description="Enable all diagnostics (implicit in clang: not a group of the table).",
         origin="implicit",
-        extra={"diagnostics": len(warnings), "implicit": True,
-               "ungrouped": ungrouped, "ungrouped_on_by_default": ungrouped_on},
+        facts=ClangFacts(diagnostics=len(warnings), implicit=True, ungrouped=ungrouped,
+                         ungrouped_on_by_default=ungrouped_on),
     )

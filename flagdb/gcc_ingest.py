@@ -16,7 +16,7 @@ from pathlib import Path
 from flagdb import debian
 from flagdb.errors import ParseError, WarnscopeError
 from flagdb.gcc_opt import Option, OptFile, has_flag, merge, nth_arg, opt_args, read_file
-from flagdb.model import CompilerData, Edge, Flag
+from flagdb.model import CompilerData, Edge, Flag, GccFacts
 from flagdb.paths import cache_dir
 
 C_FAMILY_FILES = ("common.opt", "c-family/c.opt", "analyzer/analyzer.opt")
@@ -160,6 +160,7 @@ def build(files: list[OptFile], compiler: str, version: str, source_kind: str,
     flags = [
         _flag(opt, languages, enums, canonical) for opt in sorted(warnings.values(), key=lambda o: o.name)
     ]
+    describe_aliases(flags)
     edges: list[Edge] = []
     for opt in warnings.values():
         for rec in opt.records:
@@ -248,27 +249,22 @@ def _flag(opt: Option, languages: set[str], enums: dict[str, list[tuple[str, str
 
     default = _default(var, init, takes_argument, enum, enums)
     c_family = any(f in C_FAMILY_FILES for f in opt.files)
-    extra = {"properties": props}
-    if var:
-        extra["var"] = var.split(",")[0].strip()
-        if "," in var:  # Var(v, val): the option is on when v == val
-            extra["var_value"] = var.split(",", 1)[1].strip()
-    if init is not None:
-        extra["init"] = init.strip()
-    if has_flag("Undocumented", props):
-        extra["undocumented"] = True
-    if not has_flag("Warning", props):
-        extra["unlisted"] = True  # a warning switch --help=warnings does not list
-    warn = opt_args("Warn", props)
-    if warn:
-        extra["warn"] = warn
-    if alias_negative:
-        extra["alias_negative"] = alias_negative
-    if int_range:
-        extra["range"] = int_range.replace(" ", "")
-    if enum:
-        extra["enum"] = enum
-        extra["enum_values"] = {value: string for value, string in enums.get(enum, [])}
+    facts = GccFacts(
+        var=var.split(",")[0].strip() if var else None,
+        # Var(v, val): the option is on when v == val
+        var_value=var.split(",", 1)[1].strip() if var and "," in var else None,
+        init=init.strip() if init is not None else None,
+        reject_negative=has_flag("RejectNegative", props),
+        range=_range(int_range, opt) if int_range else None,
+        enum_values={value: string for value, string in enums.get(enum, [])} if enum else {},
+        alias_negative=alias_negative,
+        warn_message=opt_args("Warn", props) or None,
+        byte_size=has_flag("ByteSize", props),
+        cpp=opt_args("CPP", props) is not None,
+        undocumented=has_flag("Undocumented", props),
+        # a warning switch --help=warnings does not list
+        unlisted=not has_flag("Warning", props),
+    )
     return Flag(
         name=_dash(opt.name),
         kind="warning",
@@ -282,8 +278,41 @@ def _flag(opt: Option, languages: set[str], enums: dict[str, list[tuple[str, str
         description=description.strip(),
         origin=" ".join(opt.files),
         c_family=c_family,
-        extra=extra,
+        facts=facts,
     )
+
+
+def _range(int_range: str, opt: Option) -> tuple[int, int]:
+    """``IntegerRange(0, 2)`` -> (0, 2); anything else is a parse error at the record."""
+    lo, _, hi = int_range.partition(",")
+    try:
+        return int(lo), int(hi)
+    except ValueError:
+        rec = opt.records[0]
+        raise ParseError(rec.path, rec.line,
+                         f"IntegerRange({int_range}): expected two integers") from None
+
+
+def describe_aliases(flags: list[Flag]) -> None:
+    """Give an alias without a help text of its own its target's description.
+
+    GCC keeps an option's help in one of its records, and for an alias often only in
+    the target's (``Wbidi-chars`` is ``Alias(Wbidi-chars=,any,none)``, the text is on
+    ``Wbidi-chars=``); ``--help`` shows the alias under its target. Both GCC routes
+    (option files, binary) use this, so they agree.
+    """
+    by_name = {f.name: f for f in flags}
+    for f in flags:
+        seen = {f.name}
+        target = f.alias_of
+        while not f.description and target:
+            positive = "-W" + target[5:] if target.startswith("-Wno-") else target
+            hit = by_name.get(positive) or by_name.get(positive.partition("=")[0] + "=")
+            if hit is None or hit.name in seen:
+                break
+            seen.add(hit.name)
+            f.description = hit.description
+            target = hit.alias_of
 
 
 def _default(var: str | None, init: str | None, takes_argument: bool, enum: str | None,

@@ -11,6 +11,9 @@ The rules follow ``opt-gather.awk``, ``opt-read.awk``, ``opt-functions.awk`` and
   with a space, is not an ``Init`` at all; the last occurrence wins;
 * records of the same name in several files are merged: properties concatenated,
   the one non-empty help kept;
+* the help text becomes a C string literal in ``options.cc`` (``optc-gen.awk`` writes
+  it between quotes), so its backslash escapes are C's: ``\\"defined\\"`` is read
+  as ``"defined"``, ``\\\\u`` as ``\\u``;
 * ``Language``, ``Enum``, ``EnumValue``, ``Variable``, ``TargetVariable``,
   ``TargetSave``, ``HeaderInclude`` and ``SourceInclude`` records are not options.
 
@@ -145,9 +148,20 @@ def parse_file(text: str, path: str) -> OptFile:
             continue  # Mask(X) / TargetMask records of target files: not options
         props = lines[1].strip() if len(lines) > 1 else ""
         _check_parentheses(props, path, lineno + 1)
-        help_text = " ".join(l.strip() for l in lines[2:])
+        help_text = c_unescape(" ".join(l.strip() for l in lines[2:]))
         out.options.append(Record(name=name, props=props, help=help_text, path=path, line=lineno))
     return out
+
+
+#: The C escapes GCC's help texts use; any other backslash is kept as written.
+_C_ESCAPES = {"\\": "\\", '"': '"', "'": "'", "?": "?", "n": "\n", "t": "\t"}
+
+
+def c_unescape(text: str) -> str:
+    """The text a C string literal holding ``text`` stands for (``\\"`` -> ``"``)."""
+    if "\\" not in text:
+        return text
+    return re.sub(r"\\(.)", lambda m: _C_ESCAPES.get(m.group(1), m.group(0)), text)
 
 
 def read_file(path: Path, display: str) -> OptFile:

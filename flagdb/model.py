@@ -39,9 +39,94 @@ class Flag:
     origin: str = ""
     #: False for options only in other front ends' files (Fortran, Ada, targets …).
     c_family: bool = True
-    #: Family-specific facts kept for the curious and for verification:
-    #: GCC ``var``, ``init``, ``properties``; clang ``docs``.
-    extra: dict = field(default_factory=dict)
+    #: Family-specific facts (:class:`GccFacts` or :class:`ClangFacts`), the same
+    #: shape whichever route (option files, binary, clang tables) built the entry.
+    facts: "GccFacts | ClangFacts" = field(default_factory=lambda: GccFacts())
+
+    @property
+    def gcc(self) -> "GccFacts":
+        """The GCC facts; an empty :class:`GccFacts` for a clang flag, so questions
+        such as "does it reject -Wno-?" have the neutral answer there."""
+        return self.facts if isinstance(self.facts, GccFacts) else NO_GCC_FACTS
+
+    @property
+    def clang(self) -> "ClangFacts":
+        """The clang facts; an empty :class:`ClangFacts` for a GCC flag."""
+        return self.facts if isinstance(self.facts, ClangFacts) else NO_CLANG_FACTS
+
+
+@dataclass(frozen=True)
+class GccFacts:
+    """What GCC's option table says of one option beyond :class:`Flag`'s common fields.
+
+    Both GCC routes fill this one shape: the option files (``gcc_ingest``) and the
+    binary's own option table through the plugin (``analyzer.gccplugin.binary``).
+    A fact one route cannot know keeps its empty default (the binary has no
+    variable names, the option files no variable offsets).
+    """
+
+    #: ``Var(name)``: the variable holding the state (option files).
+    var: str | None = None
+    #: ``Var(name, value)``: the option is on when the variable equals this.
+    var_value: str | None = None
+    #: ``Init(...)`` as written (option files): ``-1`` means decided in code.
+    init: str | None = None
+    #: ``RejectNegative``: no ``-Wno-`` form.
+    reject_negative: bool = False
+    #: ``IntegerRange(lo, hi)``: the levels a level option takes.
+    range: tuple[int, int] | None = None
+    #: An ``Enum`` option's values: the value as this entry's edges and defaults
+    #: carry it -> its name (option files: ``{"1": "global"}``; the binary reports
+    #: enum states by name, so there ``{"global": "global"}``). In GCC's order.
+    enum_values: dict[str, str] = field(default_factory=dict)
+    #: ``Alias(X, pos, neg)``: what the ``-Wno-`` form stands for (``-Wbidi-chars=none``).
+    alias_negative: str | None = None
+    #: ``Warn(...)``: the message GCC prints when the option is used.
+    warn_message: str | None = None
+    #: ``ByteSize``: a size in bytes (``-Q`` prints it with "bytes").
+    byte_size: bool = False
+    #: ``CPP(...)``: the state lives in libcpp and is copied after option parsing.
+    cpp: bool = False
+    #: ``Undocumented``.
+    undocumented: bool = False
+    #: A warning switch without the ``Warning`` property (an alias, ``Ignore`` or
+    #: ``WarnRemoved`` option): GCC accepts it, ``--help=warnings`` does not list it.
+    unlisted: bool = False
+    #: The binary's variable type (``integer``, ``enum``, ``equal`` …; binary route).
+    var_type: str | None = None
+    #: The variable's offset in ``struct gcc_options`` (binary route): options sharing
+    #: it are one state under two names.
+    var_offset: int | None = None
+    #: Resolved default per language (``{"C": "off", "C++": "on"}``; binary route).
+    defaults: dict[str, str] = field(default_factory=dict)
+    #: Per language, the state at the three moments the plugin sees (binary route):
+    #: ``init_states``, ``option_states``, ``states``.
+    states: dict[str, dict[str, str | None]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class ClangFacts:
+    """What clang's diagnostic tables say of one group beyond :class:`Flag`'s fields."""
+
+    #: The group's documentation text (also the flag's description).
+    docs: str = ""
+    #: Diagnostics at or below the group.
+    diagnostics: int = 0
+    #: Diagnostics whose ``DIAG`` row names this group.
+    direct: int = 0
+    #: Member copies made by TableGen's "inferred pedantic" step (``-Wpedantic``).
+    inferred_members: int = 0
+    #: Remarks at or below the group.
+    remarks: int = 0
+    #: Not a group of the table (``-Weverything``).
+    implicit: bool = False
+    #: ``-Weverything``: warnings in no group, and how many of them are on by default.
+    ungrouped: list[str] = field(default_factory=list)
+    ungrouped_on_by_default: int = 0
+
+
+NO_GCC_FACTS = GccFacts()
+NO_CLANG_FACTS = ClangFacts()
 
 
 @dataclass
@@ -62,14 +147,6 @@ class Edge:
     parent_min: int | None = None
     requires: list[str] = field(default_factory=list)
     languages: list[str] = field(default_factory=list)
-
-    def child_as_typed(self, child_flag: Flag | None = None) -> str:
-        """The child as a user would type it to get this effect: ``-Wformat=1``."""
-        if self.child.endswith("="):
-            return f"{self.child}{self.value}"
-        if self.value == "0":
-            return self.child[:2] + "no-" + self.child[2:]  # -Wno-…, clang's -Rno-…
-        return self.child
 
 
 @dataclass
@@ -109,7 +186,8 @@ class CompilerData:
             "version": self.version,
             # vars(), not asdict(): the fields hold plain lists and dicts already, and
             # asdict's deep copy was half the cost of saving a clang version.
-            "flags": sorted((vars(f) for f in self.flags), key=lambda d: d["name"]),
+            "flags": sorted(({**vars(f), "facts": vars(f.facts)} for f in self.flags),
+                            key=lambda d: d["name"]),
             "edges": sorted(json.dumps(vars(e), sort_keys=True) for e in self.edges),
             "messages": sorted(json.dumps(vars(m), sort_keys=True) for m in self.messages),
         }

@@ -1,20 +1,23 @@
 """Questions asked of the flag database, over plain :class:`CompilerData`.
 
 Every function here takes loaded data (or a connection for questions spanning
-versions) and returns plain Python values that the CLI prints as text or JSON, so
-the tests call exactly what users run.
+versions) and returns the dataclasses of :mod:`flagdb.results`, which the CLI
+prints as JSON or renders as text, so the tests call exactly what users run.
 """
 from __future__ import annotations
 
 import re
 import sqlite3
 from collections import Counter, defaultdict
-from dataclasses import dataclass
 from itertools import islice
 from operator import add
 
 from flagdb import store
 from flagdb.model import CompilerData, Edge, Flag
+from flagdb.results import (
+    Change, CheckResult, CheckStatus, DiffResult, EdgeRef, FlagChanges, FlagInfo,
+    HistoryEntry, MessageInfo, ShowResult, TreeNode, TurnedOn, as_typed,
+)
 
 C_FAMILY = ("C", "ObjC", "C++", "ObjC++")
 LANGS = {"c": "C", "c++": "C++", "objc": "ObjC", "objc++": "ObjC++"}
@@ -80,8 +83,8 @@ class Index:
         if hit is None or not hit[0].alias_of:
             return hit
         flag, value = hit
-        if value == "0" and "alias_negative" in flag.extra:
-            return self.resolve(flag.extra["alias_negative"]) or hit
+        if value == "0" and flag.gcc.alias_negative:
+            return self.resolve(flag.gcc.alias_negative) or hit
         aliased = self.resolve(flag.alias_of)
         if aliased is None:
             return hit
@@ -146,7 +149,7 @@ def positive_of(typed: str) -> str:
 
 def rejects_negative(flag: Flag) -> bool:
     """GCC's ``RejectNegative``: no ``-Wno-`` form (clang groups have none)."""
-    return "RejectNegative" in flag.extra.get("properties", "").split()
+    return flag.gcc.reject_negative
 
 
 def negatable(flag: Flag) -> bool:
@@ -155,19 +158,24 @@ def negatable(flag: Flag) -> bool:
     return not flag.takes_argument and not rejects_negative(flag)
 
 
-def typed_child(e: Edge, index: Index | None = None) -> str:
+def typed_value(index: Index, name: str, value: str) -> str:
+    """A value as typed: an enum option's number by its name (``1`` of
+    ``-Waligned-new=`` is ``global``); others unchanged."""
+    if name.endswith("="):
+        flag = index.flags.get(name)
+        if flag is not None:
+            return flag.gcc.enum_values.get(value, value)
+    return value
+
+
+def typed_child(e: Edge, index: Index) -> str:
     """The child as typed; an enum level shown by its name (``-Waligned-new=global``)."""
-    if index is not None and e.child.endswith("="):
-        child = index.flags.get(e.child)
-        names = child.extra.get("enum_values", {}) if child else {}
-        if e.value in names:
-            return e.child + names[e.value]
-    return e.child_as_typed()
+    return as_typed(e.child, typed_value(index, e.child, e.value))
 
 
 def typed_parent(e: Edge) -> str:
-    parent = f"{e.parent}{e.parent_min}" if e.parent_min is not None else e.parent
-    return " && ".join([parent, *e.requires])
+    """The parent as typed at the lowest level that gives the edge (``-Wformat=2``)."""
+    return f"{e.parent}{e.parent_min}" if e.parent_min is not None else e.parent
 
 
 # ------------------------------------------------------------------ closure
@@ -233,48 +241,46 @@ def find(index: Index, typed: str) -> tuple[Flag, str | None]:
     return hit
 
 
-def flag_info(index: Index, flag: Flag, lang: str | None = None) -> dict:
-    """The JSON object of one flag, as ``flags list --json`` prints it."""
-    enables = []
-    seen = set()
+def flag_info(index: Index, flag: Flag, lang: str | None = None) -> FlagInfo:
+    """One flag with its edges both ways, as ``flags list --json`` prints it."""
+    enables: list[EdgeRef] = []
     for e in index.by_parent.get(flag.name, []):
-        if not index.edge_applies(e, lang):
-            continue
-        text = typed_child(e, index)
-        if e.parent_min is not None:
-            text += f" (from {flag.name}{e.parent_min})"
-        if e.requires:
-            text += " (with " + " && ".join(e.requires) + ")"
-        if text not in seen:
-            seen.add(text)
-            enables.append(text)
-    enabled_by = []
+        if index.edge_applies(e, lang):
+            value = typed_value(index, e.child, e.value)
+            _add(enables, EdgeRef(name=e.child, typed=as_typed(e.child, value), value=value,
+                                  requires=list(e.requires), from_level=e.parent_min,
+                                  languages=list(e.languages)))
+    enabled_by: list[EdgeRef] = []
     for e in index.by_child.get(flag.name, []):
-        if not index.edge_applies(e, lang):
-            continue
-        text = typed_parent(e)
-        if e.value not in ("1",) or flag.takes_argument:
-            text += f" (sets {typed_child(e, index)})"
-        if text not in enabled_by:
-            enabled_by.append(text)
-    return {
-        "name": flag.name,
-        "kind": flag.kind,
-        "alias_of": flag.alias_of,
-        "enables": enables,
-        "enabled_by": enabled_by,
-        "default": flag.default,
-        "languages": flag.languages,
-        "takes_argument": flag.takes_argument,
-        "argument": flag.argument,
-        "ignored": flag.ignored,
-        "removed": flag.removed,
-        "c_family": flag.c_family,
-        "description": flag.description,
-    }
+        if index.edge_applies(e, lang):
+            _add(enabled_by, EdgeRef(name=e.parent, typed=typed_parent(e),
+                                     value=typed_value(index, e.child, e.value),
+                                     requires=list(e.requires), from_level=e.parent_min,
+                                     languages=list(e.languages)))
+    return FlagInfo(
+        name=flag.name, kind=flag.kind, alias_of=flag.alias_of, enables=enables,
+        enabled_by=enabled_by, default=flag.default, languages=list(flag.languages),
+        takes_argument=flag.takes_argument, argument=flag.argument, ignored=flag.ignored,
+        removed=flag.removed, c_family=flag.c_family, description=flag.description,
+    )
 
 
-def list_flags(data: CompilerData, include_all: bool = False, lang: str | None = None) -> list[dict]:
+def _add(refs: list[EdgeRef], ref: EdgeRef) -> None:
+    """Append ``ref`` unless an edge to the same flag with the same effect is there
+    (the same edge from several records, or for several languages: languages merged)."""
+    for other in refs:
+        if (other.name, other.typed, other.value, other.requires, other.from_level) == (
+                ref.name, ref.typed, ref.value, ref.requires, ref.from_level):
+            if other.languages and ref.languages:
+                other.languages = sorted(set(other.languages) | set(ref.languages))
+            else:
+                other.languages = []
+            return
+    refs.append(ref)
+
+
+def list_flags(data: CompilerData, include_all: bool = False, lang: str | None = None
+               ) -> list[FlagInfo]:
     index = Index(data)
     return [
         flag_info(index, f, lang)
@@ -283,39 +289,31 @@ def list_flags(data: CompilerData, include_all: bool = False, lang: str | None =
     ]
 
 
-def show(data: CompilerData, typed: str, lang: str | None = None) -> dict:
+def show(data: CompilerData, typed: str, lang: str | None = None) -> ShowResult:
     """One flag in detail; a level form (``-Wformat=2``) shows what that level turns on."""
     index = Index(data)
     flag, level = find(index, typed)
     info = flag_info(index, flag, lang)
-    info["compiler"] = data.compiler
-    info["typed"] = typed
-    info["level"] = level
-    info["origin"] = flag.origin
-    info["turns_on"] = [
-        {"name": typed_on(index, n, v), "value": v}
-        for n, v in sorted(enabled_by_group(index, typed, lang).items())
-    ]
-    info["messages"] = [
-        {"diag": m.diag, "class": m.diag_class, "severity": m.severity, "text": m.text}
-        for m in data.messages if m.flag == flag.name
-    ]
-    return info
+    return ShowResult(
+        **vars(info),
+        compiler=data.compiler, typed=typed, level=level, origin=flag.origin,
+        turns_on=[TurnedOn(name=n, value=typed_value(index, n, v), typed=typed_on(index, n, v))
+                  for n, v in sorted(enabled_by_group(index, typed, lang).items())],
+        messages=[MessageInfo(flag=m.flag, diag=m.diag, diag_class=m.diag_class,
+                              severity=m.severity, text=m.text)
+                  for m in data.messages if m.flag == flag.name],
+    )
 
 
 def typed_on(index: Index, name: str, value: str) -> str:
     """A flag that is on, as a user would type it to get that state."""
-    flag = index.flags.get(name)
-    if name.endswith("="):
-        names = flag.extra.get("enum_values", {}) if flag else {}
-        return name + names.get(value, value)
-    return name if value != "0" else name[:2] + "no-" + name[2:]
+    return as_typed(name, typed_value(index, name, value))
 
 
 # ------------------------------------------------------------------ tree
 
-def tree(data: CompilerData, typed: str, lang: str | None = None) -> dict:
-    """The nested view of what a flag turns on (each node: name, requires, children).
+def tree(data: CompilerData, typed: str, lang: str | None = None) -> TreeNode:
+    """The nested view of what a flag turns on.
 
     A negative form (``-Wno-extra``) turns nothing on. A GCC alias has no edges of its
     own: its one child is its target as it spells it (``-Wformat`` → ``-Wformat=1``),
@@ -324,54 +322,42 @@ def tree(data: CompilerData, typed: str, lang: str | None = None) -> dict:
     return tree_of(Index(data), typed, lang)
 
 
-def tree_of(index: Index, typed: str, lang: str | None = None) -> dict:
+def tree_of(index: Index, typed: str, lang: str | None = None) -> TreeNode:
     """:func:`tree` over an index already built (``export`` draws a tree per flag)."""
     flag, level = find(index, typed)
 
     def node(name: str, level: str | None, path: tuple[str, ...], label: str,
-             edge: Edge | None = None) -> dict:
-        out = {"name": label, "requires": edge.requires if edge else [], "children": []}
+             edge: Edge | None = None) -> TreeNode:
         f = index.flags.get(name)
-        if f is not None:
-            out["default"] = f.default
-            out["ignored"] = f.ignored
+        out = TreeNode(name=name, typed=label,
+                       value=typed_value(index, name, level) if level is not None else None,
+                       requires=list(edge.requires) if edge else [],
+                       default=f.default if f is not None else None,
+                       ignored=f.ignored if f is not None else False)
         if name in path:
-            out["cycle"] = True
+            out.cycle = True
             return out
         if level == "0":
             return out
         for e in sorted(index.children(name, level, lang), key=lambda e: e.child):
-            out["children"].append(node(e.child, e.value, path + (name,), typed_child(e, index), e))
+            out.children.append(node(e.child, e.value, path + (name,), typed_child(e, index), e))
         return out
 
     if level != "0" and flag.alias_of and not index.by_parent.get(flag.name):
         target, target_level = index.target(typed)
         root = node(flag.name, "0", (), typed)
+        root.value = level
         if target is not flag:
             spelled = target.name + target_level if target.name.endswith("=") else target.name
-            root["children"].append(node(target.name, target_level, (flag.name,), spelled))
+            root.children.append(node(target.name, target_level, (flag.name,), spelled))
         return root
     label = flag.name + level if (level is not None and flag.name.endswith("=")) else flag.name
     return node(flag.name, level, (), typed if level == "0" else label)
 
 
-def render_tree(node: dict, depth: int = 0) -> list[str]:
-    extra = ""
-    if node.get("requires"):
-        extra += "  (with " + " && ".join(node["requires"]) + ")"
-    if node.get("ignored"):
-        extra += "  [no-op]"
-    if node.get("cycle"):
-        extra += "  [cycle]"
-    lines = ["  " * depth + node["name"] + extra]
-    for child in node["children"]:
-        lines.extend(render_tree(child, depth + 1))
-    return lines
-
-
 # ------------------------------------------------------------------ diff
 
-#: attribute -> how a change is described
+#: the attributes ``diff`` compares, in the order changes are listed
 DIFF_ATTRIBUTES = ("default", "in_wall", "in_wextra", "languages", "alias_of", "ignored",
                    "removed", "argument", "takes_argument", "description", "enables")
 
@@ -394,7 +380,7 @@ def _summary(index: Index, flag: Flag, wall: dict, wextra: dict) -> dict:
     }
 
 
-def diff(old: CompilerData, new: CompilerData, include_all: bool = False) -> dict:
+def diff(old: CompilerData, new: CompilerData, include_all: bool = False) -> DiffResult:
     """Added, removed and changed flags between two versions (or two compilers).
 
     Attribute-aware: a flag present in both is compared field by field, so a reworded
@@ -414,52 +400,22 @@ def diff(old: CompilerData, new: CompilerData, include_all: bool = False) -> dic
     for name in sorted(a_names & b_names):
         sa = _summary(a, a.flags[name], a_wall, a_wextra)
         sb = _summary(b, b.flags[name], b_wall, b_wextra)
-        changes = [
-            {"attribute": k, "old": sa[k], "new": sb[k], "what": _describe(k, sa[k], sb[k])}
-            for k in DIFF_ATTRIBUTES if k not in skip and sa[k] != sb[k]
-        ]
+        changes = [Change(attribute=k, old=sa[k], new=sb[k])
+                   for k in DIFF_ATTRIBUTES if k not in skip and sa[k] != sb[k]]
         if changes:
-            changed.append({"name": name, "changes": changes})
-    return {
-        "old": old.compiler,
-        "new": new.compiler,
-        "cross_family": cross,
-        "in_both": sorted(a_names & b_names),
-        "added": [flag_info(b, b.flags[n]) for n in sorted(b_names - a_names)],
-        "removed": [flag_info(a, a.flags[n]) for n in sorted(a_names - b_names)],
-        "changed": changed,
-    }
-
-
-def _describe(attribute: str, old, new) -> str:
-    if attribute == "in_wall":
-        return "joined -Wall" if new else "left -Wall"
-    if attribute == "in_wextra":
-        return "joined -Wextra" if new else "left -Wextra"
-    if attribute == "ignored":
-        return "became a no-op" if new else "no longer a no-op"
-    if attribute == "removed":
-        return "marked removed" if new else "no longer marked removed"
-    if attribute == "alias_of":
-        return f"became an alias of {new}" if new else f"no longer an alias of {old}"
-    if attribute == "default":
-        return f"default changed: {old} -> {new}"
-    if attribute == "languages":
-        return f"languages changed: {' '.join(old)} -> {' '.join(new)}"
-    if attribute == "description":
-        return "description changed"
-    if attribute == "enables":
-        gained = sorted(set(new) - set(old))
-        lost = sorted(set(old) - set(new))
-        parts = ([f"now enables {', '.join(gained)}"] if gained else []) + (
-            [f"no longer enables {', '.join(lost)}"] if lost else [])
-        return "; ".join(parts)
-    return f"{attribute} changed: {old} -> {new}"
+            changed.append(FlagChanges(name=name, changes=changes))
+    return DiffResult(
+        old=old.compiler, new=new.compiler, cross_family=cross,
+        in_both=sorted(a_names & b_names),
+        added=[flag_info(b, b.flags[n]) for n in sorted(b_names - a_names)],
+        removed=[flag_info(a, a.flags[n]) for n in sorted(a_names - b_names)],
+        changed=changed,
+    )
 
 
 # ------------------------------------------------------------------ history
 
-def history(conn: sqlite3.Connection, typed: str) -> list[dict]:
+def history(conn: sqlite3.Connection, typed: str) -> list[HistoryEntry]:
     """The flag in every ingested version: present, default, in -Wall/-Wextra, aliases.
 
     "In -Wall" means -Wall gives what was typed: through an alias to its target
@@ -471,22 +427,20 @@ def history(conn: sqlite3.Connection, typed: str) -> list[dict]:
         data = store.load(conn, row.name, with_messages=False)
         index = Index(data)
         hit = index.resolve(typed)
-        entry = {"compiler": row.name, "version": row.version, "present": hit is not None}
+        entry = HistoryEntry(compiler=row.name, version=row.version, present=hit is not None)
         if hit is not None:
             flag, _ = hit
             target, value = index.target(typed)
-            entry.update({
-                "name": flag.name,
-                "default": flag.default,
-                "in_wall": _sets(index, enabled_by_group(index, "-Wall"), target, value),
-                "in_wextra": _sets(index, enabled_by_group(index, "-Wextra"), target, value),
-                "alias_of": flag.alias_of,
-                "aliases": sorted(f.name for f in data.flags
-                                  if f.alias_of and index.resolve(f.alias_of)
-                                  and index.resolve(f.alias_of)[0].name == flag.name),
-                "ignored": flag.ignored,
-                "removed": flag.removed,
-            })
+            entry.name = flag.name
+            entry.default = flag.default
+            entry.in_wall = _sets(index, enabled_by_group(index, "-Wall"), target, value)
+            entry.in_wextra = _sets(index, enabled_by_group(index, "-Wextra"), target, value)
+            entry.alias_of = flag.alias_of
+            entry.aliases = sorted(f.name for f in data.flags
+                                   if f.alias_of and index.resolve(f.alias_of)
+                                   and index.resolve(f.alias_of)[0].name == flag.name)
+            entry.ignored = flag.ignored
+            entry.removed = flag.removed
         out.append(entry)
     return out
 
@@ -590,18 +544,6 @@ class Suggester:
         return self._scores[key]
 
 
-@dataclass
-class CheckResult:
-    flag: str
-    compiler: str
-    status: str          # known | alias | no-op | removed | bad-value | unknown
-    detail: str
-
-    def as_dict(self) -> dict:
-        return {"flag": self.flag, "compiler": self.compiler, "status": self.status,
-                "detail": self.detail}
-
-
 #: switches that steer diagnostics rather than name a warning; GCC and clang take them all
 DIAGNOSTIC_CONTROLS = {
     "-Werror": "every warning is an error",
@@ -621,65 +563,72 @@ ERROR_FOR = re.compile(r"-W(no-)?error=(.+)")
 def check_flag(index: Index, typed: str) -> CheckResult:
     """What one compiler version does with one flag as typed."""
     data = index.data
+
+    def result(status: CheckStatus, **fields) -> CheckResult:
+        return CheckResult(flag=typed, compiler=data.compiler, status=status, **fields)
+
     if typed in DIAGNOSTIC_CONTROLS:
-        return CheckResult(typed, data.compiler, "known", DIAGNOSTIC_CONTROLS[typed])
+        return result(CheckStatus.KNOWN, description=DIAGNOSTIC_CONTROLS[typed])
     if data.family == "clang" and REMARK_REGEX.fullmatch(typed):
-        return CheckResult(typed, data.compiler, "known",
-                           "optimization remarks of the passes matching the regular expression")
+        return result(CheckStatus.KNOWN, description="optimization remarks of the passes "
+                                                     "matching the regular expression")
     m = ERROR_FOR.fullmatch(typed)
     if m:
         name = "-W" + m.group(2)
         hit = None if m.group(2).startswith("no-") else index.resolve(name)
         if hit is None:
             hint = index.suggest(name)
-            detail = (f"did you mean -W{m.group(1) or ''}error={hint[2:]}?" if hint
-                      else f"no warning option {name}")
-            return CheckResult(typed, data.compiler, "unknown", detail)
-        return CheckResult(typed, data.compiler, "known",
-                           f"{name} warnings {'are not' if m.group(1) else 'are'} errors")
+            if hint:
+                return result(CheckStatus.UNKNOWN,
+                              suggestion=f"-W{m.group(1) or ''}error={hint[2:]}")
+            return result(CheckStatus.UNKNOWN, reason=f"no warning option {name}")
+        return result(CheckStatus.KNOWN,
+                      description=f"{name} warnings {'are not' if m.group(1) else 'are'} errors")
     negative = typed.startswith("-Wno-")
     hit = index.resolve(typed)
     if hit is None:
         hint = index.suggest(typed)
-        detail = f"did you mean {hint}?" if hint else "no such warning option"
         positive = index.flags.get("-W" + typed[5:]) if negative else None
         if positive is not None and not positive.takes_argument and not negatable(positive):
-            return CheckResult(typed, data.compiler, "unknown",
-                               f"{positive.name} cannot be negated (RejectNegative): "
-                               f"{data.compiler} rejects {typed}")
+            return result(CheckStatus.UNKNOWN,
+                          reason=f"{positive.name} cannot be negated (RejectNegative): "
+                                 f"{data.compiler} rejects {typed}")
+        note = None
         if negative and data.family == "gcc":
-            detail = ("GCC accepts an unknown -Wno-… silently (it only complains if another "
-                      f"diagnostic is issued); -W{typed[5:]} would be rejected; " + detail)
-        return CheckResult(typed, data.compiler, "unknown", detail)
+            note = ("GCC accepts an unknown -Wno-… silently (it only complains if another "
+                    f"diagnostic is issued); -W{typed[5:]} would be rejected")
+        return result(CheckStatus.UNKNOWN, suggestion=hint,
+                      reason=None if hint else "no such warning option", note=note)
     flag, value = hit
     if flag.removed:
-        return CheckResult(typed, data.compiler, "removed", flag.description or "removed option")
+        return result(CheckStatus.REMOVED, description=flag.description or "removed option")
     if flag.ignored:
-        return CheckResult(typed, data.compiler, "no-op", "accepted, does nothing")
+        return result(CheckStatus.NOOP, description="accepted, does nothing")
     if value is not None and value != "0" and flag.takes_argument:
         problem = _bad_value(flag, value)
         if problem:
-            return CheckResult(typed, data.compiler, "bad-value", problem)
+            return result(CheckStatus.BAD_VALUE, description=flag.description, reason=problem)
     if flag.alias_of:
-        return CheckResult(typed, data.compiler, "alias", f"alias of {alias_spelling(flag, value)}")
-    return CheckResult(typed, data.compiler, "known", flag.description)
+        return result(CheckStatus.ALIAS, description=flag.description,
+                      alias_of=alias_spelling(flag, value))
+    return result(CheckStatus.KNOWN, description=flag.description)
 
 
 def alias_spelling(flag: Flag, value: str | None) -> str:
     """What an alias stands for as typed: ``-Wno-aligned-new`` is ``-Waligned-new=none``
     (the alias's negative argument), ``-Wno-shadow=global`` is ``-Wno-shadow``."""
     if value == "0":
-        if "alias_negative" in flag.extra:
-            return flag.extra["alias_negative"]
+        if flag.gcc.alias_negative:
+            return flag.gcc.alias_negative
         if "=" not in flag.alias_of:
             return flag.alias_of[:2] + "no-" + flag.alias_of[2:]
     return flag.alias_of
 
 
 def _bad_value(flag: Flag, value: str) -> str | None:
-    rng = flag.extra.get("range")
+    rng = flag.gcc.range
     if rng:
-        lo, hi = (int(x) for x in rng.split(","))
+        lo, hi = rng
         if not value.isdigit() or not lo <= int(value) <= hi:
             return f"{flag.name} takes a level from {lo} to {hi}"
     arg = flag.argument or ""
@@ -727,7 +676,8 @@ def portable(results: list[CheckResult]) -> list[str]:
     by_flag: dict[str, list[CheckResult]] = {}
     for r in results:
         by_flag.setdefault(r.flag, []).append(r)
-    return [f for f, rs in by_flag.items() if all(r.status in ("known", "alias") for r in rs)]
+    ok = (CheckStatus.KNOWN, CheckStatus.ALIAS)
+    return [f for f, rs in by_flag.items() if all(r.status in ok for r in rs)]
 
 
 # ------------------------------------------------------------------ everything / messages
@@ -745,10 +695,10 @@ def everything(data: CompilerData, lang: str | None) -> list[str]:
         if f.name.startswith("-Wno-"):
             continue
         if f.takes_argument:
-            rng = f.extra.get("range")
+            rng = f.gcc.range
             if not rng or not f.name.endswith("="):
                 continue
-            top = rng.split(",")[1]
+            top = rng[1]
             base = f.name[:-1]
             if base in index.flags and not index.flags[base].takes_argument and \
                     not index.flags[base].alias_of:
@@ -759,44 +709,12 @@ def everything(data: CompilerData, lang: str | None) -> list[str]:
     return out
 
 
-def messages(data: CompilerData, typed: str) -> list[dict]:
+def messages(data: CompilerData, typed: str) -> list[MessageInfo]:
     """Diagnostics a flag controls, with the flag (below it) that owns each."""
     index = Index(data)
     flag, _ = find(index, typed)
     target = index.target(flag.name)[0]  # an alias group controls its target's diagnostics
     names = {flag.name, target.name} | set(closure(index, [target.name]))
-    return [
-        {"flag": m.flag, "diag": m.diag, "class": m.diag_class, "severity": m.severity, "text": m.text}
-        for m in data.messages if m.flag in names
-    ]
-
-
-# ------------------------------------------------------------------ export
-
-def export_list(data: CompilerData) -> str:
-    """The plain-text list people grep, diff and paste.
-
-    One flag a line; what it turns on below it, indented under ``#``; ``= target``
-    for aliases; ``# IGNORED switch`` for no-ops; the default state as a comment.
-    """
-    index = Index(data)
-    lines = []
-    for f in sorted(data.flags, key=lambda f: f.name.lower()):
-        if not index.applies(f, None):
-            continue
-        head = f.name + (f.argument or "" if f.takes_argument else "")
-        if f.alias_of:
-            lines.append(f"{head} = {f.alias_of}")
-            continue
-        if f.ignored:
-            lines.append(f"{head} # IGNORED switch")
-            continue
-        if f.removed:
-            lines.append(f"{head} # REMOVED switch")
-            continue
-        note = {"on": " # Enabled by default.", "partial": " # Partially enabled by default."}
-        lines.append(head + note.get(f.default, ""))
-        t = tree_of(index, f.name)
-        for child in t["children"]:
-            lines.extend("# " + l for l in render_tree(child))
-    return "\n".join(lines) + "\n"
+    return [MessageInfo(flag=m.flag, diag=m.diag, diag_class=m.diag_class,
+                        severity=m.severity, text=m.text)
+            for m in data.messages if m.flag in names]

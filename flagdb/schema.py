@@ -6,7 +6,7 @@ order, inside one transaction. A database newer than this code is refused rather
 than guessed at.
 """
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 SCHEMA = """
 -- ------------------------------------------------------------------ flags
@@ -37,7 +37,7 @@ CREATE TABLE IF NOT EXISTS flag (
     description     TEXT NOT NULL,
     origin          TEXT NOT NULL,        -- defining files
     c_family        INTEGER NOT NULL,     -- 0: only other front ends / targets
-    extra           TEXT NOT NULL,        -- JSON object of family-specific facts
+    facts           TEXT NOT NULL,        -- JSON object: GccFacts / ClangFacts (flagdb/model.py)
     PRIMARY KEY (compiler_id, name)
 );
 
@@ -138,5 +138,55 @@ CREATE TABLE IF NOT EXISTS ub_sanitizer (
 );
 """
 
+#: The v1 ``extra`` object of a GCC flag -> the v2 ``facts`` object (:class:`GccFacts`).
+#: v1 had two shapes: the option files' (``properties`` text, ``range`` "lo,hi",
+#: ``enum_values`` {value: name}, ``warn``) and the binary's (``range`` [lo, hi],
+#: ``enum_values`` [name …], ``warn_message``, ``not_a_warning``).
+_GCC_FACTS_FROM_V1 = """
+json_object(
+    'var', json_extract(facts, '$.var'),
+    'var_value', json_extract(facts, '$.var_value'),
+    'init', json_extract(facts, '$.init'),
+    'reject_negative', CASE WHEN instr(' ' || coalesce(json_extract(facts, '$.properties'), '') || ' ',
+                                       ' RejectNegative ') THEN json('true') ELSE json('false') END,
+    'range', CASE json_type(facts, '$.range')
+        WHEN 'array' THEN json_extract(facts, '$.range')
+        WHEN 'text' THEN json_array(
+            CAST(substr(json_extract(facts, '$.range'), 1,
+                        instr(json_extract(facts, '$.range'), ',') - 1) AS INTEGER),
+            CAST(substr(json_extract(facts, '$.range'),
+                        instr(json_extract(facts, '$.range'), ',') + 1) AS INTEGER))
+        ELSE NULL END,
+    'enum_values', CASE json_type(facts, '$.enum_values')
+        WHEN 'object' THEN json_extract(facts, '$.enum_values')
+        WHEN 'array' THEN (SELECT json_group_object(value, value) FROM json_each(facts, '$.enum_values'))
+        ELSE json('{}') END,
+    'alias_negative', json_extract(facts, '$.alias_negative'),
+    'warn_message', coalesce(json_extract(facts, '$.warn'), json_extract(facts, '$.warn_message')),
+    'byte_size', CASE WHEN instr(' ' || coalesce(json_extract(facts, '$.properties'), '') || ' ',
+                                 ' ByteSize ') THEN json('true') ELSE json('false') END,
+    'cpp', CASE WHEN instr(' ' || coalesce(json_extract(facts, '$.properties'), ''), ' CPP(')
+                THEN json('true') ELSE json('false') END,
+    'undocumented', CASE WHEN json_extract(facts, '$.undocumented') THEN json('true') ELSE json('false') END,
+    'unlisted', CASE WHEN json_extract(facts, '$.unlisted') OR json_extract(facts, '$.not_a_warning')
+                THEN json('true') ELSE json('false') END,
+    'var_type', json_extract(facts, '$.var_type'),
+    'var_offset', json_extract(facts, '$.var_offset'),
+    'defaults', coalesce(json_extract(facts, '$.defaults'), json('{}')),
+    'states', coalesce(json_extract(facts, '$.states'), json('{}'))
+)"""
+
 #: version reached -> SQL that brings the previous version up to it.
-MIGRATIONS: dict[int, str] = {}
+MIGRATIONS: dict[int, str] = {
+    # v2: the untyped ``extra`` column becomes ``facts``, one typed shape per family.
+    # GCC objects are rewritten in place; clang's v1 keys are already the v2 fields.
+    # The stored content hashes are cleared, so the next ingest of each compiler
+    # rewrites its rows as this version builds them (facts a v1 binary entry never
+    # recorded, such as RejectNegative, come back that way).
+    2: f"""
+ALTER TABLE flag RENAME COLUMN extra TO facts;
+UPDATE flag SET facts = {_GCC_FACTS_FROM_V1}
+ WHERE compiler_id IN (SELECT id FROM compiler WHERE family = 'gcc');
+UPDATE compiler SET content_hash = 'migrated-from-schema-1';
+""",
+}

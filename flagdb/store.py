@@ -8,11 +8,15 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 from flagdb.db import transaction, utc_now
 from flagdb.errors import WarnscopeError
-from flagdb.model import CompilerData, Edge, Flag, Message
+from flagdb.model import ClangFacts, CompilerData, Edge, Flag, GccFacts, Message
+
+#: family -> the facts class its flags carry
+FACTS = {"gcc": GccFacts, "clang": ClangFacts}
+_FACT_FIELDS = {family: {f.name for f in fields(cls)} for family, cls in FACTS.items()}
 
 
 @dataclass
@@ -54,12 +58,12 @@ def save(conn: sqlite3.Connection, data: CompilerData) -> str:
         ).lastrowid
         conn.executemany(
             "INSERT INTO flag (compiler_id, name, kind, alias_of, default_state, languages,"
-            " takes_argument, argument, ignored, removed, description, origin, c_family, extra)"
+            " takes_argument, argument, ignored, removed, description, origin, c_family, facts)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [
                 (cid, f.name, f.kind, f.alias_of, f.default, json.dumps(f.languages),
                  int(f.takes_argument), f.argument, int(f.ignored), int(f.removed),
-                 f.description, f.origin, int(f.c_family), json.dumps(f.extra, sort_keys=True))
+                 f.description, f.origin, int(f.c_family), encode_facts(f.facts))
                 for f in data.flags
             ],
         )
@@ -78,6 +82,25 @@ def save(conn: sqlite3.Connection, data: CompilerData) -> str:
             [(cid, m.flag, m.diag, m.diag_class, m.severity, m.text) for m in data.messages],
         )
     return "replaced" if row else "added"
+
+
+def encode_facts(facts: GccFacts | ClangFacts) -> str:
+    """The one serialisation of a flag's facts: the dataclass's fields as a JSON object
+    (sorted keys, so the same facts are always the same text)."""
+    return json.dumps(vars(facts), sort_keys=True)
+
+
+def decode_facts(family: str, value: dict) -> GccFacts | ClangFacts:
+    """The one deserialisation (from :func:`encode_facts`' object, already JSON-decoded).
+
+    Keys this code does not know are dropped and missing ones take their defaults,
+    so a fact added later does not make older rows unreadable.
+    """
+    known = _FACT_FIELDS[family]
+    kwargs = {k: v for k, v in value.items() if k in known}
+    if kwargs.get("range") is not None:
+        kwargs["range"] = tuple(kwargs["range"])
+    return FACTS[family](**kwargs)
 
 
 def compilers(conn: sqlite3.Connection) -> list[CompilerRow]:
@@ -125,7 +148,7 @@ def load_subset(conn: sqlite3.Connection, name: str, flag_names_: set[str]) -> C
     """A compiler version with only the named flags (no edges, no messages)."""
     cid, row = _compiler(conn, name)
     marks = ",".join("?" * len(flag_names_))
-    flags = _flags(conn, f"WHERE compiler_id = ? AND name IN ({marks}) ORDER BY name",
+    flags = _flags(conn, row.family, f"WHERE compiler_id = ? AND name IN ({marks}) ORDER BY name",
                    (cid, *flag_names_)) if flag_names_ else []
     return CompilerData(compiler=row.name, family=row.family, version=row.version,
                         source_kind=row.source_kind, source=row.source, flags=flags)
@@ -137,22 +160,22 @@ def _json_column(texts: list[str]) -> list:
     return json.loads("[" + ",".join(texts) + "]")
 
 
-def _flags(conn: sqlite3.Connection, where: str, params: tuple) -> list[Flag]:
+def _flags(conn: sqlite3.Connection, family: str, where: str, params: tuple) -> list[Flag]:
     """Flags selected by ``where``, read as plain tuples (loading is on every query's path)."""
     cursor = conn.cursor()
     cursor.row_factory = None
     rows = cursor.execute(
         "SELECT name, kind, alias_of, default_state, takes_argument, argument, ignored, removed,"
-        " description, origin, c_family, languages, extra FROM flag " + where, params).fetchall()
+        " description, origin, c_family, languages, facts FROM flag " + where, params).fetchall()
     languages = _json_column([r[11] for r in rows])
-    extras = _json_column([r[12] for r in rows])
+    facts = [decode_facts(family, f) for f in _json_column([r[12] for r in rows])]
     return [
         Flag(name=name, kind=kind, alias_of=alias_of, default=default, languages=langs,
              takes_argument=bool(takes_argument), argument=argument, ignored=bool(ignored),
              removed=bool(removed), description=description, origin=origin,
-             c_family=bool(c_family), extra=extra)
+             c_family=bool(c_family), facts=fact)
         for (name, kind, alias_of, default, takes_argument, argument, ignored, removed,
-             description, origin, c_family, _, _), langs, extra in zip(rows, languages, extras)
+             description, origin, c_family, _, _), langs, fact in zip(rows, languages, facts)
     ]
 
 
@@ -163,7 +186,7 @@ def load(conn: sqlite3.Connection, name: str, with_messages: bool = True) -> Com
     for questions that do not need them.
     """
     cid, row = _compiler(conn, name)
-    flags = _flags(conn, "WHERE compiler_id = ? ORDER BY name", (cid,))
+    flags = _flags(conn, row.family, "WHERE compiler_id = ? ORDER BY name", (cid,))
     cursor = conn.cursor()
     cursor.row_factory = None
     rows = cursor.execute("SELECT parent, child, value, parent_min, requires, languages FROM edge"

@@ -6,6 +6,7 @@ give the same flags; the real files are tested in test_clang_real.py.
 """
 from __future__ import annotations
 
+import dataclasses
 import shutil
 from pathlib import Path
 
@@ -45,12 +46,12 @@ def test_derived_flags(name):
     assert flags["-Wextra"].default == "off"
     assert flags["-Rpass"].kind == "remark"
     # ext_d is listed both directly (inferred) and through -Wc99-extensions: counted once.
-    assert flags["-Wpedantic"].extra["diagnostics"] == 2
-    assert flags["-Wpedantic"].extra["inferred_members"] == 1
+    assert flags["-Wpedantic"].clang.diagnostics == 2
+    assert flags["-Wpedantic"].clang.inferred_members == 1
     assert flags["-Wpedantic"].default == "partial"
     everything = flags["-Weverything"]
-    assert everything.default == "partial" and everything.extra["ungrouped"] == ["warn_u"]
-    assert everything.extra["diagnostics"] == 5   # 4 grouped warnings/extensions + warn_u
+    assert everything.default == "partial" and everything.clang.ungrouped == ["warn_u"]
+    assert everything.clang.diagnostics == 5   # 4 grouped warnings/extensions + warn_u
     assert sorted((e.parent, e.child) for e in data.edges) == [
         ("-W", "-Wextra"), ("-Wall", "-Wmost"), ("-Wpedantic", "-Wc99-extensions")]
     by_diag = {m.diag: m for m in data.messages}
@@ -67,7 +68,7 @@ def test_layouts_agree_apart_from_docs():
         data = data_of(name)
         for f in data.flags:
             f.description = ""
-            f.extra.pop("docs", None)
+            f.facts = dataclasses.replace(f.facts, docs="")
         data.version = "x"
         hashes.add(data.content_hash())
     assert len(hashes) == 1
@@ -77,7 +78,7 @@ def test_docs_span_lines_and_hold_parentheses_and_quotes():
     flags = {f.name: f for f in data_of("docs15").flags}
     assert flags["-Wextra"].description == ('Turns on "extra" checks (the ones not in -Wall).\n'
                                             "See also: -Wpedantic)")
-    assert flags["-Wextra"].extra["docs"] == flags["-Wextra"].description
+    assert flags["-Wextra"].clang.docs == flags["-Wextra"].description
 
 
 def test_c_string_escapes():

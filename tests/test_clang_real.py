@@ -68,8 +68,8 @@ def test_pedantic_inferred_members_counted_once(major):
 
     listed = with_repeats(index["pedantic"])
     pedantic = next(f for f in real_data(major).flags if f.name == "-Wpedantic")
-    assert pedantic.extra["inferred_members"] > 0
-    assert pedantic.extra["diagnostics"] == len(set(listed))
+    assert pedantic.clang.inferred_members > 0
+    assert pedantic.clang.diagnostics == len(set(listed))
     assert len(listed) >= len(set(listed))
 
 
@@ -77,7 +77,7 @@ def test_pedantic_inferred_members_counted_once(major):
 def test_docs_from_15(major):
     flags = {f.name: f for f in real_data(major).flags}
     assert "pre-processor tokens" in flags["-Wmax-tokens"].description
-    assert flags["-Wmax-tokens"].extra["docs"] == flags["-Wmax-tokens"].description
+    assert flags["-Wmax-tokens"].clang.docs == flags["-Wmax-tokens"].description
     assert ("stack layout" in flags["-Wframe-larger-than"].description) == (major >= 16)
     assert "\n" in flags["-Wmax-tokens"].description     # multi-line raw strings kept whole
 
@@ -105,7 +105,7 @@ def test_message_count_matches_diagtool(major):
     without = int(re.search(r"Warnings without flags \((\d+)\)", out).group(1))
     data = real_data(major)
     assert len(data.messages) == with_flags
-    assert len(data.flag("-Weverything").extra["ungrouped"]) == without
+    assert len(data.flag("-Weverything").clang.ungrouped) == without
 
 
 @pytest.mark.parametrize("major", (14, 16))

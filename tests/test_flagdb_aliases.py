@@ -28,14 +28,15 @@ def test_tree_of_a_negative_form_turns_nothing_on(cli):
     code, out, _ = cli("flags", "tree", "gcc-12", "-Wno-extra", "--json")
     assert code == 0
     node = json.loads(out)
-    assert node["name"] == "-Wno-extra" and node["children"] == []
+    assert node["typed"] == "-Wno-extra" and node["name"] == "-Wextra"
+    assert node["value"] == "0" and node["children"] == []
 
 
 def test_show_of_an_alias_lists_what_it_turns_on_without_its_target(cli):
     code, out, _ = cli("flags", "show", "-Wformat", "-c", "gcc-12", "--json")
     info = json.loads(out)
     assert info["alias_of"] == "-Wformat=1"
-    on = [t["name"] for t in info["turns_on"]]
+    on = [t["typed"] for t in info["turns_on"]]
     assert "-Wformat-zero-length" in on and "-Wformat=1" not in on
 
 
@@ -72,5 +73,8 @@ def test_enum_levels_are_spelled_by_name_everywhere(cli):
     """``LangEnabledBy(C++ ObjC++,Wall,1,0)`` on an Enum option: value 1 is ``global``."""
     code, out, _ = cli("flags", "list", "gcc-12", "--json")
     rows = {r["name"]: r for r in json.loads(out)}
-    assert rows["-Waligned-new="]["enabled_by"] == ["-Wall (sets -Waligned-new=global)"]
-    assert "-Waligned-new=global" in rows["-Wall"]["enables"]
+    [by] = rows["-Waligned-new="]["enabled_by"]
+    assert (by["name"], by["value"], by["languages"]) == ("-Wall", "global", ["C++", "ObjC++"])
+    assert "-Waligned-new=global" in [e["typed"] for e in rows["-Wall"]["enables"]]
+    code, out, _ = cli("flags", "show", "-Waligned-new=", "-c", "gcc-12")
+    assert "  enabled by  -Wall (sets -Waligned-new=global)" in out.splitlines()

@@ -28,9 +28,9 @@ def _typed_parents(index: Index, lang: str) -> list[str]:
         target = index.target(f.name)[0]
         if target.name not in parents:
             continue
-        rng = f.extra.get("range")
+        rng = f.gcc.range
         if f.takes_argument and rng and f.name.endswith("="):
-            lo, hi = (int(x) for x in rng.split(","))
+            lo, hi = rng
             typed += [f"{f.name}{v}" for v in range(lo, hi + 1)]
         elif not f.takes_argument:
             typed.append(f.name)

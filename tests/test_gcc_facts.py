@@ -26,13 +26,15 @@ def test_versions_and_provenance(cli):
 
 
 def test_wall_levels_in_gcc12(gcc12):
-    enables = _info(gcc12, "-Wall")["enables"]
+    enables = [e.typed for e in _info(gcc12, "-Wall").enables]
     for typed in ("-Wformat=1", "-Warray-bounds=1", "-Wdangling-pointer=2", "-Wstrict-aliasing=3"):
         assert typed in enables, typed
 
 
 def test_wextra_level_and_alias(gcc12):
-    assert "-Wimplicit-fallthrough=3" in _info(gcc12, "-Wextra")["enables"]
+    [fallthrough] = [e for e in _info(gcc12, "-Wextra").enables
+                     if e.name == "-Wimplicit-fallthrough="]
+    assert (fallthrough.typed, fallthrough.value) == ("-Wimplicit-fallthrough=3", "3")
     assert gcc12.flag("-W").alias_of == "-Wextra"
     assert gcc12.flag("-Wformat").alias_of == "-Wformat=1"
 
@@ -83,7 +85,8 @@ def test_diff_gcc11_gcc12(cli):
     code, out, _ = cli("flags", "diff", "gcc-11", "gcc-12", "--json")
     assert code == 0
     result = json.loads(out)
-    assert set(result) == {"added", "removed", "changed"}
+    assert set(result) == {"old", "new", "cross_family", "in_both", "added", "removed", "changed"}
+    assert (result["old"], result["new"], result["cross_family"]) == ("gcc-11", "gcc-12", False)
     added = {f["name"] for f in result["added"]}
     assert {"-Wuse-after-free", "-Wdangling-pointer", "-Wdangling-pointer="} <= added
     assert "-Wshadow" not in added
@@ -100,8 +103,8 @@ def test_diff_is_attribute_aware(gcc11, gcc12):
     newer.flag("-Wshadow").description = "Reworded help text."
     newer.flag("-Wtype-limits").default = "on"
     result = queries.diff(gcc12, newer)
-    assert result["added"] == [] and result["removed"] == []
-    changes = {c["name"]: [ch["attribute"] for ch in c["changes"]] for c in result["changed"]}
+    assert result.added == [] and result.removed == []
+    changes = {c.name: [ch.attribute for ch in c.changes] for c in result.changed}
     assert changes == {"-Wshadow": ["description"], "-Wtype-limits": ["default"]}
 
 
@@ -111,6 +114,7 @@ def test_show_level_form(cli):
     info = json.loads(out)
     assert info["name"] == "-Wformat=" and info["level"] == "2"
     on = {t["name"] for t in info["turns_on"]}
+    assert {"name": "-Wformat=", "value": "2", "typed": "-Wformat=2"} not in info["turns_on"]
     assert "-Wformat-security" in on and "-Wformat-nonliteral" in on
 
 
@@ -143,12 +147,13 @@ def test_check(cli):
     assert got[("-Wall", "gcc-11")]["status"] == "known"
     assert got[("-Wshadow=local", "gcc-12")]["status"] == "known"
     assert got[("-Wfoo", "gcc-12")]["status"] == "unknown"
-    assert "-Wshadow" in got[("-Wshadwo", "gcc-12")]["detail"]
+    assert got[("-Wshadwo", "gcc-12")]["suggestion"] == "-Wshadow"
     assert got[("-Wunreachable-code", "gcc-12")]["status"] == "no-op"
     assert got[("-Wformat", "gcc-12")]["status"] == "alias"
     assert got[("-Wdangling-pointer", "gcc-11")]["status"] == "unknown"
     assert got[("-Wdangling-pointer", "gcc-12")]["status"] == "alias"
-    assert "silently" in got[("-Wno-bogus", "gcc-12")]["detail"]
+    assert "silently" in got[("-Wno-bogus", "gcc-12")]["note"]
+    assert got[("-Wno-bogus", "gcc-12")]["reason"] == "no such warning option"
     assert got[("-Wformat=7", "gcc-12")]["status"] == "bad-value"
 
 
@@ -178,7 +183,8 @@ def test_list_json_fields(cli):
     for key in ("name", "kind", "alias_of", "enables", "enabled_by", "default", "languages",
                 "takes_argument", "ignored", "removed", "description"):
         assert key in rows["-Wshadow"]
-    assert rows["-Wformat-security"]["enabled_by"] == ["-Wformat=2"]
+    assert [(e["name"], e["typed"], e["from_level"]) for e in rows["-Wformat-security"]["enabled_by"]
+            ] == [("-Wformat=", "-Wformat=2", 2)]
     assert rows["-Wformat="]["takes_argument"] and rows["-Wformat="]["argument"] == "<0,2>"
 
 

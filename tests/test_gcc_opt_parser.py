@@ -132,8 +132,8 @@ def test_semantics_on_a_small_tree(tmp_path):
     assert f["-Wnop"].ignored
     # WarnRemoved without Warning: --help=warnings leaves it out, GCC still takes it
     # as a warning switch (g++-12 -Wmudflap: "switch '-Wmudflap' is no longer supported").
-    assert f["-Wgone"].removed and f["-Wgone"].extra["unlisted"]
-    assert "unlisted" not in f["-Wnop"].extra
+    assert f["-Wgone"].removed and f["-Wgone"].gcc.unlisted
+    assert not f["-Wnop"].gcc.unlisted
     # Records merged across files: c.opt's LangEnabledBy joins common.opt's record.
     assert f["-Wlevel="].origin == "c-family/c.opt common.opt"
     edges = {(e.parent, e.child, e.value, e.parent_min, tuple(e.requires)) for e in data.edges}
@@ -178,7 +178,17 @@ def test_lang_enabled_by_corners_and_var_with_value(tmp_path):
     assert not any(child == "-Wlangs" for _, child, _ in edges)
     assert {(p, c, l) for p, c, l in edges if c == "-Weither"} == {
         ("-Wall", "-Weither", ("C",)), ("-Wextra", "-Weither", ("C",))}
-    assert f["-Wstrict"].extra["var"] == "warn_level" and f["-Wstrict"].extra["var_value"] == "3"
+    assert f["-Wstrict"].gcc.var == "warn_level" and f["-Wstrict"].gcc.var_value == "3"
     assert f["-Wno-level"].alias_of == "-Wlevel=0"
-    assert f["-Wno-level"].extra["alias_negative"] == "-Wlevel=3"
-    assert f["-Wlevel"].extra["alias_negative"] == "-Wlevel=0"
+    assert f["-Wno-level"].gcc.alias_negative == "-Wlevel=3"
+    assert f["-Wlevel"].gcc.alias_negative == "-Wlevel=0"
+
+
+def test_help_text_escapes_are_cs():
+    """optc-gen.awk puts the help between quotes in options.cc: C's escapes apply."""
+    from flagdb.gcc_opt import parse_file
+
+    text = ('Wq\nCommon Var(warn_q) Warning\nWarn if \\"defined\\" is used; (\\\\u and \\\\U)\n'
+            'as \\x41 stays.\n')
+    [rec] = parse_file(text, "common.opt").options
+    assert rec.help == 'Warn if "defined" is used; (\\u and \\U) as \\x41 stays.'

@@ -56,7 +56,7 @@ def test_binary_entry_is_complete(binary12):
     assert d.flag("-Wunreachable-code").ignored and d.flag("-Wchkp").removed
     assert d.flag("-Wreorder").languages == ["C++", "ObjC++"]
     assert d.flag("-Wshadow").description.startswith("Warn when")
-    assert d.flag("-Wnarrowing").extra["defaults"] == {"C": "off", "C++": "on"}
+    assert d.flag("-Wnarrowing").gcc.defaults == {"C": "off", "C++": "on"}
     assert d.flag("-Wimplicit-function-declaration").default == "on"
     assert d.flag("-Wshadow").default == "off"
 

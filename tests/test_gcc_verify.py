@@ -24,11 +24,13 @@ def test_verify_catches_a_wrong_database(gcc12):
     """A database that claims something false about the binary is caught."""
     require("gcc-12")
     import copy
+    import dataclasses
 
     from analyzer.verify.gcc_q import verify_gcc
 
     wrong = copy.deepcopy(gcc12)
-    wrong.flag("-Wshadow").extra["init"] = "1"          # claims -Wshadow is on by default
+    shadow = wrong.flag("-Wshadow")
+    shadow.facts = dataclasses.replace(shadow.facts, init="1")  # claims it is on by default
     wrong.edges = [e for e in wrong.edges if not (e.parent == "-Wall" and e.child == "-Wparentheses")]
     report = verify_gcc(wrong)
     bad = {(f.check, f.flag) for f in report.unexplained}
@@ -42,6 +44,7 @@ def test_verify_catches_an_edge_in_the_wrong_language(gcc12):
     not pass as "set by the C++ front end's own code" just because C agrees."""
     require("gcc-12")
     import copy
+    import dataclasses
 
     from analyzer.verify.gcc_q import verify_gcc
 

@@ -39,7 +39,9 @@ NO_ARGS_IS_HELP = getattr(click.exceptions, "NoArgsIsHelpError", ())
 
 def main(argv: list[str] | None = None) -> int:
     try:
-        cli.main(args=argv, prog_name="warnscope", standalone_mode=False)
+        # Without standalone mode click returns a command's exit code (as
+        # ``flags verify`` raising Exit(1)) instead of exiting: pass it on.
+        code = cli.main(args=argv, prog_name="warnscope", standalone_mode=False)
     except WarnscopeError as exc:
         click.echo(f"warnscope: error: {exc}", err=True)
         return 1
@@ -59,7 +61,7 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     except click.exceptions.Exit as exc:
         return exc.exit_code
-    return 0
+    return code if isinstance(code, int) else 0
 
 
 if __name__ == "__main__":

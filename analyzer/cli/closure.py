@@ -1,11 +1,10 @@
 """``warnscope flags closure``: a thin shell over :mod:`analyzer.gccplugin.closure`."""
 from __future__ import annotations
 
-import json
-
 import click
 
 from flagdb.errors import WarnscopeError
+from flagdb.results import to_json
 
 from analyzer.gccplugin import binary as gcc_binary
 from analyzer.gccplugin.closure import closure_entries
@@ -40,8 +39,7 @@ def closure(ctx: click.Context, compiler: str, flags: tuple[str, ...], lang: str
         raise WarnscopeError("--std needs the plugin: the database's edges do not depend on it")
     entries, note = closure_entries(db, compiler, list(flags), lang, not no_plugin, std)
     if as_json:
-        click.echo(json.dumps([{"name": e.name, "value": e.value, "via": e.via} for e in entries],
-                              indent=2))
+        click.echo(to_json(entries))
         click.echo(f"closure {note}", err=True)
         return
     where = f"{lang}, -std={std}" if std else lang

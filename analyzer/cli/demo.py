@@ -11,6 +11,7 @@ import shutil
 import click
 
 from flagdb import queries, store
+from analyzer.cli import render
 from flagdb.db import connect
 from flagdb.errors import WarnscopeError
 from flagdb.ingest import ingest
@@ -57,10 +58,11 @@ def demo(ctx: click.Context) -> None:
     old, new = (store.load(conn, c) for c in GCCS)
     result = queries.diff(old, new)
     _section(f"What {new.compiler} ({new.version}) added over {old.compiler} ({old.version})")
-    for f in result["added"]:
-        click.echo(f"  + {f['name']:40} {f['description'][:70]}")
-    for c in result["changed"]:
-        click.echo(f"  ~ {c['name']:40} " + "; ".join(ch["what"] for ch in c["changes"])[:100])
+    for f in result.added:
+        click.echo(f"  + {f.name:40} {f.description[:70]}")
+    for c in result.changed:
+        click.echo(f"  ~ {c.name:40} "
+                   + "; ".join(render.describe_change(ch) for ch in c.changes)[:100])
 
     index = queries.Index(new)
     for lang in ("C", "C++"):

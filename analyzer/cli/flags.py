@@ -5,7 +5,6 @@ as text or, with ``--json``, as JSON. No logic lives here that tests could miss.
 """
 from __future__ import annotations
 
-import json
 import sys
 
 import click
@@ -13,10 +12,11 @@ import click
 from flagdb import queries, store
 from flagdb.db import connect
 from flagdb.errors import WarnscopeError
-from analyzer.cli.lazy import LazyGroup
 from flagdb.ingest import load as load_compiler, parse_compiler_id, store_data
 from flagdb.paths import db_path
-
+from flagdb.results import to_json
+from analyzer.cli import render
+from analyzer.cli.lazy import LazyGroup
 
 
 class FlagArgsCommand(click.Command):
@@ -45,8 +45,9 @@ def _conn(ctx: click.Context):
 
 
 def _emit(value, as_json: bool, text: str | None = None) -> None:
+    """``value`` (query results) as JSON, or its rendered ``text``."""
     if as_json:
-        click.echo(json.dumps(value, indent=2))
+        click.echo(to_json(value))
     elif text is not None:
         click.echo(text.rstrip("\n"))
 
@@ -87,10 +88,9 @@ def ingest(ctx, compilers, source, from_binary) -> None:
 def versions(ctx, as_json) -> None:
     """The ingested compiler versions and where they came from."""
     rows = store.compilers(_conn(ctx))
-    value = [r.__dict__ for r in rows]
     text = "\n".join(f"{r.name:10} {r.version:10} {r.flags:5} flags  {r.source_kind}: {r.source}"
                      for r in rows) or "(no compiler ingested yet)"
-    _emit(value, as_json, text)
+    _emit(rows, as_json, text)
 
 
 @flags.command("list")
@@ -103,14 +103,7 @@ def list_(ctx, compiler, include_all, lang, as_json) -> None:
     """Every warning flag of COMPILER."""
     data = store.load(_conn(ctx), compiler)
     rows = queries.list_flags(data, include_all, queries.lang_name(lang))
-    text = "\n".join(
-        f"{r['name']}{r['argument'] or '' if r['takes_argument'] else ''}"
-        + (f" = {r['alias_of']}" if r["alias_of"] else "")
-        + (" [no-op]" if r["ignored"] else "") + (" [removed]" if r["removed"] else "")
-        + (f"  (default {r['default']})" if r["default"] not in ("off", "0") else "")
-        for r in rows
-    )
-    _emit(rows, as_json, text)
+    _emit(rows, as_json, render.flag_list(rows))
 
 
 @flags.command(**FLAG_ARGS)
@@ -123,19 +116,7 @@ def show(ctx, flag, compiler, lang, as_json) -> None:
     """One FLAG in detail (a level form such as -Wformat=2 shows that level)."""
     data = store.load(_conn(ctx), compiler)
     info = queries.show(data, flag, queries.lang_name(lang))
-    lines = [f"{info['typed']} ({compiler})", f"  {info['description']}" if info["description"] else ""]
-    for key in ("kind", "default", "languages", "argument", "alias_of", "ignored", "removed", "origin"):
-        if info.get(key) not in (None, [], False, ""):
-            value = " ".join(info[key]) if isinstance(info[key], list) else info[key]
-            lines.append(f"  {key:11} {value}")
-    if info["enabled_by"]:
-        lines.append("  enabled by  " + ", ".join(info["enabled_by"]))
-    if info["turns_on"]:
-        lines.append(f"  turns on    ({len(info['turns_on'])}) "
-                     + " ".join(t["name"] for t in info["turns_on"]))
-    for m in info["messages"]:
-        lines.append(f"  {m['class'].lower():9} {m['severity']:8} {m['text']}")
-    _emit(info, as_json, "\n".join(l for l in lines if l))
+    _emit(info, as_json, render.show(info))
 
 
 @flags.command(**FLAG_ARGS)
@@ -148,7 +129,7 @@ def tree(ctx, compiler, flag, lang, as_json) -> None:
     """What FLAG turns on in COMPILER, as a tree."""
     data = store.load(_conn(ctx), compiler)
     node = queries.tree(data, flag, queries.lang_name(lang))
-    _emit(node, as_json, "\n".join(queries.render_tree(node)))
+    _emit(node, as_json, "\n".join(render.tree(node)))
 
 
 @flags.command()
@@ -162,22 +143,7 @@ def diff(ctx, old, new, include_all, as_json) -> None:
     conn = _conn(ctx)
     result = queries.diff(store.load(conn, old, with_messages=False),
                           store.load(conn, new, with_messages=False), include_all)
-    if result["cross_family"]:
-        lines = [f"{old} vs {new}: {len(result['in_both'])} names in both, {len(result['changed'])} of "
-                 f"them differ; {len(result['removed'])} only in {old}, "
-                 f"{len(result['added'])} only in {new}"]
-        lines += [f"< {f['name']}" for f in result["removed"]]
-        lines += [f"> {f['name']}" for f in result["added"]]
-    else:
-        lines = [f"{old} -> {new}: {len(result['added'])} added, {len(result['removed'])} removed, "
-                 f"{len(result['changed'])} changed"]
-        lines += [f"+ {f['name']}  {f['description']}" for f in result["added"]]
-        lines += [f"- {f['name']}" for f in result["removed"]]
-    for c in result["changed"]:
-        lines.append(f"~ {c['name']}: " + "; ".join(ch["what"] for ch in c["changes"]))
-    keys = ("in_both", "added", "removed", "changed") if result["cross_family"] else (
-        "added", "removed", "changed")
-    _emit({k: result[k] for k in keys}, as_json, "\n".join(lines))
+    _emit(result, as_json, render.diff(result))
 
 
 @flags.command(**FLAG_ARGS)
@@ -187,24 +153,7 @@ def diff(ctx, old, new, include_all, as_json) -> None:
 def history(ctx, flag, as_json) -> None:
     """FLAG across every ingested version."""
     rows = queries.history(_conn(ctx), flag)
-    lines = []
-    for r in rows:
-        if not r["present"]:
-            lines.append(f"{r['compiler']:10} {r['version']:10} absent")
-            continue
-        bits = [f"default {r['default']}"]
-        if r["in_wall"]:
-            bits.append("in -Wall")
-        if r["in_wextra"]:
-            bits.append("in -Wextra")
-        if r["alias_of"]:
-            bits.append(f"alias of {r['alias_of']}")
-        if r["aliases"]:
-            bits.append("aliases " + " ".join(r["aliases"]))
-        if r["ignored"]:
-            bits.append("no-op")
-        lines.append(f"{r['compiler']:10} {r['version']:10} " + ", ".join(bits))
-    _emit(rows, as_json, "\n".join(lines) or "(no compiler ingested yet)")
+    _emit(rows, as_json, render.history(rows))
 
 
 @flags.command(**FLAG_ARGS)
@@ -225,23 +174,7 @@ def check(ctx, compilers, portable, as_json, flag_args) -> None:
         keep = queries.portable(results)
         _emit(keep, as_json, " ".join(keep))
         return
-    table = [["flag", *names]]
-    for i, flag in enumerate(flag_args):
-        row = results[i * len(names):(i + 1) * len(names)]
-        cells = []
-        for r in row:
-            cell = r.status
-            if r.status == "alias":
-                cell = r.detail
-            elif r.status in ("unknown", "bad-value") and r.detail.startswith("did you mean"):
-                cell = f"unknown ({r.detail})"
-            cells.append(cell)
-        table.append([flag, *cells])
-    widths = [max(len(row[i]) for row in table) for i in range(len(table[0]))]
-    lines = ["  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() for row in table]
-    notes = {r.detail for r in results if r.detail.startswith("GCC accepts")}
-    lines += [f"note: {n}" for n in sorted(notes)]
-    _emit([r.as_dict() for r in results], as_json, "\n".join(lines))
+    _emit(results, as_json, render.check(results, list(flag_args), names))
 
 
 @flags.command()
@@ -265,11 +198,7 @@ def messages(ctx, flag, compiler, as_json) -> None:
     """The diagnostics FLAG controls, with their text (clang)."""
     data = store.load(_conn(ctx), compiler)
     rows = queries.messages(data, flag)
-    text = "\n".join(f"{r['flag']:28} {r['severity']:8} {r['text']}" for r in rows)
-    if not rows:
-        text = f"{compiler} records no diagnostic texts for {flag}" + (
-            " (GCC's option files carry no messages)" if data.family == "gcc" else "")
-    _emit(rows, as_json, text)
+    _emit(rows, as_json, render.messages(rows, compiler, flag, data.family))
 
 
 @flags.command()
@@ -281,9 +210,9 @@ def export(ctx, compiler, fmt) -> None:
     """COMPILER's flags as a plain-text list (or JSON) to grep, diff and paste."""
     data = store.load(_conn(ctx), compiler)
     if fmt == "json":
-        click.echo(json.dumps(queries.list_flags(data), indent=2))
+        _emit(queries.list_flags(data), True)
     else:
-        sys.stdout.write(queries.export_list(data))
+        sys.stdout.write(render.export_list(data))
 
 
 @flags.command()
@@ -292,31 +221,14 @@ def export(ctx, compiler, fmt) -> None:
 @json_option
 @click.pass_context
 def verify(ctx, compiler, all_findings, as_json) -> None:
-    """Check the database entry of COMPILER against the compiler binary."""
+    """Check the database entry of COMPILER against the compiler binary (exit 1 on
+    anything unexplained)."""
     from analyzer.verify import run as run_verify
 
     data = store.load(_conn(ctx), compiler)
     report = run_verify(data)
-    value = {
-        "compiler": report.compiler,
-        "ok": report.ok,
-        "compared": report.compared,
-        "findings": [f.__dict__ for f in report.findings],
-    }
-    lines = [f"{compiler}: compared " + ", ".join(f"{k} {v}" for k, v in report.compared.items())]
-    explained = [f for f in report.findings if f.reason]
-    lines.append(f"{len(explained)} differences explained by rule, "
-                 f"{len(report.unexplained)} unexplained")
-    shown = report.findings if all_findings else report.unexplained
-    for f in shown:
-        lines.append(f"  [{f.check}] {f.flag}: database {f.expected}, binary {f.actual}"
-                     + (f" — {f.reason}" if f.reason else "  UNEXPLAINED"))
-    if not all_findings and explained:
-        by_reason: dict[str, int] = {}
-        for f in explained:
-            by_reason[f.reason] = by_reason.get(f.reason, 0) + 1
-        for reason, n in sorted(by_reason.items(), key=lambda kv: -kv[1]):
-            lines.append(f"  {n:4} × {reason}")
-    _emit(value, as_json, "\n".join(lines))
+    value = {"compiler": report.compiler, "ok": report.ok, "compared": report.compared,
+             "findings": report.findings}
+    _emit(value, as_json, render.verify(report, all_findings))
     if not report.ok:
         raise click.exceptions.Exit(1)

@@ -24,7 +24,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from flagdb.errors import WarnscopeError
-from flagdb.model import CompilerData, Edge, Flag
+from flagdb.gcc_ingest import describe_aliases
+from flagdb.model import CompilerData, Edge, Flag, GccFacts
 
 from analyzer.gccplugin import plugin as gcc_plugin
 from analyzer.gccplugin.plugin import Plugin
@@ -246,19 +247,22 @@ def binary_flag(bv: BinaryView, opt: dict) -> Flag:
     main = defaults.get("C", defaults.get("C++"))
     if main is None:
         main = default_of(opt, bv.states["c"]["states"].get(opt["text"]))
-    extra = {
-        "defaults": defaults,
-        "states": states,
-        "var_type": opt["var_type"],
-        "var_offset": opt["var_offset"],
-    }
-    for key in ("range", "enum_values", "warn_message"):
-        if opt[key]:
-            extra[key] = opt[key]
-    if opt["undocumented"]:
-        extra["undocumented"] = True
-    if not opt["warning"]:
-        extra["not_a_warning"] = True
+    facts = GccFacts(
+        reject_negative=bool(opt["reject_negative"]),
+        range=tuple(opt["range"]) if opt["range"] else None,
+        # The binary reports an enum option's state by name, so its edges and
+        # defaults carry names: each value stands for itself.
+        enum_values={name: name for name in opt["enum_values"] or []},
+        alias_negative=_alias_negative(opt),
+        warn_message=opt["warn_message"] or None,
+        byte_size=bool(opt["byte_size"]),
+        undocumented=bool(opt["undocumented"]),
+        unlisted=not opt["warning"],
+        var_type=opt["var_type"],
+        var_offset=opt["var_offset"],
+        defaults=defaults,
+        states=states,
+    )
     return Flag(
         name=opt["text"],
         kind="warning",
@@ -272,8 +276,17 @@ def binary_flag(bv: BinaryView, opt: dict) -> Flag:
         description=description.strip(),
         origin="binary",
         c_family=bool(set(opt["languages"]) & C_FAMILY),
-        extra=extra,
+        facts=facts,
     )
+
+
+def _alias_negative(opt: dict) -> str | None:
+    """What the ``-Wno-`` form of an alias stands for: ``-Wbidi-chars=none`` for
+    ``Alias(Wbidi-chars=,any,none)`` (the option files' ``alias_negative``)."""
+    target = opt["alias_target"]
+    if target and opt["neg_alias_arg"] and target.endswith("="):
+        return target + opt["neg_alias_arg"]
+    return None
 
 
 def _typed(name: str, value: str) -> str | None:
@@ -303,6 +316,11 @@ def derive_edges(bv: BinaryView, lang: str) -> set[tuple]:
     edges: set[tuple] = set()
     for typed in closures:
         parent, level = _parent_of(bv, typed)
+        if parent not in bv.options:
+            # An option at a named value (-Waligned-new=global): an edge's parent is a
+            # flag, at most with a lowest level, so what such a value turns on beyond
+            # the option itself (nothing, in GCC 11 and 12) cannot be an edge.
+            continue
         members = _members(bv, lang, closures, typed)
         for child, value in members.items():
             if not _covered(bv, closures, members, child, value):
@@ -415,6 +433,7 @@ def ingest(compiler: str, plugin: Plugin | None = None) -> CompilerData:
     plugin = plugin or gcc_plugin.locate(compiler)
     bv = view(plugin)
     flags = [binary_flag(bv, opt) for name, opt in sorted(bv.options.items())]
+    describe_aliases(flags)
     per_lang = {LANGS[lang]: derive_edges(bv, lang) for lang in LANGS}
     merged: dict[tuple, list[str]] = {}
     for label, edges in per_lang.items():

@@ -66,7 +66,7 @@ def verify_clang(data: CompilerData) -> VerifyReport:
 def _groups(data: CompilerData) -> dict[str, _Group]:
     out: dict[str, _Group] = {}
     for f in data.flags:
-        if f.extra.get("implicit"):
+        if f.clang.implicit:
             continue
         out[f.name[2:]] = _Group(f, [])
     for e in data.edges:
@@ -174,7 +174,7 @@ def _check_warnings(report: VerifyReport, major: int, data: CompilerData) -> Non
             theirs[m.group(1)] = m.group(2)
     ours = {m.diag: m.flag[2:] for m in data.messages if m.diag_class != "ERROR"}
     everything = data.flag("-Weverything")
-    ungrouped = everything.extra.get("ungrouped", []) if everything else []
+    ungrouped = everything.clang.ungrouped if everything else []
     ours.update({d: None for d in ungrouped})
     report.compared["warnings"] = len(theirs)
     for diag in sorted(ours.keys() | theirs.keys()):
@@ -223,7 +223,7 @@ def probe_spellings(groups: dict[str, _Group]) -> tuple[list[str], set[str]]:
         for spelling in ("-W" + name, "-R" + name):
             tried.append(spelling)
         accepted.add(g.flag.name)
-        if g.flag.extra.get("remarks") and g.flag.kind == "warning":
+        if g.flag.clang.remarks and g.flag.kind == "warning":
             accepted.add("-R" + name)   # a group with warnings and remarks takes both
     return tried, accepted
 

@@ -70,13 +70,13 @@ def predict(index: Index, lang: str, flags: list[str]) -> dict[str, str | None]:
     on = closure(index, flags, lang) if flags else {}
     variables: dict[str, str | None] = {}
     for f in index.data.flags:
-        var = f.extra.get("var")
+        var = f.gcc.var
         if var and var not in variables:
             variables[var] = _raw_default(f)
     for name, value in on.items():
         f = index.flags.get(name)
-        if f is not None and f.extra.get("var"):
-            variables[f.extra["var"]] = _raw_value(f, value)
+        if f is not None and f.gcc.var:
+            variables[f.gcc.var] = _raw_value(f, value)
     out: dict[str, str | None] = {}
     for f in index.data.flags:
         out[f.name] = _display(index, f, variables)
@@ -84,7 +84,7 @@ def predict(index: Index, lang: str, flags: list[str]) -> dict[str, str | None]:
 
 
 def _raw_default(f: Flag) -> str | None:
-    init = f.extra.get("init")
+    init = f.gcc.init
     if init is None:
         return "0"
     if init == "-1":
@@ -94,8 +94,8 @@ def _raw_default(f: Flag) -> str | None:
 
 def _raw_value(f: Flag, value: str) -> str:
     """The variable's value after the option is set (``Var(v, val)`` stores val)."""
-    if "var_value" in f.extra and value != "0":
-        return f.extra["var_value"]
+    if f.gcc.var_value is not None and value != "0":
+        return f.gcc.var_value
     return value
 
 
@@ -104,20 +104,20 @@ def _display(index: Index, f: Flag, variables: dict[str, str | None]) -> str | N
         return "[ignored]"
     if f.alias_of:
         return f.alias_of if (not f.takes_argument or "=" in f.alias_of[:-1]) else ""
-    var = f.extra.get("var")
+    var = f.gcc.var
     if var is None:
         return ""
     value = variables.get(var)
     if value is None:
         return None
     if f.takes_argument:
-        if f.extra.get("enum"):
+        if f.gcc.enum_values:
             return _enum_string(f, value)
-        if "ByteSize" in f.extra.get("properties", "").split():
+        if f.gcc.byte_size:
             return f"{value} bytes"
         return value
-    if "var_value" in f.extra:
-        return "[enabled]" if value == f.extra["var_value"] else "[disabled]"
+    if f.gcc.var_value is not None:
+        return "[enabled]" if value == f.gcc.var_value else "[disabled]"
     try:
         return "[enabled]" if int(value, 0) != 0 else "[disabled]"
     except ValueError:
@@ -125,7 +125,7 @@ def _display(index: Index, f: Flag, variables: dict[str, str | None]) -> str | N
 
 
 def _enum_string(f: Flag, value: str) -> str:
-    return f.extra.get("enum_values", {}).get(value, value)
+    return f.gcc.enum_values.get(value, value)
 
 
 def verify_gcc(data: CompilerData) -> VerifyReport:
@@ -187,7 +187,7 @@ def absent_from_binary(f: Flag) -> str | None:
     """Why an option of the files may rightly be missing from a binary's warning list."""
     if f.origin and all(o.startswith("config/") for o in f.origin.split()):
         return f"option of another target ({f.origin}): not built into this compiler"
-    if f.extra.get("unlisted"):
+    if f.gcc.unlisted:
         return ("no Warning property in its record: GCC accepts it as a warning switch, "
                 "but does not list it among its warning options")
     return None
@@ -216,7 +216,7 @@ def _explain(f: Flag, expected: str | None, actual: str, lang: str, scenario: st
     if expected is None:
         return ("Init(-1): the default is decided in code after option parsing; "
                 "-Q prints the unresolved variable")
-    if f.extra.get("var") is None and actual == "":
+    if f.gcc.var is None and actual == "":
         return "no variable of its own: -Q shows no state"
     if actual == "" and f.alias_of and f.takes_argument:
         return "alias of a joined option without an argument: -Q shows no target"
@@ -225,7 +225,7 @@ def _explain(f: Flag, expected: str | None, actual: str, lang: str, scenario: st
     # direction: an option predicted on but off in the binary is a wrong edge or level.
     other_actual = results[(other, scenario)].get(f.name)
     other_expected = predictions[(other, scenario)].get(f.name)
-    if (f.extra.get("init") is None and expected == "[disabled]" and actual == "[enabled]"
+    if (f.gcc.init is None and expected == "[disabled]" and actual == "[enabled]"
             and other_expected is not None and other_actual is not None
             and _norm(other_actual) == _norm(other_expected)):
         return (f"set by the {lang} front end's own code (the option files give no default; "

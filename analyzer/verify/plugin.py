@@ -136,7 +136,7 @@ def _default_reason(f: Flag, data: CompilerData, expected: str, init: str, handl
     if handled != init:
         return (f"set by the {label} front end's own code before the command line is "
                 "handled (c_common_init_options_struct), not by the option files")
-    if final != handled and "CPP(" in f.extra.get("properties", ""):
+    if final != handled and f.gcc.cpp:
         return ("a CPP() option: libcpp's own default, copied into GCC's options after "
                 "option parsing (init_global_opts_from_cpp in c_common_post_options)")
     if final != handled:
@@ -184,7 +184,7 @@ def _requested(index: Index, flags: list[str]) -> set[str]:
 def _enum_string(index: Index, name: str, value: str) -> str:
     """An enum option's value as the binary prints it: ``1`` of -Waligned-new= is ``global``."""
     f = index.flags.get(name)
-    return f.extra.get("enum_values", {}).get(value, value) if f else value
+    return f.gcc.enum_values.get(value, value) if f else value
 
 
 def _same_value(name: str, expected: str, actual: str) -> bool:

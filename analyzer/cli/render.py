@@ -1,0 +1,228 @@
+"""Text for people: the one renderer of :mod:`flagdb.results`.
+
+``--json`` prints the same objects with :func:`flagdb.results.to_json`; these
+functions only lay them out as lines. They decide nothing the JSON would not show.
+"""
+from __future__ import annotations
+
+from flagdb import queries
+from flagdb.model import CompilerData
+from flagdb.results import (
+    Change, CheckResult, CheckStatus, DiffResult, EdgeRef, FlagInfo, HistoryEntry,
+    MessageInfo, ShowResult, TreeNode, as_typed,
+)
+
+
+def flag_line(r: FlagInfo) -> str:
+    """``flags list``: ``-Wformat=<0,2>``, ``-Wformat = -Wformat=1``, markers, default."""
+    return (f"{r.name}{r.argument or '' if r.takes_argument else ''}"
+            + (f" = {r.alias_of}" if r.alias_of else "")
+            + (" [no-op]" if r.ignored else "") + (" [removed]" if r.removed else "")
+            + (f"  (default {r.default})" if r.default not in ("off", "0") else ""))
+
+
+def flag_list(rows: list[FlagInfo]) -> str:
+    return "\n".join(flag_line(r) for r in rows)
+
+
+def enabled_by(flag: FlagInfo, ref: EdgeRef) -> str:
+    """``-Wall (sets -Waligned-new=global)``, ``-Wunused && -Wextra``."""
+    text = " && ".join([ref.typed, *ref.requires])
+    if ref.value != "1" or flag.takes_argument:
+        text += f" (sets {as_typed(flag.name, ref.value)})"
+    return text
+
+
+def enables(flag: FlagInfo, ref: EdgeRef) -> str:
+    """``-Wunused-parameter (with -Wunused)``, ``-Wformat-security (from -Wformat=2)``."""
+    text = ref.typed
+    if ref.from_level is not None:
+        text += f" (from {flag.name}{ref.from_level})"
+    if ref.requires:
+        text += " (with " + " && ".join(ref.requires) + ")"
+    return text
+
+
+def show(info: ShowResult) -> str:
+    lines = [f"{info.typed} ({info.compiler})"]
+    if info.description:
+        lines.append(f"  {info.description}")
+    for key in ("kind", "default", "languages", "argument", "alias_of", "ignored", "removed",
+                "origin"):
+        value = getattr(info, key)
+        if value not in (None, [], False, ""):
+            lines.append(f"  {key:11} {' '.join(value) if isinstance(value, list) else value}")
+    if info.enabled_by:
+        lines.append("  enabled by  " + ", ".join(dict.fromkeys(
+            enabled_by(info, r) for r in info.enabled_by)))
+    if info.turns_on:
+        lines.append(f"  turns on    ({len(info.turns_on)}) "
+                     + " ".join(t.typed for t in info.turns_on))
+    for m in info.messages:
+        lines.append(f"  {m.diag_class.lower():9} {m.severity:8} {m.text}")
+    return "\n".join(lines)
+
+
+def tree(node: TreeNode, depth: int = 0) -> list[str]:
+    """``-Wextra`` / ``  -Wunused-parameter  (with -Wunused)`` …, two spaces a level."""
+    extra = ""
+    if node.requires:
+        extra += "  (with " + " && ".join(node.requires) + ")"
+    if node.ignored:
+        extra += "  [no-op]"
+    if node.cycle:
+        extra += "  [cycle]"
+    lines = ["  " * depth + node.typed + extra]
+    for child in node.children:
+        lines.extend(tree(child, depth + 1))
+    return lines
+
+
+def describe_change(c: Change) -> str:
+    """One changed attribute in words: ``joined -Wall``, ``default changed: off -> on``."""
+    old, new = c.old, c.new
+    if c.attribute == "in_wall":
+        return "joined -Wall" if new else "left -Wall"
+    if c.attribute == "in_wextra":
+        return "joined -Wextra" if new else "left -Wextra"
+    if c.attribute == "ignored":
+        return "became a no-op" if new else "no longer a no-op"
+    if c.attribute == "removed":
+        return "marked removed" if new else "no longer marked removed"
+    if c.attribute == "alias_of":
+        return f"became an alias of {new}" if new else f"no longer an alias of {old}"
+    if c.attribute == "default":
+        return f"default changed: {old} -> {new}"
+    if c.attribute == "languages":
+        return f"languages changed: {' '.join(old)} -> {' '.join(new)}"
+    if c.attribute == "description":
+        return "description changed"
+    if c.attribute == "enables":
+        gained = sorted(set(new) - set(old))
+        lost = sorted(set(old) - set(new))
+        parts = ([f"now enables {', '.join(gained)}"] if gained else []) + (
+            [f"no longer enables {', '.join(lost)}"] if lost else [])
+        return "; ".join(parts)
+    return f"{c.attribute} changed: {old} -> {new}"
+
+
+def diff(result: DiffResult) -> str:
+    old, new = result.old, result.new
+    if result.cross_family:
+        lines = [f"{old} vs {new}: {len(result.in_both)} names in both, {len(result.changed)} of "
+                 f"them differ; {len(result.removed)} only in {old}, "
+                 f"{len(result.added)} only in {new}"]
+        lines += [f"< {f.name}" for f in result.removed]
+        lines += [f"> {f.name}" for f in result.added]
+    else:
+        lines = [f"{old} -> {new}: {len(result.added)} added, {len(result.removed)} removed, "
+                 f"{len(result.changed)} changed"]
+        lines += [f"+ {f.name}  {f.description}" for f in result.added]
+        lines += [f"- {f.name}" for f in result.removed]
+    for c in result.changed:
+        lines.append(f"~ {c.name}: " + "; ".join(describe_change(ch) for ch in c.changes))
+    return "\n".join(lines)
+
+
+def history(rows: list[HistoryEntry]) -> str:
+    lines = []
+    for r in rows:
+        if not r.present:
+            lines.append(f"{r.compiler:10} {r.version:10} absent")
+            continue
+        bits = [f"default {r.default}"]
+        if r.in_wall:
+            bits.append("in -Wall")
+        if r.in_wextra:
+            bits.append("in -Wextra")
+        if r.alias_of:
+            bits.append(f"alias of {r.alias_of}")
+        if r.aliases:
+            bits.append("aliases " + " ".join(r.aliases))
+        if r.ignored:
+            bits.append("no-op")
+        lines.append(f"{r.compiler:10} {r.version:10} " + ", ".join(bits))
+    return "\n".join(lines) or "(no compiler ingested yet)"
+
+
+def check_cell(r: CheckResult) -> str:
+    """One cell of the check table: the status, an alias's target, a likely typo."""
+    if r.status is CheckStatus.ALIAS:
+        return f"alias of {r.alias_of}"
+    if r.status is CheckStatus.UNKNOWN and r.suggestion and not r.note:
+        return f"unknown (did you mean {r.suggestion}?)"
+    return r.status.value
+
+
+def check_note(r: CheckResult) -> str:
+    """The ``note:`` line of a result with a note, with its suggestion or reason."""
+    tail = f"did you mean {r.suggestion}?" if r.suggestion else r.reason
+    return f"{r.note}; {tail}" if tail else r.note or ""
+
+
+def check(results: list[CheckResult], flags: list[str], compilers: list[str]) -> str:
+    """The flag × compiler table, then the notes once each."""
+    table = [["flag", *compilers]]
+    for i, flag in enumerate(flags):
+        row = results[i * len(compilers):(i + 1) * len(compilers)]
+        table.append([flag, *(check_cell(r) for r in row)])
+    widths = [max(len(row[i]) for row in table) for i in range(len(table[0]))]
+    lines = ["  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() for row in table]
+    notes = {check_note(r) for r in results if r.note}
+    lines += [f"note: {n}" for n in sorted(notes)]
+    return "\n".join(lines)
+
+
+def messages(rows: list[MessageInfo], compiler: str, flag: str, family: str) -> str:
+    if not rows:
+        return f"{compiler} records no diagnostic texts for {flag}" + (
+            " (GCC's option files carry no messages)" if family == "gcc" else "")
+    return "\n".join(f"{r.flag:28} {r.severity:8} {r.text}" for r in rows)
+
+
+def export_list(data: CompilerData) -> str:
+    """The plain-text list people grep, diff and paste.
+
+    One flag a line; what it turns on below it, indented under ``#``; ``= target``
+    for aliases; ``# IGNORED switch`` for no-ops; the default state as a comment.
+    """
+    index = queries.Index(data)
+    lines = []
+    for f in sorted(data.flags, key=lambda f: f.name.lower()):
+        if not index.applies(f, None):
+            continue
+        head = f.name + (f.argument or "" if f.takes_argument else "")
+        if f.alias_of:
+            lines.append(f"{head} = {f.alias_of}")
+            continue
+        if f.ignored:
+            lines.append(f"{head} # IGNORED switch")
+            continue
+        if f.removed:
+            lines.append(f"{head} # REMOVED switch")
+            continue
+        note = {"on": " # Enabled by default.", "partial": " # Partially enabled by default."}
+        lines.append(head + note.get(f.default, ""))
+        for child in queries.tree_of(index, f.name).children:
+            lines.extend("# " + l for l in tree(child))
+    return "\n".join(lines) + "\n"
+
+
+def verify(report, all_findings: bool) -> str:
+    """``flags verify``: what was compared, the unexplained differences (all of them
+    with ``all_findings``), the explained ones counted by reason."""
+    lines = [f"{report.compiler}: compared "
+             + ", ".join(f"{k} {v}" for k, v in report.compared.items())]
+    explained = [f for f in report.findings if f.reason]
+    lines.append(f"{len(explained)} differences explained by rule, "
+                 f"{len(report.unexplained)} unexplained")
+    for f in report.findings if all_findings else report.unexplained:
+        lines.append(f"  [{f.check}] {f.flag}: database {f.expected}, binary {f.actual}"
+                     + (f" — {f.reason}" if f.reason else "  UNEXPLAINED"))
+    if not all_findings and explained:
+        by_reason: dict[str, int] = {}
+        for f in explained:
+            by_reason[f.reason] = by_reason.get(f.reason, 0) + 1
+        for reason, n in sorted(by_reason.items(), key=lambda kv: -kv[1]):
+            lines.append(f"  {n:4} × {reason}")
+    return "\n".join(lines)

@@ -1,0 +1,215 @@
+"""The answers of :mod:`flagdb.queries`, as plain data.
+
+Every query returns these dataclasses; ``--json`` prints :func:`to_json` of them and
+the text output is one renderer over the same objects (``analyzer/cli/render.py``),
+so nothing ever parses rendered text. Name-like fields hold flag names only
+(``-Wunused-parameter``, ``-Wformat=``, ``-Waligned-new=global``); qualifiers such as
+"with -Wunused" or "from level 2" are fields of their own.
+"""
+from __future__ import annotations
+
+import dataclasses
+import enum
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+
+def as_typed(name: str, value: str | None) -> str:
+    """A flag as a user types it to give it ``value``: ``-Wformat=`` at ``2`` is
+    ``-Wformat=2``, ``-Wshadow`` at ``0`` is ``-Wno-shadow`` (clang's ``-Rno-pass``)."""
+    if name.endswith("="):
+        return name + (value or "")
+    if value == "0":
+        return name[:2] + "no-" + name[2:]
+    return name
+
+
+@dataclass
+class EdgeRef:
+    """One enabling edge seen from one of its ends: the flag at the other end.
+
+    In ``enables`` the other end is the child: ``name`` the child as stored, ``value``
+    what it is set to, ``typed`` the two as a user types them (``-Waligned-new=global``).
+    In ``enabled_by`` it is the parent: ``name`` the parent, ``typed`` the parent at
+    its lowest level (``-Wformat=2``), ``value`` what the edge sets the flag itself to.
+    """
+
+    name: str
+    typed: str
+    value: str
+    #: further flags that must be on as well (GCC ``EnabledBy(A && B)``)
+    requires: list[str] = field(default_factory=list)
+    #: the parent's lowest level giving the edge (``-Wformat=`` enables
+    #: ``-Wformat-security`` only from 2); None: any level
+    from_level: int | None = None
+    #: languages the edge is limited to (GCC ``LangEnabledBy``); [] = all
+    languages: list[str] = field(default_factory=list)
+
+
+@dataclass
+class FlagInfo:
+    """One flag, as ``flags list`` and ``export --format json`` give it."""
+
+    name: str
+    kind: str
+    alias_of: str | None
+    enables: list[EdgeRef]
+    enabled_by: list[EdgeRef]
+    default: str
+    languages: list[str]
+    takes_argument: bool
+    argument: str | None
+    ignored: bool
+    removed: bool
+    c_family: bool
+    description: str
+
+
+@dataclass
+class TurnedOn:
+    """A flag a closure turns on: ``name`` as stored, its ``value``, and as typed."""
+
+    name: str
+    value: str
+    typed: str
+
+
+@dataclass
+class MessageInfo:
+    """A diagnostic a flag controls (clang ``DIAG`` rows)."""
+
+    flag: str
+    diag: str
+    diag_class: str
+    severity: str
+    text: str
+
+
+@dataclass
+class ShowResult(FlagInfo):
+    """``flags show``: one flag in detail, at a level if one was typed."""
+
+    compiler: str = ""
+    #: what was asked, as typed (``-Wformat=2``, ``-Wno-shadow``)
+    typed: str = ""
+    #: the level or value typed (``2``; ``0`` for a ``-Wno-`` form), None for none
+    level: str | None = None
+    origin: str = ""
+    turns_on: list[TurnedOn] = field(default_factory=list)
+    messages: list[MessageInfo] = field(default_factory=list)
+
+
+@dataclass
+class TreeNode:
+    """One node of ``flags tree``: a flag, what turns it on here, and what it turns on."""
+
+    #: the flag as stored (``-Wformat=``, ``-Wextra`` for ``-Wno-extra``)
+    name: str
+    #: as typed at this place (``-Wformat=2``, ``-Wno-extra``, ``-Waligned-new=global``)
+    typed: str
+    #: the value it has here (None at the root when typed without one)
+    value: str | None
+    requires: list[str] = field(default_factory=list)
+    #: its default; None for a name the compiler has no flag of
+    default: str | None = None
+    ignored: bool = False
+    #: it is on the path above already: its children are not repeated
+    cycle: bool = False
+    children: list["TreeNode"] = field(default_factory=list)
+
+
+@dataclass
+class Change:
+    """One attribute of a flag that differs between two compilers."""
+
+    attribute: str      # one of queries.DIFF_ATTRIBUTES
+    old: Any
+    new: Any
+
+
+@dataclass
+class FlagChanges:
+    name: str
+    changes: list[Change]
+
+
+@dataclass
+class DiffResult:
+    """``flags diff``: versions of one compiler, or two compilers (``cross_family``)."""
+
+    old: str
+    new: str
+    cross_family: bool
+    #: names both have
+    in_both: list[str]
+    #: only in ``new`` / only in ``old``
+    added: list[FlagInfo]
+    removed: list[FlagInfo]
+    changed: list[FlagChanges]
+
+
+@dataclass
+class HistoryEntry:
+    """``flags history``: the flag in one ingested compiler version."""
+
+    compiler: str
+    version: str
+    present: bool
+    #: the flag the typed name resolves to; the fields below are None/False/[] when absent
+    name: str | None = None
+    default: str | None = None
+    in_wall: bool = False
+    in_wextra: bool = False
+    alias_of: str | None = None
+    aliases: list[str] = field(default_factory=list)
+    ignored: bool = False
+    removed: bool = False
+
+
+class CheckStatus(str, enum.Enum):
+    """What a compiler does with a flag as typed."""
+
+    KNOWN = "known"
+    ALIAS = "alias"
+    NOOP = "no-op"
+    REMOVED = "removed"
+    BAD_VALUE = "bad-value"
+    UNKNOWN = "unknown"
+
+
+@dataclass
+class CheckResult:
+    """``flags check``: one flag as typed against one compiler."""
+
+    flag: str
+    compiler: str
+    status: CheckStatus
+    #: what the flag does (its description, or the meaning of -Werror and the like)
+    description: str = ""
+    #: for an alias: what it stands for as typed (``-Wformat=1``)
+    alias_of: str | None = None
+    #: the closest known flag, as it would be typed instead (a likely typo)
+    suggestion: str | None = None
+    #: why it is unknown, removed or a bad value, when there is more to say
+    reason: str | None = None
+    #: a remark on how the compiler treats it (GCC's silence on an unknown -Wno-…)
+    note: str | None = None
+
+
+def plain(value: Any) -> Any:
+    """Dataclasses, enums and tuples as JSON's plain values, recursively."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, enum.Enum):
+        return value.value
+    if isinstance(value, dict):
+        return {k: plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    return value
+
+
+def to_json(value: Any) -> str:
+    """The one JSON serialisation of query results."""
+    return json.dumps(plain(value), indent=2)

@@ -75,10 +75,10 @@ def test_flag_sets_are_extra_cells(tmp_path, capsys):
 
 @pytest.mark.parametrize("args, message", [
     (["--compilers", "gcc-99"], "compiler gcc-99 is not installed"),
-    (["--compilers", "icc"], "unknown compiler 'icc'"),
+    (["--compilers", "icc"], "unknown compiler id 'icc'"),
     (["--levels", "O9"], "unknown optimization level 'O9'"),
     (["--corpus", "/nonexistent/corpus"], "corpus is not a directory"),
-    (["--timeout", "0"], "--timeout must be positive"),
+    (["--timeout", "0"], "--timeout must be a number of seconds above 0"),
 ])
 def test_bad_input_is_one_line_and_leaves_the_database_unchanged(tmp_path, capsys, args, message):
     db = tmp_path / "ub.db"
@@ -113,7 +113,7 @@ def test_hostile_programs_are_contained_and_the_run_goes_on(tmp_path):
     conn = connect(tmp_path / "ub.db")
     summary = ub_run.run(conn, corpus, ["gcc-12"], ["O0"], limits=sandbox.Limits(timeout=1.0, cpu=2),
                          sanitizers=False, warnings=False)
-    assert summary.errors == []
+    assert summary.failures == []
     outcome = {c["case_id"]: c["outcome"] for c in ub_report.load(conn)["cells"]}
     assert outcome == {
         "hostile/infinite-loop": "hang",
@@ -185,7 +185,7 @@ def test_dask_local_cluster_gives_the_same_cells(tmp_path):
                                  sanitizers=False, executor=executor)
         finally:
             executor.close()
-    assert summary.errors == [] and summary.cells_run == 6 * 2 * 2
+    assert summary.failures == [] and summary.cells_run == 6 * 2 * 2
 
     def outcomes(conn):
         return sorted((c["case"], c["compiler"], c["level"], c["outcome"], c["stdout"],

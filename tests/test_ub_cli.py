@@ -1,5 +1,6 @@
 """``warnscope ub run`` / ``ub report`` from the command line: JSON shape, bad input,
-hostile programs in a run, kill -9 and resume, and a real Dask LocalCluster."""
+hostile programs in a run, kill -9 and resume, and a real Dask LocalCluster. (Ctrl-C
+and what a killed run leaves behind: tests/test_processes.py.)"""
 from __future__ import annotations
 
 import json
@@ -192,29 +193,3 @@ def test_dask_local_cluster_gives_the_same_cells(tmp_path):
                        tuple(c["warnings"] or ()))
                       for c in ub_report.cell_records(ub_report.load(conn)))
     assert outcomes(remote) == outcomes(local)
-
-
-def test_ctrl_c_stops_the_run_keeps_cells_and_leaves_no_program(tmp_path):
-    corpus = tmp_path / "c"
-    shutil.copytree(MINI, corpus)
-    shutil.copytree(HOSTILE, corpus / "hostile")
-    db = tmp_path / "ub.db"
-    argv = [sys.executable, "-m", "analyzer", "--db", str(db), "ub", "run", "--corpus", str(corpus),
-            "--compilers", "gcc-12,clang-16", "--levels", "O0,O1,O2,O3", "--no-sanitizers",
-            "--no-warnings", "--timeout", "1"]
-    proc = subprocess.Popen(argv, cwd=REPO, start_new_session=True,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    try:
-        while _cell_count(db) < 3 and proc.poll() is None:
-            time.sleep(0.05)
-        os.killpg(proc.pid, signal.SIGINT)         # what a terminal's Ctrl-C does
-        _, err = proc.communicate(timeout=120)
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
-    assert proc.returncode == 130
-    assert "interrupted" in err
-    kept = _cell_count(db)
-    assert 3 <= kept < 13 * 2 * 4
-    assert not [p for uid in range(sandbox.UID_BASE, sandbox.UID_BASE + sandbox.UID_COUNT)
-                for p in sandbox._pids_of(uid, keep=-1)]

@@ -39,6 +39,9 @@ Progress = Callable[[int, int], None]
 
 @dataclass
 class RunSummary:
+    """What a run did. ``failures`` are jobs without a result (nothing stored for them);
+    :func:`group_failures` folds them into problems for reporting."""
+
     corpus: str
     cases: int
     cells: int                 # cells in the plan

@@ -14,6 +14,7 @@ import sqlite3
 from dataclasses import asdict, dataclass
 
 from flagdb.errors import WarnscopeError
+from flagdb.model import CompilerId
 
 from analyzer.ub import store as ub_store
 from analyzer.ub.classify import diverges
@@ -272,8 +273,12 @@ def _behaviours(data: dict) -> dict[str, list[str]]:
 
 
 def _compiler_rank(name: str) -> tuple:
-    family, _, major = name.partition("-")
-    return (family != "gcc", int(major) if major.isdigit() else 0, name)
+    """gcc before clang, then by version (gcc-9 before gcc-12)."""
+    try:
+        cid = CompilerId.parse(name)
+    except ValueError:
+        return (True, 0, name)
+    return (cid.family != "gcc", cid.major, name)
 
 
 def _level_rank(level: str) -> int:

@@ -1,85 +1,285 @@
-"""Executors: where UB jobs run. Both yield (job, result, error) as jobs finish.
+"""Executors: where independent jobs run. Any part that fans work out uses them (the UB
+runner today, the build-overhead matrix next), so they know nothing of what a job is.
+
+A job is any picklable object; ``executor.map(fn, jobs)`` calls the module-level
+function ``fn`` on each one in a worker and yields a :class:`Finished` per job, in the
+order jobs finish. A job that raises is a ``Finished`` with ``error`` set, never an
+exception out of ``map``: the caller decides what one failure means.
 
 * :class:`LocalExecutor`: a process pool on this host (the default).
-* :class:`DaskExecutor`: a Dask distributed cluster (``tcp://host:port``); the
-  jobs carry their source, workers compute, the client writes the results.
+* :class:`DaskExecutor`: a Dask distributed cluster (``tcp://host:port``); jobs
+  carry their inputs, workers compute, the caller writes the results.
 
-Sandboxed runs need root on the worker for the uid pool; without it they fall
-back to process-group containment (see :mod:`analyzer.sandbox`).
+Process lifetime (local pool): a worker must never outlive the run, whatever ends
+the run. Each worker asks the kernel for SIGTERM when its parent dies
+(``PR_SET_PDEATHSIG``), so even ``kill -9`` of the run ends the workers; on SIGTERM a
+worker kills what it started (the program under test, a compiler) and exits at once.
+Ctrl-C is for the client alone (workers ignore SIGINT): the client stops consuming,
+calls :meth:`LocalExecutor.abort`, which terminates the workers the same way, and
+keeps what it had stored -- it does not wait for the running jobs to end.
 """
 from __future__ import annotations
 
 import concurrent.futures as cf
+import ctypes
 import multiprocessing
 import os
+import re
 import signal
-from typing import Iterable, Iterator, Protocol
+import time
+from types import TracebackType
+from typing import Any, Callable, Iterable, Iterator, NamedTuple, Protocol
 
 from flagdb.errors import WarnscopeError
 
-from analyzer.ub.jobs import execute
+#: Default workers per core: a compile spends much of its wall time starting processes
+#: and faulting in the compiler, not on the CPU (measured in bench/bench_ub.py).
+DEFAULT_WORKERS_PER_CORE = 2
+#: No more workers than this per core, whatever ``-j`` asks: past it they only queue
+#: for the CPU and cost memory (each is a forked interpreter).
+MAX_WORKERS_PER_CORE = 8
+#: Seconds an aborted worker gets to kill its children and exit before SIGKILL.
+ABORT_GRACE = 2.0
+
+PR_SET_PDEATHSIG = 1
+
+
+class Finished(NamedTuple):
+    """One job done: its ``result``, or the ``error`` it (or its worker) raised."""
+
+    job: Any
+    result: Any
+    error: BaseException | None
 
 
 class Executor(Protocol):
-    def run(self, jobs: Iterable) -> Iterator[tuple[object, object, BaseException | None]]: ...
+    """What a run needs of an executor. ``abort`` stops at once (Ctrl-C); ``close``
+    releases an executor whose work is done. Both may be called more than once."""
+
+    def map(self, fn: Callable[[Any], Any], jobs: Iterable[Any]) -> Iterator[Finished]: ...
+    def abort(self) -> None: ...
     def close(self) -> None: ...
 
 
-class LocalExecutor:
-    """A pool of ``jobs`` worker processes (default: twice the number of cores)."""
+def cores() -> int:
+    """CPUs this process may run on (the affinity mask, not the machine's count)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
 
-    def __init__(self, jobs: int | None = None):
-        # Twice the cores: a compile spends much of its wall time starting processes and
-        # faulting in the compiler, not on the CPU (measured in bench/bench_ub.py).
-        self.workers = jobs or 2 * (os.cpu_count() or 1)
+
+def check_workers(workers: int | None) -> int | None:
+    """``-j N``: None (the default) or a positive count, else a one-line error."""
+    if workers is not None and workers < 1:
+        raise WarnscopeError(f"-j/--jobs must be at least 1, not {workers}")
+    return workers
+
+
+class LocalExecutor:
+    """A pool of worker processes on this host.
+
+    ``workers`` is an upper bound: a run never starts more workers than it has jobs,
+    nor more than :data:`MAX_WORKERS_PER_CORE` per core (``-j 100000`` must not fork
+    100,000 interpreters). The default is :data:`DEFAULT_WORKERS_PER_CORE` per core.
+    """
+
+    def __init__(self, workers: int | None = None):
+        self.requested = check_workers(workers)
         self.pool: cf.ProcessPoolExecutor | None = None
 
-    def run(self, jobs: Iterable) -> Iterator[tuple[object, object, BaseException | None]]:
-        self.pool = cf.ProcessPoolExecutor(max_workers=self.workers,
+    def workers_for(self, n_jobs: int) -> int:
+        """How many workers ``n_jobs`` jobs get on this host."""
+        wanted = self.requested or DEFAULT_WORKERS_PER_CORE * cores()
+        return max(1, min(wanted, n_jobs, MAX_WORKERS_PER_CORE * cores()))
+
+    def map(self, fn: Callable[[Any], Any], jobs: Iterable[Any]) -> Iterator[Finished]:
+        jobs = list(jobs)
+        if not jobs:
+            return
+        # fork: workers start without re-importing anything; the pool starts all of
+        # them at the first submit, from this thread (PR_SET_PDEATHSIG follows it).
+        self.pool = cf.ProcessPoolExecutor(max_workers=self.workers_for(len(jobs)),
                                            mp_context=multiprocessing.get_context("fork"),
-                                           initializer=_ignore_sigint)
-        futures = {self.pool.submit(execute, job): job for job in jobs}
+                                           initializer=_worker_init, initargs=(os.getpid(),))
+        futures = {self.pool.submit(fn, job): job for job in jobs}
         for fut in cf.as_completed(futures):
             exc = fut.exception()
-            yield futures[fut], (None if exc else fut.result()), exc
+            yield Finished(futures[fut], None if exc else fut.result(), exc)
+
+    def abort(self) -> None:
+        """Stop now: cancel what has not started, terminate the workers (each kills the
+        program or compiler it runs), and reap them. Nothing waits for a running job."""
+        pool, self.pool = self.pool, None
+        if pool is None:
+            return
+        workers = list(_pool_processes(pool))
+        pool.shutdown(wait=False, cancel_futures=True)
+        for proc in workers:
+            _signal(proc.pid, signal.SIGTERM)
+        deadline = time.monotonic() + ABORT_GRACE
+        for proc in workers:
+            proc.join(max(0.0, deadline - time.monotonic()))
+            if proc.is_alive():
+                _signal(proc.pid, signal.SIGKILL)
+                proc.join()
 
     def close(self) -> None:
-        """Cancel what has not started; let running jobs end (each is bounded by the
-        sandbox timeout), so no program is left behind."""
-        if self.pool is not None:
-            self.pool.shutdown(wait=True, cancel_futures=True)
-            self.pool = None
+        """Release a pool whose jobs are all done (or abort one that is not)."""
+        pool, self.pool = self.pool, None
+        if pool is not None:
+            pool.shutdown(wait=True, cancel_futures=True)
+
+    def __enter__(self) -> "LocalExecutor":
+        return self
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self.abort() if exc_type is not None else self.close()
 
 
-def _ignore_sigint() -> None:
-    """Ctrl-C is for the client: it stops handing out work and keeps what is stored.
-    A worker interrupted mid-job would only lose that job."""
+def _pool_processes(pool: cf.ProcessPoolExecutor) -> Iterable[multiprocessing.Process]:
+    """The worker processes of ``pool``. Python 3.14 has ``terminate_workers()``; before
+    it, the pool keeps them in ``_processes`` (pid -> Process) since 3.2."""
+    return dict(getattr(pool, "_processes", None) or {}).values()
+
+
+def _signal(pid: int | None, sig: int) -> None:
+    if pid:
+        try:
+            os.kill(pid, sig)
+        except ProcessLookupError:
+            pass
+
+
+def _worker_init(parent: int) -> None:
+    """In each worker, first thing: die with the parent, ignore Ctrl-C, and on SIGTERM
+    take the worker's own children down with it."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, _die)
+    set_parent_death_signal(signal.SIGTERM)
+    if os.getppid() != parent:  # the parent died before the request took effect
+        _die()
+
+
+def set_parent_death_signal(sig: int) -> bool:
+    """Ask the kernel to send ``sig`` to this process when its parent thread exits
+    (``prctl(PR_SET_PDEATHSIG)``, Linux). False where that is not available."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        return libc.prctl(PR_SET_PDEATHSIG, int(sig), 0, 0, 0) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+def _die(signum: int | None = None, frame: object = None) -> None:
+    """Kill every child of this worker -- a sandboxed program leads its own process
+    group, so the group goes with it; a compiler shares ours -- then exit at once."""
+    kill_children()
+    os._exit(128 + signal.SIGTERM)
+
+
+def kill_children() -> None:
+    """SIGKILL each child of this process (its process group when it leads one), reap
+    them, and repeat until none is left (orphans re-parented to us included)."""
+    for _ in range(50):
+        kids = children(os.getpid())
+        if not kids:
+            return
+        for pid in kids:
+            try:
+                if os.getpgid(pid) == pid:
+                    os.killpg(pid, signal.SIGKILL)
+                else:
+                    os.kill(pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+        _reap()
+        time.sleep(0.01)
+
+
+def _reap() -> None:
+    while True:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
+
+
+def children(parent: int) -> list[int]:
+    """Pids whose parent is ``parent``, read from /proc (zombies included)."""
+    found = []
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry.name}/stat", "rb") as f:
+                fields = f.read().rsplit(b")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if int(fields[1]) == parent:
+            found.append(int(entry.name))
+    return found
+
+
+#: tcp://HOST:PORT or tls://HOST:PORT (HOST a name, an IPv4 address or [IPv6])
+SCHEDULER_RE = re.compile(r"^(tcp|tls)://(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$")
+
+
+def check_scheduler(address: str) -> str:
+    """A Dask scheduler address, or a one-line error naming the expected form."""
+    m = SCHEDULER_RE.match(address.strip())
+    if not m or not 0 < int(m.group(3)) < 65536:
+        raise WarnscopeError(f"--scheduler {address!r} is not a scheduler address: "
+                             "expected tcp://HOST:PORT")
+    return address.strip()
 
 
 class DaskExecutor:
     """The same jobs on a Dask distributed scheduler at ``address``."""
 
     def __init__(self, address: str):
+        address = check_scheduler(address)
         try:
             from distributed import Client
         except ImportError:
             raise WarnscopeError("--scheduler needs Dask: pip install distributed") from None
         try:
             self.client = Client(address, timeout="10s")
-        except (OSError, TimeoutError) as exc:
+        except (OSError, TimeoutError, ValueError) as exc:
             raise WarnscopeError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
+        self.futures: list = []
 
-    def run(self, jobs: Iterable) -> Iterator[tuple[object, object, BaseException | None]]:
+    def map(self, fn: Callable[[Any], Any], jobs: Iterable[Any]) -> Iterator[Finished]:
         from distributed import as_completed
 
         jobs = list(jobs)
-        futures = self.client.map(execute, jobs, pure=False)
-        by_key = {f.key: job for f, job in zip(futures, jobs)}
-        for fut in as_completed(futures):
+        if not jobs:
+            return
+        self.futures = self.client.map(fn, jobs, pure=False)
+        by_key = {f.key: job for f, job in zip(self.futures, jobs)}
+        for fut in as_completed(self.futures):
             exc = fut.exception()
-            yield by_key[fut.key], (None if exc else fut.result()), exc
+            yield Finished(by_key[fut.key], None if exc else fut.result(), exc)
             fut.release()
+        self.futures = []
+
+    def abort(self) -> None:
+        """Cancel what is queued or running on the cluster."""
+        if self.futures:
+            self.client.cancel(self.futures)
+            self.futures = []
 
     def close(self) -> None:
+        self.abort()
         self.client.close()
+
+    def __enter__(self) -> "DaskExecutor":
+        return self
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self.close()
+

@@ -1,8 +1,15 @@
-"""Shared measurement helpers of the benchmarks: CPU (user+sys) and wall per run.
+"""Measuring what a command or a piece of code costs: CPU, wall time and memory.
 
-A child process is measured with ``os.wait4`` rusage; in-process work with
-``resource.getrusage(RUSAGE_SELF)`` deltas. Every figure is reported as
-min / median / max over N runs, after one warm-up run, with the machine it ran on.
+Every benchmark, and the build-overhead matrix, measures the same way so that their
+figures can be compared:
+
+* a child process by ``os.wait4``: the kernel's rusage of exactly that child (and its
+  reaped descendants), user and sys CPU and max RSS, with a monotonic wall clock around
+  it -- not ``RUSAGE_CHILDREN``, which mixes in every earlier child;
+* in-process work by ``getrusage(RUSAGE_SELF)`` deltas;
+* N runs after one warm-up, reported as min / median / max (the minimum is the
+  figure least disturbed by other load; the spread says how much there was);
+* with the machine it ran on (CPU model, cores, kernel, load average, Python).
 """
 from __future__ import annotations
 
@@ -13,60 +20,131 @@ import statistics
 import subprocess
 import time
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Mapping, Sequence
 
 
-@dataclass
+@dataclass(frozen=True)
 class Sample:
-    cpu: float   # user + sys seconds
-    wall: float  # seconds
+    """One measured run. ``maxrss_kb`` is 0 for in-process samples (not a delta)."""
+
+    user: float        # seconds of user CPU
+    sys: float         # seconds of system CPU
+    wall: float        # seconds, monotonic clock
+    maxrss_kb: int = 0
+
+    @property
+    def cpu(self) -> float:
+        """user + sys seconds."""
+        return self.user + self.sys
 
 
-def run_child(cmd: list[str], env: dict | None = None) -> Sample:
+@dataclass(frozen=True)
+class Stats:
+    """min / median / max of one quantity over N runs."""
+
+    min: float
+    median: float
+    max: float
+    n: int
+
+
+def stats(values: Sequence[float]) -> Stats:
+    """The :class:`Stats` of ``values`` (at least one)."""
+    if not values:
+        raise ValueError("no values to summarise")
+    return Stats(min=min(values), median=statistics.median(values), max=max(values),
+                 n=len(values))
+
+
+def run_child(cmd: Sequence[str], env: Mapping[str, str] | None = None,
+              cwd: str | os.PathLike | None = None, check: bool = True) -> Sample:
+    """Run ``cmd`` (output discarded) and measure it with ``os.wait4``.
+
+    ``check``: a non-zero exit raises RuntimeError, so a broken command is never
+    reported as a fast one.
+    """
     start = time.monotonic()
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+    proc = subprocess.Popen(list(cmd), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, env=None if env is None else dict(env),
+                            cwd=cwd)
     _, status, usage = os.wait4(proc.pid, 0)
     wall = time.monotonic() - start
-    if os.waitstatus_to_exitcode(status) != 0:
-        raise RuntimeError(f"{' '.join(cmd)} exited {os.waitstatus_to_exitcode(status)}")
-    return Sample(usage.ru_utime + usage.ru_stime, wall)
+    proc.returncode = os.waitstatus_to_exitcode(status)  # reaped here, not by Popen
+    if check and proc.returncode != 0:
+        raise RuntimeError(f"{' '.join(cmd)} exited {proc.returncode}")
+    return Sample(user=usage.ru_utime, sys=usage.ru_stime, wall=wall,
+                  maxrss_kb=usage.ru_maxrss)
 
 
-def run_inprocess(fn: Callable[[], object]) -> Sample:
-    before = resource.getrusage(resource.RUSAGE_SELF)
+def run_inprocess(fn: Callable[[], object], include_children: bool = False) -> Sample:
+    """Measure ``fn()`` in this process: CPU by ``RUSAGE_SELF`` deltas, monotonic wall.
+
+    ``include_children`` adds the ``RUSAGE_CHILDREN`` delta: the CPU of the processes
+    ``fn`` started and reaped (compilers, pool workers), for library calls whose cost
+    is mostly in the programs they run.
+    """
+    who = [resource.RUSAGE_SELF] + ([resource.RUSAGE_CHILDREN] if include_children else [])
+    before = [resource.getrusage(w) for w in who]
     start = time.monotonic()
     fn()
     wall = time.monotonic() - start
-    after = resource.getrusage(resource.RUSAGE_SELF)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return Sample(cpu, wall)
+    after = [resource.getrusage(w) for w in who]
+    return Sample(user=sum(a.ru_utime - b.ru_utime for a, b in zip(after, before)),
+                  sys=sum(a.ru_stime - b.ru_stime for a, b in zip(after, before)),
+                  wall=wall)
 
 
 def measure(sample: Callable[[], Sample], runs: int) -> list[Sample]:
-    sample()  # warm-up
+    """``runs`` samples after one warm-up run (caches, page faults, bytecode)."""
+    if runs < 1:
+        raise ValueError("runs must be at least 1")
+    sample()
     return [sample() for _ in range(runs)]
 
 
-def summary(name: str, samples: list[Sample], goal: float | None = None) -> str:
-    def mmm(values: list[float]) -> str:
-        return (f"min {min(values)*1000:7.1f} ms  median {statistics.median(values)*1000:7.1f} ms  "
-                f"max {max(values)*1000:7.1f} ms")
+def summary(name: str, samples: Sequence[Sample], goal: float | None = None) -> str:
+    """The text of a benchmark figure: CPU and wall, min / median / max, in ms."""
+    def mmm(s: Stats) -> str:
+        return (f"min {s.min * 1000:7.1f} ms  median {s.median * 1000:7.1f} ms  "
+                f"max {s.max * 1000:7.1f} ms")
 
-    goal_text = f"  (goal <= {goal*1000:.0f} ms CPU)" if goal else ""
+    goal_text = f"  (goal <= {goal * 1000:.0f} ms CPU)" if goal else ""
     return (f"{name}: {len(samples)} runs after 1 warm-up{goal_text}\n"
-            f"  CPU user+sys  {mmm([s.cpu for s in samples])}\n"
-            f"  wall          {mmm([s.wall for s in samples])}")
+            f"  CPU user+sys  {mmm(stats([s.cpu for s in samples]))}\n"
+            f"  wall          {mmm(stats([s.wall for s in samples]))}")
+
+
+@dataclass(frozen=True)
+class Machine:
+    """What a figure was measured on."""
+
+    cpu_model: str
+    cores: int
+    kernel: str
+    load_average: tuple[float, float, float]
+    python: str
+
+    def __str__(self) -> str:
+        load = ", ".join(f"{x:.2f}" for x in self.load_average)
+        return (f"{self.cpu_model}, {self.cores} cores, Linux {self.kernel}, "
+                f"Python {self.python}, load average {load}")
+
+
+def machine_facts() -> Machine:
+    """The machine this process runs on, now (the load average changes)."""
+    model = "unknown CPU"
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    model = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    return Machine(cpu_model=model, cores=os.cpu_count() or 1, kernel=platform.release(),
+                   load_average=os.getloadavg(), python=platform.python_version())
 
 
 def machine() -> str:
-    model = "unknown CPU"
-    try:
-        for line in open("/proc/cpuinfo"):
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
-    return (f"{model}, {os.cpu_count()} cores, Linux {platform.release()}, "
-            f"Python {platform.python_version()}, load average {load}")
+    """:func:`machine_facts` as one line, for a benchmark's header."""
+    return str(machine_facts())

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
+import signal
 import subprocess
 from dataclasses import dataclass
 from functools import lru_cache
@@ -60,26 +61,58 @@ def driver_names(cid: CompilerId) -> tuple[str, str]:
     return f"clang-{cid.major}", f"clang++-{cid.major}"
 
 
-def probe(argv: list[str], timeout: float = PROBE_TIMEOUT) -> str:
+def probe(argv: list[str], timeout: float | None = None) -> str:
     """Run a short query of a compiler (``--version``, ``-print-file-name``) and return
-    its stdout; a hang, a failure or unreadable output is a one-line error."""
+    its stdout.
+
+    A hang, a failure, or output that is not UTF-8 is a one-line error: a broken or
+    hostile binary on PATH must not hang or crash a run. The query runs in its own
+    session and its whole process group is killed at the timeout, so a wrapper script
+    that starts a child (``sh -c 'sleep 1000'``) leaves nothing behind.
+    """
+    limit = PROBE_TIMEOUT if timeout is None else timeout
+    shown = " ".join(argv)
     try:
-        proc = subprocess.run(argv, capture_output=True, stdin=subprocess.DEVNULL,
-                              timeout=timeout, check=False)
-    except subprocess.TimeoutExpired:
-        raise WarnscopeError(f"{' '.join(argv)} did not answer within {timeout:g} s") from None
+        proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, start_new_session=True)
     except OSError as exc:
         raise WarnscopeError(f"cannot run {argv[0]}: {exc.strerror}") from None
+    try:
+        out, err = proc.communicate(timeout=limit)
+    except subprocess.TimeoutExpired:
+        raise WarnscopeError(f"{shown} did not answer within {limit:g} s") from None
+    finally:
+        _kill_group(proc)
     if proc.returncode != 0:
-        err = proc.stderr.decode("utf-8", "replace").strip()[:200]
-        raise WarnscopeError(f"{' '.join(argv)} failed (exit {proc.returncode}): {err}")
-    out = proc.stdout.decode("utf-8", "replace")
-    return out
+        text = " ".join(err.decode("utf-8", "replace").split())[:200]
+        raise WarnscopeError(f"{shown} failed (exit {proc.returncode}): {text}")
+    try:
+        return out.decode("utf-8")
+    except UnicodeDecodeError:
+        raise WarnscopeError(f"{shown} printed output that is not UTF-8: "
+                             "not a usable compiler") from None
+
+
+def _kill_group(proc: subprocess.Popen) -> None:
+    """Kill what is left of the probe's session and reap the probe."""
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+    for stream in (proc.stdout, proc.stderr):
+        if stream is not None:
+            stream.close()
+    proc.wait()
+
+
+def resolve(name: str) -> Toolchain:
+    """``gcc-12`` (any spelling: ``clang-016``) -> Toolchain, or a clear error when it
+    is not installed or does not answer ``--version``."""
+    return _resolve(canonical(name))
 
 
 @lru_cache(maxsize=None)
-def resolve(name: str) -> Toolchain:
-    """``gcc-12`` -> Toolchain, or a clear error when it is not installed."""
+def _resolve(name: str) -> Toolchain:
     cid = parse_id(name)
     c_name, cxx_name = driver_names(cid)
     c_path, cxx_path = shutil.which(c_name), shutil.which(cxx_name)
@@ -99,5 +132,6 @@ def resolve(name: str) -> Toolchain:
 
 
 def installed(names: list[str]) -> list[str]:
-    """Those of ``names`` (gcc-N / clang-N) whose C driver is on PATH."""
-    return [n for n in names if shutil.which(driver_names(parse_id(n))[0])]
+    """Those of ``names`` (gcc-N / clang-N) whose C driver is on PATH, canonical."""
+    found = [str(cid) for cid in map(parse_id, names) if shutil.which(driver_names(cid)[0])]
+    return list(dict.fromkeys(found))

@@ -6,27 +6,24 @@ file per run, so every save really writes). Download and extraction are not time
 they happen once per cache. CPU is user+sys of this process (``getrusage``), wall is
 ``time.perf_counter``. One untimed warm-up run, then N runs per version.
 
-    python3 bench/bench_clang_ingest.py [--runs 10] [13 14 15 16 19 22]
+    .venv/bin/python -m bench.bench_clang_ingest [--runs 10] [13 14 15 16 19 22]
 """
 from __future__ import annotations
 
 import argparse
 import resource
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from analyzer.measure import machine  # noqa: E402
+from analyzer.measure import machine
 
-from flagdb import store  # noqa: E402
-from flagdb.clang_inc import parse_dir  # noqa: E402
-from flagdb.clang_ingest import build, fetch_package  # noqa: E402
-from flagdb.db import connect  # noqa: E402
+from flagdb import store
+from flagdb.clang_inc import parse_dir
+from flagdb.clang_ingest import build, fetch_package
+from flagdb.db import connect
 
 
 def cpu() -> float:

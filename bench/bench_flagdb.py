@@ -7,7 +7,7 @@ beside them as the floor. Child processes run with their bytecode cached (in a
 temporary directory), as an installed warnscope runs: an environment that sets
 PYTHONDONTWRITEBYTECODE would otherwise make every run compile the sources.
 
-Run from the repository root after ./setup.sh:  .venv/bin/python bench/bench_flagdb.py
+Run from the repository root after ./setup.sh:  .venv/bin/python -m bench.bench_flagdb
 """
 from __future__ import annotations
 
@@ -16,15 +16,13 @@ import sys
 import tempfile
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from analyzer.measure import machine, measure, run_child, run_inprocess, summary  # noqa: E402
+from analyzer.measure import machine, measure, run_child, run_inprocess, summary
 
-from flagdb import store  # noqa: E402
-from flagdb.db import connect  # noqa: E402
-from flagdb.gcc_ingest import build_from_tree, fetch_debian  # noqa: E402
-from flagdb.ingest import ingest  # noqa: E402
+from flagdb import store
+from flagdb.db import connect
+from flagdb.gcc_ingest import build_from_tree, fetch_debian
+from flagdb.ingest import ingest
 
 RUNS = int(os.environ.get("BENCH_RUNS", "20"))
 

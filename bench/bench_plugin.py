@@ -6,24 +6,19 @@ asked of the plugin. The configurations are interleaved (bare, plugin, bare, …
 so drift on a busy machine falls on both alike. Times are the child's CPU
 (user+sys, from os.wait4) and wall.
 
-Run from the repository root after ./setup.sh:  .venv/bin/python bench/bench_plugin.py
+Run from the repository root after ./setup.sh:  .venv/bin/python -m bench.bench_plugin
 """
 from __future__ import annotations
 
 import os
-import resource
-import sys
 import tempfile
-import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from analyzer.measure import Sample, machine, run_child, summary  # noqa: E402
+from analyzer.measure import Sample, machine, run_child, run_inprocess, summary
 
-from analyzer.gccplugin import binary as gcc_binary  # noqa: E402
-from analyzer.gccplugin import plugin as gcc_plugin  # noqa: E402
+from analyzer.gccplugin import binary as gcc_binary
+from analyzer.gccplugin import plugin as gcc_plugin
 
 RUNS = int(os.environ.get("BENCH_RUNS", "20"))
 GOAL = 0.05
@@ -44,16 +39,8 @@ def commands(plugin: gcc_plugin.Plugin, lang: str, tmp: Path) -> dict[str, list[
 
 def library_closure(plugin: gcc_plugin.Plugin, lang: str) -> Sample:
     """``gcc_binary.closure`` as the CLI calls it: this process plus its compiler runs."""
-    before_self = resource.getrusage(resource.RUSAGE_SELF)
-    before_kids = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.monotonic()
-    gcc_binary.closure(plugin, ["-Wall"], lang)
-    wall = time.monotonic() - start
-    after_self = resource.getrusage(resource.RUSAGE_SELF)
-    after_kids = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = sum(a.ru_utime - b.ru_utime + a.ru_stime - b.ru_stime
-              for a, b in ((after_self, before_self), (after_kids, before_kids)))
-    return Sample(cpu, wall)
+    return run_inprocess(lambda: gcc_binary.closure(plugin, ["-Wall"], lang),
+                         include_children=True)
 
 
 def main() -> None:

@@ -5,7 +5,12 @@ from pathlib import Path
 
 import pytest
 
+from analyzer.cli.ub import failure_lines
+from analyzer.toolchain import Toolchain
 from analyzer.ub.classify import classify, diverges
+from analyzer.ub.jobs import (CellRef, ClangUnit, ClangWarningsJob, JobFailure, cell_ref,
+                              execute)
+from analyzer.ub.run import group_failures
 from analyzer.sandbox import RunResult
 from analyzer.ub.corpus import discover
 from flagdb.errors import ParseError, WarnscopeError
@@ -124,3 +129,31 @@ def test_classification_rules():
     assert diverges([v.behaviour, other.behaviour])
     assert not diverges([v.behaviour, v.behaviour])
     assert not diverges([v.behaviour, "compile-error"])
+
+
+def test_a_failing_job_returns_its_failure_as_data():
+    """A real failure: libclang of a clang that is not installed cannot be found."""
+    case = {c.id: c for c in discover(MINI)}["control/unsigned-wrap"]
+    absent = Toolchain(name="clang-99", family="clang", major=99, c_driver="/nonexistent",
+                       cxx_driver="/nonexistent", version="none", identity="none")
+    job = ClangWarningsJob(compiler=absent, units=(ClangUnit(
+        case=case, source=case.path.read_bytes(), level="-O0", flags=(), key="k"),))
+    failure = execute(job)
+    assert failure == JobFailure(cell=CellRef("clang-warnings", "clang-99"), stage="warnings",
+                                 cause="WarnscopeError",
+                                 detail="libclang of clang-99 not found: install libclang1-99")
+    assert cell_ref(job) == failure.cell
+
+
+def test_failures_are_grouped_by_problem_not_by_text():
+    a = CellRef("cell", "gcc-12", "x/a", "-O2")
+    b = CellRef("cell", "gcc-12", "x/b", "-O2 -fwrapv")
+    s = CellRef("sanitizer", "clang-16", "x/a", "-fsanitize=address")
+    failures = [JobFailure(a, "run", "OSError", "no space left"),
+                JobFailure(s, "sanitizer", "OSError", "no space left"),
+                JobFailure(b, "run", "OSError", "no space left")]
+    assert group_failures(failures) == {("run", "OSError", "no space left"): [a, b],
+                                        ("sanitizer", "OSError", "no space left"): [s]}
+    assert failure_lines(failures) == [
+        "x/a gcc-12 -O2 (and 1 more jobs): run: no space left",
+        "x/a clang-16 -fsanitize=address: sanitizer: no space left"]

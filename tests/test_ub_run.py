@@ -60,7 +60,7 @@ def warnings(data, case):
 
 def test_every_cell_is_recorded(results):
     _, _, summary, data = results
-    assert summary.errors == []
+    assert summary.failures == []
     assert summary.cells == 7 * 2 * 4
     assert len(data["cells"]) == summary.cells
 
@@ -139,7 +139,7 @@ def test_unchanged_rerun_does_nothing_and_a_new_compiler_runs_only_its_cells(res
     more = ub_run.run(conn, corpus, ["gcc-12", "clang-16", "clang-14", "clang-19"],
                       ["O0", "O1", "O2", "O3"], limits=LIMITS, sanitizers=False)
     assert more.cells_run == 7 * 2 * 4
-    assert more.errors == []
+    assert more.failures == []
     loop = cells(ub_report.load(conn), "signed-integer-overflow/loop")
     for compiler in ("clang-14", "clang-19"):
         assert loop[compiler, "-O0"]["outcome"] == "expected"

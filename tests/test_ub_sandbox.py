@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from analyzer import sandbox
-from analyzer.ub.compile import compile_program, resolve_compiler
+from analyzer.toolchain import resolve as resolve_compiler
+from analyzer.ub.compile import compile_program
 from flagdb.paths import cache_dir
 
 HOSTILE = Path(__file__).parent / "fixtures" / "ub" / "hostile"

@@ -87,13 +87,13 @@ def demo(ctx: click.Context) -> None:
 
 def _ub(conn) -> None:
     """The UB corpus on the installed default compilers: matrix, then the classic case."""
+    from analyzer.cli.ub import ProgressBar, failure_lines
+    from analyzer.toolchain import installed
     from analyzer.ub import report as ub_report
     from analyzer.ub import run as ub_run
-    from analyzer.cli.ub import ProgressBar
     from analyzer.ub.corpus import bundled_corpus
-    from analyzer.ub.compile import installed_compilers
 
-    compilers = installed_compilers(list(UB_COMPILERS))
+    compilers = installed(list(UB_COMPILERS))
     _section(f"Running the UB corpus: {', '.join(compilers) or 'no compiler'} x "
              f"{', '.join(UB_LEVELS)} (sandboxed; warnings and sanitizers recorded)")
     if not compilers:
@@ -104,10 +104,10 @@ def _ub(conn) -> None:
                              progress=progress)
     click.echo(f"{summary.cells} cells ({summary.cells_run} run now), {summary.warnings_run} "
                f"warning checks, {summary.sanitizers_run} sanitizer runs in {summary.seconds:.1f} s")
-    if summary.errors:
-        raise WarnscopeError(f"{len(summary.errors)} UB jobs failed: {summary.errors[0]}")
-    data = ub_report.load(conn, summary.corpus)
-    click.echo(ub_report.render(data, detail=False), nl=False)
+    if summary.failures:
+        raise WarnscopeError(f"{len(summary.failures)} UB jobs failed: "
+                             f"{failure_lines(summary.failures)[0]}")
+    report = ub_report.build(ub_report.load(conn, summary.corpus))
+    click.echo(ub_report.render(report, detail=False), nl=False)
     _section(f"The classic: {LOOP_CASE}")
-    # render() gives header, matrix and legend before the detail, blank-line separated
-    click.echo("\n\n".join(ub_report.render(data, LOOP_CASE).split("\n\n")[3:]), nl=False)
+    click.echo(ub_report.render(report.only(LOOP_CASE), matrix=False), nl=False)

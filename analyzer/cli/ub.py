@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import math
 import sys
 from pathlib import Path
 
@@ -12,10 +13,16 @@ from flagdb.errors import WarnscopeError
 from flagdb.paths import db_path
 
 from analyzer import sandbox
+from analyzer.executors import check_scheduler, check_workers
+from analyzer.toolchain import canonical
 from analyzer.ub import report as ub_report
-from analyzer.ub.corpus import bundled_corpus
 from analyzer.ub import run as ub_run
 from analyzer.ub.compile import normalize_level
+from analyzer.ub.corpus import bundled_corpus
+from analyzer.ub.jobs import JobFailure
+
+#: the longest --timeout accepted, in seconds
+MAX_TIMEOUT = 86400.0
 
 DEFAULT_COMPILERS = "gcc-11,gcc-12,clang-14,clang-16,clang-19"
 DEFAULT_LEVELS = "O0,O1,O2,O3,Os,Og"
@@ -43,7 +50,9 @@ def ub() -> None:
               help="Runs per cell (more than one catches nondeterminism).")
 @click.option("--timeout", default=sandbox.Limits().timeout, show_default=True,
               help="Wall-clock seconds per run before it counts as a hang.")
-@click.option("-j", "--jobs", type=int, default=None, help="Local worker processes.")
+@click.option("-j", "--jobs", type=int, default=None,
+              help="Local worker processes (default 2 per core; never more than the jobs "
+                   "to do, nor 8 per core).")
 @click.option("--scheduler", default=None, help="Dask scheduler address, tcp://HOST:PORT.")
 @click.option("--no-warnings", is_flag=True, help="Skip warning detection.")
 @click.option("--no-sanitizers", is_flag=True, help="Skip the sanitizer builds.")
@@ -53,15 +62,19 @@ def run_cmd(ctx, corpus_dir, compilers, levels, flag_sets, runs, timeout, jobs, 
             no_warnings, no_sanitizers, as_json) -> None:
     """Compile and run every cell: program x compiler x level x flag set."""
     corpus_dir = corpus_dir or str(bundled_corpus())
-    compiler_list = [c.strip() for c in compilers.split(",") if c.strip()]
+    compiler_list = list(dict.fromkeys(canonical(c) for c in compilers.split(",") if c.strip()))
     level_list = [normalize_level(l.strip()) for l in levels.split(",") if l.strip()]
     flag_list = ["", *[f.strip() for f in flag_sets if f.strip()]]
-    if timeout <= 0:
-        raise WarnscopeError("--timeout must be positive")
-    limits = sandbox.Limits(timeout=timeout, cpu=max(1, int(timeout) + 1))
+    limits = sandbox.Limits(timeout=check_timeout(timeout),
+                            cpu=max(1, math.ceil(timeout) + 1))
+    check_workers(jobs)
+    if scheduler is not None:
+        check_scheduler(scheduler)
+    if runs < 1:
+        raise WarnscopeError(f"--runs must be at least 1, not {runs}")
     ub_run.validate(corpus_dir, compiler_list, level_list)  # bad input: nothing written
     executor = None
-    if scheduler:
+    if scheduler is not None:
         from analyzer.executors import DaskExecutor
         executor = DaskExecutor(scheduler)
     conn = connect(_db(ctx))
@@ -74,9 +87,8 @@ def run_cmd(ctx, corpus_dir, compilers, levels, flag_sets, runs, timeout, jobs, 
     finally:
         if executor is not None:
             executor.close()
-    for message, jobs in _grouped(summary.errors).items():
-        more = f" (and {len(jobs) - 1} more jobs)" if len(jobs) > 1 else ""
-        click.echo(f"warnscope: error: {jobs[0]}{more}: {message}", err=True)
+    for line in failure_lines(summary.failures):
+        click.echo(f"warnscope: error: {line}", err=True)
     if as_json:
         data = ub_report.load(conn, summary.corpus)
         flags_norm = {" ".join(f.split()) for f in flag_list}
@@ -86,8 +98,8 @@ def run_cmd(ctx, corpus_dir, compilers, levels, flag_sets, runs, timeout, jobs, 
         click.echo(f"{summary.cells} cells ({summary.cells_run} run now, {summary.compiled} "
                    f"compiled), {summary.warnings_run} warning checks, {summary.sanitizers_run} "
                    f"sanitizer runs in {summary.seconds:.1f} s")
-    if summary.errors:
-        raise WarnscopeError(f"{len(summary.errors)} jobs failed; their results are not stored")
+    if summary.failures:
+        raise WarnscopeError(f"{len(summary.failures)} jobs failed; their results are not stored")
 
 
 @ub.command("report")
@@ -102,25 +114,30 @@ def report_cmd(ctx, corpus_dir, case_id, as_json) -> None:
         raise WarnscopeError(f"{_db(ctx)}: no such database: run 'warnscope ub run' first")
     conn = connect(_db(ctx))
     corpus = str(Path(corpus_dir).resolve()) if corpus_dir else None
-    data = ub_report.load(conn, corpus)
+    report = ub_report.build(ub_report.load(conn, corpus))
+    if case_id is not None:
+        report = report.only(case_id)
     if as_json:
-        report = ub_report.report_json(data)
-        if case_id is not None:
-            report["cases"] = [c for c in report["cases"] if c["case"] == case_id]
-            if not report["cases"]:
-                raise WarnscopeError(f"no case {case_id!r} in the results of {data['corpus']}")
-        click.echo(json.dumps(report, indent=2))
+        click.echo(json.dumps(report.to_json(), indent=2))
     else:
-        click.echo(ub_report.render(data, case_id), nl=False)
+        click.echo(ub_report.render(report), nl=False)
 
 
-def _grouped(errors: list[str]) -> dict[str, list[str]]:
-    """'job: message' lines grouped by message, so one cause is reported once."""
-    groups: dict[str, list[str]] = {}
-    for line in errors:
-        job, _, message = line.partition(": ")
-        groups.setdefault(message, []).append(job)
-    return groups
+def check_timeout(seconds: float) -> float:
+    """--timeout: finite, above 0, at most :data:`MAX_TIMEOUT`; else a one-line error."""
+    if not math.isfinite(seconds) or not 0 < seconds <= MAX_TIMEOUT:
+        raise WarnscopeError(f"--timeout must be a number of seconds above 0 and at most "
+                             f"{MAX_TIMEOUT:g}, not {seconds:g}")
+    return seconds
+
+
+def failure_lines(failures: list[JobFailure]) -> list[str]:
+    """One line per problem: its first cell, how many more, the stage and the message."""
+    lines = []
+    for (stage, _cause, detail), refs in ub_run.group_failures(failures).items():
+        more = f" (and {len(refs) - 1} more jobs)" if len(refs) > 1 else ""
+        lines.append(f"{refs[0]}{more}: {stage}: {detail}")
+    return lines
 
 
 class ProgressBar:

@@ -21,16 +21,10 @@ from pathlib import Path
 from flagdb.errors import WarnscopeError
 from flagdb.paths import atomic_write, cache_dir
 
-from analyzer.toolchain import Toolchain, installed, resolve
+from analyzer.toolchain import Toolchain
 
 LEVELS = ("-O0", "-O1", "-O2", "-O3", "-Os", "-Og", "-Oz", "-Ofast")
 COMPILE_TIMEOUT = 120
-
-
-#: the UB runner's name for a resolved compiler
-Compiler = Toolchain
-resolve_compiler = resolve
-installed_compilers = installed
 
 
 def normalize_level(level: str) -> str:
@@ -53,7 +47,7 @@ class Build:
     command: list[str]
 
 
-def compile_program(compiler: Compiler, language: str, std: str, filename: str,
+def compile_program(compiler: Toolchain, language: str, std: str, filename: str,
                     source: bytes, flags: list[str], link: list[str],
                     want_diagnostics: bool) -> Build:
     """Compile ``source`` (named ``filename``) with ``flags``, through the cache.

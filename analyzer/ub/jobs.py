@@ -11,17 +11,22 @@ the job, so a worker on another host needs no copy of the corpus):
 * :class:`SanitizerJob`: build with ``-fsanitize=...`` at -O0 and run once,
   looking for the sanitizer's report on stderr.
 
-Workers only compute; the client writes the results into the database.
+Workers only compute; the client writes the results into the database. A job
+that fails returns a :class:`JobFailure` (which cell, at which stage, why) instead
+of raising, so failures are data the client aggregates, never text it parses.
 """
 from __future__ import annotations
 
 import re
 import socket
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import Iterator, Union
 
 from analyzer import sandbox
 from analyzer.ub.classify import Verdict, classify, verdict
-from analyzer.ub.compile import Build, Compiler, compile_program, gcc_options_fired
+from analyzer.toolchain import Toolchain
+from analyzer.ub.compile import Build, compile_program, gcc_options_fired
 from analyzer.ub.corpus import Case
 from analyzer.ub.libclang import clang_warning_args, warnings_for
 
@@ -32,7 +37,7 @@ STORED_OUTPUT = 4096   # bytes of stdout/stderr kept in the database
 class CellJob:
     case: Case
     source: bytes
-    compiler: Compiler
+    compiler: Toolchain
     level: str
     flags: tuple[str, ...]
     runs: int
@@ -66,7 +71,7 @@ class ClangUnit:
 
 @dataclass(frozen=True)
 class ClangWarningsJob:
-    compiler: Compiler
+    compiler: Toolchain
     units: tuple[ClangUnit, ...]
 
 
@@ -81,7 +86,7 @@ class ClangWarningsResult:
 class SanitizerJob:
     case: Case
     source: bytes
-    compiler: Compiler
+    compiler: Toolchain
     sanitizer: str                  # 'undefined' | 'address' | 'memory'
     limits: sandbox.Limits
     key: str
@@ -108,21 +113,89 @@ SANITIZER_ENV = {
 }
 
 
-def execute(job):
+@dataclass(frozen=True)
+class CellRef:
+    """Which cell(s) a job is about, for reporting: a cell (case, compiler, level and
+    flags), a sanitizer build of a case, or a batch of libclang parses."""
+
+    kind: str                 # 'cell' | 'sanitizer' | 'clang-warnings'
+    compiler: str
+    case: str | None = None   # None: a batch of many cases (libclang)
+    config: str = ""          # '-O2 -fwrapv' | '-fsanitize=address' | ''
+
+    def __str__(self) -> str:
+        if self.kind == "clang-warnings":
+            return f"libclang warnings of {self.compiler}"
+        return " ".join(p for p in (self.case, self.compiler, self.config) if p)
+
+
+@dataclass(frozen=True)
+class JobFailure:
+    """A job that produced no result: ``cause`` is the exception's type, ``detail``
+    its message on one line. Failures with equal (stage, cause, detail) are one problem."""
+
+    cell: CellRef
+    stage: str                # 'compile' | 'run' | 'warnings' | 'sanitizer' | 'worker'
+    cause: str
+    detail: str
+
+    @classmethod
+    def of(cls, cell: CellRef, stage: str, exc: BaseException) -> "JobFailure":
+        detail = " ".join(str(exc).split())[:300] or type(exc).__name__
+        return cls(cell=cell, stage=stage, cause=type(exc).__name__, detail=detail)
+
+
+Job = Union[CellJob, ClangWarningsJob, SanitizerJob]
+Result = Union[CellResult, ClangWarningsResult, SanitizerResult, JobFailure]
+
+
+def cell_ref(job: Job) -> CellRef:
+    """The :class:`CellRef` of a job."""
+    if isinstance(job, CellJob):
+        return CellRef("cell", job.compiler.name, job.case.id, " ".join((job.level, *job.flags)))
+    if isinstance(job, SanitizerJob):
+        return CellRef("sanitizer", job.compiler.name, job.case.id, f"-fsanitize={job.sanitizer}")
+    return CellRef("clang-warnings", job.compiler.name)
+
+
+class _StageFailed(Exception):
+    def __init__(self, stage: str, exc: Exception):
+        super().__init__(stage, exc)
+        self.stage, self.exc = stage, exc
+
+
+@contextmanager
+def _stage(name: str) -> Iterator[None]:
+    """Tag an exception with the stage of the job it came from."""
+    try:
+        yield
+    except _StageFailed:
+        raise
+    except Exception as exc:  # noqa: BLE001 - any failure of a job is reported, not fatal
+        raise _StageFailed(name, exc) from exc
+
+
+def execute(job: Job) -> Result:
     """Carry out one job in the current process (a pool worker or a Dask worker)."""
     if isinstance(job, CellJob):
-        return run_cell(job)
-    if isinstance(job, ClangWarningsJob):
-        return run_clang_warnings(job)
-    if isinstance(job, SanitizerJob):
-        return run_sanitizer(job)
-    raise TypeError(f"not a UB job: {job!r}")
+        runner = run_cell
+    elif isinstance(job, ClangWarningsJob):
+        runner = run_clang_warnings
+    elif isinstance(job, SanitizerJob):
+        runner = run_sanitizer
+    else:
+        raise TypeError(f"not a UB job: {job!r}")
+    try:
+        return runner(job)
+    except _StageFailed as failed:
+        return JobFailure.of(cell_ref(job), failed.stage, failed.exc)
 
 
-def _build(case: Case, source: bytes, compiler: Compiler, flags: list[str],
+def _build(case: Case, source: bytes, compiler: Toolchain, flags: list[str],
            want_diagnostics: bool) -> Build:
-    return compile_program(compiler, case.language, case.std, case.path.name, source,
-                           flags, list(case.link), want_diagnostics)
+    with _stage("compile"):
+        return compile_program(compiler, case.language, case.std, case.path.name, source,
+                               flags, list(case.link), want_diagnostics)
 
 
 def run_cell(job: CellJob) -> CellResult:
@@ -134,7 +207,8 @@ def run_cell(job: CellJob) -> CellResult:
                           signal=None, stdout="", stderr="", compile_log=build.log,
                           compile_cached=build.cached, warnings=warnings,
                           host=socket.gethostname())
-    results = [sandbox.run(build.binary, case.args, job.limits) for _ in range(job.runs)]
+    with _stage("run"):
+        results = [sandbox.run(build.binary, case.args, job.limits) for _ in range(job.runs)]
     first = results[0]
     return CellResult(
         job=job, verdict=classify(case, results), exit=first.exit, signal=first.signal,
@@ -153,7 +227,8 @@ def run_clang_warnings(job: ClangWarningsJob) -> ClangWarningsResult:
               "source": u.source.decode("utf-8", "replace"),
               "args": clang_warning_args(u.case.language, u.case.std, u.level, list(u.flags))}
              for u in job.units]
-    answer = warnings_for(job.compiler.major, units)
+    with _stage("warnings"):
+        answer = warnings_for(job.compiler.major, units)
     return ClangWarningsResult(job=job, version=answer["version"], options=answer["options"])
 
 
@@ -164,7 +239,8 @@ def run_sanitizer(job: SanitizerJob) -> SanitizerResult:
     if not build.ok:
         return SanitizerResult(job=job, detected=None, status="compile-error",
                                report=build.log[-STORED_OUTPUT:])
-    result = sandbox.run(build.binary, case.args, job.limits, env=SANITIZER_ENV)
+    with _stage("sanitizer"):
+        result = sandbox.run(build.binary, case.args, job.limits, env=SANITIZER_ENV)
     marker = SANITIZER_MARKERS[job.sanitizer]
     lines = [l for l in result.stderr.splitlines() if marker.search(l)]
     report = b"\n".join(lines[:5]) if lines else result.stderr[-1024:]

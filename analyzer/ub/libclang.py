@@ -41,9 +41,11 @@ def warnings_for(major: int, units: list[dict]) -> dict:
     {"version": "...", "options": {id: [option, ...]}}.
     """
     request = json.dumps({"library": library_for(major), "units": units})
+    # From the directory that holds this very ``analyzer`` package, so the worker is
+    # the same code as its caller (a source tree or an installed copy).
     proc = subprocess.run([sys.executable, "-m", "analyzer.ub.libclang"], input=request,
                           capture_output=True, text=True, timeout=WORKER_TIMEOUT,
-                          cwd=str(Path(__file__).resolve().parent.parent), check=False)
+                          cwd=str(Path(__file__).resolve().parents[2]), check=False)
     if proc.returncode != 0:
         tail = proc.stderr.strip().splitlines()[-1:] or ["no output"]
         raise WarnscopeError(f"libclang worker for clang-{major} failed: {tail[0]}")

@@ -1,5 +1,7 @@
 """The UB results of a corpus as a terminal matrix, per-case detail, or JSON.
 
+:func:`build` turns stored results into a :class:`Report` (dataclasses); the text
+(:func:`render`) and the JSON (:meth:`Report.to_json`) are rendered from it alone.
 The matrix has one row per case (divergent cases first) and one column per
 configuration (compiler, level, flag set), one letter per cell; the detail says
 for each case and compiler what each level did, which warning options fired,
@@ -9,8 +11,10 @@ from __future__ import annotations
 
 import signal as signals
 import sqlite3
+from dataclasses import asdict, dataclass
 
 from flagdb.errors import WarnscopeError
+from flagdb.model import CompilerId
 
 from analyzer.ub import store as ub_store
 from analyzer.ub.classify import diverges
@@ -33,11 +37,86 @@ def load(conn: sqlite3.Connection, corpus: str | None = None) -> dict:
     return data
 
 
-def cell_records(data: dict, compilers=None, levels=None, flag_sets=None) -> list[dict]:
-    """Cells as the JSON of ``ub run --json``, optionally limited to a run's matrix."""
+@dataclass
+class Cell:
+    """One cell as reported: what the program did, and the warnings (None: not
+    measured) and sanitizer verdicts (by sanitizer) of its case and compiler."""
+
+    case: str
+    compiler: str
+    level: str
+    flags: str
+    outcome: str
+    exploited: bool | None
+    exit: int | None
+    signal: int | None
+    stdout: str
+    warnings: list[str] | None
+    sanitizers: dict[str, bool | None]
+    compiler_version: str
+    runs: list[dict]
+
+
+@dataclass
+class SanitizerVerdict:
+    compiler: str
+    sanitizer: str
+    detected: bool | None     # None: the sanitizer build failed
+    status: str
+    report: str
+
+
+@dataclass
+class CaseReport:
+    id: str
+    category: str
+    standard: str
+    summary: str
+    ub: bool | None
+    diverges: bool
+    cells: list[Cell]
+    sanitizers: list[SanitizerVerdict]
+
+
+@dataclass
+class Report:
+    """The results of one corpus: its configurations (compiler, level, flags) and its
+    cases, divergent ones first. Renderers (:func:`render`, :meth:`to_json`) read this."""
+
+    corpus: str
+    configurations: list[tuple[str, str, str]]
+    cases: list[CaseReport]
+
+    def only(self, case_id: str) -> "Report":
+        """The same report limited to one case, or a one-line error."""
+        cases = [c for c in self.cases if c.id == case_id]
+        if not cases:
+            raise WarnscopeError(f"no case {case_id!r} in the results of {self.corpus}")
+        return Report(corpus=self.corpus, configurations=self.configurations, cases=cases)
+
+    def to_json(self) -> dict:
+        """The ``ub report --json`` document."""
+        return {"corpus": self.corpus,
+                "configurations": [list(c) for c in self.configurations],
+                "cases": [_case_json(c) for c in self.cases]}
+
+
+def _case_json(case: CaseReport) -> dict:
+    sans: dict[str, dict] = {}
+    for s in case.sanitizers:
+        sans.setdefault(s.compiler, {})[s.sanitizer] = {
+            "detected": s.detected, "status": s.status, "report": s.report}
+    return {"case": case.id, "category": case.category, "standard": case.standard,
+            "summary": case.summary, "ub": case.ub, "diverges": case.diverges,
+            "cells": [asdict(c) for c in case.cells], "sanitizers": sans}
+
+
+def cells(data: dict, compilers: set[str] | None = None, levels: set[str] | None = None,
+          flag_sets: set[str] | None = None) -> list[Cell]:
+    """The stored cells, optionally limited to a run's matrix (``ub run --json``)."""
     warn = {(w["case_id"], w["compiler"], w["level"], w["flags"]): w["options"]
             for w in data["warnings"]}
-    sans: dict[tuple[str, str], dict] = {}
+    sans: dict[tuple[str, str], dict[str, bool | None]] = {}
     for s in data["sanitizers"]:
         sans.setdefault((s["case_id"], s["compiler"]), {})[s["sanitizer"]] = s["detected"]
     out = []
@@ -48,141 +127,142 @@ def cell_records(data: dict, compilers=None, levels=None, flag_sets=None) -> lis
             continue
         if flag_sets is not None and c["flags"] not in flag_sets:
             continue
-        out.append({
-            "case": c["case_id"], "compiler": c["compiler"], "level": c["level"],
-            "flags": c["flags"], "outcome": c["outcome"], "exploited": c["exploited"],
-            "exit": c["exit"], "signal": c["signal"], "stdout": c["stdout"],
-            "warnings": warn.get((c["case_id"], c["compiler"], c["level"], c["flags"])),
-            "sanitizers": sans.get((c["case_id"], c["compiler"]), {}),
-            "compiler_version": c["compiler_version"], "runs": c["runs"],
-        })
+        key = (c["case_id"], c["compiler"], c["level"], c["flags"])
+        out.append(Cell(
+            case=c["case_id"], compiler=c["compiler"], level=c["level"], flags=c["flags"],
+            outcome=c["outcome"], exploited=c["exploited"], exit=c["exit"], signal=c["signal"],
+            stdout=c["stdout"], warnings=warn.get(key),
+            sanitizers=sans.get((c["case_id"], c["compiler"]), {}),
+            compiler_version=c["compiler_version"], runs=c["runs"]))
     return out
+
+
+def cell_records(data: dict, compilers: set[str] | None = None, levels: set[str] | None = None,
+                 flag_sets: set[str] | None = None) -> list[dict]:
+    """Cells as the JSON of ``ub run --json``."""
+    return [asdict(c) for c in cells(data, compilers, levels, flag_sets)]
+
+
+def build(data: dict) -> Report:
+    """The report of stored results (from :func:`load`)."""
+    all_cells = cells(data)
+    by_case: dict[str, list[Cell]] = {}
+    for c in all_cells:
+        by_case.setdefault(c.case, []).append(c)
+    sans: dict[str, list[SanitizerVerdict]] = {}
+    for s in data["sanitizers"]:
+        sans.setdefault(s["case_id"], []).append(SanitizerVerdict(
+            compiler=s["compiler"], sanitizer=s["sanitizer"], detected=s["detected"],
+            status=s["status"], report=s["report"]))
+    behaviours = _behaviours(data)
+    cases = [CaseReport(id=case["id"], category=case["category"], standard=case["standard"],
+                        summary=case["summary"],
+                        ub=None if case["ub"] is None else bool(case["ub"]),
+                        diverges=diverges(behaviours[case["id"]]),
+                        cells=by_case.get(case["id"], []), sanitizers=sans.get(case["id"], []))
+             for case in data["cases"] if case["id"] in behaviours]
+    cases.sort(key=lambda c: (not c.diverges, c.id))
+    configs = {(c.compiler, c.level, c.flags) for c in all_cells}
+    return Report(corpus=data["corpus"], cases=cases, configurations=sorted(
+        configs, key=lambda k: (k[2], _compiler_rank(k[0]), _level_rank(k[1]))))
 
 
 def report_json(data: dict) -> dict:
     """Per case: metadata, whether it diverges, its cells, warnings and sanitizer verdicts."""
-    cells = cell_records(data)
-    by_case: dict[str, list[dict]] = {}
-    for c in cells:
-        by_case.setdefault(c["case"], []).append(c)
-    behaviours = _behaviours(data)
-    sans: dict[str, dict] = {}
-    for s in data["sanitizers"]:
-        sans.setdefault(s["case_id"], {}).setdefault(s["compiler"], {})[s["sanitizer"]] = {
-            "detected": s["detected"], "status": s["status"], "report": s["report"]}
-    cases = []
-    for case in _ordered_cases(data, behaviours):
-        cases.append({
-            "case": case["id"], "category": case["category"], "standard": case["standard"],
-            "summary": case["summary"], "ub": None if case["ub"] is None else bool(case["ub"]),
-            "diverges": diverges(behaviours.get(case["id"], [])),
-            "cells": by_case.get(case["id"], []), "sanitizers": sans.get(case["id"], {}),
-        })
-    return {"corpus": data["corpus"], "configurations": _configurations(data), "cases": cases}
+    return build(data).to_json()
 
 
-def render(data: dict, case_filter: str | None = None, detail: bool = True) -> str:
-    """The matrix, then the per-case detail (of one case when ``case_filter`` is given;
-    none with ``detail=False``)."""
-    behaviours = _behaviours(data)
-    cases = _ordered_cases(data, behaviours)
-    if case_filter is not None:
-        cases = [c for c in cases if c["id"] == case_filter]
-        if not cases:
-            raise WarnscopeError(f"no case {case_filter!r} in the results of {data['corpus']}")
-    configs = _configurations(data)
-    outcome = {(c["case_id"], c["compiler"], c["level"], c["flags"]): c["outcome"]
-               for c in data["cells"]}
-    n_div = sum(diverges(behaviours.get(c["id"], [])) for c in cases)
-    lines = [f"UB corpus {data['corpus']}: {len(cases)} cases, {len(configs)} configurations, "
-             f"{n_div} diverge", ""]
-    lines += _matrix(cases, configs, outcome, behaviours)
-    lines += ["", "  " + "  ".join(f"{v} {k}" for k, v in LETTERS.items()), ""]
-    for case in cases if detail else []:
-        lines += _detail(data, case, behaviours)
+def render(report: Report, *, matrix: bool = True, detail: bool = True) -> str:
+    """The text of a report: header, matrix and legend (``matrix``), then the detail of
+    each case (``detail``)."""
+    lines: list[str] = []
+    if matrix:
+        n_div = sum(c.diverges for c in report.cases)
+        lines += [f"UB corpus {report.corpus}: {len(report.cases)} cases, "
+                  f"{len(report.configurations)} configurations, {n_div} diverge", ""]
+        lines += _matrix(report)
+        lines += ["", "  " + "  ".join(f"{v} {k}" for k, v in LETTERS.items()), ""]
+    for case in report.cases if detail else []:
+        lines += _detail(case)
     return "\n".join(lines).rstrip() + "\n"
 
 
-def _matrix(cases, configs, outcome, behaviours) -> list[str]:
+def _matrix(report: Report) -> list[str]:
     groups: dict[tuple[str, str], list[str]] = {}
-    for compiler, level, flags in configs:
+    for compiler, level, flags in report.configurations:
         groups.setdefault((compiler, flags), []).append(level)
-    width = max([len(c["id"]) for c in cases] + [4]) + 2
+    outcome = {(c.case, c.compiler, c.level, c.flags): c.outcome
+               for case in report.cases for c in case.cells}
+    width = max([len(c.id) for c in report.cases] + [4]) + 2
     heads = [f"{comp}{' ' + flags if flags else ''}" for comp, flags in groups]
     widths = [max(len(h), len(levels)) for h, levels in zip(heads, groups.values())]
     level_row = [" ".join(l[2] for l in levels) for levels in groups.values()]  # -O2 -> 2
     widths = [max(w, len(r)) for w, r in zip(widths, level_row)]
     lines = [" " * (width + 2) + "  ".join(h.ljust(w) for h, w in zip(heads, widths)),
              " " * (width + 2) + "  ".join(r.ljust(w) for r, w in zip(level_row, widths))]
-    for case in cases:
-        mark = "*" if diverges(behaviours.get(case["id"], [])) else " "
-        row = []
-        for (comp, flags), levels in groups.items():
-            row.append(" ".join(LETTERS.get(outcome.get((case["id"], comp, l, flags)), " ")
-                                for l in levels))
-        lines.append(f"{case['id'].ljust(width)}{mark} "
+    for case in report.cases:
+        mark = "*" if case.diverges else " "
+        row = [" ".join(LETTERS.get(outcome.get((case.id, comp, l, flags)), " ") for l in levels)
+               for (comp, flags), levels in groups.items()]
+        lines.append(f"{case.id.ljust(width)}{mark} "
                      + "  ".join(r.ljust(w) for r, w in zip(row, widths)))
     return lines
 
 
-def _detail(data: dict, case: dict, behaviours) -> list[str]:
-    cid = case["id"]
-    head = f"{cid}" + (f"  ({case['standard']})" if case["standard"] else "")
-    if diverges(behaviours.get(cid, [])):
+def _detail(case: CaseReport) -> list[str]:
+    head = case.id + (f"  ({case.standard})" if case.standard else "")
+    if case.diverges:
         head += "  DIVERGES"
     lines = [head]
-    if case["summary"]:
-        lines.append(f"  {case['summary']}")
-    cells = [c for c in data["cells"] if c["case_id"] == cid]
-    warns = {(w["compiler"], w["level"], w["flags"]): w["options"]
-             for w in data["warnings"] if w["case_id"] == cid}
-    sans = [s for s in data["sanitizers"] if s["case_id"] == cid]
-    for compiler in sorted(dict.fromkeys(c["compiler"] for c in cells), key=_compiler_rank):
-        for flags in dict.fromkeys(c["flags"] for c in cells if c["compiler"] == compiler):
-            mine = sorted((c for c in cells if c["compiler"] == compiler and c["flags"] == flags),
-                          key=lambda c: _level_rank(c["level"]))
+    if case.summary:
+        lines.append(f"  {case.summary}")
+    for compiler in sorted(dict.fromkeys(c.compiler for c in case.cells), key=_compiler_rank):
+        for flags in dict.fromkeys(c.flags for c in case.cells if c.compiler == compiler):
+            mine = sorted((c for c in case.cells if c.compiler == compiler and c.flags == flags),
+                          key=lambda c: _level_rank(c.level))
             label = compiler + (f" {flags}" if flags else "")
             grouped: dict[str, list[str]] = {}
             for c in mine:
-                grouped.setdefault(_describe_outcome(c), []).append(c["level"])
+                grouped.setdefault(_describe_outcome(c), []).append(c.level)
             lines.append(f"  {label:<10} " + "; ".join(
                 f"{' '.join(lv)} {what}" for what, lv in grouped.items()))
-            fired = {}
+            fired: dict[str, list[str]] = {}
             for c in mine:
-                for opt in warns.get((compiler, c["level"], flags)) or []:
-                    fired.setdefault(opt, []).append(c["level"])
+                for opt in c.warnings or []:
+                    fired.setdefault(opt, []).append(c.level)
             if fired:
                 lines.append(f"  {'':<10} warns: " + "; ".join(
                     f"{opt} ({' '.join(lv)})" for opt, lv in sorted(fired.items())))
-            elif any((compiler, c["level"], flags) in warns for c in mine):
+            elif any(c.warnings is not None for c in mine):
                 lines.append(f"  {'':<10} warns: nothing")
-        mine_sans = [s for s in sans if s["compiler"] == compiler]
+        mine_sans = sorted((s for s in case.sanitizers if s.compiler == compiler),
+                           key=lambda s: s.sanitizer)
         if mine_sans:
             lines.append(f"  {'':<10} sanitizers: " + ", ".join(
-                f"{s['sanitizer']} {_san_word(s)}" for s in mine_sans))
+                f"{s.sanitizer} {_san_word(s)}" for s in mine_sans))
     lines.append("")
     return lines
 
 
-def _describe_outcome(cell: dict) -> str:
-    o = cell["outcome"]
-    if o == "crash" and cell["signal"]:
+def _describe_outcome(cell: Cell) -> str:
+    o = cell.outcome
+    if o == "crash" and cell.signal:
         try:
-            return f"crash ({signals.Signals(cell['signal']).name})"
+            return f"crash ({signals.Signals(cell.signal).name})"
         except ValueError:
-            return f"crash (signal {cell['signal']})"
+            return f"crash (signal {cell.signal})"
     if o == "nonzero-exit":
-        return f"exit {cell['exit']}"
+        return f"exit {cell.exit}"
     if o in ("unexpected-output", "completed"):
-        out = cell["stdout"].strip().replace("\n", " | ")
+        out = cell.stdout.strip().replace("\n", " | ")
         return f"{o} {out[:30]!r}"
     return o
 
 
-def _san_word(s: dict) -> str:
-    if s["detected"] is None:
+def _san_word(s: SanitizerVerdict) -> str:
+    if s.detected is None:
         return "did not build"
-    return "caught" if s["detected"] else "silent"
+    return "caught" if s.detected else "silent"
 
 
 def _behaviours(data: dict) -> dict[str, list[str]]:
@@ -192,19 +272,13 @@ def _behaviours(data: dict) -> dict[str, list[str]]:
     return out
 
 
-def _ordered_cases(data: dict, behaviours) -> list[dict]:
-    with_cells = [c for c in data["cases"] if c["id"] in behaviours]
-    return sorted(with_cells, key=lambda c: (not diverges(behaviours[c["id"]]), c["id"]))
-
-
-def _configurations(data: dict) -> list[tuple[str, str, str]]:
-    configs = {(c["compiler"], c["level"], c["flags"]) for c in data["cells"]}
-    return sorted(configs, key=lambda k: (k[2], _compiler_rank(k[0]), _level_rank(k[1])))
-
-
 def _compiler_rank(name: str) -> tuple:
-    family, _, major = name.partition("-")
-    return (family != "gcc", int(major) if major.isdigit() else 0, name)
+    """gcc before clang, then by version (gcc-9 before gcc-12)."""
+    try:
+        cid = CompilerId.parse(name)
+    except ValueError:
+        return (True, 0, name)
+    return (cid.family != "gcc", cid.major, name)
 
 
 def _level_rank(level: str) -> int:

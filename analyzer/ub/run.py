@@ -5,7 +5,8 @@ result depends on (source and expected outputs, compiler identity, level, flags,
 runs per cell, sandbox limits, this module's RESULT_VERSION); a cell whose key is
 already stored is not run again, which is how an unchanged rerun does nothing,
 a new compiler runs only its own cells, and an interrupted run resumes. Each
-finished cell is committed on its own.
+finished cell is committed on its own; on Ctrl-C the executor is aborted at once
+(no waiting for running cells) and what was committed stays.
 """
 from __future__ import annotations
 
@@ -18,12 +19,14 @@ from typing import Callable
 from flagdb.errors import WarnscopeError
 
 from analyzer import sandbox
+from analyzer.executors import Executor, LocalExecutor, check_workers
+from analyzer.toolchain import Toolchain, canonical, resolve
 from analyzer.ub import store as ub_store
-from analyzer.ub.compile import Compiler, normalize_level, resolve_compiler
+from analyzer.ub.compile import normalize_level
 from analyzer.ub.corpus import Case, discover
-from analyzer.executors import Executor, LocalExecutor
-from analyzer.ub.jobs import (CellJob, CellResult, ClangUnit, ClangWarningsJob, ClangWarningsResult,
-                      SanitizerJob, SanitizerResult)
+from analyzer.ub.jobs import (CellJob, CellRef, CellResult, ClangUnit, ClangWarningsJob,
+                              ClangWarningsResult, JobFailure, SanitizerJob, SanitizerResult,
+                              cell_ref, execute)
 
 #: Bump when the meaning of a stored result changes, so old results are recomputed.
 RESULT_VERSION = "2"
@@ -36,6 +39,9 @@ Progress = Callable[[int, int], None]
 
 @dataclass
 class RunSummary:
+    """What a run did. ``failures`` are jobs without a result (nothing stored for them);
+    :func:`group_failures` folds them into problems for reporting."""
+
     corpus: str
     cases: int
     cells: int                 # cells in the plan
@@ -43,7 +49,7 @@ class RunSummary:
     compiled: int              # cells whose binary was not in the cache
     warnings_run: int
     sanitizers_run: int
-    errors: list[str] = field(default_factory=list)
+    failures: list[JobFailure] = field(default_factory=list)
     seconds: float = 0.0
     outcomes: dict[str, int] = field(default_factory=dict)
 
@@ -65,6 +71,7 @@ def run(conn, corpus_dir: str | Path, compilers: list[str], levels: list[str],
     start = time.monotonic()
     if runs < 1:
         raise WarnscopeError("runs per cell must be at least 1")
+    check_workers(jobs)
     corpus = str(Path(corpus_dir).resolve())
     cases, resolved, norm_levels = validate(corpus_dir, compilers, levels)
     flag_tuples = list(dict.fromkeys(tuple(f.split()) for f in flag_sets))
@@ -74,7 +81,7 @@ def run(conn, corpus_dir: str | Path, compilers: list[str], levels: list[str],
     summary = RunSummary(corpus=corpus, cases=len(cases), cells=plan.total_cells,
                          cells_run=0, compiled=0, warnings_run=0, sanitizers_run=0)
     work = [*plan.cells, *plan.clang_warnings, *plan.sanitizers]
-    total, done = len(work), 0
+    total = len(work)
     if progress:
         progress(0, total)
     if work:
@@ -82,15 +89,18 @@ def run(conn, corpus_dir: str | Path, compilers: list[str], levels: list[str],
         own = executor is None
         executor = executor or LocalExecutor(jobs)
         try:
-            for job, result, error in executor.run(work):
-                done += 1
+            for done, (job, result, error) in enumerate(executor.map(execute, work), 1):
                 if error is not None:
-                    text = " ".join(str(error).split())[:300] or type(error).__name__
-                    summary.errors.append(f"{_describe(job)}: {text}")
+                    summary.failures.append(JobFailure.of(cell_ref(job), "worker", error))
+                elif isinstance(result, JobFailure):
+                    summary.failures.append(result)
                 else:
                     _save(conn, corpus, result, summary)
                 if progress:
                     progress(done, total)
+        except BaseException:
+            executor.abort()  # Ctrl-C or a failed write: stop every worker now
+            raise
         finally:
             if own:
                 executor.close()
@@ -98,11 +108,20 @@ def run(conn, corpus_dir: str | Path, compilers: list[str], levels: list[str],
     return summary
 
 
+def group_failures(failures: list[JobFailure]) -> dict[tuple[str, str, str], list[CellRef]]:
+    """Failures by (stage, cause, detail), so one problem of many cells is one entry."""
+    groups: dict[tuple[str, str, str], list[CellRef]] = {}
+    for f in failures:
+        groups.setdefault((f.stage, f.cause, f.detail), []).append(f.cell)
+    return groups
+
+
 def validate(corpus_dir: str | Path, compilers: list[str], levels: list[str]
-             ) -> tuple[list[Case], list[Compiler], list[str]]:
-    """Read the corpus and check compilers and levels, before anything is written."""
+             ) -> tuple[list[Case], list[Toolchain], list[str]]:
+    """Read the corpus and check compilers and levels, before anything is written.
+    Compiler ids are canonical from here on: ``clang-016`` is ``clang-16``."""
     cases = discover(corpus_dir)
-    resolved = [resolve_compiler(c) for c in dict.fromkeys(compilers)]
+    resolved = [resolve(c) for c in dict.fromkeys(canonical(c) for c in compilers)]
     if not resolved:
         raise WarnscopeError("no compilers given")
     norm_levels = list(dict.fromkeys(normalize_level(l) for l in levels))
@@ -111,7 +130,7 @@ def validate(corpus_dir: str | Path, compilers: list[str], levels: list[str]
     return cases, resolved, norm_levels
 
 
-def make_plan(cases: list[Case], compilers: list[Compiler], levels: list[str],
+def make_plan(cases: list[Case], compilers: list[Toolchain], levels: list[str],
               flag_sets: list[tuple[str, ...]], runs: int, limits: sandbox.Limits,
               warnings: bool, sanitizers: bool, done: dict[str, set[str]]) -> Plan:
     """The jobs still to do; ``done`` holds the keys already stored, per table."""
@@ -151,7 +170,7 @@ def make_plan(cases: list[Case], compilers: list[Compiler], levels: list[str],
     return Plan(cells=cells, clang_warnings=warn_jobs, sanitizers=sans, total_cells=total)
 
 
-def sanitizers_for(case: Case, compiler: Compiler) -> list[str]:
+def sanitizers_for(case: Case, compiler: Toolchain) -> list[str]:
     """UBSan and ASan for every case; clang's MSan for uninitialised reads (C only:
     MSan needs an instrumented C++ library)."""
     found = ["undefined", "address"]
@@ -173,14 +192,6 @@ def _save(conn, corpus: str, result, summary: RunSummary) -> None:
     elif isinstance(result, SanitizerResult):
         ub_store.save_sanitizer(conn, corpus, result)
         summary.sanitizers_run += 1
-
-
-def _describe(job) -> str:
-    if isinstance(job, CellJob):
-        return f"{job.case.id} {job.compiler.name} {job.level} {' '.join(job.flags)}".rstrip()
-    if isinstance(job, SanitizerJob):
-        return f"{job.case.id} {job.compiler.name} -fsanitize={job.sanitizer}"
-    return f"libclang warnings of {job.compiler.name}"
 
 
 def _key(*parts: str) -> str:

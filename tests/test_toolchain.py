@@ -1,0 +1,104 @@
+"""Compiler ids and the ``--version`` probe: one spelling per compiler, and a broken or
+hostile compiler on PATH is a one-line error, never a hung or crashed ``ub run``.
+
+The broken compilers are real executable scripts named ``gcc-99`` put first on PATH:
+they exercise the probe itself (its timeout, its process-group kill, its decoding).
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+
+from analyzer import toolchain
+from analyzer.cli import main
+from conftest import dump
+from flagdb.errors import WarnscopeError
+
+MINI = Path(__file__).parent / "fixtures" / "ub" / "mini"
+
+
+def fake_compiler(tmp_path: Path, monkeypatch, body: str) -> Path:
+    """An executable ``gcc-99`` with ``body`` as its shell script, first on PATH."""
+    bindir = tmp_path / "bin"
+    bindir.mkdir(exist_ok=True)
+    script = bindir / "gcc-99"
+    script.write_text("#!/bin/sh\n" + body + "\n")
+    script.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{bindir}{os.pathsep}{os.environ['PATH']}")
+    return script
+
+
+def test_ids_have_one_canonical_spelling():
+    assert toolchain.canonical("clang-016") == "clang-16"
+    assert toolchain.canonical(" gcc-12") == "gcc-12"
+    for bad in ("icc", "gcc-", "gcc-0", "gcc-1234", "clang-١٦"):
+        with pytest.raises(WarnscopeError, match="unknown compiler id"):
+            toolchain.canonical(bad)
+
+
+@pytest.mark.skipif(shutil.which("clang-16") is None, reason="needs clang-16")
+def test_a_zero_padded_id_is_the_same_compiler(tmp_path, capsys):
+    assert toolchain.resolve("clang-016") is toolchain.resolve("clang-16")
+    assert toolchain.installed(["clang-016", "clang-16"]) == ["clang-16"]
+    db = tmp_path / "ub.db"
+    assert main(["--db", str(db), "ub", "run", "--corpus", str(MINI), "--compilers",
+                 "clang-016,clang-16", "--levels", "O0", "--no-sanitizers", "--no-warnings",
+                 "--json"]) == 0
+    import json
+    cells = json.loads(capsys.readouterr().out)
+    assert len(cells) == 6 and {c["compiler"] for c in cells} == {"clang-16"}
+
+
+def test_a_compiler_whose_version_hangs_is_a_one_line_error(tmp_path, monkeypatch, capsys):
+    # Not exec: the shell waits for its child, which must die with it.
+    fake_compiler(tmp_path, monkeypatch, "sleep 31.25")
+    monkeypatch.setattr(toolchain, "PROBE_TIMEOUT", 1.0)
+    db = tmp_path / "ub.db"
+    start = time.monotonic()
+    assert main(["--db", str(db), "ub", "run", "--corpus", str(MINI), "--compilers",
+                 "gcc-99", "--levels", "O0"]) == 1
+    assert time.monotonic() - start < 10
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "--version did not answer within 1 s" in err[0], err
+    assert dump(db) == []
+    assert _processes_running(b"sleep\x0031.25\x00") == []
+
+
+def _processes_running(cmdline: bytes) -> list[int]:
+    """Pids whose command line is exactly ``cmdline`` (NUL-separated, as in /proc)."""
+    found = []
+    for entry in os.scandir("/proc"):
+        try:
+            if entry.name.isdigit() and Path(entry.path, "cmdline").read_bytes() == cmdline:
+                found.append(int(entry.name))
+        except OSError:
+            continue
+    return found
+
+
+@pytest.mark.parametrize("body, message", [
+    ("exit 0", "--version printed nothing"),
+    ("printf '\\n  \\n'", "--version printed nothing"),
+    ("printf 'gcc \\377\\376 1.0\\n'", "printed output that is not UTF-8"),
+    ("echo broken >&2; exit 3", "failed (exit 3): broken"),
+])
+def test_a_compiler_with_unusable_version_output_is_a_one_line_error(
+        tmp_path, monkeypatch, capsys, body, message):
+    fake_compiler(tmp_path, monkeypatch, body)
+    db = tmp_path / "ub.db"
+    assert main(["--db", str(db), "ub", "run", "--corpus", str(MINI), "--compilers", "gcc-99",
+                 "--levels", "O0"]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("warnscope: error: ") and message in err[0], err
+    assert dump(db) == []
+
+
+def test_a_compiler_that_is_not_executable_is_a_one_line_error(tmp_path, monkeypatch):
+    script = fake_compiler(tmp_path, monkeypatch, "echo gcc 99")
+    script.chmod(0o644)
+    with pytest.raises(WarnscopeError, match="not installed"):
+        toolchain.resolve("gcc-99")

@@ -192,9 +192,6 @@ def read_regular(path: Path | str, display: str, max_bytes: int = MAX_FILE_BYTES
         st = os.fstat(fh.fileno())
         if not stat.S_ISREG(st.st_mode):  # replaced between stat and open
             raise ParseError(display, None, f"not a regular file ({_kind(st.st_mode)})")
-        if st.st_size > max_bytes:
-            raise ParseError(display, None, f"{st.st_size} bytes, over the "
-                                            f"{max_bytes >> 20} MB limit (not a real source file?)")
         chunks: list[bytes] = []
         total = 0
         lineno = 0
@@ -210,7 +207,7 @@ def read_regular(path: Path | str, display: str, max_bytes: int = MAX_FILE_BYTES
                 total += len(line)
                 if total > max_bytes:
                     raise ParseError(display, None, f"over the {max_bytes >> 20} MB limit "
-                                                    "(the file grows while read?)")
+                                                    "for one file (not a real source file?)")
                 chunks.append(line)
         except OSError as exc:
             raise ParseError(display, lineno + 1, _os_reason(exc)) from None

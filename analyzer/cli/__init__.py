@@ -61,8 +61,9 @@ def main(argv: list[str] | None = None) -> int:
         where = f"{exc.filename}: " if exc.filename else ""
         return _error(f"{where}{exc.strerror or exc}")
     except UnicodeEncodeError as exc:  # a name from argv or disk that is not UTF-8, printed
+        snippet = exc.object[max(0, exc.start - 20):exc.end + 20]
         return _error(f"cannot print a name that is not valid UTF-8: "
-                      f"{exc.object[max(0, exc.start - 20):exc.end + 20]!r}")
+                      f"'{shown(str(snippet))}'")
     except click.exceptions.Abort:
         click.echo("warnscope: interrupted", err=True)
         return 130

@@ -187,8 +187,8 @@ def _check(conn: Connection) -> None:
         tables = {r[0] for r in raw(conn, "SELECT name FROM sqlite_master WHERE type = 'table'")}
     except sqlite3.Error as exc:
         err = explain(exc, conn.path)
-        if err is not None and not str(exc).startswith(("file is not", "database disk image")):
-            raise err from None
+        if err is not None and not str(exc).startswith("file is not"):
+            raise err from None  # busy, damaged, unreadable: said as such
         raise WarnscopeError(f"{where}: not a warnscope database ({exc})") from None
     if version < 0:
         raise WarnscopeError(f"{where}: not a warnscope database (schema version {version})")

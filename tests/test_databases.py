@@ -88,15 +88,29 @@ def test_first_ingest_creates_schema_and_data_together(tmp_path, capsys):
     assert sqlite3.connect(db).execute("PRAGMA user_version").fetchone()[0] == 1
 
 
-def test_corrupt_page(gcc_db_copy, fails):
-    data = bytearray(gcc_db_copy.read_bytes())
-    page = 4096
-    assert len(data) > 20 * page
-    for n in range(5, len(data) // page - 2):   # every page but the schema's first ones
+def _smash(db: Path, first: int, last: int) -> None:
+    """Overwrite pages ``first``..``last`` (1-based) with garbage."""
+    page = sqlite3.connect(db).execute("PRAGMA page_size").fetchone()[0]
+    data = bytearray(db.read_bytes())
+    for n in range(first - 1, last):
         data[n * page:(n + 1) * page] = b"\xa5" * page
-    gcc_db_copy.write_bytes(bytes(data))
-    msg = fails(gcc_db_copy, "flags", "list", "gcc-12")
-    assert "damaged" in msg or "not a warnscope database" in msg
+    db.write_bytes(bytes(data))
+
+
+def test_corrupt_data_page(gcc_db_copy, fails):
+    """The schema reads fine; the flag rows do not: found by the query, said in one line."""
+    conn = sqlite3.connect(gcc_db_copy)
+    schema_pages = max(r[0] for r in conn.execute("SELECT rootpage FROM sqlite_master"))
+    pages = conn.execute("PRAGMA page_count").fetchone()[0]
+    conn.close()
+    _smash(gcc_db_copy, schema_pages + 1, pages)
+    assert "damaged database (database disk image is malformed)" in fails(
+        gcc_db_copy, "flags", "list", "gcc-12")
+
+
+def test_corrupt_schema_page(gcc_db_copy, fails):
+    _smash(gcc_db_copy, 2, 30)
+    assert "damaged database" in fails(gcc_db_copy, "flags", "versions")
 
 
 def test_negative_user_version(gcc_db_copy, fails):

@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from flagdb.errors import ParseError
+from flagdb.extract import read_regular, shown
 
 #: Diagnostic classes as TableGen writes them (``CLASS_WARNING`` …).
 CLASSES = ("WARNING", "EXTENSION", "ERROR", "NOTE", "REMARK", "TRAP")
@@ -372,15 +373,13 @@ def _name_at(names: bytes, offset: int, strtab: bool) -> str | None:
 
 
 def _read(path: str) -> str:
+    """A table's text: only a regular file of bounded size and line length (flagdb.extract)."""
+    data = read_regular(path, shown(path))
     try:
-        with open(path, encoding="utf-8") as fh:
-            return fh.read()
-    except FileNotFoundError:
-        raise ParseError(path, None, "no such file") from None
+        return data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise ParseError(path, None, f"not a text file ({exc.reason})") from None
-    except OSError as exc:
-        raise ParseError(path, None, exc.strerror or str(exc)) from None
+        line = data[: exc.start].count(b"\n") + 1
+        raise ParseError(shown(path), line, f"not a text file ({exc.reason})") from None
 
 
 # ----------------------------------------------------------------------------- together

@@ -24,12 +24,10 @@ How a group becomes a flag, following what clang itself does with the tables:
 from __future__ import annotations
 
 import re
-import shutil
-import tempfile
 from functools import lru_cache
 from pathlib import Path
 
-from flagdb import debian
+from flagdb import debian, extract
 from flagdb.clang_inc import Diag, Tables, parse_dir
 from flagdb.errors import WarnscopeError
 from flagdb.model import ClangFacts, CompilerData, Edge, Flag, Message
@@ -84,37 +82,33 @@ def source_dir(path: Path) -> Path:
 def fetch_package(major: int) -> tuple[Path, str]:
     """The cache directory holding the extracted .inc files of ``libclang-N-dev``.
 
-    Extraction goes to a temporary sibling that is renamed into place when complete,
-    so a concurrent or interrupted run never leaves a half-filled directory behind.
+    Extraction (:func:`flagdb.extract.populate`) happens once, under a lock, into a
+    temporary sibling renamed into place when complete, so a concurrent or
+    interrupted run never leaves a half-filled directory behind.
     """
     package = f"libclang-{major}-dev"
     version = _candidate_version(package)
     provenance = f"{package} {version}"
     target = cache_dir("clang") / f"{major}-{version.replace(':', '%3a')}"
-    if (target / "DiagnosticGroups.inc").is_file():
-        return target, provenance
-    deb = debian.download(package)
-    tmp = Path(tempfile.mkdtemp(dir=cache_dir("clang"), prefix=f".{target.name}.part-"))
-    try:
+
+    def fill(tmp: Path) -> None:
+        deb = debian.download(package)
+        budget = extract.Budget(str(deb))
         found = 0
         try:
-            for member, tar in debian.data_tar(deb):
-                head, _, base = member.name.rpartition("/")
-                if member.isfile() and (head + "/").endswith(_MEMBER_DIR) and _WANTED.fullmatch(base):
-                    debian.write_member(tar, member, tmp / base)
+            for name, member, tar in debian.data_tar(deb):
+                head, _, base = name.rpartition("/")
+                if (("/" + head + "/").endswith(_MEMBER_DIR) and _WANTED.fullmatch(base)
+                        and not member.isdir()):
+                    extract.write_member(tar, member, base, tmp, budget)
                     found += 1
         except WarnscopeError as exc:
             raise WarnscopeError(f"{exc}; delete it to download it again") from None
         if not (tmp / "DiagnosticGroups.inc").is_file() or not (tmp / "Version.inc").is_file():
             raise WarnscopeError(f"{deb}: holds no clang/Basic/DiagnosticGroups.inc and Version.inc "
                                  f"(found {found} of the wanted files); is it libclang-{major}-dev?")
-        try:
-            tmp.rename(target)
-        except OSError:
-            if not (target / "DiagnosticGroups.inc").is_file():
-                raise
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+
+    extract.populate(target, fill, lambda d: (d / "DiagnosticGroups.inc").is_file())
     return target, provenance
 
 

@@ -1,52 +1,237 @@
-"""Opening the one SQLite database, with the schema applied and checked.
+"""Opening the one SQLite database, read-only for questions and read-write for ingests.
 
-A file that is not SQLite, or a database from a newer warnscope, is refused with
-one clear line; nothing is written to it.
+The database path comes from the user, so it may name anything: another
+application's SQLite file, a text file, nothing at all, a read-only or full disk.
+The rules:
+
+* queries open it read-only (``mode=ro``): they never create, migrate or alter a file;
+  a missing file is an error that says how to make one;
+* writers open it read-write; the schema of a new (empty) database is created inside
+  the transaction of the first write, so a failed ingest leaves an empty file empty;
+* a file that is not warnscope's (not SQLite, tables of another application, a
+  negative or newer ``user_version``, a warnscope table missing) is refused with one
+  line and never written;
+* SQLite errors a user can cause (busy past the timeout, disk full, read-only, a
+  damaged page, a dropped table) become one-line :class:`WarnscopeError` s naming
+  the file, wherever they surface; other SQLite errors are bugs and keep their
+  traceback.
 """
 from __future__ import annotations
 
 import datetime as _dt
+import os
+import re
 import sqlite3
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
+from urllib.parse import quote
 
 from flagdb.errors import WarnscopeError
 from flagdb.schema import MIGRATIONS, SCHEMA, SCHEMA_VERSION
 
+#: How long a writer waits for another one (seconds); ``WARNSCOPE_DB_TIMEOUT`` overrides.
+DEFAULT_TIMEOUT = 30.0
 
-def connect(path: str | Path) -> sqlite3.Connection:
-    """Open (creating if needed) the database at ``path`` and bring its schema up to date."""
-    path = Path(path)
-    if path.is_dir():
-        raise WarnscopeError(f"{path}: is a directory, not a database file")
+#: The tables a warnscope database has, as the schema creates them.
+TABLES = frozenset(re.findall(r"CREATE TABLE IF NOT EXISTS (\w+)", SCHEMA))
+
+
+def _shown(path: Path | str) -> str:
+    from flagdb.extract import shown
+
+    return shown(str(path))
+
+
+def timeout() -> float:
+    """The busy timeout, from ``WARNSCOPE_DB_TIMEOUT`` (seconds) or 30 s."""
+    raw = os.environ.get("WARNSCOPE_DB_TIMEOUT")
     try:
-        conn = sqlite3.connect(path, isolation_level=None, timeout=30)
-        conn.row_factory = sqlite3.Row
-        conn.execute("PRAGMA foreign_keys = ON")
-        version = conn.execute("PRAGMA user_version").fetchone()[0]
-    except sqlite3.DatabaseError as exc:
-        raise WarnscopeError(f"{path}: not a warnscope database ({exc})") from None
-    if version > SCHEMA_VERSION:
-        conn.close()
-        raise WarnscopeError(
-            f"{path}: schema version {version} is newer than this warnscope ({SCHEMA_VERSION})"
-        )
-    if version < SCHEMA_VERSION:
+        return max(0.0, float(raw)) if raw else DEFAULT_TIMEOUT
+    except ValueError:
+        raise WarnscopeError(f"WARNSCOPE_DB_TIMEOUT={raw!r}: not a number of seconds") from None
+
+
+def explain(exc: sqlite3.Error, path: Path | str) -> WarnscopeError | None:
+    """The one-line error for a SQLite failure a user can cause; None for a bug."""
+    name = getattr(exc, "sqlite_errorname", "") or ""
+    text = str(exc)
+    where = _shown(path)
+    if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")) or "database is locked" in text:
+        return WarnscopeError(f"{where}: database is busy (another process holds it); gave up after "
+                              f"{timeout():g} s (WARNSCOPE_DB_TIMEOUT sets the wait)")
+    if name.startswith("SQLITE_FULL"):
+        return WarnscopeError(f"{where}: disk full while writing the database; nothing was saved")
+    if name.startswith("SQLITE_READONLY"):
+        return WarnscopeError(f"{where}: the database is read-only here ({text}); nothing was saved")
+    if name.startswith("SQLITE_CORRUPT"):
+        return WarnscopeError(f"{where}: damaged database ({text}); restore a copy or ingest "
+                              "into a new file")
+    if name.startswith("SQLITE_NOTADB"):
+        return WarnscopeError(f"{where}: not a warnscope database (not an SQLite file)")
+    if name.startswith(("SQLITE_CANTOPEN", "SQLITE_PERM", "SQLITE_AUTH")):
+        return WarnscopeError(f"{where}: cannot open the database ({text})")
+    if name.startswith("SQLITE_IOERR"):
+        return WarnscopeError(f"{where}: I/O error on the database ({text})")
+    if name.startswith("SQLITE_ERROR") and re.match(r"no such (table|column)", text):
+        return WarnscopeError(f"{where}: damaged warnscope database ({text})")
+    return None
+
+
+class Cursor(sqlite3.Cursor):
+    """A cursor whose user-caused SQLite errors are one-line WarnscopeErrors."""
+
+    def _fail(self, exc: sqlite3.Error):
+        err = explain(exc, self.connection.path)
+        if err is None:
+            raise exc
+        raise err from None
+
+    def execute(self, *args):
         try:
-            with transaction(conn):
-                if version == 0:
-                    for statement in _statements(SCHEMA):
-                        conn.execute(statement)
-                else:
-                    for v in range(version + 1, SCHEMA_VERSION + 1):
-                        for statement in _statements(MIGRATIONS[v]):
-                            conn.execute(statement)
-                conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-        except sqlite3.DatabaseError as exc:
-            conn.close()
-            raise WarnscopeError(f"{path}: not a warnscope database ({exc})") from None
+            return super().execute(*args)
+        except sqlite3.Error as exc:
+            self._fail(exc)
+
+    def executemany(self, *args):
+        try:
+            return super().executemany(*args)
+        except sqlite3.Error as exc:
+            self._fail(exc)
+
+    def fetchone(self):
+        try:
+            return super().fetchone()
+        except sqlite3.Error as exc:
+            self._fail(exc)
+
+    def fetchmany(self, *args):
+        try:
+            return super().fetchmany(*args)
+        except sqlite3.Error as exc:
+            self._fail(exc)
+
+    def fetchall(self):
+        try:
+            return super().fetchall()
+        except sqlite3.Error as exc:
+            self._fail(exc)
+
+    def __next__(self):
+        try:
+            return super().__next__()
+        except sqlite3.Error as exc:
+            self._fail(exc)
+
+
+class Connection(sqlite3.Connection):
+    """A connection that knows its file and whether it may write."""
+
+    path: Path
+    writable: bool = False
+
+    def cursor(self, factory=Cursor):  # type: ignore[override]
+        return super().cursor(factory)
+
+    def execute(self, *args):  # type: ignore[override]
+        return self.cursor().execute(*args)
+
+    def executemany(self, *args):  # type: ignore[override]
+        return self.cursor().executemany(*args)
+
+
+def connect(path: str | Path, write: bool = True) -> Connection:
+    """Open the database at ``path``: read-only for queries (``write=False``), or for
+    writing, creating the file if needed (its schema comes with the first write)."""
+    path = Path(path)
+    where = _shown(path)
+    if path.is_dir():
+        raise WarnscopeError(f"{where}: is a directory, not a database file")
+    if not write and not path.exists():
+        raise WarnscopeError(f"{where}: no such database (create one with: warnscope flags "
+                             "ingest gcc-12, or give --db)")
+    uri = "file:" + quote(os.fsencode(os.path.abspath(path))) + ("?mode=rwc" if write else "?mode=ro")
+    try:
+        conn = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=timeout(),
+                               factory=Connection)
+    except sqlite3.Error as exc:
+        raise explain(exc, path) or exc from None
+    conn.path = path
+    conn.writable = write
+    conn.row_factory = sqlite3.Row
+    try:
+        _check(conn)
+    except BaseException:
+        conn.close()
+        raise
     return conn
+
+
+def open_read(path: str | Path) -> Connection:
+    """A read-only connection for questions: never creates, migrates or alters."""
+    return connect(path, write=False)
+
+
+def open_write(path: str | Path) -> Connection:
+    """A read-write connection for ingests and runs."""
+    return connect(path, write=True)
+
+
+def _check(conn: Connection) -> None:
+    """Refuse files that are not warnscope's; bring an older schema up to date (writers)."""
+    where = _shown(conn.path)
+    raw = sqlite3.Connection.execute  # untranslated: here any failure means "not ours"
+    try:
+        raw(conn, "PRAGMA foreign_keys = ON")
+        version = raw(conn, "PRAGMA user_version").fetchone()[0]
+        tables = {r[0] for r in raw(conn, "SELECT name FROM sqlite_master WHERE type = 'table'")}
+    except sqlite3.Error as exc:
+        err = explain(exc, conn.path)
+        if err is not None and not str(exc).startswith("file is not"):
+            raise err from None  # busy, damaged, unreadable: said as such
+        raise WarnscopeError(f"{where}: not a warnscope database ({exc})") from None
+    if version < 0:
+        raise WarnscopeError(f"{where}: not a warnscope database (schema version {version})")
+    if version > SCHEMA_VERSION:
+        raise WarnscopeError(
+            f"{where}: schema version {version} is newer than this warnscope ({SCHEMA_VERSION})")
+    if version == 0:
+        if tables:
+            raise WarnscopeError(f"{where}: not a warnscope database (it holds other tables: "
+                                 f"{', '.join(sorted(tables)[:5])})")
+        if not conn.writable:
+            raise WarnscopeError(f"{where}: empty database, nothing ingested yet (run: warnscope "
+                                 "flags ingest gcc-12)")
+        return  # the first write transaction creates the schema
+    missing = TABLES - tables if version == SCHEMA_VERSION else set()
+    if missing:
+        raise WarnscopeError(f"{where}: damaged warnscope database (table "
+                             f"{', '.join(sorted(missing))} missing)")
+    if version < SCHEMA_VERSION:
+        if not conn.writable:
+            raise WarnscopeError(f"{where}: schema version {version} is older than this warnscope "
+                                 f"({SCHEMA_VERSION}); a writing command (ingest) upgrades it")
+        with transaction(conn):
+            pass  # the transaction applies the migrations
+
+
+def _prepare(conn: Connection) -> None:
+    """Inside a write transaction: create the schema of a new database or migrate an
+    older one, so that schema and first data are committed (or not) together."""
+    version = conn.execute("PRAGMA user_version").fetchone()[0]
+    if version == SCHEMA_VERSION:
+        return
+    if version == 0:
+        if conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
+            raise WarnscopeError(f"{_shown(conn.path)}: not a warnscope database (another "
+                                 "program created tables in it)")
+        statements = _statements(SCHEMA)
+    else:
+        statements = [s for v in range(version + 1, SCHEMA_VERSION + 1)
+                      for s in _statements(MIGRATIONS[v])]
+    for statement in statements:
+        conn.execute(statement)
+    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
 
 def _statements(sql: str) -> list[str]:
@@ -67,14 +252,28 @@ def _only_comments(statement: str) -> bool:
 
 @contextmanager
 def transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
-    """BEGIN IMMEDIATE … COMMIT, rolled back on any exception (including Ctrl-C)."""
+    """BEGIN IMMEDIATE … COMMIT, rolled back on any exception (including Ctrl-C).
+
+    The first write transaction on a new database also creates the schema, and on an
+    older one runs the migrations, so they commit or roll back with the data.
+    """
+    if isinstance(conn, Connection) and not conn.writable:
+        raise WarnscopeError(f"{_shown(conn.path)}: opened read-only, cannot write")  # a bug, really
     conn.execute("BEGIN IMMEDIATE")
     try:
+        if isinstance(conn, Connection):
+            _prepare(conn)
         yield conn
+        conn.execute("COMMIT")
     except BaseException:
-        conn.execute("ROLLBACK")
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
         raise
-    conn.execute("COMMIT")
+
+
+def is_empty(conn: sqlite3.Connection) -> bool:
+    """True for a new database whose schema the first write will create."""
+    return conn.execute("PRAGMA user_version").fetchone()[0] == 0
 
 
 def utc_now() -> str:

@@ -15,8 +15,9 @@ import tempfile
 from pathlib import Path
 from typing import BinaryIO, Iterator
 
+from flagdb import extract
 from flagdb.errors import WarnscopeError
-from flagdb.paths import atomic_write, cache_dir
+from flagdb.paths import cache_dir
 
 
 @functools.lru_cache(maxsize=None)
@@ -59,8 +60,9 @@ def download(package: str) -> Path:
     return target
 
 
-def data_tar(deb: Path) -> Iterator[tuple[tarfile.TarInfo, tarfile.TarFile]]:
-    """Stream the members of a .deb's ``data.tar.*`` (member, open tar for extractfile)."""
+def data_tar(deb: Path) -> Iterator[tuple[str, tarfile.TarInfo, tarfile.TarFile]]:
+    """Stream the members of a .deb's ``data.tar.*`` as (safe relative name, member,
+    open tar for extractfile); names that could point outside refuse the package."""
     try:
         with open(deb, "rb") as fh:
             if fh.read(8) != b"!<arch>\n":
@@ -75,8 +77,8 @@ def data_tar(deb: Path) -> Iterator[tuple[tarfile.TarInfo, tarfile.TarFile]]:
                     break
                 fh.seek(size + (size & 1), os.SEEK_CUR)
             with tarfile.open(fileobj=_Limited(fh, size), mode="r|*") as tar:
-                for member in tar:
-                    yield member, tar
+                for name, member in extract.members(tar, str(deb)):
+                    yield name, member, tar
     except (tarfile.TarError, EOFError, OSError, ValueError) as exc:
         raise WarnscopeError(f"{deb}: corrupt Debian package ({exc})") from None
 
@@ -95,9 +97,3 @@ class _Limited:
         self._left -= len(data)
         return data
 
-
-def write_member(tar: tarfile.TarFile, member: tarfile.TarInfo, dest: Path) -> None:
-    """Write one streamed member to ``dest``, atomically."""
-    src = tar.extractfile(member)
-    if src is not None:
-        atomic_write(dest, src)

@@ -9,11 +9,12 @@ options only found in other front ends' or targets' files are kept with
 """
 from __future__ import annotations
 
+import os
 import re
 import tarfile
 from pathlib import Path
 
-from flagdb import debian
+from flagdb import debian, extract
 from flagdb.errors import ParseError, WarnscopeError
 from flagdb.gcc_opt import Option, OptFile, has_flag, merge, nth_arg, opt_args, read_file
 from flagdb.model import CompilerData, Edge, Flag, GccFacts
@@ -31,50 +32,48 @@ def _wanted(relpath: str) -> bool:
 # ---------------------------------------------------------------- acquiring files
 
 def extract_tarball(stream, dest: Path, origin: str) -> int:
-    """Stream a GCC release tarball and write only the wanted files under ``dest``."""
+    """Stream a GCC release tarball and write only the wanted files under ``dest``
+    (through :mod:`flagdb.extract`: safe names, regular files, size caps)."""
     count = 0
+    budget = extract.Budget(origin)
     try:
         with tarfile.open(fileobj=stream, mode="r|*") as tar:
-            for member in tar:
-                if not member.isfile():
-                    continue
-                parts = member.name.split("/", 1)
+            for name, member in extract.members(tar, origin):
+                parts = name.split("/", 1)
                 if len(parts) != 2 or not _wanted(parts[1]):
                     continue
-                debian.write_member(tar, member, dest / parts[1])
+                extract.write_member(tar, member, parts[1], dest, budget)
                 count += 1
     except (tarfile.TarError, EOFError, OSError) as exc:
+        if isinstance(exc, OSError) and exc.filename is not None:
+            raise  # writing to the cache failed: not the tarball's fault
         raise WarnscopeError(f"{origin}: corrupt or truncated GCC tarball ({exc})") from None
     if count == 0 or not (dest / "gcc" / "BASE-VER").exists():
         raise WarnscopeError(f"{origin}: no gcc/BASE-VER and .opt files found: not a GCC source tarball")
     return count
 
 
+def _complete(dest: Path) -> bool:
+    return (dest / ".complete").is_file()
+
+
 def fetch_debian(major: str) -> tuple[Path, str]:
     """Option files of Debian's gcc-N-source, extracted once into the cache."""
     package = f"gcc-{major}-source"
     version = debian.package_version(package)
-    dest = cache_dir("gcc", f"{major}_{version.replace(':', '%3a')}")
-    done = dest / ".complete"
-    if not done.exists():
-        deb = debian.download(package)
-        found = False
-        for member, tar in debian.data_tar(deb):
-            name = member.name
-            if re.search(rf"/usr/src/gcc-{major}/gcc-[0-9][^/]*\.tar\.(xz|gz|bz2)$", name):
-                stream = tar.extractfile(member)
-                tmp = dest.with_name(dest.name + ".part")
-                import shutil
+    dest = cache_dir("gcc") / f"{major}_{version.replace(':', '%3a')}"
 
-                shutil.rmtree(tmp, ignore_errors=True)
-                extract_tarball(stream, tmp, f"{deb.name}:{name}")
+    def fill(tmp: Path) -> None:
+        deb = debian.download(package)
+        for name, member, tar in debian.data_tar(deb):
+            if re.fullmatch(rf"usr/src/gcc-{major}/gcc-[0-9][^/]*\.tar\.(xz|gz|bz2)", name):
+                extract.require_regular(member, name, str(deb))
+                extract_tarball(tar.extractfile(member), tmp, f"{deb.name}:{name}")
                 (tmp / ".complete").write_text(f"{package} {version}\n")
-                shutil.rmtree(dest, ignore_errors=True)
-                tmp.rename(dest)
-                found = True
-                break
-        if not found:
-            raise WarnscopeError(f"{deb}: no GCC source tarball inside {package}")
+                return
+        raise WarnscopeError(f"{deb}: no GCC source tarball inside {package}")
+
+    extract.populate(dest, fill, _complete)
     return dest, f"{package} {version}"
 
 
@@ -82,19 +81,22 @@ def locate_source(source: str) -> tuple[Path, str, str]:
     """A user-given ``--source``: a source tree (or its ``gcc/`` dir) or a tarball."""
     path = Path(source)
     if not path.exists():
-        raise WarnscopeError(f"{source}: no such file or directory")
+        raise WarnscopeError(f"{extract.shown(source)}: no such file or directory")
     if path.is_file():
-        dest = cache_dir("gcc", "tarballs", _file_digest(path))
-        if not (dest / ".complete").exists():
+        def fill(tmp: Path) -> None:
             with open(path, "rb") as fh:
-                extract_tarball(fh, dest, str(path))
-            (dest / ".complete").write_text(str(path) + "\n")
-        return dest, "tarball", str(path.resolve())
+                extract_tarball(fh, tmp, extract.shown(str(path)))
+            (tmp / ".complete").write_text(extract.shown(str(path)) + "\n")
+
+        dest = extract.populate(cache_dir("gcc", "tarballs") / _file_digest(path), fill, _complete)
+        return dest, "tarball", extract.shown(str(path.resolve()))
+    if not path.is_dir():
+        raise WarnscopeError(f"{extract.shown(source)}: neither a directory nor a regular file")
     if (path / "gcc" / "common.opt").exists():
-        return path, "source-tree", str(path.resolve())
+        return path, "source-tree", extract.shown(str(path.resolve()))
     if (path / "common.opt").exists() and path.name == "gcc":
-        return path.parent, "source-tree", str(path.parent.resolve())
-    raise WarnscopeError(f"{source}: not a GCC source tree (no gcc/common.opt) nor a tarball")
+        return path.parent, "source-tree", extract.shown(str(path.parent.resolve()))
+    raise WarnscopeError(f"{extract.shown(source)}: not a GCC source tree (no gcc/common.opt) nor a tarball")
 
 
 def _file_digest(path: Path) -> str:
@@ -128,19 +130,38 @@ def build_from_tree(root: Path, compiler: str, source_kind: str, provenance: str
     """Parse every ``gcc/**/*.opt`` under ``root`` (the top of a GCC source tree)."""
     gcc_dir = root / "gcc"
     base_ver = gcc_dir / "BASE-VER"
-    if not base_ver.exists():
-        raise WarnscopeError(f"{root}: no gcc/BASE-VER: not a GCC source tree")
-    version = base_ver.read_text().strip()
+    shown_root = extract.shown(str(root))
+    if not os.path.lexists(base_ver):
+        raise WarnscopeError(f"{shown_root}: no gcc/BASE-VER: not a GCC source tree")
+    raw = extract.read_regular(base_ver, f"{shown_root}/gcc/BASE-VER", max_bytes=4096)
+    version = raw.decode("utf-8", "backslashreplace").strip()
     if not re.fullmatch(r"\d+\.\d+\.\d+", version):
-        raise ParseError(str(base_ver), 1, f"not a GCC version: {version!r}")
+        raise ParseError(f"{shown_root}/gcc/BASE-VER", 1, f"not a GCC version: {version[:40]!r}")
     files = []
-    for path in sorted(gcc_dir.rglob("*.opt")):
+    try:
+        paths = sorted(gcc_dir.rglob("*.opt"))
+    except OSError as exc:
+        raise WarnscopeError(f"{shown_root}/gcc: cannot list the option files "
+                             f"({extract.shown(str(exc.strerror or exc)).lower()})") from None
+    for path in paths:
         rel = path.relative_to(gcc_dir).as_posix()
+        if extract.shown(rel) != rel:
+            raise ParseError(extract.shown(rel), None, "file name is not valid UTF-8")
         files.append(read_file(path, rel))
-    if not any(f.path == "common.opt" for f in files):
-        raise WarnscopeError(f"{gcc_dir}: no common.opt")
+    _require_complete(files, shown_root)
     data = build(files, compiler, version, source_kind, provenance)
     return data
+
+
+def _require_complete(files: list[OptFile], root: str) -> None:
+    """The files every GCC has, with options in them: without them an entry would
+    silently lose most flags (an empty common.opt, a tree without the C front end)."""
+    for needed in ("common.opt", "c-family/c.opt"):
+        found = next((f for f in files if f.path == needed), None)
+        if found is None:
+            raise WarnscopeError(f"{root}/gcc: no {needed}: an incomplete GCC source tree")
+        if not found.options:
+            raise ParseError(needed, None, "holds no options: an incomplete or damaged GCC source tree")
 
 
 def build(files: list[OptFile], compiler: str, version: str, source_kind: str,

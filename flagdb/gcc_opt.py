@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from flagdb.errors import ParseError
+from flagdb.extract import read_regular
 
 SPECIAL_RECORDS = {
     "Language", "Enum", "EnumValue", "Variable", "TargetVariable", "TargetSave",
@@ -165,8 +166,9 @@ def c_unescape(text: str) -> str:
 
 
 def read_file(path: Path, display: str) -> OptFile:
-    """Read and parse a file from disk; undecodable bytes are a parse error with a line."""
-    data = path.read_bytes()
+    """Read and parse a file from disk; undecodable bytes are a parse error with a line.
+    Only a regular file of bounded size and line length is read (flagdb.extract)."""
+    data = read_regular(path, display)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:

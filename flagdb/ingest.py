@@ -8,6 +8,7 @@ from __future__ import annotations
 import sqlite3
 
 from flagdb import store
+from flagdb.db import is_empty
 from flagdb.errors import WarnscopeError
 from flagdb.model import CompilerData, family_of
 
@@ -46,9 +47,22 @@ def ingest(conn: sqlite3.Connection, compiler: str, source: str | None = None
     return data, store_data(conn, data)
 
 
-def store_data(conn: sqlite3.Connection, data: CompilerData) -> str:
-    """Store parsed data in one transaction; an empty parse is refused, not stored."""
+#: A new entry with fewer flags than this share of the stored one is refused unless forced.
+MIN_SHARE = 0.8
+
+
+def store_data(conn: sqlite3.Connection, data: CompilerData, force: bool = False) -> str:
+    """Store parsed data in one transaction; an empty parse is refused, not stored, and
+    so is one far smaller than the stored entry (an incomplete source would silently
+    replace a good entry) unless ``force``."""
     compiler = data.compiler
     if not data.flags:
         raise WarnscopeError(f"{compiler}: no warning options found in {data.source}")
+    if not force and not is_empty(conn):
+        stored = next((r for r in store.compilers(conn) if r.name == compiler), None)
+        if stored is not None and len(data.flags) < MIN_SHARE * stored.flags:
+            raise WarnscopeError(
+                f"{compiler}: {data.source} gives {len(data.flags)} flags, far fewer than the "
+                f"{stored.flags} stored (from {stored.source}); an incomplete source? "
+                "Not replaced (--force replaces it)")
     return store.save(conn, data)

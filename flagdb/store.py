@@ -157,7 +157,14 @@ def load_subset(conn: sqlite3.Connection, name: str, flag_names_: set[str]) -> C
 def _json_column(texts: list[str]) -> list:
     """Decode many small JSON texts (one column of many rows) with a single ``json.loads``:
     for small texts the per-call overhead is most of the cost."""
-    return json.loads("[" + ",".join(texts) + "]")
+    try:
+        values = json.loads("[" + ",".join(texts) + "]")
+    except ValueError as exc:  # an edited or damaged database, not a bug here
+        values = exc
+    if isinstance(values, Exception) or len(values) != len(texts):
+        raise WarnscopeError(f"damaged warnscope database: a JSON column holds invalid text "
+                             f"({values if isinstance(values, Exception) else 'values run together'})")
+    return values
 
 
 def _flags(conn: sqlite3.Connection, family: str, where: str, params: tuple) -> list[Flag]:

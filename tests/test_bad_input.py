@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from conftest import Cli, dump
-from test_gcc_opt_parser import COMMON, _tree
+from test_gcc_opt_parser import C_OPT, COMMON, _tree
 
 
 @pytest.fixture
@@ -58,7 +58,6 @@ def test_three_way_and(run, tmp_path):
 
 def test_not_utf8(run, tmp_path):
     root = _tree(tmp_path, {"common.opt": COMMON})
-    (root / "gcc" / "c-family").mkdir()
     (root / "gcc" / "c-family" / "c.opt").write_bytes(b"Wx\nC Warning\n\xff\xfe bad\n")
     msg = run("flags", "ingest", "gcc-12", "--source", str(root))
     assert "c-family/c.opt:3: not valid UTF-8" in msg
@@ -94,7 +93,8 @@ def _tarball(tmp_path: Path) -> bytes:
     buf = io.BytesIO()
     with tarfile.open(fileobj=buf, mode="w:xz") as tar:
         for name, text in {"gcc-99.1.0/gcc/BASE-VER": "99.1.0\n",
-                           "gcc-99.1.0/gcc/common.opt": COMMON}.items():
+                           "gcc-99.1.0/gcc/common.opt": COMMON,
+                           "gcc-99.1.0/gcc/c-family/c.opt": C_OPT}.items():
             info = tarfile.TarInfo(name)
             info.size = len(text.encode())
             tar.addfile(info, io.BytesIO(text.encode()))

@@ -48,10 +48,14 @@ def test_opt_args_semantics():
     assert opt_args("Warn", "Warn({-Wfoo) is gone})") == "-Wfoo) is gone"
 
 
+#: Every GCC tree has a C front end; ingest refuses one without (an incomplete tree).
+C_OPT = "Language\nC\n\nWc-only\nC Warning\nA warning of the C front end.\n"
+
+
 def _tree(tmp_path: Path, files: dict[str, str]) -> Path:
     (tmp_path / "gcc").mkdir(parents=True, exist_ok=True)
     (tmp_path / "gcc" / "BASE-VER").write_text("99.1.0\n")
-    for name, text in files.items():
+    for name, text in {"c-family/c.opt": C_OPT, **files}.items():
         p = tmp_path / "gcc" / name
         p.parent.mkdir(parents=True, exist_ok=True)
         p.write_text(text)

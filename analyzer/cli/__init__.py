@@ -9,11 +9,13 @@ Subcommands are named here as ``module:attribute`` and imported only when run, s
 """
 from __future__ import annotations
 
+import errno
 import sys
 
 import click
 
 from flagdb.errors import WarnscopeError
+from flagdb.extract import shown
 from analyzer.cli.lazy import LazyGroup
 
 #: command name -> "module:attribute" of its click command, imported on first use
@@ -37,14 +39,33 @@ def cli(ctx: click.Context, db: str) -> None:
 NO_ARGS_IS_HELP = getattr(click.exceptions, "NoArgsIsHelpError", ())
 
 
+#: OS failures a user's input or machine causes: one line, not a traceback.
+ANTICIPATED_ERRNOS = {errno.E2BIG, errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES,
+                      errno.EPERM, errno.ENAMETOOLONG, errno.EFBIG}
+
+
+def _error(message: str) -> int:
+    """Print one error line (names that are not UTF-8 shown as ``\\xff``); exit 1."""
+    click.echo(f"warnscope: error: {shown(message)}", err=True)
+    return 1
+
+
 def main(argv: list[str] | None = None) -> int:
     try:
         # Without standalone mode click returns a command's exit code (as
         # ``flags verify`` raising Exit(1)) instead of exiting: pass it on.
         code = cli.main(args=argv, prog_name="warnscope", standalone_mode=False)
     except WarnscopeError as exc:
-        click.echo(f"warnscope: error: {exc}", err=True)
-        return 1
+        return _error(str(exc))
+    except OSError as exc:
+        if exc.errno not in ANTICIPATED_ERRNOS:
+            raise
+        where = f"{exc.filename}: " if exc.filename else ""
+        return _error(f"{where}{exc.strerror or exc}")
+    except UnicodeEncodeError as exc:  # a name from argv or disk that is not UTF-8, printed
+        snippet = exc.object[max(0, exc.start - 20):exc.end + 20]
+        return _error(f"cannot print a name that is not valid UTF-8: "
+                      f"'{shown(str(snippet))}'")
     except click.exceptions.Abort:
         click.echo("warnscope: interrupted", err=True)
         return 130

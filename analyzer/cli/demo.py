@@ -36,7 +36,7 @@ def demo(ctx: click.Context) -> None:
     """Ingest gcc-11 and gcc-12, verify them, show what changed and what -Wall does,
     then run the UB corpus on gcc-12 and clang-16 at -O0 and -O2."""
     path = db_path(ctx.find_root().obj["db"])
-    conn = connect(path)
+    conn = connect(path, write=True)
     _section(f"Ingesting warning options into {path}")
     for compiler in GCCS:
         data, status = ingest(conn, compiler)

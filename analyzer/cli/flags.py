@@ -40,8 +40,8 @@ lang_option = click.option("--lang", type=click.Choice(["c", "c++"]), default=No
                            help="Only what applies to this language (default: the C family).")
 
 
-def _conn(ctx: click.Context):
-    return connect(db_path(ctx.find_root().obj["db"]))
+def _conn(ctx: click.Context, write: bool = False):
+    return connect(db_path(ctx.find_root().obj["db"]), write=write)
 
 
 def _emit(value, as_json: bool, text: str | None = None) -> None:
@@ -61,13 +61,14 @@ def flags() -> None:
 @click.argument("compilers", nargs=-1, required=True)
 @click.option("--source", help="A GCC source tree or tarball, or a dir of clang .inc files.")
 @click.option("--from-binary", is_flag=True, help="Build the entry from the GCC binary (plugin).")
+@click.option("--force", is_flag=True, help="Replace a stored entry even by one with far fewer flags.")
 @click.pass_context
-def ingest(ctx, compilers, source, from_binary) -> None:
+def ingest(ctx, compilers, source, from_binary, force) -> None:
     """Ingest COMPILERS (gcc-12, clang-16 …) into the database."""
     if source and len(compilers) > 1:
         raise WarnscopeError(f"--source holds one compiler's data: give one compiler with it, "
                              f"not {len(compilers)} ({' '.join(compilers)})")
-    conn = _conn(ctx)
+    conn = None  # opened after the first parse: a failed parse never touches --db
     for compiler in compilers:
         if from_binary:
             if parse_compiler_id(compiler) != "gcc":
@@ -77,7 +78,8 @@ def ingest(ctx, compilers, source, from_binary) -> None:
             data = ingest_binary(compiler)
         else:
             data = load_compiler(compiler, source)
-        status = store_data(conn, data)
+        conn = conn or _conn(ctx, write=True)
+        status = store_data(conn, data, force)
         click.echo(f"{compiler}: {status} ({data.version}, {len(data.flags)} flags, "
                    f"{len(data.edges)} edges; from {data.source})")
 

@@ -77,7 +77,7 @@ def run_cmd(ctx, corpus_dir, compilers, levels, flag_sets, runs, timeout, jobs, 
     if scheduler is not None:
         from analyzer.executors import DaskExecutor
         executor = DaskExecutor(scheduler)
-    conn = connect(_db(ctx))
+    conn = connect(_db(ctx), write=True)
     try:
         with ProgressBar(not as_json) as progress:
             summary = ub_run.run(conn, corpus_dir, compiler_list, level_list, flag_list,
@@ -112,7 +112,7 @@ def report_cmd(ctx, corpus_dir, case_id, as_json) -> None:
     """The matrix (divergent cases first) and per-case detail."""
     if not _db(ctx).exists():
         raise WarnscopeError(f"{_db(ctx)}: no such database: run 'warnscope ub run' first")
-    conn = connect(_db(ctx))
+    conn = connect(_db(ctx), write=False)
     corpus = str(Path(corpus_dir).resolve()) if corpus_dir else None
     report = ub_report.build(ub_report.load(conn, corpus))
     if case_id is not None:

@@ -30,7 +30,7 @@ def closure_from_plugin(compiler: str, flags: list[str], lang: str, std: str | N
 def closure_from_database(db: str, compiler: str, flags: list[str], lang: str
                           ) -> tuple[list[ClosureEntry], str]:
     """The closure following the database's edges (for any compiler, no binary needed)."""
-    data = store.load(connect(db_path(db)), compiler)
+    data = store.load(connect(db_path(db), write=False), compiler)
     index = queries.Index(data)
     unknown = [f for f in flags if index.resolve(f) is None]
     if unknown:

@@ -1,0 +1,226 @@
+"""Reading files and archives that warnscope did not write, safely.
+
+Source trees, tarballs and packages may come from anyone, and warnscope runs as
+root: a member named ``gcc/../../x.opt`` must not land outside the cache, a
+compressed gigabyte of zeros must not fill the disk, a FIFO named ``x.opt`` must
+not hang the ingest, a 50 MB line must not take gigabytes of memory. Everything
+that reads such input goes through here:
+
+* :func:`members` walks a tar stream and refuses (for the whole archive) member
+  names that are absolute or contain ``..``, and wanted members that are not
+  regular files (links, devices, FIFOs);
+* :func:`write_member` copies one member under the per-file and total caps of an
+  :class:`Budget`;
+* :func:`populate` fills a cache directory once: under a lock, into a unique
+  temporary sibling renamed into place when complete, so concurrent first runs
+  neither collide nor see a half-filled directory;
+* :func:`read_regular` reads a regular file (never a FIFO, device or directory)
+  with a size cap and a line-length cap.
+"""
+from __future__ import annotations
+
+import errno
+import fcntl
+import os
+import shutil
+import stat
+import tarfile
+import tempfile
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Iterator
+
+from flagdb.errors import ParseError, WarnscopeError
+from flagdb.paths import atomic_write
+
+#: Limits far above any real input (the largest clang table is ~2 MB, a whole GCC's
+#: option files ~1.3 MB, the longest real line ~4 kB) and far below harm.
+MAX_FILE_BYTES = 16 << 20
+MAX_TOTAL_BYTES = 64 << 20
+MAX_FILES = 5000
+MAX_LINE_BYTES = 64 << 10
+
+
+def shown(name: str) -> str:
+    """A name as it can be printed: bytes that are not UTF-8 shown as ``\\xff``."""
+    try:
+        return name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    except UnicodeEncodeError:
+        return name.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+@dataclass
+class Budget:
+    """What an extraction may still write: bytes in total and number of files."""
+
+    origin: str
+    total: int = MAX_TOTAL_BYTES
+    files: int = MAX_FILES
+
+    def take(self, name: str, size: int) -> None:
+        if size > MAX_FILE_BYTES:
+            raise WarnscopeError(f"{self.origin}: member {shown(name)} is {size} bytes, over the "
+                                 f"{MAX_FILE_BYTES >> 20} MB limit for one file (not a real source?)")
+        if size > self.total or self.files <= 0:
+            raise WarnscopeError(f"{self.origin}: the wanted files exceed {MAX_TOTAL_BYTES >> 20} MB "
+                                 f"or {MAX_FILES} files in total (not a real source?)")
+        self.total -= size
+        self.files -= 1
+
+
+def member_name(member: tarfile.TarInfo, origin: str) -> str:
+    """The member's name relative to the archive root (``./`` stripped), or an error
+    if it could point outside: absolute, or with a ``..`` component, or not UTF-8."""
+    name = member.name
+    parts = [p for p in name.split("/") if p not in ("", ".")]
+    if name.startswith("/") or ".." in parts:
+        raise WarnscopeError(f"{origin}: unsafe member name {shown(name)!r} "
+                             "(absolute or with '..'): refusing the archive")
+    if shown(name) != name:
+        raise WarnscopeError(f"{origin}: member name {shown(name)!r} is not valid UTF-8: "
+                             "refusing the archive")
+    return "/".join(parts)
+
+
+def members(tar: tarfile.TarFile, origin: str) -> Iterator[tuple[str, tarfile.TarInfo]]:
+    """Every member of a streamed tar as (safe relative name, member); unsafe names
+    (also of members nobody wants) make the whole archive refused."""
+    for member in tar:
+        yield member_name(member, origin), member
+
+
+def require_regular(member: tarfile.TarInfo, name: str, origin: str) -> None:
+    """A wanted member must be a plain file: a link could point anywhere, a device or
+    FIFO is not data."""
+    if not member.isreg():
+        kind = ("symbolic link" if member.issym() else "hard link" if member.islnk() else
+                "directory" if member.isdir() else "FIFO" if member.isfifo() else
+                "device" if member.isdev() else "special member")
+        raise WarnscopeError(f"{origin}: {shown(name)} is a {kind}, not a regular file: "
+                             "refusing the archive")
+
+
+def write_member(tar: tarfile.TarFile, member: tarfile.TarInfo, name: str, dest_root: Path,
+                 budget: Budget) -> None:
+    """Write a wanted regular member to ``dest_root/name`` within the budget."""
+    require_regular(member, name, budget.origin)
+    budget.take(name, member.size)
+    dest = dest_root / name
+    src = tar.extractfile(member)
+    if src is None:  # pragma: no cover - isreg() members always have data
+        raise WarnscopeError(f"{budget.origin}: {shown(name)}: no data")
+    atomic_write(dest, _Capped(src, member.size))
+
+
+class _Capped:
+    """A member's stream that yields at most its declared size."""
+
+    def __init__(self, src, size: int):
+        self._src, self._left = src, size
+
+    def read(self, n: int = -1) -> bytes:
+        n = self._left if n < 0 or n > self._left else n
+        data = self._src.read(n)
+        self._left -= len(data)
+        return data
+
+
+@contextmanager
+def _locked(lock_path: Path) -> Iterator[None]:
+    with open(lock_path, "a+b") as fh:
+        fcntl.flock(fh, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(fh, fcntl.LOCK_UN)
+
+
+def populate(dest: Path, fill: Callable[[Path], None], ready: Callable[[Path], bool]) -> Path:
+    """Make ``dest`` a complete cache directory, filled once by ``fill(tmpdir)``.
+
+    The work happens under an exclusive lock beside ``dest`` and in a temporary
+    directory unique to this process, renamed to ``dest`` only when ``fill``
+    succeeded. A second process waits for the lock and then finds ``dest`` ready;
+    a failure leaves nothing behind.
+    """
+    if ready(dest):
+        return dest
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    with _locked(dest.parent / f".{dest.name}.lock"):
+        if ready(dest):
+            return dest
+        tmp = Path(tempfile.mkdtemp(dir=dest.parent, prefix=f".{dest.name}.part-"))
+        try:
+            fill(tmp)
+            os.chmod(tmp, 0o755)
+            if dest.exists():  # left over from an older warnscope, incomplete
+                shutil.rmtree(dest)
+            try:
+                os.rename(tmp, dest)
+            except OSError:
+                if not ready(dest):
+                    raise
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+    return dest
+
+
+def read_regular(path: Path | str, display: str, max_bytes: int = MAX_FILE_BYTES,
+                 max_line: int = MAX_LINE_BYTES) -> bytes:
+    """The bytes of a regular file, refusing anything else and anything too big.
+
+    Symbolic links are followed to a regular file; a dangling one, a loop, a
+    directory, a FIFO or a device is a :class:`ParseError` naming ``display``, as is
+    a file over ``max_bytes`` or a line over ``max_line`` bytes (named by its line).
+    Memory stays bounded by the caps whatever the file holds.
+    """
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        what = "dangling symbolic link" if os.path.islink(path) else "no such file"
+        raise ParseError(display, None, what) from None
+    except OSError as exc:
+        raise ParseError(display, None, _os_reason(exc)) from None
+    if not stat.S_ISREG(st.st_mode):
+        raise ParseError(display, None, f"not a regular file ({_kind(st.st_mode)})")
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | os.O_NOCTTY)
+    except OSError as exc:
+        raise ParseError(display, None, _os_reason(exc)) from None
+    with os.fdopen(fd, "rb") as fh:
+        st = os.fstat(fh.fileno())
+        if not stat.S_ISREG(st.st_mode):  # replaced between stat and open
+            raise ParseError(display, None, f"not a regular file ({_kind(st.st_mode)})")
+        chunks: list[bytes] = []
+        total = 0
+        lineno = 0
+        try:
+            while True:
+                line = fh.readline(max_line + 1)
+                if not line:
+                    break
+                lineno += 1
+                if len(line) > max_line and not (len(line) == max_line + 1 and line.endswith(b"\n")):
+                    raise ParseError(display, lineno, f"line longer than {max_line} bytes "
+                                                      "(not a real source file?)")
+                total += len(line)
+                if total > max_bytes:
+                    raise ParseError(display, None, f"over the {max_bytes >> 20} MB limit "
+                                                    "for one file (not a real source file?)")
+                chunks.append(line)
+        except OSError as exc:
+            raise ParseError(display, lineno + 1, _os_reason(exc)) from None
+    return b"".join(chunks)
+
+
+def _kind(mode: int) -> str:
+    return ("a directory" if stat.S_ISDIR(mode) else "a FIFO" if stat.S_ISFIFO(mode) else
+            "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else
+            "a socket" if stat.S_ISSOCK(mode) else "not a file")
+
+
+def _os_reason(exc: OSError) -> str:
+    if exc.errno == errno.ELOOP:
+        return "symbolic link loop"
+    return (exc.strerror or str(exc)).lower()

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from conftest import Cli, dump
+from flagdb.schema import SCHEMA_VERSION
 from test_hostile_sources import ERROR, in_namespace, one_error, require_mounts, warnscope
 from test_gcc_opt_parser import COMMON, _tree
 
@@ -85,7 +86,7 @@ def test_first_ingest_creates_schema_and_data_together(tmp_path, capsys):
     root = _tree(tmp_path / "src", {"common.opt": COMMON})
     code, out, _ = Cli(db, capsys)("flags", "ingest", "gcc-99", "--source", str(root))
     assert code == 0 and "gcc-99: added" in out
-    assert sqlite3.connect(db).execute("PRAGMA user_version").fetchone()[0] == 1
+    assert sqlite3.connect(db).execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
 
 
 def _smash(db: Path, first: int, last: int) -> None:

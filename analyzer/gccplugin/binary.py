@@ -259,6 +259,9 @@ def binary_flag(bv: BinaryView, opt: dict) -> Flag:
         undocumented=bool(opt["undocumented"]),
         unlisted=not opt["warning"],
         var_type=opt["var_type"],
+        # An option on when its variable holds one value (the option files' Var(v, val));
+        # its state reads 1 or 0, the variable it shares holds the value.
+        var_value=str(opt["var_value"]) if opt["var_type"] == "equal" else None,
         var_offset=opt["var_offset"],
         defaults=defaults,
         states=states,

@@ -10,7 +10,7 @@ real disagreement and fails verification.
 """
 from __future__ import annotations
 
-from analyzer.verify.gcc_q import absent_from_binary
+from analyzer.verify.gcc_q import absent_from_binary, entry_default, is_binary_entry
 from flagdb.model import CompilerData, Flag
 from flagdb.queries import Index, closure as edge_closure
 from analyzer.verify.report import Finding
@@ -105,7 +105,8 @@ def _norm_default(value: str) -> str:
 
 
 def compare_defaults(data: CompilerData, bv: BinaryView, lang: str) -> list[Finding]:
-    """The option files' default of each option against the binary's resolved state."""
+    """The entry's default of each option against the binary's resolved state: the
+    option files' one default, or a binary entry's default for the language."""
     out = []
     label = LANGS[lang]
     check = f"plugin-default-{lang}"
@@ -116,10 +117,11 @@ def compare_defaults(data: CompilerData, bv: BinaryView, lang: str) -> list[Find
         states = bv.states[lang]
         init, handled, final = (gcc_binary.default_of(opt, states[k].get(f.name))
                                 for k in ("init_states", "option_states", "states"))
-        expected = _norm_default(f.default)
+        claimed = entry_default(f, label) if is_binary_entry(f) else f.default
+        expected = _norm_default(claimed)
         if expected == final:
             continue
-        out.append(Finding(check, f.name, f.default, final,
+        out.append(Finding(check, f.name, claimed, final,
                            _default_reason(f, data, expected, init, handled, final, label)))
     return out
 

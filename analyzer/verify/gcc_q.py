@@ -192,9 +192,10 @@ def _show_value(f: Flag, value: str | None) -> str | None:
         number = int(value, 0)
     except ValueError:
         return None
-    if number < 0:
-        # GCC's option_enabled returns an integer switch's value itself, and -Q prints
-        # a state only for one that is >= 0: an unresolved -1 shows as nothing.
+    if number < 0 and f.gcc.var_type == "integer":
+        # From GCC 12 (CLVC_INTEGER) option_enabled returns an int switch's value itself,
+        # and -Q prints a state only for one >= 0: an unresolved -1 shows as nothing.
+        # GCC 11's CLVC_BOOLEAN returns value != 0, so there -1 shows as enabled.
         return ""
     return "[enabled]" if number != 0 else "[disabled]"
 

@@ -6,6 +6,11 @@ an empty input, for C++. We predict that listing from the database — defaults,
 the closure of ``-Wall`` or ``-Wextra`` applied to the options' variables — and
 compare line by line. ``-Q`` is lossy in known ways; each has a rule here that
 explains the difference. What no rule explains is a real disagreement.
+
+An entry ingested from the binary (``--from-binary``) has no option files behind it:
+its variables are known by their offset in ``struct gcc_options``, its defaults per
+language as the plugin resolved them, and the plugin's recorded states before and
+after the front end's post-option code stand in for ``Init``.
 """
 from __future__ import annotations
 

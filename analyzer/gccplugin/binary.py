@@ -37,6 +37,9 @@ ROOTS = ["-Wall", "-Wextra", "-Wpedantic", "-Wformat=2"]
 C_FAMILY = {"C", "C++", "ObjC", "ObjC++", "Common"}
 VIA_HANDLING = "option handling"
 VIA_POST = "post-option code"
+#: The plugin's names of an ``int`` variable's type: ``integer`` (CLVC_INTEGER, GCC 12
+#: on) and ``boolean`` (CLVC_BOOLEAN, which held any int in GCC 11 and before).
+INT_TYPES = ("integer", "boolean")
 #: Levels tried for a level option (``-Wformat=``) met in a closure.
 MAX_LEVEL = 5
 
@@ -259,6 +262,9 @@ def binary_flag(bv: BinaryView, opt: dict) -> Flag:
         undocumented=bool(opt["undocumented"]),
         unlisted=not opt["warning"],
         var_type=opt["var_type"],
+        # An option on when its variable holds one value (the option files' Var(v, val));
+        # its state reads 1 or 0, the variable it shares holds the value.
+        var_value=str(opt["var_value"]) if opt["var_type"] == "equal" else None,
         var_offset=opt["var_offset"],
         defaults=defaults,
         states=states,
@@ -297,7 +303,8 @@ def _typed(name: str, value: str) -> str | None:
 
 
 def _levels(opt: dict) -> list[int]:
-    if not (opt["text"].endswith("=") and opt["var_type"] == "integer" and opt["range"]):
+    # GCC 12 calls an int variable CLVC_INTEGER, GCC 11 and before CLVC_BOOLEAN.
+    if not (opt["text"].endswith("=") and opt["var_type"] in INT_TYPES and opt["range"]):
         return []
     lo, hi = opt["range"]
     return list(range(max(lo, 1), min(hi, MAX_LEVEL) + 1))

@@ -28,8 +28,11 @@ def run(data) -> VerifyReport:
         from analyzer.verify.plugin import verify_with_plugin
 
         if plugin_available(data.compiler):
-            findings = verify_with_plugin(data)
-            report.compared["plugin"] = len(findings)
+            counts: dict[str, int] = {}
+            findings = verify_with_plugin(data, counts)
+            # One total: the defaults of every option with a state, and the members of
+            # every closure, both languages.
+            report.compared["plugin"] = sum(counts.values())
             report.findings.extend(findings)
         return report
     from analyzer.verify.clang import verify_clang

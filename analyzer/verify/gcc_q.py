@@ -6,6 +6,11 @@ an empty input, for C++. We predict that listing from the database — defaults,
 the closure of ``-Wall`` or ``-Wextra`` applied to the options' variables — and
 compare line by line. ``-Q`` is lossy in known ways; each has a rule here that
 explains the difference. What no rule explains is a real disagreement.
+
+An entry ingested from the binary (``--from-binary``) has no option files behind it:
+its variables are known by their offset in ``struct gcc_options``, its defaults per
+language as the plugin resolved them, and the plugin's recorded states before and
+after the front end's post-option code stand in for ``Init``.
 """
 from __future__ import annotations
 
@@ -18,6 +23,7 @@ from pathlib import Path
 from flagdb.errors import WarnscopeError
 from flagdb.model import CompilerData, Flag
 from flagdb.queries import Index, closure
+from analyzer.gccplugin.binary import default_of
 from analyzer.verify.report import Finding, VerifyReport
 
 #: Symbolic ``Init()`` values of the option files and what they are on a 64-bit host.
@@ -66,30 +72,95 @@ def _norm(name: str) -> str:
 
 
 def predict(index: Index, lang: str, flags: list[str]) -> dict[str, str | None]:
-    """What ``-Q`` should print for each option; None where the files cannot tell."""
+    """What ``-Q`` should print for each option; None where the entry cannot tell."""
+    return _predict(index, lang, flags)[0]
+
+
+def _predict(index: Index, lang: str, flags: list[str]
+             ) -> tuple[dict[str, str | None], set[str]]:
+    """:func:`predict`, and the variables the flags' closure set (their state is not
+    the default's, so no rule about defaults may explain a difference in them)."""
     on = closure(index, flags, lang) if flags else {}
     variables: dict[str, str | None] = {}
-    for f in index.data.flags:
-        var = f.gcc.var
+    # An ``Var(v, val)`` option (var_type ``equal``) says less of its variable than the
+    # plain option sharing it: the plain one gives the default.
+    for f in sorted(index.data.flags, key=lambda f: f.gcc.var_type == "equal"):
+        var = variable_of(f)
         if var and var not in variables:
-            variables[var] = _raw_default(f)
+            variables[var] = _raw_default(f, lang)
+    touched = set()
     for name, value in on.items():
         f = index.flags.get(name)
-        if f is not None and f.gcc.var:
-            variables[f.gcc.var] = _raw_value(f, value)
+        var = variable_of(f) if f is not None else None
+        if var:
+            variables[var] = _raw_value(f, value)
+            touched.add(var)
     out: dict[str, str | None] = {}
     for f in index.data.flags:
         out[f.name] = _display(index, f, variables)
-    return out
+    return out, touched
 
 
-def _raw_default(f: Flag) -> str | None:
+def variable_of(f: Flag) -> str | None:
+    """The identity of the variable holding the option's state, None if it has none.
+
+    The option files name it (``Var(warn_shadow)``); the binary's option table gives
+    its offset in ``struct gcc_options`` instead: options at one offset share a state
+    just as options naming one variable do.
+    """
+    if f.gcc.var:
+        return f.gcc.var
+    if f.gcc.var_offset is not None and f.gcc.var_type not in (None, "defer"):
+        return f"offset {f.gcc.var_offset}"
+    return None
+
+
+def is_binary_entry(f: Flag) -> bool:
+    """Was the flag read from the binary's option table (no option files behind it)?"""
+    return f.origin == "binary"
+
+
+def _raw_default(f: Flag, lang: str) -> str | None:
+    """The variable's value before the front end's post-option code, as the entry says."""
+    if is_binary_entry(f):
+        return _binary_raw(f, entry_default(f, lang))
     init = f.gcc.init
     if init is None:
         return "0"
     if init == "-1":
         return None
     return SYMBOLIC_INIT.get(init, init)
+
+
+def entry_default(f: Flag, lang: str) -> str:
+    """A binary entry's default in ``lang``: per language in its facts; the flag's own
+    ``default`` is the first language's (C's where the option is one of C)."""
+    defaults = f.gcc.defaults
+    main = "C" if "C" in defaults else "C++"
+    if lang == main or lang not in defaults:
+        return f.default
+    return defaults[lang]
+
+
+def _binary_raw(f: Flag, default: str) -> str:
+    """A default in the database's terms (``on``, ``off``, ``code``, a level, an enum
+    name, a size) as the value the variable holds."""
+    vt = f.gcc.var_type
+    if default == "code":
+        return "-1"
+    if default == "on":
+        return f.gcc.var_value if vt == "equal" and f.gcc.var_value else "1"
+    if default == "off":
+        return "-1" if vt == "size" else "0"
+    return default
+
+
+def _state_raw(f: Flag, state: str) -> str:
+    """A state the plugin recorded as the value the variable holds: an ``equal``
+    option's state is whether the variable holds its value (GCC's option_enabled)."""
+    if f.gcc.var_type == "equal" and f.gcc.var_value:
+        return f.gcc.var_value if state == "1" else "0"
+    return state
 
 
 def _raw_value(f: Flag, value: str) -> str:
@@ -104,10 +175,14 @@ def _display(index: Index, f: Flag, variables: dict[str, str | None]) -> str | N
         return "[ignored]"
     if f.alias_of:
         return f.alias_of if (not f.takes_argument or "=" in f.alias_of[:-1]) else ""
-    var = f.gcc.var
+    var = variable_of(f)
     if var is None:
         return ""
-    value = variables.get(var)
+    return _show_value(f, variables.get(var))
+
+
+def _show_value(f: Flag, value: str | None) -> str | None:
+    """The option's state as ``-Q`` prints it, given its variable's value."""
     if value is None:
         return None
     if f.takes_argument:
@@ -119,9 +194,15 @@ def _display(index: Index, f: Flag, variables: dict[str, str | None]) -> str | N
     if f.gcc.var_value is not None:
         return "[enabled]" if value == f.gcc.var_value else "[disabled]"
     try:
-        return "[enabled]" if int(value, 0) != 0 else "[disabled]"
+        number = int(value, 0)
     except ValueError:
         return None
+    if number < 0 and f.gcc.var_type == "integer":
+        # From GCC 12 (CLVC_INTEGER) option_enabled returns an int switch's value itself,
+        # and -Q prints a state only for one >= 0: an unresolved -1 shows as nothing.
+        # GCC 11's CLVC_BOOLEAN returns value != 0, so there -1 shows as enabled.
+        return ""
+    return "[enabled]" if number != 0 else "[disabled]"
 
 
 def _enum_string(f: Flag, value: str) -> str:
@@ -140,8 +221,9 @@ def verify_gcc(data: CompilerData) -> VerifyReport:
     index = Index(data)
     languages_in_files = {l for f in data.flags for l in f.languages}
     results = {(lang, sc): query(gcc, lang, flags) for lang in LANGS for sc, flags in SCENARIOS.items()}
-    predictions = {(lang, sc): predict(index, lang, flags)
-                   for lang in LANGS for sc, flags in SCENARIOS.items()}
+    predicted_with = {(lang, sc): _predict(index, lang, flags)
+                      for lang in LANGS for sc, flags in SCENARIOS.items()}
+    predictions = {key: p for key, (p, _) in predicted_with.items()}
 
     # Names: every option in the files should be in the binary and vice versa.
     binary_names = set(results[("C", "default")])
@@ -150,7 +232,8 @@ def verify_gcc(data: CompilerData) -> VerifyReport:
     for name in sorted(set(db_names) - {_norm(n) for n in binary_names}):
         f = db_names[name]
         reason = absent_from_binary(f)
-        report.findings.append(Finding("names", f.name, "in option files", "not in binary", reason))
+        where = "in option table" if is_binary_entry(f) else "in option files"
+        report.findings.append(Finding("names", f.name, where, "not in binary", reason))
     for name in sorted(binary_names - set(db_names)):
         state = results[("C", "default")][name]
         reason = _foreign_language(state, languages_in_files)
@@ -172,12 +255,19 @@ def verify_gcc(data: CompilerData) -> VerifyReport:
                 if not applies:
                     continue
                 reason = _foreign_language(actual, languages_in_files)
+                if reason is None and is_binary_entry(f):
+                    reason = _named_languages_only(f, actual, lang)
                 report.findings.append(Finding(check, name, "applies to " + lang, actual, reason))
                 continue
             expected = predicted[name]
             if expected is not None and _norm(expected) == _norm(actual):
                 continue
-            reason = _explain(f, expected, actual, lang, scenario, results, predictions, other)
+            if is_binary_entry(f):
+                touched = predicted_with[(lang, scenario)][1]
+                reason = _explain_binary(f, expected, actual, lang, variable_of(f) in touched)
+            else:
+                reason = _explain(f, expected, actual, lang, scenario, results, predictions,
+                                  other)
             report.findings.append(Finding(check, name, _show(expected), actual or "(blank)", reason))
         report.compared[check] = compared
     return report
@@ -210,6 +300,19 @@ def _foreign_language(state: str, known: set[str]) -> str | None:
     return None
 
 
+def _named_languages_only(f: Flag, state: str, lang: str) -> str | None:
+    """A ``Common`` option that also names languages, none of them ``lang``: GCC's
+    ``--help`` looks at the named languages only and lists it as available in them."""
+    m = re.match(r"\[available in (.*)\]", state)
+    named = set(f.languages) - {"Common"}
+    if (m is None or "Common" not in f.languages or lang in named
+            or {l.strip() for l in m.group(1).split(",")} != named):
+        return None
+    return (f"binary entry: a Common option whose record also names {', '.join(sorted(named))}; "
+            "-Q lists an option that names languages as available in those only, "
+            f"though as a Common one it applies to {lang} too")
+
+
 def _explain(f: Flag, expected: str | None, actual: str, lang: str, scenario: str,
              results: dict, predictions: dict, other: str) -> str | None:
     """The rule that explains a state difference, or None."""
@@ -231,3 +334,33 @@ def _explain(f: Flag, expected: str | None, actual: str, lang: str, scenario: st
         return (f"set by the {lang} front end's own code (the option files give no default; "
                 f"in {other} the binary agrees with them)")
     return None
+
+
+def _explain_binary(f: Flag, expected: str | None, actual: str, lang: str,
+                    set_by_flags: bool) -> str | None:
+    """The rule that explains a state difference of an entry read from the binary.
+
+    Such an entry's default is the state at the start of the translation unit, after
+    the front end's post-option code; ``-Q`` prints the state before that code runs.
+    The plugin recorded both, so the difference is explained only where ``-Q`` shows
+    exactly the recorded earlier state, the post-option code changed it, the flags
+    given did not touch the variable, and the entry's default is the recorded later
+    state. Anything else (a wrong default, a wrong edge) stays unexplained.
+    """
+    if variable_of(f) is None and actual == "":
+        return "no variable of its own: -Q shows no state"
+    if actual == "" and f.alias_of and f.takes_argument:
+        return "alias of a joined option without an argument: -Q shows no target"
+    recorded = f.gcc.states.get(lang) or {}
+    before, after = recorded.get("option_states"), recorded.get("states")
+    if set_by_flags or before is None or after is None or before == after:
+        return None
+    if _show_value(f, _state_raw(f, before)) != actual:
+        return None
+    table = {"var_type": f.gcc.var_type, "joined": f.takes_argument, "separate": False}
+    if entry_default(f, lang) != default_of(table, after):
+        return None
+    return (f"binary entry: set by code after option parsing (for {lang}, "
+            f"c_common_post_options): the plugin saw {before} once the command line was "
+            f"handled and {after} at the start of the translation unit; -Q prints the "
+            "earlier state")

@@ -10,7 +10,7 @@ real disagreement and fails verification.
 """
 from __future__ import annotations
 
-from analyzer.verify.gcc_q import absent_from_binary
+from analyzer.verify.gcc_q import absent_from_binary, entry_default, is_binary_entry
 from flagdb.model import CompilerData, Flag
 from flagdb.queries import Index, closure as edge_closure
 from analyzer.verify.report import Finding
@@ -29,9 +29,11 @@ def check_name(args: list[str]) -> str:
     return "-".join(a.lstrip("-").lower().replace("=", "") for a in args)
 
 
-def verify_with_plugin(data: CompilerData) -> list[Finding]:
-    """The option files' defaults and edges of ``data.compiler`` against its binary's
-    states and closures, for C and C++."""
+def verify_with_plugin(data: CompilerData, counts: dict[str, int] | None = None
+                       ) -> list[Finding]:
+    """The entry's defaults and edges of ``data.compiler`` against its binary's states
+    and closures, for C and C++. ``counts`` gets, per check, how many options it
+    compared (the findings are only the differences)."""
     plugin = gcc_plugin.locate(data.compiler)
     bv = gcc_binary.view(plugin)
     findings: list[Finding] = []
@@ -39,10 +41,10 @@ def verify_with_plugin(data: CompilerData) -> list[Finding]:
         findings.append(Finding("plugin-version", data.compiler, data.version, plugin.version,
                                 None))
     for lang in LANGS:
-        findings += compare_defaults(data, bv, lang)
+        findings += compare_defaults(data, bv, lang, counts)
         for flags in CLOSURES:
             actual = gcc_binary.closure(plugin, flags, lang)
-            findings += compare_closure(data, bv, lang, flags, actual)
+            findings += compare_closure(data, bv, lang, flags, actual, counts)
     return findings
 
 
@@ -104,23 +106,30 @@ def _norm_default(value: str) -> str:
     return {"HOST_WIDE_INT_MAX": "9223372036854775807"}.get(value, value)
 
 
-def compare_defaults(data: CompilerData, bv: BinaryView, lang: str) -> list[Finding]:
-    """The option files' default of each option against the binary's resolved state."""
+def compare_defaults(data: CompilerData, bv: BinaryView, lang: str,
+                     counts: dict[str, int] | None = None) -> list[Finding]:
+    """The entry's default of each option against the binary's resolved state: the
+    option files' one default, or a binary entry's default for the language."""
     out = []
     label = LANGS[lang]
     check = f"plugin-default-{lang}"
+    compared = 0
     for f in data.flags:
         opt = bv.options.get(f.name)
         if opt is None or opt["var_type"] is None or not bv.applies(f.name, lang):
             continue
+        compared += 1
         states = bv.states[lang]
         init, handled, final = (gcc_binary.default_of(opt, states[k].get(f.name))
                                 for k in ("init_states", "option_states", "states"))
-        expected = _norm_default(f.default)
+        claimed = entry_default(f, label) if is_binary_entry(f) else f.default
+        expected = _norm_default(claimed)
         if expected == final:
             continue
-        out.append(Finding(check, f.name, f.default, final,
+        out.append(Finding(check, f.name, claimed, final,
                            _default_reason(f, data, expected, init, handled, final, label)))
+    if counts is not None:
+        counts[check] = compared
     return out
 
 
@@ -147,7 +156,8 @@ def _default_reason(f: Flag, data: CompilerData, expected: str, init: str, handl
 # ------------------------------------------------------------------ closures
 
 def compare_closure(data: CompilerData, bv: BinaryView, lang: str, flags: list[str],
-                    actual_entries: list[ClosureEntry]) -> list[Finding]:
+                    actual_entries: list[ClosureEntry],
+                    counts: dict[str, int] | None = None) -> list[Finding]:
     """The closure predicted by the files' edges against GCC's own."""
     label = LANGS[lang]
     check = f"plugin-{check_name(flags)}-{lang}"
@@ -157,6 +167,8 @@ def compare_closure(data: CompilerData, bv: BinaryView, lang: str, flags: list[s
     expected = {n: _enum_string(index, n, v) for n, v in predicted.items()
                 if n not in requested and v != "0"}
     actual = {e.name: e for e in actual_entries}
+    if counts is not None:
+        counts[check] = len(set(expected) | set(actual))
     out = []
     for name in sorted(set(expected) | set(actual)):
         exp = expected.get(name)

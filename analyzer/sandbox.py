@@ -146,7 +146,7 @@ class Workspace:
             return _run_plain(list(argv), self.path, self.uid, limits, env)
         finally:
             if self.uid is not None:
-                _remove_strays(self.uid)
+                _remove_strays(self.uid, keep=self.path)
 
     def read(self, name: str) -> bytes | None:
         """A regular file the command wrote, never through a symbolic link it planted."""
@@ -562,8 +562,8 @@ def _kill_as(uid: int) -> None:
 SHARED_TMP = ("/tmp", "/var/tmp", "/dev/shm", "/run/lock")
 
 
-def _remove_strays(uid: int) -> None:
-    """Remove what the uid left in world-writable directories outside its own."""
+def _remove_strays(uid: int, keep: Path | None = None) -> None:
+    """Remove what the uid left in world-writable directories outside its own (``keep``)."""
     for base in SHARED_TMP:
         try:
             entries = list(os.scandir(base))
@@ -571,7 +571,7 @@ def _remove_strays(uid: int) -> None:
             continue
         for entry in entries:
             try:
-                if entry.stat(follow_symlinks=False).st_uid != uid:
+                if entry.stat(follow_symlinks=False).st_uid != uid or entry.path == str(keep):
                     continue
                 if entry.is_dir(follow_symlinks=False):
                     shutil.rmtree(entry.path, ignore_errors=True)

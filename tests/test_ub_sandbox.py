@@ -24,6 +24,17 @@ LIMITS = sandbox.Limits(timeout=1.0, cpu=2)
 pytestmark = pytest.mark.skipif(shutil.which("gcc-12") is None, reason="gcc-12 not installed")
 
 
+@pytest.fixture(autouse=True, params=["namespace", "fallback"])
+def mode(request, monkeypatch):
+    """Every test twice: with namespaces, and with the fallback used where the kernel
+    forbids them (uid pool as root, process group otherwise)."""
+    if request.param == "fallback":
+        monkeypatch.setattr(sandbox, "_NS_STATE", False)
+    else:
+        assert sandbox.namespaces_available()
+    return request.param
+
+
 def build(name: str) -> str:
     src = HOSTILE / f"{name}.c"
     b = compile_program(resolve_compiler("gcc-12"), "c", "gnu17", src.name, src.read_bytes(),

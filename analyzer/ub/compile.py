@@ -36,8 +36,13 @@ COMPILE_LIMITS = sandbox.Limits(timeout=COMPILE_TIMEOUT, cpu=COMPILE_TIMEOUT,
                                 address_space=4 << 30, processes=32, file_size=256 << 20,
                                 open_files=256, output_cap=4 << 20, memory=2 << 30,
                                 tmpfs_size=256 << 20)
+#: Bump when what a cache entry means changes: "sandboxed" -- entries made by an
+#: unsandboxed compiler (which could embed any file root can read) are not reused.
+CACHE_VERSION = "sandboxed-1"
 #: Messages of a compile that failed for want of room, not because of the program.
 _NO_ROOM = ("No space left on device", "File too large", "Disk quota exceeded")
+#: ... and for want of memory (the address-space limit reached before the watchdog's).
+_NO_MEMORY = ("out of memory", "virtual memory exhausted", "Cannot allocate memory")
 
 
 #: the UB runner's name for a resolved compiler
@@ -79,7 +84,7 @@ def compile_program(compiler: Compiler, language: str, std: str, filename: str,
     if want_diagnostics and compiler.family == "gcc":
         args += gcc_warning_flags() + ["-fdiagnostics-format=json"]
     key = hashlib.sha256("\0".join(
-        [compiler.identity, language, filename, *args, "--link", *link]).encode()
+        [CACHE_VERSION, compiler.identity, language, filename, *args, "--link", *link]).encode()
         + b"\0" + source).hexdigest()
     store = cache_dir("ub", "bin", key[:2])
     meta_path, bin_path = store / f"{key}.json", store / key
@@ -138,6 +143,8 @@ def _not_the_programs_fault(result: sandbox.RunResult, log: str) -> str:
         return "compiler output over the cap; compile stopped"
     if result.exit and any(m in log for m in _NO_ROOM):
         return "compile failed for want of disk space"
+    if result.exit and any(m in log for m in _NO_MEMORY):
+        return "compiler stopped at the memory limit"
     return ""
 
 

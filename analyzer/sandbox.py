@@ -1,21 +1,33 @@
-"""Run one untrusted program and always get control back.
+"""Run one untrusted program (or compile one) and always get control back.
 
 Corpus programs are hostile by design: they loop forever, fork without end,
-allocate gigabytes, print without end, ignore SIGTERM or try to write where they
-should not. Containment, in layers:
+allocate gigabytes, print without end, ignore SIGTERM, open sockets, or try to
+write where they should not. Their compiles are untrusted too (``#include
+"/dev/zero"``, ``.incbin "/etc/shadow"``). Containment, in layers:
 
+* Namespaces (:mod:`analyzer.sandbox_ns`), when the kernel allows them (as root,
+  or through a user namespace without root): no network at all (a new network
+  namespace, loopback down), a minimal root file system (system directories
+  read-only, a fresh /proc, a few /dev nodes, the run's directory at /work) in
+  which /tmp, /var/tmp, /dev/shm and /run/lock are private size-capped tmpfs
+  that vanish with the run, and a PID namespace whose init is killed at the
+  end: every process of the run dies at once, and the ones that were still
+  there are counted (``leftovers_killed``).
 * As root, the program runs under a dedicated unprivileged uid taken from a
   pool (one uid per concurrent run, claimed with a lock file), so that
-  RLIMIT_NPROC is enforced (it is not for root), the file system's permissions
-  keep it out of the repository, the cache and root's home, and at the end every
-  process of that uid is killed -- descendants that ``setsid`` away or double
-  fork included. Without root we fall back to the process group alone.
+  RLIMIT_NPROC is enforced and root-only files stay unreadable.
 * rlimits: CPU seconds, address space (off for sanitizer builds, which reserve
-  terabytes of shadow memory), processes, file size, open files, no core dumps.
-* A private temp dir, owned by the uid, as the working directory and ``TMPDIR``;
-  the binary is copied into it, so the program cannot touch the cached copy.
+  terabytes of shadow memory), processes, file size, open files, no core dumps;
+  and a resident-memory cap over the whole process tree that also holds for
+  sanitizer builds (a watchdog polling /proc).
 * stdout and stderr are read with a cap; past the cap the run is killed.
-* A wall-clock timeout; the whole process group, then the whole uid, is killed.
+* A wall-clock timeout; the whole namespace (or process group and uid) is killed.
+* PR_SET_PDEATHSIG on every sandbox process: they die with the worker, whatever
+  kills it; a start-up sweep (:func:`kill_leftovers`) catches the rest.
+
+Without namespaces (a container that forbids them) it falls back to the uid
+(root) or the process group alone, rlimits and the timeout, in a private temp
+dir, cleaning the shared temp directories afterwards.
 
 Children are measured with ``os.wait4`` (user, sys, max RSS) and a monotonic
 clock.
@@ -27,9 +39,11 @@ import errno
 import fcntl
 import os
 import resource
+import select
 import selectors
 import shutil
 import signal
+import stat
 import subprocess
 import tempfile
 import time
@@ -38,28 +52,40 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator, Sequence
 
+from flagdb.errors import WarnscopeError
+from flagdb.paths import cache_dir
+
+from analyzer import sandbox_ns
+
 #: First uid of the pool; uids are used numerically and need no passwd entry.
 UID_BASE = 64100
 UID_COUNT = 64
 LOCK_DIR = Path("/run/warnscope-sandbox") if os.geteuid() == 0 else None
+#: How often the memory watchdog looks at the process tree.
+WATCH_INTERVAL = 0.02
 
 
 @dataclass(frozen=True)
 class Limits:
-    """What one run may use. ``address_space`` None means unlimited (sanitizers)."""
+    """What one run may use. ``address_space`` None means unlimited (sanitizers);
+    ``memory`` caps the resident memory of all the run's processes together."""
 
     timeout: float = 3.0              # wall-clock seconds
     cpu: int = 4                      # RLIMIT_CPU seconds
     address_space: int | None = 1 << 30
-    processes: int = 32               # RLIMIT_NPROC (per uid)
+    processes: int = 32               # RLIMIT_NPROC (per uid, or per user namespace)
     file_size: int = 8 << 20          # RLIMIT_FSIZE bytes
     open_files: int = 64              # RLIMIT_NOFILE
     output_cap: int = 64 << 10        # bytes kept of stdout and of stderr each
+    memory: int = 1 << 30             # resident bytes, whole process tree
+    tmpfs_size: int = 16 << 20        # each private tmpfs (/tmp, /var/tmp, /dev/shm, ...)
 
 
 @dataclass
 class RunResult:
-    """How one run ended. ``status`` is 'exit', 'signal', 'timeout' or 'output-truncated'."""
+    """How one run ended. ``status`` is 'exit', 'signal', 'timeout' or 'output-truncated';
+    ``limit`` says which limit ended it ('time', 'cpu', 'memory', 'output'), if one did;
+    ``mode`` is the containment used: 'namespace', or 'uid'/'process-group' without one."""
 
     status: str
     exit: int | None
@@ -73,40 +99,331 @@ class RunResult:
     maxrss_kb: int
     uid: int | None = None
     leftovers_killed: int = 0
+    limit: str | None = None
+    mode: str = "namespace"
+
+
+class SandboxError(WarnscopeError):
+    """The sandbox itself could not be set up (not the program's doing)."""
 
 
 def run(binary: str | Path, args: Sequence[str] = (), limits: Limits = Limits(),
         env: dict[str, str] | None = None) -> RunResult:
-    """Copy ``binary`` into a private temp dir and run it there under ``limits``."""
+    """Run a copy of ``binary`` under ``limits``; it sees its own directory as /work."""
     _become_subreaper()
-    with _claim_uid() as uid, _private_dir(uid) as workdir:
-        prog = workdir / "prog"
-        shutil.copyfile(binary, prog)
-        os.chmod(prog, 0o755)
-        if uid is not None:
-            os.chown(prog, 0, 0)  # readable and executable, not writable, by the uid
-        try:
-            return _run_in(prog, list(args), workdir, uid, limits, env)
-        finally:
+    with _claim_uid() as uid:
+        if namespaces_available():
+            return _run_ns(["./prog", *args], uid, limits, env, host_dir=None,
+                           copy_in=((str(binary), "prog"),))
+        with _private_dir(uid) as workdir:
+            prog = workdir / "prog"
+            shutil.copyfile(binary, prog)
+            os.chmod(prog, 0o755)
             if uid is not None:
-                _remove_strays(uid)
+                os.chown(prog, 0, 0)  # readable and executable, not writable, by the uid
+            try:
+                return _run_plain(["./prog", *args], workdir, uid, limits, env)
+            finally:
+                if uid is not None:
+                    _remove_strays(uid)
 
 
-def _run_in(prog: Path, args: list[str], workdir: Path, uid: int | None, limits: Limits,
-            env: dict[str, str] | None) -> RunResult:
-    child_env = {"PATH": "/usr/bin:/bin", "HOME": str(workdir), "TMPDIR": str(workdir),
-                 "LC_ALL": "C"}
+class Workspace:
+    """A directory the sandboxed command may write (its cwd), that the caller reads back:
+    how a compile gets its input in and its binary out."""
+
+    def __init__(self, path: Path, uid: int | None):
+        self.path = path
+        self.uid = uid
+
+    def run(self, argv: Sequence[str], limits: Limits,
+            env: dict[str, str] | None = None) -> RunResult:
+        """Run ``argv`` (file names relative to the workspace) in the sandbox."""
+        if namespaces_available():
+            return _run_ns(list(argv), self.uid, limits, env, host_dir=str(self.path),
+                           copy_in=())
+        try:
+            return _run_plain(list(argv), self.path, self.uid, limits, env)
+        finally:
+            if self.uid is not None:
+                _remove_strays(self.uid, keep=self.path)
+
+    def read(self, name: str) -> bytes | None:
+        """A regular file the command wrote, never through a symbolic link it planted."""
+        try:
+            fd = os.open(self.path / name, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+        except OSError:
+            return None
+        with os.fdopen(fd, "rb") as f:
+            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+                return None
+            return f.read()
+
+
+@contextmanager
+def workspace() -> Iterator[Workspace]:
+    """A claimed uid (as root) and a fresh directory it owns, removed afterwards."""
+    _become_subreaper()
+    with _claim_uid() as uid, _private_dir(uid) as path:
+        yield Workspace(path, uid)
+
+
+_NS_STATE: bool | None = None
+
+
+def namespaces_available() -> bool:
+    """Whether this process can build the namespace sandbox (tried once: a real run of
+    /bin/true through it); ``WARNSCOPE_SANDBOX=plain`` turns it off (measurements)."""
+    global _NS_STATE
+    if _NS_STATE is None:
+        if os.environ.get("WARNSCOPE_SANDBOX") == "plain" or sandbox_ns.SYS_PIVOT_ROOT is None:
+            _NS_STATE = False
+        else:
+            _NS_STATE = True
+            try:
+                with _claim_uid() as uid:
+                    r = _run_ns(["/bin/true"], uid, Limits(), None, host_dir=None, copy_in=())
+                _NS_STATE = r.status == "exit" and r.exit == 0
+            except (SandboxError, OSError):
+                _NS_STATE = False
+    return _NS_STATE
+
+
+def _child_env(home: str, tmp: str, env: dict[str, str] | None) -> dict[str, str]:
+    child_env = {"PATH": "/usr/bin:/bin", "HOME": home, "TMPDIR": tmp, "LC_ALL": "C"}
     child_env.update(env or {})
+    return child_env
+
+
+def _rlimits(limits: Limits, uid: int | None, namespace: bool) -> tuple[tuple[int, int], ...]:
+    lims = [(resource.RLIMIT_CORE, 0), (resource.RLIMIT_CPU, limits.cpu),
+            (resource.RLIMIT_FSIZE, limits.file_size), (resource.RLIMIT_NOFILE, limits.open_files)]
+    if limits.address_space is not None:
+        lims.append((resource.RLIMIT_AS, limits.address_space))
+    if uid is not None:
+        lims.append((resource.RLIMIT_NPROC, limits.processes))
+    elif namespace:
+        # Counted per user namespace: the program's processes, plus P and C of sandbox_ns.
+        lims.append((resource.RLIMIT_NPROC, limits.processes + 2))
+    else:
+        soft, _ = resource.getrlimit(resource.RLIMIT_NPROC)
+        if soft == resource.RLIM_INFINITY:
+            lims.append((resource.RLIMIT_NPROC, 4096))
+    return tuple(lims)
+
+
+def _staging_dir() -> str:
+    """An empty directory each run mounts its own root on, in its own mount namespace."""
+    base = LOCK_DIR if LOCK_DIR is not None else cache_dir("sandbox")
+    path = base / "root"
+    path.mkdir(mode=0o700, parents=True, exist_ok=True)
+    return str(path)
+
+
+def _run_ns(argv: list[str], uid: int | None, limits: Limits, env: dict[str, str] | None,
+            host_dir: str | None, copy_in: tuple[tuple[str, str], ...]) -> RunResult:
+    """One run in fresh namespaces (see :mod:`analyzer.sandbox_ns` for the children)."""
+    msg_r, msg_w = os.pipe()
+    plan = sandbox_ns.Plan(parent=os.getpid(), message_fd=msg_w, host_dir=host_dir,
+                           copy_in=copy_in, staging=_staging_dir(), uid=uid,
+                           real_uid=os.getuid(), real_gid=os.getgid(),
+                           tmpfs_size=limits.tmpfs_size,
+                           rlimits=_rlimits(limits, uid, namespace=True))
     start = time.monotonic()
+    try:
+        proc = subprocess.Popen(
+            argv, env=_child_env("/work", "/tmp", env),
+            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            start_new_session=True, close_fds=True, preexec_fn=lambda: sandbox_ns.enter(plan))
+    except BaseException:
+        os.close(msg_r)
+        raise
+    finally:
+        os.close(msg_w)
+    out, err = bytearray(), bytearray()
+    messages = bytearray()
+    truncated = timed_out = memory_hit = False
+    sel = selectors.DefaultSelector()
+    for stream in (proc.stdout, proc.stderr):
+        os.set_blocking(stream.fileno(), False)
+        sel.register(stream, selectors.EVENT_READ)
+    os.set_blocking(msg_r, False)
+    sel.register(msg_r, selectors.EVENT_READ)
+    deadline = start + limits.timeout
+    init_pid: int | None = None
+    ended: list[str] | None = None
+    failure: str | None = None
+    peak_rss = 0
+    next_watch = start
+    try:
+        while ended is None and failure is None:
+            now = time.monotonic()
+            if now >= deadline:
+                timed_out = True
+                break
+            if init_pid is not None and now >= next_watch:
+                next_watch = now + WATCH_INTERVAL
+                rss = sandbox_ns.rss_bytes(sandbox_ns.probe_children(init_pid))
+                peak_rss = max(peak_rss, rss)
+                if rss > limits.memory:
+                    memory_hit = True
+                    break
+            for key, _ in sel.select(timeout=min(WATCH_INTERVAL, deadline - now)):
+                if key.fileobj == msg_r:
+                    if not _read_into(msg_r, messages, sel, key.fileobj):
+                        if init_pid is None and failure is None:
+                            failure = "sandbox child ended without a word"
+                    init_pid, ended, failure = _parse_messages(messages, init_pid, ended,
+                                                               failure)
+                    continue
+                buf = out if key.fileobj is proc.stdout else err
+                truncated |= _read_capped(key.fd, buf, limits.output_cap, sel, key.fileobj)
+            if truncated:
+                break
+    finally:
+        leftovers, p_rusage = _end_namespace(proc, init_pid, msg_r, messages)
+    init_pid, ended, failure = _parse_messages(messages, init_pid, ended, failure)
+    os.close(msg_r)
+    if ended is None:
+        leftovers = max(leftovers - 1, 0)  # the program itself was among them
+    # Whatever the program wrote before it ended is still in the pipes: drain them.
+    for stream, buf in ((proc.stdout, out), (proc.stderr, err)):
+        if stream in [k.fileobj for k in sel.get_map().values()]:
+            os.set_blocking(stream.fileno(), True)
+            while not truncated:
+                chunk = os.read(stream.fileno(), 65536)
+                if not chunk:
+                    break
+                room = limits.output_cap - len(buf)
+                buf += chunk[:max(room, 0)]
+                truncated = len(chunk) > room
+        stream.close()
+    sel.close()
+    if failure is not None and ended is None:
+        raise SandboxError(f"sandbox: {failure}")
+    wall = time.monotonic() - start
+    if ended is not None:
+        status_word = int(ended[0])
+        user, sys_, maxrss = float(ended[1]), float(ended[2]), int(ended[3])
+        exit_code = os.WEXITSTATUS(status_word) if os.WIFEXITED(status_word) else None
+        sig = os.WTERMSIG(status_word) if os.WIFSIGNALED(status_word) else None
+    else:
+        user, sys_, maxrss = p_rusage.ru_utime, p_rusage.ru_stime, peak_rss // 1024
+        exit_code, sig = None, signal.SIGKILL
+    status, limit = _status(limits, timed_out, memory_hit, truncated, sig, user + sys_)
+    return RunResult(status=status, exit=exit_code, signal=sig, stdout=bytes(out),
+                     stderr=bytes(err), truncated=truncated, wall=wall, user=user, sys=sys_,
+                     maxrss_kb=max(maxrss, peak_rss // 1024), uid=uid,
+                     leftovers_killed=leftovers, limit=limit, mode="namespace")
+
+
+def _status(limits: Limits, timed_out: bool, memory_hit: bool, truncated: bool,
+            sig: int | None, cpu: float) -> tuple[str, str | None]:
+    if timed_out:
+        return "timeout", "time"
+    if sig == signal.SIGXCPU or (sig == signal.SIGKILL and cpu >= limits.cpu and not memory_hit):
+        return "timeout", "cpu"
+    if memory_hit:
+        return "signal", "memory"
+    if truncated:
+        return "output-truncated", "output"
+    return ("signal" if sig is not None else "exit"), None
+
+
+def _read_into(fd: int, buf: bytearray, sel: selectors.BaseSelector, fileobj) -> bool:
+    """Append what ``fd`` has; False (and unregistered) at end of file."""
+    try:
+        chunk = os.read(fd, 4096)
+    except BlockingIOError:
+        return True
+    if not chunk:
+        sel.unregister(fileobj)
+        return False
+    buf += chunk
+    return True
+
+
+def _read_capped(fd: int, buf: bytearray, cap: int, sel: selectors.BaseSelector,
+                 fileobj) -> bool:
+    """Read a chunk of output into ``buf`` up to ``cap``; True when the cap was passed."""
+    try:
+        chunk = os.read(fd, 65536)
+    except BlockingIOError:
+        return False
+    if not chunk:
+        sel.unregister(fileobj)
+        return False
+    room = cap - len(buf)
+    buf += chunk[:max(room, 0)]
+    return len(chunk) > room
+
+
+def _parse_messages(messages: bytearray, init_pid: int | None, ended: list[str] | None,
+                    failure: str | None) -> tuple[int | None, list[str] | None, str | None]:
+    """The children's messages: ``P <pid of init>``, ``S <status> <utime> <stime> <maxrss>``
+    (the program ended), ``E <error>`` (the sandbox could not be built)."""
+    for line in bytes(messages).split(b"\n")[:-1]:
+        kind, _, rest = line.decode("utf-8", "replace").partition(" ")
+        if kind == "P":
+            init_pid = int(rest)
+        elif kind == "S":
+            ended = rest.split()
+        elif kind == "E":
+            failure = rest
+    return init_pid, ended, failure
+
+
+def _end_namespace(proc: subprocess.Popen, init_pid: int | None, msg_r: int,
+                   messages: bytearray) -> tuple[int, resource.struct_rusage]:
+    """Count what still runs in the namespace, kill its init (the kernel then kills
+    the rest), and reap P, which exits once the namespace is empty. Returns the count
+    and P's rusage (which includes whatever of the namespace was reaped)."""
+    if init_pid is None:  # P has not said yet: it is quick to, unless it failed
+        os.set_blocking(msg_r, True)
+        while b"\n" not in messages and proc.poll() is None:
+            r, _, _ = select.select([msg_r], [], [], 0.5)
+            if not r:
+                break
+            chunk = os.read(msg_r, 4096)
+            if not chunk:
+                break
+            messages += chunk
+        init_pid, _, _ = _parse_messages(messages, None, None, None)
+    leftovers = 0
+    if init_pid is not None:
+        kids = sandbox_ns.probe_children(init_pid)
+        leftovers = sum(1 for k in kids if sandbox_ns.ns_pid(k) != 2)  # 2: the program
+        leftovers += any(sandbox_ns.ns_pid(k) == 2 for k in kids)      # (subtracted later)
+        try:
+            os.kill(init_pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    else:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+    _, _, rusage = os.wait4(proc.pid, 0)
+    proc.returncode = 0  # reaped by us; keep Popen from waiting again
+    return leftovers, rusage
+
+
+def _run_plain(argv: list[str], workdir: Path, uid: int | None, limits: Limits,
+               env: dict[str, str] | None) -> RunResult:
+    """Without namespaces: the uid (root) or the process group, rlimits, the timeout."""
+    start = time.monotonic()
+    rlimits = _rlimits(limits, uid, namespace=False)
     proc = subprocess.Popen(
-        [str(prog), *args], cwd=workdir, env=child_env,
+        argv, cwd=workdir, env=_child_env(str(workdir), str(workdir), env),
         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         start_new_session=True, close_fds=True,
-        preexec_fn=lambda: _enter_sandbox(uid, limits),
+        preexec_fn=lambda: _enter_plain(uid, rlimits),
     )
     out, err = bytearray(), bytearray()
-    truncated = timed_out = False
+    truncated = timed_out = memory_hit = False
     status_word = rusage = None
+    peak_rss = 0
+    next_watch = start
     sel = selectors.DefaultSelector()
     for stream in (proc.stdout, proc.stderr):
         os.set_blocking(stream.fileno(), False)
@@ -134,8 +451,15 @@ def _run_in(prog: Path, args: list[str], workdir: Path, uid: int | None, limits:
             if now >= deadline:
                 timed_out = True
                 break
+            if status_word is None and now >= next_watch:
+                next_watch = now + WATCH_INTERVAL
+                rss = sandbox_ns.rss_bytes(_tree_of(proc.pid, uid))
+                peak_rss = max(peak_rss, rss)
+                if rss > limits.memory:
+                    memory_hit = True
+                    break
             if sel.get_map():
-                events = sel.select(timeout=min(0.05, deadline - now))
+                events = sel.select(timeout=min(WATCH_INTERVAL, deadline - now))
             else:  # no pidfd, pipes closed, program still running
                 time.sleep(0.005)
                 events = []
@@ -143,17 +467,7 @@ def _run_in(prog: Path, args: list[str], workdir: Path, uid: int | None, limits:
                 if key.fileobj is not proc.stdout and key.fileobj is not proc.stderr:
                     continue  # the pidfd: reaped at the top of the loop
                 buf = out if key.fileobj is proc.stdout else err
-                try:
-                    chunk = os.read(key.fd, 65536)
-                except BlockingIOError:
-                    continue
-                if not chunk:
-                    sel.unregister(key.fileobj)
-                    continue
-                room = limits.output_cap - len(buf)
-                buf += chunk[:max(room, 0)]
-                if len(chunk) > room:
-                    truncated = True
+                truncated |= _read_capped(key.fd, buf, limits.output_cap, sel, key.fileobj)
             if truncated:
                 break
     finally:
@@ -169,19 +483,21 @@ def _run_in(prog: Path, args: list[str], workdir: Path, uid: int | None, limits:
     wall = time.monotonic() - start
     exit_code = os.WEXITSTATUS(status_word) if os.WIFEXITED(status_word) else None
     sig = os.WTERMSIG(status_word) if os.WIFSIGNALED(status_word) else None
-    cpu = rusage.ru_utime + rusage.ru_stime
-    if timed_out or sig == signal.SIGXCPU or (sig == signal.SIGKILL and cpu >= limits.cpu):
-        status = "timeout"
-    elif truncated:
-        status = "output-truncated"
-    elif sig is not None:
-        status = "signal"
-    else:
-        status = "exit"
+    status, limit = _status(limits, timed_out, memory_hit, truncated, sig,
+                            rusage.ru_utime + rusage.ru_stime)
     return RunResult(status=status, exit=exit_code, signal=sig, stdout=bytes(out),
                      stderr=bytes(err), truncated=truncated, wall=wall,
-                     user=rusage.ru_utime, sys=rusage.ru_stime, maxrss_kb=rusage.ru_maxrss,
-                     uid=uid, leftovers_killed=leftovers)
+                     user=rusage.ru_utime, sys=rusage.ru_stime,
+                     maxrss_kb=max(rusage.ru_maxrss, peak_rss // 1024),
+                     uid=uid, leftovers_killed=leftovers, limit=limit,
+                     mode="uid" if uid is not None else "process-group")
+
+
+def _tree_of(pid: int, uid: int | None) -> list[int]:
+    """The program and its descendants (as root: every process of the uid)."""
+    if uid is not None:
+        return _pids_of(uid, keep=pid)
+    return [pid, *sandbox_ns.probe_children(pid)]
 
 
 def _pidfd_open(pid: int) -> int | None:
@@ -191,28 +507,18 @@ def _pidfd_open(pid: int) -> int | None:
         return None
 
 
-def _enter_sandbox(uid: int | None, limits: Limits) -> None:
-    """In the child, before exec: limits first (as root they cannot be raised back), then the uid."""
-    def lim(which: int, value: int) -> None:
-        resource.setrlimit(which, (value, value))
-
+def _enter_plain(uid: int | None, rlimits: tuple[tuple[int, int], ...]) -> None:
+    """In the child, before exec: limits first (as root they cannot be raised back), then
+    the uid; the child dies with the worker."""
     for sig in (signal.SIGINT, signal.SIGQUIT, signal.SIGTERM):
         signal.signal(sig, signal.SIG_DFL)  # the program starts with default dispositions
-    lim(resource.RLIMIT_CORE, 0)
-    lim(resource.RLIMIT_CPU, limits.cpu)
-    lim(resource.RLIMIT_FSIZE, limits.file_size)
-    lim(resource.RLIMIT_NOFILE, limits.open_files)
-    if limits.address_space is not None:
-        lim(resource.RLIMIT_AS, limits.address_space)
+    for which, value in rlimits:
+        resource.setrlimit(which, (value, value))
     if uid is not None:
-        lim(resource.RLIMIT_NPROC, limits.processes)
         os.setgroups([])
         os.setgid(uid)
         os.setuid(uid)
-    else:
-        soft, hard = resource.getrlimit(resource.RLIMIT_NPROC)
-        if soft == resource.RLIM_INFINITY:
-            lim(resource.RLIMIT_NPROC, 4096)
+    sandbox_ns._prctl_deathsig()
 
 
 def _kill_all(pid: int, uid: int | None) -> int:
@@ -253,11 +559,11 @@ def _kill_as(uid: int) -> None:
 
 
 #: World-writable places a sandboxed program could leave files in.
-SHARED_TMP = ("/tmp", "/var/tmp", "/dev/shm")
+SHARED_TMP = ("/tmp", "/var/tmp", "/dev/shm", "/run/lock")
 
 
-def _remove_strays(uid: int) -> None:
-    """Remove what the uid left in world-writable directories outside its own."""
+def _remove_strays(uid: int, keep: Path | None = None) -> None:
+    """Remove what the uid left in world-writable directories outside its own (``keep``)."""
     for base in SHARED_TMP:
         try:
             entries = list(os.scandir(base))
@@ -265,7 +571,7 @@ def _remove_strays(uid: int) -> None:
             continue
         for entry in entries:
             try:
-                if entry.stat(follow_symlinks=False).st_uid != uid:
+                if entry.stat(follow_symlinks=False).st_uid != uid or entry.path == str(keep):
                     continue
                 if entry.is_dir(follow_symlinks=False):
                     shutil.rmtree(entry.path, ignore_errors=True)

@@ -2,9 +2,17 @@
 
 Compilers are resolved by :mod:`analyzer.toolchain`; its identity goes into every
 cache key, so an upgraded package makes new keys. A binary is cached under ``cache_dir("ub", "bin")`` by
-sha256(source, identity, command-line flags); a failed compile is cached too,
-with its log, so an unchanged rerun compiles nothing. Cache entries are written
-to a temporary name and renamed, because other processes share the cache.
+sha256(source, identity, command-line flags); a compile that failed through the
+program's own fault (the compiler ran and said no) is cached too, with its log,
+so an unchanged rerun compiles nothing. A failure that was not the program's
+fault -- a timeout, a signal to the compiler, a limit, a full disk -- is not
+cached. Cache entries are written to a temporary name and renamed, because
+other processes share the cache.
+
+The source is untrusted, so the compiler runs in :mod:`analyzer.sandbox` like
+the programs do: a pool uid, no network, rlimits, a timeout that kills every
+process of the compile, stdin from /dev/null, and a root file system with only
+the system directories and the compile's own directory in it.
 """
 from __future__ import annotations
 
@@ -13,18 +21,32 @@ import json
 import os
 import re
 import shutil
-import subprocess
-import tempfile
 from dataclasses import dataclass
-from pathlib import Path
 
 from flagdb.errors import WarnscopeError
 from flagdb.paths import atomic_write, cache_dir
 
+<<<<<<< HEAD
 from analyzer.toolchain import Toolchain
+=======
+from analyzer import sandbox
+from analyzer.toolchain import Toolchain, installed, resolve
+>>>>>>> sandbox
 
 LEVELS = ("-O0", "-O1", "-O2", "-O3", "-Os", "-Og", "-Oz", "-Ofast")
 COMPILE_TIMEOUT = 120
+#: A compile may take long and write a big binary, but not take the machine.
+COMPILE_LIMITS = sandbox.Limits(timeout=COMPILE_TIMEOUT, cpu=COMPILE_TIMEOUT,
+                                address_space=4 << 30, processes=32, file_size=256 << 20,
+                                open_files=256, output_cap=4 << 20, memory=2 << 30,
+                                tmpfs_size=256 << 20)
+#: Bump when what a cache entry means changes: "sandboxed" -- entries made by an
+#: unsandboxed compiler (which could embed any file root can read) are not reused.
+CACHE_VERSION = "sandboxed-1"
+#: Messages of a compile that failed for want of room, not because of the program.
+_NO_ROOM = ("No space left on device", "File too large", "Disk quota exceeded")
+#: ... and for want of memory (the address-space limit reached before the watchdog's).
+_NO_MEMORY = ("out of memory", "virtual memory exhausted", "Cannot allocate memory")
 
 
 def normalize_level(level: str) -> str:
@@ -60,7 +82,7 @@ def compile_program(compiler: Toolchain, language: str, std: str, filename: str,
     if want_diagnostics and compiler.family == "gcc":
         args += gcc_warning_flags() + ["-fdiagnostics-format=json"]
     key = hashlib.sha256("\0".join(
-        [compiler.identity, language, filename, *args, "--link", *link]).encode()
+        [CACHE_VERSION, compiler.identity, language, filename, *args, "--link", *link]).encode()
         + b"\0" + source).hexdigest()
     store = cache_dir("ub", "bin", key[:2])
     meta_path, bin_path = store / f"{key}.json", store / key
@@ -71,33 +93,57 @@ def compile_program(compiler: Toolchain, language: str, std: str, filename: str,
             return Build(ok=meta["ok"], binary=str(bin_path) if meta["ok"] else None,
                          log=meta["log"], diagnostics=meta["diagnostics"], cached=True,
                          command=meta["command"])
-    with tempfile.TemporaryDirectory(prefix="warnscope-cc-") as tmp:
-        src = Path(tmp) / filename
+    if not _SAFE_NAME.fullmatch(filename):
+        raise WarnscopeError(f"{filename!r}: not a plain source file name")
+    # Relative names: no temp path ends up in the binary. -pipe: no temporary
+    # files between the stages (about 7% less CPU here), same code.
+    command = [driver, "-pipe", *args, filename, "-o", "a.out", *link]
+    with sandbox.workspace() as ws:
+        src = ws.path / filename
         src.write_bytes(source)
-        out = Path(tmp) / "a.out"
-        # Relative names: no temp path ends up in the binary. -pipe: no temporary
-        # files between the stages (about 7% less CPU here), same code.
-        command = [driver, "-pipe", *args, filename, "-o", "a.out", *link]
-        try:
-            proc = subprocess.run(command, capture_output=True, cwd=tmp,
-                                  timeout=COMPILE_TIMEOUT, check=False)
-            stderr, ok = proc.stderr.decode("utf-8", "replace"), proc.returncode == 0
-        except subprocess.TimeoutExpired:
-            stderr, ok = f"compiler timed out after {COMPILE_TIMEOUT} s", False
-        diagnostics: list = []
-        if "-fdiagnostics-format=json" in args:
-            diagnostics, stderr = _split_gcc_json(stderr)
-        log = stderr.replace(tmp + "/", "")
-        if ok and not out.exists():
-            ok, log = False, log + "\ncompiler succeeded but wrote no binary"
-        if ok:
-            with open(out, "rb") as binary:
-                atomic_write(bin_path, binary, mode=0o755)
-        shown = command
+        os.chmod(src, 0o644)
+        result = ws.run(command, COMPILE_LIMITS)
+        stderr = result.stderr.decode("utf-8", "replace")
+        ok = result.status == "exit" and result.exit == 0
+        binary = ws.read("a.out") if ok else None
+    diagnostics: list = []
+    if "-fdiagnostics-format=json" in args:
+        diagnostics, stderr = _split_gcc_json(stderr)
+    log = stderr.replace("/work/", "").replace(str(ws.path) + "/", "")
+    why_not = _not_the_programs_fault(result, log)
+    if why_not:
+        log = f"{log}\n{why_not}".strip()
+    if ok and binary is None:
+        ok, log = False, log + "\ncompiler succeeded but wrote no binary"
+    shown = command
+    if ok:
+        atomic_write(bin_path, binary, mode=0o755)
+    if ok or not why_not:
         meta = {"ok": ok, "log": log, "diagnostics": diagnostics, "command": shown}
         atomic_write(meta_path, json.dumps(meta).encode())
     return Build(ok=ok, binary=str(bin_path) if ok else None, log=log,
                  diagnostics=diagnostics, cached=False, command=shown)
+
+
+#: What the driver is given as the program's file name: never an option, never a path.
+_SAFE_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.+-]*")
+
+
+def _not_the_programs_fault(result: sandbox.RunResult, log: str) -> str:
+    """Why a failed compile says nothing about the program ('' when it does): such a
+    failure is not cached, the next run tries again."""
+    if result.status == "timeout":
+        return f"compiler stopped at the {result.limit or 'time'} limit ({COMPILE_TIMEOUT} s)"
+    if result.status == "signal":
+        what = "memory limit" if result.limit == "memory" else f"signal {result.signal}"
+        return f"compiler killed ({what})"
+    if result.status == "output-truncated":
+        return "compiler output over the cap; compile stopped"
+    if result.exit and any(m in log for m in _NO_ROOM):
+        return "compile failed for want of disk space"
+    if result.exit and any(m in log for m in _NO_MEMORY):
+        return "compiler stopped at the memory limit"
+    return ""
 
 
 def gcc_warning_flags() -> list[str]:

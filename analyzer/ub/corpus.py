@@ -22,6 +22,24 @@ KNOWN = set(REQUIRED) | {"std", "link", "args", "exit", "o0-exploited", "note"}
 STD_VALUES = {"c89", "c99", "c11", "c17", "c2x", "gnu89", "gnu99", "gnu11", "gnu17",
               "c++11", "c++14", "c++17", "c++20", "gnu++17", "gnu++20"}
 
+#: What a corpus file's ``link:`` may add to the compiler command line. The corpus
+#: is untrusted and the compiler driver can run anything (``-wrapper``, ``-B``,
+#: ``-specs``, ``-fplugin``, ``@file``, ``-Wl,...``), so only flags of these
+#: harmless kinds are accepted: libraries by name, macros, the standard, warnings
+#: by name and code-generation switches.
+_LINK_ALLOWED = re.compile(
+    r"-l[A-Za-z0-9_][A-Za-z0-9_+.-]*"                 # -lm, -lstdc++ (not -l:path)
+    r"|-pthread"
+    r"|-[DU][A-Za-z_][A-Za-z0-9_]*(=[A-Za-z0-9_.+-]*)?"   # -DNAME, -DNAME=1, -UNAME
+    r"|-std=[a-z0-9+]+"
+    r"|-W(no-)?[a-z][a-z0-9-]*(=[0-9]+)?"             # a warning by name: no -Wl, -Wa, -Wp
+    r"|-f(no-)?(wrapv|trapv|strict-aliasing|strict-overflow|delete-null-pointer-checks"
+    r"|builtin|common|signed-char|unsigned-char|omit-frame-pointer|inline|stack-protector"
+    r"|stack-protector-strong|stack-protector-all|pic|PIC|pie|PIE|exceptions|rtti"
+    r"|sanitize-recover|tree-vectorize|unroll-loops|math-errno|fast-math|finite-math-only"
+    r"|signed-zeros|trapping-math|isolate-erroneous-paths-dereference|lifetime-dse"
+    r"|aggressive-loop-optimizations|strict-enums|short-enums|char8_t)")
+
 
 @dataclass(frozen=True)
 class Case:
@@ -117,11 +135,24 @@ def parse_metadata(path: Path, text: str) -> dict[str, str] | None:
             raise ParseError(str(path), first_line + offset, f"expected 'key: value', got {line!r}")
         if key not in KNOWN:
             raise ParseError(str(path), first_line + offset, f"unknown metadata key {key!r}")
+        if key == "link":
+            _check_link(path, first_line + offset, value)
         meta[key] = value.strip()
     missing = [k for k in REQUIRED if not meta.get(k)]
     if missing:
         raise ParseError(str(path), first_line, f"ub-case lacks {', '.join(missing)}")
     return meta
+
+
+def _check_link(path: Path, line: int, value: str) -> None:
+    """Refuse any ``link:`` word that is not of an allowed kind (see ``_LINK_ALLOWED``)."""
+    for word in value.split():
+        if word.startswith("-std=") and word[5:] not in STD_VALUES:
+            raise ParseError(str(path), line, f"link: unknown standard {word!r}")
+        if not _LINK_ALLOWED.fullmatch(word):
+            raise ParseError(str(path), line,
+                             f"link: {word!r} is not allowed (only -l<name>, -pthread, -D, -U, "
+                             "-std=, -W<warning> and code-generation -f switches)")
 
 
 def _yes_no(path: Path, meta: dict[str, str], key: str, default: str | None = None) -> bool:

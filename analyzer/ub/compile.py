@@ -26,12 +26,8 @@ from dataclasses import dataclass
 from flagdb.errors import WarnscopeError
 from flagdb.paths import atomic_write, cache_dir
 
-<<<<<<< HEAD
-from analyzer.toolchain import Toolchain
-=======
 from analyzer import sandbox
-from analyzer.toolchain import Toolchain, installed, resolve
->>>>>>> sandbox
+from analyzer.toolchain import Toolchain
 
 LEVELS = ("-O0", "-O1", "-O2", "-O3", "-Os", "-Og", "-Oz", "-Ofast")
 COMPILE_TIMEOUT = 120

@@ -176,8 +176,10 @@ def ub_pages(b: Build) -> None:
             code = Markup(ubdata.highlight(source)) if source and source.text is not None else None
             cells = sorted(case["cells"], key=lambda c: (_compiler_key(c["compiler"]), c["flags"],
                                                          _level_key(c["level"])))
+            sanitizers = sorted(case["sanitizers"].items(), key=lambda kv: _compiler_key(kv[0]))
             b.page(f"ub/{stem}/{case_slugs[case['case']]}.html", "ub_case.html", case=case,
-                   stem=stem, view=view, source=source, code=code, cells=cells)
+                   stem=stem, view=view, source=source, code=code, cells=cells,
+                   sanitizers=sanitizers)
         listed.append((view, stem))
     b.writer.write("static/pygments.css", ubdata.pygments_css() + "\n")
     b.page("ub/index.html", "ub_index.html", corpora=listed)

@@ -304,6 +304,12 @@ def test_filter_box_filters(browser):
     page.fill("#filter", "")
     assert page.locator("#flag-table tbody tr:visible").count() == total
     page.close()
+    page = browser.open("diffs/gcc-11--gcc-12.html")  # the filter covers every list of a diff
+    page.fill("#filter", "dangling")
+    shown = page.locator("ul.diff li:visible").all_inner_texts()
+    assert shown and all("dangling" in t.lower() for t in shown)
+    assert page.locator("ul.diff li").count() > len(shown)
+    page.close()
 
 
 def test_search_finds_a_flag_and_its_history(browser):

@@ -3,8 +3,10 @@
   "use strict";
   var filter = document.getElementById("filter");
   if (filter) {
-    var target = document.querySelector(filter.getAttribute("data-filter"));
-    var rows = target ? target.querySelectorAll("tbody tr, li") : [];
+    var targets = document.querySelectorAll(filter.getAttribute("data-filter")), rows = [];
+    for (var t = 0; t < targets.length; t++) {
+      rows = rows.concat(Array.prototype.slice.call(targets[t].querySelectorAll("tbody tr, li")));
+    }
     var count = document.getElementById("filter-count");
     filter.addEventListener("input", function () {
       var q = filter.value.trim().toLowerCase(), shown = 0;

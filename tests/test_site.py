@@ -202,8 +202,10 @@ def test_cli(site_db, tmp_path, capsys):
     afile = tmp_path / "file"
     afile.write_text("")
     before = dump(site_db)
-    assert main(["--db", str(site_db), "site", "build", "-o", str(afile)]) == 1
-    assert capsys.readouterr().err.startswith("warnscope: error:")
+    for bad in (afile, afile / "below"):
+        assert main(["--db", str(site_db), "site", "build", "-o", str(bad)]) == 1
+        err = capsys.readouterr().err
+        assert err.startswith("warnscope: error:") and len(err.strip().splitlines()) == 1
     assert dump(site_db) == before
 
 

@@ -35,6 +35,10 @@ class SiteWriter:
         self.root = root
         if root.exists() and not root.is_dir():
             raise WarnscopeError(f"{root}: exists and is not a directory")
+        try:
+            root.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise WarnscopeError(f"{root}: cannot create the site directory: {exc.strerror}") from None
         self.stats = WriteStats()
         self._seen: set[str] = set()
 
@@ -58,7 +62,10 @@ class SiteWriter:
                 return
         except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
             pass
-        atomic_write(dest, raw)
+        try:
+            atomic_write(dest, raw)
+        except OSError as exc:
+            raise WarnscopeError(f"{dest}: cannot write: {exc.strerror}") from None
         self.stats.written.append(rel)
 
     def finish(self) -> WriteStats:

@@ -23,6 +23,7 @@ LAZY_COMMANDS = {
     "flags": "analyzer.cli.flags:flags",
     "demo": "analyzer.cli.demo:demo",
     "ub": "analyzer.cli.ub:ub",
+    "site": "analyzer.cli.site:site",
 }
 
 

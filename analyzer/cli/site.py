@@ -1,0 +1,64 @@
+"""``warnscope site build`` and ``warnscope site serve``: thin shells over analyzer.site."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from flagdb.errors import WarnscopeError
+from flagdb.paths import db_path
+
+
+def _conn(ctx: click.Context):
+    from flagdb.db import connect
+
+    path = db_path((ctx.obj or {}).get("db"))
+    if not path.exists():
+        raise WarnscopeError(f"{path}: no such database: run 'warnscope flags ingest gcc-12' first")
+    return connect(path)
+
+
+@click.group()
+def site() -> None:
+    """The static report site: flags, histories, diffs and UB results as HTML."""
+
+
+@site.command()
+@click.option("-o", "--output", "out_dir", required=True, type=click.Path(file_okay=False),
+              help="Directory to write the site into (created if missing).")
+@click.pass_context
+def build(ctx, out_dir: str) -> None:
+    """Render the database into a static site in OUTPUT (only changed files are written)."""
+    from analyzer.site.builder import build as build_site
+
+    result = build_site(_conn(ctx), out_dir)
+    s = result.stats
+    click.echo(f"{result.pages} pages in {result.seconds:.1f} s: {len(s.written)} files written, "
+               f"{s.unchanged} unchanged, {len(s.removed)} removed; "
+               f"largest {s.largest[1]} ({s.largest[0] // 1024} KB)")
+    click.echo(f"open {(Path(out_dir).resolve() / 'index.html').as_uri()}")
+
+
+@site.command()
+@click.option("-d", "--directory", "out_dir", required=True,
+              type=click.Path(file_okay=False, exists=True), help="A built site.")
+@click.option("--port", default=8000, show_default=True, help="Port on 127.0.0.1.")
+def serve(out_dir: str, port: int) -> None:
+    """Serve a built site on 127.0.0.1 for a local preview (Ctrl-C stops it)."""
+    import functools
+    import http.server
+
+    if not (Path(out_dir) / "index.html").is_file():
+        raise WarnscopeError(f"{out_dir}: no index.html: run 'warnscope site build -o {out_dir}' first")
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=out_dir)
+    try:
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
+    except OSError as exc:
+        raise WarnscopeError(f"cannot listen on 127.0.0.1:{port}: {exc.strerror}") from None
+    click.echo(f"serving {out_dir} at http://127.0.0.1:{port}/ (Ctrl-C stops)")
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()

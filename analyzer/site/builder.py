@@ -1,0 +1,253 @@
+"""``warnscope site build``: the database rendered into a static site.
+
+Sections each write their pages (HTML beside the JSON of the same results the CLI's
+``--json`` prints); the index comes last, with the headlines the sections left. A
+later capability adds its pages by adding a section to :data:`SECTIONS` (the
+overhead studies go there, see :func:`overhead_pages`).
+
+Every link is relative, so the site works from ``file://`` and from any static
+host; no page loads anything from outside the site.
+"""
+from __future__ import annotations
+
+import json
+import signal as signals
+import sqlite3
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from markupsafe import Markup
+
+from flagdb import queries
+from flagdb.results import plain
+
+from analyzer.cli.render import describe_change
+from analyzer.site import flagdata, ubdata, web_dir
+from analyzer.site.output import SiteWriter, WriteStats
+from analyzer.site.slugs import base_slug, path_slug, slug_map
+from analyzer.ub.report import LETTERS, LEVEL_ORDER
+
+#: the top navigation: title -> page (relative to the site root)
+NAV = (("Compilers", "index.html#compilers"), ("Flags", "flags/index.html"),
+       ("Diffs", "diffs/index.html"), ("UB", "ub/index.html"))
+
+
+@dataclass
+class Headline:
+    """A block of the index page a section contributes (``template`` in ``web/templates``)."""
+
+    template: str
+    context: dict[str, Any]
+
+
+@dataclass
+class Build:
+    """One build: the loaded data, the template environment, the writer."""
+
+    conn: sqlite3.Connection
+    writer: SiteWriter
+    env: Any
+    compilers: list[flagdata.CompilerView] = field(default_factory=list)
+    histories: list[flagdata.FlagHistory] = field(default_factory=list)
+    #: flag name -> page slug
+    slugs: dict[str, str] = field(default_factory=dict)
+    #: (compiler, flag name) -> its history entry
+    entry: dict[tuple[str, str], Any] = field(default_factory=dict)
+    headlines: list[Headline] = field(default_factory=list)
+    #: diff pages: (old, new, file stem, result)
+    diffs: list[tuple[str, str, str, Any]] = field(default_factory=list)
+
+    def page(self, rel: str, template: str, **context: Any) -> None:
+        """Render ``template`` to ``rel``; ``root`` leads from the page back to the site root."""
+        root = "../" * rel.count("/")
+        html = self.env.get_template(template).render(root=root, nav=NAV, **context)
+        self.writer.write(rel, html)
+
+    def json(self, rel: str, value: Any) -> None:
+        """The results beside the page: the objects ``--json`` prints (:func:`plain`), in
+        compact form (no indentation: a third of the size, and C-speed to write)."""
+        self.writer.write(rel, json.dumps(plain(value), separators=(",", ":")) + "\n")
+
+    def flag_href(self, name: str | None) -> str | None:
+        """The flag page of a name, from the site root; None for a name with no page."""
+        slug = self.slugs.get(name) if name else None
+        return f"flags/{slug}.html" if slug else None
+
+
+def environment(build_ref: list[Build]):
+    """Jinja2 with autoescaping on for every template (flag help holds ``<``, ``>``, ``&``)."""
+    import jinja2
+
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(web_dir() / "templates"),
+        autoescape=True, undefined=jinja2.StrictUndefined,
+        trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
+    env.globals.update(
+        flag_href=lambda name: build_ref[0].flag_href(name),
+        describe_change=describe_change, letters=LETTERS, signal_name=signal_name)
+    return env
+
+
+def signal_name(number: int | None) -> str:
+    if number is None:
+        return ""
+    try:
+        return signals.Signals(number).name
+    except ValueError:
+        return f"signal {number}"
+
+
+# ------------------------------------------------------------------ sections
+
+def compiler_pages(b: Build) -> None:
+    """One page per compiler version: its flags with a filter box, its -Wall/-Wextra trees."""
+    for view in b.compilers:
+        trees = [(group, base_slug(group), node) for group, node in view.trees.items()]
+        b.page(f"compilers/{view.name}.html", "compiler.html", view=view, trees=trees,
+               entry=lambda name, v=view: b.entry.get((v.name, name)))
+        b.json(f"compilers/{view.name}.json", view.flags)
+        for group, tree in view.trees.items():
+            b.json(f"compilers/{view.name}.{base_slug(group)}.json", tree)
+    b.json("compilers.json", [v.row for v in b.compilers])
+
+
+def flag_pages(b: Build) -> None:
+    """One page per flag name across both families: its history table and timeline."""
+    names = [(h.name, b.slugs[h.name]) for h in b.histories]
+    for h in b.histories:
+        slug = b.slugs[h.name]
+        b.page(f"flags/{slug}.html", "flag.html", h=h, slug=slug,
+               rows=list(zip(b.compilers, h.entries, h.descriptions, h.kinds)))
+        b.json(f"flags/{slug}.json", h.entries)
+    b.page("flags/index.html", "flags.html", names=names)
+    b.writer.write("data/names.json", json.dumps(names, separators=(",", ":")) + "\n")
+    b.writer.write("data/names.js", "window.WARNSCOPE_FLAGS = "
+                   + json.dumps(names, separators=(",", ":")) + ";\n")
+
+
+def diff_pairs(views: list[flagdata.CompilerView]) -> list[tuple[str, str]]:
+    """Consecutive versions of each family, then every GCC against every clang."""
+    pairs = []
+    by_family: dict[str, list[str]] = {}
+    for v in views:
+        by_family.setdefault(v.family, []).append(v.name)
+    for names in by_family.values():
+        pairs += list(zip(names, names[1:]))
+    for g in by_family.get("gcc", []):
+        for c in by_family.get("clang", []):
+            pairs.append((g, c))
+    return pairs
+
+
+def diff_pages(b: Build) -> None:
+    views = {v.name: v for v in b.compilers}
+    for old, new in diff_pairs(b.compilers):
+        result = queries.diff(views[old].data, views[new].data)
+        stem = f"{old}--{new}"
+        b.diffs.append((old, new, stem, result))
+        b.page(f"diffs/{stem}.html", "diff.html", d=result)
+        b.json(f"diffs/{stem}.json", result)
+    b.page("diffs/index.html", "diffs.html", diffs=b.diffs)
+
+
+def ub_pages(b: Build) -> None:
+    """Per corpus: the matrix (divergent cases first) and a page per case."""
+    corpora = ubdata.load_corpora(b.conn)
+    stems = slug_map([Path(c.corpus).name or "corpus" for c in corpora])
+    listed = []
+    seen: set[str] = set()
+    for view in corpora:
+        stem = stems[Path(view.corpus).name or "corpus"]
+        if stem in seen:  # two corpora of one base name: the path tells them apart
+            stem = path_slug(view.corpus)
+        seen.add(stem)
+        report = view.report
+        columns = _columns(report["configurations"])
+        case_slugs = {c["case"]: path_slug(c["case"]) for c in report["cases"]}
+        outcome = {(c["case"], c["compiler"], c["level"], c["flags"]): c
+                   for case in report["cases"] for c in case["cells"]}
+        b.page(f"ub/{stem}.html", "ub_matrix.html", view=view, stem=stem, columns=columns,
+               case_slugs=case_slugs, outcome=outcome)
+        b.json(f"ub/{stem}.json", report)
+        for case in report["cases"]:
+            source = view.sources.get(case["case"])
+            code = Markup(ubdata.highlight(source)) if source and source.text is not None else None
+            cells = sorted(case["cells"], key=lambda c: (_compiler_key(c["compiler"]), c["flags"],
+                                                         _level_key(c["level"])))
+            sanitizers = sorted(case["sanitizers"].items(), key=lambda kv: _compiler_key(kv[0]))
+            b.page(f"ub/{stem}/{case_slugs[case['case']]}.html", "ub_case.html", case=case,
+                   stem=stem, view=view, source=source, code=code, cells=cells,
+                   sanitizers=sanitizers)
+        listed.append((view, stem))
+    b.writer.write("static/pygments.css", ubdata.pygments_css() + "\n")
+    b.page("ub/index.html", "ub_index.html", corpora=listed)
+    b.headlines.append(Headline("_ub_headline.html", {"corpora": listed}))
+
+
+def overhead_pages(b: Build) -> None:
+    """The overhead studies' pages: none yet. When studies are stored, this section reads
+    them through their library (as ``ub_pages`` does through ``analyzer.ub.report``),
+    writes ``overhead/…`` pages with their JSON, adds "Overhead" to :data:`NAV` and a
+    :class:`Headline` with the latest studies to the index."""
+
+
+def _columns(configurations: list) -> list[tuple[str, str, list[str]]]:
+    """(compiler, flag set, levels) column groups of the matrix, in the report's order."""
+    groups: dict[tuple[str, str], list[str]] = {}
+    for compiler, level, flags in configurations:
+        groups.setdefault((compiler, flags), []).append(level)
+    return [(c, f, levels) for (c, f), levels in groups.items()]
+
+
+def _compiler_key(name: str) -> tuple:
+    family, _, major = name.rpartition("-")
+    return (family != "gcc", family, int(major) if major.isdigit() else 0, name)
+
+
+def _level_key(level: str) -> int:
+    return LEVEL_ORDER.index(level) if level in LEVEL_ORDER else len(LEVEL_ORDER)
+
+
+#: the sections in build order; the index page is written after all of them
+SECTIONS: tuple[Callable[[Build], None], ...] = (
+    compiler_pages, flag_pages, diff_pages, ub_pages, overhead_pages)
+
+
+# ------------------------------------------------------------------ the build
+
+@dataclass
+class BuildResult:
+    out_dir: Path
+    stats: WriteStats
+    seconds: float
+    pages: int
+
+
+def build(conn: sqlite3.Connection, out_dir: str | Path) -> BuildResult:
+    """Render everything in the database into ``out_dir``; write only changed files."""
+    start = time.monotonic()
+    out = Path(out_dir)
+    writer = SiteWriter(out)
+    ref: list[Build] = []
+    b = Build(conn=conn, writer=writer, env=environment(ref))
+    ref.append(b)
+    b.compilers = flagdata.load_compilers(conn)
+    names = flagdata.all_names(b.compilers)
+    b.slugs = slug_map(names)
+    b.histories = flagdata.histories(b.compilers, names)
+    for h in b.histories:
+        for view, entry in zip(b.compilers, h.entries):
+            b.entry[(view.name, h.name)] = entry
+    for section in SECTIONS:
+        section(b)
+    static = web_dir() / "static"
+    for path in sorted(static.rglob("*")):
+        if path.is_file():
+            writer.write(f"static/{path.relative_to(static).as_posix()}", path.read_bytes())
+    b.page("index.html", "index.html", compilers=b.compilers, headlines=b.headlines,
+           flag_count=len(names), diff_count=len(b.diffs))
+    stats = writer.finish()
+    pages = sum(1 for rel in writer.files if rel.endswith(".html"))
+    return BuildResult(out_dir=out, stats=stats, seconds=time.monotonic() - start, pages=pages)

@@ -1,0 +1,92 @@
+"""The UB side of the site: each corpus's report (``ub report --json``'s shape) and sources.
+
+The sources are read from the corpus directory the run recorded, through
+:func:`analyzer.ub.corpus.discover`; a corpus moved or edited since the run still
+renders, its pages saying the source is missing or has changed.
+"""
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+from flagdb.errors import WarnscopeError
+
+from analyzer.ub import report as ub_report
+from analyzer.ub import store as ub_store
+from analyzer.ub.corpus import discover
+
+
+@dataclass
+class CaseSource:
+    language: str
+    text: str | None
+    #: why there is no text, or a remark (the file changed since the run)
+    note: str = ""
+
+
+@dataclass
+class CorpusView:
+    corpus: str
+    #: :func:`analyzer.ub.report.report_json` of the stored results
+    report: dict
+    sources: dict[str, CaseSource] = field(default_factory=dict)
+
+    @property
+    def divergent(self) -> int:
+        return sum(1 for c in self.report["cases"] if c["diverges"])
+
+
+def load_corpora(conn: sqlite3.Connection) -> list[CorpusView]:
+    """Every corpus with results, most recently run first."""
+    out = []
+    for corpus in ub_store.corpora(conn):
+        data = ub_report.load(conn, corpus)
+        view = CorpusView(corpus=corpus, report=ub_report.report_json(data))
+        stored = {c["id"]: c for c in data["cases"]}
+        found = _discover(corpus)
+        for cid, case in stored.items():
+            on_disk = found.get(cid)
+            if on_disk is None:
+                view.sources[cid] = CaseSource(case["language"], None,
+                                               f"source not found under {corpus}")
+                continue
+            note = "" if on_disk.source_hash == case["source_hash"] else \
+                "the source has changed since these results were recorded"
+            try:
+                text = on_disk.path.read_text(errors="replace")
+            except OSError as exc:
+                view.sources[cid] = CaseSource(case["language"], None, f"unreadable: {exc}")
+                continue
+            view.sources[cid] = CaseSource(case["language"], text, note)
+        out.append(view)
+    return out
+
+
+def _discover(corpus: str) -> dict:
+    try:
+        return {c.id: c for c in discover(Path(corpus))}
+    except WarnscopeError:
+        return {}
+
+
+@lru_cache(maxsize=None)
+def _formatter():
+    from pygments.formatters import HtmlFormatter
+
+    return HtmlFormatter(cssclass="code", linenos="table")
+
+
+def highlight(source: CaseSource) -> str:
+    """The source as Pygments HTML (escaped by Pygments; marked safe by the caller)."""
+    from pygments import highlight as pyg
+    from pygments.lexers import CLexer, CppLexer
+
+    lexer = CppLexer() if source.language == "c++" else CLexer()
+    return pyg(source.text or "", lexer, _formatter())
+
+
+def pygments_css() -> str:
+    """The highlighting style, shipped as a static file (no inline styles needed)."""
+    return _formatter().get_style_defs(".code")

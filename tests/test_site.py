@@ -1,0 +1,366 @@
+"""The report site built from a real database (gcc-11, gcc-12 and clang-16 ingested from
+Debian's packages, a small UB run with gcc-12), checked on disk and in Debian's Chromium.
+
+The browser tests drive /usr/bin/chromium through Playwright's ``executable_path`` (never
+a downloaded browser) over ``file://`` URLs, the way a developer opens the site; they
+are skipped, saying why, only where Chromium or Playwright is missing.
+"""
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import sqlite3
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+import pytest
+
+from analyzer import sandbox
+from analyzer.cli import main
+from analyzer.site import builder, flagdata
+from analyzer.site.slugs import base_slug, slug_map
+from analyzer.ub import run as ub_run
+from conftest import dump
+from flagdb import queries, store
+from flagdb.db import connect
+from flagdb.ingest import ingest
+from flagdb.results import plain
+
+REPO = Path(__file__).resolve().parent.parent
+CASES = ("signed-integer-overflow/loop.c", "control/while-one.c", "null-dereference/null-this.cpp")
+CHROMIUM = Path("/usr/bin/chromium")
+XSS = "<script>window.__xss=1</script>"
+
+
+@pytest.fixture(scope="module")
+def site_db(gcc_db, tmp_path_factory) -> Path:
+    """gcc-11 and gcc-12 (the shared fixture), clang-16, and a small UB run with gcc-12."""
+    tmp = tmp_path_factory.mktemp("site")
+    path = tmp / "site.db"
+    shutil.copy(gcc_db, path)
+    conn = connect(path)
+    ingest(conn, "clang-16")
+    if shutil.which("gcc-12"):
+        corpus = tmp / "corpus"
+        for rel in CASES:
+            src = REPO / "corpus" / rel
+            (corpus / src.parent.name).mkdir(parents=True, exist_ok=True)
+            shutil.copy(src, corpus / rel)
+            shutil.copy(src.with_suffix(".output"), corpus / src.parent.name)
+        summary = ub_run.run(conn, corpus, ["gcc-12"], ["O0", "O2"],
+                             limits=sandbox.Limits(timeout=1.0, cpu=2))
+        assert summary.errors == []
+    conn.close()
+    return path
+
+
+@pytest.fixture(scope="module")
+def site(site_db, tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("out") / "site"
+    result = builder.build(connect(site_db), out)
+    assert result.pages > 1000
+    return out
+
+
+def html_files(root: Path) -> list[Path]:
+    return sorted(root.rglob("*.html"))
+
+
+# ------------------------------------------------------------------ on disk
+
+def test_pages_and_json_are_the_cli_results(site, site_db):
+    """The JSON beside each page is what ``--json`` prints for the same question."""
+    conn = connect(site_db)
+    gcc12 = store.load(conn, "gcc-12")
+    assert json.loads((site / "compilers/gcc-12.json").read_text()) == \
+        plain(queries.list_flags(gcc12))
+    diff = queries.diff(store.load(conn, "gcc-11", with_messages=False),
+                        store.load(conn, "gcc-12", with_messages=False))
+    assert json.loads((site / "diffs/gcc-11--gcc-12.json").read_text()) == plain(diff)
+    assert json.loads((site / "compilers/gcc-12.wall.json").read_text()) == \
+        plain(queries.tree(gcc12, "-Wall"))
+    for page in ("index.html", "flags/index.html", "diffs/index.html", "diffs/gcc-12--clang-16.html",
+                 "compilers/clang-16.html", "ub/index.html"):
+        assert (site / page).is_file(), page
+    if shutil.which("gcc-12"):
+        report = json.loads(next((site / "ub").glob("*.json")).read_text())
+        assert {c["case"] for c in report["cases"]} == {c[:-len(Path(c).suffix)] for c in CASES}
+
+
+def test_every_history_equals_the_query(site, site_db):
+    """The site computes all histories in one pass; each must be what ``flags history``
+    answers, for aliases, level options, negative forms and clang groups alike."""
+    conn = connect(site_db)
+    names = json.loads((site / "data/names.json").read_text())
+    picked = [n for n in names if n[0] in ("-Wformat", "-Wformat=", "-Wall", "-Wextra", "-Wshadow",
+                                           "-Wunused-parameter", "-Waligned-new=", "-Wmost",
+                                           "-Wimplicit-fallthrough", "-Wno-alloc-size-larger-than")]
+    picked += names[::97]
+    assert len(picked) > 15
+    for name, slug in picked:
+        on_page = json.loads((site / "flags" / f"{slug}.json").read_text())
+        assert on_page == plain(queries.history(conn, name)), name
+
+
+def test_slugs_are_unique_and_safe(site):
+    names = [n for n, _ in json.loads((site / "data/names.json").read_text())]
+    slugs = slug_map(names)
+    assert len({s.lower() for s in slugs.values()}) == len(names)  # case-insensitive filesystems too
+    assert all(re.fullmatch(r"[a-z0-9._~-]+", s) and not s.startswith(".") for s in slugs.values())
+    assert slugs["-Wformat="] != slugs["-Wformat"]
+    assert slug_map(["-WX", "-Wx"]) == {"-WX": "wx", "-Wx": f"wx~{__import__('hashlib').sha1(b'-Wx').hexdigest()[:8]}"}
+    assert base_slug("-Wa/b\\c:d") == "wa_2fb_5cc_3ad"
+
+
+class Links(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.refs: list[str] = []
+        self.ids: set[str] = set()
+
+    def handle_starttag(self, tag, attrs):
+        for key, value in attrs:
+            if key in ("href", "src") and value is not None:
+                self.refs.append(value)
+            if key == "id" and value:
+                self.ids.add(value)
+
+
+def test_every_relative_link_resolves(site):
+    """Crawl every page: each href/src is relative and names a file of the site
+    (and an anchor that exists); nothing points outside."""
+    parsed: dict[Path, Links] = {}
+    for page in html_files(site):
+        p = Links()
+        p.feed(page.read_text())
+        parsed[page] = p
+    checked = 0
+    for page, p in parsed.items():
+        for ref in p.refs:
+            if ref == "data:,":  # the empty favicon: no request at all
+                continue
+            parts = urlsplit(ref)
+            assert not parts.scheme and not parts.netloc and not ref.startswith("/"), (page, ref)
+            target = (page.parent / unquote(parts.path)).resolve() if parts.path else page
+            assert target.is_file(), (page, ref)
+            assert site.resolve() in target.parents, (page, ref)
+            if parts.fragment and target.suffix == ".html":
+                assert parts.fragment in parsed[target].ids, (page, ref)
+            checked += 1
+    assert checked > 10_000
+
+
+def test_rebuild_writes_only_what_changed(site_db, tmp_path):
+    db = tmp_path / "copy.db"
+    shutil.copy(site_db, db)
+    out = tmp_path / "site"
+    first = builder.build(connect(db), out)
+    assert first.stats.unchanged == 0 and len(first.stats.written) > 2000
+    before = {p: p.stat().st_mtime_ns for p in out.rglob("*")}
+    again = builder.build(connect(db), out)
+    assert again.stats.written == [] and again.stats.removed == []
+    assert {p: p.stat().st_mtime_ns for p in out.rglob("*")} == before
+    conn = sqlite3.connect(db)
+    conn.execute("UPDATE flag SET description = 'Warn about shadowing, reworded.' WHERE name = "
+                 "'-Wshadow' AND compiler_id = (SELECT id FROM compiler WHERE name = 'gcc-12')")
+    conn.commit()
+    conn.close()
+    third = builder.build(connect(db), out)
+    written = set(third.stats.written)
+    assert {"flags/wshadow.html", "compilers/gcc-12.html",
+            "compilers/gcc-12.json", "diffs/gcc-11--gcc-12.html"} <= written
+    assert "compilers/gcc-11.html" not in written and "flags/wformat_eq.html" not in written
+    assert len(written) < 20
+
+
+def test_a_dropped_compiler_drops_its_pages(site_db, tmp_path):
+    db = tmp_path / "copy.db"
+    shutil.copy(site_db, db)
+    out = tmp_path / "site"
+    builder.build(connect(db), out)
+    (out / "mine.txt").write_text("not the site's")
+    conn = connect(db)
+    conn.execute("DELETE FROM compiler WHERE name = 'clang-16'")
+    result = builder.build(conn, out)
+    assert "compilers/clang-16.html" in result.stats.removed
+    assert not (out / "diffs/gcc-12--clang-16.html").exists()
+    assert (out / "mine.txt").read_text() == "not the site's"
+
+
+def test_cli(site_db, tmp_path, capsys):
+    out = tmp_path / "site"
+    assert main(["--db", str(site_db), "site", "build", "-o", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "pages" in text and (out / "index.html").as_uri() in text
+    missing = tmp_path / "none.db"
+    assert main(["--db", str(missing), "site", "build", "-o", str(tmp_path / "x")]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("warnscope: error:") and len(err.strip().splitlines()) == 1
+    assert not missing.exists()
+    afile = tmp_path / "file"
+    afile.write_text("")
+    before = dump(site_db)
+    for bad in (afile, afile / "below"):
+        assert main(["--db", str(site_db), "site", "build", "-o", str(bad)]) == 1
+        err = capsys.readouterr().err
+        assert err.startswith("warnscope: error:") and len(err.strip().splitlines()) == 1
+    assert dump(site_db) == before
+
+
+# ------------------------------------------------------------------ in Chromium
+
+def _playwright():
+    if not CHROMIUM.exists():
+        pytest.skip("Debian's chromium is not installed (/usr/bin/chromium): apt-get install chromium")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        pytest.skip("playwright for Python is not installed: pip install playwright")
+    return sync_playwright
+
+
+class Browser:
+    """One Chromium; each page records console errors, page errors and every request."""
+
+    def __init__(self, pw, site: Path):
+        self.site = site.resolve()
+        self.browser = pw.chromium.launch(executable_path=str(CHROMIUM))
+        self.context = self.browser.new_context(viewport={"width": 1200, "height": 900})
+        self.errors: list[str] = []
+        self.outside: list[str] = []
+        self.context.on("request", self._request)
+        # Anything not a file of this site is refused before it leaves.
+        self.context.route(re.compile(r"^(?!file://).*"), lambda route: route.abort())
+
+    def _request(self, request) -> None:
+        url = request.url
+        if url.startswith("data:"):
+            return
+        if not url.startswith("file://") or \
+                self.site not in Path(unquote(urlsplit(url).path)).resolve().parents:
+            self.outside.append(url)
+
+    def open(self, rel: str, width: int = 1200):
+        page = self.context.new_page()
+        page.set_viewport_size({"width": width, "height": 900})
+        page.on("console", lambda m: self.errors.append(f"{rel}: {m.text}") if m.type == "error" else None)
+        page.on("pageerror", lambda e: self.errors.append(f"{rel}: {e}"))
+        page.goto((self.site / rel).as_uri())
+        page.wait_for_load_state("load")
+        return page
+
+    def close(self):
+        self.browser.close()
+
+
+@pytest.fixture(scope="module")
+def pw():
+    """One Playwright driver for the module (the sync API allows one at a time)."""
+    sync_playwright = _playwright()
+    with sync_playwright() as driver:
+        yield driver
+
+
+@pytest.fixture(scope="module")
+def browser(pw, site):
+    b = Browser(pw, site)
+    yield b
+    b.close()
+
+
+def _ub_pages(site: Path) -> list[str]:
+    matrix = sorted(p for p in (site / "ub").glob("*.html") if p.name != "index.html")
+    cases = sorted((site / "ub").glob("*/*.html"))
+    return [p.relative_to(site).as_posix() for p in matrix[:1] + cases[:1]]
+
+
+MAIN_PAGES = ["index.html", "compilers/gcc-12.html", "compilers/clang-16.html", "flags/index.html",
+              "flags/wformat_eq.html", "flags/wshadow.html", "diffs/index.html",
+              "diffs/gcc-11--gcc-12.html", "diffs/gcc-12--clang-16.html", "ub/index.html"]
+
+
+def test_pages_load_clean_and_stay_inside(browser, site, tmp_path_factory):
+    shots = tmp_path_factory.mktemp("screenshots")
+    for rel in MAIN_PAGES + _ub_pages(site):
+        page = browser.open(rel)
+        assert page.title().endswith("warnscope"), rel
+        page.screenshot(path=str(shots / (rel.replace("/", "_") + ".png")), full_page=False)
+        page.close()
+    assert browser.errors == []
+    assert browser.outside == []
+    print(f"screenshots in {shots}")
+
+
+def test_filter_box_filters(browser):
+    page = browser.open("compilers/gcc-12.html")
+    rows = page.locator("#flag-table tbody tr")
+    total = rows.count()
+    page.fill("#filter", "shadow")
+    visible = page.locator("#flag-table tbody tr:visible")
+    assert 0 < visible.count() < total / 10
+    assert all("shadow" in t.lower() for t in visible.all_inner_texts())
+    assert "-Wshadow" in visible.all_inner_texts()[0] or any(
+        t.startswith("-Wshadow") for t in visible.all_inner_texts())
+    page.fill("#filter", "")
+    assert page.locator("#flag-table tbody tr:visible").count() == total
+    page.close()
+    page = browser.open("diffs/gcc-11--gcc-12.html")  # the filter covers every list of a diff
+    page.fill("#filter", "dangling")
+    shown = page.locator("ul.diff li:visible").all_inner_texts()
+    assert shown and all("dangling" in t.lower() for t in shown)
+    assert page.locator("ul.diff li").count() > len(shown)
+    page.close()
+
+
+def test_search_finds_a_flag_and_its_history(browser):
+    page = browser.open("index.html")
+    page.fill("#search", "Wunused-para")
+    link = page.locator("#search-results a", has_text="-Wunused-parameter").first
+    link.click()
+    page.wait_for_load_state("load")
+    assert page.url.endswith("flags/wunused-parameter.html")
+    assert page.locator("h1").inner_text() == "-Wunused-parameter"
+    rows = page.locator("#history tbody tr")
+    assert rows.count() == 3  # gcc-11, gcc-12, clang-16
+    gcc12 = rows.nth(1).inner_text()
+    assert "gcc-12" in gcc12 and "12." in gcc12
+    page.close()
+    assert browser.errors == []
+
+
+def test_phone_width_does_not_overflow(browser):
+    for rel in ("index.html", "compilers/gcc-12.html", "flags/wformat_eq.html",
+                "diffs/gcc-11--gcc-12.html"):
+        page = browser.open(rel, width=390)
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= 390, (rel, width)
+        page.close()
+
+
+def test_xss_probe_renders_as_text(pw, site_db, tmp_path):
+    db = tmp_path / "xss.db"
+    shutil.copy(site_db, db)
+    conn = sqlite3.connect(db)
+    conn.execute("UPDATE flag SET description = ? WHERE name = '-Wshadow'", (XSS,))
+    conn.commit()
+    conn.close()
+    out = tmp_path / "site"
+    builder.build(connect(db), out)
+    b = Browser(pw, out)
+    try:
+        for rel in ("flags/wshadow.html", "compilers/gcc-12.html", "diffs/gcc-11--gcc-12.html"):
+            page = b.open(rel)
+            assert page.evaluate("window.__xss") is None, rel
+            page.close()
+        page = b.open("flags/wshadow.html")
+        assert XSS in page.locator("#history").inner_text()
+        assert XSS in page.locator(".lead").inner_text()
+        page = b.open("compilers/gcc-12.html")
+        page.fill("#filter", "window.__xss")  # the filter reads text, never markup
+        assert page.locator("#flag-table tbody tr:visible").count() == 1
+        assert page.evaluate("window.__xss") is None
+    finally:
+        b.close()
+    assert b.errors == []

@@ -23,7 +23,8 @@ from pathlib import Path
 import pytest
 
 from analyzer import sandbox, sandbox_ns
-from analyzer.ub.compile import compile_program, resolve_compiler
+from analyzer.toolchain import resolve as resolve_compiler
+from analyzer.ub.compile import compile_program
 from analyzer.ub.corpus import discover
 from flagdb.errors import ParseError
 

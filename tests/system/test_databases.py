@@ -60,7 +60,7 @@ def test_dropped_table(gcc_db_copy, fails_on):
 
 def test_bad_json_in_a_column(gcc_db_copy, fails_on):
     conn = sqlite3.connect(gcc_db_copy)
-    conn.execute("UPDATE flag SET extra = '{\"properties\": ' WHERE name = '-Wall'")
+    conn.execute("UPDATE flag SET facts = '{\"var\": ' WHERE name = '-Wall'")
     conn.commit()
     conn.close()
     assert "JSON column holds invalid text" in fails_on(gcc_db_copy, "flags", "list", "gcc-12")

@@ -42,7 +42,6 @@ def test_verify_catches_an_edge_in_the_wrong_language(gcc12, require):
     not pass as "set by the C++ front end's own code" just because C agrees."""
     require("gcc-12")
     import copy
-    import dataclasses
 
     from analyzer.verify.gcc_q import verify_gcc
 

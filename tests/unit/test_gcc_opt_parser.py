@@ -4,8 +4,8 @@ from __future__ import annotations
 import pytest
 
 from flagdb.errors import ParseError
-from flagdb.gcc_ingest import build, build_from_tree
-from flagdb.gcc_opt import merge, opt_args, parse_file
+from flagdb.gcc_ingest import build_from_tree
+from flagdb.gcc_opt import opt_args, parse_file
 
 
 def test_records_and_help():

@@ -1,35 +1,64 @@
-"""Shared fixtures: a real database with gcc-11 and gcc-12 ingested from Debian's packages.
+"""Fixtures shared by the unit and the system tests (see tests/README.md).
 
-The first run downloads gcc-N-source (about 80 MB each) into the cache and streams
-the option files out; later runs reuse the cache. Nothing here is mocked.
+Tests never import each other or this file: whatever they share is a fixture here.
+The database fixtures are real: ``gcc_db`` ingests gcc-11 and gcc-12 from Debian's
+gcc-N-source packages (about 80 MB each, downloaded once into the cache), and the clang
+loaders read the real libclang-N-dev packages. Nothing here is mocked.
 """
 from __future__ import annotations
 
+import os
+import shlex
 import shutil
 import sqlite3
+import subprocess
+import sys
+from functools import lru_cache
 from pathlib import Path
+from typing import Callable
 
 import pytest
 
 from analyzer.cli import main
 from flagdb import store
+from flagdb.clang_inc import Tables, parse_dir
+from flagdb.clang_ingest import fetch_package, load_clang
 from flagdb.db import connect
 from flagdb.ingest import ingest
+from flagdb.model import CompilerData
+
+TESTS = Path(__file__).resolve().parent
+ROOT = TESTS.parent
+FIXTURES = TESTS / "fixtures"
+ERROR = "warnscope: error: "
+#: the clang versions whose libclang-N-dev packages the clang tests read
+CLANG_VERSIONS = (13, 14, 15, 16, 19, 22)
 
 
-def dump(path: Path) -> list[str]:
-    """The whole database as SQL text, to prove a failed command changed nothing."""
-    if not path.exists():
-        return []
-    conn = sqlite3.connect(path)
-    try:
-        return list(conn.iterdump())
-    finally:
-        conn.close()
+# ------------------------------------------------------------------ suites and parameters
 
+def pytest_collection_modifyitems(config, items) -> None:
+    """``unit`` for tests under tests/unit, ``system`` for every other test: a file not
+    yet sorted into a directory is treated as the slow kind."""
+    unit = TESTS / "unit"
+    for item in items:
+        path = Path(str(item.fspath)).resolve()
+        item.add_marker(pytest.mark.unit if unit in path.parents else pytest.mark.system)
+
+
+def pytest_generate_tests(metafunc) -> None:
+    """A test taking ``clang_major`` runs once per clang version of CLANG_VERSIONS, from
+    the version of its ``@pytest.mark.clang_since(N)`` marker on, if it has one."""
+    if "clang_major" in metafunc.fixturenames:
+        marker = metafunc.definition.get_closest_marker("clang_since")
+        since = marker.args[0] if marker else 0
+        metafunc.parametrize("clang_major", [v for v in CLANG_VERSIONS if v >= since])
+
+
+# ------------------------------------------------------------------ running the CLI
 
 class Cli:
-    """Runs ``warnscope`` in-process, as the console script does."""
+    """Runs ``warnscope --db DB`` in-process, as the console script does."""
 
     def __init__(self, db: Path, capsys):
         self.db = db
@@ -41,6 +70,149 @@ class Cli:
         out, err = self.capsys.readouterr()
         return code, out, err
 
+
+@pytest.fixture
+def cli_at(capsys) -> Callable[[Path], Cli]:
+    """``cli_at(db)``: a :class:`Cli` on any database file, returning (code, out, err)."""
+    return lambda db: Cli(db, capsys)
+
+
+@pytest.fixture
+def cli(gcc_db, cli_at) -> Cli:
+    """The CLI on the shared real gcc-11/gcc-12 database (for queries only: it is shared)."""
+    return cli_at(gcc_db)
+
+
+def _child(*args: str | bytes, env: dict | None = None, prefix: tuple = (),
+           timeout: float = 900) -> subprocess.CompletedProcess:
+    cmd = [*prefix, sys.executable, "-c", "import sys; from analyzer.cli import main; sys.exit(main())",
+           *args]
+    full_env = {**os.environ, "PYTHONPATH": str(ROOT), **(env or {})}
+    return subprocess.run(cmd, cwd=ROOT, env=full_env, capture_output=True, timeout=timeout)
+
+
+@pytest.fixture(scope="session")
+def warnscope():
+    """``warnscope(*args, env=, prefix=, timeout=)``: the CLI in a child process (arguments
+    may be bytes: argv is not always UTF-8); returns the CompletedProcess."""
+    return _child
+
+
+@pytest.fixture
+def fails_on(cli_at):
+    """``fails_on(db, *args)``: run a command on ``db`` that must fail with one
+    ``warnscope: error:`` line and leave the file byte for byte as it was (or absent);
+    return the line."""
+
+    def run(db: Path, *args: str) -> str:
+        before = db.read_bytes() if db.exists() else None
+        code, out, err = cli_at(db)(*args)
+        assert code != 0, out
+        lines = err.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith(ERROR), err
+        assert (db.read_bytes() if db.exists() else None) == before
+        return lines[0]
+
+    return run
+
+
+def _one_error(proc: subprocess.CompletedProcess) -> str:
+    err = proc.stderr.decode("utf-8", "backslashreplace")
+    assert proc.returncode != 0, proc.stdout
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(ERROR), err
+    return lines[0]
+
+
+@pytest.fixture(scope="session")
+def one_error():
+    """``one_error(proc)``: assert a child failed with exactly one ``warnscope: error:``
+    line on stderr, and return that line."""
+    return _one_error
+
+
+@pytest.fixture(scope="session")
+def in_namespace():
+    """``in_namespace(setup, *args, env=)``: the CLI in a child process, after the shell
+    commands ``setup`` (mounts) ran in a private mount namespace. Skips the test where no
+    such namespace can be made."""
+    if shutil.which("unshare") is None or subprocess.run(
+            ["unshare", "-m", "true"], capture_output=True).returncode != 0:
+        pytest.skip("cannot make a private mount namespace here")
+
+    def run(setup: str, *args: str, env: dict | None = None) -> subprocess.CompletedProcess:
+        code = "import sys; from analyzer.cli import main; sys.exit(main())"
+        script = f"{setup} && exec {shlex.quote(sys.executable)} -c {shlex.quote(code)} " + " ".join(
+            shlex.quote(a) for a in args)
+        full_env = {**os.environ, "PYTHONPATH": str(ROOT), **(env or {})}
+        return subprocess.run(["unshare", "-m", "sh", "-c", script], cwd=ROOT, env=full_env,
+                              capture_output=True, timeout=900)
+
+    return run
+
+
+def _dump(path: Path) -> list[str]:
+    if not path.exists():
+        return []
+    conn = sqlite3.connect(path)
+    try:
+        return list(conn.iterdump())
+    finally:
+        conn.close()
+
+
+@pytest.fixture(scope="session")
+def dump():
+    """``dump(path)``: the whole database as SQL text ([] if there is no file), to prove a
+    failed command changed nothing."""
+    return _dump
+
+
+@pytest.fixture(scope="session")
+def require():
+    """``require(binary)``: its path, or skip the test when it is not installed."""
+
+    def need(binary: str) -> str:
+        path = shutil.which(binary)
+        if path is None:
+            pytest.skip(f"{binary} is not installed")
+        return path
+
+    return need
+
+
+# ------------------------------------------------------------------ hand-written GCC sources
+
+@pytest.fixture(scope="session")
+def common_opt() -> str:
+    """fixtures/gcc/common.opt: a small common.opt using every construct the reader knows."""
+    return (FIXTURES / "gcc" / "common.opt").read_text()
+
+
+@pytest.fixture(scope="session")
+def c_opt() -> str:
+    """fixtures/gcc/c.opt: every GCC tree has a C front end; ingest refuses one without."""
+    return (FIXTURES / "gcc" / "c.opt").read_text()
+
+
+@pytest.fixture(scope="session")
+def gcc_tree(c_opt):
+    """``gcc_tree(root, {name: text})``: a GCC 99.1.0 source tree under ``root`` holding
+    gcc/BASE-VER, gcc/c-family/c.opt and the given files under gcc/; returns ``root``."""
+
+    def make(root: Path, files: dict[str, str]) -> Path:
+        (root / "gcc").mkdir(parents=True, exist_ok=True)
+        (root / "gcc" / "BASE-VER").write_text("99.1.0\n")
+        for name, text in {"c-family/c.opt": c_opt, **files}.items():
+            p = root / "gcc" / name
+            p.parent.mkdir(parents=True, exist_ok=True)
+            p.write_text(text)
+        return root
+
+    return make
+
+
+# ------------------------------------------------------------------ real GCC databases
 
 @pytest.fixture(scope="session")
 def gcc_db(tmp_path_factory) -> Path:
@@ -72,10 +244,51 @@ def gcc11(gcc_db):
 
 
 @pytest.fixture
-def cli(gcc_db, capsys) -> Cli:
-    return Cli(gcc_db, capsys)
+def must_fail(gcc_db_copy, cli_at, dump):
+    """``must_fail(*args)``: run a command on a private copy of ``gcc_db`` that must fail
+    with one ``warnscope: error:`` line and leave the database as it was; return the line."""
+    cli = cli_at(gcc_db_copy)
+
+    def fail(*args: str) -> str:
+        before = dump(gcc_db_copy)
+        code, out, err = cli(*args)
+        assert code != 0, out
+        lines = err.strip().splitlines()
+        assert len(lines) == 1, err
+        assert lines[0].startswith(ERROR)
+        assert dump(gcc_db_copy) == before
+        return lines[0]
+
+    return fail
 
 
-def require(binary: str) -> None:
-    if shutil.which(binary) is None:
-        pytest.skip(f"{binary} is not installed")
+# ------------------------------------------------------------------ real clang tables
+
+@lru_cache(maxsize=None)
+def _real_data(major: int) -> CompilerData:
+    return load_clang(f"clang-{major}")
+
+
+@lru_cache(maxsize=None)
+def _real_tables(major: int) -> Tables:
+    directory, _ = fetch_package(major)
+    return parse_dir(directory)
+
+
+@pytest.fixture(scope="session")
+def real_data():
+    """``real_data(major)``: clang-N's entry from libclang-N-dev (downloaded once into the
+    cache, parsed once per test process)."""
+    return _real_data
+
+
+@pytest.fixture(scope="session")
+def real_tables():
+    """``real_tables(major)``: the parsed tables of libclang-N-dev, memoised likewise."""
+    return _real_tables
+
+
+@pytest.fixture(scope="session")
+def clang_versions() -> tuple[int, ...]:
+    """Every clang version the tests read (the values ``clang_major`` takes)."""
+    return CLANG_VERSIONS

@@ -55,7 +55,7 @@ def verify_clang(data: CompilerData) -> VerifyReport:
         raise WarnscopeError(f"{data.compiler} is not a clang compiler")
     major = major_of(data.compiler)
     report = VerifyReport(compiler=data.compiler)
-    groups = _groups(data)
+    groups = groups_of(data)
     _check_tree(report, major, groups)
     _check_warnings(report, major, data)
     _check_names(report, major, groups)
@@ -63,7 +63,9 @@ def verify_clang(data: CompilerData) -> VerifyReport:
     return report
 
 
-def _groups(data: CompilerData) -> dict[str, _Group]:
+def groups_of(data: CompilerData) -> dict[str, _Group]:
+    """Every explicit group of ``data`` by name without its -W/-R prefix, with its
+    children: what the checks (and :func:`probe_spellings`) compare with the binaries."""
     out: dict[str, _Group] = {}
     for f in data.flags:
         if f.clang.implicit:

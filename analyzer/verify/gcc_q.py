@@ -67,7 +67,9 @@ def query(gcc: str, lang: str, flags: list[str]) -> dict[str, str]:
     return states
 
 
-def _norm(name: str) -> str:
+def normalize(name: str) -> str:
+    """An option name or ``-Q`` state in the one spelling both sides are compared in:
+    ``-`` for ``_``, where ``-Q`` and the option files may write either."""
     return name.replace("_", "-")
 
 
@@ -227,9 +229,9 @@ def verify_gcc(data: CompilerData) -> VerifyReport:
 
     # Names: every option in the files should be in the binary and vice versa.
     binary_names = set(results[("C", "default")])
-    db_names = {_norm(f.name): f for f in data.flags}
+    db_names = {normalize(f.name): f for f in data.flags}
     report.compared["names"] = len(binary_names | set(db_names))
-    for name in sorted(set(db_names) - {_norm(n) for n in binary_names}):
+    for name in sorted(set(db_names) - {normalize(n) for n in binary_names}):
         f = db_names[name]
         reason = absent_from_binary(f)
         where = "in option table" if is_binary_entry(f) else "in option files"
@@ -260,7 +262,7 @@ def verify_gcc(data: CompilerData) -> VerifyReport:
                 report.findings.append(Finding(check, name, "applies to " + lang, actual, reason))
                 continue
             expected = predicted[name]
-            if expected is not None and _norm(expected) == _norm(actual):
+            if expected is not None and normalize(expected) == normalize(actual):
                 continue
             if is_binary_entry(f):
                 touched = predicted_with[(lang, scenario)][1]
@@ -330,7 +332,7 @@ def _explain(f: Flag, expected: str | None, actual: str, lang: str, scenario: st
     other_expected = predictions[(other, scenario)].get(f.name)
     if (f.gcc.init is None and expected == "[disabled]" and actual == "[enabled]"
             and other_expected is not None and other_actual is not None
-            and _norm(other_actual) == _norm(other_expected)):
+            and normalize(other_actual) == normalize(other_expected)):
         return (f"set by the {lang} front end's own code (the option files give no default; "
                 f"in {other} the binary agrees with them)")
     return None

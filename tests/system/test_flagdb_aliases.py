@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 
-from conftest import require
 from flagdb.queries import Index, closure
 from analyzer.verify.gcc_q import predict, query
 
@@ -58,7 +57,7 @@ def test_history_of_a_level_says_whether_wall_sets_that_level(cli):
     assert all(r["in_wall"] for r in json.loads(out))             # Value(1) is String(global)
 
 
-def test_negative_alias_uses_its_negative_argument(gcc12):
+def test_negative_alias_uses_its_negative_argument(gcc12, require):
     """``Alias(Wbidi-chars=,any,none)``: ``-Wno-bidi-chars`` is ``-Wbidi-chars=none``."""
     require("gcc-12")
     index = Index(gcc12)

@@ -1,6 +1,6 @@
 """Process lifetime of a run: what ``kill -9`` and Ctrl-C of ``warnscope ub run`` leave
-behind (nothing), how fast Ctrl-C stops (at once, not after the running cells), how many
-workers ``-j`` may start, and that the executor is generic over any job.
+behind (nothing), how fast Ctrl-C stops (at once, not after the running cells), and how many
+workers ``-j`` may start (the executor alone is in tests/unit/test_executors.py).
 
 The hanging program sleeps instead of spinning, so no CPU limit ends it by itself: only
 the runner's own clean-up can.
@@ -18,11 +18,10 @@ from pathlib import Path
 
 import pytest
 
-from analyzer.executors import MAX_WORKERS_PER_CORE, LocalExecutor, children, cores
-from flagdb.errors import WarnscopeError
+from analyzer.executors import children
 
-REPO = Path(__file__).resolve().parent.parent
-MINI = Path(__file__).parent / "fixtures" / "ub" / "mini"
+REPO = Path(__file__).resolve().parents[2]
+MINI = Path(__file__).resolve().parents[1] / "fixtures" / "ub" / "mini"
 
 SLEEPER = """/* ub-case
  * category: hang
@@ -194,33 +193,3 @@ def test_j_is_bounded_by_the_work(tmp_path):
     assert proc.returncode == 0, proc.stderr.read()
     assert cell_count(db) == 2
     assert 1 <= most <= 2                                 # two cells: at most two workers
-
-
-def test_workers_are_bounded_by_the_jobs_and_the_cores():
-    assert LocalExecutor(100000).workers_for(10**6) == MAX_WORKERS_PER_CORE * cores()
-    assert LocalExecutor(100000).workers_for(3) == 3
-    assert LocalExecutor(1).workers_for(50) == 1
-    assert LocalExecutor().workers_for(1) == 1
-    for bad in (0, -1):
-        with pytest.raises(WarnscopeError, match="at least 1"):
-            LocalExecutor(bad)
-
-
-def square(n: int) -> int:
-    if n == 3:
-        raise ValueError("three is not welcome")
-    return n * n
-
-
-def test_the_local_executor_runs_any_job_and_reports_failures_as_data():
-    with LocalExecutor(2) as ex:
-        done = {d.job: d for d in ex.map(square, range(6))}
-    assert {j: d.result for j, d in done.items() if d.error is None} == {
-        0: 0, 1: 1, 2: 4, 4: 16, 5: 25}
-    assert isinstance(done[3].error, ValueError) and done[3].result is None
-
-
-def test_a_worker_that_dies_is_a_failed_job_not_a_hung_run():
-    with LocalExecutor(1) as ex:
-        done = list(ex.map(os._exit, [3]))
-    assert len(done) == 1 and done[0].error is not None

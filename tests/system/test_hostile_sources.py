@@ -14,37 +14,15 @@ import signal
 import subprocess
 import sys
 import tarfile
-import tempfile
 from pathlib import Path
 
 import pytest
 
-from conftest import Cli, dump
-from test_gcc_opt_parser import C_OPT, COMMON, _tree
-
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 ERROR = "warnscope: error: "
 
 
 # ------------------------------------------------------------------ helpers
-
-def warnscope(*args: str | bytes, env: dict | None = None, prefix: tuple = (),
-              timeout: float = 900) -> subprocess.CompletedProcess:
-    """Run the CLI in a child process (arguments may be bytes: argv is not always UTF-8)."""
-    cmd = [*prefix, sys.executable, "-c", "import sys; from analyzer.cli import main; sys.exit(main())",
-           *args]
-    full_env = {**os.environ, "PYTHONPATH": str(ROOT), **(env or {})}
-    return subprocess.run(cmd, cwd=ROOT, env=full_env, capture_output=True, timeout=timeout)
-
-
-def one_error(proc: subprocess.CompletedProcess) -> str:
-    """The child failed with exactly one ``warnscope: error:`` line on stderr."""
-    err = proc.stderr.decode("utf-8", "backslashreplace")
-    assert proc.returncode != 0, proc.stdout
-    lines = err.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith(ERROR), err
-    return lines[0]
-
 
 @pytest.fixture
 def cache(tmp_path, monkeypatch) -> Path:
@@ -52,24 +30,6 @@ def cache(tmp_path, monkeypatch) -> Path:
     path = tmp_path / "cache"
     monkeypatch.setenv("WARNSCOPE_CACHE", str(path))
     return path
-
-
-@pytest.fixture
-def run(gcc_db_copy, capsys):
-    """Run a command that must fail; return its single stderr line."""
-    cli = Cli(gcc_db_copy, capsys)
-
-    def fail(*args: str) -> str:
-        before = dump(gcc_db_copy)
-        code, out, err = cli(*args)
-        assert code != 0, out
-        lines = err.strip().splitlines()
-        assert len(lines) == 1, err
-        assert lines[0].startswith(ERROR)
-        assert dump(gcc_db_copy) == before
-        return lines[0]
-
-    return fail
 
 
 class _Zeros(io.RawIOBase):
@@ -88,12 +48,22 @@ class _Zeros(io.RawIOBase):
         return n
 
 
-def tarball(path: Path, extra: list[tarfile.TarInfo], data: dict[str, int] | None = None) -> Path:
-    """A small valid GCC 99.1.0 tarball plus ``extra`` members (``data``: member -> size
-    of zeros to store with it)."""
+@pytest.fixture
+def tarball(common_opt, c_opt):
+    """``tarball(path, extra, data)``: a small valid GCC 99.1.0 tarball plus ``extra``
+    members (``data``: member -> size of zeros to store with it)."""
+
+    def make(path: Path, extra: list[tarfile.TarInfo], data: dict[str, int] | None = None) -> Path:
+        return _tarball(path, {"BASE-VER": "99.1.0\n", "common.opt": common_opt,
+                               "c-family/c.opt": c_opt}, extra, data)
+
+    return make
+
+
+def _tarball(path: Path, files: dict[str, str], extra: list[tarfile.TarInfo],
+             data: dict[str, int] | None) -> Path:
     with tarfile.open(path, "w:gz") as tar:
-        for name, text in {"BASE-VER": "99.1.0\n", "common.opt": COMMON,
-                           "c-family/c.opt": C_OPT}.items():
+        for name, text in files.items():
             info = tarfile.TarInfo(f"gcc-99.1.0/gcc/{name}")
             info.size = len(text.encode())
             tar.addfile(info, io.BytesIO(text.encode()))
@@ -131,17 +101,17 @@ def no_hang():
     "gcc-99.1.0/gcc/../../../../../../x.opt",
     "gcc-99.1.0/gcc/config/../../../../../../../x.opt",
 ])
-def test_member_leading_out_is_refused(run, tmp_path, cache, name):
+def test_member_leading_out_is_refused(must_fail, tmp_path, cache, name, tarball):
     src = tarball(tmp_path / "evil.tar.gz", [member(name)], {name: 10})
-    msg = run("flags", "ingest", "gcc-99", "--source", str(src))
+    msg = must_fail("flags", "ingest", "gcc-99", "--source", str(src))
     assert "unsafe member name" in msg
     assert not list(tmp_path.rglob("x.opt")) and not leftovers(cache)
 
 
-def test_absolute_member_is_refused(run, tmp_path, cache):
+def test_absolute_member_is_refused(must_fail, tmp_path, cache, tarball):
     target = tmp_path / "abs" / "x.opt"
     src = tarball(tmp_path / "evil.tar.gz", [member(str(target))], {str(target): 10})
-    assert "unsafe member name" in run("flags", "ingest", "gcc-99", "--source", str(src))
+    assert "unsafe member name" in must_fail("flags", "ingest", "gcc-99", "--source", str(src))
     assert not target.exists() and not leftovers(cache)
 
 
@@ -152,38 +122,37 @@ def test_absolute_member_is_refused(run, tmp_path, cache):
     (tarfile.FIFOTYPE, "", "FIFO"),
     (tarfile.CHRTYPE, "", "device"),
 ])
-def test_links_devices_and_fifos_are_refused(run, tmp_path, cache, kind, linkname, word):
+def test_links_devices_and_fifos_are_refused(must_fail, tmp_path, cache, kind, linkname, word, tarball):
     src = tarball(tmp_path / "evil.tar.gz", [member("gcc-99.1.0/gcc/x.opt", kind, linkname)])
-    msg = run("flags", "ingest", "gcc-99", "--source", str(src))
+    msg = must_fail("flags", "ingest", "gcc-99", "--source", str(src))
     assert f"gcc/x.opt is a {word}, not a regular file" in msg
     assert not leftovers(cache)
 
 
-def test_tar_bomb_member_is_refused_and_nothing_left(run, tmp_path, cache):
+def test_tar_bomb_member_is_refused_and_nothing_left(must_fail, tmp_path, cache, tarball):
     name = "gcc-99.1.0/gcc/bomb.opt"
     src = tarball(tmp_path / "bomb.tar.gz", [member(name)], {name: 1 << 30})  # 1 GB of zeros
     assert src.stat().st_size < 2 << 20
-    msg = run("flags", "ingest", "gcc-99", "--source", str(src))
+    msg = must_fail("flags", "ingest", "gcc-99", "--source", str(src))
     assert "gcc/bomb.opt is 1073741824 bytes, over the 16 MB limit" in msg
     assert not leftovers(cache)
 
 
-def test_tar_bomb_of_many_members_is_capped(run, tmp_path, cache):
+def test_tar_bomb_of_many_members_is_capped(must_fail, tmp_path, cache, tarball):
     names = [f"gcc-99.1.0/gcc/config/t{i}.opt" for i in range(6)]
     src = tarball(tmp_path / "bomb.tar.gz", [member(n) for n in names], {n: 15 << 20 for n in names})
-    assert "exceed 64 MB" in run("flags", "ingest", "gcc-99", "--source", str(src))
+    assert "exceed 64 MB" in must_fail("flags", "ingest", "gcc-99", "--source", str(src))
     assert not leftovers(cache)
 
 
-def test_member_name_not_utf8_is_refused(run, tmp_path, cache):
+def test_member_name_not_utf8_is_refused(must_fail, tmp_path, cache, tarball):
     name = "gcc-99.1.0/gcc/\udcff.opt"
     src = tarball(tmp_path / "evil.tar.gz", [member(name)], {name: 10})
-    assert "not valid UTF-8" in run("flags", "ingest", "gcc-99", "--source", str(src))
+    assert "not valid UTF-8" in must_fail("flags", "ingest", "gcc-99", "--source", str(src))
 
 
-def test_cache_on_a_full_disk(tmp_path, gcc_db_copy):
+def test_cache_on_a_full_disk(tmp_path, gcc_db_copy, tarball, dump, in_namespace, one_error):
     """Extraction into a cache on a full file system: one line, nothing left."""
-    require_mounts()
     small = tmp_path / "small"
     small.mkdir()
     src = tarball(tmp_path / "big.tar.gz", [member("gcc-99.1.0/gcc/config/big.opt")],
@@ -198,89 +167,91 @@ def test_cache_on_a_full_disk(tmp_path, gcc_db_copy):
 
 # ------------------------------------------------------------------ files in a tree
 
-def _good_tree(tmp_path: Path) -> Path:
-    return _tree(tmp_path / "src", {"common.opt": COMMON})
+@pytest.fixture
+def good_tree(tmp_path, gcc_tree, common_opt) -> Path:
+    """A valid hand-written GCC 99.1.0 source tree, for one hostile file to be added."""
+    return gcc_tree(tmp_path / "src", {"common.opt": common_opt})
 
 
-def test_fifo_named_opt_does_not_hang(run, tmp_path, no_hang):
-    root = _good_tree(tmp_path)
+def test_fifo_named_opt_does_not_hang(must_fail, tmp_path, no_hang, good_tree):
+    root = good_tree
     os.mkfifo(root / "gcc" / "x.opt")
-    assert "x.opt: not a regular file (a FIFO)" in run("flags", "ingest", "gcc-99", "--source", str(root))
+    assert "x.opt: not a regular file (a FIFO)" in must_fail("flags", "ingest", "gcc-99", "--source", str(root))
 
 
-def test_fifo_named_inc_does_not_hang(run, tmp_path, no_hang):
+def test_fifo_named_inc_does_not_hang(must_fail, tmp_path, no_hang):
     from flagdb.clang_ingest import fetch_package
 
     src, _ = fetch_package(16)
     d = tmp_path / "inc"
     shutil.copytree(src, d)
     os.mkfifo(d / "DiagnosticZzzKinds.inc")
-    msg = run("flags", "ingest", "clang-16", "--source", str(d))
+    msg = must_fail("flags", "ingest", "clang-16", "--source", str(d))
     assert "DiagnosticZzzKinds.inc: not a regular file (a FIFO)" in msg
 
 
-def test_dangling_symlink(run, tmp_path):
-    root = _good_tree(tmp_path)
+def test_dangling_symlink(must_fail, tmp_path, good_tree):
+    root = good_tree
     (root / "gcc" / "x.opt").symlink_to(tmp_path / "nowhere")
-    assert "x.opt: dangling symbolic link" in run("flags", "ingest", "gcc-99", "--source", str(root))
+    assert "x.opt: dangling symbolic link" in must_fail("flags", "ingest", "gcc-99", "--source", str(root))
 
 
-def test_directory_named_opt(run, tmp_path):
-    root = _good_tree(tmp_path)
+def test_directory_named_opt(must_fail, tmp_path, good_tree):
+    root = good_tree
     (root / "gcc" / "x.opt").mkdir()
-    assert "x.opt: not a regular file (a directory)" in run("flags", "ingest", "gcc-99", "--source", str(root))
+    assert "x.opt: not a regular file (a directory)" in must_fail("flags", "ingest", "gcc-99", "--source", str(root))
 
 
-def test_symlink_loop(run, tmp_path):
-    root = _good_tree(tmp_path)
+def test_symlink_loop(must_fail, tmp_path, good_tree):
+    root = good_tree
     (root / "gcc" / "x.opt").symlink_to("y.opt")
     (root / "gcc" / "y.opt").symlink_to("x.opt")
-    assert "symbolic link loop" in run("flags", "ingest", "gcc-99", "--source", str(root))
+    assert "symbolic link loop" in must_fail("flags", "ingest", "gcc-99", "--source", str(root))
 
 
-def test_device_named_opt(run, tmp_path):
-    root = _good_tree(tmp_path)
+def test_device_named_opt(must_fail, tmp_path, good_tree):
+    root = good_tree
     (root / "gcc" / "zero.opt").symlink_to("/dev/zero")
-    assert "zero.opt: not a regular file (a device)" in run("flags", "ingest", "gcc-99", "--source", str(root))
+    assert "zero.opt: not a regular file (a device)" in must_fail("flags", "ingest", "gcc-99", "--source", str(root))
 
 
-def test_binary_base_ver(run, tmp_path):
-    root = _good_tree(tmp_path)
+def test_binary_base_ver(must_fail, tmp_path, good_tree):
+    root = good_tree
     (root / "gcc" / "BASE-VER").write_bytes(b"\xff\xfe\x00\x01" * 100)
-    assert "BASE-VER:1: not a GCC version" in run("flags", "ingest", "gcc-99", "--source", str(root))
+    assert "BASE-VER:1: not a GCC version" in must_fail("flags", "ingest", "gcc-99", "--source", str(root))
 
 
-def test_huge_base_ver(run, tmp_path):
-    root = _good_tree(tmp_path)
+def test_huge_base_ver(must_fail, tmp_path, good_tree):
+    root = good_tree
     (root / "gcc" / "BASE-VER").write_bytes(b"9" * 100_000)
-    assert "BASE-VER" in run("flags", "ingest", "gcc-99", "--source", str(root))
+    assert "BASE-VER" in must_fail("flags", "ingest", "gcc-99", "--source", str(root))
 
 
-def test_file_name_not_utf8(run, tmp_path):
-    root = _good_tree(tmp_path)
+def test_file_name_not_utf8(must_fail, tmp_path, good_tree, c_opt):
+    root = good_tree
     (root / "gcc" / "config").mkdir()
     with open(os.fsencode(root / "gcc" / "config") + b"/\xff.opt", "wb") as fh:
-        fh.write(C_OPT.encode())
-    assert "config/\\xff.opt: file name is not valid UTF-8" in run(
+        fh.write(c_opt.encode())
+    assert "config/\\xff.opt: file name is not valid UTF-8" in must_fail(
         "flags", "ingest", "gcc-99", "--source", str(root))
 
 
-def test_source_path_not_utf8(tmp_path, gcc_db_copy):
+def test_source_path_not_utf8(tmp_path, gcc_db_copy, warnscope, one_error):
     proc = warnscope("--db", str(gcc_db_copy), "flags", "ingest", "gcc-99", "--source",
                      os.fsencode(tmp_path) + b"/\xff")
     assert "/\\xff: no such file or directory" in one_error(proc)
 
 
-def test_long_line_in_opt_file(run, tmp_path):
-    root = _good_tree(tmp_path)
+def test_long_line_in_opt_file(must_fail, tmp_path, good_tree, common_opt):
+    root = good_tree
     with open(root / "gcc" / "common.opt", "a") as fh:
         fh.write("\nWlong\nCommon Warning\n" + "x" * (50 << 20) + "\n")
-    lines = COMMON.count("\n") + 4
-    assert f"common.opt:{lines}: line longer than 65536 bytes" in run(
+    lines = common_opt.count("\n") + 4
+    assert f"common.opt:{lines}: line longer than 65536 bytes" in must_fail(
         "flags", "ingest", "gcc-99", "--source", str(root))
 
 
-def test_50mb_line_in_clang_inc_fails_in_bounded_memory(tmp_path, gcc_db_copy):
+def test_50mb_line_in_clang_inc_fails_in_bounded_memory(tmp_path, gcc_db_copy, warnscope, one_error):
     from flagdb.clang_ingest import fetch_package
 
     src, _ = fetch_package(16)
@@ -298,45 +269,23 @@ def test_50mb_line_in_clang_inc_fails_in_bounded_memory(tmp_path, gcc_db_copy):
         assert rss_mb < 300, f"{rss_mb:.0f} MB"
 
 
-def test_file_over_the_size_cap(run, tmp_path):
-    root = _good_tree(tmp_path)
+def test_file_over_the_size_cap(must_fail, tmp_path, good_tree):
+    root = good_tree
     with open(root / "gcc" / "common.opt", "a") as fh:
         for _ in range(17 << 10):
             fh.write(";" + "x" * 1022 + "\n")
-    assert "common.opt: over the 16 MB limit" in run("flags", "ingest", "gcc-99", "--source", str(root))
+    assert "common.opt: over the 16 MB limit" in must_fail("flags", "ingest", "gcc-99", "--source", str(root))
 
 
-def test_unreadable_file_for_a_non_root_user(tmp_path):
-    """Root reads through chmod 000, so a non-root helper meets the permission error."""
-    if shutil.which("setpriv") is None:
-        pytest.skip("setpriv is not installed")
-    base = Path(tempfile.mkdtemp(prefix="warnscope-perm-"))
-    try:
-        os.chmod(base, 0o755)
-        root = _tree(base / "src", {"common.opt": COMMON})
-        for p in [base / "src", *(base / "src").rglob("*")]:
-            os.chmod(p, 0o755 if p.is_dir() else 0o644)
-        os.chmod(root / "gcc" / "c-family" / "c.opt", 0o000)
-        proc = warnscope("--db", str(base / "w.db"), "flags", "ingest", "gcc-99", "--source", str(root),
-                         prefix=("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"),
-                         env={"WARNSCOPE_CACHE": str(base / "cache"), "HOME": str(base)})
-        assert "c-family/c.opt: permission denied" in one_error(proc)
-        assert not (base / "w.db").exists()
-    finally:
-        shutil.rmtree(base)
-
-
-def test_argument_list_too_long(cli):
+def test_argument_list_too_long(cli, require):
     """300000 flags for GCC (the plugin route runs gcc-12 with them): one line, no traceback."""
-    from conftest import require
-
     require("gcc-12")
     code, _, err = cli("flags", "closure", "gcc-12", *(["-Wformat=2"] * 300_000))
     assert code == 1 and err.startswith(ERROR) and len(err.strip().splitlines()) == 1, err[:500]
     assert "Argument list too long" in err or "plugin" in err
 
 
-def test_non_utf8_arguments(gcc_db_copy):
+def test_non_utf8_arguments(gcc_db_copy, dump, one_error, warnscope):
     before = dump(gcc_db_copy)
     for args in ([b"flags", b"show", b"-W\xff", b"-c", b"gcc-12"],
                  [b"flags", b"check", b"-c", b"gcc-12", b"--", b"-W\xffoo"],
@@ -363,27 +312,27 @@ def _copy(tree: Path, tmp_path: Path) -> Path:
     return dest
 
 
-def test_empty_common_opt(run, tmp_path, gcc12_tree):
+def test_empty_common_opt(must_fail, tmp_path, gcc12_tree):
     root = _copy(gcc12_tree, tmp_path)
     (root / "gcc" / "common.opt").write_text("")
-    assert "common.opt: holds no options" in run("flags", "ingest", "gcc-12", "--source", str(root))
+    assert "common.opt: holds no options" in must_fail("flags", "ingest", "gcc-12", "--source", str(root))
 
 
-def test_tree_without_c_family(run, tmp_path, gcc12_tree):
+def test_tree_without_c_family(must_fail, tmp_path, gcc12_tree):
     root = _copy(gcc12_tree, tmp_path)
     (root / "gcc" / "c-family" / "c.opt").unlink()
-    assert "no c-family/c.opt: an incomplete GCC source tree" in run(
+    assert "no c-family/c.opt: an incomplete GCC source tree" in must_fail(
         "flags", "ingest", "gcc-12", "--source", str(root))
 
 
-def test_far_fewer_flags_need_force(run, tmp_path, gcc12_tree, gcc_db_copy, capsys):
+def test_far_fewer_flags_need_force(must_fail, tmp_path, gcc12_tree, gcc_db_copy, capsys, cli_at):
     root = _copy(gcc12_tree, tmp_path)
     c_opt = root / "gcc" / "c-family" / "c.opt"
     text = c_opt.read_text()
     c_opt.write_text(text[: len(text) // 10].rpartition("\n\n")[0] + "\n")
-    msg = run("flags", "ingest", "gcc-12", "--source", str(root))
+    msg = must_fail("flags", "ingest", "gcc-12", "--source", str(root))
     assert "far fewer than the 408 stored" in msg and "--force" in msg
-    code, out, _ = Cli(gcc_db_copy, capsys)("flags", "ingest", "gcc-12", "--source", str(root), "--force")
+    code, out, _ = cli_at(gcc_db_copy)("flags", "ingest", "gcc-12", "--source", str(root), "--force")
     assert code == 0 and "gcc-12: replaced" in out
 
 
@@ -408,23 +357,3 @@ def test_concurrent_first_ingests_of_one_version(tmp_path, gcc11):
         assert p.returncode == 0, err.decode()
         assert f"gcc-11: added (11.3.0, {len(gcc11.flags)} flags" in out.decode()
     assert not [p for p in (cache / "gcc").iterdir() if ".part-" in p.name]
-
-
-# ------------------------------------------------------------------ mount namespaces
-
-def require_mounts() -> None:
-    if shutil.which("unshare") is None or subprocess.run(
-            ["unshare", "-m", "true"], capture_output=True).returncode != 0:
-        pytest.skip("cannot make a private mount namespace here")
-
-
-def in_namespace(setup: str, *args: str, env: dict | None = None) -> subprocess.CompletedProcess:
-    """Run the CLI after ``setup`` (mount commands) in a private mount namespace."""
-    import shlex
-
-    code = "import sys; from analyzer.cli import main; sys.exit(main())"
-    script = f"{setup} && exec {shlex.quote(sys.executable)} -c {shlex.quote(code)} " + " ".join(
-        shlex.quote(a) for a in args)
-    full_env = {**os.environ, "PYTHONPATH": str(ROOT), **(env or {})}
-    return subprocess.run(["unshare", "-m", "sh", "-c", script], cwd=ROOT, env=full_env,
-                          capture_output=True, timeout=900)

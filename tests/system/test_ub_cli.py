@@ -19,11 +19,10 @@ from analyzer import sandbox
 from analyzer.ub import report as ub_report
 from analyzer.ub import run as ub_run
 from analyzer.cli import main
-from conftest import dump
 from flagdb.db import connect
 
-REPO = Path(__file__).resolve().parent.parent
-FIXTURES = Path(__file__).parent / "fixtures" / "ub"
+REPO = Path(__file__).resolve().parents[2]
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "ub"
 MINI = FIXTURES / "mini"
 HOSTILE = FIXTURES / "hostile"
 
@@ -81,7 +80,7 @@ def test_flag_sets_are_extra_cells(tmp_path, capsys):
     (["--corpus", "/nonexistent/corpus"], "corpus is not a directory"),
     (["--timeout", "0"], "--timeout must be a number of seconds above 0"),
 ])
-def test_bad_input_is_one_line_and_leaves_the_database_unchanged(tmp_path, capsys, args, message):
+def test_bad_input_is_one_line_and_leaves_the_database_unchanged(tmp_path, capsys, args, message, dump):
     db = tmp_path / "ub.db"
     assert main(["--db", str(db), "ub", "run", "--corpus", str(MINI), "--compilers", "gcc-12",
                  "--levels", "O0", "--no-sanitizers", "--no-warnings"]) == 0

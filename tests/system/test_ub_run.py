@@ -18,9 +18,9 @@ from analyzer.ub import run as ub_run
 from analyzer.ub.libclang import warnings_for
 from flagdb.db import connect
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 LOOP = REPO / "corpus" / "signed-integer-overflow" / "loop.c"
-MINI = Path(__file__).parent / "fixtures" / "ub" / "mini"
+MINI = Path(__file__).resolve().parents[1] / "fixtures" / "ub" / "mini"
 LIMITS = sandbox.Limits(timeout=1.0, cpu=2)
 NEEDED = ["gcc-12", "clang-14", "clang-16", "clang-19"]
 

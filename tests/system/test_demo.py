@@ -5,13 +5,12 @@ import shutil
 
 import pytest
 
-from conftest import Cli
 
 
 @pytest.mark.skipif(any(shutil.which(c) is None for c in ("gcc-11", "gcc-12", "clang-16")),
                     reason="the demo needs gcc-11, gcc-12 and clang-16")
-def test_demo_end_to_end(tmp_path, capsys):
-    cli = Cli(tmp_path / "demo.db", capsys)
+def test_demo_end_to_end(tmp_path, cli_at):
+    cli = cli_at(tmp_path / "demo.db")
     code, out, err = cli("demo")
     assert code == 0, err
     assert "gcc-11: added" in out and "gcc-12: added" in out

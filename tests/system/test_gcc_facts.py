@@ -6,8 +6,6 @@ import json
 from flagdb import queries
 from flagdb.queries import Index, closure
 
-from conftest import dump
-
 
 def _info(data, name):
     index = Index(data)
@@ -198,10 +196,8 @@ def test_everything(cli, gcc12):
     assert not any(f.startswith("-Wnormalized") for f in flags)  # takes a non-level argument
 
 
-def test_reingest_changes_nothing(gcc_db_copy, capsys):
-    from conftest import Cli
-
-    cli = Cli(gcc_db_copy, capsys)
+def test_reingest_changes_nothing(gcc_db_copy, cli_at, dump):
+    cli = cli_at(gcc_db_copy)
     before = dump(gcc_db_copy)
     code, out, _ = cli("flags", "ingest", "gcc-12")
     assert code == 0 and "unchanged" in out

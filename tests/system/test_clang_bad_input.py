@@ -14,11 +14,10 @@ from flagdb import debian, store
 from flagdb.clang_ingest import fetch_package, load_clang
 from flagdb.db import connect
 from flagdb.errors import ParseError, WarnscopeError
-from tests.clang_real import real_data
 
 
 @pytest.fixture
-def db(tmp_path):
+def db(tmp_path, real_data):
     """A database already holding clang-16, and a snapshot of its content."""
     conn = connect(tmp_path / "w.db")
     store.save(conn, real_data(16))

@@ -3,16 +3,13 @@ from __future__ import annotations
 
 import copy
 
-import pytest
-
-from analyzer.verify.clang import parse_tree, probe_spellings, verify_clang, _groups
-from tests.clang_real import VERSIONS, need_tool, real_data
+from analyzer.verify.clang import groups_of, probe_spellings, verify_clang
 
 
-@pytest.mark.parametrize("major", VERSIONS)
-def test_verify_against_binaries(major):
-    need_tool(f"clang-{major}")
-    need_tool(f"diagtool-{major}")
+def test_verify_against_binaries(clang_major, real_data, require):
+    major = clang_major
+    require(f"clang-{major}")
+    require(f"diagtool-{major}")
     report = verify_clang(real_data(major))
     assert report.unexplained == [], report.unexplained[:10]
     assert report.ok
@@ -24,9 +21,9 @@ def test_verify_against_binaries(major):
         assert report.compared["names"] == groups
 
 
-def test_verify_finds_wrong_data():
-    need_tool("clang-16")
-    need_tool("diagtool-16")
+def test_verify_finds_wrong_data(require, real_data):
+    require("clang-16")
+    require("diagtool-16")
     data = copy.deepcopy(real_data(16))
     data.flag("-Wshadow").default = "on"                 # green in the tree?
     data.flag("-Rpass").name = "-Wpass"                  # clang rejects -Wpass
@@ -37,7 +34,7 @@ def test_verify_finds_wrong_data():
                      ("probe", "-Wpass"), ("probe", "-Rpass")}
 
 
-def test_missing_tools_are_skipped_with_a_note(monkeypatch):
+def test_missing_tools_are_skipped_with_a_note(monkeypatch, real_data):
     monkeypatch.setenv("PATH", "/nonexistent")
     report = verify_clang(real_data(16))
     assert report.ok and not report.compared
@@ -45,26 +42,17 @@ def test_missing_tools_are_skipped_with_a_note(monkeypatch):
     assert all(f.reason for f in report.findings)
 
 
-def test_parse_tree_colours_and_nesting():
-    text = ("\x1b[0;32mGREEN\x1b[0m = enabled by default\n\n"
-            "\x1b[0;33m-W\n\x1b[0m  \x1b[0;33m-Wextra\n\x1b[0m    \x1b[0;32m-Wa\n"
-            "\x1b[0m  \x1b[0;31m-Wb\n\x1b[0m\x1b[0;32m-Wc\n\x1b[0m")
-    colours, edges = parse_tree(text)
-    assert colours == {"": "yellow", "extra": "yellow", "a": "green", "b": "red", "c": "green"}
-    assert edges == {("", "extra"), ("extra", "a"), ("", "b")}
-
-
-def test_probe_spellings_cover_both_prefixes():
-    tried, accepted = probe_spellings(_groups(real_data(16)))
+def test_probe_spellings_cover_both_prefixes(real_data):
+    tried, accepted = probe_spellings(groups_of(real_data(16)))
     assert "-Rpass" in accepted and "-Wpass" in tried and "-Wpass" not in accepted
     assert "-Wall" in accepted and "-Rall" in tried and "-Rall" not in accepted
     assert not any(t.startswith(("-Wframe-larger-than", "-Rframe-larger-than")) for t in tried)
 
 
-def test_verify_data_read_back_from_the_database(tmp_path):
+def test_verify_data_read_back_from_the_database(tmp_path, require, real_data):
     """``flags verify`` works on what the store gives back, not only on fresh parses."""
-    need_tool("clang-14")
-    need_tool("diagtool-14")
+    require("clang-14")
+    require("diagtool-14")
     from flagdb import store
     from flagdb.db import connect
 

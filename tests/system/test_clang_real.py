@@ -11,24 +11,21 @@ import pytest
 
 from flagdb import store
 from flagdb.db import connect
-from tests.clang_real import VERSIONS, need_tool, real_data, real_tables
 
 LAYOUT = {13: "table", 14: "entry", 15: "docs", 16: "docs", 19: "docs", 22: "strtab"}
 
 
-@pytest.mark.parametrize("major", VERSIONS)
-def test_layout_and_provenance(major):
-    assert real_tables(major).layout == LAYOUT[major]
-    data = real_data(major)
-    assert data.compiler == f"clang-{major}" and data.family == "clang"
-    assert data.version.startswith(f"{major}.")
+def test_layout_and_provenance(clang_major, real_data, real_tables):
+    assert real_tables(clang_major).layout == LAYOUT[clang_major]
+    data = real_data(clang_major)
+    assert data.compiler == f"clang-{clang_major}" and data.family == "clang"
+    assert data.version.startswith(f"{clang_major}.")
     assert data.source_kind == "debian-package"
-    assert re.fullmatch(rf"libclang-{major}-dev 1:{re.escape(data.version)}-\S+", data.source)
+    assert re.fullmatch(rf"libclang-{clang_major}-dev 1:{re.escape(data.version)}-\S+", data.source)
 
 
-@pytest.mark.parametrize("major", VERSIONS)
-def test_facts_every_version(major):
-    data = real_data(major)
+def test_facts_every_version(clang_major, real_data):
+    data = real_data(clang_major)
     flags = {f.name: f for f in data.flags}
     assert flags["-W"].alias_of == "-Wextra"
     assert ("-Wall", "-Wmost") in {(e.parent, e.child) for e in data.edges}
@@ -44,10 +41,10 @@ def test_facts_every_version(major):
     assert {m.flag for m in data.messages} <= flags.keys()
     diags = [m.diag for m in data.messages]
     assert len(diags) == len(set(diags))
-    assert ("-Wunsafe-buffer-usage" in flags) == (major >= 16)
+    assert ("-Wunsafe-buffer-usage" in flags) == (clang_major >= 16)
 
 
-def test_clang16_counts():
+def test_clang16_counts(real_data):
     """Measured once by hand from the tables (DESIGN.md), now held by the parser."""
     flags = real_data(16).flags
     assert sum(1 for f in flags if f.alias_of) == 45
@@ -55,9 +52,8 @@ def test_clang16_counts():
     assert len(flags) == 963       # 962 groups + -Weverything
 
 
-@pytest.mark.parametrize("major", VERSIONS)
-def test_pedantic_inferred_members_counted_once(major):
-    tables = real_tables(major)
+def test_pedantic_inferred_members_counted_once(clang_major, real_tables, real_data):
+    tables = real_tables(clang_major)
     index = {g.name: g for g in tables.groups}
 
     def with_repeats(g) -> list[str]:
@@ -67,49 +63,48 @@ def test_pedantic_inferred_members_counted_once(major):
         return out
 
     listed = with_repeats(index["pedantic"])
-    pedantic = next(f for f in real_data(major).flags if f.name == "-Wpedantic")
+    pedantic = next(f for f in real_data(clang_major).flags if f.name == "-Wpedantic")
     assert pedantic.clang.inferred_members > 0
     assert pedantic.clang.diagnostics == len(set(listed))
     assert len(listed) >= len(set(listed))
 
 
-@pytest.mark.parametrize("major", [v for v in VERSIONS if v >= 15])
-def test_docs_from_15(major):
-    flags = {f.name: f for f in real_data(major).flags}
+@pytest.mark.clang_since(15)
+def test_docs_from_15(clang_major, real_data):
+    flags = {f.name: f for f in real_data(clang_major).flags}
     assert "pre-processor tokens" in flags["-Wmax-tokens"].description
     assert flags["-Wmax-tokens"].clang.docs == flags["-Wmax-tokens"].description
-    assert ("stack layout" in flags["-Wframe-larger-than"].description) == (major >= 16)
+    assert ("stack layout" in flags["-Wframe-larger-than"].description) == (clang_major >= 16)
     assert "\n" in flags["-Wmax-tokens"].description     # multi-line raw strings kept whole
 
 
-def test_no_docs_before_15():
+def test_no_docs_before_15(real_data):
     assert not any(f.description for f in real_data(14).flags if f.name != "-Weverything")
 
 
-@pytest.mark.parametrize("major", [v for v in VERSIONS if v >= 15])
-def test_flag_names_match_print_diagnostic_options(major):
-    clang = need_tool(f"clang-{major}")
+@pytest.mark.clang_since(15)
+def test_flag_names_match_print_diagnostic_options(clang_major, require, real_data):
+    clang = require(f"clang-{clang_major}")
     out = subprocess.run([clang, "--print-diagnostic-options"], capture_output=True, text=True,
                          check=True).stdout
     printed = {l.strip() for l in out.splitlines() if l.strip().startswith("-W")
                and not l.strip().startswith("-Wno-")}
-    ours = {"-W" + f.name[2:] for f in real_data(major).flags if f.name != "-Weverything"}
+    ours = {"-W" + f.name[2:] for f in real_data(clang_major).flags if f.name != "-Weverything"}
     assert ours == printed
 
 
-@pytest.mark.parametrize("major", VERSIONS)
-def test_message_count_matches_diagtool(major):
-    diagtool = need_tool(f"diagtool-{major}")
+def test_message_count_matches_diagtool(clang_major, require, real_data):
+    diagtool = require(f"diagtool-{clang_major}")
     out = subprocess.run([diagtool, "list-warnings"], capture_output=True, text=True, check=True).stdout
     with_flags = int(re.search(r"Warnings with flags \((\d+)\)", out).group(1))
     without = int(re.search(r"Warnings without flags \((\d+)\)", out).group(1))
-    data = real_data(major)
+    data = real_data(clang_major)
     assert len(data.messages) == with_flags
     assert len(data.flag("-Weverything").clang.ungrouped) == without
 
 
 @pytest.mark.parametrize("major", (14, 16))
-def test_store_round_trip(tmp_path, major):
+def test_store_round_trip(tmp_path, major, real_data):
     conn = connect(tmp_path / "w.db")
     data = real_data(major)
     assert store.save(conn, data) == "added"

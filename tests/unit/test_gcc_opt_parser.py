@@ -1,13 +1,11 @@
 """Edge cases of the .opt reader on small hand-written files, following GCC's awk."""
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from flagdb.errors import ParseError
-from flagdb.gcc_ingest import build, build_from_tree
-from flagdb.gcc_opt import merge, opt_args, parse_file
+from flagdb.gcc_ingest import build_from_tree
+from flagdb.gcc_opt import opt_args, parse_file
 
 
 def test_records_and_help():
@@ -48,83 +46,9 @@ def test_opt_args_semantics():
     assert opt_args("Warn", "Warn({-Wfoo) is gone})") == "-Wfoo) is gone"
 
 
-#: Every GCC tree has a C front end; ingest refuses one without (an incomplete tree).
-C_OPT = "Language\nC\n\nWc-only\nC Warning\nA warning of the C front end.\n"
-
-
-def _tree(tmp_path: Path, files: dict[str, str]) -> Path:
-    (tmp_path / "gcc").mkdir(parents=True, exist_ok=True)
-    (tmp_path / "gcc" / "BASE-VER").write_text("99.1.0\n")
-    for name, text in {"c-family/c.opt": C_OPT, **files}.items():
-        p = tmp_path / "gcc" / name
-        p.parent.mkdir(parents=True, exist_ok=True)
-        p.write_text(text)
-    return tmp_path
-
-
-COMMON = """Language
-C
-
-Language
-C++
-
-Wall
-C C++ Warning
-Enable most warnings.
-
-Wextra
-Common Var(extra_warnings) Warning
-Extra warnings.
-
-Wunused
-Common Var(warn_unused) Init(0) Warning
-Unused things.
-
-Wlevel=
-Common Joined RejectNegative UInteger Var(warn_level) Warning IntegerRange(0, 3)
-Levels.
-
-Wlevel
-Common Warning Alias(Wlevel=, 2, 0)
-Levels.
-
-Wspace
-Common Var(warn_space) Init (1) Warning
-Init with a space is no Init at all.
-
-Wdeflt
-Common Var(warn_deflt) Init(1) Warning
-On by default.
-
-Wcode
-Common Var(warn_code) Init(-1) Warning
-Decided in code.
-
-Wparam
-Common Var(warn_param) Warning EnabledBy(Wunused && Wextra)
-Needs both.
-
-Wcond
-Common Var(warn_cond) Warning LangEnabledBy(C C++,Wlevel=, warn_level >= 2, 0)
-From level 2.
-
-Wboth
-Common Var(warn_both) Warning EnabledBy(Wunused || Wextra)
-Either.
-
-Wgone
-Common WarnRemoved
-Removed.
-
-Wnop
-Common Ignore Warning
-Does nothing.
-"""
-
-
-def test_semantics_on_a_small_tree(tmp_path):
+def test_semantics_on_a_small_tree(tmp_path, gcc_tree, common_opt):
     c_opt = "Wlevel=\nC C++ LangEnabledBy(C C++,Wall, 1, 0)\n; in common.opt\n"
-    data = build_from_tree(_tree(tmp_path, {"common.opt": COMMON, "c-family/c.opt": c_opt}),
+    data = build_from_tree(gcc_tree(tmp_path, {"common.opt": common_opt, "c-family/c.opt": c_opt}),
                            "gcc-99", "source-tree", str(tmp_path))
     assert data.version == "99.1.0"
     f = {x.name: x for x in data.flags}
@@ -148,34 +72,34 @@ def test_semantics_on_a_small_tree(tmp_path):
     assert ("-Wunused", "-Wboth", "1", None, ()) in edges and ("-Wextra", "-Wboth", "1", None, ()) in edges
 
 
-def test_content_hash_is_stable(tmp_path):
-    root = _tree(tmp_path, {"common.opt": COMMON})
+def test_content_hash_is_stable(tmp_path, gcc_tree, common_opt):
+    root = gcc_tree(tmp_path, {"common.opt": common_opt})
     a = build_from_tree(root, "gcc-99", "source-tree", "x")
     b = build_from_tree(root, "gcc-99", "source-tree", "x")
     assert a.content_hash() == b.content_hash()
-    (root / "gcc" / "common.opt").write_text(COMMON.replace("Extra warnings.", "More warnings."))
+    (root / "gcc" / "common.opt").write_text(common_opt.replace("Extra warnings.", "More warnings."))
     c = build_from_tree(root, "gcc-99", "source-tree", "x")
     assert c.content_hash() != a.content_hash()
 
 
-def test_unbalanced_parenthesis_names_file_and_line(tmp_path):
-    bad = COMMON.replace("Common Var(warn_cond) Warning LangEnabledBy(C C++,Wlevel=, warn_level >= 2, 0)",
+def test_unbalanced_parenthesis_names_file_and_line(tmp_path, gcc_tree, common_opt):
+    bad = common_opt.replace("Common Var(warn_cond) Warning LangEnabledBy(C C++,Wlevel=, warn_level >= 2, 0)",
                          "Common Var(warn_cond Warning")
-    root = _tree(tmp_path, {"common.opt": bad})
+    root = gcc_tree(tmp_path, {"common.opt": bad})
     with pytest.raises(ParseError) as exc:
         build_from_tree(root, "gcc-99", "source-tree", "x")
     line = bad.splitlines().index("Common Var(warn_cond Warning") + 1
     assert str(exc.value).startswith(f"common.opt:{line}:")
 
 
-def test_lang_enabled_by_corners_and_var_with_value(tmp_path):
+def test_lang_enabled_by_corners_and_var_with_value(tmp_path, gcc_tree, common_opt):
     """As opt-functions.awk's lang_enabled_by: no option named, no edge; ``||`` gives one
     edge per parent, each limited to the languages; ``Var(v, val)`` keeps its value."""
     c_opt = ("Wlangs\nC C++ Var(warn_langs) Warning LangEnabledBy(C)\nNo option named.\n\n"
              "Weither\nC C++ Var(warn_either) Warning LangEnabledBy(C,Wall || Wextra)\nEither, in C.\n\n"
              "Wstrict\nC C++ Var(warn_level, 3) Warning\nSets warn_level to 3.\n\n"
              "Wno-level\nCommon Warning Alias(Wlevel=,0,3)\nA -Wno- record of its own.\n")
-    data = build_from_tree(_tree(tmp_path, {"common.opt": COMMON, "c-family/c.opt": c_opt}),
+    data = build_from_tree(gcc_tree(tmp_path, {"common.opt": common_opt, "c-family/c.opt": c_opt}),
                            "gcc-99", "source-tree", str(tmp_path))
     f = {x.name: x for x in data.flags}
     edges = {(e.parent, e.child, tuple(e.languages)) for e in data.edges}

@@ -15,7 +15,7 @@ from analyzer.sandbox import RunResult
 from analyzer.ub.corpus import discover
 from flagdb.errors import ParseError, WarnscopeError
 
-MINI = Path(__file__).parent / "fixtures" / "ub" / "mini"
+MINI = Path(__file__).resolve().parents[1] / "fixtures" / "ub" / "mini"
 
 CASE = """/* ub-case
  * category: {category}

@@ -1,7 +1,7 @@
 """The binary route: a database entry from gcc-12 alone, checked against the option files.
 
 Both routes are real: the option files come from Debian's gcc-12-source (the
-session fixture ``gcc12`` of conftest.py), the binary route runs gcc-12 with the
+session fixture ``gcc12`` of tests/conftest.py), the binary route runs gcc-12 with the
 warnscope plugin.
 """
 from __future__ import annotations
@@ -19,7 +19,6 @@ from analyzer.gccplugin import plugin as gcc_plugin
 from analyzer.cli.closure import closure as closure_command
 from analyzer.verify.plugin import verify_with_plugin
 from analyzer.verify.plugin import compare_with_binary_ingest
-from conftest import Cli, dump
 from flagdb import queries, store
 from flagdb.db import connect
 from flagdb.errors import WarnscopeError
@@ -189,8 +188,8 @@ def test_closure_command_errors(tmp_path):
     assert "no such database" in str(result.exception) and not db.exists()
 
 
-def test_ingest_from_binary_command(gcc_db_copy, capsys):
-    cli = Cli(gcc_db_copy, capsys)
+def test_ingest_from_binary_command(gcc_db_copy, cli_at, dump):
+    cli = cli_at(gcc_db_copy)
     code, out, _ = cli("flags", "ingest", "gcc-12", "--from-binary")
     assert code == 0 and "replaced" in out and "(12." in out
     before = dump(gcc_db_copy)

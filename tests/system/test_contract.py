@@ -25,7 +25,6 @@ import pytest
 from analyzer.cli import main
 from analyzer.gccplugin import binary as gcc_binary
 from analyzer.gccplugin import plugin as gcc_plugin
-from conftest import Cli, dump
 from flagdb import store
 from flagdb.db import connect
 from flagdb.ingest import ingest, store_data
@@ -240,9 +239,9 @@ def test_real_facts_from_both_gcc_routes(request, answers):
     assert "-Wformat=2" in got["everything"]
 
 
-def test_text_renders_the_same_objects(files_db, binary_db, capsys):
+def test_text_renders_the_same_objects(files_db, binary_db, cli_at):
     for db in (files_db, binary_db):
-        cli = Cli(db, capsys)
+        cli = cli_at(db)
         code, out, _ = cli("flags", "tree", "gcc-12", "-Wextra")
         assert "  -Wunused-parameter  (with -Wunused)" in out.splitlines()
         code, out, _ = cli("flags", "show", "-Waligned-new=", "-c", "gcc-12")
@@ -257,10 +256,10 @@ def test_text_renders_the_same_objects(files_db, binary_db, capsys):
 
 @pytest.mark.parametrize("db_name, compiler", [("files_db", "gcc-12"), ("binary_db", "gcc-12"),
                                                ("files_db", "clang-16")])
-def test_verify_exit_status_says_whether_all_is_explained(request, capsys, db_name, compiler):
+def test_verify_exit_status_says_whether_all_is_explained(request, db_name, compiler, cli_at):
     if shutil.which(compiler) is None:
         pytest.skip(f"{compiler} is not installed")
-    cli = Cli(request.getfixturevalue(db_name), capsys)
+    cli = cli_at(request.getfixturevalue(db_name))
     code, out, err = cli("flags", "verify", compiler, "--json")
     assert "Traceback" not in err
     report = json.loads(out)
@@ -273,7 +272,7 @@ def test_verify_exit_status_says_whether_all_is_explained(request, capsys, db_na
         "unexplained" in out
 
 
-def test_verify_exits_1_on_a_wrong_entry(gcc_db_copy, capsys):
+def test_verify_exits_1_on_a_wrong_entry(gcc_db_copy, cli_at):
     """The shell sees verification fail: an edge GCC does not have."""
     if shutil.which("gcc-12") is None:
         pytest.skip("gcc-12 is not installed")
@@ -281,7 +280,7 @@ def test_verify_exits_1_on_a_wrong_entry(gcc_db_copy, capsys):
     cid = conn.execute("SELECT id FROM compiler WHERE name = 'gcc-12'").fetchone()[0]
     conn.execute("INSERT INTO edge VALUES (?, '-Wall', '-Wshadow', '1', NULL, '[]', '[]')", (cid,))
     conn.close()
-    code, out, _ = Cli(gcc_db_copy, capsys)("flags", "verify", "gcc-12")
+    code, out, _ = cli_at(gcc_db_copy)("flags", "verify", "gcc-12")
     assert code == 1 and "UNEXPLAINED" in out
     proc = subprocess.run([sys.executable, "-m", "analyzer", "--db", str(gcc_db_copy),
                            "flags", "verify", "gcc-12"], capture_output=True, text=True)
@@ -326,7 +325,7 @@ def test_facts_have_one_shape_in_both_routes(files_db, binary_db):
 
 # ------------------------------------------------------------------ storage
 
-def test_reingest_of_the_binary_entry_writes_nothing(binary_db, tmp_path):
+def test_reingest_of_the_binary_entry_writes_nothing(binary_db, tmp_path, dump):
     path = tmp_path / "again.db"
     shutil.copy(binary_db, path)
     before = dump(path)
@@ -373,7 +372,7 @@ def _as_v1(path: Path) -> None:
 
 
 @pytest.mark.parametrize("db_name", ["files_db", "binary_db"])
-def test_a_schema_1_database_migrates(request, tmp_path, capsys, db_name):
+def test_a_schema_1_database_migrates(request, tmp_path, db_name, cli_at):
     path = tmp_path / "v1.db"
     shutil.copy(request.getfixturevalue(db_name), path)
     want = store.load(connect(path), "gcc-12")
@@ -394,25 +393,8 @@ def test_a_schema_1_database_migrates(request, tmp_path, capsys, db_name):
     # The migrated rows are rewritten by the next ingest, whatever their content.
     assert store.compiler_row(conn, "gcc-12").content_hash == "migrated-from-schema-1"
     conn.close()
-    cli = Cli(path, capsys)
+    cli = cli_at(path)
     for args in (["tree", "gcc-12", "-Wall"], ["check", "-c", "gcc-12", "--", "-Wformat=7"],
                  ["everything", "gcc-12"], ["list", "gcc-12", "--json"]):
         code, out, err = cli("flags", *args)
         assert code == 0 and not err, args
-
-
-# ------------------------------------------------------------------ the library stays a library
-
-def test_flagdb_imports_neither_analyzer_nor_click():
-    root = Path(__file__).resolve().parent.parent
-    modules = sorted(p.stem for p in (root / "flagdb").glob("*.py") if p.stem != "__init__")
-    code = ("import importlib, sys\n"
-            f"for m in {modules!r}:\n"
-            "    importlib.import_module('flagdb.' + m)\n"
-            "bad = sorted(m for m in sys.modules if m.split('.')[0] in ('analyzer', 'click'))\n"
-            "print(bad)\n")
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          cwd=root)
-    assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.strip() == "[]"
-    assert len(modules) >= 12

@@ -9,29 +9,28 @@ import subprocess
 
 import pytest
 
-from conftest import Cli
 from flagdb import store
 from flagdb.db import connect
-from tests.clang_real import VERSIONS, need_tool, real_data
 
 
 @pytest.fixture(scope="module")
-def mixed_db(gcc_db, tmp_path_factory):
+def mixed_db(gcc_db, tmp_path_factory, real_data, clang_versions):
     path = tmp_path_factory.mktemp("mixed") / "mixed.db"
     shutil.copy(gcc_db, path)
     conn = connect(path)
-    for major in VERSIONS:
+    for major in clang_versions:
         store.save(conn, real_data(major))
     conn.close()
     return path
 
 
 @pytest.fixture
-def cli(mixed_db, capsys) -> Cli:
-    return Cli(mixed_db, capsys)
+def cli(mixed_db, cli_at):
+    """The CLI on gcc-11, gcc-12 and every clang of ``clang_versions`` in one database."""
+    return cli_at(mixed_db)
 
 
-def test_messages_of_a_clang_group_with_texts(cli):
+def test_messages_of_a_clang_group_with_texts(cli, require):
     code, out, _ = cli("flags", "messages", "-Wshadow", "--compiler", "clang-16", "--json")
     assert code == 0
     rows = json.loads(out)
@@ -43,7 +42,7 @@ def test_messages_of_a_clang_group_with_texts(cli):
     assert by_diag["warn_ivar_use_hidden"]["severity"] == "Warning"      # on by default
     assert all(r["text"] and r["diag_class"] in ("WARNING", "EXTENSION") for r in rows)
     # The groups the texts come from are the groups diagtool shows under -Wshadow.
-    tree = subprocess.run([need_tool("diagtool-16"), "tree", "shadow"], capture_output=True,
+    tree = subprocess.run([require("diagtool-16"), "tree", "shadow"], capture_output=True,
                           text=True, check=True).stdout
     groups = {l.strip() for l in tree.splitlines() if l.strip().startswith("-W")}
     assert {r["flag"] for r in rows} <= groups and "-Wshadow" in groups
@@ -78,11 +77,11 @@ def test_export_list_of_clang(cli):
     assert sum(" = " in l for l in lines if not l.startswith("#")) == 45  # and 45 aliases
 
 
-def test_history_of_unsafe_buffer_usage(cli):
+def test_history_of_unsafe_buffer_usage(cli, clang_versions):
     code, out, _ = cli("flags", "history", "-Wunsafe-buffer-usage", "--json")
     assert code == 0
     rows = {r["compiler"]: r for r in json.loads(out)}
-    assert set(rows) == {"gcc-11", "gcc-12"} | {f"clang-{v}" for v in VERSIONS}
+    assert set(rows) == {"gcc-11", "gcc-12"} | {f"clang-{v}" for v in clang_versions}
     for name, row in rows.items():
         major = int(name.rpartition("-")[2])
         assert row["present"] == (name.startswith("clang") and major >= 16), name
@@ -122,10 +121,10 @@ def test_cross_family_diff_json(cli):
                                    f"gcc-12, {len(only_clang)} only in clang-16")
 
 
-def test_check_remark_forms_as_clang_takes_them(cli):
+def test_check_remark_forms_as_clang_takes_them(cli, require):
     """clang takes -Rno-X for a remark group and -Rpass=<regex> (a driver option over the
     optimisation remarks); the binary's probe decides."""
-    clang = need_tool("clang-16")
+    clang = require("clang-16")
     flags = ["-Rno-pass", "-Rpass=inline", "-Rpass-missed=.*", "-Rno-bogus", "-Rpass-bogus=x"]
     code, out, _ = cli("flags", "check", "-c", "clang-16", "--json", "--", *flags)
     got = {r["flag"]: r["status"] for r in json.loads(out)}

@@ -4,8 +4,6 @@ from __future__ import annotations
 import json
 import subprocess
 
-from conftest import require
-
 
 def _gcc_accepts(flag: str) -> bool:
     proc = subprocess.run(["gcc-12", flag, "-x", "c", "-fsyntax-only", "-"], input="int x;\n",
@@ -13,7 +11,7 @@ def _gcc_accepts(flag: str) -> bool:
     return proc.returncode == 0
 
 
-def test_negating_a_reject_negative_option_is_unknown(cli):
+def test_negating_a_reject_negative_option_is_unknown(cli, require):
     """``Werror-implicit-function-declaration`` is RejectNegative: its -Wno- form is an error."""
     require("gcc-12")
     typed = "-Wno-error-implicit-function-declaration"
@@ -35,7 +33,7 @@ def test_suggestion_is_a_name_the_compiler_has(cli):
     assert suggestions == ["-Wframe-larger-than=", "-Wnormalized"]
 
 
-def test_warning_switches_without_the_warning_property(cli, gcc12):
+def test_warning_switches_without_the_warning_property(cli, gcc12, require):
     """``Waligned-new`` (an alias of ``Waligned-new=``), ``Wimport`` (Ignore) and
     ``Wmudflap`` (WarnRemoved) lack the Warning property, so ``--help=warnings`` does not
     list them, but GCC accepts each of them as a warning switch."""
@@ -63,7 +61,7 @@ def query_names(gcc: str) -> set[str]:
     return set(query(gcc, "C++", []))
 
 
-def test_diagnostic_controls(cli):
+def test_diagnostic_controls(cli, require):
     """-Werror, -Wfatal-errors and -Werror=X are not warning options but every compiler
     takes them; -Werror=X needs X to be one (gcc-12: "-Werror=shadwo: no option -Wshadwo")."""
     require("gcc-12")
@@ -86,7 +84,7 @@ def _gcc_unrecognized(flag: str) -> bool:
     return "unrecognized command-line option" in proc.stderr
 
 
-def test_negative_of_a_joined_option(cli):
+def test_negative_of_a_joined_option(cli, require):
     """``Walloca-larger-than=`` is Joined without RejectNegative: GCC takes
     ``-Wno-alloca-larger-than=100``; ``Wformat=`` is RejectNegative: ``-Wno-format=2`` is not."""
     require("gcc-12")

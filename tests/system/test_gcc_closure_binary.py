@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import require
 from flagdb.queries import Index
-from analyzer.verify.gcc_q import _norm, predict, query
+from analyzer.verify.gcc_q import normalize, predict, query
 
 #: the plain switches GCC maps to a level in its own code, not in the option files
 #: (common_handle_option: -Wstrict-aliasing is level 3, -Wstrict-overflow level 2)
@@ -38,7 +37,7 @@ def _typed_parents(index: Index, lang: str) -> list[str]:
 
 
 @pytest.mark.parametrize("lang", ["C", "C++"])
-def test_closure_of_every_parent_matches_the_binary(gcc12, lang):
+def test_closure_of_every_parent_matches_the_binary(gcc12, lang, require):
     require("gcc-12")
     index = Index(gcc12)
     typed_flags = _typed_parents(index, lang)
@@ -54,6 +53,6 @@ def test_closure_of_every_parent_matches_the_binary(gcc12, lang):
             if LEVEL_IN_CODE.get(typed) == name:
                 continue
             changed = state != base_actual.get(name) or expected != base_predicted.get(name)
-            if changed and _norm(expected) != _norm(state):
+            if changed and normalize(expected) != normalize(state):
                 wrong.append(f"{typed}: {name} predicted {expected!r}, binary {state!r}")
     assert wrong == []

@@ -5,11 +5,9 @@ import json
 
 import pytest
 
-from conftest import require
-
 
 @pytest.mark.parametrize("compiler", ["gcc-11", "gcc-12"])
-def test_verify_against_binary(cli, compiler):
+def test_verify_against_binary(cli, compiler, require):
     require(compiler)
     code, out, _ = cli("flags", "verify", compiler, "--json")
     report = json.loads(out)
@@ -20,7 +18,7 @@ def test_verify_against_binary(cli, compiler):
         assert report["compared"][check] > 350
 
 
-def test_verify_catches_a_wrong_database(gcc12):
+def test_verify_catches_a_wrong_database(gcc12, require):
     """A database that claims something false about the binary is caught."""
     require("gcc-12")
     import copy
@@ -38,13 +36,12 @@ def test_verify_catches_a_wrong_database(gcc12):
     assert ("wall-c", "-Wparentheses") in bad and ("wall-c++", "-Wparentheses") in bad
 
 
-def test_verify_catches_an_edge_in_the_wrong_language(gcc12):
+def test_verify_catches_an_edge_in_the_wrong_language(gcc12, require):
     """-Wall turns on -Wmissing-braces for C only (LangEnabledBy(C ObjC,Wall)). A database
     that loses that limit predicts it on in C++ too; the binary disagrees, and that must
     not pass as "set by the C++ front end's own code" just because C agrees."""
     require("gcc-12")
     import copy
-    import dataclasses
 
     from analyzer.verify.gcc_q import verify_gcc
 

@@ -1,0 +1,61 @@
+"""The bundled UB corpus: every program has complete metadata and an expected output.
+
+The ub-case format itself (keys, values, errors) is read by ``analyzer.ub.corpus`` and
+tested on hand-written cases in test_ub_corpus.py; here each bundled program is read
+through the same library and held to the corpus's own, stricter rules (corpus/README).
+How the programs behave when compiled is in tests/system/test_corpus_programs.py.
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from analyzer.ub.corpus import SOURCE_SUFFIXES, Case, bundled_corpus, discover, load_case
+
+CORPUS = bundled_corpus()
+STANDARD_RE = re.compile(r"^(C(99|11|17|23)|C\+\+(11|14|17|20|23)) (\d+(\.\d+)*(p\d+)?|\[[a-z.-]+\](/\d+)?)( .*)?$")
+#: the standards the bundled programs are written in (the library accepts more)
+STDS = {"c17", "gnu17", "c++17", "c++20"}
+
+
+def programs() -> list[Path]:
+    """The corpus's source files, each one test (so one bad file fails only its own)."""
+    return sorted(p for p in CORPUS.rglob("*") if p.suffix in SOURCE_SUFFIXES and p.is_file())
+
+
+def case_id(path: Path) -> str:
+    return path.relative_to(CORPUS).with_suffix("").as_posix()
+
+
+def test_corpus_has_enough_programs_and_categories():
+    cases = discover(CORPUS)
+    ub = [c for c in cases if c.ub is True]
+    assert len(ub) >= 60, f"only {len(ub)} UB programs"
+    categories = {c.category for c in ub}
+    assert len(categories) >= 25, f"only {len(categories)} categories"
+    assert {c.path.suffix for c in ub} == {".c", ".cpp"}
+    controls = [c for c in cases if c.ub is False]
+    assert len(controls) >= 3
+    assert all(c.path.parent.name == "control" for c in controls)
+
+
+def test_case_ids_are_unique():
+    """A .c and a .cpp with the same name would share their .output files (the library
+    then keeps the suffix in both ids)."""
+    ids = [c.id for c in discover(CORPUS)]
+    assert ids == [case_id(p) for p in programs()]
+
+
+@pytest.mark.parametrize("path", programs(), ids=case_id)
+def test_metadata_is_complete(path):
+    case: Case = load_case(CORPUS, path)    # a malformed block raises, naming the line
+    assert case.ub is not None, "first comment must start with a 'ub-case' line"
+    assert re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", case.category)
+    assert STANDARD_RE.match(case.standard), case.standard
+    assert case.ub == (path.parent.name != "control")
+    assert case.std in STDS
+    if case.o0_exploited:
+        assert case.note, "o0-exploited needs a note saying why"
+    assert case.expected, "needs NAME.output or NAME.outputN"

@@ -12,7 +12,6 @@ import dataclasses
 
 import pytest
 
-from conftest import require
 from flagdb import store
 from flagdb.db import connect
 from flagdb.ingest import store_data
@@ -20,7 +19,7 @@ from analyzer import verify
 from analyzer.gccplugin import binary
 
 
-def _ingest_from_binary(tmp_path_factory, compiler: str):
+def _ingest_from_binary(tmp_path_factory, require, compiler: str):
     """The entry as ``flags ingest COMPILER --from-binary`` stores it, read back."""
     require(compiler)
     if not binary.plugin_available(compiler):
@@ -34,8 +33,8 @@ def _ingest_from_binary(tmp_path_factory, compiler: str):
 
 
 @pytest.fixture(scope="module")
-def binary_entry(tmp_path_factory):
-    return _ingest_from_binary(tmp_path_factory, "gcc-12")
+def binary_entry(tmp_path_factory, require):
+    return _ingest_from_binary(tmp_path_factory, require, "gcc-12")
 
 
 def _unexplained(data) -> set[tuple[str, str]]:
@@ -43,9 +42,9 @@ def _unexplained(data) -> set[tuple[str, str]]:
 
 
 @pytest.mark.parametrize("compiler", ["gcc-11", "gcc-12"])
-def test_binary_entry_verifies_green(request, tmp_path_factory, compiler):
+def test_binary_entry_verifies_green(request, tmp_path_factory, require, compiler):
     entry = (request.getfixturevalue("binary_entry") if compiler == "gcc-12"
-             else _ingest_from_binary(tmp_path_factory, compiler))
+             else _ingest_from_binary(tmp_path_factory, require, compiler))
     report = verify.run(entry)
     assert report.unexplained == [], report.unexplained[:5]
     # Not vacuous: as many comparisons as for the option-file entry, every scenario

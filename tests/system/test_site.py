@@ -22,13 +22,12 @@ from analyzer.cli import main
 from analyzer.site import builder, flagdata
 from analyzer.site.slugs import base_slug, slug_map
 from analyzer.ub import run as ub_run
-from conftest import dump
 from flagdb import queries, store
 from flagdb.db import connect
 from flagdb.ingest import ingest
 from flagdb.results import plain
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 CASES = ("signed-integer-overflow/loop.c", "control/while-one.c", "null-dereference/null-this.cpp")
 CHROMIUM = Path("/usr/bin/chromium")
 XSS = "<script>window.__xss=1</script>"
@@ -189,7 +188,7 @@ def test_a_dropped_compiler_drops_its_pages(site_db, tmp_path):
     assert (out / "mine.txt").read_text() == "not the site's"
 
 
-def test_cli(site_db, tmp_path, capsys):
+def test_cli(site_db, tmp_path, capsys, dump):
     out = tmp_path / "site"
     assert main(["--db", str(site_db), "site", "build", "-o", str(out)]) == 0
     text = capsys.readouterr().out

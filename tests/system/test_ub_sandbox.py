@@ -18,8 +18,8 @@ from analyzer.toolchain import resolve as resolve_compiler
 from analyzer.ub.compile import compile_program
 from flagdb.paths import cache_dir
 
-HOSTILE = Path(__file__).parent / "fixtures" / "ub" / "hostile"
-REPO = Path(__file__).resolve().parent.parent
+HOSTILE = Path(__file__).resolve().parents[1] / "fixtures" / "ub" / "hostile"
+REPO = Path(__file__).resolve().parents[2]
 LIMITS = sandbox.Limits(timeout=1.0, cpu=2)
 
 pytestmark = pytest.mark.skipif(shutil.which("gcc-12") is None, reason="gcc-12 not installed")

@@ -28,8 +28,8 @@ from analyzer.ub.compile import compile_program
 from analyzer.ub.corpus import discover
 from flagdb.errors import ParseError
 
-FIXTURES = Path(__file__).resolve().parent / "fixtures" / "ub"
-REPO = Path(__file__).resolve().parent.parent
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "ub"
+REPO = Path(__file__).resolve().parents[2]
 LIMITS = sandbox.Limits(timeout=3.0, cpu=2)
 SHARED = ("/tmp", "/var/tmp", "/dev/shm", "/run/lock")
 NESTED = Path("/var/cache/warnscope-test-nested/open")

@@ -25,6 +25,19 @@ LIMITS = sandbox.Limits(timeout=1.0, cpu=2)
 pytestmark = pytest.mark.skipif(shutil.which("gcc-12") is None, reason="gcc-12 not installed")
 
 
+#: descendants of this test process before the test (earlier tests may leave long-lived
+#: helpers such as multiprocessing's resource tracker: they are not the run's)
+_BEFORE: set[int] = set()
+
+
+@pytest.fixture(autouse=True)
+def _descendants_before():
+    from analyzer import sandbox_ns
+
+    _BEFORE.clear()
+    _BEFORE.update(sandbox_ns.probe_children(os.getpid()))
+
+
 @pytest.fixture(autouse=True, params=["namespace", "fallback"])
 def mode(request, monkeypatch):
     """Every test twice: with namespaces, and with the fallback used where the kernel
@@ -48,7 +61,7 @@ def no_processes_left(result: sandbox.RunResult) -> bool:
     """Nothing of the run is alive: no descendant of this process (any mode, root or
     not), and as root no process of the run's pool uid either."""
     from analyzer import sandbox_ns
-    if sandbox_ns.probe_children(os.getpid()):
+    if set(sandbox_ns.probe_children(os.getpid())) - _BEFORE:
         return False
     return result.uid is None or sandbox._pids_of(result.uid, keep=-1) == []
 

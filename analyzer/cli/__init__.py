@@ -21,6 +21,7 @@ LAZY_COMMANDS = {
     "flags": "analyzer.cli.flags:flags",
     "demo": "analyzer.cli.demo:demo",
     "ub": "analyzer.cli.ub:ub",
+    "overhead": "analyzer.cli.overhead:overhead",
 }
 
 

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 from pathlib import Path
 
 import click
@@ -99,10 +98,13 @@ def run_cmd(ctx, project, source, configure_cmd, build_cmd, clean_cmd, language,
     if not names:
         raise WarnscopeError("no compilers given")
     toolchains = [toolchain.resolve(n) for n in names]   # not installed: one line, nothing written
+    if recipe.build_system == "ccdb" and opts.mode != "tu":
+        raise WarnscopeError("a compile_commands.json is replayed per TU: use --mode tu")
+    source_tree = study.source_tree(recipe)               # cannot fetch: one line, nothing written
     progress = (lambda msg: None) if quiet else (lambda msg: click.echo(msg, err=True))
     conn = connect(_db(ctx))
     try:
-        sid = study.run_study(conn, recipe, toolchains, level_list, opts, progress)
+        sid = study.run_study(conn, recipe, source_tree, toolchains, level_list, opts, progress)
         cells = [c for c in store.cells(conn, sid) if c["compiler"] in {t.name for t in toolchains}
                  and c["level"] in level_list]
         info = store.study_info(conn, sid)
@@ -112,8 +114,11 @@ def run_cmd(ctx, project, source, configure_cmd, build_cmd, clean_cmd, language,
         click.echo(json.dumps({"study": sid, "cells": cells}, indent=2))
     else:
         click.echo(report_mod.render(info, cells, "text"))
-    if any(c["status"] != "ok" for c in cells):
-        sys.exit(2)
+    failed = [c for c in cells if c["status"] != "ok"]
+    if failed:  # recorded with their log tail; the exit status says so
+        first = failed[0]
+        raise WarnscopeError(f"{len(failed)} of {len(cells)} cells failed, stored with their log tail "
+                             f"(first: {first['compiler']} {first['level']}: {first['error']})")
 
 
 @overhead.command("report")

@@ -100,9 +100,10 @@ def render(info: dict, cells: list[dict], fmt: str, top: int = 10) -> str:
                         "cpu_max": (r["cpu_s"] or {}).get("max"), "wall_median": (r["wall_s"] or {}).get("median")})
         return buf.getvalue().rstrip("\n")
     m = info["machine"]
-    title = (f"{info['project']} ({info['origin']}), {info['mode']} mode, {info['opt']}, {info['runs']} runs "
-             f"after a warm-up, make -j{info['jobs']}; CPU = user+sys of the whole process tree; "
-             f"ratio of medians to 'off', range min/max–max/min")
+    how = (f"whole build, make -j{info['jobs']}, {info['runs']} runs after a warm-up" if info["mode"] == "build"
+           else f"each TU compiled alone, {info['runs']} runs after a capturing build")
+    title = (f"{info['project']} ({info['origin']}), {info['opt']}, {how}; CPU = user+sys of the "
+             f"process tree; ratio of medians to 'off', range min/max–max/min")
     machine = m.get("summary", "")
     body = [_cells_text(r) for r in table]
     if fmt == "markdown":

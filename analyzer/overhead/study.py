@@ -95,13 +95,18 @@ def machine_facts(toolchains: list[Toolchain]) -> dict:
             "compilers": {tc.name: tc.version for tc in toolchains}}
 
 
-def run_study(conn: sqlite3.Connection, recipe: Recipe, toolchains: list[Toolchain], level_names: list[str],
-              opts: Options, progress: Progress = lambda _msg: None) -> int:
-    """Measure every cell not stored yet; returns the study id. Inputs are validated by
-    the caller; here only the source fetch can still refuse (before anything is written)."""
+def run_study(conn: sqlite3.Connection, recipe: Recipe, source: tuple[Path, str], toolchains: list[Toolchain],
+              level_names: list[str], opts: Options, progress: Progress = lambda _msg: None) -> int:
+    """Measure every cell not stored yet; returns the study id. ``source`` is
+    :func:`source_tree`'s answer, fetched by the caller before the database is opened:
+    bad input is refused before anything is written."""
     if recipe.build_system == "ccdb" and opts.mode != "tu":
         raise WarnscopeError("a compile_commands.json is replayed per TU: use --mode tu")
-    tree, origin = source_tree(recipe)
+    tree, origin = source
+    # every cell's flags first: a GCC missing from the flag database is ingested here
+    planned = {tc.name: [CellResult(tc.name, tc.version, tc.identity, level,
+                                    levels_mod.flags(conn, tc, level, recipe.languages, opts.custom))
+                         for level in level_names] for tc in toolchains}
     store.ensure_schema(conn)
     machine = machine_facts(toolchains)
     params = {"mode": opts.mode, "opt": opts.opt, "runs": opts.runs, "jobs": opts.jobs,
@@ -116,13 +121,11 @@ def run_study(conn: sqlite3.Connection, recipe: Recipe, toolchains: list[Toolcha
     done = store.finished(conn, study)
     for tc in toolchains:
         cells = []
-        for level in level_names:
-            fl = levels_mod.flags(conn, tc, level, recipe.languages, opts.custom)
-            cell = CellResult(tc.name, tc.version, tc.identity, level, fl)
-            if (tc.name, tc.identity, level, cell.flags_json) in done:
-                progress(f"{recipe.name} {tc.name} {level}: stored already, skipped")
-                continue
-            cells.append(cell)
+        for cell in planned[tc.name]:
+            if (tc.name, tc.identity, cell.level, cell.flags_json) in done:
+                progress(f"{recipe.name} {tc.name} {cell.level}: stored already, skipped")
+            else:
+                cells.append(cell)
         if not cells:
             continue
         work = Path(tempfile.mkdtemp(dir=cache_dir("overhead", "work"), prefix=f"{tc.name}-"))

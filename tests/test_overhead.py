@@ -239,3 +239,19 @@ def test_apt_state_refuses_bad_names(tmp_path):
     apt = AptState(tmp_path / "apt")
     with pytest.raises(WarnscopeError, match="not a Debian source package name"):
         apt.download("../etc/passwd")
+
+
+def test_calibrate(capsys, tmp_path):
+    """The calibration runs its four conditions; CPU time of a fixed amount of work stays
+    close to the idle figure under competing load (loose bound: a sanity check, the
+    precise figure is in bench/README.md)."""
+    code, out, err = run_cli(tmp_path / "x.db", capsys, "overhead", "calibrate", "--seconds", "0.2",
+                             "--runs", "2", "--json")
+    assert code == 0, err
+    result = json.loads(out)
+    assert [c["condition"] for c in result["conditions"]] == \
+        ["idle, nice 0", "idle, nice 19", "loaded, nice 0", "loaded, nice 19"]
+    for c in result["conditions"]:
+        assert 0.05 < c["cpu_s"]["median"] < 2.0
+        assert abs(c["cpu_vs_idle_pct"]) < 25
+    assert not (tmp_path / "x.db").exists()

@@ -145,3 +145,16 @@ def report_cmd(ctx, study_id, project, fmt, top) -> None:
     finally:
         conn.close()
     click.echo(report_mod.render(info, cells, fmt, top))
+
+
+@overhead.command("calibrate")
+@click.option("--seconds", default=1.0, show_default=True, help="CPU seconds the burn takes.")
+@click.option("--runs", default=5, show_default=True, help="Runs per condition.")
+@click.option("--load", type=int, default=None, help="Competing spinning processes (default: cores).")
+@click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
+def calibrate_cmd(seconds, runs, load, as_json) -> None:
+    """How exact CPU and wall time are here: idle vs loaded, nice 0 vs 19."""
+    from analyzer.overhead import calibrate
+
+    result = calibrate.calibrate(seconds, runs, load)
+    click.echo(json.dumps(result, indent=2) if as_json else calibrate.render(result))

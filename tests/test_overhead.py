@@ -9,16 +9,13 @@ from __future__ import annotations
 
 import json
 import shutil
-import textwrap
 from pathlib import Path
 
 import pytest
 
 from analyzer.cli import main
 from analyzer.overhead import recipes
-from flagdb import store as flag_store
 from flagdb.apt import AptState
-from flagdb.db import connect
 from flagdb.errors import WarnscopeError
 from tests.conftest import dump, require
 

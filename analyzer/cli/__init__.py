@@ -24,6 +24,7 @@ LAZY_COMMANDS = {
     "demo": "analyzer.cli.demo:demo",
     "ub": "analyzer.cli.ub:ub",
     "site": "analyzer.cli.site:site",
+    "overhead": "analyzer.cli.overhead:overhead",
 }
 
 

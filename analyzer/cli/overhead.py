@@ -1,0 +1,160 @@
+"""``warnscope overhead projects|run|report``: thin shells over analyzer.overhead."""
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import click
+
+from flagdb.db import connect
+from flagdb.errors import WarnscopeError
+from flagdb.paths import db_path
+
+from analyzer import toolchain
+from analyzer.overhead import levels as levels_mod
+from analyzer.overhead import recipes, report as report_mod, store, study
+
+DEFAULT_COMPILERS = "gcc-12,clang-16"
+DEFAULT_LEVELS = "off,all"
+
+
+def _db(ctx: click.Context) -> Path:
+    return db_path((ctx.obj or {}).get("db"))
+
+
+def _split(text: str) -> list[str]:
+    return [x.strip() for x in text.split(",") if x.strip()]
+
+
+@click.group()
+def overhead() -> None:
+    """Build-overhead studies: what warning flags cost on real projects."""
+
+
+@overhead.command("projects")
+@click.option("--json", "as_json", is_flag=True, help="Print the recipes as JSON.")
+def projects_cmd(as_json: bool) -> None:
+    """List the project recipes."""
+    items = [{"name": r.name, "package": r.package, "build_system": r.build_system,
+              "languages": list(r.languages), "needs": list(r.needs), "description": r.description}
+             for r in recipes.RECIPES.values()]
+    if as_json:
+        click.echo(json.dumps({"projects": items}, indent=2))
+        return
+    for r in items:
+        click.echo(f"{r['name']:10} {r['build_system']:9} {'/'.join(r['languages']):4} {r['description']}")
+
+
+@overhead.command("run")
+@click.option("--project", default=None, help="A recipe (see `overhead projects`); default zlib.")
+@click.option("--source", default=None, type=click.Path(), help="A local source tree instead of a recipe.")
+@click.option("--configure", "configure_cmd", default="", help="With --source: configure command.")
+@click.option("--build", "build_cmd", default="", help="With --source: build command ({jobs} = -j).")
+@click.option("--clean", "clean_cmd", default="make clean", show_default=True, help="With --source: clean command.")
+@click.option("--language", default="c", type=click.Choice(["c", "c++"]), help="With --source: its language.")
+@click.option("--compile-commands", "ccdb", default=None, type=click.Path(),
+              help="Replay a compile_commands.json per TU (implies --mode tu).")
+@click.option("--compilers", default=DEFAULT_COMPILERS, show_default=True, help="Comma-separated gcc-N / clang-N.")
+@click.option("--levels", default=DEFAULT_LEVELS, show_default=True,
+              help="Comma-separated: off, default, wall, wextra, all, or --flag-set names.")
+@click.option("--flag-set", "flag_sets", multiple=True, help="A custom level NAME=FLAGS (repeatable).")
+@click.option("--runs", default=3, show_default=True, help="Counted runs per cell, after one warm-up.")
+@click.option("--mode", default=None, type=click.Choice(["build", "tu"]), help="Whole build (default) or per TU.")
+@click.option("--opt", default="-O2", show_default=True, help="Optimization level.")
+@click.option("--preset", default=None, type=click.Choice(["classic"]),
+              help="classic: -O3, 3 runs (the published study's set-up).")
+@click.option("-j", "--jobs", type=int, default=None, help="Build parallelism (default: cores).")
+@click.option("--nice", default=0, show_default=True, help="Niceness of the timed processes.")
+@click.option("--sched", default=None, type=click.Choice(["batch", "idle"]), help="Linux scheduling policy.")
+@click.option("--noise", default=0.05, show_default=True, help="Spread (max-min)/median above which a cell is noisy.")
+@click.option("--timeout", default=3600.0, show_default=True, help="Seconds per build step.")
+@click.option("--json", "as_json", is_flag=True, help="Print the cells as JSON.")
+@click.option("--quiet", is_flag=True, help="No progress lines on stderr.")
+@click.pass_context
+def run_cmd(ctx, project, source, configure_cmd, build_cmd, clean_cmd, language, ccdb, compilers, levels,
+            flag_sets, runs, mode, opt, preset, jobs, nice, sched, noise, timeout, as_json, quiet) -> None:
+    """Measure each compiler x level of a project and store the cells."""
+    if sum(x is not None for x in (project, source, ccdb)) > 1:
+        raise WarnscopeError("give one of --project, --source, --compile-commands")
+    if preset == "classic":
+        opt, runs = "-O3", 3
+    if ccdb:
+        recipe = recipes.compile_commands(ccdb)
+        mode = mode or "tu"
+    elif source:
+        recipe = recipes.local(source, configure_cmd, build_cmd, clean_cmd, (language,))
+    else:
+        recipe = recipes.get(project or "zlib")
+    recipes.check_needs(recipe)
+    custom = levels_mod.parse_custom(tuple(flag_sets))
+    level_list = _split(levels)
+    level_list += [n for n in custom if n not in level_list]
+    levels_mod.validate(level_list, custom)
+    opts = study.Options(runs=runs, mode=mode or "build", opt=opt, jobs=jobs or (os.cpu_count() or 1),
+                         nice=nice, sched=sched, noise=noise, timeout=timeout, custom=custom)
+    opts.validate()
+    names = _split(compilers)
+    if not names:
+        raise WarnscopeError("no compilers given")
+    toolchains = [toolchain.resolve(n) for n in names]   # not installed: one line, nothing written
+    if recipe.build_system == "ccdb" and opts.mode != "tu":
+        raise WarnscopeError("a compile_commands.json is replayed per TU: use --mode tu")
+    source_tree = study.source_tree(recipe)               # cannot fetch: one line, nothing written
+    progress = (lambda msg: None) if quiet else (lambda msg: click.echo(msg, err=True))
+    conn = connect(_db(ctx))
+    try:
+        sid = study.run_study(conn, recipe, source_tree, toolchains, level_list, opts, progress)
+        cells = [c for c in store.cells(conn, sid) if c["compiler"] in {t.name for t in toolchains}
+                 and c["level"] in level_list]
+        info = store.study_info(conn, sid)
+    finally:
+        conn.close()
+    if as_json:
+        click.echo(json.dumps({"study": sid, "cells": cells}, indent=2))
+    else:
+        click.echo(report_mod.render(info, cells, "text"))
+    failed = [c for c in cells if c["status"] != "ok"]
+    if failed:  # recorded with their log tail; the exit status says so
+        first = failed[0]
+        raise WarnscopeError(f"{len(failed)} of {len(cells)} cells failed, stored with their log tail "
+                             f"(first: {first['compiler']} {first['level']}: {first['error']})")
+
+
+@overhead.command("report")
+@click.option("--study", "study_id", type=int, default=None, help="A study id (default: the latest).")
+@click.option("--project", default=None, help="The latest study of this project.")
+@click.option("--format", "fmt", default="text", type=click.Choice(["text", "csv", "json", "markdown"]),
+              show_default=True)
+@click.option("--top", default=10, show_default=True, help="tu mode: TUs listed per compiler and level.")
+@click.pass_context
+def report_cmd(ctx, study_id, project, fmt, top) -> None:
+    """The overhead table: each level's CPU time as a ratio to 'off'."""
+    path = _db(ctx)
+    if not path.exists():
+        raise WarnscopeError(f"{path}: no such database (run `warnscope overhead run` first)")
+    conn = connect(path, write=False)
+    try:
+        if not store.has_schema(conn):
+            raise WarnscopeError(f"{path}: no overhead studies (run `warnscope overhead run` first)")
+        sid = study_id if study_id is not None else store.latest_study(conn, project)
+        if sid is None:
+            raise WarnscopeError(f"no overhead study{' of ' + project if project else ''} in {path}")
+        info = store.study_info(conn, sid)
+        cells = store.cells(conn, sid, with_tus=info["mode"] == "tu")
+    finally:
+        conn.close()
+    click.echo(report_mod.render(info, cells, fmt, top))
+
+
+@overhead.command("calibrate")
+@click.option("--seconds", default=1.0, show_default=True, help="CPU seconds the burn takes.")
+@click.option("--runs", default=5, show_default=True, help="Runs per condition.")
+@click.option("--load", type=int, default=None, help="Competing spinning processes (default: cores).")
+@click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
+def calibrate_cmd(seconds, runs, load, as_json) -> None:
+    """How exact CPU and wall time are here: idle vs loaded, nice 0 vs 19."""
+    from analyzer.overhead import calibrate
+
+    result = calibrate.calibrate(seconds, runs, load)
+    click.echo(json.dumps(result, indent=2) if as_json else calibrate.render(result))

@@ -1,0 +1,101 @@
+"""How exact are CPU time and wall time on this machine? (``overhead calibrate``)
+
+A child burning a fixed amount of CPU (burn.c: a fixed number of iterations of a
+register-only recurrence) is measured with the same wait4 path as the builds:
+idle (nothing of ours beside it), and under competing load (one spinning process
+per core), at normal priority and at nice 19. The goal of the measurement design:
+CPU time within 2 % of the idle figure under load, while wall time grows.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import statistics
+import subprocess
+import tempfile
+from pathlib import Path
+
+from flagdb.errors import WarnscopeError
+from flagdb.paths import cache_dir
+
+from analyzer import measure
+from analyzer.overhead import process
+
+SOURCE = Path(__file__).with_name("burn.c")
+
+
+def burn_binary() -> Path:
+    key = hashlib.sha256(SOURCE.read_bytes()).hexdigest()[:16]
+    dest = cache_dir("overhead", "burn", key) / "burn"
+    if dest.exists():
+        return dest
+    cc = shutil.which("cc") or shutil.which("gcc")
+    if cc is None:
+        raise WarnscopeError("no C compiler (cc) to build the calibration program with")
+    with tempfile.TemporaryDirectory(dir=dest.parent) as tmp:
+        out = Path(tmp) / "burn"
+        proc = subprocess.run([cc, "-O2", str(SOURCE), "-o", str(out)], capture_output=True, text=True)
+        if proc.returncode != 0:
+            raise WarnscopeError(f"cannot build the calibration program: {proc.stderr.strip()[:300]}")
+        os.replace(out, dest)
+    return dest
+
+
+def _once(burn: Path, iterations: int, nice: int, work: Path) -> process.Timed:
+    t = process.run([str(burn), str(iterations)], work, process.build_env(), work / "out", nice=nice)
+    if t.exit != 0:
+        raise WarnscopeError(f"the calibration program failed (exit {t.exit})")
+    return t
+
+
+def calibrate(seconds: float = 1.0, runs: int = 5, load: int | None = None) -> dict:
+    """Measure the burn idle and loaded, at nice 0 and 19; returns figures per condition."""
+    if seconds <= 0 or runs < 1:
+        raise WarnscopeError("calibrate needs --seconds > 0 and --runs >= 1")
+    burn = burn_binary()
+    load = load if load is not None else (os.cpu_count() or 1)
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        probe = _once(burn, 50_000_000, 0, work)
+        iterations = max(1_000_000, int(50_000_000 * seconds / max(probe.cpu, 1e-3)))
+        _once(burn, iterations, 0, work)  # warm-up
+        results = {}
+        for loaded in (False, True):
+            spinners = [subprocess.Popen([str(burn), "0"], stdout=subprocess.DEVNULL)
+                        for _ in range(load if loaded else 0)]
+            try:
+                for nice in (0, 19):
+                    samples = [_once(burn, iterations, nice, work) for _ in range(runs)]
+                    results[f"{'loaded' if loaded else 'idle'}, nice {nice}"] = samples
+            finally:
+                for p in spinners:
+                    p.kill()
+                    p.wait()
+    base_cpu = statistics.median(s.cpu for s in results["idle, nice 0"])
+    base_wall = statistics.median(s.wall for s in results["idle, nice 0"])
+    out = []
+    for name, samples in results.items():
+        cpu = [s.cpu for s in samples]
+        wall = [s.wall for s in samples]
+        out.append({"condition": name, "runs": runs,
+                    "cpu_s": {"min": min(cpu), "median": statistics.median(cpu), "max": max(cpu)},
+                    "wall_s": {"min": min(wall), "median": statistics.median(wall), "max": max(wall)},
+                    "cpu_vs_idle_pct": round(100 * (statistics.median(cpu) / base_cpu - 1), 2),
+                    "cpu_spread_pct": round(100 * (max(cpu) - min(cpu)) / statistics.median(cpu), 2),
+                    "wall_vs_idle": round(statistics.median(wall) / base_wall, 3)})
+    return {"machine": measure.machine(), "iterations": iterations, "competing_processes": load,
+            "conditions": out}
+
+
+def render(result: dict) -> str:
+    lines = [f"calibration: {result['iterations']} iterations of burn.c; loaded = "
+             f"{result['competing_processes']} spinning processes; {result['machine']}", "",
+             f"{'condition':18} {'CPU s median (min–max)':26} {'CPU vs idle':>11} {'spread':>7} "
+             f"{'wall s median':>13} {'wall vs idle':>12}"]
+    for c in result["conditions"]:
+        cpu, wall = c["cpu_s"], c["wall_s"]
+        lines.append(f"{c['condition']:18} {cpu['median']:.3f} ({cpu['min']:.3f}–{cpu['max']:.3f}){'':6} "
+                     f"{c['cpu_vs_idle_pct']:+10.2f}% {c['cpu_spread_pct']:6.2f}% {wall['median']:13.3f} "
+                     f"{c['wall_vs_idle']:11.2f}x")
+    return "\n".join(lines)

@@ -1,0 +1,132 @@
+"""Projects a study can build: Debian source packages with a recipe, a local tree, or
+a compile_commands.json.
+
+A recipe's commands are shell text run in a private copy of the source tree. The
+environment gives ``$CC``/``$CXX`` (the wrappers of the compiler under test) and
+``$CFLAGS``/``$CXXFLAGS`` (the -O level only: warning flags are appended by the
+wrapper at build time, so every level shares one configured tree). ``{jobs}`` is the
+build's parallelism.
+"""
+from __future__ import annotations
+
+import json
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from flagdb.errors import ParseError, WarnscopeError
+
+CMAKE_CONFIGURE = ('cmake -S . -B _build -G "Unix Makefiles" -DCMAKE_BUILD_TYPE=None '
+                   '-DCMAKE_C_COMPILER="$CC" -DCMAKE_CXX_COMPILER="$CXX" '
+                   '-DCMAKE_C_FLAGS="$CFLAGS" -DCMAKE_CXX_FLAGS="$CXXFLAGS" '
+                   '-DCMAKE_EXPORT_COMPILE_COMMANDS=ON')
+
+
+@dataclass(frozen=True)
+class Recipe:
+    name: str
+    description: str
+    languages: tuple[str, ...]          # the languages whose warning sets are applied
+    build_system: str                   # 'make' | 'autotools' | 'cmake' | 'custom' | 'ccdb'
+    configure: str
+    build: str
+    clean: str
+    package: str | None = None          # Debian source package
+    needs: tuple[str, ...] = ()         # programs the build runs (checked up front)
+    source: Path | None = None          # a local tree (not a package)
+    commands: tuple[dict, ...] = field(default=(), repr=False)  # a compile_commands.json's entries
+
+
+RECIPES: dict[str, Recipe] = {r.name: r for r in (
+    Recipe("zlib", "zlib 1.2.13, C, its own configure + make (seconds; the default)", ("c",), "make",
+           configure="./configure", build="make -j{jobs}", clean="make clean", package="zlib"),
+    Recipe("lua5.4", "Lua 5.4 interpreter, C, Debian's libtool Makefile", ("c",), "make",
+           configure="true",
+           build='make -C src -j{jobs} CC="$CC -std=gnu99" CXX="$CXX" LIBTOOL="libtool --quiet" '
+                 'MYCFLAGS="$CFLAGS -DLUA_USE_LINUX" MYCXXFLAGS="$CXXFLAGS -DLUA_USE_LINUX" '
+                 'MYLDFLAGS= all',
+           clean="make -C src clean", package="lua5.4", needs=("libtool",)),
+    Recipe("sqlite3", "SQLite 3.40, C, autoconf (amalgamation generated with tclsh)", ("c",), "autotools",
+           configure="./configure --disable-tcl --disable-readline", build="make -j{jobs}",
+           clean="make clean", package="sqlite3", needs=("tclsh",)),
+    Recipe("fftw3", "FFTW 3.3.10, C, autotools (the classic study's C project)", ("c",), "autotools",
+           configure="./configure --disable-fortran --disable-doc", build="make -j{jobs}",
+           clean="make clean", package="fftw3"),
+    Recipe("cppcheck", "Cppcheck 2.10, C++, CMake (the classic study's C++ project)", ("c++",), "cmake",
+           configure=CMAKE_CONFIGURE, build="cmake --build _build -j{jobs}",
+           clean="cmake --build _build --target clean", package="cppcheck", needs=("cmake",)),
+)}
+
+
+def get(name: str) -> Recipe:
+    try:
+        return RECIPES[name]
+    except KeyError:
+        raise WarnscopeError(f"unknown project {name!r}: known are {', '.join(RECIPES)} "
+                             "(or --source DIR --configure CMD --build CMD, or --compile-commands FILE)") from None
+
+
+def local(source: str, configure: str, build: str, clean: str, languages: tuple[str, ...]) -> Recipe:
+    """A local tree with its own commands (built in a private copy, never in place)."""
+    path = Path(source).resolve()
+    if not path.is_dir():
+        raise WarnscopeError(f"--source {source}: not a directory")
+    if not build.strip():
+        raise WarnscopeError("--source needs --build CMD")
+    return Recipe(f"local:{path.name}", f"local tree {path}", languages, "custom",
+                  configure=configure or "true", build=build, clean=clean, source=path)
+
+
+def compile_commands(path_text: str) -> Recipe:
+    """A compile database: its TUs are replayed (tu mode), the compiler swapped for the
+    one under test. Malformed entries are refused with the file and entry."""
+    path = Path(path_text).resolve()
+    try:
+        data = json.loads(path.read_text())
+    except OSError as exc:
+        raise WarnscopeError(f"{path_text}: {exc.strerror}") from None
+    except json.JSONDecodeError as exc:
+        raise ParseError(path_text, exc.lineno, f"not JSON: {exc.msg}") from None
+    except UnicodeDecodeError:
+        raise ParseError(path_text, None, "not UTF-8 text") from None
+    if not isinstance(data, list) or not data:
+        raise ParseError(path_text, None, "expected a non-empty JSON list of compile commands")
+    entries = []
+    for i, e in enumerate(data):
+        where = f"entry {i}"
+        if not isinstance(e, dict) or not isinstance(e.get("directory"), str) \
+                or not isinstance(e.get("file"), str):
+            raise ParseError(path_text, None, f"{where}: needs string 'directory' and 'file'")
+        args = e.get("arguments")
+        if args is None and isinstance(e.get("command"), str):
+            import shlex
+            try:
+                args = shlex.split(e["command"])
+            except ValueError as exc:
+                raise ParseError(path_text, None, f"{where}: command: {exc}") from None
+        if not isinstance(args, list) or not args or not all(isinstance(a, str) for a in args):
+            raise ParseError(path_text, None, f"{where}: needs 'arguments' (list of strings) or 'command'")
+        if not Path(e["directory"]).is_dir():
+            raise ParseError(path_text, None, f"{where}: directory {e['directory']} does not exist")
+        entries.append({"directory": e["directory"], "file": e["file"], "arguments": args})
+    langs = sorted({language_of(e["file"]) for e in entries})
+    return Recipe(f"ccdb:{path}", f"compile database {path}", tuple(langs), "ccdb",
+                  configure="", build="", clean="", source=path.parent, commands=tuple(entries))
+
+
+C_SUFFIXES = (".c", ".i")
+CXX_SUFFIXES = (".cc", ".cpp", ".cxx", ".c++", ".C", ".ii")
+
+
+def language_of(file: str) -> str:
+    return "c" if file.endswith(C_SUFFIXES) else "c++"
+
+
+def is_source(arg: str) -> bool:
+    return arg.endswith(C_SUFFIXES + CXX_SUFFIXES) and not arg.startswith("-")
+
+
+def check_needs(recipe: Recipe) -> None:
+    missing = [p for p in recipe.needs if shutil.which(p) is None]
+    if missing:
+        raise WarnscopeError(f"project {recipe.name} needs {', '.join(missing)}, which is not installed")

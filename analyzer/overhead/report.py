@@ -1,0 +1,138 @@
+"""The overhead table: each level's CPU time as a ratio to ``off`` of the same compiler.
+
+The ratio is of medians; its range is the widest the runs allow (the level's fastest
+run over ``off``'s slowest, to its slowest over ``off``'s fastest). The added CPU is
+split into the compiler processes' share and the rest of the build's.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+
+BASE = "off"
+
+
+def rows(cells: list[dict]) -> list[dict]:
+    """One row per cell, with ratios to the same compiler's ``off`` cell where there is one."""
+    base = {c["compiler"]: c for c in cells if c["level"] == BASE and c["status"] == "ok"}
+    out = []
+    for c in cells:
+        row = {"project": c["project"], "mode": c["mode"], "opt": c["opt"], "compiler": c["compiler"],
+               "level": c["level"], "status": c["status"], "runs": c["runs"], "flags": len(c["flags"]),
+               "cpu_s": c["cpu_s"], "wall_s": c["wall_s"], "warnings": c["warnings"], "noisy": c["noisy"],
+               "ratio": None, "ratio_min": None, "ratio_max": None,
+               "added_compiler_pct": None, "added_other_pct": None}
+        b = base.get(c["compiler"])
+        if c["status"] == "ok" and b is not None and b["cpu_s"] and c["cpu_s"]:
+            bc, cc = b["cpu_s"], c["cpu_s"]
+            row.update(ratio=round(cc["median"] / bc["median"], 4),
+                       ratio_min=round(cc["min"] / bc["max"], 4), ratio_max=round(cc["max"] / bc["min"], 4))
+            row["added_compiler_pct"] = round(100 * (c["compiler_cpu_s"]["median"]
+                                                     - b["compiler_cpu_s"]["median"]) / bc["median"], 2)
+            row["added_other_pct"] = round(100 * (c["other_cpu_s"]["median"]
+                                                  - b["other_cpu_s"]["median"]) / bc["median"], 2)
+        if c["status"] != "ok":
+            row["error"] = c.get("error")
+        out.append(row)
+    return out
+
+
+def top_tus(cells: list[dict], n: int) -> list[dict]:
+    """tu mode: the TUs with the most added CPU (median, level minus ``off``), per compiler and level."""
+    base = {c["compiler"]: c.get("tus", {}) for c in cells if c["level"] == BASE and c["status"] == "ok"}
+    out = []
+    for c in cells:
+        if c["level"] == BASE or c["status"] != "ok" or c["compiler"] not in base:
+            continue
+        added = []
+        for tu, v in c.get("tus", {}).items():
+            b = base[c["compiler"]].get(tu)
+            if b and v["cpu_s"] and b["cpu_s"]:
+                added.append({"compiler": c["compiler"], "level": c["level"], "tu": tu,
+                              "off_cpu_s": b["cpu_s"]["median"], "cpu_s": v["cpu_s"]["median"],
+                              "added_s": round(v["cpu_s"]["median"] - b["cpu_s"]["median"], 4),
+                              "ratio": round(v["cpu_s"]["median"] / b["cpu_s"]["median"], 3)
+                              if b["cpu_s"]["median"] > 0 else None,
+                              "warnings": v["warnings"]})
+        added.sort(key=lambda r: -r["added_s"])
+        out.extend(added[:n])
+    return out
+
+
+def _pct(ratio: float | None) -> str:
+    return "" if ratio is None else f"{(ratio - 1) * 100:+.1f} %"
+
+
+def _range(r: dict) -> str:
+    return "" if r["ratio"] is None else f"{r['ratio_min']:.3f}–{r['ratio_max']:.3f}"
+
+
+def _cells_text(r: dict) -> list[str]:
+    cpu = r["cpu_s"]
+    split = ("" if r["added_compiler_pct"] is None
+             else f"{r['added_compiler_pct']:+.1f} / {r['added_other_pct']:+.1f}")
+    return [r["compiler"], r["level"], r["status"] if r["status"] != "ok" else str(r["runs"]),
+            "" if not cpu else f"{cpu['median']:.2f} ({cpu['min']:.2f}–{cpu['max']:.2f})",
+            "" if r["ratio"] is None else f"{r['ratio']:.3f}", _range(r), _pct(r["ratio"]), split,
+            "" if not r["wall_s"] else f"{r['wall_s']['median']:.2f}",
+            "" if r["warnings"] is None else str(r["warnings"]), "noisy" if r["noisy"] else ""]
+
+
+HEADERS = ["compiler", "level", "runs", "CPU s median (min–max)", "ratio", "range", "overhead",
+           "added % compiler / other", "wall s", "warnings", ""]
+
+
+def render(info: dict, cells: list[dict], fmt: str, top: int = 10) -> str:
+    table = rows(cells)
+    tus = top_tus(cells, top) if info["mode"] == "tu" else []
+    if fmt == "json":
+        return json.dumps({"study": _study(info), "rows": table, "top_tus": tus}, indent=2)
+    if fmt == "csv":
+        buf = io.StringIO()
+        fields = [k for k in table[0] if k not in ("cpu_s", "wall_s")] + \
+                 ["cpu_min", "cpu_median", "cpu_max", "wall_median"] if table else []
+        w = csv.DictWriter(buf, fieldnames=fields, extrasaction="ignore")
+        w.writeheader()
+        for r in table:
+            w.writerow({**r, "cpu_min": (r["cpu_s"] or {}).get("min"), "cpu_median": (r["cpu_s"] or {}).get("median"),
+                        "cpu_max": (r["cpu_s"] or {}).get("max"), "wall_median": (r["wall_s"] or {}).get("median")})
+        return buf.getvalue().rstrip("\n")
+    m = info["machine"]
+    how = (f"whole build, make -j{info['jobs']}, {info['runs']} runs after a warm-up" if info["mode"] == "build"
+           else f"each TU compiled alone, {info['runs']} runs after a capturing build")
+    title = (f"{info['project']} ({info['origin']}), {info['opt']}, {how}; CPU = user+sys of the "
+             f"process tree; ratio of medians to 'off', range min/max–max/min")
+    machine = m.get("summary", "")
+    body = [_cells_text(r) for r in table]
+    if fmt == "markdown":
+        lines = [f"**{title}**", "", f"Machine: {machine}", "",
+                 "| " + " | ".join(h or "note" for h in HEADERS) + " |",
+                 "|" + "---|" * len(HEADERS)]
+        lines += ["| " + " | ".join(c) + " |" for c in body]
+        if tus:
+            lines += ["", "| compiler | level | TU | off CPU s | CPU s | added s | ratio | warnings |",
+                      "|---|---|---|---|---|---|---|---|"]
+            lines += [f"| {t['compiler']} | {t['level']} | {t['tu']} | {t['off_cpu_s']:.3f} | {t['cpu_s']:.3f} "
+                      f"| {t['added_s']:+.3f} | {t['ratio']} | {t['warnings']} |" for t in tus]
+        return "\n".join(lines)
+    widths = [max(len(h), *(len(c[i]) for c in body)) for i, h in enumerate(HEADERS)]
+    lines = [title, f"machine: {machine}", "",
+             "  ".join(h.ljust(w) for h, w in zip(HEADERS, widths)).rstrip()]
+    lines += ["  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() for row in body]
+    for r in table:
+        if r.get("error"):
+            lines.append(f"{r['compiler']} {r['level']}: {r['error']}")
+    if tus:
+        lines += ["", f"top TUs by added CPU (median, vs off):"]
+        lines += [f"  {t['compiler']:9} {t['level']:8} {t['added_s']:+8.3f} s  x{t['ratio']}  "
+                  f"{t['warnings']:5} warnings  {t['tu']}" for t in tus]
+    return "\n".join(lines)
+
+
+def _study(info: dict) -> dict:
+    return {k: info[k] for k in ("id", "project", "origin", "mode", "opt", "runs", "jobs", "nice", "sched",
+                                 "noise", "host", "machine", "started_at")}
+
+

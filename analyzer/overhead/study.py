@@ -1,0 +1,353 @@
+"""Running a study: cells (compiler x level) of one project, measured and stored.
+
+Whole-build mode: per compiler, one private copy of the source tree configured once
+(outside the timing) with the compiler's wrappers as CC/CXX and only the -O level in
+CFLAGS; then a warm-up round and N counted rounds, each round running every level's
+clean rebuild in turn (A B A B …, so drift hits every level alike). The level's
+warning flags reach the compiler through the wrapper, which also logs each compiler
+process's CPU: compiler CPU vs the rest of the build (make, shells, libtool).
+
+TU mode: the compile commands are captured from one build (the wrapper logs them;
+for a compile_commands.json they are given), then each TU is compiled alone with the
+level's flags, timed alone, N rounds interleaved the same way.
+
+Cells of one compiler are stored when its rounds are done, each in one transaction;
+a rerun with the same parameters skips stored cells.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import platform
+import re
+import shutil
+import sqlite3
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from flagdb.apt import AptState
+from flagdb.db import transaction, utc_now
+from flagdb.errors import WarnscopeError
+from flagdb.paths import cache_dir
+
+from analyzer import measure
+from analyzer.overhead import levels as levels_mod
+from analyzer.overhead import process, store
+from analyzer.overhead.recipes import Recipe, is_source, language_of
+from analyzer.overhead.store import CellResult, RunRow, TuRow
+from analyzer.overhead.wrapper import FLAGS_ENV, LOG_ENV, read_log, wrapper_for
+from analyzer.toolchain import Toolchain
+
+OPT_LEVELS = re.compile(r"-O([0-3sgz]|fast)?")
+SUITES = ("bookworm",)
+LOG_TAIL_LINES = 30
+
+
+@dataclass
+class Options:
+    runs: int = 3
+    mode: str = "build"          # 'build' | 'tu'
+    opt: str = "-O2"
+    jobs: int = field(default_factory=lambda: os.cpu_count() or 1)
+    nice: int = 0
+    sched: str | None = None
+    noise: float = 0.05          # (max-min)/median above this: noisy
+    busy_load: float = field(default_factory=lambda: 1.5 * (os.cpu_count() or 1))
+    timeout: float = 3600.0      # seconds per build step
+    custom: dict[str, list[str]] = field(default_factory=dict)
+
+    def validate(self) -> None:
+        if self.runs < 1:
+            raise WarnscopeError("--runs must be at least 1")
+        if self.mode not in ("build", "tu"):
+            raise WarnscopeError(f"--mode {self.mode}: expected build or tu")
+        if not OPT_LEVELS.fullmatch(self.opt):
+            raise WarnscopeError(f"--opt {self.opt}: expected -O0 … -O3, -Os, -Og, -Oz or -Ofast")
+        if self.jobs < 1:
+            raise WarnscopeError("--jobs must be at least 1")
+        if self.noise <= 0:
+            raise WarnscopeError("--noise must be positive")
+        process.validate_sched(self.nice, self.sched)
+
+
+Progress = Callable[[str], None]
+
+
+def apt_state() -> AptState:
+    return AptState(cache_dir("apt"), SUITES)
+
+
+def source_tree(recipe: Recipe) -> tuple[Path, str]:
+    """(pristine source tree, origin text) of a project; fetches a Debian package."""
+    if recipe.package:
+        tree = apt_state().source(recipe.package)
+        return tree, tree.name
+    assert recipe.source is not None
+    return recipe.source, str(recipe.source)
+
+
+def machine_facts(toolchains: list[Toolchain]) -> dict:
+    return {"host": platform.node(), "cores": os.cpu_count(), "kernel": platform.release(),
+            "load": list(os.getloadavg()), "summary": measure.machine(),
+            "compilers": {tc.name: tc.version for tc in toolchains}}
+
+
+def run_study(conn: sqlite3.Connection, recipe: Recipe, source: tuple[Path, str], toolchains: list[Toolchain],
+              level_names: list[str], opts: Options, progress: Progress = lambda _msg: None) -> int:
+    """Measure every cell not stored yet; returns the study id. ``source`` is
+    :func:`source_tree`'s answer, fetched by the caller before the database is opened:
+    bad input is refused before anything is written."""
+    if recipe.build_system == "ccdb" and opts.mode != "tu":
+        raise WarnscopeError("a compile_commands.json is replayed per TU: use --mode tu")
+    tree, origin = source
+    # every cell's flags first: a GCC missing from the flag database is ingested here
+    planned = {tc.name: [CellResult(tc.name, tc.version, tc.identity, level,
+                                    levels_mod.flags(conn, tc, level, recipe.languages, opts.custom))
+                         for level in level_names] for tc in toolchains}
+    machine = machine_facts(toolchains)
+    params = {"mode": opts.mode, "opt": opts.opt, "runs": opts.runs, "jobs": opts.jobs,
+              "nice": opts.nice, "sched": opts.sched, "noise": opts.noise}
+    key = hashlib.sha256(json.dumps({**params, "project": recipe.name, "origin": origin,
+                                     "host": machine["host"]}, sort_keys=True).encode()).hexdigest()
+    kind = "debian" if recipe.package else ("ccdb" if recipe.build_system == "ccdb" else "local")
+    with transaction(conn):
+        pid = store.project_id(conn, recipe.name, kind, origin, recipe.build_system,
+                               list(recipe.languages))
+        study = store.study_id(conn, key, pid, params, machine)
+    done = store.finished(conn, study)
+    for tc in toolchains:
+        cells = []
+        for cell in planned[tc.name]:
+            if (tc.name, tc.identity, cell.level, cell.flags_json) in done:
+                progress(f"{recipe.name} {tc.name} {cell.level}: stored already, skipped")
+            else:
+                cells.append(cell)
+        if not cells:
+            continue
+        work = Path(tempfile.mkdtemp(dir=cache_dir("overhead", "work"), prefix=f"{tc.name}-"))
+        try:
+            if opts.mode == "build":
+                _build_cells(recipe, tree, tc, cells, opts, work, progress)
+            else:
+                _tu_cells(recipe, tree, tc, cells, opts, work, progress)
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+        for cell in cells:
+            store.save_cell(conn, study, cell, opts.noise, opts.busy_load)
+    return study
+
+
+# ------------------------------------------------------------------ helpers
+
+def _tail(path: Path) -> str:
+    try:
+        lines = path.read_text(errors="replace").splitlines()
+    except OSError:
+        return ""
+    return "\n".join(lines[-LOG_TAIL_LINES:])
+
+
+def count_warnings(path: Path) -> int:
+    """Warning lines in a build's output (``file:line:col: warning: …``, ``cc1: warning: …``)."""
+    try:
+        with open(path, "rb") as fh:
+            return sum(line.count(b"warning: ") for line in fh)
+    except OSError:
+        return 0
+
+
+def _fail(cells: list[CellResult], what: str, log: Path) -> None:
+    for c in cells:
+        c.status, c.error, c.log_tail, c.runs, c.tu_runs = "failed", what, _tail(log), [], []
+
+
+def _prepare(recipe: Recipe, tree: Path, tc: Toolchain, opts: Options, work: Path,
+             cells: list[CellResult], progress: Progress) -> tuple[Path, dict[str, str]] | None:
+    """A configured private copy of the tree and the base environment; None if configure failed
+    (the cells are then marked failed)."""
+    copy = work / "tree"
+    shutil.copytree(tree, copy, symlinks=True)
+    env = process.build_env({"CC": str(wrapper_for(tc.c_driver, "c")),
+                             "CXX": str(wrapper_for(tc.cxx_driver, "c++")),
+                             "CFLAGS": opts.opt, "CXXFLAGS": opts.opt})
+    progress(f"{recipe.name} {tc.name}: configure")
+    log = work / "configure.log"
+    t = process.run(recipe.configure, copy, env, log, timeout=opts.timeout)
+    if t.exit != 0:
+        _fail(cells, f"configure failed (exit {t.exit}): {recipe.configure}", log)
+        return None
+    return copy, env
+
+
+def flags_for(cell: CellResult, language: str) -> list[str]:
+    """The cell's flags for a language; a project's odd TU in another language (a C file
+    in a C++ project) gets the project language's set."""
+    return cell.flags.get(language) or cell.flags.get(next(iter(cell.flags)), [])
+
+
+def _level_env(env: dict[str, str], cell: CellResult, wrap_log: Path | None) -> dict[str, str]:
+    out = dict(env)
+    for lang, var in FLAGS_ENV.items():
+        out[var] = " ".join(flags_for(cell, lang))
+    if wrap_log is not None:
+        out[LOG_ENV] = str(wrap_log)
+    return out
+
+
+def _build_cells(recipe: Recipe, tree: Path, tc: Toolchain, cells: list[CellResult], opts: Options,
+                 work: Path, progress: Progress) -> None:
+    prepared = _prepare(recipe, tree, tc, opts, work, cells, progress)
+    if prepared is None:
+        return
+    copy, env = prepared
+    build_cmd = recipe.build.format(jobs=opts.jobs)
+    for rnd in range(opts.runs + 1):
+        for cell in cells:
+            if cell.status == "failed":
+                continue
+            label = "warm-up" if rnd == 0 else f"run {rnd}/{opts.runs}"
+            clean_log = work / "clean.log"
+            t = process.run(recipe.clean, copy, env, clean_log, timeout=opts.timeout)
+            if t.exit != 0:
+                _fail([cell], f"clean failed (exit {t.exit}): {recipe.clean}", clean_log)
+                continue
+            log, wrap_log = work / f"{cell.level}.log", work / f"{cell.level}.wrap"
+            log.unlink(missing_ok=True)
+            wrap_log.unlink(missing_ok=True)
+            started = utc_now()
+            t = process.run(build_cmd, copy, _level_env(env, cell, wrap_log), log,
+                            nice=opts.nice, sched=opts.sched, timeout=opts.timeout)
+            if t.exit != 0:
+                what = "timed out" if t.exit == -1 else f"exit {t.exit}"
+                _fail([cell], f"build failed ({what}): {build_cmd}", log)
+                progress(f"{recipe.name} {tc.name} {cell.level}: {label}: build FAILED ({what})")
+                continue
+            records = read_log(wrap_log)
+            compiler_cpu = sum(r.cpu for r in records)
+            warnings = count_warnings(log)
+            progress(f"{recipe.name} {tc.name} {cell.level}: {label}: cpu {t.cpu:.2f} s "
+                     f"(compilers {compiler_cpu:.2f} s), wall {t.wall:.2f} s, {warnings} warnings")
+            if rnd > 0:
+                cell.runs.append(RunRow(seq=rnd, user_s=t.user, sys_s=t.sys, wall_s=t.wall,
+                                        maxrss_kb=t.maxrss_kb, compiler_cpu_s=compiler_cpu,
+                                        compilers=len(records), warnings=warnings, load1=t.load1,
+                                        host=platform.node(), started_at=started))
+
+
+@dataclass(frozen=True)
+class Tu:
+    """One compile command to replay: the driver is chosen per level's compiler."""
+
+    name: str
+    cwd: str
+    language: str
+    args: tuple[str, ...]   # without the driver and without -o
+
+
+def _strip_output(args: list[str]) -> tuple[list[str], str | None]:
+    out, output, skip = [], None, False
+    for i, a in enumerate(args):
+        if skip:
+            skip = False
+            continue
+        if a == "-o" and i + 1 < len(args):
+            output, skip = args[i + 1], True
+        elif a.startswith("-o") and len(a) > 2:
+            output = a[2:]
+        else:
+            out.append(a)
+    return out, output
+
+
+def _is_warning_flag(a: str) -> bool:
+    return (a == "-w" or a.startswith("-W")) and not a.startswith(("-Wl,", "-Wa,", "-Wp,"))
+
+
+def tus_from(entries: list[tuple[str, list[str]]], root: Path, strip_warnings: bool) -> list[Tu]:
+    """Compile commands (cwd, args without driver) -> TUs named by their source relative to
+    ``root`` (with '-> object' when a source is compiled more than once)."""
+    found = []
+    for cwd, args in entries:
+        if "-c" not in args or "-E" in args:
+            continue
+        sources = [a for a in args if is_source(a)]
+        if len(sources) != 1:
+            continue
+        rest, output = _strip_output(args)
+        if strip_warnings:
+            rest = [a for a in rest if not _is_warning_flag(a)]
+        src = os.path.relpath(os.path.join(cwd, sources[0]), root)
+        obj = os.path.relpath(os.path.join(cwd, output), root) if output else ""
+        found.append((src, obj, cwd, language_of(sources[0]), tuple(rest)))
+    counts: dict[str, int] = {}
+    for src, *_ in found:
+        counts[src] = counts.get(src, 0) + 1
+    return [Tu(name=src if counts[src] == 1 else f"{src} -> {obj}", cwd=cwd, language=lang, args=args)
+            for src, obj, cwd, lang, args in found]
+
+
+def _capture(recipe: Recipe, tree: Path, tc: Toolchain, opts: Options, work: Path,
+             cells: list[CellResult], progress: Progress) -> list[Tu] | None:
+    if recipe.build_system == "ccdb":
+        entries = [(e["directory"], list(e["arguments"][1:])) for e in recipe.commands]
+        return tus_from(entries, Path(recipe.source or "/"), strip_warnings=True)
+    prepared = _prepare(recipe, tree, tc, opts, work, cells, progress)
+    if prepared is None:
+        return None
+    copy, env = prepared
+    log, wrap_log = work / "capture.log", work / "capture.wrap"
+    progress(f"{recipe.name} {tc.name}: build capturing the compile commands (warm-up)")
+    capture = CellResult(tc.name, "", "", "off", {lang: ["-w"] for lang in recipe.languages})
+    t = process.run(recipe.build.format(jobs=opts.jobs), copy, _level_env(env, capture, wrap_log), log,
+                    timeout=opts.timeout)
+    if t.exit != 0:
+        _fail(cells, f"build failed (exit {t.exit}) while capturing compile commands", log)
+        return None
+    tus = tus_from([(r.cwd, list(r.args[1:])) for r in read_log(wrap_log) if r.status == 0],
+                   copy, strip_warnings=False)
+    if not tus:
+        _fail(cells, "the build ran no compile command (-c) to replay", log)
+    return tus or None
+
+
+def _tu_cells(recipe: Recipe, tree: Path, tc: Toolchain, cells: list[CellResult], opts: Options,
+              work: Path, progress: Progress) -> None:
+    tus = _capture(recipe, tree, tc, opts, work, cells, progress)
+    if tus is None:
+        return
+    env = process.build_env()
+    objects = work / "objects"
+    objects.mkdir()
+    for rnd in range(1, opts.runs + 1):
+        for cell in cells:
+            if cell.status == "failed":
+                continue
+            started, load1 = utc_now(), os.getloadavg()[0]
+            rows = []
+            for i, tu in enumerate(tus):
+                argv = [tc.driver(tu.language), *tu.args, "-o", str(objects / f"{i}.o"),
+                        *flags_for(cell, tu.language)]
+                out = work / "tu.log"
+                out.unlink(missing_ok=True)
+                t = process.run(argv, Path(tu.cwd), env, out, nice=opts.nice, sched=opts.sched,
+                                timeout=opts.timeout)
+                if t.exit != 0:
+                    _fail([cell], f"{tu.name} failed to compile (exit {t.exit})", out)
+                    break
+                rows.append(TuRow(tu=tu.name, seq=rnd, user_s=t.user, sys_s=t.sys, wall_s=t.wall,
+                                  maxrss_kb=t.maxrss_kb, warnings=count_warnings(out), exit=t.exit))
+            if cell.status == "failed":
+                progress(f"{recipe.name} {tc.name} {cell.level}: run {rnd}: FAILED ({cell.error})")
+                continue
+            cell.tu_runs.extend(rows)
+            cpu = sum(r.user_s + r.sys_s for r in rows)
+            cell.runs.append(RunRow(seq=rnd, user_s=sum(r.user_s for r in rows),
+                                    sys_s=sum(r.sys_s for r in rows), wall_s=sum(r.wall_s for r in rows),
+                                    maxrss_kb=max(r.maxrss_kb for r in rows), compiler_cpu_s=cpu,
+                                    compilers=len(rows), warnings=sum(r.warnings for r in rows),
+                                    load1=load1, host=platform.node(), started_at=started))
+            progress(f"{recipe.name} {tc.name} {cell.level}: run {rnd}/{opts.runs}: {len(rows)} TUs, "
+                     f"cpu {cpu:.2f} s, {cell.runs[-1].warnings} warnings")

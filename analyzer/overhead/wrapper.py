@@ -1,0 +1,71 @@
+"""The compiler wrapper (wrapper.c): built once per driver into the cache, and its log.
+
+See wrapper.c for why a compiled wrapper: it appends the level's warning flags and
+records each compiler process's rusage and command line at the cost of one fork.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from flagdb.errors import WarnscopeError
+from flagdb.paths import cache_dir
+
+SOURCE = Path(__file__).with_name("wrapper.c")
+LOG_ENV = "WARNSCOPE_OVERHEAD_LOG"
+FLAGS_ENV = {"c": "WARNSCOPE_OVERHEAD_CFLAGS", "c++": "WARNSCOPE_OVERHEAD_CXXFLAGS"}
+
+
+def wrapper_for(driver: str, language: str) -> Path:
+    """The wrapper executable for ``driver`` (a path), named like the driver so that
+    build systems that look at the compiler's name (zlib's configure) see gcc as gcc."""
+    flags_env = FLAGS_ENV[language]
+    source = SOURCE.read_bytes()
+    key = hashlib.sha256(source + f"\0{driver}\0{flags_env}".encode()).hexdigest()[:16]
+    dest = cache_dir("overhead", "wrappers", key) / os.path.basename(driver)
+    if dest.exists():
+        return dest
+    cc = shutil.which("cc") or shutil.which("gcc")
+    if cc is None:
+        raise WarnscopeError("no C compiler (cc) to build the overhead wrapper with")
+    with tempfile.TemporaryDirectory(dir=dest.parent, prefix=".build-") as tmp:
+        out = Path(tmp) / dest.name
+        proc = subprocess.run([cc, "-O2", "-w", f'-DREAL="{driver}"', f'-DFLAGS_ENV="{flags_env}"',
+                               str(SOURCE), "-o", str(out)], capture_output=True, text=True, check=False)
+        if proc.returncode != 0:
+            raise WarnscopeError(f"cannot build the overhead wrapper: {proc.stderr.strip()[:300]}")
+        os.replace(out, dest)
+    return dest
+
+
+@dataclass(frozen=True)
+class Record:
+    """One compiler process as the wrapper saw it."""
+
+    cpu: float        # user + sys seconds, the driver and what it waited for
+    maxrss_kb: int
+    status: int       # raw wait status
+    cwd: str
+    args: tuple[str, ...]  # the real driver, then the original arguments (no level flags)
+
+
+def read_log(path: Path) -> list[Record]:
+    """The wrapper's records; a missing log (no compiler ran) is an empty list."""
+    try:
+        text = path.read_text(errors="replace")
+    except FileNotFoundError:
+        return []
+    out = []
+    for line in text.splitlines():
+        parts = line.split("\t", 5)
+        if len(parts) != 6:
+            continue  # a record cut short by a killed build
+        user, sys_, rss, status, cwd, args = parts
+        out.append(Record(cpu=(int(user) + int(sys_)) / 1e6, maxrss_kb=int(rss), status=int(status),
+                          cwd=cwd, args=tuple(args.split("\x1f")) if args else ()))
+    return out

@@ -50,7 +50,7 @@ def site_db(gcc_db, tmp_path_factory) -> Path:
             shutil.copy(src.with_suffix(".output"), corpus / src.parent.name)
         summary = ub_run.run(conn, corpus, ["gcc-12"], ["O0", "O2"],
                              limits=sandbox.Limits(timeout=1.0, cpu=2))
-        assert summary.errors == []
+        assert summary.failures == []
     conn.close()
     return path
 

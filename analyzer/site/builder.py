@@ -10,6 +10,8 @@ host; no page loads anything from outside the site.
 """
 from __future__ import annotations
 
+import dataclasses
+import enum
 import json
 import signal as signals
 import sqlite3
@@ -21,7 +23,6 @@ from typing import Any, Callable
 from markupsafe import Markup
 
 from flagdb import queries
-from flagdb.results import plain
 
 from analyzer.cli.render import describe_change
 from analyzer.site import flagdata, ubdata, web_dir
@@ -66,14 +67,25 @@ class Build:
         self.writer.write(rel, html)
 
     def json(self, rel: str, value: Any) -> None:
-        """The results beside the page: the objects ``--json`` prints (:func:`plain`), in
-        compact form (no indentation: a third of the size, and C-speed to write)."""
-        self.writer.write(rel, json.dumps(plain(value), separators=(",", ":")) + "\n")
+        """The results beside the page: the objects ``--json`` prints (:func:`plain`'s
+        values), in compact form (no indentation: a third of the size). The encoder walks
+        lists, dicts and strings at C speed and asks :func:`_plain_one` only about the
+        dataclasses and enums, which ``plain`` would reach by a Python call per value."""
+        self.writer.write(rel, json.dumps(value, separators=(",", ":"), default=_plain_one) + "\n")
 
     def flag_href(self, name: str | None) -> str | None:
         """The flag page of a name, from the site root; None for a name with no page."""
         slug = self.slugs.get(name) if name else None
         return f"flags/{slug}.html" if slug else None
+
+
+def _plain_one(value: Any) -> Any:
+    """One level of :func:`plain`: a dataclass as a dict of its fields, an enum as its value."""
+    if isinstance(value, enum.Enum):
+        return value.value
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: getattr(value, f.name) for f in dataclasses.fields(value)}
+    raise TypeError(f"{type(value).__name__} is not a result type")
 
 
 def environment(build_ref: list[Build]):

@@ -11,6 +11,7 @@ import sqlite3
 from collections import Counter, defaultdict
 from itertools import islice
 from operator import add
+from typing import Mapping
 
 from flagdb import store
 from flagdb.model import CompilerData, Edge, Flag
@@ -422,27 +423,60 @@ def history(conn: sqlite3.Connection, typed: str) -> list[HistoryEntry]:
     (``-Wformat`` is ``-Wformat=1``), and at the typed level (``-Wformat=2`` is not in
     -Wall, which sets ``-Wformat=1``).
     """
-    out = []
+    return histories(conn, [typed])[typed]
+
+
+def histories(conn: sqlite3.Connection, names: list[str],
+              indexes: Mapping[str, Index] | None = None) -> dict[str, list[HistoryEntry]]:
+    """:func:`history` of many names at once (the report site asks for every name).
+
+    Each compiler is loaded, and its -Wall/-Wextra closures and alias map computed,
+    once for all names rather than once per name. ``indexes`` (compiler name -> an
+    :class:`Index` over its stored data) spares loading the versions a caller holds
+    already; the others are loaded here.
+    """
+    out: dict[str, list[HistoryEntry]] = {name: [] for name in names}
     for row in store.compilers(conn):
-        data = store.load(conn, row.name, with_messages=False)
-        index = Index(data)
-        hit = index.resolve(typed)
-        entry = HistoryEntry(compiler=row.name, version=row.version, present=hit is not None)
-        if hit is not None:
-            flag, _ = hit
-            target, value = index.target(typed)
-            entry.name = flag.name
-            entry.default = flag.default
-            entry.in_wall = _sets(index, enabled_by_group(index, "-Wall"), target, value)
-            entry.in_wextra = _sets(index, enabled_by_group(index, "-Wextra"), target, value)
-            entry.alias_of = flag.alias_of
-            entry.aliases = sorted(f.name for f in data.flags
-                                   if f.alias_of and index.resolve(f.alias_of)
-                                   and index.resolve(f.alias_of)[0].name == flag.name)
-            entry.ignored = flag.ignored
-            entry.removed = flag.removed
-        out.append(entry)
+        index = (indexes or {}).get(row.name)
+        if index is None:
+            index = Index(store.load(conn, row.name, with_messages=False))
+        wall = enabled_by_group(index, "-Wall")
+        wextra = enabled_by_group(index, "-Wextra")
+        aliases = alias_map(index)
+        for typed in out:
+            out[typed].append(_history_entry(row, index, wall, wextra, aliases, typed))
     return out
+
+
+def alias_map(index: Index) -> dict[str, list[str]]:
+    """Flag name -> the aliases that spell it (``-Wformat=`` -> ``[-Wformat]``), sorted."""
+    out: dict[str, list[str]] = {}
+    for f in index.data.flags:
+        if f.alias_of:
+            hit = index.resolve(f.alias_of)
+            if hit is not None:
+                out.setdefault(hit[0].name, []).append(f.name)
+    return {name: sorted(spellers) for name, spellers in out.items()}
+
+
+def _history_entry(row: store.CompilerRow, index: Index, wall: dict[str, str],
+                   wextra: dict[str, str], aliases: dict[str, list[str]],
+                   typed: str) -> HistoryEntry:
+    hit = index.resolve(typed)
+    entry = HistoryEntry(compiler=row.name, version=row.version, present=hit is not None)
+    if hit is None:
+        return entry
+    flag, _ = hit
+    target, value = index.target(typed)
+    entry.name = flag.name
+    entry.default = flag.default
+    entry.in_wall = _sets(index, wall, target, value)
+    entry.in_wextra = _sets(index, wextra, target, value)
+    entry.alias_of = flag.alias_of
+    entry.aliases = list(aliases.get(flag.name, []))
+    entry.ignored = flag.ignored
+    entry.removed = flag.removed
+    return entry
 
 
 def _sets(index: Index, on: dict[str, str], flag: Flag, value: str | None) -> bool:

@@ -2,11 +2,15 @@
 
 Ingests the default compilers' warning data, verifies it against the installed
 binaries, and prints what a newcomer wants first: what the newer GCC added and
-what ``-Wall`` turns on.
+what ``-Wall`` turns on; runs the UB corpus; ends with the report site built
+(``warnscope-site/`` beside the database unless ``--site`` says where) and the
+``file://`` address to open it at. Run again, it finds everything stored and
+rewrites no page.
 """
 from __future__ import annotations
 
 import shutil
+from pathlib import Path
 
 import click
 
@@ -23,6 +27,8 @@ GCCS = ("gcc-11", "gcc-12")
 UB_COMPILERS = ("gcc-12", "clang-16")
 UB_LEVELS = ("O0", "O2")
 LOOP_CASE = "signed-integer-overflow/loop"
+#: the site's directory beside the database when ``--site`` is not given
+SITE_DIR = "warnscope-site"
 
 
 def _section(title: str) -> None:
@@ -31,10 +37,12 @@ def _section(title: str) -> None:
 
 
 @click.command()
+@click.option("--site", "site_dir", type=click.Path(file_okay=False),
+              help=f"Where to build the report site [default: {SITE_DIR}/ beside the database].")
 @click.pass_context
-def demo(ctx: click.Context) -> None:
+def demo(ctx: click.Context, site_dir: str | None) -> None:
     """Ingest gcc-11 and gcc-12, verify them, show what changed and what -Wall does,
-    then run the UB corpus on gcc-12 and clang-16 at -O0 and -O2."""
+    run the UB corpus on gcc-12 and clang-16 at -O0 and -O2, and build the report site."""
     path = db_path(ctx.find_root().obj["db"])
     conn = connect(path, write=True)
     _section(f"Ingesting warning options into {path}")
@@ -77,11 +85,13 @@ def demo(ctx: click.Context) -> None:
             line += " " + name
         click.echo(line)
     _ub(conn)
+    out = Path(site_dir) if site_dir else path.parent / SITE_DIR
+    _site(conn, out)
     _section("Explore further")
     for example in ("flags tree gcc-12 -Wall", "flags show -Wformat=2 -c gcc-12",
                     "flags check -c gcc-11,gcc-12 -- -Wall -Wshadow=local -Wfoo",
                     "ub report --case signed-integer-overflow/loop",
-                    "ub run --levels O0,O1,O2,O3,Os,Og"):
+                    "ub run --levels O0,O1,O2,O3,Os,Og", f"site serve -d {out}"):
         click.echo(f"  warnscope --db {path} {example}")
 
 
@@ -111,3 +121,14 @@ def _ub(conn) -> None:
     click.echo(ub_report.render(report, detail=False), nl=False)
     _section(f"The classic: {LOOP_CASE}")
     click.echo(ub_report.render(report.only(LOOP_CASE), matrix=False), nl=False)
+
+
+def _site(conn, out: Path) -> None:
+    """The report site of everything above; unchanged pages are left as they are."""
+    from analyzer.site.builder import build
+
+    _section(f"Building the report site in {out}")
+    result = build(conn, out)
+    click.echo(f"{result.pages} pages in {result.seconds:.1f} s "
+               f"({len(result.stats.written)} files written, {result.stats.unchanged} unchanged)")
+    click.echo(f"open {(out.resolve() / 'index.html').as_uri()}")

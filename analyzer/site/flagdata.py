@@ -1,9 +1,11 @@
 """The flag side of the site, read once: every compiler, its flags, and every name's history.
 
-:func:`flagdb.queries.history` answers for one name and loads every compiler to do
-so; the site needs the history of every name, so this module loads each compiler
-once and asks the same questions of it for all names (a test checks the answers
-equal :func:`flagdb.queries.history`'s).
+Each compiler is loaded once; the histories of every name come from
+:func:`flagdb.queries.histories` over those loaded versions (the same answers as
+``flags history``, computed once per compiler rather than once per name). On top
+of them each flag page gets what differs per version and the CLI spreads over
+``flags show`` and ``flags messages``: the argument, what each level turns on, and
+clang's diagnostic texts.
 """
 from __future__ import annotations
 
@@ -11,12 +13,13 @@ import sqlite3
 from dataclasses import dataclass, field
 
 from flagdb import queries, store
-from flagdb.model import CompilerData
+from flagdb.model import CompilerData, Flag, Message
 from flagdb.results import FlagInfo, HistoryEntry, TreeNode
 from flagdb.store import CompilerRow
 
 #: the groups whose trees a compiler page draws
 TREE_GROUPS = ("-Wall", "-Wextra")
+EVERYTHING = "-Weverything"
 
 
 @dataclass
@@ -28,11 +31,13 @@ class CompilerView:
     index: queries.Index
     #: the C-family flags, as ``flags list --json`` gives them
     flags: list[FlagInfo]
-    wall: dict[str, str]
-    wextra: dict[str, str]
     #: flag name -> the aliases that spell it
     aliases: dict[str, list[str]]
     trees: dict[str, TreeNode] = field(default_factory=dict)
+    #: clang: the -Weverything tree; GCC: its "all warnings" set (``flags everything``)
+    everything: TreeNode | list[str] = field(default_factory=list)
+    #: flag name -> the diagnostics it controls itself (clang; ``flags show``'s messages)
+    messages: dict[str, list[Message]] = field(default_factory=dict)
 
     @property
     def name(self) -> str:
@@ -47,46 +52,60 @@ def load_compilers(conn: sqlite3.Connection) -> list[CompilerView]:
     """Every stored compiler, GCC before clang, oldest first (``store.compilers``' order)."""
     out = []
     for row in store.compilers(conn):
-        data = store.load(conn, row.name, with_messages=False)
+        data = store.load(conn, row.name)
         index = queries.Index(data)
-        aliases: dict[str, list[str]] = {}
-        for f in data.flags:
-            if f.alias_of:
-                hit = index.resolve(f.alias_of)
-                if hit is not None:
-                    aliases.setdefault(hit[0].name, []).append(f.name)
         view = CompilerView(
             row=row, data=data, index=index,
             flags=[queries.flag_info(index, f) for f in data.flags if index.applies(f, None)],
-            wall=queries.enabled_by_group(index, "-Wall"),
-            wextra=queries.enabled_by_group(index, "-Wextra"),
-            aliases={k: sorted(v) for k, v in aliases.items()},
+            aliases=queries.alias_map(index),
         )
         for group in TREE_GROUPS:
             if index.resolve(group) is not None:
                 view.trees[group] = queries.tree_of(index, group)
+        view.everything = everything_tree(index) if row.family == "clang" \
+            else queries.everything(data, None)
+        for m in data.messages:
+            view.messages.setdefault(m.flag, []).append(m)
         out.append(view)
     return out
 
 
-def history_entry(view: CompilerView, typed: str) -> HistoryEntry:
-    """:func:`flagdb.queries.history`'s entry for one compiler, over the loaded view."""
-    index = view.index
-    hit = index.resolve(typed)
-    entry = HistoryEntry(compiler=view.name, version=view.row.version, present=hit is not None)
-    if hit is None:
-        return entry
-    flag, _ = hit
-    target, value = index.target(typed)
-    entry.name = flag.name
-    entry.default = flag.default
-    entry.in_wall = queries._sets(index, view.wall, target, value)
-    entry.in_wextra = queries._sets(index, view.wextra, target, value)
-    entry.alias_of = flag.alias_of
-    entry.aliases = view.aliases.get(flag.name, [])
-    entry.ignored = flag.ignored
-    entry.removed = flag.removed
-    return entry
+def everything_tree(index: queries.Index) -> TreeNode:
+    """clang's ``-Weverything`` as a tree: it is implicit (no group of the table lists
+    its members), so its children are the warning groups no other group contains,
+    each with its own tree; remarks (``-R``) are not turned on by it."""
+    flag = index.flags.get(EVERYTHING)
+    root = TreeNode(name=EVERYTHING, typed=EVERYTHING, value=None,
+                    default=flag.default if flag else None)
+    for f in sorted(index.data.flags, key=lambda f: f.name):
+        if f.name == EVERYTHING or f.kind != "warning" or f.name in index.by_child \
+                or f.alias_of or not index.applies(f, None):
+            continue
+        root.children.append(queries.tree_of(index, f.name))
+    return root
+
+
+def ungrouped(view: CompilerView) -> list[str]:
+    """clang's diagnostics no flag controls, which only ``-Weverything`` turns on."""
+    flag = view.index.flags.get(EVERYTHING)
+    return list(flag.clang.ungrouped) if flag is not None else []
+
+
+@dataclass
+class Variant:
+    """One answer and the versions that give it (a level's effect, an argument, a message)."""
+
+    versions: list[str]
+    value: object
+
+
+@dataclass
+class Level:
+    """One level of a level option (``-Wformat=2``) and what it turns on, per version."""
+
+    level: str
+    typed: str
+    variants: list[Variant]
 
 
 @dataclass
@@ -99,6 +118,11 @@ class FlagHistory:
     kinds: list[str]
     #: family -> (first version present, last version present if it left, else None)
     spans: dict[str, tuple[str, str | None]]
+    #: the argument as each version writes it (``<0,2>``, ``[none|id|nfc|nfkc]``)
+    arguments: list[Variant] = field(default_factory=list)
+    levels: list[Level] = field(default_factory=list)
+    #: the diagnostics the flag controls: (diag, severity, text) and the versions having it
+    messages: list[Variant] = field(default_factory=list)
 
 
 def all_names(views: list[CompilerView]) -> list[str]:
@@ -106,19 +130,57 @@ def all_names(views: list[CompilerView]) -> list[str]:
     return sorted({f.name for v in views for f in v.flags})
 
 
-def histories(views: list[CompilerView], names: list[str]) -> list[FlagHistory]:
+def histories(conn: sqlite3.Connection, views: list[CompilerView],
+              names: list[str]) -> list[FlagHistory]:
+    """Every name's history (:func:`flagdb.queries.histories` over the loaded versions)
+    with the per-version details of its flag page."""
+    answers = queries.histories(conn, names, {v.name: v.index for v in views})
     out = []
     for name in names:
-        entries, descriptions, kinds = [], [], []
-        for view in views:
-            entry = history_entry(view, name)
-            flag = view.index.flags.get(entry.name) if entry.present else None
-            entries.append(entry)
-            descriptions.append(flag.description if flag else "")
-            kinds.append(flag.kind if flag else "")
-        out.append(FlagHistory(name=name, entries=entries, descriptions=descriptions,
-                               kinds=kinds, spans=spans(views, entries)))
+        entries = answers[name]
+        flags = [view.index.flags.get(entry.name) if entry.present else None
+                 for view, entry in zip(views, entries)]
+        h = FlagHistory(name=name, entries=entries,
+                        descriptions=[f.description if f else "" for f in flags],
+                        kinds=[f.kind if f else "" for f in flags],
+                        spans=spans(views, entries))
+        _details(h, views, flags)
+        out.append(h)
     return out
+
+
+def _details(h: FlagHistory, views: list[CompilerView], flags: list[Flag | None]) -> None:
+    """Arguments, levels and messages, each answer once with the versions giving it."""
+    arguments: dict[object, list[str]] = {}
+    levels: dict[str, tuple[str, dict[object, list[str]]]] = {}
+    messages: dict[object, list[str]] = {}
+    for view, flag in zip(views, flags):
+        if flag is None:
+            continue
+        if flag.takes_argument:
+            arguments.setdefault(flag.argument or "", []).append(view.name)
+            for level in levels_of(flag):
+                typed = flag.name + level
+                on = queries.enabled_by_group(view.index, typed)
+                effect = tuple((n, queries.typed_on(view.index, n, v)) for n, v in sorted(on.items()))
+                levels.setdefault(level, (typed, {}))[1].setdefault(effect, []).append(view.name)
+        for m in view.messages.get(flag.name, []):
+            messages.setdefault((m.diag, m.severity, m.text), []).append(view.name)
+    h.arguments = [Variant(v, a) for a, v in arguments.items()]
+    h.levels = [Level(level, typed, [Variant(v, [list(p) for p in e]) for e, v in effects.items()])
+                for level, (typed, effects) in levels.items()]
+    h.messages = [Variant(v, m) for m, v in messages.items()]
+
+
+def levels_of(flag: Flag) -> list[str]:
+    """The levels a level option takes, as typed: ``IntegerRange`` numbers, or an enum's
+    names (``none``, ``global``, ``all``); none for a free argument (``<bytes>``)."""
+    if not flag.name.endswith("="):
+        return []
+    if flag.gcc.range:
+        lo, hi = flag.gcc.range
+        return [str(n) for n in range(lo, hi + 1)] if hi - lo <= 10 else []
+    return list(dict.fromkeys(flag.gcc.enum_values.values()))
 
 
 def spans(views: list[CompilerView], entries: list[HistoryEntry]) -> dict[str, tuple[str, str | None]]:

@@ -16,6 +16,7 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 import pytest
+from markupsafe import escape
 
 from analyzer import sandbox
 from analyzer.cli import main
@@ -101,6 +102,48 @@ def test_every_history_equals_the_query(site, site_db):
     for name, slug in picked:
         on_page = json.loads((site / "flags" / f"{slug}.json").read_text())
         assert on_page == plain(queries.history(conn, name)), name
+
+
+def test_flag_pages_show_levels_messages_and_everything(site, site_db):
+    """The details ``flags show`` / ``flags messages`` / ``flags everything`` give, on the pages."""
+    conn = connect(site_db)
+    gcc12, clang16 = store.load(conn, "gcc-12"), store.load(conn, "clang-16")
+    page = (site / "flags/wformat_eq.html").read_text()
+    levels = page[page.index('id="levels-table"'):]
+    row2 = levels[levels.index("<code>-Wformat=2</code>"):levels.index("</tr>", levels.index("<code>-Wformat=2</code>"))]
+    for on in queries.show(gcc12, "-Wformat=2").turns_on:
+        assert f">{on.typed}<" in row2, on.typed
+    assert ">-Wformat-security<" in row2 and ">-Wformat-security<" not in \
+        levels[levels.index("<code>-Wformat=1</code>"):levels.index("<code>-Wformat=2</code>")]
+    assert "&lt;0,2&gt;" in page                                   # the argument, escaped
+    shown = queries.show(clang16, "-Wformat").messages
+    assert len(shown) > 10
+    page = (site / "flags/wformat.html").read_text()
+    table = page[page.index('id="messages-table"'):]
+    for m in shown:
+        assert f"<code>{m.diag}</code>" in table and escape(m.text) in table, m.diag
+    assert "clang-16" in table and "gcc-12" not in table
+    assert 'id="messages-table"' not in (site / "flags/wformat-overflow_eq.html").read_text()  # GCC only
+    assert json.loads((site / "compilers/gcc-12.everything.json").read_text()) == \
+        queries.everything(gcc12, None)
+    tree = json.loads((site / "compilers/clang-16.everything.json").read_text())
+    tops = {c["name"] for c in tree["children"]}
+    assert tree["name"] == "-Weverything" and {"-WCL4", "-Wpedantic"} <= tops
+    # -Wall is under -WCL4, -Wformat under -Wmost; remarks are not warnings
+    assert not {"-Wall", "-Wformat"} & tops and not any(n.startswith("-R") for n in tops)
+
+
+def test_cross_family_diffs_grow_with_the_sum_of_versions():
+    """Every GCC against the newest clang, the newest GCC against every clang."""
+    from types import SimpleNamespace as V
+
+    views = [V(family="gcc", name=f"gcc-{n}") for n in (9, 10, 11, 12, 13, 14)] + \
+        [V(family="clang", name=f"clang-{n}") for n in range(10, 20)]
+    pairs = builder.diff_pairs(views)
+    cross = [(a, b) for a, b in pairs if a[0] != b[0]]
+    assert len(pairs) == 5 + 9 + len(cross) and len(cross) == 6 + 10 - 1
+    assert ("gcc-9", "clang-19") in cross and ("gcc-14", "clang-10") in cross
+    assert ("gcc-9", "clang-10") not in cross
 
 
 def test_slugs_are_unique_and_safe(site):
@@ -276,6 +319,7 @@ def _ub_pages(site: Path) -> list[str]:
 
 
 MAIN_PAGES = ["index.html", "compilers/gcc-12.html", "compilers/clang-16.html", "flags/index.html",
+              "compilers/gcc-12.everything.html", "compilers/clang-16.everything.html", "flags/wformat.html",
               "flags/wformat_eq.html", "flags/wshadow.html", "diffs/index.html",
               "diffs/gcc-11--gcc-12.html", "diffs/gcc-12--clang-16.html", "ub/index.html"]
 
@@ -329,9 +373,35 @@ def test_search_finds_a_flag_and_its_history(browser):
     assert browser.errors == []
 
 
+def test_flag_page_shows_clang_messages(browser):
+    page = browser.open("flags/wformat.html")
+    rows = page.locator("#messages-table tbody tr")
+    assert rows.count() > 10
+    texts = rows.all_inner_texts()
+    assert any("format string is not null-terminated" in t for t in texts)
+    assert all("clang-16" in t for t in texts)
+    assert page.locator("#history tbody tr").count() == 3
+    page.close()
+    page = browser.open("flags/wformat_eq.html")
+    level2 = page.locator("#levels-table tr", has_text="-Wformat=2").inner_text()
+    assert "-Wformat-security" in level2 and "gcc-12" in level2
+    page.close()
+    assert browser.errors == []
+
+
+def test_everything_tree_filters(browser):
+    page = browser.open("compilers/clang-16.everything.html")
+    assert page.locator("#everything li").count() > 800
+    page.fill("#filter", "-Wshadow-field")
+    shown = page.locator("#everything li:visible").all_inner_texts()
+    assert shown and all("-Wshadow-field" in t for t in shown)
+    page.close()
+    assert browser.errors == []
+
+
 def test_phone_width_does_not_overflow(browser):
-    for rel in ("index.html", "compilers/gcc-12.html", "flags/wformat_eq.html",
-                "diffs/gcc-11--gcc-12.html"):
+    for rel in ("index.html", "compilers/gcc-12.html", "flags/wformat_eq.html", "flags/wformat.html",
+                "compilers/clang-16.everything.html", "diffs/gcc-11--gcc-12.html"):
         page = browser.open(rel, width=390)
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= 390, (rel, width)

@@ -1,0 +1,134 @@
+"""The report site: a full build into an empty directory, and a rebuild with nothing changed.
+
+The database holds the compilers of BENCH_SITE_COMPILERS (default gcc-11, gcc-12,
+clang-14, clang-16, clang-19, ingested from Debian's packages; the first run may
+download them, never timed) and a small UB run (three corpus programs x gcc-12 x
+-O0, -O2, when gcc-12 is installed). Four figures, each BENCH_RUNS runs (default 5)
+after one warm-up, CPU user+sys and wall, min / median / max:
+
+1. full build, in process: ``analyzer.site.builder.build`` into an empty directory
+   (the directory is removed between runs, outside the timing);
+2. full build, whole process: ``warnscope site build -o DIR`` as a user runs it,
+   interpreter start-up and imports included, measured by ``os.wait4``;
+3. no-change rebuild, in process: the same database into the built directory (every
+   page rendered and compared, none written);
+4. no-change rebuild, whole process.
+
+Then the site's weight: pages, files, total bytes, the largest HTML page and the
+largest file (the goals: full build <= 5 s, largest page <= 500 KB). The load
+average is printed before and after: this machine is shared, and a high load
+makes the wall figures (and, less so, CPU) larger.
+
+Run from the repository root after ./setup.sh:  .venv/bin/python -m bench.bench_site
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+from typing import Callable
+
+from analyzer.measure import Sample, machine, measure, run_child, run_inprocess, stats, summary
+from analyzer.site.builder import build
+from analyzer.toolchain import installed
+from analyzer.ub import run as ub_run
+from analyzer.ub.corpus import bundled_corpus
+from flagdb.db import connect
+from flagdb.ingest import ingest
+
+RUNS = int(os.environ.get("BENCH_RUNS", "5"))
+COMPILERS = os.environ.get("BENCH_SITE_COMPILERS",
+                           "gcc-11,gcc-12,clang-14,clang-16,clang-19").split(",")
+UB_CASES = ("signed-integer-overflow/loop.c", "control/while-one.c",
+            "null-dereference/null-this.cpp")
+#: goals, seconds and bytes
+FULL_BUILD_GOAL = 5.0
+PAGE_GOAL = 500 * 1024
+
+
+def make_db(tmp: Path) -> Path:
+    """The benchmark database: the compilers, and the small UB run if gcc-12 is here."""
+    db = tmp / "site.db"
+    conn = connect(db)
+    for compiler in COMPILERS:
+        data, status = ingest(conn, compiler)
+        print(f"  {compiler}: {status}, {data.version}, {len(data.flags)} flags")
+    if installed(["gcc-12"]):
+        corpus = tmp / "corpus"
+        for rel in UB_CASES:
+            src = bundled_corpus() / rel
+            (corpus / src.parent.name).mkdir(parents=True, exist_ok=True)
+            shutil.copy(src, corpus / rel)
+            expected = src.with_suffix(".output")
+            if expected.exists():
+                shutil.copy(expected, corpus / src.parent.name)
+        s = ub_run.run(conn, corpus, ["gcc-12"], ["O0", "O2"])
+        print(f"  UB: {s.cases} programs x gcc-12 x O0, O2: {s.cells} cells")
+    conn.close()
+    return db
+
+
+def weight(root: Path) -> str:
+    """Pages, files and bytes of a built site; its largest HTML page and largest file."""
+    files = [p for p in root.rglob("*") if p.is_file()]
+    pages = [p for p in files if p.suffix == ".html"]
+    page = max(pages, key=lambda p: p.stat().st_size)
+    big = max(files, key=lambda p: p.stat().st_size)
+    total = sum(p.stat().st_size for p in files)
+    ok = "within" if page.stat().st_size <= PAGE_GOAL else "OVER"
+    return (f"site: {len(pages)} pages, {len(files)} files, {total / 2**20:.1f} MiB\n"
+            f"  largest page {page.relative_to(root)}: {page.stat().st_size / 1024:.0f} KB "
+            f"({ok} the {PAGE_GOAL // 1024} KB goal)\n"
+            f"  largest file {big.relative_to(root)}: {big.stat().st_size / 1024:.0f} KB")
+
+
+def report(name: str, samples: list[Sample], goal: float | None = None) -> None:
+    """:func:`summary`, and the system CPU apart: creating and renaming thousands of
+    small files is mostly kernel time, which depends on the filesystem more than on
+    the builder."""
+    print(summary(name, samples, goal=goal))
+    s = stats([x.sys for x in samples])
+    print(f"  of which sys  min {s.min * 1000:7.1f} ms  median {s.median * 1000:7.1f} ms  "
+          f"max {s.max * 1000:7.1f} ms")
+
+
+def main() -> None:
+    print(f"machine: {machine()}")
+    with tempfile.TemporaryDirectory(prefix="bench-site-") as tmp_name:
+        tmp = Path(tmp_name)
+        print("database:")
+        db = make_db(tmp)
+        out = tmp / "site"
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+        env["PYTHONPYCACHEPREFIX"] = str(tmp / "pycache")
+        cli = [sys.executable, "-c", "import sys; from analyzer.cli import main; sys.exit(main())",
+               "--db", str(db), "site", "build", "-o", str(out)]
+
+        def in_process() -> None:
+            conn = connect(db)
+            try:
+                build(conn, out)
+            finally:
+                conn.close()
+
+        def fresh(sample: Callable[[], Sample]) -> Callable[[], Sample]:
+            """``sample`` into an empty directory (removed before, outside the timing)."""
+            def run() -> Sample:
+                shutil.rmtree(out, ignore_errors=True)
+                return sample()
+            return run
+
+        report("full build, in process (builder.build into an empty directory)",
+               measure(fresh(lambda: run_inprocess(in_process)), RUNS), goal=FULL_BUILD_GOAL)
+        report("full build, whole process (warnscope site build -o DIR)",
+               measure(fresh(lambda: run_child(cli, env)), RUNS), goal=FULL_BUILD_GOAL)
+        report("no-change rebuild, in process", measure(lambda: run_inprocess(in_process), RUNS))
+        report("no-change rebuild, whole process", measure(lambda: run_child(cli, env), RUNS))
+        print(weight(out))
+    print(f"load average after: {', '.join(f'{x:.2f}' for x in os.getloadavg())}")
+
+
+if __name__ == "__main__":
+    main()

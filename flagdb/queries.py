@@ -300,9 +300,7 @@ def show(data: CompilerData, typed: str, lang: str | None = None) -> ShowResult:
         compiler=data.compiler, typed=typed, level=level, origin=flag.origin,
         turns_on=[TurnedOn(name=n, value=typed_value(index, n, v), typed=typed_on(index, n, v))
                   for n, v in sorted(enabled_by_group(index, typed, lang).items())],
-        messages=[MessageInfo(flag=m.flag, diag=m.diag, diag_class=m.diag_class,
-                              severity=m.severity, text=m.text)
-                  for m in data.messages if m.flag == flag.name],
+        messages=[m for m in data.messages if m.flag == flag.name],
     )
 
 
@@ -749,6 +747,4 @@ def messages(data: CompilerData, typed: str) -> list[MessageInfo]:
     flag, _ = find(index, typed)
     target = index.target(flag.name)[0]  # an alias group controls its target's diagnostics
     names = {flag.name, target.name} | set(closure(index, [target.name]))
-    return [MessageInfo(flag=m.flag, diag=m.diag, diag_class=m.diag_class,
-                        severity=m.severity, text=m.text)
-            for m in data.messages if m.flag in names]
+    return [m for m in data.messages if m.flag in names]

@@ -14,6 +14,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from flagdb.model import Message
+
 
 def as_typed(name: str, value: str | None) -> str:
     """A flag as a user types it to give it ``value``: ``-Wformat=`` at ``2`` is
@@ -75,15 +77,8 @@ class TurnedOn:
     typed: str
 
 
-@dataclass
-class MessageInfo:
-    """A diagnostic a flag controls (clang ``DIAG`` rows)."""
-
-    flag: str
-    diag: str
-    diag_class: str
-    severity: str
-    text: str
+#: A diagnostic a flag controls (clang ``DIAG`` rows): the stored message itself, not a copy.
+MessageInfo = Message
 
 
 @dataclass

@@ -292,3 +292,21 @@ def real_tables():
 def clang_versions() -> tuple[int, ...]:
     """Every clang version the tests read (the values ``clang_major`` takes)."""
     return CLANG_VERSIONS
+
+
+def _cell_count(db: Path) -> int:
+    try:
+        conn = sqlite3.connect(db, timeout=0.2)
+        try:
+            return conn.execute("SELECT count(*) FROM ub_cell").fetchone()[0]
+        finally:
+            conn.close()
+    except sqlite3.OperationalError:
+        return 0
+
+
+@pytest.fixture(scope="session")
+def cell_count() -> Callable[[Path], int]:
+    """``cell_count(db)``: UB cells stored so far, read while a run may be writing
+    (0 while the database does not exist yet)."""
+    return _cell_count

@@ -10,7 +10,6 @@ from __future__ import annotations
 import os
 import shutil
 import signal
-import sqlite3
 import subprocess
 import sys
 import time
@@ -72,17 +71,6 @@ def alive(pid: int) -> bool:
     return state not in (b"Z", b"X")
 
 
-def cell_count(db: Path) -> int:
-    try:
-        conn = sqlite3.connect(db, timeout=0.2)
-        try:
-            return conn.execute("SELECT count(*) FROM ub_cell").fetchone()[0]
-        finally:
-            conn.close()
-    except sqlite3.OperationalError:
-        return 0
-
-
 def start_run(db: Path, corpus: Path, *extra: str) -> subprocess.Popen:
     argv = [sys.executable, "-m", "analyzer", "--db", str(db), "ub", "run", "--corpus",
             str(corpus), "--compilers", "gcc-12", "--levels", "O0,O1", "--no-sanitizers",
@@ -142,7 +130,7 @@ def hanging_programs(run: int) -> list[int]:
 
 
 @needs_gcc
-def test_ctrl_c_stops_at_once_keeps_finished_cells_and_the_rerun_resumes(tmp_path):
+def test_ctrl_c_stops_at_once_keeps_finished_cells_and_the_rerun_resumes(tmp_path, cell_count):
     corpus = sleeper_corpus(tmp_path / "c", sleepers=2)
     db = tmp_path / "ub.db"
     # A 60 s timeout: waiting for the running cells would take a minute.
@@ -179,7 +167,7 @@ def test_ctrl_c_stops_at_once_keeps_finished_cells_and_the_rerun_resumes(tmp_pat
 
 
 @needs_gcc
-def test_j_is_bounded_by_the_work(tmp_path):
+def test_j_is_bounded_by_the_work(tmp_path, cell_count):
     corpus = tmp_path / "c"
     (corpus / "control").mkdir(parents=True)
     for f in (MINI / "control").glob("exit-three*"):

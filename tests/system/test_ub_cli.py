@@ -7,7 +7,6 @@ import json
 import os
 import shutil
 import signal
-import sqlite3
 import subprocess
 import sys
 import time
@@ -126,18 +125,7 @@ def test_hostile_programs_are_contained_and_the_run_goes_on(tmp_path):
     }
 
 
-def _cell_count(db: Path) -> int:
-    try:
-        conn = sqlite3.connect(db, timeout=0.2)
-        try:
-            return conn.execute("SELECT count(*) FROM ub_cell").fetchone()[0]
-        finally:
-            conn.close()
-    except sqlite3.OperationalError:
-        return 0
-
-
-def test_kill_9_keeps_finished_cells_and_the_rerun_resumes(tmp_path):
+def test_kill_9_keeps_finished_cells_and_the_rerun_resumes(tmp_path, cell_count):
     corpus = tmp_path / "c"
     shutil.copytree(MINI, corpus)
     (corpus / "hostile").mkdir()
@@ -149,14 +137,14 @@ def test_kill_9_keeps_finished_cells_and_the_rerun_resumes(tmp_path):
     proc = subprocess.Popen(argv, cwd=REPO, start_new_session=True,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        while _cell_count(db) < 3 and proc.poll() is None:
+        while cell_count(db) < 3 and proc.poll() is None:
             time.sleep(0.05)
     finally:
         os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()
     conn = connect(db)
     assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
-    kept = _cell_count(db)
+    kept = cell_count(db)
     assert 3 <= kept < 7 * 2 * 4
     sandbox.kill_leftovers()               # the loop that was running, if it was
     assert not [p for uid in range(sandbox.UID_BASE, sandbox.UID_BASE + sandbox.UID_COUNT)
@@ -165,7 +153,7 @@ def test_kill_9_keeps_finished_cells_and_the_rerun_resumes(tmp_path):
                          limits=sandbox.Limits(timeout=1.0, cpu=2), sanitizers=False,
                          warnings=False)
     assert summary.cells_run == 7 * 2 * 4 - kept
-    assert _cell_count(db) == 7 * 2 * 4
+    assert cell_count(db) == 7 * 2 * 4
 
 
 def test_dask_local_cluster_gives_the_same_cells(tmp_path):

@@ -16,11 +16,15 @@ from __future__ import annotations
 import os
 import platform
 import resource
+import signal
 import statistics
 import subprocess
+import threading
 import time
 from dataclasses import dataclass
 from typing import Callable, Mapping, Sequence
+
+from flagdb.errors import WarnscopeError
 
 
 @dataclass(frozen=True)
@@ -56,24 +60,88 @@ def stats(values: Sequence[float]) -> Stats:
                  n=len(values))
 
 
+#: scheduling policies a measured run may ask for (``--sched``)
+SCHED = {"batch": getattr(os, "SCHED_BATCH", None), "idle": getattr(os, "SCHED_IDLE", None)}
+
+
+@dataclass(frozen=True)
+class TreeRun(Sample):
+    """A measured process tree: its :class:`Sample`, how it ended, and the load it met."""
+
+    exit: int = 0      # exit code; 128+N for a signal, -1 for a timeout kill
+    load1: float = 0.0  # 1-minute load average when it started
+
+
+def run_tree(argv: Sequence[str], cwd: str | os.PathLike | None = None,
+             env: Mapping[str, str] | None = None, output: str | os.PathLike | None = None,
+             nice: int = 0, sched: str | None = None, timeout: float | None = None) -> TreeRun:
+    """Run ``argv`` as a process tree of its own and measure it with ``os.wait4``: the
+    rusage of the child covers every descendant it waited for (make, shells, compilers).
+
+    Output is appended to ``output`` (discarded when None), never a terminal. ``nice`` and
+    ``sched`` (``batch``/``idle``) lower the tree's priority; at ``timeout`` seconds the
+    whole process group is killed (exit -1); Ctrl-C kills it too before propagating.
+    """
+    policy = SCHED.get(sched) if sched else None
+
+    def child_setup() -> None:
+        if nice:
+            os.nice(nice)
+        if policy is not None:
+            os.sched_setscheduler(0, policy, os.sched_param(0))
+
+    load1 = os.getloadavg()[0]
+    out = open(output, "ab") if output is not None else open(os.devnull, "wb")
+    with out:
+        start = time.monotonic()
+        try:
+            proc = subprocess.Popen(list(argv), cwd=cwd, env=None if env is None else dict(env),
+                                    stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
+                                    start_new_session=True,
+                                    preexec_fn=child_setup if (nice or policy is not None) else None)
+        except OSError as exc:
+            raise WarnscopeError(f"cannot run {argv[0]}: {exc.strerror}") from None
+        killed = threading.Event()
+
+        def kill() -> None:
+            killed.set()
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+
+        timer = threading.Timer(timeout, kill) if timeout else None
+        if timer:
+            timer.start()
+        try:
+            _, status, usage = os.wait4(proc.pid, 0)
+        except BaseException:
+            kill()  # Ctrl-C: nothing is left running behind us
+            os.waitpid(proc.pid, 0)
+            raise
+        finally:
+            if timer:
+                timer.cancel()
+        wall = time.monotonic() - start
+    proc.returncode = os.waitstatus_to_exitcode(status)  # reaped here, not by Popen
+    code = proc.returncode if proc.returncode >= 0 else 128 - proc.returncode
+    if killed.is_set():
+        code = -1
+    return TreeRun(user=usage.ru_utime, sys=usage.ru_stime, wall=wall,
+                   maxrss_kb=usage.ru_maxrss, exit=code, load1=load1)
+
+
 def run_child(cmd: Sequence[str], env: Mapping[str, str] | None = None,
               cwd: str | os.PathLike | None = None, check: bool = True) -> Sample:
-    """Run ``cmd`` (output discarded) and measure it with ``os.wait4``.
+    """Run ``cmd`` (output discarded) and measure it with :func:`run_tree`.
 
     ``check``: a non-zero exit raises RuntimeError, so a broken command is never
     reported as a fast one.
     """
-    start = time.monotonic()
-    proc = subprocess.Popen(list(cmd), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL, env=None if env is None else dict(env),
-                            cwd=cwd)
-    _, status, usage = os.wait4(proc.pid, 0)
-    wall = time.monotonic() - start
-    proc.returncode = os.waitstatus_to_exitcode(status)  # reaped here, not by Popen
-    if check and proc.returncode != 0:
-        raise RuntimeError(f"{' '.join(cmd)} exited {proc.returncode}")
-    return Sample(user=usage.ru_utime, sys=usage.ru_stime, wall=wall,
-                  maxrss_kb=usage.ru_maxrss)
+    run = run_tree(cmd, cwd=cwd, env=env)
+    if check and run.exit != 0:
+        raise RuntimeError(f"{' '.join(cmd)} exited {run.exit}")
+    return Sample(user=run.user, sys=run.sys, wall=run.wall, maxrss_kb=run.maxrss_kb)
 
 
 def run_inprocess(fn: Callable[[], object], include_children: bool = False) -> Sample:

@@ -76,6 +76,8 @@ class Limits:
     processes: int = 32               # RLIMIT_NPROC (per uid, or per user namespace)
     file_size: int = 8 << 20          # RLIMIT_FSIZE bytes
     open_files: int = 64              # RLIMIT_NOFILE
+    stack: int = 8 << 20              # RLIMIT_STACK: set, not inherited, so a runaway
+                                      # recursion ends the same way whoever runs warnscope
     output_cap: int = 64 << 10        # bytes kept of stdout and of stderr each
     memory: int = 1 << 30             # resident bytes, whole process tree
     tmpfs_size: int = 16 << 20        # each private tmpfs (/tmp, /var/tmp, /dev/shm, ...)
@@ -197,7 +199,8 @@ def _child_env(home: str, tmp: str, env: dict[str, str] | None) -> dict[str, str
 
 def _rlimits(limits: Limits, uid: int | None, namespace: bool) -> tuple[tuple[int, int], ...]:
     lims = [(resource.RLIMIT_CORE, 0), (resource.RLIMIT_CPU, limits.cpu),
-            (resource.RLIMIT_FSIZE, limits.file_size), (resource.RLIMIT_NOFILE, limits.open_files)]
+            (resource.RLIMIT_FSIZE, limits.file_size), (resource.RLIMIT_NOFILE, limits.open_files),
+            (resource.RLIMIT_STACK, limits.stack)]
     if limits.address_space is not None:
         lims.append((resource.RLIMIT_AS, limits.address_space))
     if uid is not None:

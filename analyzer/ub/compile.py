@@ -35,7 +35,7 @@ COMPILE_TIMEOUT = 120
 COMPILE_LIMITS = sandbox.Limits(timeout=COMPILE_TIMEOUT, cpu=COMPILE_TIMEOUT,
                                 address_space=4 << 30, processes=32, file_size=256 << 20,
                                 open_files=256, output_cap=4 << 20, memory=2 << 30,
-                                tmpfs_size=256 << 20)
+                                tmpfs_size=256 << 20, stack=64 << 20)
 #: Bump when what a cache entry means changes: "sandboxed" -- entries made by an
 #: unsandboxed compiler (which could embed any file root can read) are not reused.
 CACHE_VERSION = "sandboxed-1"

@@ -310,3 +310,21 @@ def cell_count() -> Callable[[Path], int]:
     """``cell_count(db)``: UB cells stored so far, read while a run may be writing
     (0 while the database does not exist yet)."""
     return _cell_count
+
+
+@pytest.fixture(scope="session")
+def reachable_as():
+    """``reachable_as(uid, gid)``: skip the test when that unprivileged user cannot read
+    this checkout or run this Python (a clone inside a private 0700 directory): the
+    test's subject is warnscope as that user, not the checkout's permissions."""
+
+    def check(uid: int, gid: int) -> None:
+        probe = subprocess.run(
+            ["setpriv", f"--reuid={uid}", f"--regid={gid}", "--clear-groups", sys.executable,
+             "-c", f"open({str(ROOT / 'pyproject.toml')!r}).close()"],
+            capture_output=True, timeout=60)
+        if probe.returncode != 0:
+            pytest.skip(f"uid {uid} cannot read this checkout ({ROOT}) or run {sys.executable}: "
+                        "clone it where other users can read it to run this test")
+
+    return check

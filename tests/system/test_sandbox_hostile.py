@@ -161,7 +161,7 @@ def user_home():
     shutil.rmtree(home, ignore_errors=True)
 
 
-def test_hostile_programs_as_a_normal_user(user_home, nested_dir, test_user):
+def test_hostile_programs_as_a_normal_user(user_home, nested_dir, test_user, reachable_as):
     """The same programs, the same assertions, by a user without privileges: what the
     user namespace gives. (As root, the uid pool is not used by that user.)"""
     home = user_home
@@ -170,6 +170,7 @@ def test_hostile_programs_as_a_normal_user(user_home, nested_dir, test_user):
     env = {"PATH": "/usr/bin:/bin", "HOME": str(home), "WARNSCOPE_CACHE": str(home / "cache"),
            "PYTHONPATH": str(REPO), "LC_ALL": "C"}
     if test_user is not None:
+        reachable_as(test_user.pw_uid, test_user.pw_gid)
         os.chown(home, test_user.pw_uid, test_user.pw_gid)
         cmd = ["setpriv", f"--reuid={test_user.pw_uid}", f"--regid={test_user.pw_gid}",
                "--clear-groups", "--reset-env", "--", "env", *[f"{k}={v}" for k, v in env.items()],

@@ -13,10 +13,12 @@ from pathlib import Path
 import pytest
 
 
-def test_unreadable_file_for_a_non_root_user(gcc_tree, common_opt, warnscope, one_error):
+def test_unreadable_file_for_a_non_root_user(gcc_tree, common_opt, warnscope, one_error,
+                                             reachable_as):
     """Root reads through chmod 000, so a non-root helper meets the permission error."""
     if shutil.which("setpriv") is None:
         pytest.skip("setpriv is not installed")
+    reachable_as(65534, 65534)
     base = Path(tempfile.mkdtemp(prefix="warnscope-perm-"))
     try:
         os.chmod(base, 0o755)

@@ -153,6 +153,10 @@ def add(cid: CompilerId, suite: str | None = None, progress: Progress = lambda _
     _require_privileges()
     with _locked(chosen):
         root = load(chosen)
+        stale = root_path(chosen).with_name(f"{chosen}.partial")
+        if root is not None and stale.exists():  # an interrupted rebuild: never used
+            progress(f"discarding an unfinished {chosen} root")
+            _remove_tree(stale)
         if root is None:
             _build_base(chosen, progress)
             root = load(chosen)

@@ -24,6 +24,7 @@ from flagdb.errors import WarnscopeError
 from flagdb.model import CompilerData, Flag
 from flagdb.queries import Index, closure
 from analyzer.gccplugin.binary import default_of
+from analyzer.toolchain import Toolchain, resolve
 from analyzer.verify.report import Finding, VerifyReport
 
 #: Symbolic ``Init()`` values of the option files and what they are on a 64-bit host.
@@ -32,26 +33,30 @@ SCENARIOS = {"default": [], "wall": ["-Wall"], "wextra": ["-Wextra"]}
 LANGS = {"C": [], "C++": ["-x", "c++", "-fsyntax-only"]}
 
 
-def binary_for(data: CompilerData) -> str:
-    path = shutil.which(data.compiler)
-    if path is None:
+def binary_for(data: CompilerData) -> Toolchain:
+    """The binary to ask: the host's, or a prepared root's (``toolchain add``)."""
+    try:
+        return resolve(data.compiler)
+    except WarnscopeError as exc:
         raise WarnscopeError(
             f"{data.compiler} is not installed: verification needs the binary "
-            f"(apt-get install {data.compiler})"
-        )
-    return path
+            f"(apt-get install {data.compiler}, or warnscope toolchain add {data.compiler}): "
+            f"{exc}") from None
 
 
-def query(gcc: str, lang: str, flags: list[str]) -> dict[str, str]:
-    """``-Q --help=warnings`` as {option name without its argument form: state text}."""
-    cmd = [gcc, *LANGS[lang], "-Q", "--help=warnings", *flags]
+def query(gcc: str | Toolchain, lang: str, flags: list[str]) -> dict[str, str]:
+    """``-Q --help=warnings`` as {option name without its argument form: state text}.
+    ``gcc``: a driver on PATH, or a Toolchain (run in its root if it has one)."""
+    driver = gcc if isinstance(gcc, str) else gcc.c_driver
+    cmd = [driver, *LANGS[lang], "-Q", "--help=warnings", *flags]
     with tempfile.TemporaryDirectory() as tmp:
         if LANGS[lang]:
             # an empty input of our own: /dev/null is not to be trusted on a shared machine
             empty = Path(tmp) / "empty.cc"
             empty.write_text("")
             cmd.insert(len(LANGS[lang]) + 1, str(empty))
-        proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
+        argv = cmd if isinstance(gcc, str) else gcc.wrap(cmd, ro_binds=(tmp,))
+        proc = subprocess.run(argv, capture_output=True, text=True, check=False)
     if proc.returncode != 0:
         raise WarnscopeError(f"{' '.join(cmd)} failed: {proc.stderr.strip()[:200]}")
     states: dict[str, str] = {}
@@ -215,7 +220,8 @@ def verify_gcc(data: CompilerData) -> VerifyReport:
     """Compare the database entry with the binary's own listing, for C and C++."""
     gcc = binary_for(data)
     report = VerifyReport(compiler=data.compiler)
-    version = subprocess.run([gcc, "-dumpfullversion"], capture_output=True, text=True).stdout.strip()
+    version = subprocess.run(gcc.wrap([gcc.c_driver, "-dumpfullversion"]), capture_output=True,
+                             text=True).stdout.strip()
     report.compared["version"] = 1
     if version != data.version:
         report.findings.append(Finding("version", data.compiler, data.version, version, None))

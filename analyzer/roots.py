@@ -252,8 +252,10 @@ def packages_for(cid: CompilerId) -> list[str]:
         return ["libc6-dev", f"gcc-{n}", f"g++-{n}", f"gcc-{n}-plugin-dev"]
     # libclang-rt-N-dev holds the sanitizer runtimes from clang 14 on; before, they are
     # in libclang-common-N-dev (which clang-N depends on anyway).
+    # python3 and python3-clang-N: the UB runner asks libclang which warnings fired,
+    # from inside the root (analyzer.ub.libclang).
     return ["libc6-dev", f"clang-{n}", f"clang-tools-{n}", f"libclang-rt-{n}-dev",
-            f"libclang-common-{n}-dev", f"libclang1-{n}"]
+            f"libclang-common-{n}-dev", f"libclang1-{n}", "python3", f"python3-clang-{n}"]
 
 
 def _install(root: Root, cid: CompilerId) -> dict[str, str]:

@@ -33,8 +33,11 @@ def add(compilers: tuple[str, ...], suite: str | None) -> None:
         if suite is None and shutil.which(f"{cid.family}-{cid.major}"):
             raise WarnscopeError(f"{cid} is installed on the host; give --suite to add "
                                  "it in a root as well")
+    # Progress only for a person watching: a failure stays one line in logs and scripts.
+    stderr = click.get_text_stream("stderr")
+    say = (lambda m: click.echo(f"toolchain: {m}", err=True)) if stderr.isatty() else (lambda _: None)
     for cid in ids:
-        root = roots.add(cid, suite, progress=lambda m: click.echo(f"toolchain: {m}", err=True))
+        root = roots.add(cid, suite, progress=say)
         tc = resolve_in_root(str(cid), root.suite)
         click.echo(f"{cid}: {tc.version} in {root.path}")
 

@@ -150,7 +150,6 @@ def test_interrupted_build_is_discarded_and_rebuilt(tmp_path):
     assert not any(e["status"] == "root" for e in json.loads(check.stdout))
     again = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=900)
     assert again.returncode == 0, again.stderr
-    assert "discarding an unfinished trixie root" in again.stderr
     assert not partial.exists()
     manifest = json.loads((cache / "roots" / SUITE / roots.MANIFEST).read_text())
     assert ZOO in manifest["compilers"]

@@ -2,7 +2,8 @@
 
 Debian packages GCC 9-16 and clang 9-23 across bullseye, bookworm, trixie and sid, but
 a host runs one suite. A compiler of another suite gets a *root*: ``debootstrap
---variant=minbase SUITE`` into the cache (``cache_dir("roots")/SUITE``), then ``apt-get
+--variant=minbase SUITE`` into the cache (``cache_dir("roots")/SUITE``, or
+``$WARNSCOPE_ROOTS/SUITE``), then ``apt-get
 install`` of the compiler inside it with what warnscope needs of it (C/C++ runtime,
 sanitizer runtimes, GCC plugin headers, clang's tools). One root per suite holds every
 compiler added from that suite.
@@ -20,7 +21,7 @@ root's manifest (``var/lib/warnscope/root.json`` inside it), written after its
 ``apt-get install`` succeeded, with the versions dpkg reports; an interrupted install
 is repaired (``dpkg --configure -a``) by the next ``add``. Every change to a suite's
 root holds ``SUITE.lock`` (flock), so concurrent adds wait for each other. Downloaded
-packages are kept in ``cache_dir("roots", "debs")``, so rebuilding a root needs no
+packages are kept in ``roots_dir()/debs``, so rebuilding a root needs no
 second download.
 
 Preparing a root needs root (debootstrap creates device nodes, dpkg files of many
@@ -105,7 +106,22 @@ class Root:
 
 
 def roots_dir() -> Path:
+    """``$WARNSCOPE_ROOTS``, else ``cache_dir("roots")``. Preparing a root needs root,
+    using one does not: ``sudo WARNSCOPE_ROOTS=/var/cache/warnscope-roots warnscope
+    toolchain add gcc-14`` makes roots that every user with the same setting uses."""
+    shared = os.environ.get("WARNSCOPE_ROOTS")
+    if shared:
+        path = Path(shared)
+        path.mkdir(parents=True, exist_ok=True)
+        return path
     return cache_dir("roots")
+
+
+def debs_dir(suite: str, part: str) -> Path:
+    """The download cache of one suite (``base``: debootstrap's, ``apt``: apt's)."""
+    path = roots_dir() / "debs" / suite / part
+    path.mkdir(parents=True, exist_ok=True)
+    return path
 
 
 def root_path(suite: str) -> Path:
@@ -225,7 +241,7 @@ def _build_base(suite: str, progress: Progress) -> None:
         _remove_tree(partial)
     if final.exists():  # a directory without a manifest: not ours to trust
         _remove_tree(final)
-    debs = cache_dir("roots", "debs", suite, "base")
+    debs = debs_dir(suite, "base")
     progress(f"debootstrap --variant=minbase {suite} (about a minute)")
     argv = ["debootstrap", "--variant=minbase", f"--cache-dir={debs}", suite, str(partial),
             MIRROR]
@@ -279,7 +295,7 @@ def _in_root(path: Path, argv: list[str], what: str) -> str:
     """Run a package tool inside the root being prepared: chroot in a private mount
     namespace with /proc mounted and apt's archive on the shared download cache, so
     nothing stays mounted afterwards. Returns stdout; a failure is one line."""
-    archives = cache_dir("roots", "debs", path.name.split(".")[0], "apt")
+    archives = debs_dir(path.name.split(".")[0], "apt")
     (archives / "partial").mkdir(exist_ok=True)
     script = ('set -e; mount -t proc proc "$1/proc"; '
               'mount --bind "$2" "$1/var/cache/apt/archives"; r=$1; shift 2; '

@@ -27,7 +27,6 @@ from analyzer.measure import Sample, machine, run_inprocess, stats
 from analyzer.toolchain import Toolchain, parse_id, resolve, resolve_in_root
 from analyzer.ub.compile import compile_program
 from analyzer.ub.corpus import bundled_corpus, discover
-from flagdb.paths import cache_dir
 
 ZOO = os.environ.get("BENCH_ZOO_COMPILER", "gcc-14")
 SAME = os.environ.get("BENCH_ZOO_SAME", "gcc-12")
@@ -39,7 +38,7 @@ LIMITS = sandbox.Limits(timeout=1.0, cpu=2)
 
 def prepare_from_nothing() -> None:
     cid = parse_id(ZOO)
-    shared_debs = cache_dir("roots", "debs")
+    shared_debs = roots.roots_dir() / "debs"
     with tempfile.TemporaryDirectory(prefix="bench-zoo-", dir="/var/tmp") as tmp:
         os.environ["WARNSCOPE_CACHE"] = tmp
         if DEBS == "shared":

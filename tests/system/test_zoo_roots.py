@@ -131,7 +131,7 @@ def test_interrupted_build_is_discarded_and_rebuilt(tmp_path):
     builds it cleanly (in a private cache; packages from the shared download cache)."""
     cache = tmp_path / "cache"
     (cache / "roots").mkdir(parents=True)
-    (cache / "roots" / "debs").symlink_to(cache_dir("roots", "debs"))
+    (cache / "roots" / "debs").symlink_to(roots.roots_dir() / "debs")
     env = {**os.environ, "WARNSCOPE_CACHE": str(cache), "PYTHONPATH": str(REPO)}
     cmd = [sys.executable, "-m", "analyzer", "toolchain", "add", ZOO]
     proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,

@@ -265,7 +265,7 @@ def verify_gcc(data: CompilerData) -> VerifyReport:
                 if not applies:
                     continue
                 reason = _foreign_language(actual, languages_in_files)
-                if reason is None and is_binary_entry(f):
+                if reason is None:
                     reason = _named_languages_only(f, actual, lang)
                 report.findings.append(Finding(check, name, "applies to " + lang, actual, reason))
                 continue
@@ -312,13 +312,15 @@ def _foreign_language(state: str, known: set[str]) -> str | None:
 
 def _named_languages_only(f: Flag, state: str, lang: str) -> str | None:
     """A ``Common`` option that also names languages, none of them ``lang``: GCC's
-    ``--help`` looks at the named languages only and lists it as available in them."""
+    ``--help`` looks at the named languages only and lists it as available in them.
+    From option files too: GCC 14's m2/lang.opt repeats ``Wunused-parameter`` for
+    Modula-2, so gcc-14 -Q lists the common.opt option as "[available in Modula-2]"."""
     m = re.match(r"\[available in (.*)\]", state)
     named = set(f.languages) - {"Common"}
     if (m is None or "Common" not in f.languages or lang in named
             or {l.strip() for l in m.group(1).split(",")} != named):
         return None
-    return (f"binary entry: a Common option whose record also names {', '.join(sorted(named))}; "
+    return (f"a Common option whose records also name {', '.join(sorted(named))}; "
             "-Q lists an option that names languages as available in those only, "
             f"though as a Common one it applies to {lang} too")
 

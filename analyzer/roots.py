@@ -209,6 +209,33 @@ def remove(cid: CompilerId) -> Root:
         return root
 
 
+def download(suite: str, packages: list[str]) -> dict[str, Path]:
+    """Fetch the ``.deb`` files of ``packages`` through ``suite``'s root's apt (signed
+    lists, checksums) into the shared download cache, without installing them: the
+    option data of a compiler (``libclang-N-dev``'s ``.inc`` files, ``gcc-N-source``)
+    comes from the same suite and version as the compiler in the root. Returns
+    {package: path}."""
+    root = load(suite)
+    if root is None:
+        raise WarnscopeError(f"no {suite} root (warnscope toolchain add a compiler of {suite})")
+    _require_privileges()
+    with _locked(suite):
+        _in_root(root.path, ["apt-get", "install", "-y", "-q", "--download-only",
+                             "--reinstall", *packages],
+                 what=f"downloading {' '.join(packages)} in the {suite} root")
+        policy = _in_root(root.path, ["apt-cache", "policy", *packages], what="apt-cache policy")
+    archives = debs_dir(suite, "apt")
+    found: dict[str, Path] = {}
+    for pkg in packages:
+        m = re.search(rf"^{re.escape(pkg)}:\n\s+Installed: .*\n\s+Candidate: (\S+)", policy, re.M)
+        version = m.group(1).replace(":", "%3a") if m else "*"
+        hits = sorted(archives.glob(f"{pkg}_{version}_*.deb"))
+        if not hits:
+            raise WarnscopeError(f"{pkg} was not downloaded into {archives}")
+        found[pkg] = hits[-1]
+    return found
+
+
 def _require_privileges() -> None:
     if os.geteuid() != 0:
         raise WarnscopeError("preparing a root needs root (debootstrap creates device nodes "

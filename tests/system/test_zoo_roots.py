@@ -111,19 +111,21 @@ def test_no_network_is_one_line(warnscope, one_error, tmp_path):
     assert not (cache / "roots" / "bullseye").exists()
 
 
-def test_a_stale_partial_root_is_never_used(zoo, warnscope):
+def test_a_stale_partial_root_is_never_used(warnscope, tmp_path):
     """What an interrupt leaves (``SUITE.partial``) is not a root: not listed, not
-    resolved; the next add of that suite discards it."""
-    stale = roots.roots_dir() / "bullseye.partial"
-    (stale / "usr/bin").mkdir(parents=True, exist_ok=True)
+    resolved; the next add of that suite discards it. In a private cache, so that a
+    real bullseye root in the shared one changes nothing."""
+    cache = tmp_path / "cache"
+    stale = cache / "roots" / "bullseye.partial"
+    (stale / "usr/bin").mkdir(parents=True)
     (stale / "usr/bin/gcc-10").write_text("#!/bin/sh\necho fake\n")
-    try:
-        assert roots.load("bullseye") is None
-        entries = json.loads(warnscope("toolchain", "list", "--json").stdout)
-        assert not any(e["suite"] == "bullseye" and e["status"] == "root" for e in entries)
-        assert "not installed" in warnscope("ub", "run", "--compilers", "gcc-10").stderr.decode()
-    finally:
-        shutil.rmtree(stale, ignore_errors=True)
+    env = {"WARNSCOPE_CACHE": str(cache)}
+    entries = json.loads(warnscope("toolchain", "list", "--json", env=env).stdout)
+    assert not any(e["suite"] == "bullseye" and e["status"] == "root" for e in entries)
+    assert {"status": "available", "suite": "bullseye"}.items() <= next(
+        e for e in entries if e["compiler"] == "gcc-10").items()
+    proc = warnscope("ub", "run", "--compilers", "gcc-10", env=env)
+    assert proc.returncode != 0 and "toolchain add gcc-10" in proc.stderr.decode()
 
 
 def test_interrupted_build_is_discarded_and_rebuilt(tmp_path):
@@ -222,3 +224,45 @@ def test_verify_and_closure_through_the_root(zoo, warnscope, tmp_path):
     plugin = locate(ZOO)
     assert plugin.toolchain is not None and str(plugin.path).startswith(str(cache_dir("gcc-plugin")))
     assert SUITE in plugin.path.parent.name
+
+
+@pytest.fixture(scope="module")
+def zoo_clang():
+    """clang-18 in the same trixie root (one root per suite, shared by its compilers)."""
+    roots.add(CompilerId("clang", 18))
+    tc = resolve("clang-18")
+    assert tc.root is not None and tc.suite == SUITE
+    return tc
+
+
+def test_clang_verifies_against_its_own_binary_in_the_root(zoo, zoo_clang, warnscope, tmp_path):
+    """clang-18's option data from trixie's libclang-18-dev (fetched by the root's apt,
+    the same version as the compiler), ingested, then verified against clang-18 run
+    in the root: exit 0, every name compared."""
+    assert str(roots.load(SUITE).path) == zoo.root == zoo_clang.root
+    deb = roots.download(SUITE, ["libclang-18-dev"])["libclang-18-dev"]
+    assert zoo_clang.package in deb.name.replace("%3a", ":")
+    subprocess.run(["dpkg-deb", "-x", str(deb), str(tmp_path / "x")], check=True)
+    inc = tmp_path / "x/usr/lib/llvm-18/include/clang/Basic"
+    db = tmp_path / "w.db"
+    proc = warnscope("--db", str(db), "flags", "ingest", "clang-18", "--source", str(inc))
+    assert proc.returncode == 0, proc.stderr
+    proc = warnscope("--db", str(db), "flags", "verify", "clang-18", "--json")
+    report = json.loads(proc.stdout)
+    assert proc.returncode == 0, [f for f in report["findings"] if f["reason"] is None][:5]
+    assert report["compared"]["names"] > 900 and report["compared"]["probe"] > 900
+
+
+def test_ub_run_takes_gcc_and_clang_of_a_root_together(zoo, zoo_clang, tmp_path):
+    """Both compilers of the root in one run, warnings from clang-18's own libclang
+    (asked inside the root): the identity of each names trixie and its package."""
+    corpus = make_corpus(tmp_path / "corpus")
+    conn = connect(tmp_path / "ub.db")
+    ub_run.run(conn, corpus, [ZOO, "clang-18"], ["O0", "O2"],
+               limits=sandbox.Limits(timeout=1.0, cpu=2))
+    cells = {(c["case_id"], c["compiler"], c["level"]): c for c in ub_report.load(conn)["cells"]}
+    loop = "signed-integer-overflow/loop"
+    assert cells[(loop, "clang-18", "-O0")]["outcome"] == "expected"
+    assert cells[(loop, "clang-18", "-O2")]["outcome"] != "expected"   # the loop is gone
+    versions = dict(conn.execute("SELECT DISTINCT compiler, compiler_version FROM ub_cell"))
+    assert versions["clang-18"] == zoo_clang.version and f"[Debian {SUITE} " in versions["clang-18"]

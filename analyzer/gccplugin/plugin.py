@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from flagdb.errors import WarnscopeError
-from flagdb.paths import cache_dir
+from flagdb.paths import atomic_write, cache_dir
 
 from analyzer.toolchain import Toolchain, resolve
 
@@ -156,16 +156,72 @@ def build_into_cache(compiler: str, gcc: str, version: str, tc: Toolchain | None
         raise PluginUnavailable(f"{compiler}: no g++-{major} to build the plugin with")
     out = cache_for(compiler, version, tc)
     tmp = out.with_suffix(f".{os.getpid()}.tmp")
+    extra = _missing_headers(seen, major, tc)
+    extra_args = [f"-I{d}" for d in extra]
     proc = subprocess.run(
         _wrap(tc, [gxx, "-shared", "-fPIC", "-fno-rtti", "-O2", "-std=gnu++17", f"-I{include}",
-                   str(SOURCE), "-o", str(tmp)],
-              binds=(str(out.parent),), ro_binds=(str(SOURCE.parent),)),
+                   *extra_args, str(SOURCE), "-o", str(tmp)],
+              binds=(str(out.parent),), ro_binds=(str(SOURCE.parent), *map(str, extra))),
         capture_output=True, text=True, timeout=600, check=False)
     if proc.returncode != 0:
         first = next((l for l in proc.stderr.splitlines() if "error" in l), proc.stderr[:200])
         raise WarnscopeError(f"{compiler}: building the plugin failed: {first}")
     tmp.replace(out)
     return out
+
+
+#: Headers that a plugin-dev package's own headers include but do not ship, by the
+#: path they are included as: bullseye's gcc-10-plugin-dev (10.2.1-6) has a
+#: config/i386/i386.h that includes common/config/i386/i386-cpuinfo.h (a backport),
+#: without the file.
+_UNSHIPPED = ("common/config/i386/i386-cpuinfo.h",)
+
+
+def _missing_headers(include: Path, major: str, tc: Toolchain | None) -> list[Path]:
+    """Include directories supplying what ``include`` needs but lacks: the very file
+    from the same Debian version's ``gcc-N-source`` (fetched by the root's apt, taken
+    from the Debian patch that creates it, or else from the upstream tarball; kept in
+    the cache). Only for a root GCC: a host one is fixed by apt."""
+    wanted = [h for h in _UNSHIPPED if not (include / h).exists()
+              and any(h in p.read_text(errors="replace")
+                      for p in (include / "config" / "i386").glob("*.h"))]
+    if not wanted or tc is None or tc.root is None:
+        return []
+    extra = cache_dir("gcc-plugin", f"headers-{tc.suite}-gcc-{major}-{tc.package}")
+    if all((extra / h).is_file() for h in wanted):
+        return [extra]
+    from analyzer import roots
+    deb = roots.download(tc.suite, [f"gcc-{major}-source"])[f"gcc-{major}-source"]
+    with tempfile.TemporaryDirectory(dir=extra.parent) as tmp:
+        subprocess.run(["dpkg-deb", "-x", str(deb), tmp], check=True, capture_output=True)
+        src = Path(tmp) / f"usr/src/gcc-{major}"
+        for h in wanted:
+            text = _created_by_patch(src / "patches", f"src/gcc/{h}")
+            if text is None:
+                tarball = next(iter(sorted(src.glob("gcc-*.tar.*"))), None)
+                proc = subprocess.run(["tar", "-xOf", str(tarball), "--wildcards", f"*/gcc/{h}"],
+                                      capture_output=True, text=True, check=False)
+                if tarball is None or proc.returncode != 0:
+                    raise WarnscopeError(f"gcc-{major}-plugin-dev lacks {h}, and "
+                                         f"gcc-{major}-source has no copy of it")
+                text = proc.stdout
+            (extra / h).parent.mkdir(parents=True, exist_ok=True)
+            atomic_write(extra / h, text.encode())
+    return [extra]
+
+
+def _created_by_patch(patches: Path, path: str) -> str | None:
+    """The contents of ``path`` where one of Debian's patches creates it (a hunk from
+    /dev/null), else None."""
+    for diff in sorted(patches.glob("*.diff")):
+        lines = diff.read_text(errors="replace").splitlines()
+        for i, line in enumerate(lines[1:], 1):
+            if line == f"+++ b/{path}" and lines[i - 1].startswith("--- /dev/null"):
+                m = re.match(r"@@ -0,0 \+1,(\d+) @@", lines[i + 1])
+                if m:
+                    body = lines[i + 2:i + 2 + int(m.group(1))]
+                    return "\n".join(l[1:] for l in body) + "\n"
+    return None
 
 
 def locate(compiler: str, build: bool = True) -> Plugin:

@@ -25,6 +25,12 @@ write where they should not. Their compiles are untrusted too (``#include
 * PR_SET_PDEATHSIG on every sandbox process: they die with the worker, whatever
   kills it; a start-up sweep (:func:`kill_leftovers`) catches the rest.
 
+A compiler of a prepared Debian root (:mod:`analyzer.roots`) compiles, and its
+programs run, in the same sandbox with ``root=``: the system directories bound into
+the sandbox are the root's instead of the host's, so the program runs against the
+root's own loader and libc; everything else (uid, limits, tmpfs, PID namespace, no
+network) is unchanged. That needs namespaces.
+
 Without namespaces (a container that forbids them) it falls back to the uid
 (root) or the process group alone, rlimits and the timeout, in a private temp
 dir, cleaning the shared temp directories afterwards.
@@ -110,13 +116,16 @@ class SandboxError(WarnscopeError):
 
 
 def run(binary: str | Path, args: Sequence[str] = (), limits: Limits = Limits(),
-        env: dict[str, str] | None = None) -> RunResult:
-    """Run a copy of ``binary`` under ``limits``; it sees its own directory as /work."""
+        env: dict[str, str] | None = None, root: str | None = None) -> RunResult:
+    """Run a copy of ``binary`` under ``limits``; it sees its own directory as /work.
+    ``root``: a Debian root whose system directories the program sees instead of the
+    host's (a program built by that root's compiler)."""
     _become_subreaper()
     with _claim_uid() as uid:
         if namespaces_available():
             return _run_ns(["./prog", *args], uid, limits, env, host_dir=None,
-                           copy_in=((str(binary), "prog"),))
+                           copy_in=((str(binary), "prog"),), root=root)
+        _no_root_without_namespaces(root)
         with _private_dir(uid) as workdir:
             prog = workdir / "prog"
             shutil.copyfile(binary, prog)
@@ -139,11 +148,13 @@ class Workspace:
         self.uid = uid
 
     def run(self, argv: Sequence[str], limits: Limits,
-            env: dict[str, str] | None = None) -> RunResult:
-        """Run ``argv`` (file names relative to the workspace) in the sandbox."""
+            env: dict[str, str] | None = None, root: str | None = None) -> RunResult:
+        """Run ``argv`` (file names relative to the workspace) in the sandbox; ``root``
+        as for :func:`run` (``argv[0]`` is then a path inside that root)."""
         if namespaces_available():
             return _run_ns(list(argv), self.uid, limits, env, host_dir=str(self.path),
-                           copy_in=())
+                           copy_in=(), root=root)
+        _no_root_without_namespaces(root)
         try:
             return _run_plain(list(argv), self.path, self.uid, limits, env)
         finally:
@@ -168,6 +179,12 @@ def workspace() -> Iterator[Workspace]:
     _become_subreaper()
     with _claim_uid() as uid, _private_dir(uid) as path:
         yield Workspace(path, uid)
+
+
+def _no_root_without_namespaces(root: str | None) -> None:
+    if root is not None:
+        raise SandboxError(f"sandbox: a compiler of a Debian root ({root}) needs the "
+                           "namespace sandbox, which is not available here")
 
 
 _NS_STATE: bool | None = None
@@ -224,11 +241,15 @@ def _staging_dir() -> str:
 
 
 def _run_ns(argv: list[str], uid: int | None, limits: Limits, env: dict[str, str] | None,
-            host_dir: str | None, copy_in: tuple[tuple[str, str], ...]) -> RunResult:
+            host_dir: str | None, copy_in: tuple[tuple[str, str], ...],
+            root: str | None = None) -> RunResult:
     """One run in fresh namespaces (see :mod:`analyzer.sandbox_ns` for the children)."""
+    if root is not None and not os.path.isdir(os.path.join(root, "usr")):
+        raise SandboxError(f"sandbox: {root} is not a prepared root (no usr/)")
     msg_r, msg_w = os.pipe()
     plan = sandbox_ns.Plan(parent=os.getpid(), message_fd=msg_w, host_dir=host_dir,
                            copy_in=copy_in, staging=_staging_dir(), uid=uid,
+                           system_root=(root or "").rstrip("/"),
                            real_uid=os.getuid(), real_gid=os.getgid(),
                            tmpfs_size=limits.tmpfs_size,
                            rlimits=_rlimits(limits, uid, namespace=True))

@@ -6,7 +6,7 @@ namespace when not root, which is what makes the rest possible without
 privileges), then forks twice:
 
 * C, pid 1 of the new PID namespace, builds a minimal root file system (the
-  system directories read-only, a fresh /proc, a /dev of a few nodes, private
+  system directories read-only -- the host's, or a prepared Debian root's, a fresh /proc, a /dev of a few nodes, private
   size-capped tmpfs on /tmp, /var/tmp, /dev/shm and /run/lock, and the run's
   host directory at /work), pivots into it, forks D and reaps;
 * D drops to the sandbox uid under the rlimits and returns to Popen, which
@@ -73,6 +73,7 @@ class Plan:
     real_gid: int
     tmpfs_size: int
     rlimits: tuple[tuple[int, int], ...]
+    system_root: str = ""     # '' the host's system directories; else a Debian root's
 
 
 def _check(result: int, what: str) -> None:
@@ -157,11 +158,12 @@ def _build_root(plan: Plan) -> None:
     _mount(None, "/", None, MS_REC | MS_PRIVATE)
     _mount("tmpfs", new, "tmpfs", MS_NOSUID | MS_NODEV, "size=1m,mode=0755")
     for d in SYSTEM_DIRS:
-        if os.path.islink(d):
-            os.symlink(os.readlink(d), new + d)
-        elif os.path.isdir(d):
+        src = plan.system_root + d  # a root's own /usr, /etc, /lib*: its loader and libc
+        if os.path.islink(src):
+            os.symlink(os.readlink(src), new + d)
+        elif os.path.isdir(src):
             os.mkdir(new + d)
-            _bind_ro(d, new + d)
+            _bind_ro(src, new + d)
     os.mkdir(new + "/dev")
     _mount("tmpfs", new + "/dev", "tmpfs", MS_NOSUID | MS_NOEXEC, "size=64k,mode=0755")
     for dev in DEVICES:

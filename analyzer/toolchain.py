@@ -5,6 +5,13 @@ overhead matrix) resolves it here, so an id is parsed once
 (:class:`flagdb.model.CompilerId`) and a compiler's identity is computed one way.
 The identity is the resolved driver paths plus the full ``--version`` output: an
 upgraded package gives new cache keys and shows in stored results.
+
+A compiler the host does not have, but a prepared Debian root does
+(:mod:`analyzer.roots`, ``warnscope toolchain add gcc-14``), resolves to a Toolchain
+whose ``root`` is that root: its drivers are paths *inside* the root, and every caller
+runs them through :meth:`Toolchain.wrap` (trusted tool runs) or hands ``root`` to the
+sandbox (untrusted compiles and runs). Its identity adds the suite and the package
+versions dpkg recorded, and its ``version`` line names both.
 """
 from __future__ import annotations
 
@@ -13,8 +20,9 @@ import os
 import shutil
 import signal
 import subprocess
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
+from pathlib import Path
 
 from flagdb.errors import WarnscopeError
 from flagdb.model import CompilerId
@@ -33,11 +41,46 @@ class Toolchain:
     c_driver: str      # path of gcc-12 / clang-16
     cxx_driver: str    # path of g++-12 / clang++-16
     version: str       # first line of --version
-    identity: str      # sha256 of paths and full --version output
+    identity: str      # sha256 of paths and full --version output (+ suite, packages)
+    root: str | None = None      # a prepared Debian root (analyzer.roots), None: the host
+    suite: str | None = None     # that root's suite ('trixie')
+    package: str | None = None   # the Debian package version in the root ('14.2.0-19')
 
     def driver(self, language: str) -> str:
-        """The driver for ``c`` or ``c++``."""
+        """The driver for ``c`` or ``c++`` (a path inside ``root`` for a root toolchain)."""
         return self.c_driver if language == "c" else self.cxx_driver
+
+    @property
+    def where(self) -> str:
+        """``host`` or ``trixie root (14.2.0-19)``: what a user is told it ran."""
+        return "host" if self.root is None else f"{self.suite} root ({self.package})"
+
+    def wrap(self, argv: list[str], binds: tuple[str, ...] = (),
+             ro_binds: tuple[str, ...] = (), cwd: str | None = None) -> list[str]:
+        """``argv`` (starting with a driver or another tool of this toolchain) as the
+        command that runs it: unchanged on the host; in a root, run through bubblewrap
+        with the root's system directories, and ``binds`` (writable) / ``ro_binds``
+        visible at their own paths. Only for trusted runs; a corpus program's compile
+        goes through :mod:`analyzer.sandbox` with ``root=``."""
+        if self.root is None:
+            return list(argv)
+        from analyzer.roots import bwrap_argv
+        return bwrap_argv(Path(self.root), list(argv), binds, ro_binds, cwd)
+
+    def tool(self, name: str) -> str | None:
+        """Path of another program of this toolchain (``diagtool-16``), or None: on the
+        host from PATH, in a root from the root's /usr/bin (the path is the one
+        :meth:`wrap` makes valid)."""
+        if self.root is None:
+            return shutil.which(name)
+        for d in ("/usr/bin", "/usr/sbin"):
+            if os.path.exists(f"{self.root}{d}/{name}"):
+                return f"{d}/{name}"
+        return None
+
+    def file(self, path: str) -> str:
+        """A host path of a file of this toolchain (``/usr/lib/gcc/.../plugin/include``)."""
+        return path if self.root is None else f"{self.root}{path}"
 
 
 def parse_id(text: str) -> CompilerId:
@@ -107,8 +150,21 @@ def _kill_group(proc: subprocess.Popen) -> None:
 
 def resolve(name: str) -> Toolchain:
     """``gcc-12`` (any spelling: ``clang-016``) -> Toolchain, or a clear error when it
-    is not installed or does not answer ``--version``."""
+    is not installed or does not answer ``--version``. The host's compiler if it has
+    one, else the one of a prepared root (``warnscope toolchain add``)."""
     return _resolve(canonical(name))
+
+
+def resolve_in_root(name: str, suite: str) -> Toolchain:
+    """The compiler of the ``suite`` root, even when the host has the same compiler
+    (to compare the two: ``bench/bench_zoo.py``)."""
+    from analyzer import roots
+    cid = parse_id(name)
+    root = roots.load(suite)
+    if root is None or str(cid) not in root.compilers:
+        raise WarnscopeError(f"no {suite} root with {cid}: warnscope toolchain add {cid} "
+                             f"--suite {suite}")
+    return _from_root(str(cid), suite)
 
 
 @lru_cache(maxsize=None)
@@ -117,7 +173,12 @@ def _resolve(name: str) -> Toolchain:
     c_name, cxx_name = driver_names(cid)
     c_path, cxx_path = shutil.which(c_name), shutil.which(cxx_name)
     if not c_path:
-        raise WarnscopeError(f"compiler {cid} is not installed (no {c_name} on PATH)")
+        from analyzer import roots
+        root = roots.find(cid)
+        if root is not None:
+            return _from_root(str(cid), root.suite)
+        raise WarnscopeError(f"compiler {cid} is not installed (no {c_name} on PATH; "
+                             f"warnscope toolchain add {cid} prepares it in a Debian root)")
     cxx_path = cxx_path or c_path
     version = probe([c_path, "--version"])
     first = next((l.strip() for l in version.splitlines() if l.strip()), "")
@@ -129,6 +190,37 @@ def _resolve(name: str) -> Toolchain:
     identity = hashlib.sha256(f"{c_path}\0{cxx_path}\0{real}\0{version}".encode()).hexdigest()
     return Toolchain(name=str(cid), family=cid.family, major=cid.major, c_driver=c_path,
                      cxx_driver=cxx_path, version=first, identity=identity)
+
+
+@lru_cache(maxsize=None)
+def _from_root(name: str, suite: str) -> Toolchain:
+    """The Toolchain of ``name`` in the ``suite`` root: drivers inside it, identity with
+    the suite and the package versions, probed through :meth:`Toolchain.wrap`."""
+    from analyzer import roots
+    cid = parse_id(name)
+    root = roots.load(suite)
+    if root is None or name not in root.compilers:
+        raise WarnscopeError(f"the {suite} root has no {name}")
+    packages = root.compilers[name]
+    c_name, cxx_name = driver_names(cid)
+    base = Toolchain(name=name, family=cid.family, major=cid.major, c_driver="", cxx_driver="",
+                     version="", identity="", root=str(root.path), suite=suite,
+                     package=packages.get(c_name, "?"))
+    c_path, cxx_path = base.tool(c_name), base.tool(cxx_name)
+    if c_path is None:
+        raise WarnscopeError(f"the {suite} root lists {name} but has no {c_name}: "
+                             f"warnscope toolchain remove {name}; toolchain add {name}")
+    cxx_path = cxx_path or c_path
+    version = probe(base.wrap([c_path, "--version"]))
+    first = next((l.strip() for l in version.splitlines() if l.strip()), "")
+    if not first:
+        raise WarnscopeError(f"{c_path} in the {suite} root printed nothing on --version")
+    real = f"{os.path.realpath(base.file(c_path))}\0{os.path.realpath(base.file(cxx_path))}"
+    pkgs = "\0".join(f"{k}={v}" for k, v in sorted(packages.items()))
+    identity = hashlib.sha256(f"debian-root\0{suite}\0{pkgs}\0{c_path}\0{cxx_path}\0"
+                              f"{real}\0{version}".encode()).hexdigest()
+    return replace(base, c_driver=c_path, cxx_driver=cxx_path, identity=identity,
+                   version=f"{first} [Debian {suite} {base.package}]")
 
 
 def installed(names: list[str]) -> list[str]:

@@ -3,6 +3,7 @@
 The CLI turns a :class:`WarnscopeError` into one line on stderr and exit status 1;
 anything else is a bug and keeps its traceback.
 """
+from __future__ import annotations
 
 
 class WarnscopeError(Exception):

@@ -25,6 +25,7 @@ LAZY_COMMANDS = {
     "ub": "analyzer.cli.ub:ub",
     "site": "analyzer.cli.site:site",
     "overhead": "analyzer.cli.overhead:overhead",
+    "toolchain": "analyzer.cli.toolchain:toolchain",
 }
 
 

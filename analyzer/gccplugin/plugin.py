@@ -7,6 +7,11 @@ recorded version is not the compiler's, runs the compiler on an empty input with
 it, and hands back the plugin's JSON.  Every failure (no compiler, no plugin
 headers, a plugin that does not load, a compiler that crashes) becomes one clear
 :class:`~flagdb.errors.WarnscopeError` line.
+
+A GCC of a prepared Debian root (``warnscope toolchain add gcc-14``) gets its plugin
+built inside that root, with the root's ``g++-N`` and ``gcc-N-plugin-dev`` headers,
+into the cache keyed by the toolchain's identity (suite and package versions), and
+is run there: every command goes through :meth:`Toolchain.wrap`.
 """
 from __future__ import annotations
 
@@ -20,7 +25,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from flagdb.errors import WarnscopeError
-from flagdb.paths import cache_dir
+from flagdb.paths import atomic_write, cache_dir
+
+from analyzer.toolchain import Toolchain, resolve
 
 HERE = Path(__file__).resolve().parent
 #: installed with the package, so an installed warnscope can build the plugin for any GCC
@@ -45,6 +52,15 @@ class Plugin:
     #: How it was found: ``WARNSCOPE_PLUGIN_DIR``, ``installed``, ``build dir``, or
     #: ``built now into the cache`` (the fallback when Meson has not built it).
     origin: str
+    #: the compiler's toolchain: ``gcc`` is a path inside its root when it has one
+    toolchain: Toolchain | None = None
+
+    def command(self, argv: list[str], binds: tuple[str, ...] = (),
+                ro_binds: tuple[str, ...] = ()) -> list[str]:
+        """``argv`` as run: as is on the host, inside the root for a root GCC."""
+        if self.toolchain is None:
+            return argv
+        return self.toolchain.wrap(argv, binds, (*ro_binds, str(self.path.parent)))
 
     @property
     def name(self) -> str:
@@ -61,17 +77,28 @@ def major_of(compiler: str) -> str:
 
 
 def gcc_binary(compiler: str) -> str:
-    """The path of ``gcc-N`` on PATH."""
+    """The path of ``gcc-N`` (on PATH, or inside its root)."""
+    return gcc_toolchain(compiler).c_driver
+
+
+def gcc_toolchain(compiler: str) -> Toolchain:
+    """``gcc-N`` on the host, or in a prepared root."""
     major_of(compiler)
-    path = shutil.which(compiler)
-    if not path:
-        raise PluginUnavailable(f"{compiler}: compiler not found on PATH")
-    return path
+    try:
+        return resolve(compiler)
+    except WarnscopeError:
+        raise PluginUnavailable(f"{compiler}: compiler not found on PATH "
+                                f"(nor in a root: warnscope toolchain add {compiler})") from None
 
 
-def gcc_version(gcc: str) -> str:
+def _wrap(tc: Toolchain | None, argv: list[str], binds: tuple[str, ...] = (),
+          ro_binds: tuple[str, ...] = ()) -> list[str]:
+    return argv if tc is None else tc.wrap(argv, binds, ro_binds)
+
+
+def gcc_version(gcc: str, tc: Toolchain | None = None) -> str:
     """``gcc-12 -dumpfullversion`` → ``12.2.0``."""
-    proc = subprocess.run([gcc, "-dumpfullversion"], capture_output=True, text=True,
+    proc = subprocess.run(_wrap(tc, [gcc, "-dumpfullversion"]), capture_output=True, text=True,
                           timeout=TIMEOUT, check=False)
     if proc.returncode != 0 or not proc.stdout.strip():
         raise WarnscopeError(f"{gcc}: cannot tell its version ({proc.stderr.strip()})")
@@ -99,34 +126,102 @@ def search_dirs() -> list[tuple[Path, str]]:
     return dirs
 
 
-def headers_dir(gcc: str) -> Path:
-    """``$(gcc-N -print-file-name=plugin)/include``, which gcc-N-plugin-dev fills."""
-    proc = subprocess.run([gcc, "-print-file-name=plugin"], capture_output=True, text=True,
-                          timeout=TIMEOUT, check=False)
+def headers_dir(gcc: str, tc: Toolchain | None = None) -> Path:
+    """``$(gcc-N -print-file-name=plugin)/include``, which gcc-N-plugin-dev fills (as the
+    compiler sees it: inside its root for a root GCC)."""
+    proc = subprocess.run(_wrap(tc, [gcc, "-print-file-name=plugin"]), capture_output=True,
+                          text=True, timeout=TIMEOUT, check=False)
     return Path(proc.stdout.strip()) / "include"
 
 
-def build_into_cache(compiler: str, gcc: str, version: str) -> Path:
-    """Compile the plugin with ``g++-N`` into the cache (when Meson has not)."""
-    include = headers_dir(gcc)
+def cache_for(compiler: str, version: str, tc: Toolchain | None = None) -> Path:
+    """Where a plugin built into the cache lives: per GCC version on the host, per
+    toolchain identity (suite, package versions) for a root GCC."""
+    if tc is not None and tc.root is not None:
+        return cache_dir("gcc-plugin", f"{tc.suite}-{tc.identity[:16]}") / plugin_file_name(compiler)
+    return cache_dir("gcc-plugin", version) / plugin_file_name(compiler)
+
+
+def build_into_cache(compiler: str, gcc: str, version: str, tc: Toolchain | None = None) -> Path:
+    """Compile the plugin with ``g++-N`` into the cache (when Meson has not); for a root
+    GCC, inside its root with the root's g++ and headers."""
+    include = headers_dir(gcc, tc)
     major = major_of(compiler)
-    if not (include / "gcc-plugin.h").is_file():
+    seen = Path(tc.file(str(include))) if tc is not None else include
+    if not (seen / "gcc-plugin.h").is_file():
         raise PluginUnavailable(
             f"{compiler}: no plugin headers (install gcc-{major}-plugin-dev)")
-    gxx = shutil.which(f"g++-{major}")
+    gxx = tc.tool(f"g++-{major}") if tc is not None else shutil.which(f"g++-{major}")
     if not gxx:
         raise PluginUnavailable(f"{compiler}: no g++-{major} to build the plugin with")
-    out = cache_dir("gcc-plugin", version) / plugin_file_name(compiler)
-    tmp = out.with_suffix(".tmp")
+    out = cache_for(compiler, version, tc)
+    tmp = out.with_suffix(f".{os.getpid()}.tmp")
+    extra = _missing_headers(seen, major, tc)
+    extra_args = [f"-I{d}" for d in extra]
     proc = subprocess.run(
-        [gxx, "-shared", "-fPIC", "-fno-rtti", "-O2", "-std=gnu++17", f"-I{include}",
-         str(SOURCE), "-o", str(tmp)],
+        _wrap(tc, [gxx, "-shared", "-fPIC", "-fno-rtti", "-O2", "-std=gnu++17", f"-I{include}",
+                   *extra_args, str(SOURCE), "-o", str(tmp)],
+              binds=(str(out.parent),), ro_binds=(str(SOURCE.parent), *map(str, extra))),
         capture_output=True, text=True, timeout=600, check=False)
     if proc.returncode != 0:
         first = next((l for l in proc.stderr.splitlines() if "error" in l), proc.stderr[:200])
         raise WarnscopeError(f"{compiler}: building the plugin failed: {first}")
     tmp.replace(out)
     return out
+
+
+#: Headers that a plugin-dev package's own headers include but do not ship, by the
+#: path they are included as: bullseye's gcc-10-plugin-dev (10.2.1-6) has a
+#: config/i386/i386.h that includes common/config/i386/i386-cpuinfo.h (a backport),
+#: without the file.
+_UNSHIPPED = ("common/config/i386/i386-cpuinfo.h",)
+
+
+def _missing_headers(include: Path, major: str, tc: Toolchain | None) -> list[Path]:
+    """Include directories supplying what ``include`` needs but lacks: the very file
+    from the same Debian version's ``gcc-N-source`` (fetched by the root's apt, taken
+    from the Debian patch that creates it, or else from the upstream tarball; kept in
+    the cache). Only for a root GCC: a host one is fixed by apt."""
+    wanted = [h for h in _UNSHIPPED if not (include / h).exists()
+              and any(h in p.read_text(errors="replace")
+                      for p in (include / "config" / "i386").glob("*.h"))]
+    if not wanted or tc is None or tc.root is None:
+        return []
+    extra = cache_dir("gcc-plugin", f"headers-{tc.suite}-gcc-{major}-{tc.package}")
+    if all((extra / h).is_file() for h in wanted):
+        return [extra]
+    from analyzer import roots
+    deb = roots.download(tc.suite, [f"gcc-{major}-source"])[f"gcc-{major}-source"]
+    with tempfile.TemporaryDirectory(dir=extra.parent) as tmp:
+        subprocess.run(["dpkg-deb", "-x", str(deb), tmp], check=True, capture_output=True)
+        src = Path(tmp) / f"usr/src/gcc-{major}"
+        for h in wanted:
+            text = _created_by_patch(src / "patches", f"src/gcc/{h}")
+            if text is None:
+                tarball = next(iter(sorted(src.glob("gcc-*.tar.*"))), None)
+                proc = subprocess.run(["tar", "-xOf", str(tarball), "--wildcards", f"*/gcc/{h}"],
+                                      capture_output=True, text=True, check=False)
+                if tarball is None or proc.returncode != 0:
+                    raise WarnscopeError(f"gcc-{major}-plugin-dev lacks {h}, and "
+                                         f"gcc-{major}-source has no copy of it")
+                text = proc.stdout
+            (extra / h).parent.mkdir(parents=True, exist_ok=True)
+            atomic_write(extra / h, text.encode())
+    return [extra]
+
+
+def _created_by_patch(patches: Path, path: str) -> str | None:
+    """The contents of ``path`` where one of Debian's patches creates it (a hunk from
+    /dev/null), else None."""
+    for diff in sorted(patches.glob("*.diff")):
+        lines = diff.read_text(errors="replace").splitlines()
+        for i, line in enumerate(lines[1:], 1):
+            if line == f"+++ b/{path}" and lines[i - 1].startswith("--- /dev/null"):
+                m = re.match(r"@@ -0,0 \+1,(\d+) @@", lines[i + 1])
+                if m:
+                    body = lines[i + 2:i + 2 + int(m.group(1))]
+                    return "\n".join(l[1:] for l in body) + "\n"
+    return None
 
 
 def locate(compiler: str, build: bool = True) -> Plugin:
@@ -136,10 +231,21 @@ def locate(compiler: str, build: bool = True) -> Plugin:
     clear message naming both versions; if none fits and ``build`` is true, the
     plugin is compiled into the cache with ``g++-N`` (``origin`` says so).
     """
-    gcc = gcc_binary(compiler)
-    version = gcc_version(gcc)
+    tc = gcc_toolchain(compiler)
+    gcc = tc.c_driver
+    in_root = tc if tc.root is not None else None
+    version = gcc_version(gcc, in_root)
     name = plugin_file_name(compiler)
     mismatched = []
+    if in_root is not None:  # built for the host's libraries: never for a root's GCC
+        cached = cache_for(compiler, version, in_root)
+        if cached.is_file() and built_for(cached) == version:
+            return Plugin(compiler, gcc, version, cached, "cache", in_root)
+        if not build:
+            raise PluginUnavailable(f"{compiler} ({version}, {tc.where}): no plugin built")
+        path = build_into_cache(compiler, gcc, version, in_root)
+        return Plugin(compiler, gcc, version, path, f"built now in the {tc.suite} root into "
+                      f"{path.parent}", in_root)
     for directory, origin in search_dirs():
         path = directory / name
         if not path.is_file():
@@ -189,8 +295,8 @@ def run(plugin: Plugin, lang: str, flags: list[str] | tuple[str, ...] = (),
         cmd += list(flags)
         try:
             with open(empty, "rb") as stdin:
-                proc = subprocess.run(cmd, capture_output=True, text=True, timeout=TIMEOUT,
-                                      check=False, stdin=stdin)
+                proc = subprocess.run(plugin.command(cmd, binds=(tmp,)), capture_output=True,
+                                      text=True, timeout=TIMEOUT, check=False, stdin=stdin)
         except subprocess.TimeoutExpired:
             raise WarnscopeError(
                 f"{plugin.compiler} with the plugin did not finish in {TIMEOUT} s") from None

@@ -12,7 +12,9 @@ other processes share the cache.
 The source is untrusted, so the compiler runs in :mod:`analyzer.sandbox` like
 the programs do: a pool uid, no network, rlimits, a timeout that kills every
 process of the compile, stdin from /dev/null, and a root file system with only
-the system directories and the compile's own directory in it.
+the system directories and the compile's own directory in it. A compiler of a
+Debian root compiles with that root's system directories (``root=``), and its
+programs run with them too (the caller passes ``compiler.root`` to ``sandbox.run``).
 """
 from __future__ import annotations
 
@@ -98,7 +100,7 @@ def compile_program(compiler: Toolchain, language: str, std: str, filename: str,
         src = ws.path / filename
         src.write_bytes(source)
         os.chmod(src, 0o644)
-        result = ws.run(command, COMPILE_LIMITS)
+        result = ws.run(command, COMPILE_LIMITS, root=compiler.root)
         stderr = result.stderr.decode("utf-8", "replace")
         ok = result.status == "exit" and result.exit == 0
         binary = ws.read("a.out") if ok else None

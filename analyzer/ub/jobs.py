@@ -208,7 +208,8 @@ def run_cell(job: CellJob) -> CellResult:
                           compile_cached=build.cached, warnings=warnings,
                           host=socket.gethostname())
     with _stage("run"):
-        results = [sandbox.run(build.binary, case.args, job.limits) for _ in range(job.runs)]
+        results = [sandbox.run(build.binary, case.args, job.limits, root=job.compiler.root)
+                   for _ in range(job.runs)]
     first = results[0]
     return CellResult(
         job=job, verdict=classify(case, results), exit=first.exit, signal=first.signal,
@@ -240,7 +241,8 @@ def run_sanitizer(job: SanitizerJob) -> SanitizerResult:
         return SanitizerResult(job=job, detected=None, status="compile-error",
                                report=build.log[-STORED_OUTPUT:])
     with _stage("sanitizer"):
-        result = sandbox.run(build.binary, case.args, job.limits, env=SANITIZER_ENV)
+        result = sandbox.run(build.binary, case.args, job.limits, env=SANITIZER_ENV,
+                             root=job.compiler.root)
     marker = SANITIZER_MARKERS[job.sanitizer]
     lines = [l for l in result.stderr.splitlines() if marker.search(l)]
     report = b"\n".join(lines[:5]) if lines else result.stderr[-1024:]

@@ -5,7 +5,9 @@ Each diagnostic of a libclang translation unit carries its option
 is asked through its own library (Debian's ``libclang1-N``): the bindings'
 ``Config.set_library_file`` can be called once per process, so each version runs
 in its own short-lived worker process (``python -m analyzer.ub.libclang``) that
-reads a JSON request on stdin and writes a JSON answer on stdout.
+reads a JSON request on stdin and writes a JSON answer on stdout. A clang of a Debian
+root (``warnscope toolchain add clang-18``) is asked the same way from inside its
+root, by the root's python3 with its python3-clang-N bindings.
 """
 from __future__ import annotations
 
@@ -34,24 +36,44 @@ def clang_warning_args(language: str, std: str, level: str, flags: list[str]) ->
     return ["-x", language, f"-std={std}", level, *flags, "-Weverything"]
 
 
+def _root_toolchain(major: int):
+    """The root toolchain of clang ``major`` when the host has no libclang of its own."""
+    from analyzer.toolchain import resolve
+    try:
+        tc = resolve(f"clang-{major}")
+    except WarnscopeError:
+        return None
+    return tc if tc.root is not None else None
+
+
 def warnings_for(major: int, units: list[dict]) -> dict:
     """Ask clang ``major``'s libclang about ``units``.
 
     ``units``: [{"id": str, "filename": str, "source": str, "args": [...]}]. Returns
     {"version": "...", "options": {id: [option, ...]}}.
     """
-    request = json.dumps({"library": library_for(major), "units": units})
     # From the directory that holds this very ``analyzer`` package, so the worker is
     # the same code as its caller (a source tree or an installed copy).
-    proc = subprocess.run([sys.executable, "-m", "analyzer.ub.libclang"], input=request,
+    here = str(Path(__file__).resolve().parents[2])
+    argv = [sys.executable, "-m", "analyzer.ub.libclang"]
+    tc = _root_toolchain(major)
+    if tc is not None:
+        library = f"/usr/lib/llvm-{major}/lib/libclang-{major}.so.1"
+        if not Path(tc.file(library)).exists():
+            raise WarnscopeError(f"libclang of clang-{major} not found in its {tc.suite} root")
+        argv = tc.wrap(["python3", "-m", "analyzer.ub.libclang"], ro_binds=(here,), cwd=here)
+    else:
+        library = library_for(major)
+    request = json.dumps({"library": library, "units": units})
+    proc = subprocess.run(argv, input=request,
                           capture_output=True, text=True, timeout=WORKER_TIMEOUT,
-                          cwd=str(Path(__file__).resolve().parents[2]), check=False)
+                          cwd=here, check=False)
     if proc.returncode != 0:
         tail = proc.stderr.strip().splitlines()[-1:] or ["no output"]
         raise WarnscopeError(f"libclang worker for clang-{major} failed: {tail[0]}")
     answer = json.loads(proc.stdout)
     if f"clang version {major}." not in answer["version"]:
-        raise WarnscopeError(f"{library_for(major)} reports {answer['version']!r}, not clang {major}")
+        raise WarnscopeError(f"{library} reports {answer['version']!r}, not clang {major}")
     return answer
 
 

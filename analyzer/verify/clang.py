@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from flagdb.clang_ingest import major_of
 from flagdb.errors import WarnscopeError
 from flagdb.model import CompilerData, Flag
+from analyzer.toolchain import resolve
 from analyzer.verify.report import Finding, VerifyReport
 
 #: Left out of the probe: clang's driver takes ``-Wframe-larger-than`` and
@@ -76,11 +77,18 @@ def groups_of(data: CompilerData) -> dict[str, _Group]:
     return out
 
 
-def _tool(report: VerifyReport, check: str, name: str) -> str | None:
-    path = shutil.which(name)
+def _tool(report: VerifyReport, check: str, name: str, major: int) -> list[str] | None:
+    """The command that runs ``name`` of clang ``major``: from PATH, or inside the root of
+    a prepared root toolchain (``toolchain add clang-18``); None (check skipped) if absent."""
+    try:
+        tc = resolve(f"clang-{major}")
+    except WarnscopeError:
+        tc = None
+    path = tc.tool(name) if tc is not None else shutil.which(name)
     if path is None:
         report.findings.append(Finding(check, "", name, "not installed", f"{name} not found on PATH: check skipped"))
-    return path
+        return None
+    return tc.wrap([path]) if tc is not None else [path]
 
 
 # ----------------------------------------------------------------------------- tree
@@ -135,10 +143,10 @@ def parse_tree(text: str) -> tuple[dict[str, str], set[tuple[str, str]]]:
 
 
 def _check_tree(report: VerifyReport, major: int, groups: dict[str, _Group]) -> None:
-    tool = _tool(report, "tree", f"diagtool-{major}")
+    tool = _tool(report, "tree", f"diagtool-{major}", major)
     if not tool:
         return
-    colours, edges = parse_tree(run_on_tty([tool, "tree"]))
+    colours, edges = parse_tree(run_on_tty([*tool, "tree"]))
     if not colours:
         report.findings.append(Finding("tree", "", "coloured group tree", "no coloured lines", None))
         return
@@ -163,10 +171,10 @@ _WARNING_LINE = re.compile(r"^  (\w+)(?: \[-W(\S*)\])?$")
 
 
 def _check_warnings(report: VerifyReport, major: int, data: CompilerData) -> None:
-    tool = _tool(report, "warnings", f"diagtool-{major}")
+    tool = _tool(report, "warnings", f"diagtool-{major}", major)
     if not tool:
         return
-    proc = subprocess.run([tool, "list-warnings"], capture_output=True, text=True, check=False)
+    proc = subprocess.run([*tool, "list-warnings"], capture_output=True, text=True, check=False)
     theirs: dict[str, str | None] = {}
     for line in proc.stdout.splitlines():
         if line.startswith("STATISTICS"):
@@ -201,10 +209,10 @@ def _check_names(report: VerifyReport, major: int, groups: dict[str, _Group]) ->
         report.findings.append(Finding("names", "", "--print-diagnostic-options", "clang < 15",
                                        "clang before 15 has no --print-diagnostic-options: check skipped"))
         return
-    tool = _tool(report, "names", f"clang-{major}")
+    tool = _tool(report, "names", f"clang-{major}", major)
     if not tool:
         return
-    proc = subprocess.run([tool, "--print-diagnostic-options"], capture_output=True, text=True, check=False)
+    proc = subprocess.run([*tool, "--print-diagnostic-options"], capture_output=True, text=True, check=False)
     printed = {l.strip()[2:] for l in proc.stdout.splitlines()
                if l.strip().startswith("-W") and not l.strip().startswith("-Wno-")}
     report.compared["names"] = len(printed)
@@ -231,11 +239,11 @@ def probe_spellings(groups: dict[str, _Group]) -> tuple[list[str], set[str]]:
 
 
 def _check_probe(report: VerifyReport, major: int, groups: dict[str, _Group]) -> None:
-    tool = _tool(report, "probe", f"clang-{major}")
+    tool = _tool(report, "probe", f"clang-{major}", major)
     if not tool:
         return
     tried, accepted = probe_spellings(groups)
-    argv = [tool, "-Werror=unknown-warning-option", "-ferror-limit=0", "-fsyntax-only",
+    argv = [*tool, "-Werror=unknown-warning-option", "-ferror-limit=0", "-fsyntax-only",
             "-x", "c", "/dev/null", *tried, "-Wno-empty-translation-unit"]
     proc = subprocess.run(argv, capture_output=True, text=True, check=False)
     rejected = set(_UNKNOWN.findall(proc.stderr))

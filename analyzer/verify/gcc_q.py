@@ -24,6 +24,7 @@ from flagdb.errors import WarnscopeError
 from flagdb.model import CompilerData, Flag
 from flagdb.queries import Index, closure
 from analyzer.gccplugin.binary import default_of
+from analyzer.toolchain import Toolchain, resolve
 from analyzer.verify.report import Finding, VerifyReport
 
 #: Symbolic ``Init()`` values of the option files and what they are on a 64-bit host.
@@ -32,26 +33,30 @@ SCENARIOS = {"default": [], "wall": ["-Wall"], "wextra": ["-Wextra"]}
 LANGS = {"C": [], "C++": ["-x", "c++", "-fsyntax-only"]}
 
 
-def binary_for(data: CompilerData) -> str:
-    path = shutil.which(data.compiler)
-    if path is None:
+def binary_for(data: CompilerData) -> Toolchain:
+    """The binary to ask: the host's, or a prepared root's (``toolchain add``)."""
+    try:
+        return resolve(data.compiler)
+    except WarnscopeError as exc:
         raise WarnscopeError(
             f"{data.compiler} is not installed: verification needs the binary "
-            f"(apt-get install {data.compiler})"
-        )
-    return path
+            f"(apt-get install {data.compiler}, or warnscope toolchain add {data.compiler}): "
+            f"{exc}") from None
 
 
-def query(gcc: str, lang: str, flags: list[str]) -> dict[str, str]:
-    """``-Q --help=warnings`` as {option name without its argument form: state text}."""
-    cmd = [gcc, *LANGS[lang], "-Q", "--help=warnings", *flags]
+def query(gcc: str | Toolchain, lang: str, flags: list[str]) -> dict[str, str]:
+    """``-Q --help=warnings`` as {option name without its argument form: state text}.
+    ``gcc``: a driver on PATH, or a Toolchain (run in its root if it has one)."""
+    driver = gcc if isinstance(gcc, str) else gcc.c_driver
+    cmd = [driver, *LANGS[lang], "-Q", "--help=warnings", *flags]
     with tempfile.TemporaryDirectory() as tmp:
         if LANGS[lang]:
             # an empty input of our own: /dev/null is not to be trusted on a shared machine
             empty = Path(tmp) / "empty.cc"
             empty.write_text("")
             cmd.insert(len(LANGS[lang]) + 1, str(empty))
-        proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
+        argv = cmd if isinstance(gcc, str) else gcc.wrap(cmd, ro_binds=(tmp,))
+        proc = subprocess.run(argv, capture_output=True, text=True, check=False)
     if proc.returncode != 0:
         raise WarnscopeError(f"{' '.join(cmd)} failed: {proc.stderr.strip()[:200]}")
     states: dict[str, str] = {}
@@ -215,7 +220,8 @@ def verify_gcc(data: CompilerData) -> VerifyReport:
     """Compare the database entry with the binary's own listing, for C and C++."""
     gcc = binary_for(data)
     report = VerifyReport(compiler=data.compiler)
-    version = subprocess.run([gcc, "-dumpfullversion"], capture_output=True, text=True).stdout.strip()
+    version = subprocess.run(gcc.wrap([gcc.c_driver, "-dumpfullversion"]), capture_output=True,
+                             text=True).stdout.strip()
     report.compared["version"] = 1
     if version != data.version:
         report.findings.append(Finding("version", data.compiler, data.version, version, None))
@@ -236,7 +242,9 @@ def verify_gcc(data: CompilerData) -> VerifyReport:
         reason = absent_from_binary(f)
         where = "in option table" if is_binary_entry(f) else "in option files"
         report.findings.append(Finding("names", f.name, where, "not in binary", reason))
-    for name in sorted(binary_names - set(db_names)):
+    # Both sides normalised: gcc-14's -Wsuggest-attribute=returns_nonnull is spelt with
+    # "_" in both, and must not count as missing from the entry.
+    for name in sorted(n for n in binary_names if normalize(n) not in db_names):
         state = results[("C", "default")][name]
         reason = _foreign_language(state, languages_in_files)
         report.findings.append(Finding("names", name, "not in option files", state or "listed", reason))
@@ -257,7 +265,7 @@ def verify_gcc(data: CompilerData) -> VerifyReport:
                 if not applies:
                     continue
                 reason = _foreign_language(actual, languages_in_files)
-                if reason is None and is_binary_entry(f):
+                if reason is None:
                     reason = _named_languages_only(f, actual, lang)
                 report.findings.append(Finding(check, name, "applies to " + lang, actual, reason))
                 continue
@@ -304,13 +312,15 @@ def _foreign_language(state: str, known: set[str]) -> str | None:
 
 def _named_languages_only(f: Flag, state: str, lang: str) -> str | None:
     """A ``Common`` option that also names languages, none of them ``lang``: GCC's
-    ``--help`` looks at the named languages only and lists it as available in them."""
+    ``--help`` looks at the named languages only and lists it as available in them.
+    From option files too: GCC 14's m2/lang.opt repeats ``Wunused-parameter`` for
+    Modula-2, so gcc-14 -Q lists the common.opt option as "[available in Modula-2]"."""
     m = re.match(r"\[available in (.*)\]", state)
     named = set(f.languages) - {"Common"}
     if (m is None or "Common" not in f.languages or lang in named
             or {l.strip() for l in m.group(1).split(",")} != named):
         return None
-    return (f"binary entry: a Common option whose record also names {', '.join(sorted(named))}; "
+    return (f"a Common option whose records also name {', '.join(sorted(named))}; "
             "-Q lists an option that names languages as available in those only, "
             f"though as a Common one it applies to {lang} too")
 

@@ -1,0 +1,71 @@
+"""``warnscope toolchain``: compilers of other Debian suites, prepared in roots.
+
+A thin shell over :mod:`analyzer.roots`: ``add`` builds (or extends) a suite's root,
+``list`` shows host compilers, roots and what could be added, ``remove`` takes a
+compiler out of its root. Every other command then finds the compiler by its id.
+"""
+from __future__ import annotations
+
+import click
+
+from flagdb.errors import WarnscopeError
+from flagdb.results import to_json
+
+from analyzer import roots
+from analyzer.toolchain import parse_id, resolve_in_root
+
+
+@click.group("toolchain")
+def toolchain() -> None:
+    """Compilers the host cannot install, in minimal Debian roots (gcc-9..16, clang-9..23)."""
+
+
+@toolchain.command("add")
+@click.argument("compilers", nargs=-1, required=True)
+@click.option("--suite", default=None, help="Debian suite to take it from (default: the newest "
+              "release that packages it; sid only when no release does).")
+def add(compilers: tuple[str, ...], suite: str | None) -> None:
+    """Prepare COMPILERS (e.g. gcc-14 clang-18) in a Debian root of their suite."""
+    import shutil
+    ids = [parse_id(c) for c in compilers]
+    for cid in ids:  # every id checked before anything is built
+        roots.choose_suite(cid, suite)
+        if suite is None and shutil.which(f"{cid.family}-{cid.major}"):
+            raise WarnscopeError(f"{cid} is installed on the host; give --suite to add "
+                                 "it in a root as well")
+    # Progress only for a person watching: a failure stays one line in logs and scripts.
+    stderr = click.get_text_stream("stderr")
+    say = (lambda m: click.echo(f"toolchain: {m}", err=True)) if stderr.isatty() else (lambda _: None)
+    for cid in ids:
+        root = roots.add(cid, suite, progress=say)
+        tc = resolve_in_root(str(cid), root.suite)
+        click.echo(f"{cid}: {tc.version} in {root.path}")
+
+
+@toolchain.command("remove")
+@click.argument("compilers", nargs=-1, required=True)
+def remove(compilers: tuple[str, ...]) -> None:
+    """Remove COMPILERS from their root (the root goes with its last compiler)."""
+    for cid in map(parse_id, compilers):
+        root = roots.remove(cid)
+        gone = "" if root.path.exists() else f"; {root.suite} root removed"
+        click.echo(f"{cid}: removed from the {root.suite} root{gone}")
+
+
+@toolchain.command("list")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print JSON: a list of {compiler, status, suite, suites, package, root}.")
+def list_(as_json: bool) -> None:
+    """Compilers on the host, in roots, and those `toolchain add` could prepare."""
+    entries = roots.listing()
+    if as_json:
+        click.echo(to_json(entries))
+        return
+    for e in entries:
+        if e.status == "host":
+            where = "host"
+        elif e.status == "root":
+            where = f"{e.suite} root, {e.package}"
+        else:
+            where = f"available: toolchain add {e.compiler} (from {e.suite})"
+        click.echo(f"{e.compiler:10} {where}")

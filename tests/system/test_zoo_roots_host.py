@@ -1,0 +1,22 @@
+"""Host compilers stay host compilers when roots exist; a compiler in neither says how
+to add it. Needs no root and no network (it only resolves ids)."""
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from analyzer import roots, toolchain
+from flagdb.model import CompilerId
+
+
+@pytest.mark.skipif(shutil.which("gcc-12") is None, reason="needs gcc-12")
+def test_host_compilers_stay_host_compilers_and_a_missing_one_says_how_to_add_it():
+    """The host's compiler wins over a root's; one in neither names ``toolchain add``."""
+    host = toolchain.resolve("gcc-12")
+    assert host.root is None and host.suite is None and host.where == "host"
+    assert host.wrap([host.c_driver, "--version"]) == [host.c_driver, "--version"]
+    if roots.find(CompilerId("gcc", 9)) is not None or shutil.which("gcc-9"):
+        pytest.skip("gcc-9 is available here")
+    with pytest.raises(toolchain.WarnscopeError, match="toolchain add gcc-9"):
+        toolchain.resolve("gcc-9")

@@ -1,0 +1,59 @@
+"""Which Debian suite a compiler comes from, and how a root is entered (no root built)."""
+from __future__ import annotations
+
+import pytest
+
+from analyzer import roots
+from analyzer.toolchain import Toolchain
+from flagdb.errors import WarnscopeError
+from flagdb.model import CompilerId
+
+
+@pytest.mark.parametrize("name, suite", [
+    ("gcc-9", "bullseye"), ("gcc-10", "bullseye"), ("gcc-12", "bookworm"),
+    ("gcc-13", "trixie"), ("gcc-14", "trixie"),          # in sid too: the release wins
+    ("gcc-15", "sid"), ("gcc-16", "sid"),                 # no release has them
+    ("clang-13", "bookworm"), ("clang-19", "trixie"),    # two releases: the newest
+    ("clang-11", "bullseye"), ("clang-22", "trixie"), ("clang-23", "sid"),
+])
+def test_newest_release_that_packages_it(name, suite):
+    assert roots.choose_suite(CompilerId.parse(name)) == suite
+
+
+@pytest.mark.parametrize("name, suite, words", [
+    ("gcc-8", None, ["does not package gcc-8", "bullseye gcc-9/10"]),
+    ("clang-10", None, ["clang-10", "sid"]),
+    ("gcc-14", "bullseye", ["bullseye does not package gcc-14", "trixie, sid"]),
+    ("gcc-14", "potato", ["unknown suite"]),
+])
+def test_what_debian_does_not_have_is_one_message(name, suite, words):
+    with pytest.raises(WarnscopeError) as err:
+        roots.choose_suite(CompilerId.parse(name), suite)
+    assert "\n" not in str(err.value)
+    for w in words:
+        assert w in str(err.value)
+
+
+def test_packages_bring_runtime_sanitizers_plugin_headers_and_tools():
+    assert set(roots.packages_for(CompilerId("gcc", 14))) >= {
+        "gcc-14", "g++-14", "gcc-14-plugin-dev", "libc6-dev"}
+    assert set(roots.packages_for(CompilerId("clang", 18))) >= {
+        "clang-18", "clang-tools-18", "libclang-rt-18-dev", "libc6-dev"}
+
+
+def test_wrap_runs_host_tools_as_they_are_and_root_tools_in_bubblewrap(tmp_path):
+    (tmp_path / "usr").mkdir()
+    (tmp_path / "bin").symlink_to("usr/bin")
+    host = Toolchain("gcc-12", "gcc", 12, "/usr/bin/gcc-12", "/usr/bin/g++-12", "v", "x")
+    assert host.wrap(["gcc-12", "-v"]) == ["gcc-12", "-v"]
+    zoo = Toolchain("gcc-14", "gcc", 14, "/usr/bin/gcc-14", "/usr/bin/g++-14", "v", "y",
+                    root=str(tmp_path), suite="trixie", package="14.2.0-19")
+    try:
+        argv = zoo.wrap(["/usr/bin/gcc-14", "-v"], binds=("/srv/out",), cwd="/srv/out")
+    except WarnscopeError:
+        pytest.skip("bubblewrap is not installed")
+    assert argv[-3:] == ["--", "/usr/bin/gcc-14", "-v"]
+    assert ["--ro-bind", f"{tmp_path}/usr", "/usr"] == argv[argv.index(f"{tmp_path}/usr") - 1:][:3]
+    assert ["--symlink", "usr/bin", "/bin"] == argv[argv.index("usr/bin") - 1:][:3]
+    assert ["--bind", "/srv/out", "/srv/out"] == argv[argv.index("--bind"):][:3]
+    assert zoo.where == "trixie root (14.2.0-19)" and host.where == "host"

@@ -39,8 +39,9 @@ COMPILE_LIMITS = sandbox.Limits(timeout=COMPILE_TIMEOUT, cpu=COMPILE_TIMEOUT,
                                 open_files=256, output_cap=4 << 20, memory=2 << 30,
                                 tmpfs_size=256 << 20, stack=64 << 20)
 #: Bump when what a cache entry means changes: "sandboxed" -- entries made by an
-#: unsandboxed compiler (which could embed any file root can read) are not reused.
-CACHE_VERSION = "sandboxed-1"
+#: unsandboxed compiler (which could embed any file root can read) are not reused;
+#: "-2": GCC 14's multi-line JSON diagnostics were stored as text, not as warnings.
+CACHE_VERSION = "sandboxed-2"
 #: Messages of a compile that failed for want of room, not because of the program.
 _NO_ROOM = ("No space left on device", "File too large", "Disk quota exceeded")
 #: ... and for want of memory (the address-space limit reached before the watchdog's).
@@ -166,16 +167,28 @@ def gcc_options_fired(diagnostics: list) -> list[str]:
 
 
 def _split_gcc_json(stderr: str) -> tuple[list, str]:
-    """gcc prints its JSON array on one stderr line; the rest (linker errors) is text."""
+    """Split gcc's JSON diagnostics from the rest of stderr (linker errors are text).
+
+    GCC up to 13 prints the array on one line; GCC 14 pretty-prints it over many, so
+    the array is decoded from wherever a line opens one, whatever its length.
+    """
+    decoder = json.JSONDecoder()
     diagnostics, rest = [], []
-    for line in stderr.splitlines():
-        if line.startswith("[") and line.endswith("]"):
+    pos = 0
+    while pos < len(stderr):
+        end = stderr.find("\n", pos)
+        end = len(stderr) if end < 0 else end
+        if stderr.startswith("[", pos):
             try:
-                diagnostics.extend(json.loads(line))
-                continue
+                value, after = decoder.raw_decode(stderr, pos)
             except json.JSONDecodeError:
-                pass
-        rest.append(line)
+                value = None
+            if isinstance(value, list):
+                diagnostics.extend(d for d in value if isinstance(d, dict))
+                pos = after + 1 if stderr.startswith("\n", after) else after
+                continue
+        rest.append(stderr[pos:end])
+        pos = end + 1
     rendered = [f"{d.get('kind')}: {d.get('message')}"
                 + (f" [{d['option']}]" if d.get("option") else "") for d in diagnostics]
     return diagnostics, "\n".join(rendered + rest)

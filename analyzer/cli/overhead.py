@@ -157,6 +157,9 @@ def report_cmd(ctx, study_id, project, fmt, top) -> None:
         cells = store.cells(conn, sid, with_tus=info["mode"] == "tu")
     finally:
         conn.close()
+    if not cells:
+        raise WarnscopeError(f"study {sid} ({info['project']}) has no finished cell yet: rerunning "
+                             "`warnscope overhead run` with its parameters resumes it")
     click.echo(report_mod.render(info, cells, fmt, top))
 
 

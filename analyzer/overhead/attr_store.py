@@ -66,14 +66,32 @@ class Probe:
 
 def attribution_id(conn: sqlite3.Connection, key: str, project: int, tc_name: str, version: str,
                    identity: str, opt: str, params: dict, flags: dict, host: str, machine: dict) -> int:
-    row = conn.execute("SELECT id FROM oh_attr WHERE key = ?", (key,)).fetchone()
-    if row:
-        return row[0]
+    found = find(conn, key)
+    if found is not None:
+        return found
     conn.execute("INSERT INTO oh_attr (key, project_id, compiler, compiler_version, compiler_identity, opt,"
                  " params, flags, host, machine, started_at) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
                  (key, project, tc_name, version, identity, opt, json.dumps(params, sort_keys=True),
                   json.dumps(flags, sort_keys=True), host, json.dumps(machine, sort_keys=True), utc_now()))
     return conn.execute("SELECT id FROM oh_attr WHERE key = ?", (key,)).fetchone()[0]
+
+
+def find(conn: sqlite3.Connection, key: str) -> int | None:
+    row = conn.execute("SELECT id FROM oh_attr WHERE key = ?", (key,)).fetchone()
+    return None if row is None else row[0]
+
+
+def discard_if_empty(conn: sqlite3.Connection, attr: int) -> None:
+    """Delete an attribution that holds no probe, and its project if nothing else refers to it."""
+    with transaction(conn):
+        if conn.execute("SELECT 1 FROM oh_attr_probe WHERE attr_id = ?", (attr,)).fetchone():
+            return
+        row = conn.execute("SELECT project_id FROM oh_attr WHERE id = ?", (attr,)).fetchone()
+        conn.execute("DELETE FROM oh_attr WHERE id = ?", (attr,))
+        if row is not None:
+            conn.execute("DELETE FROM oh_project WHERE id = ? AND NOT EXISTS (SELECT 1 FROM oh_study"
+                         " WHERE project_id = ?) AND NOT EXISTS (SELECT 1 FROM oh_attr WHERE project_id = ?)",
+                         (row[0], row[0], row[0]))
 
 
 def info(conn: sqlite3.Connection, attr: int) -> dict:

@@ -211,8 +211,8 @@ class Workspace:
             probe = store.CellResult(self.tc.name, "", "", "capture", {})
             tus = study.capture(self.recipe, self.tree, self.tc, opts, self.work, [probe], self.progress)
             if tus is None:
-                last = (probe.log_tail or "").strip().splitlines()[-1:] or [""]
-                raise WarnscopeError(f"{self.recipe.name} {self.tc.name}: {probe.error}: {last[0][:200]}")
+                raise WarnscopeError(f"{self.recipe.name} {self.tc.name}: {probe.error}: "
+                                     f"{_first_error(probe.log_tail or '')[:200]}")
             (self.work / "objects").mkdir()
             self._tus = tus
         return self._tus
@@ -220,6 +220,13 @@ class Workspace:
     def close(self) -> None:
         if self.work is not None:
             shutil.rmtree(self.work, ignore_errors=True)
+
+
+def _first_error(log: str) -> str:
+    """The line of a build log that says what failed: the first 'error' line, else the last line."""
+    lines = [line.strip() for line in log.splitlines() if line.strip()]
+    errors = [line for line in lines if "error" in line.lower()]
+    return (errors or lines or [""])[0 if errors else -1]
 
 
 # ------------------------------------------------------------------ measuring
@@ -325,6 +332,7 @@ def run(conn: sqlite3.Connection, recipe: Recipe, source: tuple[Path, str], tc: 
                                     sort_keys=True).encode()).hexdigest()
     kind = "debian" if recipe.package else ("ccdb" if recipe.build_system == "ccdb" else "local")
     with transaction(conn):
+        fresh = attr_store.find(conn, key) is None
         pid = store.project_id(conn, recipe.name, kind, origin, recipe.build_system, list(recipe.languages))
         attr = attr_store.attribution_id(conn, key, pid, tc.name, tc.version, tc.identity, opts.opt, params,
                                          all_sets, machine["host"], machine)
@@ -332,6 +340,12 @@ def run(conn: sqlite3.Connection, recipe: Recipe, source: tuple[Path, str], tc: 
     a = Attributor(conn, attr, ws, tc, all_sets, opts, progress)
     try:
         return _attribute(conn, attr, recipe, tc, a, opts, progress)
+    except BaseException:
+        # a build that fails before the first probe (or an interrupt then) leaves the
+        # database as it was: an attribution with nothing measured is no result to resume
+        if fresh:
+            attr_store.discard_if_empty(conn, attr)
+        raise
     finally:
         ws.close()
         progress.close()

@@ -88,6 +88,12 @@ HEADERS = ["compiler", "level", "runs", "CPU s median (min–max)", "ratio", "ra
            "added % compiler / other", "wall s", "warnings", ""]
 
 
+#: the CSV columns: every row's keys (``error`` only on some rows), CPU and wall flattened
+CSV_FIELDS = ["project", "mode", "opt", "compiler", "level", "status", "runs", "flags", "warnings", "noisy",
+              "ratio", "ratio_min", "ratio_max", "added_compiler_pct", "added_other_pct", "host", "error",
+              "cpu_min", "cpu_median", "cpu_max", "wall_median"]
+
+
 def render(info: dict, cells: list[dict], fmt: str, top: int = 10) -> str:
     table = rows(cells)
     tus = top_tus(cells, top) if info["mode"] == "tu" else []
@@ -95,9 +101,7 @@ def render(info: dict, cells: list[dict], fmt: str, top: int = 10) -> str:
         return json.dumps({"study": _study(info), "rows": table, "top_tus": tus}, indent=2)
     if fmt == "csv":
         buf = io.StringIO()
-        fields = [k for k in table[0] if k not in ("cpu_s", "wall_s")] + \
-                 ["cpu_min", "cpu_median", "cpu_max", "wall_median"] if table else []
-        w = csv.DictWriter(buf, fieldnames=fields, extrasaction="ignore")
+        w = csv.DictWriter(buf, fieldnames=CSV_FIELDS, extrasaction="ignore")
         w.writeheader()
         for r in table:
             w.writerow({**r, "cpu_min": (r["cpu_s"] or {}).get("min"), "cpu_median": (r["cpu_s"] or {}).get("median"),
@@ -121,7 +125,7 @@ def render(info: dict, cells: list[dict], fmt: str, top: int = 10) -> str:
             lines += [f"| {t['compiler']} | {t['level']} | {t['tu']} | {t['off_cpu_s']:.3f} | {t['cpu_s']:.3f} "
                       f"| {t['added_s']:+.3f} | {t['ratio']} | {t['warnings']} |" for t in tus]
         return "\n".join(lines)
-    widths = [max(len(h), *(len(c[i]) for c in body)) for i, h in enumerate(HEADERS)]
+    widths = [max([len(h), *(len(c[i]) for c in body)]) for i, h in enumerate(HEADERS)]
     lines = [title, f"machine: {machine}", "",
              "  ".join(h.ljust(w) for h, w in zip(HEADERS, widths)).rstrip()]
     lines += ["  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() for row in body]
@@ -138,8 +142,6 @@ def render(info: dict, cells: list[dict], fmt: str, top: int = 10) -> str:
 def _study(info: dict) -> dict:
     return {k: info[k] for k in ("id", "project", "origin", "mode", "opt", "runs", "jobs", "nice", "sched",
                                  "noise", "host", "machine", "started_at")}
-
-
 
 
 def _iv(i) -> str:

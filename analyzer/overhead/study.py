@@ -106,6 +106,7 @@ def run_study(conn: sqlite3.Connection, recipe: Recipe, source: tuple[Path, str]
     progress = as_progress(progress)
     if recipe.build_system == "ccdb" and opts.mode != "tu":
         raise WarnscopeError("a compile_commands.json is replayed per TU: use --mode tu")
+    submit = cluster_options(executor) if executor is not None else {}  # refused before any write
     tree, origin = source
     # every cell's flags first: a GCC missing from the flag database is ingested here
     others = tuple(lang for lang in ("c", "c++") if lang not in recipe.languages)
@@ -140,7 +141,7 @@ def run_study(conn: sqlite3.Connection, recipe: Recipe, source: tuple[Path, str]
                 for cell in measure_compiler(job, progress):
                     store.save_cell(conn, study, cell, opts.noise, opts.busy_load)
         else:
-            _on_cluster(conn, study, jobs, opts, executor, progress)
+            _on_cluster(conn, study, jobs, opts, executor, submit, progress)
     finally:
         progress.close()
     return study
@@ -177,20 +178,27 @@ def _cluster_job(job: CompilerJob) -> list[CellResult]:
     return measure_compiler(job)
 
 
-def _on_cluster(conn: sqlite3.Connection, study: int, jobs: list[CompilerJob], opts: Options, executor: Any,
-                progress: Progress) -> None:
-    """Run the compilers' jobs on the Dask workers, one job per worker at a time: workers
-    that declare a ``timing`` resource get one job per unit of it; otherwise every
-    worker must have one thread (a job beside another would share the host's cores)."""
+def cluster_options(executor: Any) -> dict:
+    """How jobs are submitted so that a worker runs one at a time: workers that declare a
+    ``timing`` resource get one job per unit of it; otherwise every worker must have one
+    thread (a job beside another would share the host's cores and disturb the timing)."""
     workers = executor.client.scheduler_info().get("workers", {})
     if not workers:
         raise WarnscopeError("the Dask cluster has no workers")
-    timed = all("timing" in (w.get("resources") or {}) for w in workers.values())
-    if not timed and any(w.get("nthreads", 1) != 1 for w in workers.values()):
+    if all("timing" in (w.get("resources") or {}) for w in workers.values()):
+        return {"resources": {"timing": 1}}
+    if any(w.get("nthreads", 1) != 1 for w in workers.values()):
         raise WarnscopeError("timing cells run one per worker: start the Dask workers with --nthreads 1 "
                              "or --resources timing=1")
+    return {}
+
+
+def _on_cluster(conn: sqlite3.Connection, study: int, jobs: list[CompilerJob], opts: Options, executor: Any,
+                submit: dict, progress: Progress) -> None:
+    """Run the compilers' jobs on the Dask workers (see :func:`cluster_options`) and store
+    each compiler's cells as its job ends."""
     progress.add_total(len(jobs))
-    for done in executor.map(_cluster_job, jobs, **({"resources": {"timing": 1}} if timed else {})):
+    for done in executor.map(_cluster_job, jobs, **submit):
         job = done.job
         if done.error is not None:
             for c in job.cells:

@@ -96,7 +96,7 @@ def run_cmd(ctx, project, source, configure_cmd, build_cmd, clean_cmd, language,
     level_list = _split(levels)
     level_list += [n for n in custom if n not in level_list]
     levels_mod.validate(level_list, custom)
-    opts = study.Options(runs=runs, mode=mode or "build", opt=opt, jobs=jobs or (os.cpu_count() or 1),
+    opts = study.Options(runs=runs, mode=mode or "build", opt=opt, jobs=(os.cpu_count() or 1) if jobs is None else jobs,
                          nice=nice, sched=sched, noise=noise, timeout=timeout, custom=custom)
     opts.validate()
     names = _split(compilers)

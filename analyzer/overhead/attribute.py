@@ -77,9 +77,9 @@ class AttrOptions:
     timeout: float = 600.0
 
     def validate(self) -> None:
-        study.Options(opt=self.opt).validate()
-        if self.top < 1 or self.runs < 1 or self.search_runs < 1:
-            raise WarnscopeError("--top, --runs and --search-runs must be at least 1")
+        study.Options(opt=self.opt, timeout=self.timeout).validate()
+        if self.top < 1 or self.runs < 1 or self.search_runs < 1 or self.max_suspects < 1:
+            raise WarnscopeError("--top, --runs, --search-runs and --max-suspects must be at least 1")
         if not 0 < self.min_share < 1:
             raise WarnscopeError("--min-share must be between 0 and 1")
         if self.instructions and shutil.which("valgrind") is None:

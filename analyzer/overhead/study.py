@@ -71,6 +71,8 @@ class Options:
             raise WarnscopeError("--jobs must be at least 1")
         if self.noise <= 0:
             raise WarnscopeError("--noise must be positive")
+        if self.timeout <= 0:
+            raise WarnscopeError("--timeout must be positive")
         process.validate_sched(self.nice, self.sched)
 
 

@@ -218,6 +218,9 @@ def test_compiler_not_installed(gcc_db_copy, refused, capsys):
 def test_bad_level_and_opt(gcc_db_copy, refused, capsys):
     assert "unknown level" in refused(gcc_db_copy, "run", "--levels", "off,loud")
     assert "--opt" in refused(gcc_db_copy, "run", "--opt", "-O9")
+    assert "--jobs" in refused(gcc_db_copy, "run", "--jobs", "0")
+    assert "--timeout" in refused(gcc_db_copy, "run", "--timeout", "0")
+    assert "--load" in refused(gcc_db_copy, "calibrate", "--load", "0")
 
 
 def test_malformed_compile_commands(gcc_db_copy, refused, capsys, tmp_path):

@@ -80,6 +80,9 @@ def test_attribute_bad_input(gcc_db_copy, refused):
     assert "not installed" in refused(gcc_db_copy, "attribute", "zlib", "--compiler", "gcc-99")
     assert "--min-share" in refused(gcc_db_copy, "attribute", "zlib", "--min-share", "2")
     assert "--opt" in refused(gcc_db_copy, "attribute", "zlib", "--opt", "-O7")
+    assert "--timeout" in refused(gcc_db_copy, "attribute", "zlib", "--timeout", "0")
+    assert "--max-suspects" in refused(gcc_db_copy, "attribute", "zlib", "--max-suspects", "0")
+    assert "unknown compiler id 'tcc'" in refused(gcc_db_copy, "attribute", "zlib", "--compiler", "tcc")
     assert "is not a tu-mode study" in refused(gcc_db_copy, "attribute", "zlib", "--study", "999", "--opt", "-O0")
 
 

@@ -110,7 +110,8 @@ def set_tus(conn: sqlite3.Connection, attr: int, tus: dict) -> None:
 
 def set_finished(conn: sqlite3.Connection, attr: int) -> None:
     with transaction(conn):
-        conn.execute("UPDATE oh_attr SET finished_at = ? WHERE id = ?", (utc_now(), attr))
+        conn.execute("UPDATE oh_attr SET finished_at = ? WHERE id = ? AND finished_at IS NULL",
+                     (utc_now(), attr))
 
 
 def load_probes(conn: sqlite3.Connection, attr: int) -> dict[tuple[str, str, str], Probe]:

@@ -411,6 +411,11 @@ def _attribute(conn: sqlite3.Connection, attr: int, recipe: Recipe, tc: Toolchai
     if added.median > threshold:
         search(all_flags, 1)
     notes = []
+    spread = max(off_t) - min(off_t)
+    if added.median <= threshold and spread >= threshold:
+        notes.append(f"not searched: off's runs spread by {spread:.3f} s, more than all adds ({added.median:.3f} s);"
+                     f" CPU time is this noisy here (load average {os.getloadavg()[0]:.2f}): more --runs or --top,"
+                     " or a quieter machine")
     if len(leaves) >= opts.max_suspects:
         notes.append(f"search stopped at {opts.max_suspects} suspects (--max-suspects)")
 

@@ -252,13 +252,14 @@ class DaskExecutor:
             raise WarnscopeError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
         self.futures: list = []
 
-    def map(self, fn: Callable[[Any], Any], jobs: Iterable[Any]) -> Iterator[Finished]:
+    def map(self, fn: Callable[[Any], Any], jobs: Iterable[Any], **options: Any) -> Iterator[Finished]:
+        """``options`` go to ``Client.map`` (``resources={"timing": 1}``: one job per unit)."""
         from distributed import as_completed
 
         jobs = list(jobs)
         if not jobs:
             return
-        self.futures = self.client.map(fn, jobs, pure=False)
+        self.futures = self.client.map(fn, jobs, pure=False, **options)
         by_key = {f.key: job for f, job in zip(self.futures, jobs)}
         for fut in as_completed(self.futures):
             exc = fut.exception()

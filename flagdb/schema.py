@@ -6,7 +6,7 @@ order, inside one transaction. A database newer than this code is refused rather
 than guessed at.
 """
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 SCHEMA = """
 -- ------------------------------------------------------------------ flags
@@ -217,6 +217,63 @@ CREATE TABLE IF NOT EXISTS oh_tu_run (
     exit       INTEGER NOT NULL,
     PRIMARY KEY (cell_id, tu, seq)
 );
+
+-- ------------------------------------------------------------------ overhead attribution
+-- Which flags of a compiler's `all` set carry a project's cost (`overhead attribute`). The
+-- same parameters resume: probes already stored are not measured again.
+CREATE TABLE IF NOT EXISTS oh_attr (
+    id                 INTEGER PRIMARY KEY,
+    key                TEXT NOT NULL UNIQUE,   -- sha256 of the parameters below and the host
+    project_id         INTEGER NOT NULL REFERENCES oh_project(id),
+    compiler           TEXT NOT NULL,          -- 'gcc-12'
+    compiler_version   TEXT NOT NULL,
+    compiler_identity  TEXT NOT NULL,
+    opt                TEXT NOT NULL,          -- '-O3'
+    params             TEXT NOT NULL,          -- JSON: top, runs, search_runs, min_share, instructions
+    flags              TEXT NOT NULL,          -- JSON {"c": [...], "c++": [...]}: the `all` sets searched
+    tus                TEXT,                   -- JSON: the TUs timed and where they were chosen; NULL until chosen
+    host               TEXT NOT NULL,
+    machine            TEXT NOT NULL,          -- JSON, as oh_study.machine
+    started_at         TEXT NOT NULL,
+    finished_at        TEXT                    -- NULL until every probe is stored
+);
+
+-- One configuration measured over the attribution's TUs, stored with its runs in one transaction.
+CREATE TABLE IF NOT EXISTS oh_attr_probe (
+    id           INTEGER PRIMARY KEY,
+    attr_id      INTEGER NOT NULL REFERENCES oh_attr(id) ON DELETE CASCADE,
+    role         TEXT NOT NULL,   -- 'off' | 'all' | 'rank-off' | 'rank-all' | 'subset' | 'alone' | 'without' | 'quiet' | 'plain'
+    flags        TEXT NOT NULL,   -- JSON list appended to each TU (filtered to the TU's language's set)
+    instrument   TEXT NOT NULL,   -- 'cpu' | 'instructions' (cachegrind) | 'time-report'
+    runs         INTEGER NOT NULL,
+    finished_at  TEXT NOT NULL,
+    UNIQUE (attr_id, role, flags, instrument)
+);
+
+CREATE TABLE IF NOT EXISTS oh_attr_run (
+    probe_id      INTEGER NOT NULL REFERENCES oh_attr_probe(id) ON DELETE CASCADE,
+    tu            TEXT NOT NULL,
+    seq           INTEGER NOT NULL,
+    user_s        REAL NOT NULL,
+    sys_s         REAL NOT NULL,
+    wall_s        REAL NOT NULL,
+    maxrss_kb     INTEGER NOT NULL,
+    instructions  INTEGER,            -- cachegrind 'I refs' of the compiler's process tree
+    warnings      INTEGER NOT NULL,
+    load1         REAL NOT NULL,
+    host          TEXT NOT NULL,
+    PRIMARY KEY (probe_id, tu, seq)
+);
+
+-- The compiler's own phase timings of a time-report probe (GCC -ftime-report timevars, clang timers).
+CREATE TABLE IF NOT EXISTS oh_attr_phase (
+    probe_id  INTEGER NOT NULL REFERENCES oh_attr_probe(id) ON DELETE CASCADE,
+    tu        TEXT NOT NULL,
+    phase     TEXT NOT NULL,          -- 'phase parsing', 'uninit var analysis'
+    cpu_s     REAL NOT NULL,          -- usr + sys as the compiler reports it
+    wall_s    REAL NOT NULL,
+    PRIMARY KEY (probe_id, tu, phase)
+);
 """
 
 #: The v1 ``extra`` object of a GCC flag -> the v2 ``facts`` object (:class:`GccFacts`).
@@ -257,8 +314,12 @@ json_object(
     'states', coalesce(json_extract(facts, '$.states'), json('{}'))
 )"""
 
+_ATTR = "-- ------------------------------------------------------------------ overhead attribution"
 #: the overhead tables, as in SCHEMA (migration 3 adds them to an older database)
-OVERHEAD_TABLES = SCHEMA[SCHEMA.index("-- ------------------------------------------------------------------ build overhead"):]
+OVERHEAD_TABLES = SCHEMA[SCHEMA.index("-- ------------------------------------------------------------------ build overhead"):
+                         SCHEMA.index(_ATTR)]
+#: the attribution tables (migration 4)
+ATTRIBUTION_TABLES = SCHEMA[SCHEMA.index(_ATTR):]
 
 #: version reached -> SQL that brings the previous version up to it.
 MIGRATIONS: dict[int, str] = {
@@ -275,4 +336,6 @@ UPDATE compiler SET content_hash = 'migrated-from-schema-1';
 """,
     # v3: the tables of build-overhead studies
     3: OVERHEAD_TABLES,
+    # v4: per-flag attribution of build overhead (`overhead attribute`)
+    4: ATTRIBUTION_TABLES,
 }

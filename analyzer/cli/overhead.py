@@ -13,7 +13,9 @@ from flagdb.paths import db_path
 
 from analyzer import toolchain
 from analyzer.overhead import levels as levels_mod
+from analyzer.overhead import progress as progress_mod
 from analyzer.overhead import recipes, report as report_mod, store, study
+from flagdb.results import to_json
 
 DEFAULT_COMPILERS = "gcc-12,clang-16"
 DEFAULT_LEVELS = "off,all"
@@ -69,11 +71,14 @@ def projects_cmd(as_json: bool) -> None:
 @click.option("--sched", default=None, type=click.Choice(["batch", "idle"]), help="Linux scheduling policy.")
 @click.option("--noise", default=0.05, show_default=True, help="Spread (max-min)/median above which a cell is noisy.")
 @click.option("--timeout", default=3600.0, show_default=True, help="Seconds per build step.")
+@click.option("--scheduler", default=None,
+              help="A Dask scheduler tcp://HOST:PORT: each compiler's cells run on one worker.")
 @click.option("--json", "as_json", is_flag=True, help="Print the cells as JSON.")
-@click.option("--quiet", is_flag=True, help="No progress lines on stderr.")
+@click.option("--quiet", is_flag=True, help="No progress on stderr.")
 @click.pass_context
 def run_cmd(ctx, project, source, configure_cmd, build_cmd, clean_cmd, language, ccdb, compilers, levels,
-            flag_sets, runs, mode, opt, preset, jobs, nice, sched, noise, timeout, as_json, quiet) -> None:
+            flag_sets, runs, mode, opt, preset, jobs, nice, sched, noise, timeout, scheduler, as_json,
+            quiet) -> None:
     """Measure each compiler x level of a project and store the cells."""
     if sum(x is not None for x in (project, source, ccdb)) > 1:
         raise WarnscopeError("give one of --project, --source, --compile-commands")
@@ -91,7 +96,7 @@ def run_cmd(ctx, project, source, configure_cmd, build_cmd, clean_cmd, language,
     level_list = _split(levels)
     level_list += [n for n in custom if n not in level_list]
     levels_mod.validate(level_list, custom)
-    opts = study.Options(runs=runs, mode=mode or "build", opt=opt, jobs=jobs or (os.cpu_count() or 1),
+    opts = study.Options(runs=runs, mode=mode or "build", opt=opt, jobs=(os.cpu_count() or 1) if jobs is None else jobs,
                          nice=nice, sched=sched, noise=noise, timeout=timeout, custom=custom)
     opts.validate()
     names = _split(compilers)
@@ -101,15 +106,23 @@ def run_cmd(ctx, project, source, configure_cmd, build_cmd, clean_cmd, language,
     if recipe.build_system == "ccdb" and opts.mode != "tu":
         raise WarnscopeError("a compile_commands.json is replayed per TU: use --mode tu")
     source_tree = study.source_tree(recipe)               # cannot fetch: one line, nothing written
-    progress = (lambda msg: None) if quiet else (lambda msg: click.echo(msg, err=True))
+    executor = None
+    if scheduler:
+        from analyzer.executors import DaskExecutor
+
+        executor = DaskExecutor(scheduler)                 # unreachable: one line, nothing written
+    progress = progress_mod.for_cli(quiet, f"{recipe.name} {opts.mode}")
     conn = connect(_db(ctx))
     try:
-        sid = study.run_study(conn, recipe, source_tree, toolchains, level_list, opts, progress)
+        sid = study.run_study(conn, recipe, source_tree, toolchains, level_list, opts, progress, executor)
         cells = [c for c in store.cells(conn, sid) if c["compiler"] in {t.name for t in toolchains}
                  and c["level"] in level_list]
         info = store.study_info(conn, sid)
     finally:
         conn.close()
+        progress.close()
+        if executor is not None:
+            executor.close()
     if as_json:
         click.echo(json.dumps({"study": sid, "cells": cells}, indent=2))
     else:
@@ -144,6 +157,9 @@ def report_cmd(ctx, study_id, project, fmt, top) -> None:
         cells = store.cells(conn, sid, with_tus=info["mode"] == "tu")
     finally:
         conn.close()
+    if not cells:
+        raise WarnscopeError(f"study {sid} ({info['project']}) has no finished cell yet: rerunning "
+                             "`warnscope overhead run` with its parameters resumes it")
     click.echo(report_mod.render(info, cells, fmt, top))
 
 
@@ -158,3 +174,43 @@ def calibrate_cmd(seconds, runs, load, as_json) -> None:
 
     result = calibrate.calibrate(seconds, runs, load)
     click.echo(json.dumps(result, indent=2) if as_json else calibrate.render(result))
+
+
+@overhead.command("attribute")
+@click.argument("project")
+@click.option("--compiler", "compiler", default="gcc-12", show_default=True, help="gcc-N or clang-N.")
+@click.option("--opt", default="-O2", show_default=True, help="Optimization level.")
+@click.option("--top", default=10, show_default=True, help="TUs of the workload (top by added CPU).")
+@click.option("--runs", default=3, show_default=True, help="Runs of baselines, confirmations and printing probes.")
+@click.option("--search-runs", default=1, show_default=True, help="Runs of each group-testing probe.")
+@click.option("--min-share", default=0.05, show_default=True,
+              help="A flag group costs when it adds more than this share of all's added CPU.")
+@click.option("--max-suspects", default=12, show_default=True, help="Stop the search after this many suspects.")
+@click.option("--instructions", is_flag=True, help="Also count instructions exactly (valgrind cachegrind).")
+@click.option("--study", "study_id", type=int, default=None, help="The tu-mode study to take the TUs from.")
+@click.option("--timeout", default=600.0, show_default=True, help="Seconds per compile.")
+@click.option("--json", "as_json", is_flag=True, help="Print the attribution as JSON.")
+@click.option("--quiet", is_flag=True, help="No progress on stderr.")
+@click.pass_context
+def attribute_cmd(ctx, project, compiler, opt, top, runs, search_runs, min_share, max_suspects, instructions,
+                  study_id, timeout, as_json, quiet) -> None:
+    """Which flags of the 'all' set carry the cost on PROJECT: group testing on its top TUs,
+    each suspect confirmed alone and removed from the set; phase timings; printing vs finding."""
+    from analyzer.overhead import attribute
+
+    recipe = recipes.get(project)
+    recipes.check_needs(recipe)
+    opts = attribute.AttrOptions(opt=opt, top=top, runs=runs, search_runs=search_runs, min_share=min_share,
+                                 max_suspects=max_suspects, instructions=instructions, study=study_id,
+                                 timeout=timeout)
+    opts.validate()
+    tc = toolchain.resolve(compiler)
+    source_tree = study.source_tree(recipe)
+    progress = progress_mod.for_cli(quiet, f"{recipe.name} attribute")
+    conn = connect(_db(ctx))
+    try:
+        result = attribute.run(conn, recipe, source_tree, tc, opts, progress)
+    finally:
+        conn.close()
+        progress.close()
+    click.echo(to_json(result) if as_json else report_mod.render_attribution(result))

@@ -53,6 +53,8 @@ def calibrate(seconds: float = 1.0, runs: int = 5, load: int | None = None) -> d
     """Measure the burn idle and loaded, at nice 0 and 19; returns figures per condition."""
     if seconds <= 0 or runs < 1:
         raise WarnscopeError("calibrate needs --seconds > 0 and --runs >= 1")
+    if load is not None and load < 1:
+        raise WarnscopeError("--load must be at least 1 (the competing processes)")
     burn = burn_binary()
     load = load if load is not None else (os.cpu_count() or 1)
     with tempfile.TemporaryDirectory() as tmp:

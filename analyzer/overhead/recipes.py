@@ -40,8 +40,11 @@ class Recipe:
 RECIPES: dict[str, Recipe] = {r.name: r for r in (
     Recipe("zlib", "zlib 1.2.13, C, its own configure + make (seconds; the default)", ("c",), "make",
            configure="./configure", build="make -j{jobs}", clean="make clean", package="zlib"),
-    Recipe("lua5.4", "Lua 5.4 interpreter, C, Debian's libtool Makefile", ("c",), "make",
-           configure="true",
+    Recipe("lua5.4", "Lua 5.4, C built as C and as C++ (liblua-c++), Debian's libtool Makefile",
+           ("c", "c++"), "make",
+           # the header debian/rules writes before building (luaconf.h includes it)
+           configure="printf '#define DEB_HOST_MULTIARCH \"%s\"\\n' \"$($CC -print-multiarch)\" "
+                     "> src/lua5.4-deb-multiarch.h",
            build='make -C src -j{jobs} CC="$CC -std=gnu99" CXX="$CXX" LIBTOOL="libtool --quiet" '
                  'MYCFLAGS="$CFLAGS -DLUA_USE_LINUX" MYCXXFLAGS="$CXXFLAGS -DLUA_USE_LINUX" '
                  'MYLDFLAGS= all',

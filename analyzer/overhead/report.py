@@ -25,6 +25,10 @@ def rows(cells: list[dict]) -> list[dict]:
                "ratio": None, "ratio_min": None, "ratio_max": None,
                "added_compiler_pct": None, "added_other_pct": None}
         b = base.get(c["compiler"])
+        row["host"] = c.get("host")
+        if b is not None and (b.get("host") != c.get("host") or "," in (c.get("host") or "")):
+            row["error"] = f"not compared: ran on {c.get('host')}, off on {b.get('host')}"
+            b = None  # ratios only within one host
         if c["status"] == "ok" and b is not None and b["cpu_s"] and c["cpu_s"]:
             bc, cc = b["cpu_s"], c["cpu_s"]
             row.update(ratio=round(cc["median"] / bc["median"], 4),
@@ -84,6 +88,12 @@ HEADERS = ["compiler", "level", "runs", "CPU s median (min–max)", "ratio", "ra
            "added % compiler / other", "wall s", "warnings", ""]
 
 
+#: the CSV columns: every row's keys (``error`` only on some rows), CPU and wall flattened
+CSV_FIELDS = ["project", "mode", "opt", "compiler", "level", "status", "runs", "flags", "warnings", "noisy",
+              "ratio", "ratio_min", "ratio_max", "added_compiler_pct", "added_other_pct", "host", "error",
+              "cpu_min", "cpu_median", "cpu_max", "wall_median"]
+
+
 def render(info: dict, cells: list[dict], fmt: str, top: int = 10) -> str:
     table = rows(cells)
     tus = top_tus(cells, top) if info["mode"] == "tu" else []
@@ -91,9 +101,7 @@ def render(info: dict, cells: list[dict], fmt: str, top: int = 10) -> str:
         return json.dumps({"study": _study(info), "rows": table, "top_tus": tus}, indent=2)
     if fmt == "csv":
         buf = io.StringIO()
-        fields = [k for k in table[0] if k not in ("cpu_s", "wall_s")] + \
-                 ["cpu_min", "cpu_median", "cpu_max", "wall_median"] if table else []
-        w = csv.DictWriter(buf, fieldnames=fields, extrasaction="ignore")
+        w = csv.DictWriter(buf, fieldnames=CSV_FIELDS, extrasaction="ignore")
         w.writeheader()
         for r in table:
             w.writerow({**r, "cpu_min": (r["cpu_s"] or {}).get("min"), "cpu_median": (r["cpu_s"] or {}).get("median"),
@@ -117,7 +125,7 @@ def render(info: dict, cells: list[dict], fmt: str, top: int = 10) -> str:
             lines += [f"| {t['compiler']} | {t['level']} | {t['tu']} | {t['off_cpu_s']:.3f} | {t['cpu_s']:.3f} "
                       f"| {t['added_s']:+.3f} | {t['ratio']} | {t['warnings']} |" for t in tus]
         return "\n".join(lines)
-    widths = [max(len(h), *(len(c[i]) for c in body)) for i, h in enumerate(HEADERS)]
+    widths = [max([len(h), *(len(c[i]) for c in body)]) for i, h in enumerate(HEADERS)]
     lines = [title, f"machine: {machine}", "",
              "  ".join(h.ljust(w) for h, w in zip(HEADERS, widths)).rstrip()]
     lines += ["  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() for row in body]
@@ -136,3 +144,55 @@ def _study(info: dict) -> dict:
                                  "noise", "host", "machine", "started_at")}
 
 
+def _iv(i) -> str:
+    """An added-CPU interval: '+1.234 s (+1.100 … +1.400)'."""
+    return "" if i is None else f"{i.median:+.3f} s ({i.low:+.3f} … {i.high:+.3f})"
+
+
+def render_attribution(a) -> str:
+    """The text of an :class:`analyzer.overhead.attribute.Attribution`."""
+    load = ", ".join(f"{x:.2f}" for x in a.load_average)
+    lines = [f"{a.project} ({a.origin}), {a.compiler} {a.opt}: which flags of 'all' ({a.flags_searched} flags) "
+             f"carry the cost",
+             f"workload: the top {len(a.tus)} TUs by added CPU ({a.tus_from}), each compiled alone; CPU = user+sys; "
+             f"{a.runs} runs (search probes {a.search_runs}); intervals are [min−max, max−min] of the runs",
+             f"machine: {a.machine}; load average at the end {load}", "",
+             f"{'TU':40} {'off s':>8} {'all s':>8} {'added s':>9}"]
+    lines += [f"{t.tu[:40]:40} {t.off_cpu_s:8.3f} {t.all_cpu_s:8.3f} {t.added_s:+9.3f}" for t in a.tus]
+    off_med = sorted(a.off_s)[len(a.off_s) // 2]
+    lines += ["", f"off {off_med:.3f} s, all adds {_iv(a.added_s)}; a group costs above {a.threshold_s:.3f} s; "
+                  f"{a.probes} probes stored", ""]
+    if a.suspects:
+        lines.append(f"{'flag':36} {'alone (+off)':32} {'share':>6} {'removed from all':32} {'warnings':>8}")
+        for s in a.suspects:
+            name = " ".join(s.flags) if len(s.flags) <= 2 else f"{s.flags[0]} … {s.flags[-1]} ({len(s.flags)} flags)"
+            if s.diffuse:
+                name += " [diffuse]"
+            lines.append(f"{name[:36]:36} {_iv(s.alone_s):32} {100 * s.alone_share:5.1f}% {_iv(s.unique_s):32} "
+                         f"{s.warnings_alone:8}")
+            if s.alone_instructions is not None:
+                lines.append(f"{'':36} instructions: alone {s.alone_instructions:+,}, removed {s.unique_instructions:+,}")
+        if a.explained_share is not None:
+            lines.append(f"the flags alone explain {100 * a.explained_share:.0f} % of all's added CPU")
+    else:
+        lines.append("no flag group costs above the threshold")
+    if a.off_instructions is not None:
+        lines.append(f"instructions (cachegrind): off {a.off_instructions:,}, all {a.all_instructions:,}")
+    p = a.printing
+    if p is not None:
+        lines += ["", f"printing vs finding ({p.method}); {p.warnings} warnings printed by all:"]
+        if p.printing_s is not None:
+            share = "" if p.printing_share is None else f" = {100 * p.printing_share:.1f} % of the added CPU"
+            lines.append(f"  finding (all -w − off)   {_iv(p.finding_s)}")
+            lines.append(f"  printing (all − all -w)  {_iv(p.printing_s)}{share}")
+        lines.append(f"  caret/quoting (all − plain output) {_iv(p.caret_s)}")
+    if a.phases:
+        lines += ["", f"phases that grow most ({a.compiler} -ftime-report, summed over the TUs, one run):",
+                  f"  {'phase':40} {'off s':>8} {'all s':>8} {'added s':>8}"]
+        lines += [f"  {ph.name[:40]:40} {ph.off_s:8.2f} {ph.all_s:8.2f} {ph.added_s:+8.2f}" for ph in a.phases]
+    if a.search:
+        lines += ["", "search (depth, flags, first … last, added s):"]
+        lines += [f"  {'  ' * (s.depth - 1)}{s.size:4} {s.first} … {s.last}: {s.added_s:+.3f}{' *' if s.costs else ''}"
+                  for s in a.search]
+    lines += a.notes
+    return "\n".join(lines)

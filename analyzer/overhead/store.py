@@ -64,6 +64,9 @@ class CellResult:
     log_tail: str | None = None
     runs: list[RunRow] = field(default_factory=list)
     tu_runs: list[TuRow] = field(default_factory=list)
+    #: the level's flags for languages the project is not declared in (a C file in a C++
+    #: project gets the C set); not part of the cell's key, so resuming is unaffected
+    other_flags: dict[str, list[str]] = field(default_factory=dict)
 
     @property
     def flags_json(self) -> str:
@@ -179,7 +182,7 @@ def cells(conn: sqlite3.Connection, study: int, with_tus: bool = False) -> list[
             "maxrss_kb": max((r["maxrss_kb"] for r in runs), default=None),
             "warnings": c["warnings"], "noisy": bool(c["noisy"]),
             "spread": None if c["spread"] is None else round(c["spread"], 4),
-            "max_load": c["max_load"], "host": info["host"],
+            "max_load": c["max_load"], "host": _host(runs, info["host"]),
         }
         if c["status"] != "ok":
             cell.update(error=c["error"], log_tail=c["log_tail"])
@@ -187,6 +190,12 @@ def cells(conn: sqlite3.Connection, study: int, with_tus: bool = False) -> list[
             cell["tus"] = tu_table(conn, c["id"])
         out.append(cell)
     return out
+
+
+def _host(runs: list, default: str) -> str:
+    """The host a cell's runs ran on ('a,b' if they were split, which a report refuses to compare)."""
+    hosts = sorted({r["host"] for r in runs})
+    return ",".join(hosts) if hosts else default
 
 
 def tu_table(conn: sqlite3.Connection, cell_id: int) -> dict[str, dict]:

@@ -26,7 +26,7 @@ import sqlite3
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 from flagdb.apt import AptState
 from flagdb.db import transaction, utc_now
@@ -36,6 +36,7 @@ from flagdb.paths import cache_dir
 from analyzer import measure
 from analyzer.overhead import levels as levels_mod
 from analyzer.overhead import process, store
+from analyzer.overhead.progress import Progress, as_progress
 from analyzer.overhead.recipes import Recipe, is_source, language_of
 from analyzer.overhead.store import CellResult, RunRow, TuRow
 from analyzer.overhead.wrapper import FLAGS_ENV, LOG_ENV, read_log, wrapper_for
@@ -70,10 +71,9 @@ class Options:
             raise WarnscopeError("--jobs must be at least 1")
         if self.noise <= 0:
             raise WarnscopeError("--noise must be positive")
+        if self.timeout <= 0:
+            raise WarnscopeError("--timeout must be positive")
         process.validate_sched(self.nice, self.sched)
-
-
-Progress = Callable[[str], None]
 
 
 def apt_state() -> AptState:
@@ -96,16 +96,25 @@ def machine_facts(toolchains: list[Toolchain]) -> dict:
 
 
 def run_study(conn: sqlite3.Connection, recipe: Recipe, source: tuple[Path, str], toolchains: list[Toolchain],
-              level_names: list[str], opts: Options, progress: Progress = lambda _msg: None) -> int:
+              level_names: list[str], opts: Options,
+              progress: Progress | Callable[[str], None] = lambda _msg: None, executor: Any = None) -> int:
     """Measure every cell not stored yet; returns the study id. ``source`` is
     :func:`source_tree`'s answer, fetched by the caller before the database is opened:
-    bad input is refused before anything is written."""
+    bad input is refused before anything is written.
+
+    With ``executor`` (an :class:`analyzer.executors.DaskExecutor`) each compiler's
+    cells are one job on a worker: its levels are interleaved on one host, so every
+    ratio to ``off`` is within one host; the worker's host is recorded with each run."""
+    progress = as_progress(progress)
     if recipe.build_system == "ccdb" and opts.mode != "tu":
         raise WarnscopeError("a compile_commands.json is replayed per TU: use --mode tu")
+    submit = cluster_options(executor) if executor is not None else {}  # refused before any write
     tree, origin = source
     # every cell's flags first: a GCC missing from the flag database is ingested here
+    others = tuple(lang for lang in ("c", "c++") if lang not in recipe.languages)
     planned = {tc.name: [CellResult(tc.name, tc.version, tc.identity, level,
-                                    levels_mod.flags(conn, tc, level, recipe.languages, opts.custom))
+                                    levels_mod.flags(conn, tc, level, recipe.languages, opts.custom),
+                                    other_flags=levels_mod.flags(conn, tc, level, others, opts.custom))
                          for level in level_names] for tc in toolchains}
     machine = machine_facts(toolchains)
     params = {"mode": opts.mode, "opt": opts.opt, "runs": opts.runs, "jobs": opts.jobs,
@@ -118,6 +127,7 @@ def run_study(conn: sqlite3.Connection, recipe: Recipe, source: tuple[Path, str]
                                list(recipe.languages))
         study = store.study_id(conn, key, pid, params, machine)
     done = store.finished(conn, study)
+    jobs = []
     for tc in toolchains:
         cells = []
         for cell in planned[tc.name]:
@@ -125,19 +135,84 @@ def run_study(conn: sqlite3.Connection, recipe: Recipe, source: tuple[Path, str]
                 progress(f"{recipe.name} {tc.name} {cell.level}: stored already, skipped")
             else:
                 cells.append(cell)
-        if not cells:
-            continue
-        work = Path(tempfile.mkdtemp(dir=cache_dir("overhead", "work"), prefix=f"{tc.name}-"))
-        try:
-            if opts.mode == "build":
-                _build_cells(recipe, tree, tc, cells, opts, work, progress)
-            else:
-                _tu_cells(recipe, tree, tc, cells, opts, work, progress)
-        finally:
-            shutil.rmtree(work, ignore_errors=True)
+        if cells:
+            jobs.append(CompilerJob(recipe, tree if executor is None else None, tc, cells, opts))
+    try:
+        if executor is None:
+            for job in jobs:
+                for cell in measure_compiler(job, progress):
+                    store.save_cell(conn, study, cell, opts.noise, opts.busy_load)
+        else:
+            _on_cluster(conn, study, jobs, opts, executor, submit, progress)
+    finally:
+        progress.close()
+    return study
+
+
+@dataclass
+class CompilerJob:
+    """One compiler's cells of a study: the unit of work of a worker (picklable)."""
+
+    recipe: Recipe
+    tree: Path | None          # None: the worker fetches the source itself (its own cache)
+    tc: Toolchain
+    cells: list[CellResult]
+    opts: Options
+
+
+def measure_compiler(job: CompilerJob, progress: Progress | Callable[[str], None] = lambda _m: None
+                     ) -> list[CellResult]:
+    """Measure one compiler's cells (interleaved) in a private work directory."""
+    progress = as_progress(progress)
+    tree = job.tree if job.tree is not None else source_tree(job.recipe)[0]
+    work = Path(tempfile.mkdtemp(dir=cache_dir("overhead", "work"), prefix=f"{job.tc.name}-"))
+    try:
+        if job.opts.mode == "build":
+            _build_cells(job.recipe, tree, job.tc, job.cells, job.opts, work, progress)
+        else:
+            _tu_cells(job.recipe, tree, job.tc, job.cells, job.opts, work, progress)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return job.cells
+
+
+def _cluster_job(job: CompilerJob) -> list[CellResult]:
+    return measure_compiler(job)
+
+
+def cluster_options(executor: Any) -> dict:
+    """How jobs are submitted so that a worker runs one at a time: workers that declare a
+    ``timing`` resource get one job per unit of it; otherwise every worker must have one
+    thread (a job beside another would share the host's cores and disturb the timing)."""
+    workers = executor.client.scheduler_info().get("workers", {})
+    if not workers:
+        raise WarnscopeError("the Dask cluster has no workers")
+    if all("timing" in (w.get("resources") or {}) for w in workers.values()):
+        return {"resources": {"timing": 1}}
+    if any(w.get("nthreads", 1) != 1 for w in workers.values()):
+        raise WarnscopeError("timing cells run one per worker: start the Dask workers with --nthreads 1 "
+                             "or --resources timing=1")
+    return {}
+
+
+def _on_cluster(conn: sqlite3.Connection, study: int, jobs: list[CompilerJob], opts: Options, executor: Any,
+                submit: dict, progress: Progress) -> None:
+    """Run the compilers' jobs on the Dask workers (see :func:`cluster_options`) and store
+    each compiler's cells as its job ends."""
+    progress.add_total(len(jobs))
+    for done in executor.map(_cluster_job, jobs, **submit):
+        job = done.job
+        if done.error is not None:
+            for c in job.cells:
+                c.status, c.error, c.runs, c.tu_runs = "failed", f"worker failed: {done.error}", [], []
+            cells = job.cells
+        else:
+            cells = done.result
         for cell in cells:
             store.save_cell(conn, study, cell, opts.noise, opts.busy_load)
-    return study
+        hosts = sorted({r.host for c in cells for r in c.runs})
+        progress(f"{job.recipe.name} {job.tc.name}: {len(cells)} cells done on {', '.join(hosts) or '?'}")
+        progress.advance()
 
 
 # ------------------------------------------------------------------ helpers
@@ -183,9 +258,13 @@ def _prepare(recipe: Recipe, tree: Path, tc: Toolchain, opts: Options, work: Pat
 
 
 def flags_for(cell: CellResult, language: str) -> list[str]:
-    """The cell's flags for a language; a project's odd TU in another language (a C file
-    in a C++ project) gets the project language's set."""
-    return cell.flags.get(language) or cell.flags.get(next(iter(cell.flags)), [])
+    """The cell's flags for a language: a TU gets the level's set of its own language (a
+    C file in a C++ project gets the C set, not C++-only flags)."""
+    if language in cell.flags:
+        return cell.flags[language]
+    if language in cell.other_flags:
+        return cell.other_flags[language]
+    return cell.flags.get(next(iter(cell.flags)), []) if cell.flags else []
 
 
 def _level_env(env: dict[str, str], cell: CellResult, wrap_log: Path | None) -> dict[str, str]:
@@ -204,6 +283,7 @@ def _build_cells(recipe: Recipe, tree: Path, tc: Toolchain, cells: list[CellResu
         return
     copy, env = prepared
     build_cmd = recipe.build.format(jobs=opts.jobs)
+    progress.add_total((opts.runs + 1) * len(cells))
     for rnd in range(opts.runs + 1):
         for cell in cells:
             if cell.status == "failed":
@@ -225,6 +305,7 @@ def _build_cells(recipe: Recipe, tree: Path, tc: Toolchain, cells: list[CellResu
                 _fail([cell], f"build failed ({what}): {build_cmd}", log)
                 progress(f"{recipe.name} {tc.name} {cell.level}: {label}: build FAILED ({what})")
                 continue
+            progress.advance()
             records = read_log(wrap_log)
             compiler_cpu = sum(r.cpu for r in records)
             warnings = count_warnings(log)
@@ -266,11 +347,24 @@ def _is_warning_flag(a: str) -> bool:
     return (a == "-w" or a.startswith("-W")) and not a.startswith(("-Wl,", "-Wa,", "-Wp,"))
 
 
+def tu_language(driver: str, args: list[str], source: str) -> str:
+    """A TU's language as the compiler sees it: ``-x LANG``, else a C++ driver (g++,
+    clang++, c++: lua builds its .c files as C++ too), else the source's suffix."""
+    for i, a in enumerate(args):
+        if a == "-x" and i + 1 < len(args):
+            return "c++" if args[i + 1].startswith("c++") else "c"
+        if a.startswith("-x") and len(a) > 2:
+            return "c++" if a[2:].startswith("c++") else "c"
+    if "++" in os.path.basename(driver):
+        return "c++"
+    return language_of(source)
+
+
 def tus_from(entries: list[tuple[str, list[str]]], root: Path, strip_warnings: bool) -> list[Tu]:
-    """Compile commands (cwd, args without driver) -> TUs named by their source relative to
+    """Compile commands (cwd, driver + args) -> TUs named by their source relative to
     ``root`` (with '-> object' when a source is compiled more than once)."""
     found = []
-    for cwd, args in entries:
+    for cwd, (driver, *args) in entries:
         if "-c" not in args or "-E" in args:
             continue
         sources = [a for a in args if is_source(a)]
@@ -281,7 +375,7 @@ def tus_from(entries: list[tuple[str, list[str]]], root: Path, strip_warnings: b
             rest = [a for a in rest if not _is_warning_flag(a)]
         src = os.path.relpath(os.path.join(cwd, sources[0]), root)
         obj = os.path.relpath(os.path.join(cwd, output), root) if output else ""
-        found.append((src, obj, cwd, language_of(sources[0]), tuple(rest)))
+        found.append((src, obj, cwd, tu_language(driver, args, sources[0]), tuple(rest)))
     counts: dict[str, int] = {}
     for src, *_ in found:
         counts[src] = counts.get(src, 0) + 1
@@ -289,10 +383,10 @@ def tus_from(entries: list[tuple[str, list[str]]], root: Path, strip_warnings: b
             for src, obj, cwd, lang, args in found]
 
 
-def _capture(recipe: Recipe, tree: Path, tc: Toolchain, opts: Options, work: Path,
+def capture(recipe: Recipe, tree: Path, tc: Toolchain, opts: Options, work: Path,
              cells: list[CellResult], progress: Progress) -> list[Tu] | None:
     if recipe.build_system == "ccdb":
-        entries = [(e["directory"], list(e["arguments"][1:])) for e in recipe.commands]
+        entries = [(e["directory"], list(e["arguments"])) for e in recipe.commands]
         return tus_from(entries, Path(recipe.source or "/"), strip_warnings=True)
     prepared = _prepare(recipe, tree, tc, opts, work, cells, progress)
     if prepared is None:
@@ -306,7 +400,7 @@ def _capture(recipe: Recipe, tree: Path, tc: Toolchain, opts: Options, work: Pat
     if t.exit != 0:
         _fail(cells, f"build failed (exit {t.exit}) while capturing compile commands", log)
         return None
-    tus = tus_from([(r.cwd, list(r.args[1:])) for r in read_log(wrap_log) if r.status == 0],
+    tus = tus_from([(r.cwd, list(r.args)) for r in read_log(wrap_log) if r.status == 0],
                    copy, strip_warnings=False)
     if not tus:
         _fail(cells, "the build ran no compile command (-c) to replay", log)
@@ -315,12 +409,13 @@ def _capture(recipe: Recipe, tree: Path, tc: Toolchain, opts: Options, work: Pat
 
 def _tu_cells(recipe: Recipe, tree: Path, tc: Toolchain, cells: list[CellResult], opts: Options,
               work: Path, progress: Progress) -> None:
-    tus = _capture(recipe, tree, tc, opts, work, cells, progress)
+    tus = capture(recipe, tree, tc, opts, work, cells, progress)
     if tus is None:
         return
     env = process.build_env()
     objects = work / "objects"
     objects.mkdir()
+    progress.add_total(opts.runs * len(cells) * len(tus))
     for rnd in range(1, opts.runs + 1):
         for cell in cells:
             if cell.status == "failed":
@@ -337,6 +432,7 @@ def _tu_cells(recipe: Recipe, tree: Path, tc: Toolchain, cells: list[CellResult]
                 if t.exit != 0:
                     _fail([cell], f"{tu.name} failed to compile (exit {t.exit})", out)
                     break
+                progress.advance()
                 rows.append(TuRow(tu=tu.name, seq=rnd, user_s=t.user, sys_s=t.sys, wall_s=t.wall,
                                   maxrss_kb=t.maxrss_kb, warnings=count_warnings(out), exit=t.exit))
             if cell.status == "failed":

@@ -13,8 +13,10 @@ from pathlib import Path
 
 import pytest
 
+from analyzer import toolchain
 from analyzer.cli import main
-from analyzer.overhead import recipes
+from analyzer.overhead import recipes, study
+from flagdb.db import connect
 from flagdb.apt import AptState
 from flagdb.errors import WarnscopeError
 
@@ -216,6 +218,9 @@ def test_compiler_not_installed(gcc_db_copy, refused, capsys):
 def test_bad_level_and_opt(gcc_db_copy, refused, capsys):
     assert "unknown level" in refused(gcc_db_copy, "run", "--levels", "off,loud")
     assert "--opt" in refused(gcc_db_copy, "run", "--opt", "-O9")
+    assert "--jobs" in refused(gcc_db_copy, "run", "--jobs", "0")
+    assert "--timeout" in refused(gcc_db_copy, "run", "--timeout", "0")
+    assert "--load" in refused(gcc_db_copy, "calibrate", "--load", "0")
 
 
 def test_malformed_compile_commands(gcc_db_copy, refused, capsys, tmp_path):
@@ -234,6 +239,26 @@ def test_source_package_that_cannot_be_fetched(gcc_db_copy, refused, capsys, mon
     monkeypatch.setitem(recipes.RECIPES, "ghost", ghost)
     err = refused(gcc_db_copy, "run", "--project", "ghost", "--compilers", "gcc-12")
     assert "cannot fetch Debian source package 'warnscope-no-such-source-package'" in err
+
+
+def test_report_of_a_study_without_finished_cell(gcc_db_copy, refused, tmp_path):
+    """A study interrupted before its first cell ended: report says so in one line."""
+    (tmp_path / "a.c").write_text(GOOD_C)
+    recipe = recipes.local(str(tmp_path), "", "$CC $CFLAGS -c a.c", "rm -f a.o", ("c",))
+
+    def interrupt(_message: str) -> None:
+        raise KeyboardInterrupt
+
+    conn = connect(gcc_db_copy)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            study.run_study(conn, recipe, study.source_tree(recipe), [toolchain.resolve("gcc-12")], ["off"],
+                            study.Options(runs=1), interrupt)
+    finally:
+        conn.close()
+    err = refused(gcc_db_copy, "report")
+    assert "has no finished cell yet" in err and f"({recipe.name})" in err
+    assert "has no finished cell yet" in refused(gcc_db_copy, "report", "--format", "csv")
 
 
 def test_apt_state_refuses_bad_names(tmp_path):

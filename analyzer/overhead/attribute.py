@@ -1,0 +1,508 @@
+"""Which flags of the ``all`` set carry a project's warning cost (``overhead attribute``).
+
+The workload is the project's top TUs by added CPU (``all`` minus ``off``): from the
+latest tu-mode study of the same project, compiler and -O level in the database, or
+measured here (each TU once under ``off`` and ``all``). Every probe compiles each of
+those TUs alone (:func:`analyzer.measure.run_tree`), and its figure is their summed
+CPU user+sys.
+
+1. **Baselines**: ``off`` (``-w``) and ``all``, ``runs`` times, interleaved.
+2. **Group testing**: the flag set is halved (in its own order); each half is timed
+   (``search_runs`` times) and the search recurses into each half whose added CPU
+   over ``off`` is above the threshold: ``min_share`` of ``all``'s added CPU, and at
+   least the spread of ``off``'s runs and 1 % of ``off``. A single flag above it is a
+   suspect; a group above it whose halves are both below it is reported as *diffuse*
+   (the cost is spread over its flags, or needs two of them together).
+3. **Confirmation** of each suspect, ``runs`` times, interleaved: the flag alone
+   (added CPU over ``off``: what it costs by itself) and the full set without it
+   (``all`` minus that: what removing it saves, less when other flags share its
+   analysis). The confidence interval is the widest the runs allow: [min − max,
+   max − min] of the two configurations' run totals. With ``instructions`` the same
+   four configurations are also counted exactly by cachegrind (one run each).
+4. **Printing vs finding** (GCC): ``all`` + ``-w`` computes every warning and prints
+   none. GCC's warning passes are gated on the option variables that the flags set
+   (``warn_maybe_uninitialized`` …), and ``-w`` only makes the diagnostic machinery
+   drop each warning before it is formatted; so ``all`` minus ``all -w`` is the cost
+   of formatting and writing the diagnostics (caret lines, source quoting), and
+   ``all -w`` minus ``off`` the cost of finding them. ``-fdiagnostics-plain-output``
+   beside it shows how much of the printing is the caret/quoting. clang skips the
+   analysis of ignored diagnostics (``-w`` turns the finding off too), so for clang
+   only the plain-output comparison is made.
+5. **Phases**: each TU once with ``-ftime-report`` under ``off`` and ``all`` (not timed:
+   the report has a cost of its own); the phases whose time grows most.
+
+Every probe is stored when measured; rerunning the same parameters resumes.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import platform
+import re
+import shutil
+import sqlite3
+import statistics
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from flagdb.db import transaction
+from flagdb.errors import WarnscopeError
+from flagdb.paths import cache_dir
+
+from analyzer.overhead import attr_store, levels as levels_mod, phases as phases_mod, process, report, store, study
+from analyzer.overhead.attr_store import Probe, ProbeRun
+from analyzer.overhead.progress import Progress, as_progress
+from analyzer.overhead.recipes import Recipe
+from analyzer.toolchain import Toolchain
+
+PLAIN = {"gcc": ("-fdiagnostics-plain-output",),
+         "clang": ("-fno-caret-diagnostics", "-fno-diagnostics-fixit-info", "-fno-color-diagnostics")}
+LANGUAGES = ("c", "c++")
+_IREFS = re.compile(rb"==\d+== I\s+refs:\s+([\d,]+)")
+
+
+@dataclass
+class AttrOptions:
+    opt: str = "-O2"
+    top: int = 10
+    runs: int = 3
+    search_runs: int = 1
+    min_share: float = 0.05
+    max_suspects: int = 12
+    instructions: bool = False
+    study: int | None = None      # the tu-mode study to take the top TUs from (default: the latest)
+    timeout: float = 600.0
+
+    def validate(self) -> None:
+        study.Options(opt=self.opt, timeout=self.timeout).validate()
+        if self.top < 1 or self.runs < 1 or self.search_runs < 1 or self.max_suspects < 1:
+            raise WarnscopeError("--top, --runs, --search-runs and --max-suspects must be at least 1")
+        if not 0 < self.min_share < 1:
+            raise WarnscopeError("--min-share must be between 0 and 1")
+        if self.instructions and shutil.which("valgrind") is None:
+            raise WarnscopeError("--instructions needs valgrind (Debian package valgrind), which is not installed")
+
+
+# ------------------------------------------------------------------ result types (--json)
+
+@dataclass(frozen=True)
+class Interval:
+    """Added CPU seconds: the median difference and the widest range the runs allow."""
+
+    median: float
+    low: float
+    high: float
+
+
+@dataclass(frozen=True)
+class TuCost:
+    tu: str
+    off_cpu_s: float
+    all_cpu_s: float
+    added_s: float
+
+
+@dataclass(frozen=True)
+class Step:
+    """One group-testing probe: a slice of the flag set and its added CPU over off."""
+
+    depth: int
+    size: int
+    first: str
+    last: str
+    added_s: float
+    costs: bool
+
+
+@dataclass(frozen=True)
+class FlagCost:
+    """A suspect flag (or a diffuse group) confirmed: alone over off, and all minus all-without."""
+
+    flags: tuple[str, ...]
+    diffuse: bool
+    alone_s: Interval
+    unique_s: Interval
+    alone_share: float          # alone median / all's added median
+    warnings_alone: int
+    alone_instructions: int | None = None     # over off, exact (cachegrind)
+    unique_instructions: int | None = None    # all minus all-without
+
+
+@dataclass(frozen=True)
+class Phase:
+    name: str
+    off_s: float
+    all_s: float
+    added_s: float
+
+
+@dataclass(frozen=True)
+class Printing:
+    """Finding vs printing the diagnostics of ``all``."""
+
+    method: str
+    warnings: int
+    all_s: float
+    quiet_s: float | None         # all + -w: found, not printed (GCC only)
+    plain_s: float
+    finding_s: Interval | None    # quiet - off
+    printing_s: Interval | None   # all - quiet
+    printing_share: float | None  # printing / (all - off)
+    caret_s: Interval             # all - plain: the caret lines and source quoting
+
+
+@dataclass(frozen=True)
+class Attribution:
+    id: int
+    project: str
+    origin: str
+    compiler: str
+    compiler_version: str
+    opt: str
+    runs: int
+    search_runs: int
+    host: str
+    load_average: tuple[float, float, float]
+    tus_from: str                 # 'study N' | 'measured'
+    tus: list[TuCost]
+    off_s: list[float]
+    all_s: list[float]
+    added_s: Interval
+    threshold_s: float
+    flags_searched: int
+    probes: int
+    search: list[Step]
+    suspects: list[FlagCost]
+    explained_share: float | None  # sum of the suspects' alone medians / all's added median
+    off_instructions: int | None
+    all_instructions: int | None
+    phases: list[Phase]
+    printing: Printing | None
+    machine: str = ""
+    notes: list[str] = field(default_factory=list)
+
+
+def _interval(a: list[float], b: list[float]) -> Interval:
+    """a minus b: median difference, [min a − max b, max a − min b]."""
+    return Interval(round(statistics.median(a) - statistics.median(b), 4), round(min(a) - max(b), 4),
+                    round(max(a) - min(b), 4))
+
+
+# ------------------------------------------------------------------ the workspace
+
+class Workspace:
+    """A configured, built private copy of the project, made on first need (a complete
+    resume needs none), and the TUs to compile."""
+
+    def __init__(self, recipe: Recipe, tree: Path, tc: Toolchain, opt: str, timeout: float,
+                 progress: Progress):
+        self.recipe, self.tree, self.tc, self.opt, self.timeout = recipe, tree, tc, opt, timeout
+        self.progress = progress
+        self.work: Path | None = None
+        self._tus: list[study.Tu] | None = None
+
+    def tus(self) -> list[study.Tu]:
+        if self._tus is None:
+            self.work = Path(tempfile.mkdtemp(dir=cache_dir("overhead", "work"), prefix=f"attr-{self.tc.name}-"))
+            opts = study.Options(opt=self.opt, timeout=max(self.timeout, 3600.0))
+            probe = store.CellResult(self.tc.name, "", "", "capture", {})
+            tus = study.capture(self.recipe, self.tree, self.tc, opts, self.work, [probe], self.progress)
+            if tus is None:
+                raise WarnscopeError(f"{self.recipe.name} {self.tc.name}: {probe.error}: "
+                                     f"{_first_error(probe.log_tail or '')[:200]}")
+            (self.work / "objects").mkdir()
+            self._tus = tus
+        return self._tus
+
+    def close(self) -> None:
+        if self.work is not None:
+            shutil.rmtree(self.work, ignore_errors=True)
+
+
+def _first_error(log: str) -> str:
+    """The line of a build log that says what failed: the first 'error' line, else the last line."""
+    lines = [line.strip() for line in log.splitlines() if line.strip()]
+    errors = [line for line in lines if "error" in line.lower()]
+    return (errors or lines or [""])[0 if errors else -1]
+
+
+# ------------------------------------------------------------------ measuring
+
+class Attributor:
+    def __init__(self, conn: sqlite3.Connection, attr: int, ws: Workspace, tc: Toolchain,
+                 all_sets: dict[str, list[str]], opts: AttrOptions, progress: Progress):
+        self.conn, self.attr, self.ws, self.tc, self.opts, self.progress = conn, attr, ws, tc, opts, progress
+        self.all_sets = {lang: set(v) for lang, v in all_sets.items()}
+        self.union = {f for v in all_sets.values() for f in v}
+        self.probes = attr_store.load_probes(conn, attr)
+        self.names: list[str] | None = None   # the TUs of the workload
+        self.chosen_from = ""
+
+    def _flags_for(self, flags: tuple[str, ...], language: str) -> list[str]:
+        """A configuration's flags for one TU: warning flags of the other language's set dropped."""
+        own = self.all_sets.get(language, set())
+        return [f for f in flags if f not in self.union or f in own]
+
+    def _compile(self, tu: study.Tu, flags: list[str], instrument: str, seq: int,
+                 index: int) -> tuple[ProbeRun, dict[str, tuple[float, float]]]:
+        assert self.ws.work is not None
+        argv = [self.tc.driver(tu.language), *tu.args, "-o", str(self.ws.work / "objects" / f"{index}.o"), *flags]
+        if instrument == "time-report":
+            argv.append("-ftime-report")
+        if instrument == "instructions":
+            argv = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--trace-children=yes",
+                    "--cachegrind-out-file=/dev/null", *argv]
+        out = self.ws.work / "tu.log"
+        out.unlink(missing_ok=True)
+        t = process.run(argv, Path(tu.cwd), process.build_env(), out, timeout=self.opts.timeout)
+        if t.exit != 0:
+            raise WarnscopeError(f"{tu.name} failed to compile with {' '.join(flags[:3])}"
+                                 f"{' …' if len(flags) > 3 else ''} (exit {t.exit}): {study._tail(out)[-200:]}")
+        data = out.read_bytes()
+        refs = sum(int(m.replace(b",", b"")) for m in _IREFS.findall(data)) if instrument == "instructions" else None
+        found = (phases_mod.parse(data.decode(errors="replace"), self.tc.family)
+                 if instrument == "time-report" else {})
+        run = ProbeRun(tu=tu.name, seq=seq, user_s=t.user, sys_s=t.sys, wall_s=t.wall, maxrss_kb=t.maxrss_kb,
+                       warnings=study.count_warnings(out), load1=t.load1, host=platform.node(),
+                       instructions=refs)
+        return run, found
+
+    def measure(self, wanted: list[Probe], runs: int, label: str) -> list[Probe]:
+        """The probes, measured where not stored yet: ``runs`` rounds, each round every
+        probe over every TU (A B A B …); each probe stored after its last round."""
+        todo = [p for p in wanted if p.key not in self.probes]
+        if todo:
+            tus = [t for t in self.ws.tus() if self.names is None or t.name in self.names]
+            missing = sorted(set(self.names or ()) - {t.name for t in tus})
+            if missing:
+                raise WarnscopeError(f"TU {missing[0]} of {self.chosen_from} is not compiled by this build")
+            index = {t.name: i for i, t in enumerate(self.ws.tus())}
+            rounds = 1 if todo[0].instrument != "cpu" else runs
+            self.progress.add_total(rounds * len(todo) * len(tus))
+            for seq in range(1, rounds + 1):
+                for p in todo:
+                    for tu in tus:
+                        run, found = self._compile(tu, self._flags_for(p.flags, tu.language), p.instrument,
+                                                   seq, index[tu.name])
+                        p.runs.append(run)
+                        if found:
+                            p.phases[tu.name] = found
+                        self.progress.advance()
+                    if seq == rounds:
+                        attr_store.save_probe(self.conn, self.attr, p)
+                        self.probes[p.key] = p
+                    self.progress(f"{label}: {p.role} ({len(p.flags)} flags) run {seq}/{rounds}: "
+                                  f"cpu {p.totals()[-1]:.2f} s")
+        return [self.probes[p.key] for p in wanted]
+
+
+# ------------------------------------------------------------------ the procedure
+
+def _top_from_study(conn: sqlite3.Connection, project: str, tc: Toolchain, opts: AttrOptions
+                    ) -> tuple[int, list[TuCost]] | None:
+    sql = ("SELECT s.id FROM oh_study s JOIN oh_project p ON p.id = s.project_id WHERE p.name = ? AND"
+           " s.mode = 'tu' AND s.opt = ?" + (" AND s.id = ?" if opts.study is not None else "")
+           + " ORDER BY s.id DESC")
+    for (sid,) in conn.execute(sql, (project, opts.opt, *(() if opts.study is None else (opts.study,)))).fetchall():
+        cells = [c for c in store.cells(conn, sid, with_tus=True) if c["compiler"] == tc.name
+                 and c["level"] in ("off", "all") and c["status"] == "ok"]
+        if len(cells) == 2:
+            top = [t for t in report.top_tus(cells, opts.top) if t["level"] == "all"]
+            return sid, [TuCost(t["tu"], t["off_cpu_s"], t["cpu_s"], t["added_s"]) for t in top]
+    if opts.study is not None:
+        raise WarnscopeError(f"study {opts.study} is not a tu-mode study of {project} with {tc.name} "
+                             f"off and all at {opts.opt}")
+    return None
+
+
+def run(conn: sqlite3.Connection, recipe: Recipe, source: tuple[Path, str], tc: Toolchain,
+        opts: AttrOptions, progress: Progress | Callable[[str], None] = lambda _m: None) -> Attribution:
+    """Attribute the cost of ``all`` on ``recipe`` to flags; returns the stored result."""
+    progress = as_progress(progress)
+    tree, origin = source
+    all_sets = levels_mod.flags(conn, tc, "all", LANGUAGES, {})
+    machine = study.machine_facts([tc])
+    params = {"top": opts.top, "runs": opts.runs, "search_runs": opts.search_runs, "min_share": opts.min_share,
+              "max_suspects": opts.max_suspects, "instructions": opts.instructions, "study": opts.study}
+    key = hashlib.sha256(json.dumps({**params, "project": recipe.name, "origin": origin, "opt": opts.opt,
+                                     "identity": tc.identity, "host": machine["host"]},
+                                    sort_keys=True).encode()).hexdigest()
+    kind = "debian" if recipe.package else ("ccdb" if recipe.build_system == "ccdb" else "local")
+    with transaction(conn):
+        fresh = attr_store.find(conn, key) is None
+        pid = store.project_id(conn, recipe.name, kind, origin, recipe.build_system, list(recipe.languages))
+        attr = attr_store.attribution_id(conn, key, pid, tc.name, tc.version, tc.identity, opts.opt, params,
+                                         all_sets, machine["host"], machine)
+    ws = Workspace(recipe, tree, tc, opts.opt, opts.timeout, progress)
+    a = Attributor(conn, attr, ws, tc, all_sets, opts, progress)
+    try:
+        return _attribute(conn, attr, recipe, tc, a, opts, progress)
+    except BaseException:
+        # a build that fails before the first probe (or an interrupt then) leaves the
+        # database as it was: an attribution with nothing measured is no result to resume
+        if fresh:
+            attr_store.discard_if_empty(conn, attr)
+        raise
+    finally:
+        ws.close()
+        progress.close()
+
+
+def _attribute(conn: sqlite3.Connection, attr: int, recipe: Recipe, tc: Toolchain, a: Attributor,
+               opts: AttrOptions, progress: Progress) -> Attribution:
+    name = f"{recipe.name} {tc.name}"
+    off_flags, all_flags = ("-w",), tuple(_ordered_union(levels_mod.flags(conn, tc, "all", LANGUAGES, {})))
+    chosen = attr_store.info(conn, attr)["tus"]
+    if chosen is None:
+        found = _top_from_study(conn, recipe.name, tc, opts)
+        if found is not None:
+            chosen = {"from": f"study {found[0]}", "tus": [t.__dict__ for t in found[1]]}
+        else:
+            progress(f"{name}: no tu-mode study at {opts.opt}: ranking every TU (off and all, once)")
+            r_off, r_all = a.measure([Probe("rank-off", off_flags), Probe("rank-all", all_flags)], 1, name)
+            off_by = {r.tu: r.cpu_s for r in r_off.runs}
+            costs = sorted((TuCost(r.tu, round(off_by[r.tu], 4), round(r.cpu_s, 4), round(r.cpu_s - off_by[r.tu], 4))
+                            for r in r_all.runs), key=lambda t: -t.added_s)
+            chosen = {"from": "measured", "tus": [t.__dict__ for t in costs[:opts.top]]}
+        if not chosen["tus"]:
+            raise WarnscopeError(f"{name}: no TU to attribute")
+        attr_store.set_tus(conn, attr, chosen)
+    tus = [TuCost(**t) for t in chosen["tus"]]
+    a.names = [t.tu for t in tus]
+    a.chosen_from = chosen["from"]
+
+    progress(f"{name}: baselines off and all over {len(tus)} TUs, {opts.runs} runs")
+    off, all_ = a.measure([Probe("off", off_flags), Probe("all", all_flags)], opts.runs, name)
+    off_t, all_t = off.totals(), all_.totals()
+    added = _interval(all_t, off_t)
+    off_med = statistics.median(off_t)
+    threshold = max(opts.min_share * max(added.median, 0.0), max(off_t) - min(off_t), 0.01 * off_med)
+
+    # group testing
+    steps: list[Step] = []
+    leaves: list[tuple[tuple[str, ...], bool]] = []
+
+    def cost(p: Probe) -> float:
+        return statistics.median(p.totals()) - off_med
+
+    def search(group: tuple[str, ...], depth: int) -> None:
+        if len(leaves) >= opts.max_suspects:
+            return
+        if len(group) == 1:
+            leaves.append((group, False))
+            return
+        half = len(group) // 2
+        parts = (group[:half], group[half:])
+        measured = a.measure([Probe("subset", p) for p in parts], opts.search_runs, f"{name} search depth {depth}")
+        costly = []
+        for part, p in zip(parts, measured):
+            c = cost(p)
+            steps.append(Step(depth, len(part), part[0], part[-1], round(c, 4), c > threshold))
+            if c > threshold:
+                costly.append(part)
+        if not costly:
+            leaves.append((group, True))   # above the threshold together, neither half alone
+        for part in costly:
+            search(part, depth + 1)
+
+    if added.median > threshold:
+        search(all_flags, 1)
+    notes = []
+    spread = max(off_t) - min(off_t)
+    if added.median <= threshold and spread >= threshold:
+        notes.append(f"not searched: off's runs spread by {spread:.3f} s, more than all adds ({added.median:.3f} s);"
+                     f" CPU time is this noisy here (load average {os.getloadavg()[0]:.2f}): more --runs or --top,"
+                     " or a quieter machine")
+    if len(leaves) >= opts.max_suspects:
+        notes.append(f"search stopped at {opts.max_suspects} suspects (--max-suspects)")
+
+    # confirmation
+    alone_probes = [Probe("alone", group) for group, _ in leaves]
+    without_probes = [Probe("without", tuple(f for f in all_flags if f not in set(group))) for group, _ in leaves]
+    measured = a.measure(alone_probes + without_probes, opts.runs, f"{name} confirm") if leaves else []
+    n = len(leaves)
+    instr: dict[str, int | None] = {}
+    if opts.instructions:
+        counted = a.measure([Probe(p.role, p.flags, "instructions") for p in [off, all_, *alone_probes, *without_probes]],
+                            1, f"{name} instructions")
+        instr = {json.dumps([p.role, list(p.flags)]): p.instructions() for p in counted}
+
+    def ins(role: str, flags: tuple[str, ...]) -> int | None:
+        return instr.get(json.dumps([role, list(flags)]))
+
+    suspects = []
+    for i, (group, diffuse) in enumerate(leaves):
+        alone, without = measured[i], measured[n + i]
+        alone_i = _interval(alone.totals(), off_t)
+        ia, io, iall, iw = (ins("alone", group), ins("off", off_flags), ins("all", all_flags),
+                            ins("without", without.flags))
+        suspects.append(FlagCost(flags=group, diffuse=diffuse, alone_s=alone_i,
+                                 unique_s=_interval(all_t, without.totals()),
+                                 alone_share=round(alone_i.median / added.median, 4) if added.median > 0 else 0.0,
+                                 warnings_alone=alone.warnings(),
+                                 alone_instructions=None if ia is None or io is None else ia - io,
+                                 unique_instructions=None if iall is None or iw is None else iall - iw))
+    suspects.sort(key=lambda s: -s.alone_s.median)
+
+    # printing vs finding
+    plain_flags = all_flags + PLAIN[tc.family]
+    wanted = [Probe("plain", plain_flags)] + ([Probe("quiet", all_flags + ("-w",))] if tc.family == "gcc" else [])
+    pr = a.measure(wanted, opts.runs, f"{name} printing")
+    plain_t = pr[0].totals()
+    quiet_t = pr[1].totals() if len(pr) > 1 else None
+    printing_i = _interval(all_t, quiet_t) if quiet_t else None
+    printing = Printing(
+        method=("all vs all -w (found, not printed); all vs -fdiagnostics-plain-output" if quiet_t
+                else "clang: -w skips the analysis too; only all vs plain output (no caret, no fix-its)"),
+        warnings=all_.warnings(), all_s=round(statistics.median(all_t), 4),
+        quiet_s=round(statistics.median(quiet_t), 4) if quiet_t else None,
+        plain_s=round(statistics.median(plain_t), 4),
+        finding_s=_interval(quiet_t, off_t) if quiet_t else None, printing_s=printing_i,
+        printing_share=round(printing_i.median / added.median, 4) if printing_i and added.median > 0 else None,
+        caret_s=_interval(all_t, plain_t))
+
+    # phases
+    ph_off, ph_all = a.measure([Probe("off", off_flags, "time-report"), Probe("all", all_flags, "time-report")],
+                               1, f"{name} phases")
+    phase_list = _phases(ph_off, ph_all)
+
+    attr_store.set_finished(conn, attr)
+    info = attr_store.info(conn, attr)
+    explained = (round(sum(s.alone_s.median for s in suspects) / added.median, 4)
+                 if added.median > 0 and suspects else None)
+    return Attribution(
+        id=attr, project=info["project"], origin=info["origin"], compiler=tc.name,
+        compiler_version=tc.version, opt=opts.opt, runs=opts.runs, search_runs=opts.search_runs,
+        host=info["host"], load_average=tuple(round(x, 2) for x in os.getloadavg()),  # type: ignore[arg-type]
+        tus_from=chosen["from"], tus=tus, off_s=[round(x, 4) for x in off_t], all_s=[round(x, 4) for x in all_t],
+        added_s=added, threshold_s=round(threshold, 4), flags_searched=len(all_flags),
+        probes=len(a.probes), search=steps, suspects=suspects, explained_share=explained,
+        off_instructions=ins("off", off_flags), all_instructions=ins("all", all_flags),
+        phases=phase_list, printing=printing, machine=info["machine"].get("summary", ""), notes=notes)
+
+
+def _ordered_union(sets: dict[str, list[str]]) -> list[str]:
+    seen: dict[str, None] = {}
+    for lang in LANGUAGES:
+        for f in sets.get(lang, []):
+            seen.setdefault(f, None)
+    return list(seen)
+
+
+def _phases(off: Probe, all_: Probe, n: int = 12) -> list[Phase]:
+    """The phases whose CPU grows most from off to all, summed over the TUs."""
+    def total(p: Probe) -> dict[str, float]:
+        out: dict[str, float] = {}
+        for found in p.phases.values():
+            for name, (cpu, _wall) in found.items():
+                out[name] = out.get(name, 0.0) + cpu
+        return out
+
+    a, b = total(off), total(all_)
+    rows = [Phase(name, round(a.get(name, 0.0), 3), round(b.get(name, 0.0), 3), round(b.get(name, 0.0) - a.get(name, 0.0), 3))
+            for name in set(a) | set(b)]
+    rows.sort(key=lambda p: (-p.added_s, -p.all_s, p.name))
+    return rows[:n]

@@ -188,7 +188,7 @@ class VersionInfo:
 
     The fields from ``version`` to ``suite`` describe the stored entry (None when it is
     not ingested); ``available`` the archive (None when Debian has no package for it,
-    or with ``--ingested``, which does not ask the archive).
+    or without ``--available``, when the archive is not asked).
     """
 
     name: str

@@ -93,16 +93,18 @@ def ingest(ctx, compilers, source, from_binary, force, suite) -> None:
 
 
 @flags.command()
-@click.option("--ingested", "only_ingested", is_flag=True,
-              help="Only what is in the database (does not ask Debian's archive).")
+@click.option("--available", is_flag=True,
+              help="Also every version Debian's archive has (bullseye … sid): the suite and "
+                   "Debian version an ingest takes. Asks the archive (package lists are "
+                   "refreshed when older than a day); works without a database.")
 @json_option
 @click.pass_context
-def versions(ctx, only_ingested, as_json) -> None:
-    """Every compiler version Debian packages and every ingested one: the suite and
-    Debian version an ingest takes, and what the database holds, with provenance."""
+def versions(ctx, available, as_json) -> None:
+    """The ingested compiler versions with their provenance (package, Debian version,
+    suite); with --available, also what Debian packages and is not ingested yet."""
     path = db_path(ctx.find_root().obj["db"])
-    rows = store.compilers(connect(path, write=False)) if only_ingested or path.exists() else []
-    found = None if only_ingested else apt.available()
+    rows = store.compilers(connect(path, write=False)) if not available or path.exists() else []
+    found = apt.available() if available else None
     result = queries.versions(rows, found, choose=apt.choose)
     _emit(result, as_json, render.versions(result))
 

@@ -146,10 +146,17 @@ def history(rows: list[HistoryEntry]) -> str:
 
 
 def versions(rows: list[VersionInfo]) -> str:
-    """``flags versions``: one line a compiler: where Debian has it, what is stored.
+    """``flags versions``: one line a compiler.
 
-    ``gcc-14   trixie 14.2.0-19 (also sid 14.4.0-3)   ingested 14.2.0, 447 flags``
+    From the database: ``gcc-12  12.2.0  408 flags  debian-package: gcc-12-source
+    12.2.0-14+deb12u1 (bookworm)``. With the archive (``--available``): where Debian has
+    it, then what is stored: ``gcc-14  sid 14.4.0-3 (also trixie 14.2.0-19)  not ingested``.
     """
+    if not rows:
+        return "(no compiler ingested yet)"
+    if all(r.available is None for r in rows):
+        return "\n".join(f"{r.name:10} {r.version:10} {r.flags:5} flags  {r.source_kind}: "
+                         f"{r.source}" + (f" ({r.suite})" if r.suite else "") for r in rows)
     table = []
     for r in rows:
         a = r.available
@@ -165,8 +172,6 @@ def versions(rows: list[VersionInfo]) -> str:
             elif r.current is False:
                 stored += f", from {r.debian_version}" + (f" ({r.suite})" if r.suite else "")
         table.append([r.name, archive, stored])
-    if not table:
-        return "(no compiler ingested yet)"
     widths = [max(len(row[i]) for row in table) for i in range(2)]
     return "\n".join(f"{a:{widths[0]}}  {b:{widths[1]}}  {c}" for a, b, c in table)
 

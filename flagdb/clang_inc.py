@@ -5,14 +5,14 @@ clang's TableGen turns ``Diagnostic*.td`` into C++ fragments that Debian ships i
 reading them needs no compiler and no LLVM build:
 
 * ``Diagnostic<Component>Kinds.inc``: one ``DIAG(...)`` row per diagnostic, with its
-  class, default severity, message text and the index of its group (10 fields up to
-  clang 13, 11 from 14 when SHOWINSYSMACRO was added).
+  class, default severity, message text and the index of its group (9 fields in
+  clang 9 and 10, 10 from 11 when DEFERRABLE was added, 11 from 14 with SHOWINSYSMACRO).
 * ``DiagnosticGroups.inc``: ``DiagArrays`` (the members of each group, ``-1``
   terminated), ``DiagSubGroups`` (indices into the group table, ``-1`` terminated),
   the group names, and the group table itself, which has had four layouts:
 
   ====================  ===================================================================
-  ``table``  (13)       ``{ /* name */ nameoff, /* DiagArrayN */ off, /* DiagSubGroupN */ off }``
+  ``table``  (9–13)     ``{ /* name */ nameoff, /* DiagArrayN */ off, /* DiagSubGroupN */ off }``
   ``entry``  (14)       ``DIAG_ENTRY(Enum /* name */, nameoff, members, subgroups)``
   ``docs``   (15–21)    the same with a fifth argument, the docs as a raw string ``R"(...)"``
   ``strtab`` (22)       as ``docs``, but names are ``\\0``-separated in ``DiagGroupNamesStorage``
@@ -136,8 +136,8 @@ def parse_kinds(path: str | Path) -> list[Diag]:
         name, cls, severity, body, group, rest = m.groups()
         tail = [t.strip() for t in rest.split(",")]
         nfields = 5 + len(tail)
-        if nfields not in (10, 11):
-            raise ParseError(path, lineno, f"DIAG row has {nfields} fields; known layouts have 10 or 11")
+        if nfields not in (9, 10, 11):
+            raise ParseError(path, lineno, f"DIAG row has {nfields} fields; known layouts have 9, 10 or 11")
         if fields_seen is not None and nfields != fields_seen:
             raise ParseError(path, lineno, f"DIAG row has {nfields} fields, earlier rows {fields_seen}")
         fields_seen = nfields

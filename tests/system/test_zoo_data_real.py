@@ -2,7 +2,7 @@
 
 By default a few extra versions beyond the shared gcc-11/gcc-12 database: gcc-10
 (bullseye, the old .opt layout) and gcc-14, clang-11 (the old table layout) and
-clang-18, about 200 MB of downloads into the shared cache on the first run.
+clang-18, plus clang-9 (the oldest DIAG rows), about 230 MB of downloads into the shared cache on the first run.
 ``WARNSCOPE_ZOO_ALL=1`` adds the test that ingests every version (gcc-9 … gcc-16,
 clang-9 … clang-23: about 1.2 GB downloaded once) and prints a table of them.
 """
@@ -89,7 +89,7 @@ def test_diff_across_four_majors(zoo_db, cli_at):
     assert {"-Wdangling-pointer=", "-Wuse-after-free=", "-Winfinite-recursion"} <= added
 
 
-@pytest.mark.parametrize("major", [11, 18])
+@pytest.mark.parametrize("major", [9, 11, 18])
 def test_old_and_new_clang_tables(major, real_data, real_tables):
     data = real_data(major)
     assert data.version.startswith(f"{major}.") and data.package == f"libclang-{major}-dev"
@@ -101,6 +101,16 @@ def test_old_and_new_clang_tables(major, real_data, real_tables):
     assert real_tables(major).layout == ("table" if major <= 13 else "docs")
     assert 700 < len(data.flags) < 1200
     assert ("-Wunsafe-buffer-usage" in flags) == (major >= 16)
+    assert ("-Wdeprecated-copy" in flags) == (major >= 10)   # new in clang 10
+
+
+def test_clang9_rows_have_nine_fields(real_tables):
+    """clang 9 wrote DIAG rows without the DEFERRABLE field clang 11 added: the
+    parser reads every one of them and keeps their groups."""
+    tables = real_tables(9)
+    unused = tables.diags["warn_unused_variable"]
+    assert unused.group and tables.groups[unused.group].name == "unused-variable"
+    assert tables.diags["err_asm_invalid_escape"].group is None
 
 
 @pytest.mark.parametrize("compiler, package", [("gcc-8", "gcc-8-source"),

@@ -1,6 +1,7 @@
-"""The DIAG row layout of clang 9 and 10 (nine fields: no DEFERRABLE), with rows
-copied verbatim from libclang-9-dev 1:9.0.1-16.1; the whole real files are read by
-tests/system/test_zoo_data_real.py."""
+"""The DIAG row layouts of clang 9 and 10 (nine fields: no DEFERRABLE) and of clang 23
+(thirteen: two numbers after the category), with rows copied verbatim from
+libclang-9-dev 1:9.0.1-16.1 and libclang-23-dev 1:23.1.4-2; the whole real files are
+read by tests/system/test_zoo_data_real.py."""
 from __future__ import annotations
 
 import pytest
@@ -32,7 +33,7 @@ def test_nine_field_rows(tmp_path):
 
 @pytest.mark.parametrize("rows, message", [
     (ROWS9 + ROW10, ":7: DIAG row has 10 fields, earlier rows 9"),
-    (ROWS9.replace(", false, true, 12)", ", 12)", 1), ":5: DIAG row has 7 fields; known layouts have 9, 10 or 11"),
+    (ROWS9.replace(", false, true, 12)", ", 12)", 1), ":5: DIAG row has 7 fields; known layouts have 9, 10, 11 or 13"),
 ])
 def test_mixed_or_unknown_field_counts(tmp_path, rows, message):
     path = tmp_path / "DiagnosticSemaKinds.inc"
@@ -40,3 +41,20 @@ def test_mixed_or_unknown_field_counts(tmp_path, rows, message):
     with pytest.raises(ParseError) as err:
         parse_kinds(path)
     assert message in str(err.value)
+
+
+ROWS13 = (
+    'DIAG(err_asm_invalid_escape, CLASS_ERROR, (unsigned)diag::Severity::Error, '
+    '"invalid %% escape in inline assembly string", 0, SFINAE_SubstitutionFailure, false, true, '
+    'true, false, 13, 10813, 0)\n'
+)
+
+
+def test_thirteen_field_rows(tmp_path):
+    path = tmp_path / "DiagnosticASTKinds.inc"
+    path.write_text(HEAD + ROWS13)
+    (row,) = parse_kinds(path)
+    assert (row.name, row.group, row.diag_class) == ("err_asm_invalid_escape", None, "ERROR")
+    path.write_text(HEAD + ROWS13.replace(", 13, 10813, 0)", ", 13, x10813, 0)"))
+    with pytest.raises(ParseError, match=":5: DIAG row does not end with a category number"):
+        parse_kinds(path)

@@ -6,7 +6,7 @@ file per run, so every save really writes). Download and extraction are not time
 they happen once per cache. CPU is user+sys of this process (``getrusage``), wall is
 ``time.perf_counter``. One untimed warm-up run, then N runs per version.
 
-    .venv/bin/python -m bench.bench_clang_ingest [--runs 10] [13 14 15 16 19 22]
+    .venv/bin/python -m bench.bench_clang_ingest [--runs 10] [9 13 14 15 16 19 22 23]
 """
 from __future__ import annotations
 
@@ -48,7 +48,7 @@ def one_run(major: int, directory: Path, db: Path) -> tuple[float, float, int, l
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=10)
-    parser.add_argument("versions", nargs="*", type=int, default=[13, 14, 15, 16, 19, 22])
+    parser.add_argument("versions", nargs="*", type=int, default=[9, 13, 14, 15, 16, 19, 22, 23])
     args = parser.parse_args()
     print(f"machine: {machine()}")
     print(f"timed: parse .inc + build CompilerData + save to a fresh SQLite file; "

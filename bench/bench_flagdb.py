@@ -30,8 +30,10 @@ RUNS = int(os.environ.get("BENCH_RUNS", "20"))
 def main() -> None:
     print(f"machine: {machine()}")
     with tempfile.TemporaryDirectory() as tmp:
-        for major in ("11", "12"):
-            root, provenance = fetch_debian(major)  # cached after the first run
+        # the oldest and the newest GCC Debian packages beside the host's two
+        for major in ("9", "11", "12", "16"):
+            root, candidate = fetch_debian(major)  # cached after the first run
+            provenance = f"{candidate.package} {candidate.version}"
 
             def ingest_once() -> None:
                 db = Path(tmp) / f"ingest-{major}.db"

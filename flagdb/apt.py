@@ -1,16 +1,28 @@
-"""A private apt state in the cache: fetch Debian *source* packages without root and
-without touching the system's apt configuration.
+"""A private apt state in the cache: the one way warnscope fetches Debian packages,
+without root and without touching the system's apt configuration.
 
-The system's sources.list may carry only binary suites (or none at all), and
+The system's sources.list may carry only the host's suite (or none at all), and
 ``apt-get update`` on it needs root and changes what every other program on the
 host sees. Here apt runs with its source list, package lists and archive cache
 pointed into ``cache_dir``; apt still checks the signed Release files and every
 downloaded file's checksum, and ``dpkg-source -x`` checks them again against the
 ``.dsc`` while it applies Debian's patches.
 
+Two kinds of packages come through here:
+
+* binary packages (``deb`` lines): Debian's ``gcc-N-source`` and ``libclang-N-dev``,
+  which carry GCC's option files and clang's diagnostic tables, from every suite of
+  :data:`SUITES` (:func:`archive`); :meth:`AptState.fetch` downloads one ``.deb``
+  and :func:`data_tar` streams its files without installing or unpacking it;
+* source packages (``deb-src`` lines), for the build-overhead study.
+
 Several processes (tests, a study, the compiler zoo) may share one cache: every
-state change holds an exclusive ``flock`` on ``cache_dir/lock``, and an extracted
-tree appears under its final name only once complete (a rename).
+state change holds an exclusive ``flock`` on ``cache_dir/lock``, and a downloaded
+package or an extracted tree appears under its final name only once complete (a
+rename). An interrupted download leaves a partial file that apt resumes next time.
+
+``WARNSCOPE_DEBIAN_MIRROR`` names another mirror (``http://127.0.0.1:9/debian`` makes
+every fetch fail at once, which is how the tests check the no-network error).
 """
 from __future__ import annotations
 
@@ -19,36 +31,82 @@ import os
 import re
 import shutil
 import subprocess
+import tarfile
 import tempfile
 import threading
 import time
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator
+from typing import BinaryIO, Iterator
 
+from flagdb import extract
 from flagdb.errors import WarnscopeError
 
 MIRROR = "http://deb.debian.org/debian"
 KEYRING = "/usr/share/keyrings/debian-archive-keyring.gpg"
+#: the suites the flag data comes from, oldest first (the order ties are broken in)
+SUITES = ("bullseye", "bookworm", "trixie", "sid")
+
+
+def _host_suite() -> str | None:
+    """The host's Debian codename (``bookworm``), if it is one of :data:`SUITES`."""
+    try:
+        text = Path("/etc/os-release").read_text()
+    except OSError:
+        return None
+    m = re.search(r"^VERSION_CODENAME=\"?(\w+)", text, re.M)
+    return m.group(1) if m and m.group(1) in SUITES else None
+
+
+#: the host's suite: its packages match the installed compilers
+HOST_SUITE = _host_suite()
 #: package lists younger than this are used as they are (seconds)
 LISTS_MAX_AGE = 24 * 3600
 #: seconds any one apt/dpkg-source call may take
 TIMEOUT = 600
+#: package names apt may be asked about
+_PACKAGE = re.compile(r"[a-z0-9][a-z0-9+.-]*")
+_VERSION = re.compile(r"[A-Za-z0-9.+~:-]+")
 
 _THREAD_LOCK = threading.Lock()
 
 
+def mirror() -> str:
+    """The Debian mirror: ``WARNSCOPE_DEBIAN_MIRROR`` or deb.debian.org."""
+    return os.environ.get("WARNSCOPE_DEBIAN_MIRROR") or MIRROR
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One version of a binary package in one suite."""
+
+    package: str
+    version: str
+    suite: str
+
+
 class AptState:
-    """apt with its own sources, lists and cache under ``cache_dir``."""
+    """apt with its own sources, lists and cache under ``cache_dir``.
+
+    ``kinds`` are the source-list line types: ``deb-src`` for source packages
+    (:meth:`download`, :meth:`source`), ``deb`` for binary ones (:meth:`candidates`,
+    :meth:`fetch`).
+    """
 
     def __init__(self, cache_dir: Path, suites: tuple[str, ...] = ("bookworm",),
-                 components: tuple[str, ...] = ("main",), mirror: str = MIRROR):
+                 components: tuple[str, ...] = ("main",), mirror: str | None = None,
+                 kinds: tuple[str, ...] = ("deb-src",), debs: Path | None = None):
         self.root = Path(cache_dir)
+        #: where downloaded ``.deb`` files are kept
+        self.debs = Path(debs) if debs is not None else self.root / "debs"
         self.suites = tuple(suites)
         self.components = tuple(components)
-        self.mirror = mirror
+        self.mirror = mirror or globals()["mirror"]()
+        self.kinds = tuple(kinds)
         for sub in ("lists/partial", "cache/archives/partial", "sources", "trees"):
             (self.root / sub).mkdir(parents=True, exist_ok=True)
+        self.debs.mkdir(parents=True, exist_ok=True)
 
     # ------------------------------------------------------------ plumbing
     def _options(self) -> list[str]:
@@ -56,7 +114,11 @@ class AptState:
         options = ["-q", "-o", f"Dir::Etc::SourceList={r / 'sources.list'}",
                    "-o", "Dir::Etc::SourceParts=/dev/null",
                    "-o", f"Dir::State::Lists={r / 'lists'}",
-                   "-o", f"Dir::Cache={r / 'cache'}"]
+                   "-o", f"Dir::Cache={r / 'cache'}",
+                   # keep the lists compressed, skip translations: 4 suites stay ~40 MB
+                   "-o", "Acquire::GzipIndexes=true", "-o", "Acquire::Languages=none",
+                   # fail fast on an unreachable mirror instead of apt's long retries
+                   "-o", "Acquire::Retries=1", "-o", "Acquire::http::Timeout=30"]
         if os.geteuid() == 0:
             # root downloading into a root-owned cache: apt's _apt sandbox user could not
             # write there (apt falls back to root anyway, with a warning on every call)
@@ -86,36 +148,131 @@ class AptState:
 
     @staticmethod
     def _last_error(proc: subprocess.CompletedProcess) -> str:
-        lines = [l for l in (proc.stderr + proc.stdout).splitlines() if l.startswith(("E:", "dpkg-source: error"))]
+        lines = [l for l in (proc.stderr + proc.stdout).splitlines()
+                 if l.startswith(("E:", "Err:", "dpkg-source: error"))]
         lines = lines or (proc.stderr.strip().splitlines() or ["no output"])
         return lines[-1].strip()
 
-    # ------------------------------------------------------------ the three steps
+    # ------------------------------------------------------------ lists
     def sources_list(self) -> str:
-        signed = f" [signed-by={KEYRING}]" if os.path.exists(KEYRING) else ""
-        return "".join(f"deb-src{signed} {self.mirror} {s} {' '.join(self.components)}\n"
-                       for s in self.suites)
+        signed = f"signed-by={KEYRING}" if os.path.exists(KEYRING) else ""
+        lines = []
+        for kind in self.kinds:
+            # only the index each kind needs: no Contents, DEP-11 or icons
+            target = "Sources" if kind == "deb-src" else "Packages"
+            opts = " ".join(o for o in (f"target={target}", signed) if o)
+            lines += [f"{kind} [{opts}] {self.mirror} {s} {' '.join(self.components)}\n"
+                      for s in self.suites]
+        return "".join(lines)
 
     def update(self, force: bool = False) -> None:
-        """Fetch the Sources lists, unless fresh ones for the same suites are there."""
+        """Fetch the package lists, unless fresh ones for the same sources are there."""
+        if not force and self._fresh():
+            return  # reading lists needs no lock: apt replaces them by renames
         with self.lock():
             self._update(force)
+
+    def _fresh(self) -> bool:
+        sources = self.root / "sources.list"
+        stamp = self.root / "lists" / ".updated"
+        try:
+            return (sources.read_text() == self.sources_list()
+                    and time.time() - stamp.stat().st_mtime < LISTS_MAX_AGE)
+        except OSError:
+            return False
 
     def _update(self, force: bool) -> None:
         sources = self.root / "sources.list"
         stamp = self.root / "lists" / ".updated"
         wanted = self.sources_list()
-        fresh = (sources.exists() and sources.read_text() == wanted and stamp.exists()
-                 and time.time() - stamp.stat().st_mtime < LISTS_MAX_AGE)
-        if fresh and not force:
+        same = sources.exists() and sources.read_text() == wanted and stamp.exists()
+        if same and not force and time.time() - stamp.stat().st_mtime < LISTS_MAX_AGE:
             return
+        if not same:
+            stamp.unlink(missing_ok=True)   # lists of other sources say nothing of these
         sources.write_text(wanted)
         proc = self._run(["apt-get", *self._options(), "update"])
         if proc.returncode != 0 or "Err:" in proc.stdout:
-            raise WarnscopeError(f"apt-get update of the private apt state in {self.root} failed: "
-                                 f"{self._last_error(proc)}")
+            if same and not force:
+                return  # offline: the older lists of the same sources still answer
+            raise WarnscopeError(f"cannot read Debian's package lists from {self.mirror} "
+                                 f"({', '.join(self.suites)}): {self._last_error(proc)}")
         stamp.touch()
 
+    # ------------------------------------------------------------ binary packages
+    def candidates(self, *packages: str) -> list[Candidate]:
+        """Every version of ``packages`` in the suites, newest first per package."""
+        for package in packages:
+            if not _PACKAGE.fullmatch(package):
+                raise WarnscopeError(f"{package!r} is not a Debian package name")
+        if "deb" not in self.kinds:
+            raise WarnscopeError("this apt state has no binary package lists")  # a bug, really
+        self.update()
+        proc = self._run(["apt-cache", *self._options(), "madison", *packages])
+        out = []
+        for line in proc.stdout.splitlines():
+            parts = [p.strip() for p in line.split("|")]
+            if len(parts) != 3 or parts[0] not in packages or not parts[2].endswith(" Packages"):
+                continue
+            words = parts[2].split()
+            suite = words[1].split("/")[0] if len(words) >= 2 else ""
+            if suite in self.suites:
+                out.append(Candidate(parts[0], parts[1], suite))
+        return out
+
+    def search(self, pattern: str) -> list[str]:
+        """Package names matching a regular expression, from the lists (no network
+        beyond the lists' update)."""
+        self.update()
+        proc = self._run(["apt-cache", *self._options(), "search", "--names-only", pattern])
+        return sorted({line.split(" ", 1)[0] for line in proc.stdout.splitlines() if line})
+
+    def best(self, package: str, suite: str | None = None) -> Candidate:
+        """The version warnscope takes of ``package``: the host suite's if it has one
+        (it matches the installed compiler that ``flags verify`` checks against), else
+        the newest across the suites (a tie goes to the older suite). ``suite`` pins one."""
+        found = self.candidates(package)
+        if suite is not None:
+            if suite not in self.suites:
+                raise WarnscopeError(f"unknown suite {suite!r} (known: {', '.join(self.suites)})")
+            found = [c for c in found if c.suite == suite]
+        if not found:
+            where = suite or ", ".join(self.suites)
+            raise WarnscopeError(f"Debian has no package {package} in {where} ({self.mirror})")
+        return choose(found)
+
+    def fetch(self, candidate: Candidate) -> Path:
+        """The ``.deb`` of ``candidate`` in ``debs/`` (downloaded once; an interrupted
+        download is resumed from its partial file)."""
+        package, version = candidate.package, candidate.version
+        if not _PACKAGE.fullmatch(package) or not _VERSION.fullmatch(version):
+            raise WarnscopeError(f"{package}={version} is not a Debian package version")
+        debs = self.debs
+        pattern = f"{package}_{version.replace(':', '%3a')}_*.deb"
+        found = sorted(debs.glob(pattern))
+        if found:
+            return found[0]
+        self.update()
+        # one download per package at a time (not one for the whole state: a long
+        # download must not hold up other packages or questions to the lists); the
+        # partial file is kept across runs, and apt resumes what it holds
+        partial = debs / ".partial" / package
+        partial.mkdir(parents=True, exist_ok=True)
+        with open(partial / ".lock", "a") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            found = sorted(debs.glob(pattern))
+            if found:
+                return found[0]
+            proc = self._run(["apt-get", *self._options(), "download", f"{package}={version}"],
+                             cwd=partial)
+            got = sorted(partial.glob(pattern))
+            if proc.returncode != 0 or not got:
+                raise WarnscopeError(f"cannot download {package} {version} ({candidate.suite}) "
+                                     f"from {self.mirror}: {self._last_error(proc)}")
+            os.replace(got[0], debs / got[0].name)
+            return debs / got[0].name
+
+    # ------------------------------------------------------------ source packages
     def download(self, package: str) -> Path:
         """The ``.dsc`` of ``package``'s source (name, or name=version) in the cache."""
         if not re.fullmatch(r"[a-z0-9][a-z0-9+.-]*(=[A-Za-z0-9.+~:-]+)?", package):
@@ -160,3 +317,116 @@ class AptState:
             finally:
                 shutil.rmtree(tmp, ignore_errors=True)
         return tree
+
+
+def choose(found: list[Candidate]) -> Candidate:
+    """The host suite's version if there is one, else the newest (dpkg's order), a tie
+    going to the suite listed first in :data:`SUITES`."""
+    host = [c for c in found if c.suite == HOST_SUITE]
+    if host:
+        return host[0]
+    best = found[0]
+    for c in found[1:]:
+        cmp = compare_versions(c.version, best.version)
+        if cmp > 0 or (cmp == 0 and _suite_rank(c.suite) < _suite_rank(best.suite)):
+            best = c
+    return best
+
+
+def _suite_rank(suite: str) -> int:
+    return SUITES.index(suite) if suite in SUITES else len(SUITES)
+
+
+def compare_versions(a: str, b: str) -> int:
+    """-1, 0 or 1 as Debian orders versions a and b (``dpkg --compare-versions``)."""
+    if a == b:
+        return 0
+    lt = subprocess.run(["dpkg", "--compare-versions", a, "lt", b], check=False).returncode == 0
+    return -1 if lt else 1
+
+
+_ARCHIVE: dict[tuple, AptState] = {}
+
+
+def archive() -> AptState:
+    """The apt state of the flag data: binary packages of every suite in :data:`SUITES`
+    (its own directory, ``$CACHE/debian``, so the overhead study's source-only state
+    and this one never rewrite each other's sources.list; the ``.deb`` files in
+    ``$CACHE/debs``)."""
+    from flagdb.paths import cache_dir
+
+    key = (str(cache_dir()), mirror())
+    if key not in _ARCHIVE:
+        _ARCHIVE[key] = AptState(cache_dir("debian"), SUITES, kinds=("deb",),
+                                 debs=cache_dir("debs"))
+    return _ARCHIVE[key]
+
+
+#: compiler family -> its data package's name for a major version, and its pattern
+DATA_PACKAGES = {"gcc": ("gcc-{}-source", r"gcc-([0-9]+)-source"),
+                 "clang": ("libclang-{}-dev", r"libclang-([0-9]+)-dev")}
+
+
+def data_package(family: str, major: int) -> str:
+    """``gcc``, 14 -> ``gcc-14-source``; ``clang``, 18 -> ``libclang-18-dev``."""
+    return DATA_PACKAGES[family][0].format(major)
+
+
+def available(state: AptState | None = None) -> dict[str, list[Candidate]]:
+    """Compiler id (``gcc-14``) -> every version of its data package in the suites,
+    newest first: one search of the lists and one ``apt-cache madison``."""
+    state = state or archive()
+    pattern = "^(" + "|".join(p for _, p in DATA_PACKAGES.values()) + ")$"
+    names = state.search(pattern)
+    out: dict[str, list[Candidate]] = {}
+    for c in state.candidates(*names) if names else []:
+        for family, (_, regex) in DATA_PACKAGES.items():
+            m = re.fullmatch(regex, c.package)
+            if m:
+                out.setdefault(f"{family}-{int(m.group(1))}", []).append(c)
+    return out
+
+
+# ---------------------------------------------------------------- reading a .deb
+
+def data_tar(deb: Path) -> Iterator[tuple[str, tarfile.TarInfo, tarfile.TarFile]]:
+    """Stream the members of a .deb's ``data.tar.*`` as (safe relative name, member,
+    open tar for extractfile); names that could point outside refuse the package.
+
+    A ``.deb`` is an ``ar`` archive; it is never installed and never unpacked whole:
+    members are read as a stream and only the wanted ones written, which matters for
+    gcc-N-source (an 80 MB .deb wrapping a 700 MB source tree).
+    """
+    try:
+        with open(deb, "rb") as fh:
+            if fh.read(8) != b"!<arch>\n":
+                raise WarnscopeError(f"{deb}: not a Debian package (no ar header)")
+            while True:
+                header = fh.read(60)
+                if len(header) < 60:
+                    raise WarnscopeError(f"{deb}: truncated Debian package (no data.tar member)")
+                name = header[:16].decode("ascii", "replace").strip().rstrip("/")
+                size = int(header[48:58].decode("ascii").strip() or 0)
+                if name.startswith("data.tar"):
+                    break
+                fh.seek(size + (size & 1), os.SEEK_CUR)
+            with tarfile.open(fileobj=_Limited(fh, size), mode="r|*") as tar:
+                for name, member in extract.members(tar, str(deb)):
+                    yield name, member, tar
+    except (tarfile.TarError, EOFError, OSError, ValueError) as exc:
+        raise WarnscopeError(f"{deb}: corrupt Debian package ({exc})") from None
+
+
+class _Limited:
+    """A read-only view of the next ``size`` bytes of a file (one ar member)."""
+
+    def __init__(self, fh: BinaryIO, size: int):
+        self._fh = fh
+        self._left = size
+
+    def read(self, n: int = -1) -> bytes:
+        if n < 0 or n > self._left:
+            n = self._left
+        data = self._fh.read(n)
+        self._left -= len(data)
+        return data

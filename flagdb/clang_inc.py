@@ -5,14 +5,15 @@ clang's TableGen turns ``Diagnostic*.td`` into C++ fragments that Debian ships i
 reading them needs no compiler and no LLVM build:
 
 * ``Diagnostic<Component>Kinds.inc``: one ``DIAG(...)`` row per diagnostic, with its
-  class, default severity, message text and the index of its group (10 fields up to
-  clang 13, 11 from 14 when SHOWINSYSMACRO was added).
+  class, default severity, message text and the index of its group (9 fields in
+  clang 9 and 10, 10 from 11 when DEFERRABLE was added, 11 from 14 with SHOWINSYSMACRO,
+  13 in clang 23, which writes two more numbers after the category).
 * ``DiagnosticGroups.inc``: ``DiagArrays`` (the members of each group, ``-1``
   terminated), ``DiagSubGroups`` (indices into the group table, ``-1`` terminated),
   the group names, and the group table itself, which has had four layouts:
 
   ====================  ===================================================================
-  ``table``  (13)       ``{ /* name */ nameoff, /* DiagArrayN */ off, /* DiagSubGroupN */ off }``
+  ``table``  (9–13)     ``{ /* name */ nameoff, /* DiagArrayN */ off, /* DiagSubGroupN */ off }``
   ``entry``  (14)       ``DIAG_ENTRY(Enum /* name */, nameoff, members, subgroups)``
   ``docs``   (15–21)    the same with a fifth argument, the docs as a raw string ``R"(...)"``
   ``strtab`` (22)       as ``docs``, but names are ``\\0``-separated in ``DiagGroupNamesStorage``
@@ -119,6 +120,11 @@ _DIAG_RE = re.compile(
 _KINDS_OTHER_RE = re.compile(r"^(#(ifdef|ifndef|undef|endif|define)\b.*|__\w+ = \w+,|\s*)$")
 
 
+#: fields of a DIAG row -> the (0-based) position of its category number; the
+#: numbers after it (clang 23) are not read
+_CATEGORY_FIELD = {9: 8, 10: 9, 11: 10, 13: 10}
+
+
 def parse_kinds(path: str | Path) -> list[Diag]:
     """Every ``DIAG`` row of one ``Diagnostic*Kinds.inc``."""
     path = str(path)
@@ -136,8 +142,9 @@ def parse_kinds(path: str | Path) -> list[Diag]:
         name, cls, severity, body, group, rest = m.groups()
         tail = [t.strip() for t in rest.split(",")]
         nfields = 5 + len(tail)
-        if nfields not in (10, 11):
-            raise ParseError(path, lineno, f"DIAG row has {nfields} fields; known layouts have 10 or 11")
+        if nfields not in _CATEGORY_FIELD:
+            raise ParseError(path, lineno, f"DIAG row has {nfields} fields; known layouts have "
+                             "9, 10, 11 or 13")
         if fields_seen is not None and nfields != fields_seen:
             raise ParseError(path, lineno, f"DIAG row has {nfields} fields, earlier rows {fields_seen}")
         fields_seen = nfields
@@ -145,7 +152,7 @@ def parse_kinds(path: str | Path) -> list[Diag]:
             raise ParseError(path, lineno, f"unknown diagnostic class CLASS_{cls}")
         if severity not in SEVERITIES:
             raise ParseError(path, lineno, f"unknown severity {severity}")
-        if not tail[-1].isdigit():
+        if not all(t.isdigit() for t in tail[_CATEGORY_FIELD[nfields] - 5:]):
             raise ParseError(path, lineno, "DIAG row does not end with a category number")
         try:
             message = decode_c_string(body).decode("utf-8")

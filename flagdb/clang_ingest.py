@@ -27,7 +27,7 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
-from flagdb import debian, extract
+from flagdb import apt, extract
 from flagdb.clang_inc import Diag, Tables, parse_dir
 from flagdb.errors import WarnscopeError
 from flagdb.model import ClangFacts, CompilerData, Edge, Flag, Message
@@ -47,7 +47,7 @@ def major_of(compiler: str) -> int:
     return int(m.group(1))
 
 
-def load_clang(compiler: str, source: str | None = None) -> CompilerData:
+def load_clang(compiler: str, source: str | None = None, suite: str | None = None) -> CompilerData:
     """Parse clang ``compiler``'s tables from ``source`` or from Debian's libclang-N-dev."""
     major = major_of(compiler)
     if source is not None:
@@ -55,17 +55,15 @@ def load_clang(compiler: str, source: str | None = None) -> CompilerData:
         tables = parse_dir(directory)
         kind, provenance = "inc-dir", str(directory.resolve())
     else:
-        directory, provenance = fetch_package(major)
+        directory, candidate = fetch_package(major, suite)
         tables = parse_dir(directory)
-        kind = "debian-package"
+        kind, provenance = "debian-package", f"{candidate.package} {candidate.version}"
     found = tables.version.split(".")[0]
     if found != str(major):
         raise WarnscopeError(f"{directory}: these tables are clang {tables.version}, not {compiler}")
-    return build(compiler, tables, kind, provenance)
-
-
-#: ``apt-cache policy`` takes seconds; the candidate version does not change within a run.
-_candidate_version = lru_cache(maxsize=None)(debian.package_version)
+    data = build(compiler, tables, kind, provenance)
+    data.set_package(candidate if source is None else None)
+    return data
 
 
 def source_dir(path: Path) -> Path:
@@ -79,24 +77,25 @@ def source_dir(path: Path) -> Path:
     return path   # parse_dir names the missing file
 
 
-def fetch_package(major: int) -> tuple[Path, str]:
-    """The cache directory holding the extracted .inc files of ``libclang-N-dev``.
+def fetch_package(major: int, suite: str | None = None) -> tuple[Path, apt.Candidate]:
+    """The cache directory holding the extracted .inc files of ``libclang-N-dev`` (the
+    version :meth:`AptState.best` picks, or ``suite``'s), and that version.
 
     Extraction (:func:`flagdb.extract.populate`) happens once, under a lock, into a
     temporary sibling renamed into place when complete, so a concurrent or
     interrupted run never leaves a half-filled directory behind.
     """
     package = f"libclang-{major}-dev"
-    version = _candidate_version(package)
-    provenance = f"{package} {version}"
+    candidate = apt.archive().best(package, suite)
+    version = candidate.version
     target = cache_dir("clang") / f"{major}-{version.replace(':', '%3a')}"
 
     def fill(tmp: Path) -> None:
-        deb = debian.download(package)
+        deb = apt.archive().fetch(candidate)
         budget = extract.Budget(str(deb))
         found = 0
         try:
-            for name, member, tar in debian.data_tar(deb):
+            for name, member, tar in apt.data_tar(deb):
                 head, _, base = name.rpartition("/")
                 if (("/" + head + "/").endswith(_MEMBER_DIR) and _WANTED.fullmatch(base)
                         and not member.isdir()):
@@ -109,7 +108,7 @@ def fetch_package(major: int) -> tuple[Path, str]:
                                  f"(found {found} of the wanted files); is it libclang-{major}-dev?")
 
     extract.populate(target, fill, lambda d: (d / "DiagnosticGroups.inc").is_file())
-    return target, provenance
+    return target, candidate
 
 
 def build(compiler: str, tables: Tables, source_kind: str, source: str) -> CompilerData:

@@ -142,7 +142,8 @@ def populate(dest: Path, fill: Callable[[Path], None], ready: Callable[[Path], b
     The work happens under an exclusive lock beside ``dest`` and in a temporary
     directory unique to this process, renamed to ``dest`` only when ``fill``
     succeeded. A second process waits for the lock and then finds ``dest`` ready;
-    a failure leaves nothing behind.
+    a failure leaves nothing behind, and what a killed process left is removed by
+    the next fill.
     """
     if ready(dest):
         return dest
@@ -150,6 +151,9 @@ def populate(dest: Path, fill: Callable[[Path], None], ready: Callable[[Path], b
     with _locked(dest.parent / f".{dest.name}.lock"):
         if ready(dest):
             return dest
+        # what an interrupted (killed) fill left: nobody else fills while we hold the lock
+        for stale in dest.parent.glob(f".{dest.name}.part-*"):
+            shutil.rmtree(stale, ignore_errors=True)
         tmp = Path(tempfile.mkdtemp(dir=dest.parent, prefix=f".{dest.name}.part-"))
         try:
             fill(tmp)

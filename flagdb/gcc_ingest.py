@@ -14,7 +14,7 @@ import re
 import tarfile
 from pathlib import Path
 
-from flagdb import debian, extract
+from flagdb import apt, extract
 from flagdb.errors import ParseError, WarnscopeError
 from flagdb.gcc_opt import Option, OptFile, has_flag, merge, nth_arg, opt_args, read_file
 from flagdb.model import CompilerData, Edge, Flag, GccFacts
@@ -57,15 +57,17 @@ def _complete(dest: Path) -> bool:
     return (dest / ".complete").is_file()
 
 
-def fetch_debian(major: str) -> tuple[Path, str]:
-    """Option files of Debian's gcc-N-source, extracted once into the cache."""
+def fetch_debian(major: str, suite: str | None = None) -> tuple[Path, apt.Candidate]:
+    """Option files of Debian's gcc-N-source (the version :meth:`AptState.best` picks,
+    or ``suite``'s), extracted once into the cache."""
     package = f"gcc-{major}-source"
-    version = debian.package_version(package)
+    candidate = apt.archive().best(package, suite)
+    version = candidate.version
     dest = cache_dir("gcc") / f"{major}_{version.replace(':', '%3a')}"
 
     def fill(tmp: Path) -> None:
-        deb = debian.download(package)
-        for name, member, tar in debian.data_tar(deb):
+        deb = apt.archive().fetch(candidate)
+        for name, member, tar in apt.data_tar(deb):
             if re.fullmatch(rf"usr/src/gcc-{major}/gcc-[0-9][^/]*\.tar\.(xz|gz|bz2)", name):
                 extract.require_regular(member, name, str(deb))
                 extract_tarball(tar.extractfile(member), tmp, f"{deb.name}:{name}")
@@ -74,7 +76,7 @@ def fetch_debian(major: str) -> tuple[Path, str]:
         raise WarnscopeError(f"{deb}: no GCC source tarball inside {package}")
 
     extract.populate(dest, fill, _complete)
-    return dest, f"{package} {version}"
+    return dest, candidate
 
 
 def locate_source(source: str) -> tuple[Path, str, str]:
@@ -111,18 +113,20 @@ def _file_digest(path: Path) -> str:
 
 # ---------------------------------------------------------------- building the data
 
-def load_gcc(compiler: str, source: str | None = None) -> CompilerData:
+def load_gcc(compiler: str, source: str | None = None, suite: str | None = None) -> CompilerData:
     """Parse a GCC version's option files into CompilerData (``compiler`` like ``gcc-12``)."""
     major = compiler.rpartition("-")[2]
+    candidate = None
     if source is None:
-        root, provenance = fetch_debian(major)
-        kind = "debian-package"
+        root, candidate = fetch_debian(major, suite)
+        kind, provenance = "debian-package", f"{candidate.package} {candidate.version}"
     else:
         root, kind, provenance = locate_source(source)
     data = build_from_tree(root, compiler, kind, provenance)
     if data.version.split(".")[0] != major:
         raise WarnscopeError(f"{provenance}: this is GCC {data.version}, not {compiler} "
                              f"(ingest it as gcc-{data.version.split('.')[0]})")
+    data.set_package(candidate)
     return data
 
 

@@ -23,8 +23,11 @@ def parse_compiler_id(compiler: str) -> str:
         ) from None
 
 
-def load(compiler: str, source: str | None = None) -> CompilerData:
+def load(compiler: str, source: str | None = None, suite: str | None = None) -> CompilerData:
     """Parse a compiler version's warning data without touching the database.
+
+    Without ``source`` the data comes from Debian's package for it (gcc-N-source,
+    libclang-N-dev) in the suite :meth:`flagdb.apt.AptState.best` picks, or ``suite``.
 
     (The binary route, which asks a GCC through the warnscope plugin, runs compilers
     and so lives in :mod:`analyzer.gccplugin.binary`; its result is stored with
@@ -34,16 +37,16 @@ def load(compiler: str, source: str | None = None) -> CompilerData:
     if family == "gcc":
         from flagdb.gcc_ingest import load_gcc
 
-        return load_gcc(compiler, source)
+        return load_gcc(compiler, source, suite)
     from flagdb.clang_ingest import load_clang
 
-    return load_clang(compiler, source)
+    return load_clang(compiler, source, suite)
 
 
-def ingest(conn: sqlite3.Connection, compiler: str, source: str | None = None
-           ) -> tuple[CompilerData, str]:
+def ingest(conn: sqlite3.Connection, compiler: str, source: str | None = None,
+           suite: str | None = None) -> tuple[CompilerData, str]:
     """Parse, then store; returns the data and ``added`` / ``replaced`` / ``unchanged``."""
-    data = load(compiler, source)
+    data = load(compiler, source, suite)
     return data, store_data(conn, data)
 
 

@@ -177,6 +177,19 @@ class CompilerData:
     flags: list[Flag] = field(default_factory=list)
     edges: list[Edge] = field(default_factory=list)
     messages: list[Message] = field(default_factory=list)
+    #: A Debian package's provenance (None for any other source): the package
+    #: (``gcc-14-source``), its exact Debian version (``14.2.0-19``) and the suite it
+    #: was taken from (``trixie``).
+    package: str | None = None
+    debian_version: str | None = None
+    suite: str | None = None
+
+    def set_package(self, candidate) -> None:
+        """Record the Debian package (an :class:`flagdb.apt.Candidate`, or None) the
+        data came from."""
+        self.package = candidate.package if candidate else None
+        self.debian_version = candidate.version if candidate else None
+        self.suite = candidate.suite if candidate else None
 
     def content_hash(self) -> str:
         """Hash of the parsed content, so re-ingesting identical data changes nothing."""

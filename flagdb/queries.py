@@ -16,8 +16,9 @@ from typing import Mapping
 from flagdb import store
 from flagdb.model import CompilerData, Edge, Flag
 from flagdb.results import (
-    Change, CheckResult, CheckStatus, DiffResult, EdgeRef, FlagChanges, FlagInfo,
-    HistoryEntry, MessageInfo, ShowResult, TreeNode, TurnedOn, as_typed,
+    Available, Change, CheckResult, CheckStatus, DefaultChange, DiffResult, EdgeRef,
+    FlagChanges, FlagInfo, HistoryEntry, Introduced, MessageInfo, ShowResult, SinceResult,
+    SuiteVersion, TreeNode, TurnedOn, VersionInfo, as_typed,
 )
 
 C_FAMILY = ("C", "ObjC", "C++", "ObjC++")
@@ -410,6 +411,97 @@ def diff(old: CompilerData, new: CompilerData, include_all: bool = False) -> Dif
         removed=[flag_info(a, a.flags[n]) for n in sorted(a_names - b_names)],
         changed=changed,
     )
+
+
+# ------------------------------------------------------------------ versions
+
+def versions(rows: list[store.CompilerRow], available: Mapping[str, list] | None,
+             choose=None) -> list[VersionInfo]:
+    """Ingested entries and the archive's packages, one line per compiler version.
+
+    ``available`` maps a compiler id to its package's versions per suite (a list of
+    :class:`flagdb.apt.Candidate`, newest first; None: the archive was not asked);
+    ``choose`` picks the one an ingest takes (:func:`flagdb.apt.choose`).
+    """
+    from flagdb.model import CompilerId
+
+    out: dict[str, VersionInfo] = {}
+    for row in rows:
+        info = VersionInfo(name=row.name, family=row.family,
+                           major=CompilerId.parse(row.name).major, ingested=True)
+        for key in ("version", "source_kind", "source", "content_hash", "ingested_at", "flags",
+                    "package", "debian_version", "suite"):
+            setattr(info, key, getattr(row, key))
+        out[row.name] = info
+    for name, found in (available or {}).items():
+        if not found:
+            continue
+        best = choose(found) if choose else found[0]
+        info = out.get(name)
+        if info is None:
+            cid = CompilerId.parse(name)
+            info = out[name] = VersionInfo(name=name, family=cid.family, major=cid.major,
+                                           ingested=False)
+        info.available = Available(package=best.package, suite=best.suite,
+                                   debian_version=best.version,
+                                   in_suites=[SuiteVersion(c.suite, c.version) for c in found])
+        if info.ingested and info.source_kind == "debian-package":
+            info.current = info.debian_version == best.version
+    return sorted(out.values(), key=lambda v: store.compiler_sort_key(v.name))
+
+
+# ------------------------------------------------------------------ since
+
+def since(conn: sqlite3.Connection, compiler: str | None = None) -> list[SinceResult]:
+    """What ``compiler`` (or every ingested version) introduced, removed, moved into or
+    out of -Wall/-Wextra, and whose default changed, relative to the previous ingested
+    version of the same family (ordered by major). C-family flags only, as ``diff``."""
+    rows = store.compilers(conn)
+    if compiler is not None:
+        store.compiler_row(conn, compiler)  # the error naming what is ingested
+    wanted = [r for r in rows if compiler is None or r.name == compiler]
+    loaded: dict[str, CompilerData] = {}
+
+    def data(name: str) -> CompilerData:
+        if name not in loaded:
+            loaded[name] = store.load(conn, name, with_messages=False)
+        return loaded[name]
+
+    out = []
+    for row in wanted:
+        family = [r for r in rows if r.family == row.family]
+        position = [r.name for r in family].index(row.name)
+        if position == 0:
+            out.append(SinceResult(compiler=row.name, version=row.version, previous=None,
+                                   previous_version=None))
+            continue
+        prev = family[position - 1]
+        out.append(_since(data(prev.name), data(row.name)))
+    return out
+
+
+def _since(old: CompilerData, new: CompilerData) -> SinceResult:
+    result = diff(old, new)
+    index = Index(new)
+    wall, wextra = enabled_by_group(index, "-Wall"), enabled_by_group(index, "-Wextra")
+    out = SinceResult(compiler=new.compiler, version=new.version, previous=old.compiler,
+                      previous_version=old.version)
+    for f in result.added:
+        summary = _summary(index, index.flags[f.name], wall, wextra)
+        out.introduced.append(Introduced(name=f.name, default=f.default,
+                                         in_wall=summary["in_wall"],
+                                         in_wextra=summary["in_wextra"],
+                                         description=f.description))
+    out.removed = [f.name for f in result.removed]
+    for fc in result.changed:
+        for c in fc.changes:
+            if c.attribute == "in_wall":
+                (out.joined_wall if c.new else out.left_wall).append(fc.name)
+            elif c.attribute == "in_wextra":
+                (out.joined_wextra if c.new else out.left_wextra).append(fc.name)
+            elif c.attribute == "default":
+                out.default_changed.append(DefaultChange(fc.name, c.old, c.new))
+    return out
 
 
 # ------------------------------------------------------------------ history

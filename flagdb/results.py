@@ -162,6 +162,92 @@ class HistoryEntry:
     removed: bool = False
 
 
+@dataclass
+class SuiteVersion:
+    """A package's version in one Debian suite."""
+
+    suite: str
+    debian_version: str
+
+
+@dataclass
+class Available:
+    """Where Debian's archive has a compiler's data package, and which version an
+    ingest takes (:func:`flagdb.apt.choose`)."""
+
+    package: str
+    suite: str
+    debian_version: str
+    #: every suite that has the package, newest version first
+    in_suites: list[SuiteVersion] = field(default_factory=list)
+
+
+@dataclass
+class VersionInfo:
+    """``flags versions``: one compiler version, ingested or available or both.
+
+    The fields from ``version`` to ``suite`` describe the stored entry (None when it is
+    not ingested); ``available`` the archive (None when Debian has no package for it,
+    or without ``--available``, when the archive is not asked).
+    """
+
+    name: str
+    family: str
+    major: int
+    ingested: bool
+    version: str | None = None
+    source_kind: str | None = None
+    source: str | None = None
+    content_hash: str | None = None
+    ingested_at: str | None = None
+    flags: int = 0
+    package: str | None = None
+    debian_version: str | None = None
+    suite: str | None = None
+    available: Available | None = None
+    #: the entry is from the package version an ingest would take now (None: not
+    #: ingested from Debian, or the archive was not asked)
+    current: bool | None = None
+
+
+@dataclass
+class Introduced:
+    """A flag a version added: its default and whether -Wall/-Wextra turn it on."""
+
+    name: str
+    default: str
+    in_wall: bool
+    in_wextra: bool
+    description: str
+
+
+@dataclass
+class DefaultChange:
+    """A flag whose default differs from the previous version."""
+
+    name: str
+    old: str
+    new: str
+
+
+@dataclass
+class SinceResult:
+    """``flags since``: what a version changed relative to the previous ingested version
+    of its family (``previous`` None: the first one ingested, nothing to compare)."""
+
+    compiler: str
+    version: str
+    previous: str | None
+    previous_version: str | None
+    introduced: list[Introduced] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    joined_wall: list[str] = field(default_factory=list)
+    left_wall: list[str] = field(default_factory=list)
+    joined_wextra: list[str] = field(default_factory=list)
+    left_wextra: list[str] = field(default_factory=list)
+    default_changed: list[DefaultChange] = field(default_factory=list)
+
+
 class CheckStatus(str, enum.Enum):
     """What a compiler does with a flag as typed."""
 

@@ -6,7 +6,7 @@ order, inside one transaction. A database newer than this code is refused rather
 than guessed at.
 """
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 
 SCHEMA = """
 -- ------------------------------------------------------------------ flags
@@ -19,7 +19,11 @@ CREATE TABLE IF NOT EXISTS compiler (
     source_kind   TEXT NOT NULL,          -- 'debian-package' | 'source-tree' | 'tarball' | 'binary' | 'inc-dir'
     source        TEXT NOT NULL,          -- package and version, or a path
     content_hash  TEXT NOT NULL,          -- sha256 of the parsed content: same hash, nothing to do
-    ingested_at   TEXT NOT NULL
+    ingested_at   TEXT NOT NULL,
+    -- source_kind 'debian-package' only (else NULL):
+    package        TEXT,                  -- 'gcc-14-source', 'libclang-18-dev'
+    debian_version TEXT,                  -- exact: '14.2.0-19', '1:18.1.8-18+b1'
+    suite          TEXT                   -- where it was taken from: 'trixie'
 );
 
 -- Every warning option of a compiler version, named as typed ('-Wformat=', '-Wall').
@@ -338,4 +342,16 @@ UPDATE compiler SET content_hash = 'migrated-from-schema-1';
     3: OVERHEAD_TABLES,
     # v4: per-flag attribution of build overhead (`overhead attribute`)
     4: ATTRIBUTION_TABLES,
+    # v5: a Debian package's provenance in columns of its own. Earlier ingests took
+    # the host's candidate, so the package and its version are read back from
+    # ``source`` ('gcc-12-source 12.2.0-14+deb12u1'); the suite was not recorded (NULL).
+    5: """
+ALTER TABLE compiler ADD COLUMN package TEXT;
+ALTER TABLE compiler ADD COLUMN debian_version TEXT;
+ALTER TABLE compiler ADD COLUMN suite TEXT;
+UPDATE compiler
+   SET package = substr(source, 1, instr(source, ' ') - 1),
+       debian_version = substr(source, instr(source, ' ') + 1)
+ WHERE source_kind = 'debian-package' AND instr(source, ' ') > 0;
+""",
 }

@@ -31,6 +31,11 @@ class CompilerRow:
     content_hash: str
     ingested_at: str
     flags: int = 0
+    #: a Debian package's provenance (None for other sources; ``suite`` None for an
+    #: entry ingested before schema 4)
+    package: str | None = None
+    debian_version: str | None = None
+    suite: str | None = None
 
 
 def save(conn: sqlite3.Connection, data: CompilerData) -> str:
@@ -38,23 +43,26 @@ def save(conn: sqlite3.Connection, data: CompilerData) -> str:
     digest = data.content_hash()
     with transaction(conn):
         row = conn.execute(
-            "SELECT id, content_hash, source_kind, source FROM compiler WHERE name = ?",
+            "SELECT id, content_hash, source_kind, source, package, debian_version, suite"
+            " FROM compiler WHERE name = ?",
             (data.compiler,),
         ).fetchone()
+        provenance = (data.source_kind, data.source, data.package, data.debian_version, data.suite)
         if row and row["content_hash"] == digest:
-            if (row["source_kind"], row["source"]) != (data.source_kind, data.source):
+            if tuple(row)[2:] != provenance:
                 # Same content from somewhere else: keep the rows, record the new provenance.
-                conn.execute("UPDATE compiler SET source_kind = ?, source = ? WHERE id = ?",
-                             (data.source_kind, data.source, row["id"]))
+                conn.execute("UPDATE compiler SET source_kind = ?, source = ?, package = ?,"
+                             " debian_version = ?, suite = ? WHERE id = ?", (*provenance, row["id"]))
                 return "unchanged content, provenance updated"
             return "unchanged"
         if row:
             conn.execute("DELETE FROM compiler WHERE id = ?", (row["id"],))
         now = utc_now()
         cid = conn.execute(
-            "INSERT INTO compiler (name, family, version, source_kind, source, content_hash, ingested_at)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (data.compiler, data.family, data.version, data.source_kind, data.source, digest, now),
+            "INSERT INTO compiler (name, family, version, source_kind, source, content_hash,"
+            " ingested_at, package, debian_version, suite) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (data.compiler, data.family, data.version, data.source_kind, data.source, digest, now,
+             data.package, data.debian_version, data.suite),
         ).lastrowid
         conn.executemany(
             "INSERT INTO flag (compiler_id, name, kind, alias_of, default_state, languages,"
@@ -215,4 +223,5 @@ def load(conn: sqlite3.Connection, name: str, with_messages: bool = True) -> Com
         compiler=row.name, family=row.family, version=row.version,
         source_kind=row.source_kind, source=row.source,
         flags=flags, edges=edges, messages=messages,
+        package=row.package, debian_version=row.debian_version, suite=row.suite,
     )

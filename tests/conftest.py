@@ -294,6 +294,26 @@ def clang_versions() -> tuple[int, ...]:
     return CLANG_VERSIONS
 
 
+def _seeded_cache(path: Path) -> Path:
+    """A new cache directory at ``path`` holding (hard links to) the shared cache's Debian
+    package lists, so a test with a private cache does not download them again."""
+    from flagdb import apt
+
+    shared = apt.archive()
+    shared.update()
+    shutil.copytree(shared.root / "lists", path / "debian" / "lists", copy_function=os.link,
+                    ignore=shutil.ignore_patterns("lock", "partial"))
+    shutil.copy(shared.root / "sources.list", path / "debian" / "sources.list")
+    return path
+
+
+@pytest.fixture(scope="session")
+def seeded_cache() -> Callable[[Path], Path]:
+    """``seeded_cache(path)``: make ``path`` a cache (for ``WARNSCOPE_CACHE``) that starts
+    with the shared cache's Debian package lists and nothing else."""
+    return _seeded_cache
+
+
 def _cell_count(db: Path) -> int:
     try:
         conn = sqlite3.connect(db, timeout=0.2)

@@ -10,6 +10,8 @@ import sys
 import click
 
 from flagdb import queries, store
+from flagdb import apt
+from flagdb.apt import SUITES
 from flagdb.db import connect
 from flagdb.errors import WarnscopeError
 from flagdb.ingest import load as load_compiler, parse_compiler_id, store_data
@@ -62,9 +64,15 @@ def flags() -> None:
 @click.option("--source", help="A GCC source tree or tarball, or a dir of clang .inc files.")
 @click.option("--from-binary", is_flag=True, help="Build the entry from the GCC binary (plugin).")
 @click.option("--force", is_flag=True, help="Replace a stored entry even by one with far fewer flags.")
+@click.option("--suite", type=click.Choice(SUITES),
+              help="Take the Debian package from this suite (default: the host's suite if it "
+                   "has one, else the newest version).")
 @click.pass_context
-def ingest(ctx, compilers, source, from_binary, force) -> None:
-    """Ingest COMPILERS (gcc-12, clang-16 …) into the database."""
+def ingest(ctx, compilers, source, from_binary, force, suite) -> None:
+    """Ingest COMPILERS (gcc-9 … gcc-16, clang-9 … clang-23) into the database, from
+    Debian's gcc-N-source / libclang-N-dev in whichever suite has it."""
+    if suite and (source or from_binary):
+        raise WarnscopeError("--suite picks a Debian package: not with --source or --from-binary")
     if source and len(compilers) > 1:
         raise WarnscopeError(f"--source holds one compiler's data: give one compiler with it, "
                              f"not {len(compilers)} ({' '.join(compilers)})")
@@ -77,7 +85,7 @@ def ingest(ctx, compilers, source, from_binary, force) -> None:
 
             data = ingest_binary(compiler)
         else:
-            data = load_compiler(compiler, source)
+            data = load_compiler(compiler, source, suite)
         conn = conn or _conn(ctx, write=True)
         status = store_data(conn, data, force)
         click.echo(f"{compiler}: {status} ({data.version}, {len(data.flags)} flags, "
@@ -85,14 +93,34 @@ def ingest(ctx, compilers, source, from_binary, force) -> None:
 
 
 @flags.command()
+@click.option("--available", is_flag=True,
+              help="Also every version Debian's archive has (bullseye … sid): the suite and "
+                   "Debian version an ingest takes. Asks the archive (package lists are "
+                   "refreshed when older than a day); works without a database.")
 @json_option
 @click.pass_context
-def versions(ctx, as_json) -> None:
-    """The ingested compiler versions and where they came from."""
-    rows = store.compilers(_conn(ctx))
-    text = "\n".join(f"{r.name:10} {r.version:10} {r.flags:5} flags  {r.source_kind}: {r.source}"
-                     for r in rows) or "(no compiler ingested yet)"
-    _emit(rows, as_json, text)
+def versions(ctx, available, as_json) -> None:
+    """The ingested compiler versions with their provenance (package, Debian version,
+    suite); with --available, also what Debian packages and is not ingested yet."""
+    path = db_path(ctx.find_root().obj["db"])
+    rows = store.compilers(connect(path, write=False)) if not available or path.exists() else []
+    found = apt.available() if available else None
+    result = queries.versions(rows, found, choose=apt.choose)
+    _emit(result, as_json, render.versions(result))
+
+
+@flags.command(**FLAG_ARGS)
+@click.argument("compiler", required=False)
+@json_option
+@click.pass_context
+def since(ctx, compiler, as_json) -> None:
+    """What COMPILER (gcc-14) introduced, removed, moved into or out of -Wall/-Wextra and
+    whose default changed, relative to the previous ingested version of its family.
+    Without COMPILER: every ingested version."""
+    if compiler is not None:
+        parse_compiler_id(compiler)
+    result = queries.since(_conn(ctx), compiler)
+    _emit(result, as_json, render.since(result))
 
 
 @flags.command("list")

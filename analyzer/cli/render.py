@@ -9,7 +9,7 @@ from flagdb import queries
 from flagdb.model import CompilerData
 from flagdb.results import (
     Change, CheckResult, CheckStatus, DiffResult, EdgeRef, FlagInfo, HistoryEntry,
-    MessageInfo, ShowResult, TreeNode, as_typed,
+    MessageInfo, ShowResult, SinceResult, TreeNode, VersionInfo, as_typed,
 )
 
 
@@ -142,6 +142,64 @@ def history(rows: list[HistoryEntry]) -> str:
         if r.ignored:
             bits.append("no-op")
         lines.append(f"{r.compiler:10} {r.version:10} " + ", ".join(bits))
+    return "\n".join(lines) or "(no compiler ingested yet)"
+
+
+def versions(rows: list[VersionInfo]) -> str:
+    """``flags versions``: one line a compiler.
+
+    From the database: ``gcc-12  12.2.0  408 flags  debian-package: gcc-12-source
+    12.2.0-14+deb12u1 (bookworm)``. With the archive (``--available``): where Debian has
+    it, then what is stored: ``gcc-14  sid 14.4.0-3 (also trixie 14.2.0-19)  not ingested``.
+    """
+    if not rows:
+        return "(no compiler ingested yet)"
+    if all(r.available is None for r in rows):
+        return "\n".join(f"{r.name:10} {r.version:10} {r.flags:5} flags  {r.source_kind}: "
+                         f"{r.source}" + (f" ({r.suite})" if r.suite else "") for r in rows)
+    table = []
+    for r in rows:
+        a = r.available
+        archive = "-" if a is None else f"{a.suite} {a.debian_version}" + (
+            " (also " + ", ".join(f"{s.suite} {s.debian_version}" for s in a.in_suites
+                                  if s.suite != a.suite) + ")" if len(a.in_suites) > 1 else "")
+        if not r.ingested:
+            stored = "not ingested"
+        else:
+            stored = f"ingested {r.version}, {r.flags} flags"
+            if r.source_kind != "debian-package":
+                stored += f", {r.source_kind}: {r.source}"
+            elif r.current is False:
+                stored += f", from {r.debian_version}" + (f" ({r.suite})" if r.suite else "")
+        table.append([r.name, archive, stored])
+    widths = [max(len(row[i]) for row in table) for i in range(2)]
+    return "\n".join(f"{a:{widths[0]}}  {b:{widths[1]}}  {c}" for a, b, c in table)
+
+
+def since(results: list[SinceResult]) -> str:
+    """``flags since``: per version, a summary line, then ``+``/``-`` flags and the moves."""
+    lines = []
+    for r in results:
+        if r.previous is None:
+            lines.append(f"{r.compiler} ({r.version}): the first {r.compiler.rpartition('-')[0]} "
+                         "version ingested, nothing to compare with")
+            continue
+        lines.append(f"{r.compiler} ({r.version}) since {r.previous} ({r.previous_version}): "
+                     f"{len(r.introduced)} introduced, {len(r.removed)} removed, "
+                     f"{len(r.joined_wall)} joined -Wall, {len(r.joined_wextra)} joined -Wextra, "
+                     f"{len(r.default_changed)} defaults changed")
+        for f in r.introduced:
+            marks = [m for m, on in (("in -Wall", f.in_wall), ("in -Wextra", f.in_wextra),
+                                     (f"default {f.default}", f.default not in ("off", "0")))
+                     if on]
+            lines.append(f"  + {f.name}" + (f"  [{', '.join(marks)}]" if marks else "")
+                         + (f"  {f.description}" if f.description else ""))
+        lines += [f"  - {name}" for name in r.removed]
+        for label, names in (("joined -Wall", r.joined_wall), ("left -Wall", r.left_wall),
+                             ("joined -Wextra", r.joined_wextra), ("left -Wextra", r.left_wextra)):
+            if names:
+                lines.append(f"  {label}: {' '.join(names)}")
+        lines += [f"  ~ {c.name}: default {c.old} -> {c.new}" for c in r.default_changed]
     return "\n".join(lines) or "(no compiler ingested yet)"
 
 

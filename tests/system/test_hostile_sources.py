@@ -336,15 +336,15 @@ def test_far_fewer_flags_need_force(must_fail, tmp_path, gcc12_tree, gcc_db_copy
     assert code == 0 and "gcc-12: replaced" in out
 
 
-def test_concurrent_first_ingests_of_one_version(tmp_path, gcc11):
+def test_concurrent_first_ingests_of_one_version(tmp_path, gcc11, seeded_cache):
     """Two first-time ingests at once on an empty extraction cache: two full entries.
     (The .deb is linked in from the shared cache: the race was in the extraction.)"""
-    from flagdb import debian
+    from flagdb import apt
     from flagdb.gcc_ingest import fetch_debian
 
-    deb = debian.download("gcc-11-source")
+    deb = apt.archive().fetch(apt.archive().best("gcc-11-source"))
     fetch_debian("11")  # the shared cache's copy, for the expected count
-    cache = tmp_path / "cache"
+    cache = seeded_cache(tmp_path / "cache")
     (cache / "debs").mkdir(parents=True)
     os.link(deb, cache / "debs" / deb.name)
     cmd = [sys.executable, "-c", "import sys; from analyzer.cli import main; sys.exit(main())"]

@@ -8,11 +8,11 @@ install`` of the compiler inside it with what warnscope needs of it (C/C++ runti
 sanitizer runtimes, GCC plugin headers, clang's tools). One root per suite holds every
 compiler added from that suite.
 
-Which suite: the newest *released* suite that packages the major (bullseye, bookworm,
-trixie), and sid only for a major no release has. A release changes only by point
-updates, so a root built next month has the same compiler as this one; sid changes
-daily. Among releases the newest has the newest patch release of that major.
-``--suite`` picks another.
+Which suite: :func:`flagdb.apt.preferred_suite`, the rule the flag data follows too --
+the host's suite, else the newest *release* that packages the major (bullseye,
+bookworm, trixie), and sid only for a major no release has. A release changes only by
+point updates, so a root built next month has the same compiler as this one; sid
+changes daily. ``--suite`` picks another.
 
 Atomic and resumable: a root is built in ``SUITE.partial`` and renamed when debootstrap
 and apt's lists are complete; a ``.partial`` left by an interrupt is never used and is
@@ -41,6 +41,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterator
 
+from flagdb import apt
 from flagdb.errors import WarnscopeError
 from flagdb.model import CompilerId
 from flagdb.paths import atomic_write, cache_dir
@@ -52,7 +53,6 @@ SUITES: dict[str, dict[str, tuple[int, ...]]] = {
     "trixie": {"gcc": (13, 14), "clang": (17, 18, 19, 22)},
     "sid": {"gcc": (13, 14, 15, 16), "clang": (21, 22, 23)},
 }
-RELEASED = ("bullseye", "bookworm", "trixie")
 MIRROR = os.environ.get("WARNSCOPE_MIRROR", "http://deb.debian.org/debian")
 #: Where the manifest lives inside a root.
 MANIFEST = "var/lib/warnscope/root.json"
@@ -87,8 +87,7 @@ def choose_suite(cid: CompilerId, suite: str | None = None) -> str:
         return suite
     if not have:
         raise WarnscopeError(f"Debian does not package {cid} in any suite ({offered()})")
-    released = [s for s in have if s in RELEASED]
-    return (released or have)[-1]
+    return apt.preferred_suite(have)
 
 
 @dataclass
@@ -149,7 +148,7 @@ def all_roots() -> list[Root]:
 def find(cid: CompilerId) -> Root | None:
     """The root that holds ``cid`` ready to use (newest released suite first, as
     :func:`choose_suite` would pick), or None."""
-    order = sorted(SUITES, key=lambda s: (s in RELEASED, list(SUITES).index(s)), reverse=True)
+    order = sorted(SUITES, key=lambda s: (s in apt.RELEASED, list(SUITES).index(s)), reverse=True)
     for suite in order:
         root = load(suite)
         if root is not None and str(cid) in root.compilers:

@@ -38,7 +38,7 @@ import time
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO, Iterator
+from typing import BinaryIO, Iterable, Iterator
 
 from flagdb import extract
 from flagdb.errors import WarnscopeError
@@ -47,6 +47,8 @@ MIRROR = "http://deb.debian.org/debian"
 KEYRING = "/usr/share/keyrings/debian-archive-keyring.gpg"
 #: the suites the flag data comes from, oldest first (the order ties are broken in)
 SUITES = ("bullseye", "bookworm", "trixie", "sid")
+#: the suites that are Debian releases (the rest, sid, changes every day)
+RELEASED = ("bullseye", "bookworm", "trixie")
 
 
 def _host_suite() -> str | None:
@@ -319,22 +321,34 @@ class AptState:
         return tree
 
 
+def preferred_suite(suites: Iterable[str]) -> str:
+    """Of the suites that package a compiler, the one warnscope takes it from.
+
+    The host's suite first (its package is the installed compiler); else the newest
+    Debian *release*, which changes only by point updates, so data ingested today and a
+    toolchain root built next month hold the same compiler; sid only for a major that no
+    release has. The flag data and the toolchain roots (:mod:`analyzer.roots`) both use
+    this rule, so ``flags verify`` compares a version with its own binary.
+    """
+    given = set(suites)
+    have = [s for s in SUITES if s in given]
+    if not have:
+        raise ValueError("no suite given")
+    if HOST_SUITE in have:
+        return HOST_SUITE
+    released = [s for s in have if s in RELEASED]
+    return (released or have)[-1]
+
+
 def choose(found: list[Candidate]) -> Candidate:
-    """The host suite's version if there is one, else the newest (dpkg's order), a tie
-    going to the suite listed first in :data:`SUITES`."""
-    host = [c for c in found if c.suite == HOST_SUITE]
-    if host:
-        return host[0]
-    best = found[0]
-    for c in found[1:]:
-        cmp = compare_versions(c.version, best.version)
-        if cmp > 0 or (cmp == 0 and _suite_rank(c.suite) < _suite_rank(best.suite)):
+    """The candidate of :func:`preferred_suite`; within a suite the newest (dpkg's order)."""
+    suite = preferred_suite(c.suite for c in found)
+    mine = [c for c in found if c.suite == suite]
+    best = mine[0]
+    for c in mine[1:]:
+        if compare_versions(c.version, best.version) > 0:
             best = c
     return best
-
-
-def _suite_rank(suite: str) -> int:
-    return SUITES.index(suite) if suite in SUITES else len(SUITES)
 
 
 def compare_versions(a: str, b: str) -> int:

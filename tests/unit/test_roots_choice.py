@@ -5,6 +5,7 @@ import pytest
 
 from analyzer import roots
 from analyzer.toolchain import Toolchain
+from flagdb import apt
 from flagdb.errors import WarnscopeError
 from flagdb.model import CompilerId
 
@@ -13,11 +14,18 @@ from flagdb.model import CompilerId
     ("gcc-9", "bullseye"), ("gcc-10", "bullseye"), ("gcc-12", "bookworm"),
     ("gcc-13", "trixie"), ("gcc-14", "trixie"),          # in sid too: the release wins
     ("gcc-15", "sid"), ("gcc-16", "sid"),                 # no release has them
-    ("clang-13", "bookworm"), ("clang-19", "trixie"),    # two releases: the newest
+    ("clang-13", "bookworm"), ("clang-19", "bookworm"),  # the host's suite first
     ("clang-11", "bullseye"), ("clang-22", "trixie"), ("clang-23", "sid"),
 ])
-def test_newest_release_that_packages_it(name, suite):
+def test_host_suite_else_newest_release_that_packages_it(name, suite, monkeypatch):
+    monkeypatch.setattr(apt, "HOST_SUITE", "bookworm")
     assert roots.choose_suite(CompilerId.parse(name)) == suite
+
+
+def test_without_a_debian_host_the_newest_release(monkeypatch):
+    monkeypatch.setattr(apt, "HOST_SUITE", None)
+    assert roots.choose_suite(CompilerId.parse("clang-19")) == "trixie"
+    assert roots.choose_suite(CompilerId.parse("clang-13")) == "bookworm"
 
 
 @pytest.mark.parametrize("name, suite, words", [

@@ -165,13 +165,27 @@ def test_choice_among_suites(monkeypatch):
                     Candidate("p", "12.2.0-14+deb12u1", "bookworm")]
     assert apt.choose(newest_first).suite == "bookworm"      # the host's: matches its compiler
     no_host = [Candidate("p", "14.2.0-19", "trixie"), Candidate("p", "14.4.0-3", "sid")]
-    assert apt.choose(no_host).suite == "sid"                  # else the newest, by dpkg's order
-    tie = [Candidate("p", "1:9.0-1", "sid"), Candidate("p", "1:9.0-1", "trixie")]
-    assert apt.choose(tie).suite == "trixie"                  # a tie: the more stable suite
-    tilde = [Candidate("p", "1:19.1.7-3~deb12u1", "bullseye"), Candidate("p", "1:19.1.7-3", "trixie")]
-    assert apt.choose(tilde).version == "1:19.1.7-3"
+    assert apt.choose(no_host).suite == "trixie"             # else the newest release, not sid
+    only_sid = [Candidate("p", "16.2.0-4", "sid")]
+    assert apt.choose(only_sid).suite == "sid"                # sid only for what no release has
+    two = [Candidate("p", "1:19.1.7-3~deb12u1", "trixie"), Candidate("p", "1:19.1.7-3", "trixie")]
+    assert apt.choose(two).version == "1:19.1.7-3"            # within a suite, dpkg's order
     monkeypatch.setattr(apt, "HOST_SUITE", None)
-    assert apt.choose(newest_first).suite == "sid"
+    assert apt.choose(newest_first).suite == "trixie"
+
+
+def test_roots_and_flag_data_take_a_compiler_from_the_same_suite(monkeypatch):
+    """``flags verify`` compares a version with its own binary only if both agree."""
+    from analyzer import roots
+    from flagdb.model import CompilerId
+    monkeypatch.setattr(apt, "HOST_SUITE", "bookworm")
+    for family, majors in (("gcc", range(9, 17)), ("clang", (9, 11, 13, 14, 15, 16, 17, 18,
+                                                               19, 21, 22, 23))):
+        for major in majors:
+            cid = CompilerId(family, major)
+            have = roots.suites_for(cid)
+            found = [Candidate("p", "1.0-1", s) for s in have]
+            assert roots.choose_suite(cid) == apt.choose(found).suite, cid
 
 
 def test_private_sources_list(tmp_path, monkeypatch):

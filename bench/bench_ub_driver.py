@@ -14,8 +14,12 @@ database with an empty compile cache -- cold, like the driver, which caches noth
 Both are measured with :func:`analyzer.measure.run_tree` (``os.wait4`` of the whole
 process tree, monotonic wall), interleaved (driver, warnscope, driver, ...) after one
 warm-up of each (BENCH_WARMUP=0: of the driver only), BENCH_RUNS times (default 3). Printed: wall and CPU user+sys, min /
-median / max, cells per second, and the throughput ratio warnscope / driver of each
-interleaved pair (> 1: warnscope is faster), with the load average before each run.
+median / max, cells per second, the throughput ratio warnscope / driver of each
+interleaved pair (> 1: warnscope is faster) and the ratio of their CPU user+sys (the
+figure that depends least on what else the machine runs: on a loaded machine a
+configuration with more processes gets a larger share of it, which flatters the wall
+ratio of warnscope's default -j, 2 per core, against the driver's two), with the load
+average before each run.
 
 Cells: the bundled corpus (or BENCH_UB_CORPUS) x BENCH_UB_COMPILERS (gcc-12,clang-16)
 x BENCH_UB_LEVELS (O0,O2); BENCH_UB_JOBS sets warnscope's -j (default: its own);
@@ -153,6 +157,9 @@ def main() -> None:
             r = stats([d.wall / w.wall for d, w in zip(runs["driver"], runs[name])])
             print(f"throughput {name} / driver (per interleaved round): min {r.min:.2f} / "
                   f"median {r.median:.2f} / max {r.max:.2f}")
+            c = stats([w.cpu / d.cpu for d, w in zip(runs["driver"], runs[name])])
+            print(f"CPU user+sys {name} / driver (per interleaved round; < 1: warnscope uses "
+                  f"less): min {c.min:.2f} / median {c.median:.2f} / max {c.max:.2f}")
         print(f"machine after: {machine()}")
 
 

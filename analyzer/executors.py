@@ -24,6 +24,7 @@ import concurrent.futures as cf
 import ctypes
 import multiprocessing
 import os
+import queue
 import re
 import signal
 import time
@@ -94,6 +95,14 @@ class LocalExecutor:
         return max(1, min(wanted, n_jobs, MAX_WORKERS_PER_CORE * cores()))
 
     def map(self, fn: Callable[[Any], Any], jobs: Iterable[Any]) -> Iterator[Finished]:
+        for batch in self.map_batches(fn, jobs):
+            yield from batch
+
+    def map_batches(self, fn: Callable[[Any], Any], jobs: Iterable[Any]
+                    ) -> Iterator[list[Finished]]:
+        """Like :meth:`map`, but each item is every job that had finished when the
+        caller asked (at least one): a caller that writes results can write them
+        together. Jobs are started in the order given."""
         jobs = list(jobs)
         if not jobs:
             return
@@ -102,10 +111,16 @@ class LocalExecutor:
         self.pool = cf.ProcessPoolExecutor(max_workers=self.workers_for(len(jobs)),
                                            mp_context=multiprocessing.get_context("fork"),
                                            initializer=_worker_init, initargs=(os.getpid(),))
-        futures = {self.pool.submit(fn, job): job for job in jobs}
-        for fut in cf.as_completed(futures):
-            exc = fut.exception()
-            yield Finished(futures[fut], None if exc else fut.result(), exc)
+        # Each future puts itself in ``done`` when it ends (one callback each: no
+        # rescanning of thousands of pending futures per batch, as cf.wait would).
+        done: queue.SimpleQueue = queue.SimpleQueue()
+        futures = {}
+        for job in jobs:
+            fut = self.pool.submit(fn, job)
+            futures[fut] = job
+            fut.add_done_callback(done.put)
+        for batch in _batches_of(done, len(futures)):
+            yield [_finished(futures[fut], fut) for fut in batch]
 
     def abort(self) -> None:
         """Stop now: cancel what has not started, terminate the workers (each kills the
@@ -136,6 +151,34 @@ class LocalExecutor:
     def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
                  tb: TracebackType | None) -> None:
         self.abort() if exc_type is not None else self.close()
+
+
+def _batches_of(done: queue.SimpleQueue, total: int) -> Iterator[list[Any]]:
+    """Lists of items from ``done``: block for one, then take all that are there too."""
+    left = total
+    while left:
+        batch = [done.get()]
+        while True:
+            try:
+                batch.append(done.get_nowait())
+            except queue.Empty:
+                break
+        left -= len(batch)
+        yield batch
+
+
+def _finished(job: Any, fut: Any) -> Finished:
+    exc = fut.exception()
+    return Finished(job, None if exc else fut.result(), exc)
+
+
+def map_batches(executor: Executor, fn: Callable[[Any], Any], jobs: Iterable[Any]
+                ) -> Iterator[list[Finished]]:
+    """``executor.map_batches`` where the executor has it, else one job per batch."""
+    batched = getattr(executor, "map_batches", None)
+    if batched is not None:
+        return batched(fn, jobs)
+    return ([f] for f in executor.map(fn, jobs))
 
 
 def _pool_processes(pool: cf.ProcessPoolExecutor) -> Iterable[multiprocessing.Process]:

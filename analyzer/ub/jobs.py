@@ -17,6 +17,8 @@ of raising, so failures are data the client aggregates, never text it parses.
 """
 from __future__ import annotations
 
+import dataclasses
+import math
 import re
 import socket
 from contextlib import contextmanager
@@ -31,6 +33,8 @@ from analyzer.ub.corpus import Case
 from analyzer.ub.libclang import clang_warning_args, warnings_for
 
 STORED_OUTPUT = 4096   # bytes of stdout/stderr kept in the database
+#: Time limit of the later runs of a program whose first run hung (see recheck_limits).
+HANG_RECHECK_SECONDS = 0.5
 
 
 @dataclass(frozen=True)
@@ -208,8 +212,11 @@ def run_cell(job: CellJob) -> CellResult:
                           compile_cached=build.cached, warnings=warnings,
                           host=socket.gethostname())
     with _stage("run"):
-        results = [sandbox.run(build.binary, case.args, job.limits, root=job.compiler.root)
-                   for _ in range(job.runs)]
+        root = job.compiler.root
+        results = [sandbox.run(build.binary, case.args, job.limits, root=root)]
+        later = recheck_limits(job.limits) if results[0].status == "timeout" else job.limits
+        results += [sandbox.run(build.binary, case.args, later, root=root)
+                    for _ in range(job.runs - 1)]
     first = results[0]
     return CellResult(
         job=job, verdict=classify(case, results), exit=first.exit, signal=first.signal,
@@ -218,9 +225,27 @@ def run_cell(job: CellJob) -> CellResult:
         runs=[{"status": r.status, "exit": r.exit, "signal": r.signal,
                "truncated": r.truncated, "wall": round(r.wall, 6), "user": r.user,
                "sys": r.sys, "maxrss_kb": r.maxrss_kb, "stdout_bytes": len(r.stdout),
-               "leftovers_killed": r.leftovers_killed} for r in results],
+               "leftovers_killed": r.leftovers_killed, "timeout": limits.timeout}
+              for r, limits in zip(results, [job.limits, *[later] * (job.runs - 1)])],
         host=socket.gethostname(),
     )
+
+
+def recheck_limits(limits: sandbox.Limits) -> sandbox.Limits:
+    """The limits of the later runs of a program whose first run hung.
+
+    The first run already spent the whole time limit; spending it again for each
+    later run would double the cost of every hang for no information: a later run
+    only has to show whether the program still hangs. It gets
+    :data:`HANG_RECHECK_SECONDS` (never more than the cell's own limit): if it ends
+    within them, the runs disagree and the cell is ``nondeterministic``; if it is
+    killed again, the cell is a ``hang``. What this cannot see is a program that
+    hung once and would have ended, the second time, between the recheck's limit
+    and the cell's: it is recorded as a hang. Each run records the time limit it
+    had (``timeout`` in the cell's ``runs``)."""
+    seconds = min(limits.timeout, HANG_RECHECK_SECONDS)
+    return dataclasses.replace(limits, timeout=seconds,
+                               cpu=min(limits.cpu, max(1, math.ceil(seconds))))
 
 
 def run_clang_warnings(job: ClangWarningsJob) -> ClangWarningsResult:

@@ -4,9 +4,12 @@ A cell is (case, compiler, level, flag set). Its key is a hash of everything its
 result depends on (source and expected outputs, compiler identity, level, flags,
 runs per cell, sandbox limits, this module's RESULT_VERSION); a cell whose key is
 already stored is not run again, which is how an unchanged rerun does nothing,
-a new compiler runs only its own cells, and an interrupted run resumes. Each
-finished cell is committed on its own; on Ctrl-C the executor is aborted at once
-(no waiting for running cells) and what was committed stays.
+a new compiler runs only its own cells, and an interrupted run resumes. Finished
+cells are committed as they arrive: whatever has finished when the run looks
+(one cell, or the few that ended meanwhile) in one transaction, so a busy run
+does not pay a commit per cell and an interrupt loses only the cells still
+running. On Ctrl-C the executor is aborted at once (no waiting for running
+cells) and what was committed stays. Jobs start longest first (:func:`schedule`).
 """
 from __future__ import annotations
 
@@ -19,17 +22,17 @@ from typing import Callable
 from flagdb.errors import WarnscopeError
 
 from analyzer import sandbox
-from analyzer.executors import Executor, LocalExecutor, check_workers
+from analyzer.executors import Executor, LocalExecutor, check_workers, map_batches
 from analyzer.toolchain import Toolchain, canonical, resolve
 from analyzer.ub import store as ub_store
 from analyzer.ub.compile import normalize_level
 from analyzer.ub.corpus import Case, discover
 from analyzer.ub.jobs import (CellJob, CellRef, CellResult, ClangUnit, ClangWarningsJob,
-                              ClangWarningsResult, JobFailure, SanitizerJob, SanitizerResult,
-                              cell_ref, execute)
+                              ClangWarningsResult, Job, JobFailure, SanitizerJob,
+                              SanitizerResult, cell_ref, execute)
 
 #: Bump when the meaning of a stored result changes, so old results are recomputed.
-RESULT_VERSION = "2"
+RESULT_VERSION = "3"
 DEFAULT_RUNS = 2
 CLANG_UNITS_PER_JOB = 40
 SANITIZER_LIMITS = sandbox.Limits(timeout=10.0, cpu=10, address_space=None)
@@ -80,7 +83,8 @@ def run(conn, corpus_dir: str | Path, compilers: list[str], levels: list[str],
                      warnings, sanitizers, ub_store.existing_keys(conn, corpus))
     summary = RunSummary(corpus=corpus, cases=len(cases), cells=plan.total_cells,
                          cells_run=0, compiled=0, warnings_run=0, sanitizers_run=0)
-    work = [*plan.cells, *plan.clang_warnings, *plan.sanitizers]
+    work = schedule([*plan.cells, *plan.clang_warnings, *plan.sanitizers],
+                    ub_store.hung_cases(conn, corpus))
     total = len(work)
     if progress:
         progress(0, total)
@@ -88,14 +92,22 @@ def run(conn, corpus_dir: str | Path, compilers: list[str], levels: list[str],
         sandbox.kill_leftovers()  # of an earlier run on this host that was killed
         own = executor is None
         executor = executor or LocalExecutor(jobs)
+        done = 0
         try:
-            for done, (job, result, error) in enumerate(executor.map(execute, work), 1):
-                if error is not None:
-                    summary.failures.append(JobFailure.of(cell_ref(job), "worker", error))
-                elif isinstance(result, JobFailure):
-                    summary.failures.append(result)
-                else:
-                    _save(conn, corpus, result, summary)
+            for batch in map_batches(executor, execute, work):
+                results = []
+                for job, result, error in batch:
+                    if error is not None:
+                        summary.failures.append(JobFailure.of(cell_ref(job), "worker", error))
+                    elif isinstance(result, JobFailure):
+                        summary.failures.append(result)
+                    else:
+                        results.append(result)
+                if results:
+                    ub_store.save_results(conn, corpus, results)
+                    for result in results:
+                        _count(result, summary)
+                done += len(batch)
                 if progress:
                     progress(done, total)
         except BaseException:
@@ -170,6 +182,29 @@ def make_plan(cases: list[Case], compilers: list[Toolchain], levels: list[str],
     return Plan(cells=cells, clang_warnings=warn_jobs, sanitizers=sans, total_cells=total)
 
 
+def schedule(work: list[Job], hung: set[str] = frozenset()) -> list[Job]:
+    """The jobs in the order to start them: the longest expected first, so that the
+    run does not end with one core busy on a long job and the others idle (longest
+    processing time first). A batch of libclang parses is longest; then the jobs of
+    cases that hung before (``hung``: a hang spends the whole time limit); then
+    sanitizer builds and C++ compiles (their headers make them several times a C
+    compile), optimised before -O0. The order within equals is the plan's."""
+    return sorted(work, key=lambda job: -_expected_cost(job, hung))
+
+
+def _expected_cost(job: Job, hung: set[str]) -> float:
+    if isinstance(job, ClangWarningsJob):
+        return 100.0 + len(job.units)
+    cost = 4.0 if job.case.language == "c++" else 1.0
+    if isinstance(job, SanitizerJob):
+        cost *= 1.5
+    elif job.level != "-O0":
+        cost *= 1.2
+    if job.case.id in hung:
+        cost += 50.0
+    return cost
+
+
 def sanitizers_for(case: Case, compiler: Toolchain) -> list[str]:
     """UBSan and ASan for every case; clang's MSan for uninitialised reads (C only:
     MSan needs an instrumented C++ library)."""
@@ -179,18 +214,15 @@ def sanitizers_for(case: Case, compiler: Toolchain) -> list[str]:
     return found
 
 
-def _save(conn, corpus: str, result, summary: RunSummary) -> None:
+def _count(result, summary: RunSummary) -> None:
     if isinstance(result, CellResult):
-        ub_store.save_cell(conn, corpus, result)
         summary.cells_run += 1
         summary.compiled += not result.compile_cached
         o = result.verdict.outcome
         summary.outcomes[o] = summary.outcomes.get(o, 0) + 1
     elif isinstance(result, ClangWarningsResult):
-        ub_store.save_clang_warnings(conn, corpus, result)
         summary.warnings_run += len(result.job.units)
     elif isinstance(result, SanitizerResult):
-        ub_store.save_sanitizer(conn, corpus, result)
         summary.sanitizers_run += 1
 
 

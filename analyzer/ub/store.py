@@ -1,7 +1,8 @@
 """All SQL of the UB tables (schema in flagdb/schema.py, section ``UB``).
 
-Every write is its own small transaction, so an interrupted run keeps each
-finished cell and nothing half-written. Reads return plain dicts for the report.
+Every write is a transaction: the results a run has received are committed
+together (:func:`save_results`), so an interrupted run keeps each finished cell
+it had received and nothing half-written. Reads return plain dicts for the report.
 """
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import sqlite3
 from flagdb.db import transaction, utc_now
 
 from analyzer.ub.corpus import Case
-from analyzer.ub.jobs import CellResult, ClangWarningsResult, SanitizerResult
+from analyzer.ub.jobs import CellResult, ClangWarningsResult, Result, SanitizerResult
 
 def save_cases(conn: sqlite3.Connection, corpus: str, cases: list[Case]) -> None:
     """Insert or refresh the corpus's cases, in one transaction; cases gone from the
@@ -44,39 +45,62 @@ def existing_keys(conn: sqlite3.Connection, corpus: str) -> dict[str, set[str]]:
     }
 
 
-def save_cell(conn: sqlite3.Connection, corpus: str, r: CellResult) -> None:
+def hung_cases(conn: sqlite3.Connection, corpus: str) -> set[str]:
+    """Cases with a stored cell or sanitizer run that hung: a run schedules their
+    missing cells first (a hang is the longest job there is)."""
+    return {r[0] for r in conn.execute(
+        """SELECT case_id FROM ub_cell WHERE corpus = ? AND outcome = 'hang'
+           UNION SELECT case_id FROM ub_sanitizer WHERE corpus = ? AND status = 'timeout'""",
+        (corpus, corpus))}
+
+
+def save_results(conn: sqlite3.Connection, corpus: str, results: list[Result]) -> None:
+    """Store finished jobs' results together, in one transaction: a run commits
+    whatever has finished when it looks, one cell or a few, so that a busy run does
+    not pay a commit (and its fsyncs) per cell, and a stopped run keeps every
+    result it had received."""
+    with transaction(conn):
+        for r in results:
+            if isinstance(r, CellResult):
+                _save_cell(conn, corpus, r)
+            elif isinstance(r, ClangWarningsResult):
+                _save_clang_warnings(conn, corpus, r)
+            elif isinstance(r, SanitizerResult):
+                _save_sanitizer(conn, corpus, r)
+            else:
+                raise TypeError(f"not a UB result: {r!r}")
+
+
+def _save_cell(conn: sqlite3.Connection, corpus: str, r: CellResult) -> None:
     j = r.job
     flags = " ".join(j.flags)
-    with transaction(conn):
-        conn.execute(
-            """INSERT OR REPLACE INTO ub_cell (corpus, case_id, compiler, level, flags, key,
-                   outcome, exploited, behaviour, exit, signal, stdout, stderr, compile_log,
-                   compiler_version, runs, host, finished_at)
-               VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)""",
-            (corpus, j.case.id, j.compiler.name, j.level, flags, j.key, r.verdict.outcome,
-             None if r.verdict.exploited is None else int(r.verdict.exploited),
-             r.verdict.behaviour, r.exit, r.signal, r.stdout, r.stderr, r.compile_log[-8192:],
-             j.compiler.version, json.dumps(r.runs), r.host, utc_now()))
-        if r.warnings is not None:
-            _save_warning(conn, corpus, j.case.id, j.compiler.name, j.level, flags, j.key,
-                          "gcc-json", r.warnings)
+    conn.execute(
+        """INSERT OR REPLACE INTO ub_cell (corpus, case_id, compiler, level, flags, key,
+               outcome, exploited, behaviour, exit, signal, stdout, stderr, compile_log,
+               compiler_version, runs, host, finished_at)
+           VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)""",
+        (corpus, j.case.id, j.compiler.name, j.level, flags, j.key, r.verdict.outcome,
+         None if r.verdict.exploited is None else int(r.verdict.exploited),
+         r.verdict.behaviour, r.exit, r.signal, r.stdout, r.stderr, r.compile_log[-8192:],
+         j.compiler.version, json.dumps(r.runs), r.host, utc_now()))
+    if r.warnings is not None:
+        _save_warning(conn, corpus, j.case.id, j.compiler.name, j.level, flags, j.key,
+                      "gcc-json", r.warnings)
 
 
-def save_clang_warnings(conn: sqlite3.Connection, corpus: str, r: ClangWarningsResult) -> None:
-    with transaction(conn):
-        for u in r.job.units:
-            _save_warning(conn, corpus, u.case.id, r.job.compiler.name, u.level,
-                          " ".join(u.flags), u.key, "libclang", r.options.get(u.key, []))
+def _save_clang_warnings(conn: sqlite3.Connection, corpus: str, r: ClangWarningsResult) -> None:
+    for u in r.job.units:
+        _save_warning(conn, corpus, u.case.id, r.job.compiler.name, u.level,
+                      " ".join(u.flags), u.key, "libclang", r.options.get(u.key, []))
 
 
-def save_sanitizer(conn: sqlite3.Connection, corpus: str, r: SanitizerResult) -> None:
+def _save_sanitizer(conn: sqlite3.Connection, corpus: str, r: SanitizerResult) -> None:
     j = r.job
-    with transaction(conn):
-        conn.execute(
-            """INSERT OR REPLACE INTO ub_sanitizer (corpus, case_id, compiler, sanitizer, key,
-                   detected, status, report) VALUES (?,?,?,?,?,?,?,?)""",
-            (corpus, j.case.id, j.compiler.name, j.sanitizer, j.key,
-             None if r.detected is None else int(r.detected), r.status, r.report))
+    conn.execute(
+        """INSERT OR REPLACE INTO ub_sanitizer (corpus, case_id, compiler, sanitizer, key,
+               detected, status, report) VALUES (?,?,?,?,?,?,?,?)""",
+        (corpus, j.case.id, j.compiler.name, j.sanitizer, j.key,
+         None if r.detected is None else int(r.detected), r.status, r.report))
 
 
 def _save_warning(conn, corpus, case_id, compiler, level, flags, key, tool, options) -> None:

@@ -3,6 +3,7 @@ hostile programs in a run, kill -9 and resume, and a real Dask LocalCluster. (Ct
 and what a killed run leaves behind: tests/test_processes.py.)"""
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import shutil
@@ -147,13 +148,34 @@ def test_kill_9_keeps_finished_cells_and_the_rerun_resumes(tmp_path, cell_count)
     kept = cell_count(db)
     assert 3 <= kept < 7 * 2 * 4
     sandbox.kill_leftovers()               # the loop that was running, if it was
-    assert not [p for uid in range(sandbox.UID_BASE, sandbox.UID_BASE + sandbox.UID_COUNT)
-                for p in sandbox._pids_of(uid, keep=-1)]
+    assert not _left_under_free_uids()
     summary = ub_run.run(conn, corpus, ["gcc-12", "clang-16"], ["O0", "O1", "O2", "O3"],
                          limits=sandbox.Limits(timeout=1.0, cpu=2), sanitizers=False,
                          warnings=False)
     assert summary.cells_run == 7 * 2 * 4 - kept
     assert cell_count(db) == 7 * 2 * 4
+
+
+def _left_under_free_uids() -> list[int]:
+    """Processes still running under a pool uid that no run holds. A uid whose lock is
+    held belongs to a run in progress on this host (another test, another user's
+    run): its processes are that run's, not leftovers of the killed one."""
+    if sandbox.LOCK_DIR is None:
+        return []
+    found = []
+    for uid in range(sandbox.UID_BASE, sandbox.UID_BASE + sandbox.UID_COUNT):
+        fd = os.open(sandbox.LOCK_DIR / str(uid), os.O_CREAT | os.O_RDWR, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            continue
+        try:
+            found += sandbox._pids_of(uid, keep=-1)
+        finally:
+            fcntl.flock(fd, fcntl.LOCK_UN)
+            os.close(fd)
+    return found
 
 
 def test_dask_local_cluster_gives_the_same_cells(tmp_path):

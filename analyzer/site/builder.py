@@ -2,8 +2,7 @@
 
 Sections each write their pages (HTML beside the JSON of the same results the CLI's
 ``--json`` prints); the index comes last, with the headlines the sections left. A
-later capability adds its pages by adding a section to :data:`SECTIONS` (the
-overhead studies go there, see :func:`overhead_pages`).
+later capability adds its pages by adding a section to :data:`SECTIONS`.
 
 Every link is relative, so the site works from ``file://`` and from any static
 host; no page loads anything from outside the site.
@@ -25,14 +24,14 @@ from markupsafe import Markup
 from flagdb import queries
 
 from analyzer.cli.render import describe_change
-from analyzer.site import flagdata, ubdata, web_dir
+from analyzer.site import flagdata, overheaddata, ubdata, web_dir
 from analyzer.site.output import SiteWriter, WriteStats
 from analyzer.site.slugs import base_slug, path_slug, slug_map
 from analyzer.ub.report import LETTERS, LEVEL_ORDER
 
 #: the top navigation: title -> page (relative to the site root)
 NAV = (("Compilers", "index.html#compilers"), ("Flags", "flags/index.html"),
-       ("Diffs", "diffs/index.html"), ("UB", "ub/index.html"))
+       ("Diffs", "diffs/index.html"), ("UB", "ub/index.html"), ("Overhead", "overhead/index.html"))
 
 
 @dataclass
@@ -209,10 +208,31 @@ def ub_pages(b: Build) -> None:
 
 
 def overhead_pages(b: Build) -> None:
-    """The overhead studies' pages: none yet. When studies are stored, this section reads
-    them through their library (as ``ub_pages`` does through ``analyzer.ub.report``),
-    writes ``overhead/…`` pages with their JSON, adds "Overhead" to :data:`NAV` and a
-    :class:`Headline` with the latest studies to the index."""
+    """Per study: the classic table (ratio to ``off`` with its min–max range), charts with
+    min–max error bars, the compiler vs build-system CPU split, the top TUs of a
+    tu-mode study and attribution where stored; the JSON beside each page is
+    ``overhead report --json`` (and the cells of ``overhead run --json``)."""
+    views = overheaddata.load_studies(b.conn)
+    for view in views:
+        charts = {}
+        for kind, make in (("ratio", overheaddata.ratio_chart), ("cpu", overheaddata.cpu_chart)):
+            svg = make(view)
+            if svg is not None:
+                charts[kind] = f"{view.stem}.{kind}.svg"
+                b.writer.write(f"overhead/{charts[kind]}", svg)
+        b.page(f"overhead/{view.stem}.html", "overhead_study.html", view=view, charts=charts,
+               alt=overheaddata.chart_alt(view), headers=OVERHEAD_HEADERS, top=overheaddata.TOP_TUS)
+        b.json(f"overhead/{view.stem}.json", view.report)
+        b.json(f"overhead/{view.stem}.cells.json", {"study": view.id, "cells": view.cells})
+    b.page("overhead/index.html", "overhead_index.html", studies=views)
+    b.json("overhead/index.json", overheaddata.summary_json(views))
+    b.headlines.append(Headline("_overhead_headline.html",
+                                {"studies": views[:overheaddata.LATEST], "count": len(views)}))
+
+
+#: the classic table's columns (the text report's, split where a page can do better)
+OVERHEAD_HEADERS = ("compiler", "level", "runs", "CPU s median", "min–max", "ratio", "range",
+                    "overhead", "added: compilers", "added: build system", "wall s", "warnings", "")
 
 
 def _columns(configurations: list) -> list[tuple[str, str, list[str]]]:

@@ -158,9 +158,10 @@ def ratio_chart(view: StudyView) -> bytes | None:
 def cpu_chart(view: StudyView) -> bytes | None:
     """Median CPU seconds per compiler and level, split into the compilers' own
     processes and the rest of the build (make, shells, the linker driver …), with the
-    whole tree's min–max as an error bar; None when no cell finished."""
+    whole tree's min–max as an error bar; None when no cell finished, and in tu mode,
+    where every process timed is a compiler."""
     cells = [c for c in view.cells if c["status"] == "ok" and c["cpu_s"]]
-    if not cells:
+    if not cells or view.info["mode"] == "tu":
         return None
     labels = [f"{c['compiler']}\n{c['level']}" for c in cells]
     comp = [c["compiler_cpu_s"]["median"] for c in cells]

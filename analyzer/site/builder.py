@@ -95,10 +95,28 @@ def environment(build_ref: list[Build]):
         loader=jinja2.FileSystemLoader(web_dir() / "templates"),
         autoescape=True, undefined=jinja2.StrictUndefined,
         trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
+    def flag(name: str, root: str) -> Markup:
+        return typed_flag(name, name, root)
+
+    def typed_flag(name: str, typed: str, root: str) -> Markup:
+        """A flag's name (or as typed, ``-Wformat=2``) linking to its page, if it has one."""
+        href = build_ref[0].flag_href(name) if name else None
+        if href:
+            return Markup('<a class="flag" href="{}{}">{}</a>').format(root, href, typed)
+        return Markup("<code>{}</code>").format(typed)
+
     env.globals.update(
+        flag=flag, typed_flag=typed_flag, yes=yes,
         flag_href=lambda name: build_ref[0].flag_href(name),
         describe_change=describe_change, letters=LETTERS, signal_name=signal_name)
     return env
+
+
+def yes(value: object) -> Markup:
+    return _YES if value else _NO
+
+
+_YES, _NO = Markup('<span class="yes">yes</span>'), Markup('<span class="no">–</span>')
 
 
 def signal_name(number: int | None) -> str:

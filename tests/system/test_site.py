@@ -132,7 +132,7 @@ def test_overhead_pages_are_the_report(site, site_db, capsys):
     assert 'id="tu-table"' not in page
     tus = (site / "overhead/study-2.html").read_text()
     top = json.loads((site / "overhead/study-2.json").read_text())["top_tus"]
-    assert top and all(f"<code>{t['tu']}</code>" in tus for t in top)
+    assert top and all(f"<code>{escape(t['tu'])}</code>" in tus for t in top)
     assert 'id="tu-table"' in tus and 'id="attribution-table"' not in tus
     home = (site / "index.html").read_text()
     assert 'href="overhead/study-1.html"' in home and 'href="overhead/study-2.html"' in home

@@ -242,6 +242,8 @@ def overhead_pages(b: Build) -> None:
                alt=overheaddata.chart_alt(view), headers=OVERHEAD_HEADERS, top=overheaddata.TOP_TUS)
         b.json(f"overhead/{view.stem}.json", view.report)
         b.json(f"overhead/{view.stem}.cells.json", {"study": view.id, "cells": view.cells})
+        if view.attribution:
+            b.json(f"overhead/{view.stem}.attribution.json", view.attribution)
     b.page("overhead/index.html", "overhead_index.html", studies=views)
     b.json("overhead/index.json", overheaddata.summary_json(views))
     b.headlines.append(Headline("_overhead_headline.html",

@@ -9,11 +9,14 @@ imported only when the database holds a study.
 """
 from __future__ import annotations
 
+import importlib.util
 import io
 import json
 import sqlite3
 from dataclasses import dataclass, field
 from typing import Any
+
+from flagdb.results import plain
 
 from analyzer.overhead import report as oh_report
 from analyzer.overhead import store as oh_store
@@ -36,7 +39,7 @@ class StudyView:
     cells: list[dict]
     #: ``overhead report --json``: {"study": …, "rows": […], "top_tus": […]}
     report: dict
-    #: per-flag attribution rows (``overhead attribute``), empty where there are none
+    #: ``overhead attribute --json`` results whose TUs are this study's, empty where none
     attribution: list[dict] = field(default_factory=list)
 
     @property
@@ -77,23 +80,39 @@ def load_studies(conn: sqlite3.Connection) -> list[StudyView]:
         info = oh_store.study_info(conn, sid)
         cells = oh_store.cells(conn, sid, with_tus=info["mode"] == "tu")
         report = json.loads(oh_report.render(info, cells, "json", TOP_TUS))
-        out.append(StudyView(id=sid, info=info, cells=cells, report=report,
-                             attribution=attribution(conn, sid)))
+        out.append(StudyView(id=sid, info=info, cells=cells, report=report))
+    attach_attributions(out, attributions(conn))
     return out
 
 
-def attribution(conn: sqlite3.Connection, study: int) -> list[dict]:
-    """Per-flag attribution of a study, when ``overhead attribute`` has stored some.
+def attributions(conn: sqlite3.Connection) -> list[dict]:
+    """Every stored ``overhead attribute`` result, as its ``--json`` prints it.
 
-    The hook for that command: once :mod:`analyzer.overhead.store` has
-    ``attribution(conn, study) -> list[dict]`` (rows of the ``oh_attr`` tables in the
-    shape of its ``--json``), the study page shows them as a table, columns in the
-    rows' key order. Until then, and for a study never attributed, nothing."""
-    read = getattr(oh_store, "attribution", None)
-    if read is None or conn.execute(
-            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name LIKE 'oh_attr%'").fetchone() is None:
+    The hook for that command (it lives on its own branch): once
+    :mod:`analyzer.overhead.attribute` has ``stored(conn) -> list[Attribution]`` (the
+    finished attributions read back from the ``oh_attr*`` tables, no measuring), the
+    study pages show them. Until then, and in a database never attributed, nothing."""
+    if importlib.util.find_spec("analyzer.overhead.attribute") is None or conn.execute(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'oh_attr'").fetchone() is None:
         return []
-    return list(read(conn, study) or [])
+    from analyzer.overhead import attribute
+
+    stored = getattr(attribute, "stored", None)
+    return [plain(a) for a in stored(conn)] if stored is not None else []
+
+
+def attach_attributions(views: list[StudyView], found: list[dict]) -> None:
+    """Each attribution on the page of the study its TUs came from ("study N"); one
+    that measured its own TUs on the newest study of its project (``views`` is newest
+    first), or on none when the project has no study."""
+    by_id = {v.id: v for v in views}
+    for a in found:
+        source = str(a.get("tus_from", ""))
+        sid = int(source.split()[1]) if source.startswith("study ") and source.split()[1].isdigit() else None
+        view = by_id.get(sid) if sid is not None else \
+            next((v for v in views if v.info.get("project") == a.get("project")), None)
+        if view is not None:
+            view.attribution.append(a)
 
 
 # ------------------------------------------------------------------ charts

@@ -541,3 +541,81 @@ def test_xss_probe_renders_as_text(pw, site_db, tmp_path):
     finally:
         b.close()
     assert b.errors == []
+
+
+def _attribution(study: int) -> dict:
+    """An ``overhead attribute --json`` result in the shape of the overhead branch's
+    ``Attribution`` (the site only renders it; measuring one takes minutes)."""
+    iv = lambda m, lo, hi: {"median": m, "low": lo, "high": hi}  # noqa: E731
+    return {"id": 7, "project": "zlib", "origin": "x", "compiler": "gcc-12", "compiler_version": "12.2.0",
+            "opt": "-O2", "runs": 3, "search_runs": 1, "host": "h", "load_average": [0.5, 0.5, 0.5],
+            "tus_from": f"study {study}", "tus": [{"tu": "deflate.c", "off_cpu_s": 0.2, "all_cpu_s": 0.3,
+                                                   "added_s": 0.1}],
+            "off_s": [0.2, 0.2, 0.21], "all_s": [0.3, 0.31, 0.3], "added_s": iv(0.1, 0.09, 0.11),
+            "threshold_s": 0.005, "flags_searched": 60, "probes": 20, "search": [],
+            "suspects": [{"flags": ["-Wformat", XSS], "diffuse": True, "alone_s": iv(0.04, 0.03, 0.05),
+                          "unique_s": iv(0.03, 0.02, 0.04), "alone_share": 0.4, "warnings_alone": 2,
+                          "alone_instructions": None, "unique_instructions": None}],
+            "explained_share": 0.4, "off_instructions": None, "all_instructions": None,
+            "phases": [{"name": "phase opt and generate", "off_s": 0.1, "all_s": 0.15, "added_s": 0.05}],
+            "printing": {"method": "-w", "warnings": 12, "all_s": 0.3, "quiet_s": 0.28, "plain_s": 0.29,
+                         "finding_s": iv(0.08, 0.07, 0.09), "printing_s": iv(0.02, 0.01, 0.03),
+                         "printing_share": 0.2, "caret_s": iv(0.01, 0.0, 0.02)},
+            "machine": "m", "notes": ["a note & more"]}
+
+
+def test_attribution_renders_on_its_study(site, site_db, tmp_path, monkeypatch):
+    """The hook for ``overhead attribute``: a result whose TUs came from study 2 lands on
+    that page (flags linked, text escaped) with its JSON beside it; one that measured
+    its own TUs on the newest study of its project; none on the others."""
+    _needs_studies(site)
+    views = overheaddata.load_studies(connect(site_db))
+    assert all(v.attribution == [] for v in views)  # none stored in this database
+    own = dict(_attribution(0), id=8, tus_from="measured")
+    overheaddata.attach_attributions(views, [_attribution(2), own])
+    assert {v.id: v for v in views}[2].attribution == [_attribution(2)]
+    assert views[0].attribution[-1] == own and all(not v.attribution for v in views[1:] if v.id != 2)
+    # the whole section, as it reads what ``overhead attribute`` stored
+    monkeypatch.setattr(overheaddata, "attributions", lambda conn: [_attribution(2)])
+    ref: list = []
+    b = builder.Build(conn=connect(site_db), writer=builder.SiteWriter(tmp_path), env=builder.environment(ref),
+                      slugs={"-Wformat": "wformat"})
+    ref.append(b)
+    builder.overhead_pages(b)
+    assert json.loads((tmp_path / "overhead/study-2.attribution.json").read_text()) == [_attribution(2)]
+    assert not (tmp_path / "overhead/study-1.attribution.json").exists()
+    page = (tmp_path / "overhead/study-2.html").read_text()
+    part = page[page.index('id="attribution"'):]
+    assert '<a class="flag" href="../flags/wformat.html">-Wformat</a>' in part
+    assert str(escape(XSS)) in part and XSS not in page
+    assert "+0.040 s (+0.030 … +0.050)" in part and "40.0 %" in part and "diffuse" in part
+    assert "phase opt and generate" in part and "a note &amp; more" in part
+    assert 'href="#attribution"' in page and 'id="attribution"' not in \
+        (tmp_path / "overhead/study-1.html").read_text()
+
+
+def test_serve_previews_on_loopback(site, tmp_path, one_error, warnscope):
+    """``site serve`` answers on 127.0.0.1 with the built files; a directory with no
+    site, or a port taken, is one line of error."""
+    import subprocess
+    import sys
+    import urllib.request
+
+    proc = subprocess.Popen([sys.executable, "-c", "import sys; from analyzer.cli import main; sys.exit(main())",
+                             "site", "serve", "-d", str(site), "--port", "0"],
+                            cwd=REPO, env={**os.environ, "PYTHONPATH": str(REPO)},
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = proc.stdout.readline()
+        url = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
+        assert url, line
+        with urllib.request.urlopen(url.group(0) + "flags/wshadow.html", timeout=10) as resp:
+            assert resp.read() == (site / "flags/wshadow.html").read_bytes()
+        taken = warnscope("site", "serve", "-d", str(site), "--port", url.group(1), timeout=60)
+        assert "127.0.0.1:" + url.group(1) in one_error(taken)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert "no index.html" in one_error(warnscope("site", "serve", "-d", str(empty), timeout=60))

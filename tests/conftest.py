@@ -348,3 +348,28 @@ def reachable_as():
                         "clone it where other users can read it to run this test")
 
     return check
+
+
+# ------------------------------------------------------------------ a real overhead study
+
+#: the compilers of the shared zlib studies
+STUDY_COMPILERS = "gcc-12,clang-16"
+
+
+@pytest.fixture(scope="session")
+def zlib_studies(gcc_db, tmp_path_factory) -> Path:
+    """A copy of ``gcc_db`` holding two small real overhead studies of zlib (Debian's
+    source package) with gcc-12 and clang-16, levels off and all, 2 runs at -O0: study 1
+    the whole build, study 2 each TU alone. Run once per session (a minute or two each)
+    and shared by the overhead and the site tests, which only read it or rerun the same
+    studies (a resume, which stores nothing). Skips where a compiler is missing."""
+    if not (shutil.which("gcc-12") and shutil.which("clang-16")):
+        pytest.skip("the zlib studies need gcc-12 and clang-16")
+    path = tmp_path_factory.mktemp("studies") / "studies.db"
+    shutil.copy(gcc_db, path)
+    for mode in ("build", "tu"):
+        code = main(["--db", str(path), "overhead", "run", "--project", "zlib", "--compilers",
+                     STUDY_COMPILERS, "--levels", "off,all", "--runs", "2", "--opt", "-O0",
+                     "--mode", mode, "--quiet"])
+        assert code == 0, f"the zlib {mode} study failed"
+    return path

@@ -42,7 +42,8 @@ def build(ctx, out_dir: str) -> None:
 @site.command()
 @click.option("-d", "--directory", "out_dir", required=True,
               type=click.Path(file_okay=False, exists=True), help="A built site.")
-@click.option("--port", default=8000, show_default=True, help="Port on 127.0.0.1.")
+@click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535),
+              help="Port on 127.0.0.1 (0: any free port, printed).")
 def serve(out_dir: str, port: int) -> None:
     """Serve a built site on 127.0.0.1 for a local preview (Ctrl-C stops it)."""
     import functools
@@ -55,7 +56,7 @@ def serve(out_dir: str, port: int) -> None:
         server = http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
     except OSError as exc:
         raise WarnscopeError(f"cannot listen on 127.0.0.1:{port}: {exc.strerror}") from None
-    click.echo(f"serving {out_dir} at http://127.0.0.1:{port}/ (Ctrl-C stops)")
+    click.echo(f"serving {out_dir} at http://127.0.0.1:{server.server_port}/ (Ctrl-C stops)")
     try:
         server.serve_forever()
     except KeyboardInterrupt:

@@ -150,6 +150,11 @@ def latest_study(conn: sqlite3.Connection, project: str | None = None) -> int | 
     return row[0] if row else None
 
 
+def studies(conn: sqlite3.Connection) -> list[int]:
+    """Every study's id, newest first (the report site lists them all)."""
+    return [r[0] for r in conn.execute("SELECT id FROM oh_study ORDER BY id DESC")]
+
+
 def study_info(conn: sqlite3.Connection, study: int) -> dict:
     row = conn.execute("SELECT s.*, p.name AS project, p.origin FROM oh_study s"
                        " JOIN oh_project p ON p.id = s.project_id WHERE s.id = ?", (study,)).fetchone()

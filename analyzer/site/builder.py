@@ -2,8 +2,7 @@
 
 Sections each write their pages (HTML beside the JSON of the same results the CLI's
 ``--json`` prints); the index comes last, with the headlines the sections left. A
-later capability adds its pages by adding a section to :data:`SECTIONS` (the
-overhead studies go there, see :func:`overhead_pages`).
+later capability adds its pages by adding a section to :data:`SECTIONS`.
 
 Every link is relative, so the site works from ``file://`` and from any static
 host; no page loads anything from outside the site.
@@ -12,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import functools
 import json
 import signal as signals
 import sqlite3
@@ -20,19 +20,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from flagdb import queries
 
 from analyzer.cli.render import describe_change
-from analyzer.site import flagdata, ubdata, web_dir
+from analyzer.site import flagdata, overheaddata, ubdata, web_dir
 from analyzer.site.output import SiteWriter, WriteStats
 from analyzer.site.slugs import base_slug, path_slug, slug_map
 from analyzer.ub.report import LETTERS, LEVEL_ORDER
 
 #: the top navigation: title -> page (relative to the site root)
 NAV = (("Compilers", "index.html#compilers"), ("Flags", "flags/index.html"),
-       ("Diffs", "diffs/index.html"), ("UB", "ub/index.html"))
+       ("Diffs", "diffs/index.html"), ("UB", "ub/index.html"), ("Overhead", "overhead/index.html"))
 
 
 @dataclass
@@ -96,10 +96,31 @@ def environment(build_ref: list[Build]):
         loader=jinja2.FileSystemLoader(web_dir() / "templates"),
         autoescape=True, undefined=jinja2.StrictUndefined,
         trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
+    def flag(name: str, root: str) -> Markup:
+        return typed_flag(name, name, root)
+
+    @functools.lru_cache(maxsize=None)
+    def typed_flag(name: str, typed: str, root: str) -> Markup:
+        """A flag's name (or as typed, ``-Wformat=2``) linking to its page, if it has one.
+        Cached for the build (this environment's): a flag is linked from hundreds of pages
+        at the same depth, and ``Markup.format`` per link was a fifth of the build."""
+        href = build_ref[0].flag_href(name) if name else None
+        if href:
+            return Markup(f'<a class="flag" href="{escape(root)}{escape(href)}">{escape(typed)}</a>')
+        return Markup(f"<code>{escape(typed)}</code>")
+
     env.globals.update(
+        flag=flag, typed_flag=typed_flag, yes=yes,
         flag_href=lambda name: build_ref[0].flag_href(name),
         describe_change=describe_change, letters=LETTERS, signal_name=signal_name)
     return env
+
+
+def yes(value: object) -> Markup:
+    return _YES if value else _NO
+
+
+_YES, _NO = Markup('<span class="yes">yes</span>'), Markup('<span class="no">–</span>')
 
 
 def signal_name(number: int | None) -> str:
@@ -209,10 +230,33 @@ def ub_pages(b: Build) -> None:
 
 
 def overhead_pages(b: Build) -> None:
-    """The overhead studies' pages: none yet. When studies are stored, this section reads
-    them through their library (as ``ub_pages`` does through ``analyzer.ub.report``),
-    writes ``overhead/…`` pages with their JSON, adds "Overhead" to :data:`NAV` and a
-    :class:`Headline` with the latest studies to the index."""
+    """Per study: the classic table (ratio to ``off`` with its min–max range), charts with
+    min–max error bars, the compiler vs build-system CPU split, the top TUs of a
+    tu-mode study and attribution where stored; the JSON beside each page is
+    ``overhead report --json`` (and the cells of ``overhead run --json``)."""
+    views = overheaddata.load_studies(b.conn)
+    for view in views:
+        charts = {}
+        for kind, make in (("ratio", overheaddata.ratio_chart), ("cpu", overheaddata.cpu_chart)):
+            svg = make(view)
+            if svg is not None:
+                charts[kind] = f"{view.stem}.{kind}.svg"
+                b.writer.write(f"overhead/{charts[kind]}", svg)
+        b.page(f"overhead/{view.stem}.html", "overhead_study.html", view=view, charts=charts,
+               alt=overheaddata.chart_alt(view), headers=OVERHEAD_HEADERS, top=overheaddata.TOP_TUS)
+        b.json(f"overhead/{view.stem}.json", view.report)
+        b.json(f"overhead/{view.stem}.cells.json", {"study": view.id, "cells": view.cells})
+        if view.attribution:
+            b.json(f"overhead/{view.stem}.attribution.json", view.attribution)
+    b.page("overhead/index.html", "overhead_index.html", studies=views)
+    b.json("overhead/index.json", overheaddata.summary_json(views))
+    b.headlines.append(Headline("_overhead_headline.html",
+                                {"studies": views[:overheaddata.LATEST], "count": len(views)}))
+
+
+#: the classic table's columns (the text report's, the ratio first: what a phone shows unscrolled)
+OVERHEAD_HEADERS = ("compiler", "level", "ratio", "range", "overhead", "runs", "CPU s median", "min–max",
+                    "added: compilers", "added: build system", "wall s", "warnings", "")
 
 
 def _columns(configurations: list) -> list[tuple[str, str, list[str]]]:

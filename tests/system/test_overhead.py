@@ -33,11 +33,10 @@ def run_cli(db: Path, capsys, *args: str) -> tuple[int, str, str]:
 
 
 @pytest.fixture(scope="module")
-def study_db(gcc_db, tmp_path_factory) -> Path:
-    """A copy of the gcc-11/12 flag database that the studies below write into."""
-    path = tmp_path_factory.mktemp("overhead") / "oh.db"
-    shutil.copy(gcc_db, path)
-    return path
+def study_db(zlib_studies) -> Path:
+    """The session's zlib studies (tests/conftest.py: study 1 the whole build, study 2 per
+    TU); the tests below rerun them, which is a resume."""
+    return zlib_studies
 
 
 def _cells(db: Path, capsys, *extra: str) -> list[dict]:
@@ -49,10 +48,7 @@ def _cells(db: Path, capsys, *extra: str) -> list[dict]:
 
 @pytest.fixture(scope="module")
 def build_study(study_db):
-    """Run the whole-build study once for the module; the tests read it back (a rerun is a resume)."""
-    code = main(["--db", str(study_db), "overhead", "run", "--project", "zlib", "--compilers", COMPILERS,
-                 "--levels", "off,all", "--runs", "2", "--opt", "-O0", "--quiet"])
-    assert code == 0
+    """The whole-build study (study 1); the tests read it back (a rerun is a resume)."""
     return study_db
 
 
@@ -108,10 +104,10 @@ def test_build_study_end_to_end(build_study, capsys, gcc12):
 
 
 def test_report_formats(build_study, capsys):
-    code, out, _ = run_cli(build_study, capsys, "overhead", "report")
+    code, out, _ = run_cli(build_study, capsys, "overhead", "report", "--study", "1")
     assert code == 0
     assert "ratio" in out and "gcc-12" in out and "clang-16" in out and "CPU" in out
-    code, out, _ = run_cli(build_study, capsys, "overhead", "report", "--format", "json")
+    code, out, _ = run_cli(build_study, capsys, "overhead", "report", "--study", "1", "--format", "json")
     rows = json.loads(out)["rows"]
     all_rows = [r for r in rows if r["level"] == "all"]
     assert len(all_rows) == 2
@@ -119,10 +115,10 @@ def test_report_formats(build_study, capsys):
         assert r["ratio_min"] <= r["ratio"] <= r["ratio_max"]
     off_rows = [r for r in rows if r["level"] == "off"]
     assert all(r["ratio"] == 1.0 for r in off_rows)
-    code, out, _ = run_cli(build_study, capsys, "overhead", "report", "--format", "csv")
+    code, out, _ = run_cli(build_study, capsys, "overhead", "report", "--study", "1", "--format", "csv")
     assert out.splitlines()[0].startswith("project,mode,opt,compiler,level")
     assert len(out.splitlines()) == 5
-    code, out, _ = run_cli(build_study, capsys, "overhead", "report", "--format", "markdown")
+    code, out, _ = run_cli(build_study, capsys, "overhead", "report", "--study", "1", "--format", "markdown")
     assert "| compiler | level |" in out
 
 

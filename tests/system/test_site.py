@@ -8,6 +8,7 @@ are skipped, saying why, only where Chromium or Playwright is missing.
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import sqlite3
@@ -20,7 +21,8 @@ from markupsafe import escape
 
 from analyzer import sandbox
 from analyzer.cli import main
-from analyzer.site import builder, flagdata
+from analyzer.overhead import store as oh_store
+from analyzer.site import builder, flagdata, overheaddata
 from analyzer.site.slugs import base_slug, slug_map
 from analyzer.ub import run as ub_run
 from flagdb import queries, store
@@ -34,12 +36,21 @@ CHROMIUM = Path("/usr/bin/chromium")
 XSS = "<script>window.__xss=1</script>"
 
 
+def _studies(request) -> Path | None:
+    """The session's zlib overhead studies (tests/conftest.py), None where they cannot run."""
+    try:
+        return request.getfixturevalue("zlib_studies")
+    except pytest.skip.Exception:
+        return None
+
+
 @pytest.fixture(scope="module")
-def site_db(gcc_db, tmp_path_factory) -> Path:
-    """gcc-11 and gcc-12 (the shared fixture), clang-16, and a small UB run with gcc-12."""
+def site_db(gcc_db, request, tmp_path_factory) -> Path:
+    """gcc-11 and gcc-12 (the shared fixture), clang-16, a small UB run with gcc-12 and,
+    where gcc-12 and clang-16 are installed, the two small zlib overhead studies."""
     tmp = tmp_path_factory.mktemp("site")
     path = tmp / "site.db"
-    shutil.copy(gcc_db, path)
+    shutil.copy(_studies(request) or gcc_db, path)
     conn = connect(path)
     ingest(conn, "clang-16")
     if shutil.which("gcc-12"):
@@ -87,6 +98,44 @@ def test_pages_and_json_are_the_cli_results(site, site_db):
     if shutil.which("gcc-12"):
         report = json.loads(next((site / "ub").glob("*.json")).read_text())
         assert {c["case"] for c in report["cases"]} == {c[:-len(Path(c).suffix)] for c in CASES}
+
+
+def _needs_studies(site: Path) -> None:
+    if not (site / "overhead/study-1.html").is_file():
+        pytest.skip("no overhead study in the site's database (gcc-12 and clang-16 are needed)")
+
+
+def test_overhead_pages_are_the_report(site, site_db, capsys):
+    """Each study's JSON is ``overhead report --json`` (and its cells ``overhead run
+    --json``'s); the page holds the table, the charts and, in tu mode, the top TUs."""
+    _needs_studies(site)
+    conn = connect(site_db)
+    for study in oh_store.studies(conn):
+        assert main(["--db", str(site_db), "overhead", "report", "--study", str(study),
+                     "--format", "json", "--top", str(overheaddata.TOP_TUS)]) == 0
+        assert json.loads((site / f"overhead/study-{study}.json").read_text()) == \
+            json.loads(capsys.readouterr().out)
+        info = oh_store.study_info(conn, study)
+        assert json.loads((site / f"overhead/study-{study}.cells.json").read_text()) == \
+            {"study": study, "cells": oh_store.cells(conn, study, with_tus=info["mode"] == "tu")}
+    index = json.loads((site / "overhead/index.json").read_text())
+    assert [s["mode"] for s in index] == ["tu", "build"]  # newest first
+    page = (site / "overhead/study-1.html").read_text()
+    report = json.loads((site / "overhead/study-1.json").read_text())
+    for row in report["rows"]:
+        assert f"<strong>{row['ratio']:.3f}</strong>" in page
+        assert f"{row['ratio_min']:.3f}–{row['ratio_max']:.3f}" in page
+    for chart in ("study-1.ratio.svg", "study-1.cpu.svg"):
+        svg = (site / "overhead" / chart).read_text()
+        assert f'src="{chart}"' in page
+        assert svg.lstrip().startswith("<?xml") and "<svg" in svg and "dc:date" not in svg
+    assert 'id="tu-table"' not in page
+    tus = (site / "overhead/study-2.html").read_text()
+    top = json.loads((site / "overhead/study-2.json").read_text())["top_tus"]
+    assert top and all(f"<code>{escape(t['tu'])}</code>" in tus for t in top)
+    assert 'id="tu-table"' in tus and 'id="attribution-table"' not in tus
+    home = (site / "index.html").read_text()
+    assert 'href="overhead/study-1.html"' in home and 'href="overhead/study-2.html"' in home
 
 
 def test_every_history_equals_the_query(site, site_db):
@@ -324,9 +373,14 @@ MAIN_PAGES = ["index.html", "compilers/gcc-12.html", "compilers/clang-16.html", 
               "diffs/gcc-11--gcc-12.html", "diffs/gcc-12--clang-16.html", "ub/index.html"]
 
 
+def _overhead_pages(site: Path) -> list[str]:
+    return [rel for rel in ("overhead/index.html", "overhead/study-1.html", "overhead/study-2.html")
+            if (site / rel).is_file()]
+
+
 def test_pages_load_clean_and_stay_inside(browser, site, tmp_path_factory):
     shots = tmp_path_factory.mktemp("screenshots")
-    for rel in MAIN_PAGES + _ub_pages(site):
+    for rel in MAIN_PAGES + _ub_pages(site) + _overhead_pages(site):
         page = browser.open(rel)
         assert page.title().endswith("warnscope"), rel
         page.screenshot(path=str(shots / (rel.replace("/", "_") + ".png")), full_page=False)
@@ -399,9 +453,63 @@ def test_everything_tree_filters(browser):
     assert browser.errors == []
 
 
-def test_phone_width_does_not_overflow(browser):
+def test_overhead_page_shows_its_charts(browser, site):
+    _needs_studies(site)
+    page = browser.open("overhead/study-1.html")
+    for chart in ("#ratio-chart", "#cpu-chart"):
+        assert page.evaluate(f"document.querySelector('{chart}').naturalWidth") > 100, chart
+    rows = page.locator("#overhead-table tbody tr")
+    assert rows.count() == 4 and "1.000" in rows.first.inner_text()
+    page.locator("a", has_text="Overhead studies").first.click()
+    page.wait_for_load_state("load")
+    assert page.url.endswith("overhead/index.html") and page.locator("#studies tbody tr").count() == 2
+    page.close()
+    page = browser.open("overhead/study-2.html")
+    total = page.locator("#tu-table tbody tr").count()
+    page.fill("#filter", "clang-16")
+    shown = page.locator("#tu-table tbody tr:visible").all_inner_texts()
+    assert 0 < len(shown) < total and all("clang-16" in t for t in shown)
+    page.close()
+    assert browser.errors == []
+
+
+#: (file name, page, viewport width) of the screenshots kept in docs/screenshots/
+SCREENSHOTS = (("index.png", "index.html", 1200), ("index-phone.png", "index.html", 390),
+               ("flag.png", "flags/wformat_eq.html", 1200), ("diff.png", "diffs/gcc-11--gcc-12.html", 1200),
+               ("ub-matrix.png", None, 1200), ("overhead.png", "overhead/study-1.html", 1200),
+               ("overhead-phone.png", "overhead/study-1.html", 390))
+
+
+def test_screenshots(browser, site, tmp_path_factory):
+    """The main pages as a reader sees them, saved for review: into WARNSCOPE_SCREENSHOTS
+    if set (``docs/screenshots`` is refreshed that way), else a temporary directory.
+    Palette PNGs (Pillow, which matplotlib brings) keep each file small."""
+    from PIL import Image
+
+    shots = Path(os.environ.get("WARNSCOPE_SCREENSHOTS") or tmp_path_factory.mktemp("shots"))
+    shots.mkdir(parents=True, exist_ok=True)
+    ub = _ub_pages(site)
+    taken = []
+    for name, rel, width in SCREENSHOTS:
+        rel = rel or (ub[0] if ub else None)
+        if rel is None or not (site / rel).is_file():
+            continue
+        page = browser.open(rel, width=width)
+        page.set_viewport_size({"width": width, "height": 844 if width < 600 else 900})
+        path = shots / name
+        page.screenshot(path=str(path))
+        page.close()
+        Image.open(path).convert("RGB").quantize(colors=128).save(path, optimize=True)
+        assert path.stat().st_size < 300_000, name
+        taken.append(name)
+    assert "index.png" in taken and "diff.png" in taken
+    print(f"screenshots in {shots}: {', '.join(taken)}")
+
+
+def test_phone_width_does_not_overflow(browser, site):
     for rel in ("index.html", "compilers/gcc-12.html", "flags/wformat_eq.html", "flags/wformat.html",
-                "compilers/clang-16.everything.html", "diffs/gcc-11--gcc-12.html"):
+                "compilers/clang-16.everything.html", "diffs/gcc-11--gcc-12.html",
+                *_overhead_pages(site)):
         page = browser.open(rel, width=390)
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= 390, (rel, width)
@@ -433,3 +541,82 @@ def test_xss_probe_renders_as_text(pw, site_db, tmp_path):
     finally:
         b.close()
     assert b.errors == []
+
+
+def _attribution(study: int) -> dict:
+    """An ``overhead attribute --json`` result in the shape of the overhead branch's
+    ``Attribution`` (the site only renders it; measuring one takes minutes)."""
+    iv = lambda m, lo, hi: {"median": m, "low": lo, "high": hi}  # noqa: E731
+    return {"id": 7, "project": "zlib", "origin": "x", "compiler": "gcc-12", "compiler_version": "12.2.0",
+            "opt": "-O2", "runs": 3, "search_runs": 1, "host": "h", "load_average": [0.5, 0.5, 0.5],
+            "tus_from": f"study {study}", "tus": [{"tu": "deflate.c", "off_cpu_s": 0.2, "all_cpu_s": 0.3,
+                                                   "added_s": 0.1}],
+            "off_s": [0.2, 0.2, 0.21], "all_s": [0.3, 0.31, 0.3], "added_s": iv(0.1, 0.09, 0.11),
+            "threshold_s": 0.005, "flags_searched": 60, "probes": 20, "search": [],
+            "suspects": [{"flags": ["-Wformat", XSS], "diffuse": True, "alone_s": iv(0.04, 0.03, 0.05),
+                          "unique_s": iv(0.03, 0.02, 0.04), "alone_share": 0.4, "warnings_alone": 2,
+                          "alone_instructions": None, "unique_instructions": None}],
+            "explained_share": 0.4, "off_instructions": None, "all_instructions": None,
+            "phases": [{"name": "phase opt and generate", "off_s": 0.1, "all_s": 0.15, "added_s": 0.05}],
+            "printing": {"method": "-w", "warnings": 12, "all_s": 0.3, "quiet_s": 0.28, "plain_s": 0.29,
+                         "finding_s": iv(0.08, 0.07, 0.09), "printing_s": iv(0.02, 0.01, 0.03),
+                         "printing_share": 0.2, "caret_s": iv(0.01, 0.0, 0.02)},
+            "machine": "m", "notes": ["a note & more"]}
+
+
+def test_attribution_renders_on_its_study(site, site_db, tmp_path, monkeypatch):
+    """The hook for ``overhead attribute``: a result whose TUs came from study 2 lands on
+    that page (flags linked, text escaped) with its JSON beside it; one that measured
+    its own TUs on the newest study of its project; none on the others."""
+    _needs_studies(site)
+    views = overheaddata.load_studies(connect(site_db))
+    assert all(v.attribution == [] for v in views)  # none stored in this database
+    own = dict(_attribution(0), id=8, tus_from="measured")
+    overheaddata.attach_attributions(views, [_attribution(2), own])
+    by_id = {v.id: v for v in views}
+    assert views[0].id == 2  # the newest study of zlib: where its own measurement goes too
+    assert by_id[2].attribution == [_attribution(2), own] and by_id[1].attribution == []
+    # the whole section, as it reads what ``overhead attribute`` stored
+    monkeypatch.setattr(overheaddata, "attributions", lambda conn: [_attribution(2)])
+    ref: list = []
+    b = builder.Build(conn=connect(site_db), writer=builder.SiteWriter(tmp_path), env=builder.environment(ref),
+                      slugs={"-Wformat": "wformat"})
+    ref.append(b)
+    builder.overhead_pages(b)
+    assert json.loads((tmp_path / "overhead/study-2.attribution.json").read_text()) == [_attribution(2)]
+    assert not (tmp_path / "overhead/study-1.attribution.json").exists()
+    page = (tmp_path / "overhead/study-2.html").read_text()
+    part = page[page.index('id="attribution"'):]
+    assert '<a class="flag" href="../flags/wformat.html">-Wformat</a>' in part
+    assert str(escape(XSS)) in part and XSS not in page
+    assert "+0.040 s (+0.030 … +0.050)" in part and "40.0 %" in part and "diffuse" in part
+    assert "phase opt and generate" in part and "a note &amp; more" in part
+    assert 'href="#attribution"' in page and 'id="attribution"' not in \
+        (tmp_path / "overhead/study-1.html").read_text()
+
+
+def test_serve_previews_on_loopback(site, tmp_path, one_error, warnscope):
+    """``site serve`` answers on 127.0.0.1 with the built files; a directory with no
+    site, or a port taken, is one line of error."""
+    import subprocess
+    import sys
+    import urllib.request
+
+    proc = subprocess.Popen([sys.executable, "-c", "import sys; from analyzer.cli import main; sys.exit(main())",
+                             "site", "serve", "-d", str(site), "--port", "0"],
+                            cwd=REPO, env={**os.environ, "PYTHONPATH": str(REPO)},
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = proc.stdout.readline()
+        url = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
+        assert url, line
+        with urllib.request.urlopen(url.group(0) + "flags/wshadow.html", timeout=10) as resp:
+            assert resp.read() == (site / "flags/wshadow.html").read_bytes()
+        taken = warnscope("site", "serve", "-d", str(site), "--port", url.group(1), timeout=60)
+        assert "127.0.0.1:" + url.group(1) in one_error(taken)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert "no index.html" in one_error(warnscope("site", "serve", "-d", str(empty), timeout=60))

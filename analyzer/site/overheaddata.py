@@ -1,0 +1,211 @@
+"""The overhead side of the site: each study as ``overhead report --json`` gives it, and its charts.
+
+Everything is read through :mod:`analyzer.overhead.store` and shaped by
+:mod:`analyzer.overhead.report`, the same code the CLI's report uses, so a page and
+``overhead report --json`` cannot disagree. The charts are matplotlib's SVG, made
+deterministic (a fixed ``svg.hashsalt`` for its element ids, no date in the
+metadata) so that a rebuild over unchanged data writes no file. matplotlib is
+imported only when the database holds a study.
+"""
+from __future__ import annotations
+
+import importlib.util
+import io
+import json
+import sqlite3
+from dataclasses import dataclass, field
+from typing import Any
+
+from flagdb.results import plain
+
+from analyzer.overhead import report as oh_report
+from analyzer.overhead import store as oh_store
+
+#: TUs listed per compiler and level on a tu-mode study's page
+TOP_TUS = 15
+#: studies the index page lists
+LATEST = 5
+#: bar colours, one per level (the off baseline grey), stable from build to build
+PALETTE = ("#4c78a8", "#f58518", "#54a24b", "#e45756", "#72b7b2", "#b279a2", "#9d755d", "#eeca3b")
+OFF_COLOUR = "#bab0ac"
+
+
+@dataclass
+class StudyView:
+    """One study: its parameters, its cells (``overhead run --json``) and its report."""
+
+    id: int
+    info: dict
+    cells: list[dict]
+    #: ``overhead report --json``: {"study": …, "rows": […], "top_tus": […]}
+    report: dict
+    #: ``overhead attribute --json`` results whose TUs are this study's, empty where none
+    attribution: list[dict] = field(default_factory=list)
+
+    @property
+    def stem(self) -> str:
+        return f"study-{self.id}"
+
+    @property
+    def compilers(self) -> list[str]:
+        return list(dict.fromkeys(c["compiler"] for c in self.cells))
+
+    @property
+    def levels(self) -> list[str]:
+        return list(dict.fromkeys(c["level"] for c in self.cells))
+
+    @property
+    def how(self) -> str:
+        i = self.info
+        if i["mode"] == "build":
+            return f"whole build, make -j{i['jobs']}, {i['runs']} runs after a warm-up"
+        return f"each TU compiled alone, {i['runs']} runs after a capturing build"
+
+    @property
+    def headline(self) -> list[dict]:
+        """The rows of the levels other than ``off`` that have a ratio: the index's summary."""
+        return [r for r in self.report["rows"] if r["level"] != oh_report.BASE and r["ratio"] is not None]
+
+    def rows_with_cells(self) -> list[tuple[dict, dict]]:
+        """Each report row beside its cell (``rows`` keeps the cells' order)."""
+        return list(zip(self.report["rows"], self.cells))
+
+
+def load_studies(conn: sqlite3.Connection) -> list[StudyView]:
+    """Every study, newest first; none in a database without the overhead tables."""
+    if not oh_store.has_schema(conn):
+        return []
+    out = []
+    for sid in oh_store.studies(conn):
+        info = oh_store.study_info(conn, sid)
+        cells = oh_store.cells(conn, sid, with_tus=info["mode"] == "tu")
+        report = json.loads(oh_report.render(info, cells, "json", TOP_TUS))
+        out.append(StudyView(id=sid, info=info, cells=cells, report=report))
+    attach_attributions(out, attributions(conn))
+    return out
+
+
+def attributions(conn: sqlite3.Connection) -> list[dict]:
+    """Every stored ``overhead attribute`` result, as its ``--json`` prints it.
+
+    The hook for that command (it lives on its own branch): once
+    :mod:`analyzer.overhead.attribute` has ``stored(conn) -> list[Attribution]`` (the
+    finished attributions read back from the ``oh_attr*`` tables, no measuring), the
+    study pages show them. Until then, and in a database never attributed, nothing."""
+    if importlib.util.find_spec("analyzer.overhead.attribute") is None or conn.execute(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'oh_attr'").fetchone() is None:
+        return []
+    from analyzer.overhead import attribute
+
+    stored = getattr(attribute, "stored", None)
+    return [plain(a) for a in stored(conn)] if stored is not None else []
+
+
+def attach_attributions(views: list[StudyView], found: list[dict]) -> None:
+    """Each attribution on the page of the study its TUs came from ("study N"); one
+    that measured its own TUs on the newest study of its project (``views`` is newest
+    first), or on none when the project has no study."""
+    by_id = {v.id: v for v in views}
+    for a in found:
+        source = str(a.get("tus_from", ""))
+        sid = int(source.split()[1]) if source.startswith("study ") and source.split()[1].isdigit() else None
+        view = by_id.get(sid) if sid is not None else \
+            next((v for v in views if v.info.get("project") == a.get("project")), None)
+        if view is not None:
+            view.attribution.append(a)
+
+
+# ------------------------------------------------------------------ charts
+
+def _figure(width: float, height: float):
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(width, height), layout="constrained")
+    return fig, fig.add_subplot()
+
+
+def _svg(fig) -> bytes:
+    """The figure as SVG bytes, the same bytes for the same figure on every run."""
+    import matplotlib
+
+    buf = io.BytesIO()
+    with matplotlib.rc_context({"svg.hashsalt": "warnscope", "svg.fonttype": "none"}):
+        fig.savefig(buf, format="svg", metadata={"Date": None})
+    return buf.getvalue()
+
+
+def _colours(levels: list[str]) -> dict[str, str]:
+    others = [l for l in levels if l != oh_report.BASE]
+    out = {l: PALETTE[i % len(PALETTE)] for i, l in enumerate(others)}
+    out[oh_report.BASE] = OFF_COLOUR
+    return out
+
+
+def ratio_chart(view: StudyView) -> bytes | None:
+    """Each level's CPU as a ratio to ``off``, grouped by compiler, with the min–max
+    range as error bars; None when no cell has a ratio (only ``off``, or all failed)."""
+    rows = [r for r in view.report["rows"] if r["ratio"] is not None and r["level"] != oh_report.BASE]
+    if not rows:
+        return None
+    compilers = [c for c in view.compilers if any(r["compiler"] == c for r in rows)]
+    levels = [l for l in view.levels if any(r["level"] == l for r in rows)]
+    colours = _colours(view.levels)
+    fig, ax = _figure(7.0, 3.2)
+    width = 0.8 / len(levels)
+    for i, level in enumerate(levels):
+        xs, ys, lo, hi = [], [], [], []
+        for x, compiler in enumerate(compilers):
+            r = next((r for r in rows if r["compiler"] == compiler and r["level"] == level), None)
+            if r is None:
+                continue
+            xs.append(x - 0.4 + width * (i + 0.5))
+            ys.append(r["ratio"])
+            lo.append(max(r["ratio"] - r["ratio_min"], 0.0))
+            hi.append(max(r["ratio_max"] - r["ratio"], 0.0))
+        ax.bar(xs, ys, width * 0.9, yerr=[lo, hi], capsize=4, color=colours[level], label=level,
+               error_kw={"elinewidth": 1, "ecolor": "#333333"})
+    ax.axhline(1.0, color="#555555", linewidth=0.8, linestyle="--")
+    ax.set_xticks(range(len(compilers)), compilers)
+    ax.set_ylabel("CPU time / off")
+    top = max(r["ratio_max"] for r in rows)
+    ax.set_ylim(0, max(top * 1.1, 1.1))
+    ax.legend(title="level", frameon=False, fontsize="small", loc="upper left", bbox_to_anchor=(1, 1))
+    ax.spines[["top", "right"]].set_visible(False)
+    return _svg(fig)
+
+
+def cpu_chart(view: StudyView) -> bytes | None:
+    """Median CPU seconds per compiler and level, split into the compilers' own
+    processes and the rest of the build (make, shells, the linker driver …), with the
+    whole tree's min–max as an error bar; None when no cell finished, and in tu mode,
+    where every process timed is a compiler."""
+    cells = [c for c in view.cells if c["status"] == "ok" and c["cpu_s"]]
+    if not cells or view.info["mode"] == "tu":
+        return None
+    labels = [f"{c['compiler']}\n{c['level']}" for c in cells]
+    comp = [c["compiler_cpu_s"]["median"] for c in cells]
+    other = [max(c["other_cpu_s"]["median"], 0.0) for c in cells]
+    total = [c["cpu_s"]["median"] for c in cells]
+    err = [[max(t - c["cpu_s"]["min"], 0.0) for t, c in zip(total, cells)],
+           [max(c["cpu_s"]["max"] - t, 0.0) for t, c in zip(total, cells)]]
+    fig, ax = _figure(7.0, 3.2)
+    xs = list(range(len(cells)))
+    ax.bar(xs, comp, 0.6, color="#4c78a8", label="compilers")
+    ax.bar(xs, other, 0.6, bottom=comp, color="#bab0ac", label="build system")
+    ax.errorbar(xs, total, yerr=err, fmt="none", ecolor="#333333", elinewidth=1, capsize=4)
+    ax.set_xticks(xs, labels, fontsize="small")
+    ax.set_ylabel("CPU s (user+sys), median")
+    ax.legend(frameon=False, fontsize="small", loc="upper left", bbox_to_anchor=(1, 1))
+    ax.spines[["top", "right"]].set_visible(False)
+    return _svg(fig)
+
+
+def chart_alt(view: StudyView) -> str:
+    """The ratio chart in words, for the image's alt text."""
+    return "; ".join(f"{r['compiler']} {r['level']}: {r['ratio']:.3f} ({r['ratio_min']:.3f}–{r['ratio_max']:.3f})"
+                     for r in view.headline) or "no ratios"
+
+
+def summary_json(views: list[StudyView]) -> list[dict[str, Any]]:
+    """The studies index as JSON: each study's parameters (``report --json``'s "study")."""
+    return [v.report["study"] for v in views]

@@ -207,6 +207,20 @@ def test_programs_see_the_roots_libc_not_the_hosts(zoo):
     assert on_host.stdout != inside.stdout
 
 
+def test_the_roots_apt_shares_the_hosts_mirror_settings(zoo):
+    """apt run in a root (as warnscope runs it: ``roots._in_root``) keeps the host's
+    Check-Valid-Until and proxies: a mirror that serves sid's Release past its
+    Valid-Until (the host's apt is told to accept it) must not make ``apt-get update``
+    fail in the sid root only. Roots built before the host changed them follow too."""
+    def dump(out: str, key: str) -> str:
+        return "".join(l for l in out.splitlines() if l.split("\t")[0] == key)
+    argv = ["apt-config", "dump", "--format", "%f\t%v%n"]
+    for key in roots.SHARED_APT_SETTINGS:
+        host = subprocess.run([*argv, key], capture_output=True, text=True, check=True).stdout
+        inside = roots._in_root(Path(zoo.root), [*argv, key], what="apt-config")
+        assert dump(inside, key) == dump(host, key), key
+
+
 def test_verify_and_closure_through_the_root(zoo, warnscope, tmp_path):
     """``flags ingest --from-binary`` and ``flags verify`` ask gcc-14 in its root (the
     plugin is built there, with trixie's g++-14 and plugin headers); ``flags closure``

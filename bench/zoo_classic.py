@@ -106,7 +106,9 @@ def main() -> None:
         row = rows.setdefault(cell["compiler"], {"version": cell["compiler_version"],
                                                  "warned": {}, "sanitizers": set()})
         row[cell["level"]] = describe(cell)
-        for w in cell["warnings"]:
+        if cell["warnings"] is None:  # warning detection failed for this cell
+            row["warned"].setdefault("(unknown)", []).append(cell["level"])
+        for w in cell["warnings"] or []:
             row["warned"].setdefault(w, []).append(cell["level"])
         row["sanitizers"] |= {s for s, caught in (cell.get("sanitizers") or {}).items() if caught}
     print(f"machine: {machine()}")

@@ -114,7 +114,7 @@ def main() -> None:
     print(f"machine: {machine()}")
     print(f"load average before: {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}")
     print(f"`ub run`: {len(usable)} compilers x {len(LEVELS)} levels, 2 runs per cell, "
-          f"{TIMEOUT:g} s timeout, cold database: wall {wall:.1f} s (1 run)\n")
+          f"{TIMEOUT:g} s timeout, fresh database (shared compile cache): wall {wall:.1f} s (1 run)\n")
     print("| compiler | version (`--version`) | suite, package | -O0 | -O2 | -O3 | warned | "
           "sanitizer caught it |")
     print("|---|---|---|---|---|---|---|---|")

@@ -114,7 +114,8 @@ def main() -> None:
     print(f"machine: {machine()}")
     print(f"load average before: {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}")
     print(f"`ub run`: {len(usable)} compilers x {len(LEVELS)} levels, 2 runs per cell, "
-          f"{TIMEOUT:g} s timeout, fresh database (shared compile cache): wall {wall:.1f} s (1 run)\n")
+          f"{TIMEOUT:g} s timeout, fresh database (shared compile cache): "
+          f"wall {wall:.1f} s (1 run)\n")
     print("| compiler | version (`--version`) | suite, package | -O0 | -O2 | -O3 | warned | "
           "sanitizer caught it |")
     print("|---|---|---|---|---|---|---|---|")
@@ -125,8 +126,10 @@ def main() -> None:
             continue
         version = row["version"].split(" [Debian ")[0]
         warned = "; ".join(f"`{w}` ({', '.join(lv)})" for w, lv in sorted(row["warned"].items()))
+        caught = ", ".join(sorted(row["sanitizers"])) or "no"
         print(f"| {name} | {version} | {provenance(name)} | "
-              + " | ".join(row.get(lv, "?") for lv in LEVELS) + f" | {warned or 'nothing'} | {', '.join(sorted(row['sanitizers'])) or 'no'} |")
+              + " | ".join(row.get(lv, "?") for lv in LEVELS)
+              + f" | {warned or 'nothing'} | {caught} |")
     for name, why in failed.items():
         print(f"\n{name}: not run: {why}")
 

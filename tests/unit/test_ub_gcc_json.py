@@ -41,7 +41,8 @@ def test_gcc16_sarif_log():
     """GCC 16 has no JSON format: its SARIF log (a real one, gcc-16 16.2.0 on loop.c
     at -O2 -Wall -Wextra) gives the same diagnostics."""
     from pathlib import Path
-    sarif = (Path(__file__).resolve().parents[1] / "fixtures" / "ub" / "gcc16-loop.sarif").read_text()
+    fixtures = Path(__file__).resolve().parents[1] / "fixtures"
+    sarif = (fixtures / "ub" / "gcc16-loop.sarif").read_text()
     diags, rest = _split_gcc_json(sarif + LINKER + "\n")
     assert diags == [{"kind": "warning", "message": "iteration 2 invokes undefined behavior",
                       "option": "-Waggressive-loop-optimizations"}]

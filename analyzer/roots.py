@@ -275,15 +275,43 @@ def _build_base(suite: str, progress: Progress) -> None:
                           check=False)
     if proc.returncode != 0:
         raise WarnscopeError(f"debootstrap {suite} failed: {_why(proc.stdout + proc.stderr)}")
-    conf = partial / "etc/apt/apt.conf.d/99warnscope"
-    conf.write_text('APT::Install-Recommends "false";\nAPT::Install-Suggests "false";\n'
-                    'Acquire::Retries "3";\n')
     (partial / "etc/apt/sources.list").write_text(f"deb {MIRROR} {suite} main\n")
     _in_root(partial, ["apt-get", "update", "-q"], what=f"apt-get update in the {suite} root")
     root = Root(suite=suite, path=partial, created=time.strftime("%Y-%m-%dT%H:%M:%SZ",
                                                                 time.gmtime()))
     _write_manifest(root)
     os.rename(partial, final)
+
+
+#: Host apt settings a root's apt shares: how to reach the mirror (a proxy) and whether
+#: an expired Release file is refused. The host's administrator set them for this
+#: mirror; a frozen or snapshot mirror serves sid's Release past its Valid-Until
+#: (a week), which the host's apt accepts and the root's apt would otherwise refuse.
+SHARED_APT_SETTINGS = ("Acquire::Check-Valid-Until", "Acquire::http::Proxy",
+                       "Acquire::https::Proxy")
+
+
+def host_apt_settings() -> str:
+    """The host's values of :data:`SHARED_APT_SETTINGS`, as apt.conf lines (those set)."""
+    if shutil.which("apt-config") is None:
+        return ""
+    lines = []
+    for key in SHARED_APT_SETTINGS:
+        proc = subprocess.run(["apt-config", "dump", "--format", "%f\t%v%n", key],
+                              capture_output=True, text=True, check=False)
+        for line in proc.stdout.splitlines() if proc.returncode == 0 else []:
+            name, _, value = line.partition("\t")
+            if name == key and value and '"' not in value:
+                lines.append(f'{key} "{value}";\n')
+    return "".join(lines)
+
+
+def _write_apt_conf(path: Path) -> None:
+    """warnscope's apt settings for a root: no recommends (a small root), retries, and
+    :func:`host_apt_settings`."""
+    atomic_write(path / "etc/apt/apt.conf.d/99warnscope",
+                 ('APT::Install-Recommends "false";\nAPT::Install-Suggests "false";\n'
+                  'Acquire::Retries "3";\n' + host_apt_settings()).encode())
 
 
 def packages_for(cid: CompilerId) -> list[str]:
@@ -323,6 +351,7 @@ def _in_root(path: Path, argv: list[str], what: str) -> str:
     nothing stays mounted afterwards. Returns stdout; a failure is one line."""
     archives = debs_dir(path.name.split(".")[0], "apt")
     (archives / "partial").mkdir(exist_ok=True)
+    _write_apt_conf(path)  # each time: the host's apt settings may change after the build
     script = ('set -e; mount -t proc proc "$1/proc"; '
               'mount --bind "$2" "$1/var/cache/apt/archives"; r=$1; shift 2; '
               'exec chroot "$r" "$@"')

@@ -79,7 +79,9 @@ def compile_program(compiler: Toolchain, language: str, std: str, filename: str,
     """
     args = [f"-std={std}", *flags]
     if want_diagnostics and compiler.family == "gcc":
-        args += gcc_warning_flags() + ["-fdiagnostics-format=json"]
+        # GCC 16 dropped the JSON format (deprecated in 15) for SARIF.
+        fmt = "json" if compiler.major < 16 else "sarif-stderr"
+        args += gcc_warning_flags() + [f"-fdiagnostics-format={fmt}"]
     key = hashlib.sha256("\0".join(
         [CACHE_VERSION, compiler.identity, language, filename, *args, "--link", *link]).encode()
         + b"\0" + source).hexdigest()
@@ -106,7 +108,7 @@ def compile_program(compiler: Toolchain, language: str, std: str, filename: str,
         ok = result.status == "exit" and result.exit == 0
         binary = ws.read("a.out") if ok else None
     diagnostics: list = []
-    if "-fdiagnostics-format=json" in args:
+    if any(a.startswith("-fdiagnostics-format=") for a in args):
         diagnostics, stderr = _split_gcc_json(stderr)
     log = stderr.replace("/work/", "").replace(str(ws.path) + "/", "")
     why_not = _not_the_programs_fault(result, log)
@@ -170,7 +172,9 @@ def _split_gcc_json(stderr: str) -> tuple[list, str]:
     """Split gcc's JSON diagnostics from the rest of stderr (linker errors are text).
 
     GCC up to 13 prints the array on one line; GCC 14 pretty-prints it over many, so
-    the array is decoded from wherever a line opens one, whatever its length.
+    the array is decoded from wherever a line opens one, whatever its length. GCC 16
+    prints a SARIF log instead (an object, also pretty-printed): its results become
+    the same {kind, message, option} dicts.
     """
     decoder = json.JSONDecoder()
     diagnostics, rest = [], []
@@ -178,11 +182,13 @@ def _split_gcc_json(stderr: str) -> tuple[list, str]:
     while pos < len(stderr):
         end = stderr.find("\n", pos)
         end = len(stderr) if end < 0 else end
-        if stderr.startswith("[", pos):
+        if stderr.startswith(("[", "{"), pos):
             try:
                 value, after = decoder.raw_decode(stderr, pos)
             except json.JSONDecodeError:
                 value = None
+            if isinstance(value, dict) and isinstance(value.get("runs"), list):
+                value = _from_sarif(value)
             if isinstance(value, list):
                 diagnostics.extend(d for d in value if isinstance(d, dict))
                 pos = after + 1 if stderr.startswith("\n", after) else after
@@ -194,3 +200,17 @@ def _split_gcc_json(stderr: str) -> tuple[list, str]:
     return diagnostics, "\n".join(rendered + rest)
 
 
+def _from_sarif(log: dict) -> list[dict]:
+    """GCC's SARIF results as its JSON diagnostics: level, message text, and the
+    warning option (``ruleId``; GCC names a rule by its option)."""
+    found = []
+    for run in log["runs"]:
+        for r in (run.get("results") or []) if isinstance(run, dict) else []:
+            if not isinstance(r, dict):
+                continue
+            d = {"kind": r.get("level", "warning"),
+                 "message": (r.get("message") or {}).get("text", "")}
+            if str(r.get("ruleId", "")).startswith("-W"):
+                d["option"] = r["ruleId"]
+            found.append(d)
+    return found

@@ -88,8 +88,9 @@ def _worker() -> None:
     cindex.Config.set_compatibility_check(False)
     lib = cindex.conf.lib
     lib.clang_getClangVersion.restype = cindex._CXString
-    lib.clang_getClangVersion.errcheck = cindex._CXString.from_result
-    version = lib.clang_getClangVersion()
+    # Converted by hand, not as ctypes' errcheck: from clang 17's bindings on,
+    # from_result takes the result alone (errcheck passes three arguments).
+    version = cindex._CXString.from_result(lib.clang_getClangVersion())
     index = cindex.Index.create()
     options: dict[str, list[str]] = {}
     for unit in request["units"]:

@@ -35,3 +35,17 @@ def test_text_that_looks_like_an_array_stays_text():
     diags, rest = _split_gcc_json("[not json\n" + LINKER)
     assert diags == []
     assert rest.splitlines() == ["[not json", LINKER]
+
+
+def test_gcc16_sarif_log():
+    """GCC 16 has no JSON format: its SARIF log (a real one, gcc-16 16.2.0 on loop.c
+    at -O2 -Wall -Wextra) gives the same diagnostics."""
+    from pathlib import Path
+    fixtures = Path(__file__).resolve().parents[1] / "fixtures"
+    sarif = (fixtures / "ub" / "gcc16-loop.sarif").read_text()
+    diags, rest = _split_gcc_json(sarif + LINKER + "\n")
+    assert diags == [{"kind": "warning", "message": "iteration 2 invokes undefined behavior",
+                      "option": "-Waggressive-loop-optimizations"}]
+    assert rest.splitlines() == [
+        "warning: iteration 2 invokes undefined behavior [-Waggressive-loop-optimizations]",
+        LINKER]

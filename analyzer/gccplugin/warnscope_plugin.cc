@@ -67,6 +67,12 @@ const char warnscope_built_for[]
 #define WS_IS_REMOVED(idx) false
 #define WS_OPTION_ENABLED(idx, opts) option_enabled (idx, opts)
 #endif
+/* GCC 16 made the diagnostic kinds an enum class in namespace diagnostics.  */
+#if GCCPLUGIN_VERSION_MAJOR >= 16
+#define WS_DK_UNSPECIFIED static_cast<int> (diagnostics::kind::unspecified)
+#else
+#define WS_DK_UNSPECIFIED DK_UNSPECIFIED
+#endif
 
 extern struct cpp_reader *parse_in;
 
@@ -425,7 +431,7 @@ neutralize ()
 	  continue;
 	}
       set_option (&global_options, NULL, i, o.var_type == CLVC_SIZE ? -1 : 0,
-		  NULL, DK_UNSPECIFIED, UNKNOWN_LOCATION, NULL);
+		  NULL, WS_DK_UNSPECIFIED, UNKNOWN_LOCATION, NULL);
     }
   memset (&global_options_set, 0, sizeof global_options_set);
 }

@@ -57,9 +57,23 @@ def _complete(dest: Path) -> bool:
     return (dest / ".complete").is_file()
 
 
+#: Debian's patch that brings the release tarball up to the branch snapshot its version
+#: names (gcc-10 10.2.1-6 ships gcc-10.2.0-dfsg.tar.xz plus the 10.2.1 branch as this
+#: diff); the binary is built with it, so the option files and BASE-VER must be too.
+GIT_UPDATES = "debian/patches/git-updates.diff"
+#: Marks an extraction with Debian's branch update applied (older caches lack it).
+PATCHED_MARK = "patched: " + GIT_UPDATES
+
+
+def _complete_patched(dest: Path) -> bool:
+    mark = dest / ".complete"
+    return mark.is_file() and PATCHED_MARK in mark.read_text(errors="replace")
+
+
 def fetch_debian(major: str, suite: str | None = None) -> tuple[Path, apt.Candidate]:
     """Option files of Debian's gcc-N-source (the version :meth:`AptState.best` picks,
-    or ``suite``'s), extracted once into the cache."""
+    or ``suite``'s), extracted once into the cache, with Debian's branch update
+    (``git-updates.diff``) applied to them as Debian's build does."""
     package = f"gcc-{major}-source"
     candidate = apt.archive().best(package, suite)
     version = candidate.version
@@ -67,16 +81,91 @@ def fetch_debian(major: str, suite: str | None = None) -> tuple[Path, apt.Candid
 
     def fill(tmp: Path) -> None:
         deb = apt.archive().fetch(candidate)
+        found, updates = False, None
         for name, member, tar in apt.data_tar(deb):
-            if re.fullmatch(rf"usr/src/gcc-{major}/gcc-[0-9][^/]*\.tar\.(xz|gz|bz2)", name):
+            if name == f"usr/src/gcc-{major}/{GIT_UPDATES}":
+                extract.require_regular(member, name, str(deb))
+                updates = wanted_sections(tar.extractfile(member), f"{deb.name}:{name}")
+            elif re.fullmatch(rf"usr/src/gcc-{major}/gcc-[0-9][^/]*\.tar\.(xz|gz|bz2)", name):
                 extract.require_regular(member, name, str(deb))
                 extract_tarball(tar.extractfile(member), tmp, f"{deb.name}:{name}")
-                (tmp / ".complete").write_text(f"{package} {version}\n")
-                return
-        raise WarnscopeError(f"{deb}: no GCC source tarball inside {package}")
+                found = True
+        if not found:
+            raise WarnscopeError(f"{deb}: no GCC source tarball inside {package}")
+        if updates:
+            apply_patch(updates, tmp, f"{deb.name}:usr/src/gcc-{major}/{GIT_UPDATES}")
+        (tmp / ".complete").write_text(f"{package} {version}\n{PATCHED_MARK}\n")
 
-    extract.populate(dest, fill, _complete)
+    extract.populate(dest, fill, _complete_patched)
     return dest, candidate
+
+
+_HUNK = re.compile(rb"@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@")
+
+
+def wanted_sections(stream, origin: str) -> bytes:
+    """The parts of a unified diff (``--- a/src/…``/``+++ b/src/…`` sections, as
+    Debian's git-updates.diff writes them) that change files :func:`_wanted` keeps.
+
+    Hunks are consumed by their line counts, so a removed line that itself starts
+    with ``--`` is never taken for a file header.
+    """
+    out: list[bytes] = []
+    lines = iter(stream.read(extract.MAX_TOTAL_BYTES).splitlines(keepends=True))
+    keep = False
+    for line in lines:
+        if line.startswith(b"--- "):
+            plus = next(lines, b"")
+            if not plus.startswith(b"+++ "):
+                raise WarnscopeError(f"{origin}: a '---' line without '+++' after it")
+            path = _diff_path(plus) or _diff_path(line)
+            keep = path is not None and ".." not in path.split("/") and _wanted(path)
+            if keep:
+                out += [line, plus]
+        elif (m := _HUNK.match(line)):
+            old = int(m.group(1) or 1)
+            new = int(m.group(2) or 1)
+            body = [line]
+            while old > 0 or new > 0:
+                row = next(lines, None)
+                if row is None:
+                    raise WarnscopeError(f"{origin}: truncated hunk")
+                if row.startswith(b"\\"):   # "\ No newline at end of file"
+                    body.append(row)
+                    continue
+                tag = row[:1]
+                old -= tag in (b" ", b"-", b"\n", b"\r")
+                new -= tag in (b" ", b"+", b"\n", b"\r")
+                body.append(row)
+            if keep:
+                out += body
+        elif keep and line.startswith(b"\\"):
+            out.append(line)
+    return b"".join(out)
+
+
+def _diff_path(header: bytes) -> str | None:
+    """``gcc/common.opt`` from ``+++ b/src/gcc/common.opt`` (None for /dev/null)."""
+    name = header[4:].split(b"\t")[0].strip().decode("utf-8", "replace")
+    parts = name.split("/", 2)
+    return parts[2] if len(parts) == 3 and parts[1] == "src" else None
+
+
+def apply_patch(diff: bytes, root: Path, origin: str) -> None:
+    """Apply ``diff`` (paths ``a/src/gcc/…``) to the tree at ``root`` with patch(1)."""
+    import subprocess
+
+    try:
+        proc = subprocess.run(["patch", "-p2", "--batch", "--forward", "--silent", "-r", "-",
+                               "--no-backup-if-mismatch", "-d", str(root)],
+                              input=diff, capture_output=True, check=False)
+    except FileNotFoundError:
+        raise WarnscopeError("patch(1) is not installed (apt-get install patch): needed to "
+                             f"apply {origin}") from None
+    if proc.returncode != 0:
+        detail = (proc.stdout + proc.stderr).decode("utf-8", "replace").strip().splitlines()
+        raise WarnscopeError(f"{origin}: does not apply to the option files "
+                             f"({detail[0] if detail else f'patch exit {proc.returncode}'})")
 
 
 def locate_source(source: str) -> tuple[Path, str, str]:

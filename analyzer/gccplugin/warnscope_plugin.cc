@@ -58,6 +58,22 @@ const char warnscope_built_for[]
   = "WARNSCOPE_BUILT_FOR=" WS_STR (GCCPLUGIN_VERSION_MAJOR) "."
     WS_STR (GCCPLUGIN_VERSION_MINOR) "." WS_STR (GCCPLUGIN_VERSION_PATCHLEVEL);
 
+/* GCC 9 has no OPT_SPECIAL_warn_removed (a removed option is Ignore there) and its
+   option_enabled takes no language mask.  */
+#if GCCPLUGIN_VERSION_MAJOR >= 10
+#define WS_IS_REMOVED(idx) ((idx) == OPT_SPECIAL_warn_removed)
+#define WS_OPTION_ENABLED(idx, opts) option_enabled (idx, -1, opts)
+#else
+#define WS_IS_REMOVED(idx) false
+#define WS_OPTION_ENABLED(idx, opts) option_enabled (idx, opts)
+#endif
+/* GCC 16 made the diagnostic kinds an enum class in namespace diagnostics.  */
+#if GCCPLUGIN_VERSION_MAJOR >= 16
+#define WS_DK_UNSPECIFIED static_cast<int> (diagnostics::kind::unspecified)
+#else
+#define WS_DK_UNSPECIFIED DK_UNSPECIFIED
+#endif
+
 extern struct cpp_reader *parse_in;
 
 namespace {
@@ -255,7 +271,7 @@ option_json (size_t i)
   r += ", \"ignored\": "
        + std::string (o.alias_target == OPT_SPECIAL_ignore ? "true" : "false");
   r += ", \"removed\": "
-       + std::string (o.alias_target == OPT_SPECIAL_warn_removed ? "true"
+       + std::string (WS_IS_REMOVED (o.alias_target) ? "true"
 								 : "false");
   r += ", \"warn_message\": " + json_str (o.warn_message);
   r += ", \"alias_target\": "
@@ -328,7 +344,7 @@ state_of (size_t i, gcc_options *opts)
     case CLVC_EQUAL:
     case CLVC_BIT_SET:
     case CLVC_BIT_CLEAR:
-      return option_enabled (i, -1, opts) > 0 ? "1" : "0";
+      return WS_OPTION_ENABLED (i, opts) > 0 ? "1" : "0";
     case CLVC_ENUM:
       {
 	const cl_enum &e = cl_enums[o.var_enum];
@@ -415,7 +431,7 @@ neutralize ()
 	  continue;
 	}
       set_option (&global_options, NULL, i, o.var_type == CLVC_SIZE ? -1 : 0,
-		  NULL, DK_UNSPECIFIED, UNKNOWN_LOCATION, NULL);
+		  NULL, WS_DK_UNSPECIFIED, UNKNOWN_LOCATION, NULL);
     }
   memset (&global_options_set, 0, sizeof global_options_set);
 }
@@ -436,7 +452,7 @@ apply_flag (const std::string &flag, const cl_option_handlers &handlers,
     return "unknown option";
   if (d.opt_index == OPT_SPECIAL_ignore)
     return "";
-  if (d.opt_index == OPT_SPECIAL_warn_removed)
+  if (WS_IS_REMOVED (d.opt_index))
     return "";
   if (d.opt_index >= N_OPTS)
     return "not an option";

@@ -1,6 +1,7 @@
 """Verification of a database entry against its compiler binary, one oracle per module:
 ``gcc_q`` (``gcc -Q --help=warnings``), ``plugin`` (the warnscope GCC plugin), ``clang``
-(diagtool, ``--print-diagnostic-options``, an acceptance probe). The findings are the
+(diagtool, ``--print-diagnostic-options``, an acceptance probe), and for both ``package``
+(is the entry from the binary's own Debian release?). The findings are the
 plain data of :mod:`analyzer.verify.report`.
 
 Every check compares the database with what the binary says. A difference that a
@@ -10,6 +11,7 @@ code) carries its reason; one without a reason is a real disagreement and makes
 """
 from __future__ import annotations
 
+from flagdb.errors import WarnscopeError
 from analyzer.verify.report import Finding, VerifyReport
 
 
@@ -20,10 +22,13 @@ def run(data) -> VerifyReport:
     where the plugin is built. clang: diagtool, ``--print-diagnostic-options`` and
     the acceptance probe.
     """
+    from analyzer.verify.package import check_package
+
     if data.family == "gcc":
-        from analyzer.verify.gcc_q import verify_gcc
+        from analyzer.verify.gcc_q import binary_for, verify_gcc
 
         report = verify_gcc(data)
+        check_package(report, data, binary_for(data))
         from analyzer.gccplugin.binary import plugin_available
         from analyzer.verify.plugin import verify_with_plugin
 
@@ -35,6 +40,13 @@ def run(data) -> VerifyReport:
             report.compared["plugin"] = sum(counts.values())
             report.findings.extend(findings)
         return report
+    from analyzer.toolchain import resolve
     from analyzer.verify.clang import verify_clang
 
-    return verify_clang(data)
+    report = verify_clang(data)
+    try:
+        tc = resolve(data.compiler)
+    except WarnscopeError:
+        return report  # no binary: the tools' checks said so already
+    check_package(report, data, tc)
+    return report

@@ -15,6 +15,7 @@ after the front end's post-option code stand in for ``Init``.
 from __future__ import annotations
 
 import re
+import shlex
 import shutil
 import subprocess
 import tempfile
@@ -55,8 +56,10 @@ def query(gcc: str | Toolchain, lang: str, flags: list[str]) -> dict[str, str]:
             empty = Path(tmp) / "empty.cc"
             empty.write_text("")
             cmd.insert(len(LANGS[lang]) + 1, str(empty))
-        argv = cmd if isinstance(gcc, str) else gcc.wrap(cmd, ro_binds=(tmp,))
-        proc = subprocess.run(argv, capture_output=True, text=True, check=False)
+        wrap = (lambda a: a) if isinstance(gcc, str) else (lambda a: gcc.wrap(a, ro_binds=(tmp,)))
+        if LANGS[lang]:
+            cmd = _cxx_proper(cmd, wrap) or cmd
+        proc = subprocess.run(wrap(cmd), capture_output=True, text=True, check=False)
     if proc.returncode != 0:
         raise WarnscopeError(f"{' '.join(cmd)} failed: {proc.stderr.strip()[:200]}")
     states: dict[str, str] = {}
@@ -70,6 +73,30 @@ def query(gcc: str | Toolchain, lang: str, flags: list[str]) -> dict[str, str]:
     if not states:
         raise WarnscopeError(f"{' '.join(cmd)} printed no options")
     return states
+
+
+def _cxx_proper(cmd: list[str], wrap) -> list[str] | None:
+    """The command that really lists C++'s states, where the driver's does not.
+
+    Up to GCC 9 the driver answers ``--help=`` by running ``cc1`` on a dummy input
+    whatever ``-x`` says (``gcc-9 -v -x c++ … --help=warnings`` shows
+    ``cc1 … help-dummy``), so its "C++" listing is C's. There the compiler proper
+    ``cc1plus`` is run directly with the arguments the driver gives ``cc1``; None
+    where the driver already runs ``cc1plus`` (GCC 10 and later).
+    """
+    proc = subprocess.run(wrap([*cmd, "-###"]), capture_output=True, text=True, check=False)
+    for line in proc.stderr.splitlines():
+        try:
+            argv = shlex.split(line)
+        except ValueError:
+            continue
+        if argv and argv[0].endswith("/cc1"):
+            cc1plus = subprocess.run(wrap([cmd[0], "-print-prog-name=cc1plus"]),
+                                     capture_output=True, text=True, check=False).stdout.strip()
+            if not cc1plus.startswith("/"):
+                raise WarnscopeError(f"{cmd[0]} runs cc1 for C++'s --help= and has no cc1plus")
+            return [cc1plus, *argv[1:]]
+    return None
 
 
 def normalize(name: str) -> str:
@@ -103,8 +130,9 @@ def _predict(index: Index, lang: str, flags: list[str]
             variables[var] = _raw_value(f, value)
             touched.add(var)
     out: dict[str, str | None] = {}
+    major = int(index.data.version.split(".")[0])
     for f in index.data.flags:
-        out[f.name] = _display(index, f, variables)
+        out[f.name] = _display(index, f, variables, major)
     return out, touched
 
 
@@ -177,7 +205,8 @@ def _raw_value(f: Flag, value: str) -> str:
     return value
 
 
-def _display(index: Index, f: Flag, variables: dict[str, str | None]) -> str | None:
+def _display(index: Index, f: Flag, variables: dict[str, str | None],
+             major: int) -> str | None:
     if f.ignored:
         return "[ignored]"
     if f.alias_of:
@@ -185,16 +214,19 @@ def _display(index: Index, f: Flag, variables: dict[str, str | None]) -> str | N
     var = variable_of(f)
     if var is None:
         return ""
-    return _show_value(f, variables.get(var))
+    return _show_value(f, variables.get(var), major)
 
 
-def _show_value(f: Flag, value: str | None) -> str | None:
-    """The option's state as ``-Q`` prints it, given its variable's value."""
+def _show_value(f: Flag, value: str | None, major: int = 10) -> str | None:
+    """The option's state as ``-Q`` prints it, given its variable's value (``major``:
+    the GCC version, where printing changed)."""
     if value is None:
         return None
     if f.takes_argument:
         if f.gcc.enum_values:
             return _enum_string(f, value)
+        if f.gcc.byte_size and major <= 9:
+            return _as_int32(value)
         if f.gcc.byte_size:
             return f"{value} bytes"
         return value
@@ -210,6 +242,19 @@ def _show_value(f: Flag, value: str | None) -> str | None:
         # GCC 11's CLVC_BOOLEAN returns value != 0, so there -1 shows as enabled.
         return ""
     return "[enabled]" if number != 0 else "[disabled]"
+
+
+def _as_int32(value: str) -> str:
+    """A value as GCC 9's ``-Q`` prints a joined integer option: ``sprintf("%d",
+    *(int *) flag_var)`` (opts.c, print_filtered_help), also for a ``Host_Wide_Int``
+    variable, so a 64-bit ByteSize variable shows its low 32 bits as a signed int
+    (``Init(HOST_WIDE_INT_MAX)`` prints ``-1``) and no ``bytes``. GCC 10 prints the
+    whole value with ``bytes``."""
+    try:
+        low = int(value, 0) & 0xFFFFFFFF
+    except ValueError:
+        return value
+    return str(low - (1 << 32) if low >= 1 << 31 else low)
 
 
 def _enum_string(f: Flag, value: str) -> str:

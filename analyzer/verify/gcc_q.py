@@ -132,7 +132,7 @@ def _predict(index: Index, lang: str, flags: list[str]
     out: dict[str, str | None] = {}
     major = int(index.data.version.split(".")[0])
     for f in index.data.flags:
-        out[f.name] = _display(index, f, variables, major)
+        out[f.name] = _display(index, f, variables, major, lang)
     return out, touched
 
 
@@ -206,13 +206,19 @@ def _raw_value(f: Flag, value: str) -> str:
 
 
 def _display(index: Index, f: Flag, variables: dict[str, str | None],
-             major: int) -> str | None:
+             major: int, lang: str) -> str | None:
     if f.ignored:
         return "[ignored]"
     if f.alias_of:
         return f.alias_of if (not f.takes_argument or "=" in f.alias_of[:-1]) else ""
     var = variable_of(f)
     if var is None:
+        # GCC's option_enabled (opts-common.cc) answers 0 for an option of other
+        # languages before it looks for a variable, so -Q prints such an on/off option
+        # without a variable as disabled (GCC 16's Modula-2 -Wstyle under -x c).
+        if (not f.takes_argument and f.languages and "Common" not in f.languages
+                and lang not in f.languages):
+            return "[disabled]"
         return ""
     return _show_value(f, variables.get(var), major)
 

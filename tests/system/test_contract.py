@@ -366,6 +366,8 @@ def _as_v1(path: Path) -> None:
                 old["unlisted"] = True
         conn.execute("UPDATE flag SET facts = ? WHERE rowid = ?", (json.dumps(old), rowid))
     conn.execute("ALTER TABLE flag RENAME COLUMN facts TO extra")
+    for column in ("package", "debian_version", "suite"):    # schema 5's provenance
+        conn.execute(f"ALTER TABLE compiler DROP COLUMN {column}")
     conn.execute("PRAGMA user_version = 1")
     conn.commit()
     conn.close()

@@ -66,33 +66,37 @@ def test_bad_json_in_a_column(gcc_db_copy, fails_on):
     assert "JSON column holds invalid text" in fails_on(gcc_db_copy, "flags", "list", "gcc-12")
 
 
-def _hold_lock(db: Path, mode: str, seconds: float) -> threading.Thread:
-    ready = threading.Event()
+def _hold_lock(db: Path, mode: str) -> tuple[threading.Thread, threading.Event]:
+    """Hold a lock on ``db`` until the returned event is set (or 300 s pass): however
+    long a command takes to reach its write (an ingest fetches first), it finds the
+    database locked."""
+    ready, release = threading.Event(), threading.Event()
 
     def hold():
         conn = sqlite3.connect(db, isolation_level=None)
         conn.execute(f"BEGIN {mode}")
         ready.set()
-        time.sleep(seconds)
+        release.wait(300)
         conn.execute("ROLLBACK")
         conn.close()
 
     t = threading.Thread(target=hold)
     t.start()
     ready.wait()
-    return t
+    return t, release
 
 
 @pytest.mark.parametrize("args", [("flags", "versions"), ("flags", "ingest", "gcc-12", "--force")])
 def test_locked_database_waits_a_bounded_time(gcc_db_copy, fails_on, monkeypatch, args):
     monkeypatch.setenv("WARNSCOPE_DB_TIMEOUT", "0.5")
-    holder = _hold_lock(gcc_db_copy, "EXCLUSIVE", 5)
+    holder, release = _hold_lock(gcc_db_copy, "EXCLUSIVE")
     try:
         start = time.monotonic()
         msg = fails_on(gcc_db_copy, *args)
         assert time.monotonic() - start < 4 or "ingest" in args
         assert "database is busy" in msg and "0.5 s" in msg
     finally:
+        release.set()
         holder.join()
 
 

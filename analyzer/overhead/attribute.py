@@ -21,7 +21,8 @@ in the metric's unit (``unit``: ``s`` or ``instructions``).
    (added CPU over ``off``: what it costs by itself) and the full set without it
    (``all`` minus that: what removing it saves, less when other flags share its
    analysis). The confidence interval is the widest the runs allow: [min − max,
-   max − min] of the two configurations' run totals. With ``--instructions`` (metric
+   max − min] of the two configurations' run totals (with ``instructions`` the flag
+   alone is the search's own exact count of it). With ``--instructions`` (metric
    ``cpu``) the same four configurations are also counted exactly by cachegrind.
 4. **Printing vs finding** (GCC): ``all`` + ``-w`` computes every warning and prints
    none. GCC's warning passes are gated on the option variables that the flags set
@@ -446,7 +447,9 @@ def _attribute(conn: sqlite3.Connection, attr: int, recipe: Recipe, tc: Toolchai
         notes.append(f"search stopped at {opts.max_suspects} suspects (--max-suspects)")
 
     # confirmation
-    alone_probes = [Probe("alone", group, metric) for group, _ in leaves]
+    # an exact count of a group alone is the search's own probe of it: counted once
+    alone_role = "alone" if metric == "cpu" else "subset"
+    alone_probes = [Probe(alone_role, group, metric) for group, _ in leaves]
     without_probes = [Probe("without", tuple(f for f in all_flags if f not in set(group)), metric)
                       for group, _ in leaves]
     measured = a.measure(alone_probes + without_probes, runs, f"{name} confirm") if leaves else []

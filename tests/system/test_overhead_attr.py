@@ -65,11 +65,11 @@ def test_attribute_zlib(gcc_db_copy, capsys, dump):
     assert code == 0 and "printing vs finding" in text and "phases that grow most" in text
 
 
-def attr_instruments(db: Path) -> set[str]:
-    """What the stored probes of every attribution in ``db`` measured."""
+def attr_probes(db: Path) -> set[tuple[str, str]]:
+    """(role, instrument) of the stored probes of every attribution in ``db``."""
     conn = sqlite3.connect(db)
     try:
-        return {r[0] for r in conn.execute("SELECT DISTINCT instrument FROM oh_attr_probe")}
+        return set(conn.execute("SELECT DISTINCT role, instrument FROM oh_attr_probe").fetchall())
     finally:
         conn.close()
 
@@ -87,7 +87,7 @@ def test_attribute_zlib_instructions(gcc_db_copy, tmp_path, capsys, dump):
     other = tmp_path / "other.db"
     shutil.copy(gcc_db_copy, other)     # the same study, no attribution yet
     args = ("overhead", "attribute", "zlib", "--compiler", "gcc-12", "--opt", "-O0", "--top", "1",
-            "--study", sid, "--metric", "instructions", "--min-share", "0.25", "--max-suspects", "4", "--json")
+            "--study", sid, "--metric", "instructions", "--min-share", "0.25", "--max-suspects", "1", "--json")
     code, out, err = run_cli(gcc_db_copy, capsys, *args)
     assert code == 0, err
     a = json.loads(out)
@@ -104,7 +104,9 @@ def test_attribute_zlib_instructions(gcc_db_copy, tmp_path, capsys, dump):
     for s in a["suspects"]:
         assert s["alone"]["low"] == s["alone"]["median"] == s["alone"]["high"]
     assert isinstance(a["printing"]["printing"]["median"], int)
-    assert attr_instruments(gcc_db_copy) == {"instructions", "time-report"}   # no probe timed by CPU
+    probes = attr_probes(gcc_db_copy)
+    assert {i for _, i in probes} == {"instructions", "time-report"}   # no probe timed by CPU
+    assert not any(r == "alone" for r, _ in probes)   # a flag alone is its search probe, counted once
     # the same parameters again (--runs does not apply to exact counts): a resume, nothing measured
     before = dump(gcc_db_copy)
     code, out2, err = run_cli(gcc_db_copy, capsys, *args, "--runs", "5")

@@ -233,7 +233,7 @@ CREATE TABLE IF NOT EXISTS oh_attr (
     compiler_version   TEXT NOT NULL,
     compiler_identity  TEXT NOT NULL,
     opt                TEXT NOT NULL,          -- '-O3'
-    params             TEXT NOT NULL,          -- JSON: top, runs, search_runs, min_share, instructions
+    params             TEXT NOT NULL,          -- JSON: metric (cpu|instructions), top, runs, search_runs, min_share, instructions
     flags              TEXT NOT NULL,          -- JSON {"c": [...], "c++": [...]}: the `all` sets searched
     tus                TEXT,                   -- JSON: the TUs timed and where they were chosen; NULL until chosen
     host               TEXT NOT NULL,

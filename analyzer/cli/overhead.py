@@ -181,18 +181,23 @@ def calibrate_cmd(seconds, runs, load, as_json) -> None:
 @click.option("--compiler", "compiler", default="gcc-12", show_default=True, help="gcc-N or clang-N.")
 @click.option("--opt", default="-O2", show_default=True, help="Optimization level.")
 @click.option("--top", default=10, show_default=True, help="TUs of the workload (top by added CPU).")
-@click.option("--runs", default=3, show_default=True, help="Runs of baselines, confirmations and printing probes.")
-@click.option("--search-runs", default=1, show_default=True, help="Runs of each group-testing probe.")
+@click.option("--metric", default="cpu", show_default=True, type=click.Choice(["cpu", "instructions"]),
+              help="What each probe measures: CPU user+sys, or instructions counted exactly by valgrind "
+                   "cachegrind (slower, one run per probe, unaffected by the machine's load).")
+@click.option("--runs", default=3, show_default=True,
+              help="Runs of baselines, confirmations and printing probes (cpu metric).")
+@click.option("--search-runs", default=1, show_default=True, help="Runs of each group-testing probe (cpu metric).")
 @click.option("--min-share", default=0.05, show_default=True,
-              help="A flag group costs when it adds more than this share of all's added CPU.")
+              help="A flag group costs when it adds more than this share of all's added cost.")
 @click.option("--max-suspects", default=12, show_default=True, help="Stop the search after this many suspects.")
-@click.option("--instructions", is_flag=True, help="Also count instructions exactly (valgrind cachegrind).")
+@click.option("--instructions", is_flag=True,
+              help="With --metric cpu: also count the baselines and confirmations exactly (cachegrind).")
 @click.option("--study", "study_id", type=int, default=None, help="The tu-mode study to take the TUs from.")
 @click.option("--timeout", default=600.0, show_default=True, help="Seconds per compile.")
 @click.option("--json", "as_json", is_flag=True, help="Print the attribution as JSON.")
 @click.option("--quiet", is_flag=True, help="No progress on stderr.")
 @click.pass_context
-def attribute_cmd(ctx, project, compiler, opt, top, runs, search_runs, min_share, max_suspects, instructions,
+def attribute_cmd(ctx, project, compiler, opt, top, metric, runs, search_runs, min_share, max_suspects, instructions,
                   study_id, timeout, as_json, quiet) -> None:
     """Which flags of the 'all' set carry the cost on PROJECT: group testing on its top TUs,
     each suspect confirmed alone and removed from the set; phase timings; printing vs finding."""
@@ -201,7 +206,7 @@ def attribute_cmd(ctx, project, compiler, opt, top, runs, search_runs, min_share
     recipe = recipes.get(project)
     recipes.check_needs(recipe)
     opts = attribute.AttrOptions(opt=opt, top=top, runs=runs, search_runs=search_runs, min_share=min_share,
-                                 max_suspects=max_suspects, instructions=instructions, study=study_id,
+                                 max_suspects=max_suspects, instructions=instructions, metric=metric, study=study_id,
                                  timeout=timeout)
     opts.validate()
     tc = toolchain.resolve(compiler)

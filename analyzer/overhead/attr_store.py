@@ -55,6 +55,15 @@ class Probe:
             by[r.seq] = by.get(r.seq, 0.0) + r.cpu_s
         return [by[s] for s in sorted(by)]
 
+    def values(self) -> list[float]:
+        """The probe's figure per run in its own unit: CPU seconds summed over the TUs
+        (``cpu``), or the instructions counted over them (``instructions``: exact, so one
+        run, kept as an int)."""
+        if self.instrument == "instructions":
+            n = self.instructions()
+            return [] if n is None else [n]
+        return self.totals()
+
     def instructions(self) -> int | None:
         values = [r.instructions for r in self.runs if r.seq == 1]
         return None if not values or None in values else sum(values)  # type: ignore[arg-type]

@@ -3,22 +3,27 @@
 The workload is the project's top TUs by added CPU (``all`` minus ``off``): from the
 latest tu-mode study of the same project, compiler and -O level in the database, or
 measured here (each TU once under ``off`` and ``all``). Every probe compiles each of
-those TUs alone (:func:`analyzer.measure.run_tree`), and its figure is their summed
-CPU user+sys.
+those TUs alone (:func:`analyzer.measure.run_tree`), and its figure (the *metric*) is
+either their summed CPU user+sys (``cpu``, the default) or the instructions cachegrind
+counts over them (``instructions``: ``valgrind --tool=cachegrind --cache-sim=no``, about
+50 times slower but exact, so one run per probe whatever the machine's load, and the
+search threshold is only a share of ``all``'s added instructions). Every figure below is
+in the metric's unit (``unit``: ``s`` or ``instructions``).
 
 1. **Baselines**: ``off`` (``-w``) and ``all``, ``runs`` times, interleaved.
 2. **Group testing**: the flag set is halved (in its own order); each half is timed
-   (``search_runs`` times) and the search recurses into each half whose added CPU
-   over ``off`` is above the threshold: ``min_share`` of ``all``'s added CPU, and at
-   least the spread of ``off``'s runs and 1 % of ``off``. A single flag above it is a
+   (``search_runs`` times) and the search recurses into each half whose added cost
+   over ``off`` is above the threshold: ``min_share`` of ``all``'s added cost, and
+   with ``cpu`` at least the spread of ``off``'s runs and 1 % of ``off``. A single flag above it is a
    suspect; a group above it whose halves are both below it is reported as *diffuse*
    (the cost is spread over its flags, or needs two of them together).
 3. **Confirmation** of each suspect, ``runs`` times, interleaved: the flag alone
    (added CPU over ``off``: what it costs by itself) and the full set without it
    (``all`` minus that: what removing it saves, less when other flags share its
    analysis). The confidence interval is the widest the runs allow: [min − max,
-   max − min] of the two configurations' run totals. With ``instructions`` the same
-   four configurations are also counted exactly by cachegrind (one run each).
+   max − min] of the two configurations' run totals (with ``instructions`` the flag
+   alone is the search's own exact count of it). With ``--instructions`` (metric
+   ``cpu``) the same four configurations are also counted exactly by cachegrind.
 4. **Printing vs finding** (GCC): ``all`` + ``-w`` computes every warning and prints
    none. GCC's warning passes are gated on the option variables that the flags set
    (``warn_maybe_uninitialized`` …), and ``-w`` only makes the diagnostic machinery
@@ -62,6 +67,7 @@ PLAIN = {"gcc": ("-fdiagnostics-plain-output",),
          "clang": ("-fno-caret-diagnostics", "-fno-diagnostics-fixit-info", "-fno-color-diagnostics")}
 LANGUAGES = ("c", "c++")
 _IREFS = re.compile(rb"==\d+== I\s+refs:\s+([\d,]+)")
+METRICS = {"cpu": "s", "instructions": "instructions"}   # metric -> unit (a probe's instrument)
 
 
 @dataclass
@@ -73,6 +79,7 @@ class AttrOptions:
     min_share: float = 0.05
     max_suspects: int = 12
     instructions: bool = False
+    metric: str = "cpu"           # what every probe measures: 'cpu' | 'instructions'
     study: int | None = None      # the tu-mode study to take the top TUs from (default: the latest)
     timeout: float = 600.0
 
@@ -82,15 +89,22 @@ class AttrOptions:
             raise WarnscopeError("--top, --runs, --search-runs and --max-suspects must be at least 1")
         if not 0 < self.min_share < 1:
             raise WarnscopeError("--min-share must be between 0 and 1")
-        if self.instructions and shutil.which("valgrind") is None:
-            raise WarnscopeError("--instructions needs valgrind (Debian package valgrind), which is not installed")
+        if self.metric not in METRICS:
+            raise WarnscopeError(f"--metric must be one of {', '.join(METRICS)}, not {self.metric!r}")
+        if self.instructions and self.metric == "instructions":
+            raise WarnscopeError("--instructions adds exact counts to --metric cpu; --metric instructions "
+                                 "counts every probe already")
+        if (self.instructions or self.metric == "instructions") and shutil.which("valgrind") is None:
+            raise WarnscopeError("counting instructions needs valgrind (Debian package valgrind), "
+                                 "which is not installed")
 
 
 # ------------------------------------------------------------------ result types (--json)
 
 @dataclass(frozen=True)
 class Interval:
-    """Added CPU seconds: the median difference and the widest range the runs allow."""
+    """An added cost in the metric's unit: the median difference and the widest range the
+    runs allow (all three equal with ``instructions``: one exact run)."""
 
     median: float
     low: float
@@ -107,13 +121,13 @@ class TuCost:
 
 @dataclass(frozen=True)
 class Step:
-    """One group-testing probe: a slice of the flag set and its added CPU over off."""
+    """One group-testing probe: a slice of the flag set and its added cost over off."""
 
     depth: int
     size: int
     first: str
     last: str
-    added_s: float
+    added: float
     costs: bool
 
 
@@ -123,11 +137,11 @@ class FlagCost:
 
     flags: tuple[str, ...]
     diffuse: bool
-    alone_s: Interval
-    unique_s: Interval
+    alone: Interval
+    unique: Interval
     alone_share: float          # alone median / all's added median
     warnings_alone: int
-    alone_instructions: int | None = None     # over off, exact (cachegrind)
+    alone_instructions: int | None = None     # metric cpu with --instructions: over off, exact
     unique_instructions: int | None = None    # all minus all-without
 
 
@@ -145,13 +159,13 @@ class Printing:
 
     method: str
     warnings: int
-    all_s: float
-    quiet_s: float | None         # all + -w: found, not printed (GCC only)
-    plain_s: float
-    finding_s: Interval | None    # quiet - off
-    printing_s: Interval | None   # all - quiet
+    all: float
+    quiet: float | None           # all + -w: found, not printed (GCC only)
+    plain: float
+    finding: Interval | None      # quiet - off
+    printing: Interval | None     # all - quiet
     printing_share: float | None  # printing / (all - off)
-    caret_s: Interval             # all - plain: the caret lines and source quoting
+    caret: Interval               # all - plain: the caret lines and source quoting
 
 
 @dataclass(frozen=True)
@@ -162,22 +176,24 @@ class Attribution:
     compiler: str
     compiler_version: str
     opt: str
+    metric: str                   # 'cpu' | 'instructions': what every figure below measures
+    unit: str                     # 's' | 'instructions'
     runs: int
     search_runs: int
     host: str
     load_average: tuple[float, float, float]
     tus_from: str                 # 'study N' | 'measured'
     tus: list[TuCost]
-    off_s: list[float]
-    all_s: list[float]
-    added_s: Interval
-    threshold_s: float
+    off: list[float]
+    all: list[float]
+    added: Interval
+    threshold: float
     flags_searched: int
     probes: int
     search: list[Step]
     suspects: list[FlagCost]
     explained_share: float | None  # sum of the suspects' alone medians / all's added median
-    off_instructions: int | None
+    off_instructions: int | None   # metric cpu with --instructions
     all_instructions: int | None
     phases: list[Phase]
     printing: Printing | None
@@ -282,6 +298,7 @@ class Attributor:
             index = {t.name: i for i, t in enumerate(self.ws.tus())}
             rounds = 1 if todo[0].instrument != "cpu" else runs
             self.progress.add_total(rounds * len(todo) * len(tus))
+            unit = METRICS.get(todo[0].instrument, "s")
             for seq in range(1, rounds + 1):
                 for p in todo:
                     for tu in tus:
@@ -294,8 +311,9 @@ class Attributor:
                     if seq == rounds:
                         attr_store.save_probe(self.conn, self.attr, p)
                         self.probes[p.key] = p
+                    shown = p.values()[-1] if p.instrument in METRICS else p.totals()[-1]
                     self.progress(f"{label}: {p.role} ({len(p.flags)} flags) run {seq}/{rounds}: "
-                                  f"cpu {p.totals()[-1]:.2f} s")
+                                  f"{report.amount(shown, unit)}")
         return [self.probes[p.key] for p in wanted]
 
 
@@ -325,7 +343,9 @@ def run(conn: sqlite3.Connection, recipe: Recipe, source: tuple[Path, str], tc: 
     tree, origin = source
     all_sets = levels_mod.flags(conn, tc, "all", LANGUAGES, {})
     machine = study.machine_facts([tc])
-    params = {"top": opts.top, "runs": opts.runs, "search_runs": opts.search_runs, "min_share": opts.min_share,
+    exact = opts.metric == "instructions"   # one run per probe: --runs and --search-runs do not apply
+    params = {"metric": opts.metric, "top": opts.top, "runs": 1 if exact else opts.runs,
+              "search_runs": 1 if exact else opts.search_runs, "min_share": opts.min_share,
               "max_suspects": opts.max_suspects, "instructions": opts.instructions, "study": opts.study}
     key = hashlib.sha256(json.dumps({**params, "project": recipe.name, "origin": origin, "opt": opts.opt,
                                      "identity": tc.identity, "host": machine["host"]},
@@ -374,19 +394,23 @@ def _attribute(conn: sqlite3.Connection, attr: int, recipe: Recipe, tc: Toolchai
     a.names = [t.tu for t in tus]
     a.chosen_from = chosen["from"]
 
-    progress(f"{name}: baselines off and all over {len(tus)} TUs, {opts.runs} runs")
-    off, all_ = a.measure([Probe("off", off_flags), Probe("all", all_flags)], opts.runs, name)
-    off_t, all_t = off.totals(), all_.totals()
+    metric = opts.metric
+    runs = opts.runs if metric == "cpu" else 1     # an exact count needs no second run
+    progress(f"{name}: baselines off and all over {len(tus)} TUs, {runs} runs, metric {metric}")
+    off, all_ = a.measure([Probe("off", off_flags, metric), Probe("all", all_flags, metric)], runs, name)
+    off_t, all_t = off.values(), all_.values()
     added = _interval(all_t, off_t)
     off_med = statistics.median(off_t)
-    threshold = max(opts.min_share * max(added.median, 0.0), max(off_t) - min(off_t), 0.01 * off_med)
+    threshold = opts.min_share * max(added.median, 0)
+    if metric == "cpu":   # below the runs' noise a difference says nothing
+        threshold = max(threshold, max(off_t) - min(off_t), 0.01 * off_med)
 
     # group testing
     steps: list[Step] = []
     leaves: list[tuple[tuple[str, ...], bool]] = []
 
     def cost(p: Probe) -> float:
-        return statistics.median(p.totals()) - off_med
+        return statistics.median(p.values()) - off_med
 
     def search(group: tuple[str, ...], depth: int) -> None:
         if len(leaves) >= opts.max_suspects:
@@ -396,7 +420,8 @@ def _attribute(conn: sqlite3.Connection, attr: int, recipe: Recipe, tc: Toolchai
             return
         half = len(group) // 2
         parts = (group[:half], group[half:])
-        measured = a.measure([Probe("subset", p) for p in parts], opts.search_runs, f"{name} search depth {depth}")
+        measured = a.measure([Probe("subset", p, metric) for p in parts], opts.search_runs,
+                             f"{name} search depth {depth}")
         costly = []
         for part, p in zip(parts, measured):
             c = cost(p)
@@ -412,20 +437,25 @@ def _attribute(conn: sqlite3.Connection, attr: int, recipe: Recipe, tc: Toolchai
         search(all_flags, 1)
     notes = []
     spread = max(off_t) - min(off_t)
-    if added.median <= threshold and spread >= threshold:
+    if metric == "instructions" and added.median <= 0:
+        notes.append("not searched: all executes no more instructions than off")
+    if metric == "cpu" and added.median <= threshold and spread >= threshold:
         notes.append(f"not searched: off's runs spread by {spread:.3f} s, more than all adds ({added.median:.3f} s);"
                      f" CPU time is this noisy here (load average {os.getloadavg()[0]:.2f}): more --runs or --top,"
-                     " or a quieter machine")
+                     " or a quieter machine, or --metric instructions (exact)")
     if len(leaves) >= opts.max_suspects:
         notes.append(f"search stopped at {opts.max_suspects} suspects (--max-suspects)")
 
     # confirmation
-    alone_probes = [Probe("alone", group) for group, _ in leaves]
-    without_probes = [Probe("without", tuple(f for f in all_flags if f not in set(group))) for group, _ in leaves]
-    measured = a.measure(alone_probes + without_probes, opts.runs, f"{name} confirm") if leaves else []
+    # an exact count of a group alone is the search's own probe of it: counted once
+    alone_role = "alone" if metric == "cpu" else "subset"
+    alone_probes = [Probe(alone_role, group, metric) for group, _ in leaves]
+    without_probes = [Probe("without", tuple(f for f in all_flags if f not in set(group)), metric)
+                      for group, _ in leaves]
+    measured = a.measure(alone_probes + without_probes, runs, f"{name} confirm") if leaves else []
     n = len(leaves)
     instr: dict[str, int | None] = {}
-    if opts.instructions:
+    if opts.instructions:   # exact counts beside a cpu attribution
         counted = a.measure([Probe(p.role, p.flags, "instructions") for p in [off, all_, *alone_probes, *without_probes]],
                             1, f"{name} instructions")
         instr = {json.dumps([p.role, list(p.flags)]): p.instructions() for p in counted}
@@ -436,33 +466,34 @@ def _attribute(conn: sqlite3.Connection, attr: int, recipe: Recipe, tc: Toolchai
     suspects = []
     for i, (group, diffuse) in enumerate(leaves):
         alone, without = measured[i], measured[n + i]
-        alone_i = _interval(alone.totals(), off_t)
+        alone_i = _interval(alone.values(), off_t)
         ia, io, iall, iw = (ins("alone", group), ins("off", off_flags), ins("all", all_flags),
                             ins("without", without.flags))
-        suspects.append(FlagCost(flags=group, diffuse=diffuse, alone_s=alone_i,
-                                 unique_s=_interval(all_t, without.totals()),
+        suspects.append(FlagCost(flags=group, diffuse=diffuse, alone=alone_i,
+                                 unique=_interval(all_t, without.values()),
                                  alone_share=round(alone_i.median / added.median, 4) if added.median > 0 else 0.0,
                                  warnings_alone=alone.warnings(),
                                  alone_instructions=None if ia is None or io is None else ia - io,
                                  unique_instructions=None if iall is None or iw is None else iall - iw))
-    suspects.sort(key=lambda s: -s.alone_s.median)
+    suspects.sort(key=lambda s: -s.alone.median)
 
     # printing vs finding
     plain_flags = all_flags + PLAIN[tc.family]
-    wanted = [Probe("plain", plain_flags)] + ([Probe("quiet", all_flags + ("-w",))] if tc.family == "gcc" else [])
-    pr = a.measure(wanted, opts.runs, f"{name} printing")
-    plain_t = pr[0].totals()
-    quiet_t = pr[1].totals() if len(pr) > 1 else None
+    wanted = [Probe("plain", plain_flags, metric)] + ([Probe("quiet", all_flags + ("-w",), metric)]
+                                                      if tc.family == "gcc" else [])
+    pr = a.measure(wanted, runs, f"{name} printing")
+    plain_t = pr[0].values()
+    quiet_t = pr[1].values() if len(pr) > 1 else None
     printing_i = _interval(all_t, quiet_t) if quiet_t else None
     printing = Printing(
         method=("all vs all -w (found, not printed); all vs -fdiagnostics-plain-output" if quiet_t
                 else "clang: -w skips the analysis too; only all vs plain output (no caret, no fix-its)"),
-        warnings=all_.warnings(), all_s=round(statistics.median(all_t), 4),
-        quiet_s=round(statistics.median(quiet_t), 4) if quiet_t else None,
-        plain_s=round(statistics.median(plain_t), 4),
-        finding_s=_interval(quiet_t, off_t) if quiet_t else None, printing_s=printing_i,
+        warnings=all_.warnings(), all=round(statistics.median(all_t), 4),
+        quiet=round(statistics.median(quiet_t), 4) if quiet_t else None,
+        plain=round(statistics.median(plain_t), 4),
+        finding=_interval(quiet_t, off_t) if quiet_t else None, printing=printing_i,
         printing_share=round(printing_i.median / added.median, 4) if printing_i and added.median > 0 else None,
-        caret_s=_interval(all_t, plain_t))
+        caret=_interval(all_t, plain_t))
 
     # phases
     ph_off, ph_all = a.measure([Probe("off", off_flags, "time-report"), Probe("all", all_flags, "time-report")],
@@ -471,14 +502,15 @@ def _attribute(conn: sqlite3.Connection, attr: int, recipe: Recipe, tc: Toolchai
 
     attr_store.set_finished(conn, attr)
     info = attr_store.info(conn, attr)
-    explained = (round(sum(s.alone_s.median for s in suspects) / added.median, 4)
+    explained = (round(sum(s.alone.median for s in suspects) / added.median, 4)
                  if added.median > 0 and suspects else None)
     return Attribution(
         id=attr, project=info["project"], origin=info["origin"], compiler=tc.name,
-        compiler_version=tc.version, opt=opts.opt, runs=opts.runs, search_runs=opts.search_runs,
+        compiler_version=tc.version, opt=opts.opt, metric=metric, unit=METRICS[metric], runs=runs,
+        search_runs=opts.search_runs if metric == "cpu" else 1,
         host=info["host"], load_average=tuple(round(x, 2) for x in os.getloadavg()),  # type: ignore[arg-type]
-        tus_from=chosen["from"], tus=tus, off_s=[round(x, 4) for x in off_t], all_s=[round(x, 4) for x in all_t],
-        added_s=added, threshold_s=round(threshold, 4), flags_searched=len(all_flags),
+        tus_from=chosen["from"], tus=tus, off=[round(x, 4) for x in off_t], all=[round(x, 4) for x in all_t],
+        added=added, threshold=round(threshold, 4), flags_searched=len(all_flags),
         probes=len(a.probes), search=steps, suspects=suspects, explained_share=explained,
         off_instructions=ins("off", off_flags), all_instructions=ins("all", all_flags),
         phases=phase_list, printing=printing, machine=info["machine"].get("summary", ""), notes=notes)

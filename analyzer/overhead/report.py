@@ -144,9 +144,20 @@ def _study(info: dict) -> dict:
                                  "noise", "host", "machine", "started_at")}
 
 
-def _iv(i) -> str:
-    """An added-CPU interval: '+1.234 s (+1.100 … +1.400)'."""
-    return "" if i is None else f"{i.median:+.3f} s ({i.low:+.3f} … {i.high:+.3f})"
+def amount(value: float, unit: str, sign: bool = False) -> str:
+    """A figure in an attribution's unit: '1.234 s', '+176,709,980 instr'."""
+    if unit == "s":
+        return f"{value:{'+' if sign else ''}.3f} s"
+    return f"{int(value):{'+' if sign else ''},} instr"
+
+
+def _iv(i, unit: str) -> str:
+    """An added interval: '+1.234 s (+1.100 … +1.400)'; an exact count has no range."""
+    if i is None:
+        return ""
+    if i.low == i.high:
+        return amount(i.median, unit, True)
+    return f"{amount(i.median, unit, True)} ({amount(i.low, unit, True)} … {amount(i.high, unit, True)})"
 
 
 def render_attribution(a) -> str:
@@ -154,26 +165,31 @@ def render_attribution(a) -> str:
     load = ", ".join(f"{x:.2f}" for x in a.load_average)
     lines = [f"{a.project} ({a.origin}), {a.compiler} {a.opt}: which flags of 'all' ({a.flags_searched} flags) "
              f"carry the cost",
-             f"workload: the top {len(a.tus)} TUs by added CPU ({a.tus_from}), each compiled alone; CPU = user+sys; "
-             f"{a.runs} runs (search probes {a.search_runs}); intervals are [min−max, max−min] of the runs",
+             f"workload: the top {len(a.tus)} TUs by added CPU ({a.tus_from}), each compiled alone; "
+             + ("metric: CPU user+sys; " if a.metric == "cpu" else
+                "metric: instructions executed (valgrind cachegrind, exact); ")
+             + f"{a.runs} runs (search probes {a.search_runs})"
+             + ("; intervals are [min−max, max−min] of the runs" if a.runs > 1 else ""),
              f"machine: {a.machine}; load average at the end {load}", "",
              f"{'TU':40} {'off s':>8} {'all s':>8} {'added s':>9}"]
     lines += [f"{t.tu[:40]:40} {t.off_cpu_s:8.3f} {t.all_cpu_s:8.3f} {t.added_s:+9.3f}" for t in a.tus]
-    off_med = sorted(a.off_s)[len(a.off_s) // 2]
-    lines += ["", f"off {off_med:.3f} s, all adds {_iv(a.added_s)}; a group costs above {a.threshold_s:.3f} s; "
-                  f"{a.probes} probes stored", ""]
+    u = a.unit
+    off_med = sorted(a.off)[len(a.off) // 2]
+    lines += ["", f"off {amount(off_med, u)}, all adds {_iv(a.added, u)}; a group costs above "
+                  f"{amount(a.threshold, u)}; {a.probes} probes stored", ""]
     if a.suspects:
         lines.append(f"{'flag':36} {'alone (+off)':32} {'share':>6} {'removed from all':32} {'warnings':>8}")
         for s in a.suspects:
             name = " ".join(s.flags) if len(s.flags) <= 2 else f"{s.flags[0]} … {s.flags[-1]} ({len(s.flags)} flags)"
             if s.diffuse:
                 name += " [diffuse]"
-            lines.append(f"{name[:36]:36} {_iv(s.alone_s):32} {100 * s.alone_share:5.1f}% {_iv(s.unique_s):32} "
+            lines.append(f"{name[:36]:36} {_iv(s.alone, u):32} {100 * s.alone_share:5.1f}% {_iv(s.unique, u):32} "
                          f"{s.warnings_alone:8}")
             if s.alone_instructions is not None:
                 lines.append(f"{'':36} instructions: alone {s.alone_instructions:+,}, removed {s.unique_instructions:+,}")
         if a.explained_share is not None:
-            lines.append(f"the flags alone explain {100 * a.explained_share:.0f} % of all's added CPU")
+            lines.append(f"the flags alone explain {100 * a.explained_share:.0f} % of all's added "
+                         f"{'CPU' if a.metric == 'cpu' else 'instructions'}")
     else:
         lines.append("no flag group costs above the threshold")
     if a.off_instructions is not None:
@@ -181,18 +197,19 @@ def render_attribution(a) -> str:
     p = a.printing
     if p is not None:
         lines += ["", f"printing vs finding ({p.method}); {p.warnings} warnings printed by all:"]
-        if p.printing_s is not None:
-            share = "" if p.printing_share is None else f" = {100 * p.printing_share:.1f} % of the added CPU"
-            lines.append(f"  finding (all -w − off)   {_iv(p.finding_s)}")
-            lines.append(f"  printing (all − all -w)  {_iv(p.printing_s)}{share}")
-        lines.append(f"  caret/quoting (all − plain output) {_iv(p.caret_s)}")
+        if p.printing is not None:
+            share = "" if p.printing_share is None else f" = {100 * p.printing_share:.1f} % of all's added cost"
+            lines.append(f"  finding (all -w − off)   {_iv(p.finding, u)}")
+            lines.append(f"  printing (all − all -w)  {_iv(p.printing, u)}{share}")
+        lines.append(f"  caret/quoting (all − plain output) {_iv(p.caret, u)}")
     if a.phases:
         lines += ["", f"phases that grow most ({a.compiler} -ftime-report, summed over the TUs, one run):",
                   f"  {'phase':40} {'off s':>8} {'all s':>8} {'added s':>8}"]
         lines += [f"  {ph.name[:40]:40} {ph.off_s:8.2f} {ph.all_s:8.2f} {ph.added_s:+8.2f}" for ph in a.phases]
     if a.search:
-        lines += ["", "search (depth, flags, first … last, added s):"]
-        lines += [f"  {'  ' * (s.depth - 1)}{s.size:4} {s.first} … {s.last}: {s.added_s:+.3f}{' *' if s.costs else ''}"
+        lines += ["", "search (depth, flags, first … last, added):"]
+        lines += [f"  {'  ' * (s.depth - 1)}{s.size:4} {s.first} … {s.last}: {amount(s.added, u, True)}"
+                  f"{' *' if s.costs else ''}"
                   for s in a.search]
     lines += a.notes
     return "\n".join(lines)

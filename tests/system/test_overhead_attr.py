@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -36,20 +37,21 @@ def test_attribute_zlib(gcc_db_copy, capsys, dump):
     a = json.loads(out)
     assert a["project"] == "zlib" and a["compiler"] == "gcc-12" and a["tus_from"] == "measured"
     assert len(a["tus"]) == 1 and ".c" in a["tus"][0]["tu"]
-    assert len(a["off_s"]) == len(a["all_s"]) == 2
+    assert a["metric"] == "cpu" and a["unit"] == "s"
+    assert len(a["off"]) == len(a["all"]) == 2
     assert a["flags_searched"] > 200
-    added = a["added_s"]
+    added = a["added"]
     assert added["low"] <= added["median"] <= added["high"]
     for s in a["suspects"]:
-        assert s["alone_s"]["low"] <= s["alone_s"]["median"] <= s["alone_s"]["high"]
+        assert s["alone"]["low"] <= s["alone"]["median"] <= s["alone"]["high"]
         assert s["alone_instructions"] is not None and s["unique_instructions"] is not None
     # exact counts: 300 warning flags cost instructions, whatever the machine's load
     assert a["all_instructions"] > a["off_instructions"] > 10_000_000
     names = {p["name"] for p in a["phases"]}
     assert names, "the -ftime-report timevars are parsed"
     p = a["printing"]
-    assert p["warnings"] > 0 and p["quiet_s"] is not None
-    assert p["printing_s"]["low"] <= p["printing_s"]["median"] <= p["printing_s"]["high"]
+    assert p["warnings"] > 0 and p["quiet"] is not None
+    assert p["printing"]["low"] <= p["printing"]["median"] <= p["printing"]["high"]
     # the same parameters again: a resume from the stored probes, nothing measured
     before = dump(gcc_db_copy)
     code, out2, err = run_cli(gcc_db_copy, capsys, *ATTR, "--instructions")
@@ -61,6 +63,66 @@ def test_attribute_zlib(gcc_db_copy, capsys, dump):
     # the text renderer
     code, text, err = run_cli(gcc_db_copy, capsys, *ATTR[:-1])
     assert code == 0 and "printing vs finding" in text and "phases that grow most" in text
+
+
+def attr_probes(db: Path) -> set[tuple[str, str]]:
+    """(role, instrument) of the stored probes of every attribution in ``db``."""
+    conn = sqlite3.connect(db)
+    try:
+        return set(conn.execute("SELECT DISTINCT role, instrument FROM oh_attr_probe").fetchall())
+    finally:
+        conn.close()
+
+
+@pytest.mark.skipif(not shutil.which("valgrind"), reason="--metric instructions needs valgrind")
+def test_attribute_zlib_instructions(gcc_db_copy, tmp_path, capsys, dump):
+    """The search itself on exact instruction counts: one run per probe, a threshold that is
+    only a share of all's added instructions, and the same result from two independent
+    attributions of the same TU (CPU time on a loaded machine gives neither)."""
+    code, out, err = run_cli(gcc_db_copy, capsys, "overhead", "run", "--project", "zlib", "--mode", "tu",
+                             "--compilers", "gcc-12", "--levels", "off,all", "--runs", "1", "--opt", "-O0",
+                             "--json", "--quiet")
+    assert code == 0, err
+    sid = str(json.loads(out)["study"])
+    other = tmp_path / "other.db"
+    shutil.copy(gcc_db_copy, other)     # the same study, no attribution yet
+    args = ("overhead", "attribute", "zlib", "--compiler", "gcc-12", "--opt", "-O0", "--top", "1",
+            "--study", sid, "--metric", "instructions", "--min-share", "0.25", "--max-suspects", "1", "--json")
+    code, out, err = run_cli(gcc_db_copy, capsys, *args)
+    assert code == 0, err
+    a = json.loads(out)
+    assert a["metric"] == "instructions" and a["unit"] == "instructions"
+    assert a["runs"] == a["search_runs"] == 1 and a["tus_from"] == f"study {sid}"
+    # every figure is a count: one exact run, no range, the threshold a plain share of it
+    (off,), (all_,) = a["off"], a["all"]
+    assert isinstance(off, int) and isinstance(all_, int) and off > 10_000_000
+    assert a["added"] == {"median": all_ - off, "low": all_ - off, "high": all_ - off} and all_ > off
+    assert a["threshold"] == pytest.approx(0.25 * (all_ - off), abs=1)
+    assert a["search"] and all(isinstance(s["added"], int) for s in a["search"])
+    assert all(s["costs"] == (s["added"] > a["threshold"]) for s in a["search"])
+    assert a["suspects"]
+    for s in a["suspects"]:
+        assert s["alone"]["low"] == s["alone"]["median"] == s["alone"]["high"]
+    assert isinstance(a["printing"]["printing"]["median"], int)
+    probes = attr_probes(gcc_db_copy)
+    assert {i for _, i in probes} == {"instructions", "time-report"}   # no probe timed by CPU
+    assert not any(r == "alone" for r, _ in probes)   # a flag alone is its search probe, counted once
+    # the same parameters again (--runs does not apply to exact counts): a resume, nothing measured
+    before = dump(gcc_db_copy)
+    code, out2, err = run_cli(gcc_db_copy, capsys, *args, "--runs", "5")
+    assert code == 0, err
+    assert " run 1/" not in err and json.loads(out2) == {**a, "load_average": json.loads(out2)["load_average"]}
+    assert dump(gcc_db_copy) == before
+    # an independent attribution (another workspace, another moment's load) finds the same
+    code, out3, err = run_cli(other, capsys, *args)
+    assert code == 0, err
+    b = json.loads(out3)
+    assert [s["flags"] for s in b["suspects"]] == [s["flags"] for s in a["suspects"]]
+    assert [(s["depth"], s["first"], s["last"], s["costs"]) for s in b["search"]] == \
+        [(s["depth"], s["first"], s["last"], s["costs"]) for s in a["search"]]
+    assert b["off"][0] == pytest.approx(off, rel=1e-3) and b["all"][0] == pytest.approx(all_, rel=1e-3)
+    code, text, err = run_cli(other, capsys, *args[:-1])
+    assert code == 0 and "metric: instructions executed" in text and " instr" in text
 
 
 @pytest.fixture
@@ -82,6 +144,9 @@ def test_attribute_bad_input(gcc_db_copy, refused):
     assert "--opt" in refused(gcc_db_copy, "attribute", "zlib", "--opt", "-O7")
     assert "--timeout" in refused(gcc_db_copy, "attribute", "zlib", "--timeout", "0")
     assert "--max-suspects" in refused(gcc_db_copy, "attribute", "zlib", "--max-suspects", "0")
+    assert "--metric" in refused(gcc_db_copy, "attribute", "zlib", "--metric", "cycles")
+    assert "counts every probe already" in refused(gcc_db_copy, "attribute", "zlib", "--metric", "instructions",
+                                                   "--instructions")
     assert "unknown compiler id 'tcc'" in refused(gcc_db_copy, "attribute", "zlib", "--compiler", "tcc")
     assert "is not a tu-mode study" in refused(gcc_db_copy, "attribute", "zlib", "--study", "999", "--opt", "-O0")
 

@@ -55,3 +55,36 @@ def test_tu_language():
     assert study.tu_language("/usr/bin/gcc-12", ["-x", "c++", "-c", "a.c"], "a.c") == "c++"
     assert study.tu_language("/usr/bin/clang-16", ["-c", "a.cc"], "a.cc") == "c++"
     assert study.tu_language("/usr/bin/clang-16", ["-c", "a.c"], "a.c") == "c"
+
+
+def test_probe_values_by_metric():
+    """A probe's figure is its metric's: CPU seconds per run, or one exact count as an int."""
+    from analyzer.overhead.attr_store import Probe, ProbeRun
+
+    def r(tu: str, seq: int, cpu: float, instr: int | None) -> ProbeRun:
+        return ProbeRun(tu, seq, cpu, 0.0, cpu, 1, 0, 0.0, "h", instr)
+
+    cpu = Probe("off", ("-w",), "cpu", [r("a", 1, 1.0, None), r("b", 1, 0.5, None), r("a", 2, 1.25, None),
+                                         r("b", 2, 0.5, None)])
+    assert cpu.values() == [1.5, 1.75]
+    exact = Probe("off", ("-w",), "instructions", [r("a", 1, 9.0, 1_000), r("b", 1, 9.0, 234)])
+    assert exact.values() == [1_234] and isinstance(exact.values()[0], int)
+
+
+def test_render_instructions_attribution():
+    """An attribution by instructions shows counts, with no [min, max] range (one exact run)."""
+    from analyzer.overhead import attribute as at
+
+    exact = at.Interval(176_709_980, 176_709_980, 176_709_980)
+    a = at.Attribution(
+        id=1, project="p", origin="p_1", compiler="gcc-12", compiler_version="12.2.0", opt="-O3",
+        metric="instructions", unit="instructions", runs=1, search_runs=1, host="h", load_average=(14.0, 13.0, 12.0),
+        tus_from="study 1", tus=[at.TuCost("a.c", 0.3, 0.5, 0.2)], off=[4_326_171_765], all=[4_502_881_745],
+        added=exact, threshold=8_835_499, flags_searched=308, probes=9,
+        search=[at.Step(1, 154, "-Wa", "-Wb", 170_000_000, True)],
+        suspects=[at.FlagCost(("-Wa",), False, exact, exact, 1.0, 3)], explained_share=1.0,
+        off_instructions=None, all_instructions=None, phases=[], printing=None, machine="m")
+    text = report.render_attribution(a)
+    assert "off 4,326,171,765 instr, all adds +176,709,980 instr;" in text
+    assert "metric: instructions executed" in text and "intervals" not in text
+    assert "-Wa" in text and "+170,000,000 instr *" in text and "of all's added instructions" in text

@@ -7,6 +7,7 @@ flags cost is for the benchmark figures, not for tests. -O0 and one TU keep it s
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import sqlite3
 from pathlib import Path
@@ -75,6 +76,9 @@ def attr_probes(db: Path) -> set[tuple[str, str]]:
 
 
 @pytest.mark.skipif(not shutil.which("valgrind"), reason="--metric instructions needs valgrind")
+@pytest.mark.skipif(os.environ.get("WARNSCOPE_SLOW_TESTS") != "1",
+                    reason="two attributions of ~25 cachegrind probes each (~7 min of CPU): "
+                           "WARNSCOPE_SLOW_TESTS=1")
 def test_attribute_zlib_instructions(gcc_db_copy, tmp_path, capsys, dump):
     """The search itself on exact instruction counts: one run per probe, a threshold that is
     only a share of all's added instructions, and the same result from two independent

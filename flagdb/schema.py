@@ -6,7 +6,7 @@ order, inside one transaction. A database newer than this code is refused rather
 than guessed at.
 """
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 
 SCHEMA = """
 -- ------------------------------------------------------------------ flags
@@ -278,6 +278,13 @@ CREATE TABLE IF NOT EXISTS oh_attr_phase (
     wall_s    REAL NOT NULL,
     PRIMARY KEY (probe_id, tu, phase)
 );
+
+-- A finished attribution as `overhead attribute --json` printed it when it finished (the
+-- report site shows it without measuring again; its probes above stay the evidence).
+CREATE TABLE IF NOT EXISTS oh_attr_result (
+    attr_id  INTEGER PRIMARY KEY REFERENCES oh_attr(id) ON DELETE CASCADE,
+    result   TEXT NOT NULL        -- JSON: the Attribution
+);
 """
 
 #: The v1 ``extra`` object of a GCC flag -> the v2 ``facts`` object (:class:`GccFacts`).
@@ -322,8 +329,11 @@ _ATTR = "-- ------------------------------------------------------------------ o
 #: the overhead tables, as in SCHEMA (migration 3 adds them to an older database)
 OVERHEAD_TABLES = SCHEMA[SCHEMA.index("-- ------------------------------------------------------------------ build overhead"):
                          SCHEMA.index(_ATTR)]
+_RESULT = "-- A finished attribution as `overhead attribute --json`"
 #: the attribution tables (migration 4)
-ATTRIBUTION_TABLES = SCHEMA[SCHEMA.index(_ATTR):]
+ATTRIBUTION_TABLES = SCHEMA[SCHEMA.index(_ATTR):SCHEMA.index(_RESULT)]
+#: the attribution results (migration 6)
+_ATTR_RESULT = SCHEMA[SCHEMA.index(_RESULT):]
 
 #: version reached -> SQL that brings the previous version up to it.
 MIGRATIONS: dict[int, str] = {
@@ -354,4 +364,7 @@ UPDATE compiler
        debian_version = substr(source, instr(source, ' ') + 1)
  WHERE source_kind = 'debian-package' AND instr(source, ' ') > 0;
 """,
+    # v6: finished attributions kept as their result (a table of its own, so that a
+    # database that gets migration 4 from this SCHEMA and then this one is no conflict)
+    6: _ATTR_RESULT,
 }

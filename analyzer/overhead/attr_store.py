@@ -117,10 +117,22 @@ def set_tus(conn: sqlite3.Connection, attr: int, tus: dict) -> None:
         conn.execute("UPDATE oh_attr SET tus = ? WHERE id = ?", (json.dumps(tus), attr))
 
 
-def set_finished(conn: sqlite3.Connection, attr: int) -> None:
+def set_finished(conn: sqlite3.Connection, attr: int, result: str) -> None:
+    """Mark the attribution finished and keep its result (JSON), once: a rerun of a
+    finished attribution recomputes the same result and writes nothing."""
     with transaction(conn):
         conn.execute("UPDATE oh_attr SET finished_at = ? WHERE id = ? AND finished_at IS NULL",
                      (utc_now(), attr))
+        conn.execute("INSERT OR IGNORE INTO oh_attr_result (attr_id, result) VALUES (?, ?)",
+                     (attr, result))
+
+
+def results(conn: sqlite3.Connection) -> list[dict]:
+    """Every finished attribution's result, as ``overhead attribute --json`` printed it,
+    oldest first."""
+    return [json.loads(r[0]) for r in conn.execute(
+        "SELECT r.result FROM oh_attr_result r JOIN oh_attr a ON a.id = r.attr_id"
+        " WHERE a.finished_at IS NOT NULL ORDER BY a.id")]
 
 
 def load_probes(conn: sqlite3.Connection, attr: int) -> dict[tuple[str, str, str], Probe]:

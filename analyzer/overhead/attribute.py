@@ -56,6 +56,7 @@ from typing import Callable
 from flagdb.db import transaction
 from flagdb.errors import WarnscopeError
 from flagdb.paths import cache_dir
+from flagdb.results import to_json
 
 from analyzer.overhead import attr_store, levels as levels_mod, phases as phases_mod, process, report, store, study
 from analyzer.overhead.attr_store import Probe, ProbeRun
@@ -500,11 +501,10 @@ def _attribute(conn: sqlite3.Connection, attr: int, recipe: Recipe, tc: Toolchai
                                1, f"{name} phases")
     phase_list = _phases(ph_off, ph_all)
 
-    attr_store.set_finished(conn, attr)
     info = attr_store.info(conn, attr)
     explained = (round(sum(s.alone.median for s in suspects) / added.median, 4)
                  if added.median > 0 and suspects else None)
-    return Attribution(
+    result = Attribution(
         id=attr, project=info["project"], origin=info["origin"], compiler=tc.name,
         compiler_version=tc.version, opt=opts.opt, metric=metric, unit=METRICS[metric], runs=runs,
         search_runs=opts.search_runs if metric == "cpu" else 1,
@@ -514,6 +514,8 @@ def _attribute(conn: sqlite3.Connection, attr: int, recipe: Recipe, tc: Toolchai
         probes=len(a.probes), search=steps, suspects=suspects, explained_share=explained,
         off_instructions=ins("off", off_flags), all_instructions=ins("all", all_flags),
         phases=phase_list, printing=printing, machine=info["machine"].get("summary", ""), notes=notes)
+    attr_store.set_finished(conn, attr, to_json(result))
+    return result
 
 
 def _ordered_union(sets: dict[str, list[str]]) -> list[str]:

@@ -9,14 +9,12 @@ imported only when the database holds a study.
 """
 from __future__ import annotations
 
-import importlib.util
 import io
 import json
 import sqlite3
 from dataclasses import dataclass, field
 from typing import Any
 
-from flagdb.results import plain
 
 from analyzer.overhead import report as oh_report
 from analyzer.overhead import store as oh_store
@@ -86,19 +84,11 @@ def load_studies(conn: sqlite3.Connection) -> list[StudyView]:
 
 
 def attributions(conn: sqlite3.Connection) -> list[dict]:
-    """Every stored ``overhead attribute`` result, as its ``--json`` prints it.
+    """Every finished ``overhead attribute`` result, as its ``--json`` printed it (kept
+    by the command when it finished; nothing is measured here)."""
+    from analyzer.overhead import attr_store
 
-    The hook for that command (it lives on its own branch): once
-    :mod:`analyzer.overhead.attribute` has ``stored(conn) -> list[Attribution]`` (the
-    finished attributions read back from the ``oh_attr*`` tables, no measuring), the
-    study pages show them. Until then, and in a database never attributed, nothing."""
-    if importlib.util.find_spec("analyzer.overhead.attribute") is None or conn.execute(
-            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'oh_attr'").fetchone() is None:
-        return []
-    from analyzer.overhead import attribute
-
-    stored = getattr(attribute, "stored", None)
-    return [plain(a) for a in stored(conn)] if stored is not None else []
+    return attr_store.results(conn)
 
 
 def attach_attributions(views: list[StudyView], found: list[dict]) -> None:

@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 
 from analyzer.cli import main
-from analyzer.overhead import recipes
+from analyzer.overhead import attr_store, recipes
+from flagdb.db import connect
 
 pytestmark = pytest.mark.skipif(not shutil.which("gcc-12"), reason="needs gcc-12")
 
@@ -61,6 +62,10 @@ def test_attribute_zlib(gcc_db_copy, capsys, dump):
     again = json.loads(out2)
     assert again["suspects"] == a["suspects"] and again["probes"] == a["probes"]
     assert dump(gcc_db_copy) == before
+    # kept as it finished, for the report site (which measures nothing)
+    conn = connect(gcc_db_copy, write=False)
+    assert attr_store.results(conn) == [a]
+    conn.close()
     # the text renderer
     code, text, err = run_cli(gcc_db_copy, capsys, *ATTR[:-1])
     assert code == 0 and "printing vs finding" in text and "phases that grow most" in text

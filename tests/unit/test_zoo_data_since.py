@@ -239,7 +239,7 @@ def _schema_v3() -> str:
 
 
 def test_migration_from_schema_3_adds_provenance(tmp_path):
-    assert SCHEMA_VERSION == 5
+    assert SCHEMA_VERSION == 6
     path = tmp_path / "v3.db"
     raw = sqlite3.connect(path)
     raw.executescript(_schema_v3())
@@ -261,4 +261,4 @@ def test_migration_from_schema_3_adds_provenance(tmp_path):
         "gcc-12-source", "12.2.0-14+deb12u1", None)
     assert rows["clang-16"].debian_version == "1:16.0.6-15~deb12u1"
     assert (rows["gcc-13"].package, rows["gcc-13"].debian_version) == (None, None)
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == 5
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION

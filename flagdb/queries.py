@@ -14,10 +14,10 @@ from operator import add
 from typing import Mapping
 
 from flagdb import store
-from flagdb.model import CompilerData, Edge, Flag
+from flagdb.model import CompilerData, CompilerId, Edge, Flag
 from flagdb.results import (
     Available, Change, CheckResult, CheckStatus, DefaultChange, DiffResult, EdgeRef,
-    FlagChanges, FlagInfo, HistoryEntry, Introduced, MessageInfo, ShowResult, SinceResult,
+    FlagChanges, FlagInfo, HistoryEntry, Introduced, MessageInfo, ShowResult, SinceResult, Span,
     SuiteVersion, TreeNode, TurnedOn, VersionInfo, as_typed,
 )
 
@@ -514,6 +514,20 @@ def history(conn: sqlite3.Connection, typed: str) -> list[HistoryEntry]:
     -Wall, which sets ``-Wformat=1``).
     """
     return histories(conn, [typed])[typed]
+
+
+def spans(entries: list[HistoryEntry]) -> list[Span]:
+    """Per family, in the order of ``entries`` (a :func:`history`, oldest version first):
+    where the name first appeared and, if it is gone from the newest, where it was last."""
+    by_family: dict[str, list[HistoryEntry]] = {}
+    for e in entries:
+        by_family.setdefault(CompilerId.parse(e.compiler).family, []).append(e)
+    out = []
+    for family, mine in by_family.items():
+        present = [e.compiler for e in mine if e.present]
+        if present:
+            out.append(Span(family, present[0], None if mine[-1].present else present[-1]))
+    return out
 
 
 def histories(conn: sqlite3.Connection, names: list[str],

@@ -145,6 +145,16 @@ class DiffResult:
 
 
 @dataclass
+class Span:
+    """Where a flag name lives in one family's ingested versions: the first version
+    that has it and, if the newest does not, the last one (``last`` None: still there)."""
+
+    family: str
+    first: str
+    last: str | None = None
+
+
+@dataclass
 class HistoryEntry:
     """``flags history``: the flag in one ingested compiler version."""
 

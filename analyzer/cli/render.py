@@ -6,7 +6,7 @@ functions only lay them out as lines. They decide nothing the JSON would not sho
 from __future__ import annotations
 
 from flagdb import queries
-from flagdb.model import CompilerData
+from flagdb.model import CompilerData, CompilerId
 from flagdb.results import (
     Change, CheckResult, CheckStatus, DiffResult, EdgeRef, FlagInfo, HistoryEntry,
     MessageInfo, ShowResult, SinceResult, TreeNode, VersionInfo, as_typed,
@@ -142,7 +142,15 @@ def history(rows: list[HistoryEntry]) -> str:
         if r.ignored:
             bits.append("no-op")
         lines.append(f"{r.compiler:10} {r.version:10} " + ", ".join(bits))
-    return "\n".join(lines) or "(no compiler ingested yet)"
+    if not lines:
+        return "(no compiler ingested yet)"
+    found = {s.family: s for s in queries.spans(rows)}
+    families = dict.fromkeys(CompilerId.parse(r.compiler).family for r in rows)
+    for family in families:
+        s = found.get(family)
+        lines.append(f"{family}: " + ("in no ingested version" if s is None else
+                     f"first in {s.first}" + (f", last in {s.last}" if s.last else ", still present")))
+    return "\n".join(lines)
 
 
 def versions(rows: list[VersionInfo]) -> str:

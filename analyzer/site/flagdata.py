@@ -184,13 +184,6 @@ def levels_of(flag: Flag) -> list[str]:
 
 
 def spans(views: list[CompilerView], entries: list[HistoryEntry]) -> dict[str, tuple[str, str | None]]:
-    """Per family: the first version holding the name and, if the newest does not, the last."""
-    out: dict[str, tuple[str, str | None]] = {}
-    families = dict.fromkeys(v.family for v in views)
-    for family in families:
-        mine = [(v, e) for v, e in zip(views, entries) if v.family == family]
-        present = [v.name for v, e in mine if e.present]
-        if present:
-            left = present[-1] if not mine[-1][1].present else None
-            out[family] = (present[0], left)
-    return out
+    """Per family: the first version holding the name and, if the newest does not, the
+    last (:func:`flagdb.queries.spans`, as the template reads it)."""
+    return {s.family: (s.first, s.last) for s in queries.spans(entries)}

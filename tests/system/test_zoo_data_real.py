@@ -73,6 +73,7 @@ def test_dangling_pointer_first_appears_in_gcc12(zoo_db, cli_at):
     assert rows["gcc-12"]["in_wall"] and rows["gcc-14"]["in_wall"]
     code, text, _ = cli("flags", "history", "-Wdangling-pointer")
     assert text.splitlines()[0].split()[-1] == "absent" and "gcc-12" in text.splitlines()[2]
+    assert "gcc: first in gcc-12, still present" in text.splitlines()
     code, out, _ = cli("flags", "since", "gcc-12", "--json")
     (since,) = json.loads(out)
     assert since["previous"] == "gcc-11"

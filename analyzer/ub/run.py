@@ -14,6 +14,7 @@ cells) and what was committed stays. Jobs start longest first (:func:`schedule`)
 from __future__ import annotations
 
 import hashlib
+import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -139,6 +140,14 @@ def validate(corpus_dir: str | Path, compilers: list[str], levels: list[str]
     norm_levels = list(dict.fromkeys(normalize_level(l) for l in levels))
     if not norm_levels:
         raise WarnscopeError("no optimization levels given")
+    in_roots = [tc for tc in resolved if tc.root is not None]
+    if in_roots and not sandbox.namespaces_available():
+        # its programs must see the root's libc: only the namespace sandbox can show it
+        raise WarnscopeError(
+            f"{in_roots[0].name} runs from its Debian {in_roots[0].suite} root, which needs the "
+            "namespace sandbox (root, or user namespaces for a normal user); this system allows "
+            "neither" + (" (WARNSCOPE_SANDBOX=plain)" if os.environ.get("WARNSCOPE_SANDBOX") == "plain"
+                         else ""))
     return cases, resolved, norm_levels
 
 

@@ -114,6 +114,18 @@ def test_no_network_is_one_line(warnscope, one_error, tmp_path):
     assert not (cache / "roots" / "bullseye").exists()
 
 
+def test_a_root_compiler_without_namespaces_is_one_line(zoo, warnscope, one_error, tmp_path):
+    """Where the namespace sandbox cannot be built (a normal user without user namespaces;
+    ``WARNSCOPE_SANDBOX=plain`` stands for it), a root's compiler cannot show its programs
+    the root's libc: one line before anything is written."""
+    db = tmp_path / "ub.db"
+    proc = warnscope("--db", str(db), "ub", "run", "--compilers", f"gcc-12,{ZOO}", "--levels", "O0",
+                     "--corpus", str(MINI), env={"WARNSCOPE_SANDBOX": "plain"})
+    line = one_error(proc)
+    assert f"{ZOO} runs from its Debian {SUITE} root" in line and "namespace" in line
+    assert not db.exists()
+
+
 def test_a_stale_partial_root_is_never_used(warnscope, tmp_path):
     """What an interrupt leaves (``SUITE.partial``) is not a root: not listed, not
     resolved; the next add of that suite discards it. In a private cache, so that a

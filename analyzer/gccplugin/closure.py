@@ -6,7 +6,6 @@ installed) it answers from the database's edges and says so.
 """
 from __future__ import annotations
 
-import json
 
 from flagdb import queries, store
 from flagdb.db import connect

@@ -133,7 +133,7 @@ def render(info: dict, cells: list[dict], fmt: str, top: int = 10) -> str:
         if r.get("error"):
             lines.append(f"{r['compiler']} {r['level']}: {r['error']}")
     if tus:
-        lines += ["", f"top TUs by added CPU (median, vs off):"]
+        lines += ["", "top TUs by added CPU (median, vs off):"]
         lines += [f"  {t['compiler']:9} {t['level']:8} {t['added_s']:+8.3f} s  x{t['ratio']}  "
                   f"{t['warnings']:5} warnings  {t['tu']}" for t in tus]
     return "\n".join(lines)

@@ -22,7 +22,6 @@ import hashlib
 import json
 import os
 import re
-import shutil
 from dataclasses import dataclass
 
 from flagdb.errors import WarnscopeError

@@ -12,7 +12,7 @@ code) carries its reason; one without a reason is a real disagreement and makes
 from __future__ import annotations
 
 from flagdb.errors import WarnscopeError
-from analyzer.verify.report import Finding, VerifyReport
+from analyzer.verify.report import VerifyReport
 
 
 def run(data) -> VerifyReport:

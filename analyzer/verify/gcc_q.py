@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import re
 import shlex
-import shutil
 import subprocess
 import tempfile
 from pathlib import Path

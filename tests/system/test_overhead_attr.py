@@ -186,6 +186,7 @@ def test_study_on_dask_cluster(gcc_db_copy, capsys, dump):
         before = dump(gcc_db_copy)
         code, out, err = run_cli(gcc_db_copy, capsys, *args, "--scheduler", cluster.scheduler_address)
         assert code == 1 and "--nthreads 1" in err and len(err.strip().splitlines()) == 1, err
+        assert dump(gcc_db_copy) == before
     with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
                                   dashboard_address=None) as cluster:
         code, out, err = run_cli(gcc_db_copy, capsys, *args, "--scheduler", cluster.scheduler_address)

@@ -48,20 +48,19 @@ import re
 import shutil
 import sqlite3
 import statistics
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
 from flagdb.db import transaction
 from flagdb.errors import WarnscopeError
-from flagdb.paths import cache_dir
 from flagdb.results import to_json
 
 from analyzer.overhead import attr_store, levels as levels_mod, phases as phases_mod, process, report, store, study
 from analyzer.overhead.attr_store import Probe, ProbeRun
 from analyzer.overhead.progress import Progress, as_progress
 from analyzer.overhead.recipes import Recipe
+from analyzer.overhead.workdir import WorkDir
 from analyzer.toolchain import Toolchain
 
 PLAIN = {"gcc": ("-fdiagnostics-plain-output",),
@@ -219,11 +218,13 @@ class Workspace:
         self.recipe, self.tree, self.tc, self.opt, self.timeout = recipe, tree, tc, opt, timeout
         self.progress = progress
         self.work: Path | None = None
+        self._workdir: WorkDir | None = None
         self._tus: list[study.Tu] | None = None
 
     def tus(self) -> list[study.Tu]:
         if self._tus is None:
-            self.work = Path(tempfile.mkdtemp(dir=cache_dir("overhead", "work"), prefix=f"attr-{self.tc.name}-"))
+            self._workdir = WorkDir(f"attr-{self.tc.name}-")
+            self.work = self._workdir.path
             opts = study.Options(opt=self.opt, timeout=max(self.timeout, 3600.0))
             probe = store.CellResult(self.tc.name, "", "", "capture", {})
             tus = study.capture(self.recipe, self.tree, self.tc, opts, self.work, [probe], self.progress)
@@ -235,8 +236,8 @@ class Workspace:
         return self._tus
 
     def close(self) -> None:
-        if self.work is not None:
-            shutil.rmtree(self.work, ignore_errors=True)
+        if self._workdir is not None:
+            self._workdir.close()
 
 
 def _first_error(log: str) -> str:

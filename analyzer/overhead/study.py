@@ -23,7 +23,6 @@ import platform
 import re
 import shutil
 import sqlite3
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -40,6 +39,7 @@ from analyzer.overhead.progress import Progress, as_progress
 from analyzer.overhead.recipes import Recipe, is_source, language_of
 from analyzer.overhead.store import CellResult, RunRow, TuRow
 from analyzer.overhead.wrapper import FLAGS_ENV, LOG_ENV, read_log, wrapper_for
+from analyzer.overhead.workdir import WorkDir
 from analyzer.toolchain import Toolchain
 
 OPT_LEVELS = re.compile(r"-O([0-3sgz]|fast)?")
@@ -165,14 +165,11 @@ def measure_compiler(job: CompilerJob, progress: Progress | Callable[[str], None
     """Measure one compiler's cells (interleaved) in a private work directory."""
     progress = as_progress(progress)
     tree = job.tree if job.tree is not None else source_tree(job.recipe)[0]
-    work = Path(tempfile.mkdtemp(dir=cache_dir("overhead", "work"), prefix=f"{job.tc.name}-"))
-    try:
+    with WorkDir(f"{job.tc.name}-") as work:
         if job.opts.mode == "build":
             _build_cells(job.recipe, tree, job.tc, job.cells, job.opts, work, progress)
         else:
             _tu_cells(job.recipe, tree, job.tc, job.cells, job.opts, work, progress)
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
     return job.cells
 
 

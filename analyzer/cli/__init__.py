@@ -10,7 +10,9 @@ Subcommands are named here as ``module:attribute`` and imported only when run, s
 from __future__ import annotations
 
 import errno
+import signal
 import sys
+import threading
 
 import click
 
@@ -53,7 +55,20 @@ def _error(message: str) -> int:
     return 1
 
 
+class _Terminated(KeyboardInterrupt):
+    """SIGTERM, raised where the program is, so that it stops as on Ctrl-C: finished
+    results kept, work directories and child processes cleaned up by the code that
+    made them (the default action would end the process on the spot)."""
+
+
+def _on_sigterm(_signum: int, _frame: object) -> None:
+    raise _Terminated()
+
+
 def main(argv: list[str] | None = None) -> int:
+    if (threading.current_thread() is threading.main_thread()
+            and signal.getsignal(signal.SIGTERM) == signal.SIG_DFL):
+        signal.signal(signal.SIGTERM, _on_sigterm)
     try:
         # Without standalone mode click returns a command's exit code (as
         # ``flags verify`` raising Exit(1)) instead of exiting: pass it on.
@@ -69,9 +84,15 @@ def main(argv: list[str] | None = None) -> int:
         snippet = exc.object[max(0, exc.start - 20):exc.end + 20]
         return _error(f"cannot print a name that is not valid UTF-8: "
                       f"'{shown(str(snippet))}'")
-    except click.exceptions.Abort:
+    except click.exceptions.Abort as exc:
+        if isinstance(exc.__context__, _Terminated):
+            click.echo("warnscope: terminated", err=True)
+            return 128 + signal.SIGTERM
         click.echo("warnscope: interrupted", err=True)
         return 130
+    except _Terminated:  # outside click's own handling
+        click.echo("warnscope: terminated", err=True)
+        return 128 + signal.SIGTERM
     except NO_ARGS_IS_HELP as exc:  # a bare `warnscope` or `warnscope flags`: the help
         exc.show()
         return exc.exit_code

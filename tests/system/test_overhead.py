@@ -8,7 +8,12 @@ the four-cell studies within a minute or two on two cores.
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -268,3 +273,44 @@ def test_calibrate(capsys, tmp_path):
         assert 0.05 < c["cpu_s"]["median"] < 2.0
         assert abs(c["cpu_vs_idle_pct"]) < 25
     assert not (tmp_path / "x.db").exists()
+
+
+def test_sigterm_stops_a_study_like_ctrl_c(gcc_db_copy, seeded_cache, tmp_path):
+    """`kill` (SIGTERM) in the middle of a timed build: one line, exit 143, the build's
+    processes and its work directory gone, no half-finished cell stored."""
+    cache = seeded_cache(tmp_path / "cache")
+    cmd = [sys.executable, "-c", "import sys; from analyzer.cli import main; sys.exit(main())",
+           "--db", str(gcc_db_copy), "overhead", "run", "--project", "zlib", "--compilers", "gcc-12",
+           "--levels", "off,all", "--runs", "2", "--opt", "-O0", "--quiet"]
+    child = subprocess.Popen(cmd, env={**os.environ, "PYTHONPATH": os.getcwd(), "WARNSCOPE_CACHE": str(cache)},
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    work = cache / "overhead" / "work"
+    deadline = time.monotonic() + 600
+    while not list(work.glob("gcc-12-*/off.log")) and time.monotonic() < deadline:
+        assert child.poll() is None, child.communicate()
+        time.sleep(0.05)
+    dirs = list(work.glob("gcc-12-*"))
+    assert dirs, "the timed build never started"
+    time.sleep(0.5)
+    child.terminate()
+    out, err = child.communicate(timeout=120)
+    assert child.returncode == 128 + signal.SIGTERM, err
+    assert err.decode().strip().splitlines() == ["warnscope: terminated"]
+    assert not any(d.exists() for d in dirs)
+    assert not [p for p in _processes_in(dirs[0])], "a build process outlived the study"
+    conn = connect(gcc_db_copy)
+    assert conn.execute("SELECT count(*) FROM oh_cell WHERE status = 'ok'").fetchone()[0] == 0
+
+
+def _processes_in(directory: Path) -> list[int]:
+    """Processes whose working directory is inside ``directory``."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                cwd = os.readlink(entry / "cwd")
+            except OSError:
+                continue
+            if cwd.startswith(str(directory)):
+                found.append(int(entry.name))
+    return found

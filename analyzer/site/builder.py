@@ -80,22 +80,36 @@ class Build:
 
 
 def _plain_one(value: Any) -> Any:
-    """One level of :func:`plain`: a dataclass as a dict of its fields, an enum as its value."""
+    """One level of :func:`plain`: a dataclass as a dict of its fields, an enum as its value.
+    Called about 120,000 times a build: the field names come from :func:`_field_names`,
+    once per class, rather than from ``dataclasses.fields`` per object."""
     if isinstance(value, enum.Enum):
         return value.value
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: getattr(value, f.name) for f in dataclasses.fields(value)}
-    raise TypeError(f"{type(value).__name__} is not a result type")
+    names = _field_names(type(value))
+    return {name: getattr(value, name) for name in names}
+
+
+@functools.lru_cache(maxsize=None)
+def _field_names(cls: type) -> tuple[str, ...]:
+    """The fields of a result dataclass, in declaration order (``dataclasses.fields``')."""
+    if not dataclasses.is_dataclass(cls):
+        raise TypeError(f"{cls.__name__} is not a result type")
+    return tuple(f.name for f in dataclasses.fields(cls))
 
 
 def environment(build_ref: list[Build]):
-    """Jinja2 with autoescaping on for every template (flag help holds ``<``, ``>``, ``&``)."""
+    """Jinja2 with autoescaping on for every template (flag help holds ``<``, ``>``, ``&``).
+    ``auto_reload`` is off: the templates do not change during a build, and checking
+    them would stat each template file again for every page (three per page, through
+    ``extends`` and ``from … import``)."""
     import jinja2
 
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(web_dir() / "templates"),
-        autoescape=True, undefined=jinja2.StrictUndefined,
+        autoescape=True, undefined=jinja2.StrictUndefined, auto_reload=False,
         trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
+
+    @functools.lru_cache(maxsize=None)
     def flag(name: str, root: str) -> Markup:
         return typed_flag(name, name, root)
 
@@ -152,12 +166,31 @@ def compiler_pages(b: Build) -> None:
 
 
 def flag_pages(b: Build) -> None:
-    """One page per flag name across both families: its history table and timeline."""
+    """One page per flag name across both families: its history table and timeline.
+
+    A page has a timeline item and a history row per version (some 30,000 of each in a
+    build of 20 versions); the item and the row's first cells depend only on the version
+    and on the entry's state, so each distinct one is rendered once (the macros of
+    ``_macros.html``) and reused as markup, rather than escaped again on every page."""
     names = [(h.name, b.slugs[h.name]) for h in b.histories]
+    macros = b.env.get_template("_macros.html").module
+    root = "../"  # flags/X.html
+    items: dict[tuple, Markup] = {}
+    heads: dict[tuple, Markup] = {}
     for h in b.histories:
         slug = b.slugs[h.name]
-        b.page(f"flags/{slug}.html", "flag.html", h=h, slug=slug,
-               rows=list(zip(b.compilers, h.entries, h.descriptions, h.kinds)))
+        rows = []
+        for e, desc, kind in zip(h.entries, h.descriptions, h.kinds):
+            state = (e.compiler, e.present, e.in_wall, e.in_wextra)
+            item = items.get(state)
+            if item is None:
+                item = items[state] = macros.timeline_item(e)
+            version = (e.compiler, e.version, e.present)
+            head = heads.get(version)
+            if head is None:
+                head = heads[version] = macros.history_head(e, root)
+            rows.append((e, desc, kind, item, head))
+        b.page(f"flags/{slug}.html", "flag.html", h=h, slug=slug, rows=rows)
         b.json(f"flags/{slug}.json", h.entries)
     b.page("flags/index.html", "flags.html", names=names)
     b.writer.write("data/names.json", json.dumps(names, separators=(",", ":")) + "\n")
@@ -306,14 +339,17 @@ def build(conn: sqlite3.Connection, out_dir: str | Path) -> BuildResult:
     for h in b.histories:
         for view, entry in zip(b.compilers, h.entries):
             b.entry[(view.name, h.name)] = entry
-    for section in SECTIONS:
-        section(b)
-    static = web_dir() / "static"
-    for path in sorted(static.rglob("*")):
-        if path.is_file():
-            writer.write(f"static/{path.relative_to(static).as_posix()}", path.read_bytes())
-    b.page("index.html", "index.html", compilers=b.compilers, headlines=b.headlines,
-           flag_count=len(names), diff_count=len(b.diffs))
-    stats = writer.finish()
+    try:
+        for section in SECTIONS:
+            section(b)
+        static = web_dir() / "static"
+        for path in sorted(static.rglob("*")):
+            if path.is_file():
+                writer.write(f"static/{path.relative_to(static).as_posix()}", path.read_bytes())
+        b.page("index.html", "index.html", compilers=b.compilers, headlines=b.headlines,
+               flag_count=len(names), diff_count=len(b.diffs))
+        stats = writer.finish()
+    finally:
+        writer.close()
     pages = sum(1 for rel in writer.files if rel.endswith(".html"))
     return BuildResult(out_dir=out, stats=stats, seconds=time.monotonic() - start, pages=pages)

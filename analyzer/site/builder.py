@@ -154,8 +154,9 @@ def compiler_pages(b: Build) -> None:
     "all warnings" set), kept apart so the compiler page stays light."""
     for view in b.compilers:
         trees = [(group, base_slug(group), node) for group, node in view.trees.items()]
-        b.page(f"compilers/{view.name}.html", "compiler.html", view=view, trees=trees,
-               entry=lambda name, v=view: b.entry.get((v.name, name)))
+        # each flag with its history entry, joined here rather than by a call per row
+        rows = [(f, b.entry.get((view.name, f.name))) for f in view.flags]
+        b.page(f"compilers/{view.name}.html", "compiler.html", view=view, trees=trees, rows=rows)
         b.json(f"compilers/{view.name}.json", view.flags)
         for group, tree in view.trees.items():
             b.json(f"compilers/{view.name}.{base_slug(group)}.json", tree)

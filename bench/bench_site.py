@@ -9,8 +9,7 @@ instead); the first run may download them, never timed. It also holds a small UB
 run (three corpus programs x gcc-12 x -O0, -O2, when gcc-12 is installed). Four figures, each BENCH_RUNS runs (default 5)
 after one warm-up, CPU user+sys and wall, min / median / max:
 
-1. full build, in process: ``analyzer.site.builder.build`` into an empty directory
-   (the directory is removed between runs, outside the timing);
+1. full build, in process: ``analyzer.site.builder.build`` into a new directory;
 2. full build, whole process: ``warnscope site build -o DIR`` as a user runs it,
    interpreter start-up and imports included, measured by ``os.wait4``;
 3. no-change rebuild, in process: the same database into the built directory (every
@@ -28,9 +27,11 @@ copied into the temporary directory first, so the benchmark never writes to it, 
 no UB run is added. Without it the benchmark builds its database as above, from an
 empty cache if need be.
 
-The builder creates the files of a fresh build in one writer thread, so the
-in-process CPU (``RUSAGE_SELF``) counts both threads; the whole-process figures are
-``os.wait4`` of the child, all of its threads included.
+Each full build goes into a new directory (see ``fresh`` in :func:`main` for why not
+one emptied just before). The builder renders part of the site in a forked worker
+and creates the files of a fresh build from a writer thread, so the in-process CPU
+is ``RUSAGE_SELF`` (both threads) plus ``RUSAGE_CHILDREN`` (the reaped worker); the
+whole-process figures are ``os.wait4`` of the command: its threads and the worker.
 
 Run from the repository root after ./setup.sh:  .venv/bin/python -m bench.bench_site
 """
@@ -161,34 +162,43 @@ def main() -> None:
         tmp = Path(tmp_name)
         print("database:")
         db = make_db(tmp)
-        out = tmp / "site"
         env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
         env["PYTHONPYCACHEPREFIX"] = str(tmp / "pycache")
-        cli = [sys.executable, "-c", "import sys; from analyzer.cli import main; sys.exit(main())",
-               "--db", str(db), "site", "build", "-o", str(out)]
+        built: list[Path] = []
 
-        def in_process() -> None:
-            conn = connect(db)
-            try:
-                build(conn, out)
-            finally:
-                conn.close()
+        def cli(out: Path) -> list[str]:
+            return [sys.executable, "-c", "import sys; from analyzer.cli import main; sys.exit(main())",
+                    "--db", str(db), "site", "build", "-o", str(out)]
 
-        def fresh(sample: Callable[[], Sample]) -> Callable[[], Sample]:
-            """``sample`` into an empty directory (removed before, outside the timing)."""
+        def in_process(out: Path) -> Sample:
+            def run() -> None:
+                conn = connect(db)
+                try:
+                    build(conn, out)
+                finally:
+                    conn.close()
+            return run_inprocess(run, include_children=True)
+
+        def fresh(sample: Callable[[Path], Sample]) -> Callable[[], Sample]:
+            """``sample`` into a new empty directory. Not one emptied just before: ext4
+            skips inodes freed in the last seconds when it allocates one, so creating
+            3,000 files right after deleting 3,000 costs seconds of kernel time
+            (``recently_deleted`` under ``ext4_create`` in ``perf``), which is a cost of
+            the deletion, not of the build. The trees go with the temporary directory."""
             def run() -> Sample:
-                shutil.rmtree(out, ignore_errors=True)
-                return sample()
+                built.append(tmp / f"site-{len(built)}")
+                return sample(built[-1])
             return run
 
         report("full build, in process (builder.build into an empty directory)",
-               measure(fresh(lambda: run_inprocess(in_process)), RUNS), goal=FULL_BUILD_GOAL)
+               measure(fresh(in_process), RUNS), goal=FULL_BUILD_GOAL)
         print(f"load average: {', '.join(f'{x:.2f}' for x in os.getloadavg())}")
         report("full build, whole process (warnscope site build -o DIR)",
-               measure(fresh(lambda: run_child(cli, env)), RUNS), goal=FULL_BUILD_GOAL)
+               measure(fresh(lambda out: run_child(cli(out), env)), RUNS), goal=FULL_BUILD_GOAL)
         print(f"load average: {', '.join(f'{x:.2f}' for x in os.getloadavg())}")
-        report("no-change rebuild, in process", measure(lambda: run_inprocess(in_process), RUNS))
-        report("no-change rebuild, whole process", measure(lambda: run_child(cli, env), RUNS))
+        out = built[-1]
+        report("no-change rebuild, in process", measure(lambda: in_process(out), RUNS))
+        report("no-change rebuild, whole process", measure(lambda: run_child(cli(out), env), RUNS))
         print(weight(out))
     print(f"load average after: {', '.join(f'{x:.2f}' for x in os.getloadavg())}")
 

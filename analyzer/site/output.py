@@ -41,6 +41,17 @@ class WriteStats:
         return len(self.written) + self.unchanged
 
 
+@dataclass
+class WrittenPart:
+    """The files one process of a build wrote: :meth:`SiteWriter.part`, merged by
+    :meth:`SiteWriter.merge` (plain values: it is pickled between processes)."""
+
+    written: list[str]
+    unchanged: int
+    seen: list[str]
+    largest: tuple[int, str]
+
+
 class SiteWriter:
     """Collects a build's files under ``root`` (relative POSIX paths)."""
 
@@ -118,6 +129,26 @@ class SiteWriter:
         if self._pool is not None:
             self._pool.shutdown(wait=True)
             self._pool = None
+
+    def part(self) -> "WrittenPart":
+        """What this writer did, for the writer of the process that forked it (a site
+        rendered in two processes): wait for the files, raise the first error."""
+        self.close()
+        if self._error is not None:
+            raise self._error
+        return WrittenPart(self.stats.written, self.stats.unchanged, sorted(self._seen),
+                           self.stats.largest)
+
+    def merge(self, part: "WrittenPart") -> None:
+        """Count the files another process wrote for this build as this writer's."""
+        twice = self._seen.intersection(part.seen)
+        if twice:
+            raise AssertionError(f"two pages of the site at {min(twice)}")  # a split bug
+        self._seen.update(part.seen)
+        self.stats.written += part.written
+        self.stats.unchanged += part.unchanged
+        if part.largest[0] > self.stats.largest[0]:
+            self.stats.largest = part.largest
 
     def finish(self) -> WriteStats:
         """Remove the previous build's files this build did not produce; save the manifest."""

@@ -13,6 +13,7 @@ import concurrent.futures as cf
 import dataclasses
 import enum
 import functools
+import gc
 import json
 import multiprocessing
 import signal as signals
@@ -374,6 +375,11 @@ def build(conn: sqlite3.Connection, out_dir: str | Path) -> BuildResult:
     for h in b.histories:
         for view, entry in zip(b.compilers, h.entries):
             b.entry[(view.name, h.name)] = entry
+    # The loaded data (about a million objects) is kept out of the collector's reach
+    # while the pages are rendered: each full collection would visit all of it again
+    # (a good part of a build's CPU), and in the forked worker it would write to every
+    # object it visits, copying the memory the worker shares with this process.
+    gc.freeze()
     pool = _worker_pool()
     try:
         in_worker = None
@@ -401,5 +407,6 @@ def build(conn: sqlite3.Connection, out_dir: str | Path) -> BuildResult:
         if pool is not None:
             pool.shutdown(wait=True, cancel_futures=True)
         writer.close()
+        gc.unfreeze()
     pages = sum(1 for rel in writer.files if rel.endswith(".html"))
     return BuildResult(out_dir=out, stats=stats, seconds=time.monotonic() - start, pages=pages)

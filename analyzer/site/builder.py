@@ -359,8 +359,8 @@ def build(conn: sqlite3.Connection, out_dir: str | Path) -> BuildResult:
     """Render everything in the database into ``out_dir``; write only changed files.
 
     The data is loaded once; then, on two or more cores, a forked worker renders the
-    flag pages while this process renders the rest (both write their own files; the
-    worker's list joins this writer's before the manifest is saved)."""
+    compiler and flag pages while this process renders the rest (both write their own
+    files; the worker's list joins this writer's before the manifest is saved)."""
     global _FORKED
     start = time.monotonic()
     out = Path(out_dir)
@@ -387,10 +387,7 @@ def build(conn: sqlite3.Connection, out_dir: str | Path) -> BuildResult:
             # forked before this process writes anything: the writer's thread does not
             # exist yet, and the worker starts its own
             _FORKED = b
-            try:
-                in_worker = pool.submit(_sections_in_worker)
-            finally:
-                _FORKED = None
+            in_worker = pool.submit(_sections_in_worker)
         for section in SECTIONS:
             if in_worker is None or section not in WORKER_SECTIONS:
                 section(b)
@@ -406,6 +403,7 @@ def build(conn: sqlite3.Connection, out_dir: str | Path) -> BuildResult:
     finally:
         if pool is not None:
             pool.shutdown(wait=True, cancel_futures=True)
+        _FORKED = None
         writer.close()
         gc.unfreeze()
     pages = sum(1 for rel in writer.files if rel.endswith(".html"))

@@ -53,7 +53,8 @@ class WrittenPart:
 
 
 class SiteWriter:
-    """Collects a build's files under ``root`` (relative POSIX paths)."""
+    """Collects a build's files under ``root`` (relative POSIX paths). In a fresh
+    directory a file is on disk only once :meth:`finish` or :meth:`close` returned."""
 
     def __init__(self, root: Path):
         self.root = root

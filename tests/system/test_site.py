@@ -595,6 +595,7 @@ def test_attribution_renders_on_its_study(site, site_db, tmp_path, monkeypatch):
                       slugs={"-Wformat": "wformat"})
     ref.append(b)
     builder.overhead_pages(b)
+    b.writer.close()  # a fresh directory's files are written by the writer's thread
     assert json.loads((tmp_path / "overhead/study-2.attribution.json").read_text()) == [_attribution(2)]
     assert not (tmp_path / "overhead/study-1.attribution.json").exists()
     page = (tmp_path / "overhead/study-2.html").read_text()

@@ -9,10 +9,13 @@ host; no page loads anything from outside the site.
 """
 from __future__ import annotations
 
+import concurrent.futures as cf
 import dataclasses
 import enum
 import functools
+import gc
 import json
+import multiprocessing
 import signal as signals
 import sqlite3
 import time
@@ -26,7 +29,8 @@ from flagdb import queries
 
 from analyzer.cli.render import describe_change
 from analyzer.site import flagdata, overheaddata, ubdata, web_dir
-from analyzer.site.output import SiteWriter, WriteStats
+from analyzer.executors import cores
+from analyzer.site.output import SiteWriter, WriteStats, WrittenPart
 from analyzer.site.slugs import base_slug, path_slug, slug_map
 from analyzer.ub.report import LETTERS, LEVEL_ORDER
 
@@ -80,22 +84,36 @@ class Build:
 
 
 def _plain_one(value: Any) -> Any:
-    """One level of :func:`plain`: a dataclass as a dict of its fields, an enum as its value."""
+    """One level of :func:`plain`: a dataclass as a dict of its fields, an enum as its value.
+    Called about 120,000 times a build: the field names come from :func:`_field_names`,
+    once per class, rather than from ``dataclasses.fields`` per object."""
     if isinstance(value, enum.Enum):
         return value.value
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: getattr(value, f.name) for f in dataclasses.fields(value)}
-    raise TypeError(f"{type(value).__name__} is not a result type")
+    names = _field_names(type(value))
+    return {name: getattr(value, name) for name in names}
+
+
+@functools.lru_cache(maxsize=None)
+def _field_names(cls: type) -> tuple[str, ...]:
+    """The fields of a result dataclass, in declaration order (``dataclasses.fields``')."""
+    if not dataclasses.is_dataclass(cls):
+        raise TypeError(f"{cls.__name__} is not a result type")
+    return tuple(f.name for f in dataclasses.fields(cls))
 
 
 def environment(build_ref: list[Build]):
-    """Jinja2 with autoescaping on for every template (flag help holds ``<``, ``>``, ``&``)."""
+    """Jinja2 with autoescaping on for every template (flag help holds ``<``, ``>``, ``&``).
+    ``auto_reload`` is off: the templates do not change during a build, and checking
+    them would stat each template file again for every page (three per page, through
+    ``extends`` and ``from … import``)."""
     import jinja2
 
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(web_dir() / "templates"),
-        autoescape=True, undefined=jinja2.StrictUndefined,
+        autoescape=True, undefined=jinja2.StrictUndefined, auto_reload=False,
         trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
+
+    @functools.lru_cache(maxsize=None)
     def flag(name: str, root: str) -> Markup:
         return typed_flag(name, name, root)
 
@@ -140,8 +158,9 @@ def compiler_pages(b: Build) -> None:
     "all warnings" set), kept apart so the compiler page stays light."""
     for view in b.compilers:
         trees = [(group, base_slug(group), node) for group, node in view.trees.items()]
-        b.page(f"compilers/{view.name}.html", "compiler.html", view=view, trees=trees,
-               entry=lambda name, v=view: b.entry.get((v.name, name)))
+        # each flag with its history entry, joined here rather than by a call per row
+        rows = [(f, b.entry.get((view.name, f.name))) for f in view.flags]
+        b.page(f"compilers/{view.name}.html", "compiler.html", view=view, trees=trees, rows=rows)
         b.json(f"compilers/{view.name}.json", view.flags)
         for group, tree in view.trees.items():
             b.json(f"compilers/{view.name}.{base_slug(group)}.json", tree)
@@ -152,12 +171,31 @@ def compiler_pages(b: Build) -> None:
 
 
 def flag_pages(b: Build) -> None:
-    """One page per flag name across both families: its history table and timeline."""
+    """One page per flag name across both families: its history table and timeline.
+
+    A page has a timeline item and a history row per version (some 30,000 of each in a
+    build of 20 versions); the item and the row's first cells depend only on the version
+    and on the entry's state, so each distinct one is rendered once (the macros of
+    ``_macros.html``) and reused as markup, rather than escaped again on every page."""
     names = [(h.name, b.slugs[h.name]) for h in b.histories]
+    macros = b.env.get_template("_macros.html").module
+    root = "../"  # flags/X.html
+    items: dict[tuple, Markup] = {}
+    heads: dict[tuple, Markup] = {}
     for h in b.histories:
         slug = b.slugs[h.name]
-        b.page(f"flags/{slug}.html", "flag.html", h=h, slug=slug,
-               rows=list(zip(b.compilers, h.entries, h.descriptions, h.kinds)))
+        rows = []
+        for e, desc, kind in zip(h.entries, h.descriptions, h.kinds):
+            state = (e.compiler, e.present, e.in_wall, e.in_wextra)
+            item = items.get(state)
+            if item is None:
+                item = items[state] = macros.timeline_item(e)
+            version = (e.compiler, e.version, e.present)
+            head = heads.get(version)
+            if head is None:
+                head = heads[version] = macros.history_head(e, root)
+            rows.append((e, desc, kind, item, head))
+        b.page(f"flags/{slug}.html", "flag.html", h=h, slug=slug, rows=rows)
         b.json(f"flags/{slug}.json", h.entries)
     b.page("flags/index.html", "flags.html", names=names)
     b.writer.write("data/names.json", json.dumps(names, separators=(",", ":")) + "\n")
@@ -279,6 +317,10 @@ def _level_key(level: str) -> int:
 #: the sections in build order; the index page is written after all of them
 SECTIONS: tuple[Callable[[Build], None], ...] = (
     compiler_pages, flag_pages, diff_pages, ub_pages, overhead_pages)
+#: the sections a forked worker renders while the builder renders the others: some
+#: 60 % of the rendering, and they change nothing in the build the others read (the
+#: headlines and the diff list for the index page come from the builder's sections)
+WORKER_SECTIONS: tuple[Callable[[Build], None], ...] = (compiler_pages, flag_pages)
 
 
 # ------------------------------------------------------------------ the build
@@ -291,8 +333,35 @@ class BuildResult:
     pages: int
 
 
+#: the build a forked worker renders from: set by :func:`build` just before it forks
+#: the worker, which inherits it (nothing is pickled but the worker's answer)
+_FORKED: Build | None = None
+
+
+def _sections_in_worker() -> WrittenPart:
+    """The :data:`WORKER_SECTIONS` in the forked worker, and what its writer wrote."""
+    assert _FORKED is not None
+    for section in WORKER_SECTIONS:
+        section(_FORKED)
+    return _FORKED.writer.part()
+
+
+def _worker_pool() -> cf.ProcessPoolExecutor | None:
+    """One forked worker for :data:`WORKER_SECTIONS`, where this process may use two
+    cores and fork exists; None (everything in this process) elsewhere. The worker
+    starts without importing anything again and inherits the loaded data."""
+    if cores() < 2 or "fork" not in multiprocessing.get_all_start_methods():
+        return None
+    return cf.ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("fork"))
+
+
 def build(conn: sqlite3.Connection, out_dir: str | Path) -> BuildResult:
-    """Render everything in the database into ``out_dir``; write only changed files."""
+    """Render everything in the database into ``out_dir``; write only changed files.
+
+    The data is loaded once; then, on two or more cores, a forked worker renders the
+    compiler and flag pages while this process renders the rest (both write their own
+    files; the worker's list joins this writer's before the manifest is saved)."""
+    global _FORKED
     start = time.monotonic()
     out = Path(out_dir)
     writer = SiteWriter(out)
@@ -306,14 +375,36 @@ def build(conn: sqlite3.Connection, out_dir: str | Path) -> BuildResult:
     for h in b.histories:
         for view, entry in zip(b.compilers, h.entries):
             b.entry[(view.name, h.name)] = entry
-    for section in SECTIONS:
-        section(b)
-    static = web_dir() / "static"
-    for path in sorted(static.rglob("*")):
-        if path.is_file():
-            writer.write(f"static/{path.relative_to(static).as_posix()}", path.read_bytes())
-    b.page("index.html", "index.html", compilers=b.compilers, headlines=b.headlines,
-           flag_count=len(names), diff_count=len(b.diffs))
-    stats = writer.finish()
+    # The loaded data (about a million objects) is kept out of the collector's reach
+    # while the pages are rendered: each full collection would visit all of it again
+    # (a good part of a build's CPU), and in the forked worker it would write to every
+    # object it visits, copying the memory the worker shares with this process.
+    gc.freeze()
+    pool = _worker_pool()
+    try:
+        in_worker = None
+        if pool is not None:
+            # forked before this process writes anything: the writer's thread does not
+            # exist yet, and the worker starts its own
+            _FORKED = b
+            in_worker = pool.submit(_sections_in_worker)
+        for section in SECTIONS:
+            if in_worker is None or section not in WORKER_SECTIONS:
+                section(b)
+        if in_worker is not None:
+            writer.merge(in_worker.result())
+        static = web_dir() / "static"
+        for path in sorted(static.rglob("*")):
+            if path.is_file():
+                writer.write(f"static/{path.relative_to(static).as_posix()}", path.read_bytes())
+        b.page("index.html", "index.html", compilers=b.compilers, headlines=b.headlines,
+               flag_count=len(names), diff_count=len(b.diffs))
+        stats = writer.finish()
+    finally:
+        if pool is not None:
+            pool.shutdown(wait=True, cancel_futures=True)
+        _FORKED = None
+        writer.close()
+        gc.unfreeze()
     pages = sum(1 for rel in writer.files if rel.endswith(".html"))
     return BuildResult(out_dir=out, stats=stats, seconds=time.monotonic() - start, pages=pages)

@@ -266,6 +266,18 @@ def test_rebuild_writes_only_what_changed(site_db, tmp_path):
     assert len(written) < 20
 
 
+def test_one_process_builds_the_same_site(site, site_db, tmp_path, monkeypatch):
+    """Where the builder cannot fork a worker (one core), it renders every section
+    itself: the same bytes, the same files, the same manifest."""
+    monkeypatch.setattr(builder, "_worker_pool", lambda: None)
+    out = tmp_path / "site"
+    result = builder.build(connect(site_db), out)
+    files = sorted(p.relative_to(out) for p in out.rglob("*") if p.is_file())
+    assert files == sorted(p.relative_to(site) for p in site.rglob("*") if p.is_file())
+    assert all((out / rel).read_bytes() == (site / rel).read_bytes() for rel in files)
+    assert len(result.stats.written) == len(files) - 1  # all but the manifest
+
+
 def test_a_dropped_compiler_drops_its_pages(site_db, tmp_path):
     db = tmp_path / "copy.db"
     shutil.copy(site_db, db)
@@ -583,6 +595,7 @@ def test_attribution_renders_on_its_study(site, site_db, tmp_path, monkeypatch):
                       slugs={"-Wformat": "wformat"})
     ref.append(b)
     builder.overhead_pages(b)
+    b.writer.close()  # a fresh directory's files are written by the writer's thread
     assert json.loads((tmp_path / "overhead/study-2.attribution.json").read_text()) == [_attribution(2)]
     assert not (tmp_path / "overhead/study-1.attribution.json").exists()
     page = (tmp_path / "overhead/study-2.html").read_text()

@@ -26,6 +26,7 @@ from typing import Any, Callable
 from markupsafe import Markup, escape
 
 from flagdb import queries
+from flagdb.errors import WarnscopeError
 
 from analyzer.cli.render import describe_change
 from analyzer.site import flagdata, overheaddata, ubdata, web_dir
@@ -392,7 +393,11 @@ def build(conn: sqlite3.Connection, out_dir: str | Path) -> BuildResult:
             if in_worker is None or section not in WORKER_SECTIONS:
                 section(b)
         if in_worker is not None:
-            writer.merge(in_worker.result())
+            try:
+                writer.merge(in_worker.result())
+            except cf.process.BrokenProcessPool:
+                raise WarnscopeError("the site's worker process died (out of memory, or killed): "
+                                     "run site build again") from None
         static = web_dir() / "static"
         for path in sorted(static.rglob("*")):
             if path.is_file():

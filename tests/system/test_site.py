@@ -11,6 +11,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import sqlite3
 from html.parser import HTMLParser
 from pathlib import Path
@@ -21,12 +22,14 @@ from markupsafe import escape
 
 from analyzer import sandbox
 from analyzer.cli import main
+from analyzer.executors import cores
 from analyzer.overhead import store as oh_store
-from analyzer.site import builder, flagdata, overheaddata
+from analyzer.site import builder, overheaddata
 from analyzer.site.slugs import base_slug, slug_map
 from analyzer.ub import run as ub_run
 from flagdb import queries, store
 from flagdb.db import connect
+from flagdb.errors import WarnscopeError
 from flagdb.ingest import ingest
 from flagdb.results import plain
 
@@ -276,6 +279,19 @@ def test_one_process_builds_the_same_site(site, site_db, tmp_path, monkeypatch):
     assert files == sorted(p.relative_to(site) for p in site.rglob("*") if p.is_file())
     assert all((out / rel).read_bytes() == (site / rel).read_bytes() for rel in files)
     assert len(result.stats.written) == len(files) - 1  # all but the manifest
+
+
+def _worker_killed() -> None:
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+def test_a_dead_worker_is_one_error(site_db, tmp_path, monkeypatch):
+    """The forked worker killed (the OOM killer, say): one error, not a traceback."""
+    if cores() < 2:
+        pytest.skip("one core: the builder forks no worker")
+    monkeypatch.setattr(builder, "_sections_in_worker", _worker_killed)
+    with pytest.raises(WarnscopeError, match="worker process died"):
+        builder.build(connect(site_db), tmp_path / "site")
 
 
 def test_a_dropped_compiler_drops_its_pages(site_db, tmp_path):

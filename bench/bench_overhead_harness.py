@@ -1,0 +1,92 @@
+"""What the overhead matrix's own harness adds to the builds it times.
+
+A study builds through a compiled wrapper in place of CC (it appends the level's
+flags and records each compiler process's rusage and command line: one more fork and
+one log line per compiler run) and times the build's process tree with ``wait4``.
+Here the same project is built twice from two copies of its tree, configured alike:
+once with ``CC=gcc-12`` and ``CFLAGS="-O2 -w"`` directly, once through the wrapper
+(``CFLAGS=-O2``, the wrapper appending ``-w``, its log on), both timed the same way
+with ``analyzer.overhead.process.run``. Runs are interleaved (direct, harness, direct,
+…) after one warm-up of each; every run starts from ``make clean``. The figure is the
+ratio of median CPU user+sys (harness / direct) and the range of the per-round
+ratios. The goal: the harness adds at most 1 %.
+
+BENCH_RUNS (default 5), BENCH_PROJECT (default zlib), BENCH_COMPILER (default gcc-12).
+
+Run from the repository root after ./setup.sh:  .venv/bin/python -m bench.bench_overhead_harness
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+from analyzer.measure import machine, stats
+from analyzer.overhead import process, recipes, study
+from analyzer.overhead.wrapper import FLAGS_ENV, LOG_ENV, wrapper_for
+from analyzer.toolchain import resolve
+
+
+def main() -> int:
+    runs = int(os.environ.get("BENCH_RUNS", "5"))
+    recipe = recipes.get(os.environ.get("BENCH_PROJECT", "zlib"))
+    tc = resolve(os.environ.get("BENCH_COMPILER", "gcc-12"))
+    tree, origin = study.source_tree(recipe)
+    build = recipe.build.format(jobs=1)
+    print(f"machine: {machine()}")
+    print(f"{recipe.name} ({origin}) with {tc.name}, -O2 -w, `{build}`, {runs} runs each after a "
+          "warm-up, interleaved; CPU = user+sys of the build's process tree (wait4)")
+    with tempfile.TemporaryDirectory(prefix="bench-harness-") as tmp:
+        work = Path(tmp)
+        log = work / "wrap.log"
+        setups = {
+            "direct": process.build_env({"CC": tc.c_driver, "CXX": tc.cxx_driver,
+                                         "CFLAGS": "-O2 -w", "CXXFLAGS": "-O2 -w"}),
+            "harness": process.build_env({"CC": str(wrapper_for(tc.c_driver, "c")),
+                                          "CXX": str(wrapper_for(tc.cxx_driver, "c++")),
+                                          "CFLAGS": "-O2", "CXXFLAGS": "-O2",
+                                          **{var: "-w" for var in FLAGS_ENV.values()},
+                                          LOG_ENV: str(log)}),
+        }
+        trees = {}
+        for name, env in setups.items():
+            trees[name] = work / name
+            shutil.copytree(tree, trees[name], symlinks=True)
+            t = process.run(recipe.configure, trees[name], env, work / f"{name}.configure.log")
+            if t.exit != 0:
+                print(f"configure failed for {name}: see {work / f'{name}.configure.log'}", file=sys.stderr)
+                return 1
+        cpu: dict[str, list[float]] = {name: [] for name in setups}
+        wall: dict[str, list[float]] = {name: [] for name in setups}
+        loads = []
+        for rnd in range(runs + 1):
+            for name, env in setups.items():
+                process.run(recipe.clean, trees[name], env, work / "clean.log")
+                log.unlink(missing_ok=True)
+                t = process.run(build, trees[name], env, work / f"{name}.log")
+                if t.exit != 0:
+                    print(f"build failed for {name}: see {work / f'{name}.log'}", file=sys.stderr)
+                    return 1
+                loads.append(t.load1)
+                label = "warm-up" if rnd == 0 else f"run {rnd}/{runs}"
+                print(f"  {name:8} {label:9} cpu {t.cpu:7.3f} s  wall {t.wall:7.3f} s  load {t.load1:.2f}")
+                if rnd > 0:
+                    cpu[name].append(t.cpu)
+                    wall[name].append(t.wall)
+    print()
+    for name in setups:
+        c, w = stats(cpu[name]), stats(wall[name])
+        print(f"{name:8} CPU min {c.min:.3f} / median {c.median:.3f} / max {c.max:.3f} s   "
+              f"wall {w.min:.3f} / {w.median:.3f} / {w.max:.3f} s")
+    ratio = stats(cpu["harness"]).median / stats(cpu["direct"]).median
+    per_round = stats([h / d for h, d in zip(cpu["harness"], cpu["direct"])])
+    print(f"harness / direct, median CPU: {ratio:.4f} ({(ratio - 1) * 100:+.2f} %); per round "
+          f"{per_round.min:.4f} / {per_round.median:.4f} / {per_round.max:.4f} (goal <= 1.01); "
+          f"load average {min(loads):.2f}-{max(loads):.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -241,10 +241,10 @@ class Workspace:
 
 
 def _first_error(log: str) -> str:
-    """The line of a build log that says what failed: the first 'error' line, else the last line."""
+    """The line of a build log that says what failed: the compiler's first error line,
+    else the last line."""
     lines = [line.strip() for line in log.splitlines() if line.strip()]
-    errors = [line for line in lines if "error" in line.lower()]
-    return (errors or lines or [""])[0 if errors else -1]
+    return study.first_error(lines) or (lines or [""])[-1]
 
 
 # ------------------------------------------------------------------ measuring

@@ -25,7 +25,7 @@ import shutil
 import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 from flagdb.apt import AptState
 from flagdb.db import transaction, utc_now
@@ -231,7 +231,32 @@ def count_warnings(path: Path) -> int:
         return 0
 
 
+#: a compiler's own error line: ``file:line:col: error: …``, ``fatal error: …``,
+#: ``internal compiler error: …`` (not a warning that mentions an error)
+ERROR_LINE = re.compile(r"(?:^|: )(?:fatal error|internal compiler error|error): ")
+
+
+def first_error(lines: Iterable[str]) -> str | None:
+    """The first compiler error line among ``lines``, stripped; None if there is none."""
+    for line in lines:
+        if ERROR_LINE.search(line):
+            return line.strip()
+    return None
+
+
 def _fail(cells: list[CellResult], what: str, log: Path) -> None:
+    """Mark ``cells`` failed with ``what`` and, where the log has one, the compiler's
+    first error line: in a build under all warnings it can sit 100,000 lines before
+    the log's tail, and it says what went wrong (an internal compiler error, say)."""
+    try:
+        with open(log, errors="replace") as fh:
+            error = first_error(fh)
+    except OSError:
+        error = None
+    if error is not None:
+        # paths inside the private copy of the tree, said relative to the tree
+        error = error.replace(f"{log.parent / 'tree'}/", "")
+        what = f"{what}: {error[:300]}"
     for c in cells:
         c.status, c.error, c.log_tail, c.runs, c.tu_runs = "failed", what, _tail(log), [], []
 

@@ -169,6 +169,9 @@ def test_failed_build_is_a_recorded_cell(gcc_db_copy, capsys, tmp_path):
     for c in cells:
         assert c["status"] == "failed" and c["runs"] == 0
         assert "build failed" in c["error"]
+        # the compiler's own error line, its path relative to the project's tree
+        assert c["error"].split(": ", 2)[2].startswith("broken.c:1:"), c["error"]
+        assert "error: expected ';'" in c["error"] and "overhead/work" not in c["error"]
         assert "error" in c["log_tail"] and "broken.c" in c["log_tail"]
 
 

@@ -1,0 +1,27 @@
+"""Which line of a failed build's log says what failed (logs of real builds, abridged)."""
+from __future__ import annotations
+
+from analyzer.overhead.study import first_error
+
+# gcc-12 under the `all` set on cppcheck 2.10: warnings that mention errors, then the ICE
+CPPCHECK_GCC12 = """\
+/tmp/t/externals/tinyxml2/tinyxml2.h:1871:25: warning: padding struct to align 'tinyxml2::XMLDocument::_errorID' [-Wpadded]
+ 1871 |     XMLError            _errorID;
+/tmp/t/lib/errortypes.h:40:17: note: 'InternalError::errorMessage' declared here
+/tmp/t/lib/analyzerinfo.cpp: At global scope:
+/tmp/t/lib/analyzerinfo.cpp:162:1: internal compiler error: in diag_mismatched_tags, at cp/parser.cc:33670
+  162 | }
+make[1]: *** [lib/CMakeFiles/cppcheck-core.dir/build.make:388: lib/CMakeFiles/cppcheck-core.dir/build/mc_analyzerinfo.cpp.o] Error 1
+"""
+
+
+def test_the_compilers_error_line_not_a_warning_about_errors():
+    assert first_error(CPPCHECK_GCC12.splitlines()) == (
+        "/tmp/t/lib/analyzerinfo.cpp:162:1: internal compiler error: in diag_mismatched_tags, "
+        "at cp/parser.cc:33670")
+
+
+def test_plain_and_fatal_errors_and_none():
+    assert first_error(["a.c:1:27: error: expected ';' before '}' token"]).startswith("a.c:1:27: error:")
+    assert first_error(["cc1: fatal error: x.c: No such file or directory"]).startswith("cc1: fatal error:")
+    assert first_error(["x.c:3:1: warning: unused error code [-Wunused]", "make: *** [all] Error 2"]) is None

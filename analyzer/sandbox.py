@@ -214,10 +214,17 @@ def _child_env(home: str, tmp: str, env: dict[str, str] | None) -> dict[str, str
     return child_env
 
 
-def _rlimits(limits: Limits, uid: int | None, namespace: bool) -> tuple[tuple[int, int], ...]:
-    lims = [(resource.RLIMIT_CORE, 0), (resource.RLIMIT_CPU, limits.cpu),
-            (resource.RLIMIT_FSIZE, limits.file_size), (resource.RLIMIT_NOFILE, limits.open_files),
-            (resource.RLIMIT_STACK, limits.stack)]
+def _rlimits(limits: Limits, uid: int | None,
+             namespace: bool) -> tuple[tuple[int, int, int], ...]:
+    """(resource, soft, hard) for the program.
+
+    The CPU limit's hard value is one second above the soft one: at the soft limit the
+    kernel sends SIGXCPU, which says unambiguously that the limit ended the run. With
+    soft == hard it sends SIGKILL instead, and the program's CPU time in its rusage can
+    read a few milliseconds under the limit, so such a run looked like a crash. A program
+    that catches SIGXCPU still dies of SIGKILL a second later."""
+    lims = [(resource.RLIMIT_CORE, 0), (resource.RLIMIT_FSIZE, limits.file_size),
+            (resource.RLIMIT_NOFILE, limits.open_files), (resource.RLIMIT_STACK, limits.stack)]
     if limits.address_space is not None:
         lims.append((resource.RLIMIT_AS, limits.address_space))
     if uid is not None:
@@ -229,7 +236,8 @@ def _rlimits(limits: Limits, uid: int | None, namespace: bool) -> tuple[tuple[in
         soft, _ = resource.getrlimit(resource.RLIMIT_NPROC)
         if soft == resource.RLIM_INFINITY:
             lims.append((resource.RLIMIT_NPROC, 4096))
-    return tuple(lims)
+    return ((resource.RLIMIT_CPU, limits.cpu, limits.cpu + 1),
+            *((which, value, value) for which, value in lims))
 
 
 def _staging_dir() -> str:
@@ -531,13 +539,13 @@ def _pidfd_open(pid: int) -> int | None:
         return None
 
 
-def _enter_plain(uid: int | None, rlimits: tuple[tuple[int, int], ...]) -> None:
+def _enter_plain(uid: int | None, rlimits: tuple[tuple[int, int, int], ...]) -> None:
     """In the child, before exec: limits first (as root they cannot be raised back), then
     the uid; the child dies with the worker."""
     for sig in (signal.SIGINT, signal.SIGQUIT, signal.SIGTERM):
         signal.signal(sig, signal.SIG_DFL)  # the program starts with default dispositions
-    for which, value in rlimits:
-        resource.setrlimit(which, (value, value))
+    for which, soft, hard in rlimits:
+        resource.setrlimit(which, (soft, hard))
     if uid is not None:
         os.setgroups([])
         os.setgid(uid)

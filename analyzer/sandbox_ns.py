@@ -72,7 +72,7 @@ class Plan:
     real_uid: int
     real_gid: int
     tmpfs_size: int
-    rlimits: tuple[tuple[int, int], ...]
+    rlimits: tuple[tuple[int, int, int], ...]  # (resource, soft, hard)
     system_root: str = ""     # '' the host's system directories; else a Debian root's
 
 
@@ -251,8 +251,8 @@ def _become_program(plan: Plan) -> None:
     os.close(plan.message_fd)
     for sig in (signal.SIGINT, signal.SIGQUIT, signal.SIGTERM, signal.SIGCHLD):
         signal.signal(sig, signal.SIG_DFL)
-    for which, value in plan.rlimits:
-        resource.setrlimit(which, (value, value))
+    for which, soft, hard in plan.rlimits:
+        resource.setrlimit(which, (soft, hard))
     if plan.uid is not None:
         os.setgroups([])
         os.setgid(plan.uid)

@@ -33,7 +33,9 @@ from analyzer.ub.jobs import (CellJob, CellRef, CellResult, ClangUnit, ClangWarn
                               SanitizerResult, cell_ref, execute)
 
 #: Bump when the meaning of a stored result changes, so old results are recomputed.
-RESULT_VERSION = "3"
+#: "4": a run stopped by the CPU limit could be stored as a crash (SIGKILL with rusage
+#: just under the limit); such cells are run again.
+RESULT_VERSION = "4"
 DEFAULT_RUNS = 2
 CLANG_UNITS_PER_JOB = 40
 SANITIZER_LIMITS = sandbox.Limits(timeout=10.0, cpu=10, address_space=None)

@@ -72,6 +72,13 @@ def exercise() -> dict:
         seen[name] = _run(binary, env=env)
     ok, binary, log, _ = _build("hostile/fork-bomb.c", ["-O0"])
     seen["fork-bomb"] = _run(binary)
+    # The CPU limit, well inside the wall limit: each run is a CPU timeout, never a crash.
+    cpu_limit = sandbox.Limits(timeout=30, cpu=1)
+    ok, binary, log, _ = _build("hostile/infinite-loop.c", ["-O0"])
+    seen["spin"] = [_run(binary, cpu_limit) for _ in range(5)]
+    ok, binary, log, _ = _build("hostile-run/catch-xcpu.c", ["-O0"])
+    assert ok, log
+    seen["catch-xcpu"] = _run(binary, cpu_limit)
     ok, binary, log, _ = _build("hostile-run/big-alloc.c", ["-O0", "-fsanitize=address"])
     assert ok, log
     seen["big-alloc"] = _run(binary, sandbox.Limits(timeout=20, cpu=20, address_space=None))
@@ -117,6 +124,12 @@ def check(seen: dict) -> None:
     assert len(secrets) == 5
     bomb = seen["fork-bomb"]
     assert bomb["status"] == "timeout" and 0 < bomb["leftovers"] <= LIMITS.processes + 2
+    # With soft == hard the kernel's SIGKILL came with rusage a few ms under the limit, and
+    # about a third of such runs were taken for crashes.
+    assert {(r["status"], r["limit"], r["signal"]) for r in seen["spin"]} == {
+        ("timeout", "cpu", signal.SIGXCPU)}
+    xcpu = seen["catch-xcpu"]
+    assert (xcpu["status"], xcpu["limit"], xcpu["signal"]) == ("timeout", "cpu", signal.SIGKILL)
     big = seen["big-alloc"]
     assert (big["status"], big["limit"], big["signal"]) == ("signal", "memory", signal.SIGKILL)
     assert big["maxrss_kb"] < 3 * sandbox.Limits().memory // 1024

@@ -18,7 +18,12 @@ BUILTIN = (*FIXED, "all")
 
 
 def parse_custom(specs: tuple[str, ...]) -> dict[str, list[str]]:
-    """``--flag-set NAME=FLAGS`` -> {NAME: [flags]}."""
+    """``--flag-set NAME=FLAGS`` -> {NAME: [flags]}.
+
+    A word of FLAGS that names a built-in level stands for that level's flags, so a set
+    can be a level with changes: ``all-nomt='all -Wno-mismatched-tags'`` is ``all``
+    without a warning that crashes the compiler on some project. Each word is either an
+    option (starting with ``-``) or a built-in level's name."""
     out = {}
     for spec in specs:
         name, sep, flags = spec.partition("=")
@@ -27,7 +32,12 @@ def parse_custom(specs: tuple[str, ...]) -> dict[str, list[str]]:
             raise WarnscopeError(f"--flag-set {spec!r}: expected NAME=FLAGS, e.g. shadow='-Wshadow'")
         if name in BUILTIN:
             raise WarnscopeError(f"--flag-set {name}: a built-in level has that name")
-        out[name] = flags.split()
+        words = flags.split()
+        bad = [w for w in words if not w.startswith("-") and w not in BUILTIN]
+        if bad:
+            raise WarnscopeError(f"--flag-set {name}: {bad[0]!r} is neither an option nor a "
+                                 f"level ({', '.join(BUILTIN)})")
+        out[name] = words
     return out
 
 
@@ -46,7 +56,13 @@ def flags(conn: sqlite3.Connection, tc: Toolchain, level: str, languages: tuple[
     if level in FIXED:
         return {lang: list(FIXED[level]) for lang in languages}
     if level in custom:
-        return {lang: list(custom[level]) for lang in languages}
+        per_lang: dict[str, list[str]] = {lang: [] for lang in languages}
+        for word in custom[level]:
+            expanded = (flags(conn, tc, word, languages, {}) if word in BUILTIN
+                        else {lang: [word] for lang in languages})
+            for lang in languages:
+                per_lang[lang] += expanded[lang]
+        return per_lang
     if tc.family == "clang":
         return {lang: ["-Weverything"] for lang in languages}
     data = gcc_data(conn, tc.name)

@@ -60,7 +60,9 @@ def projects_cmd(as_json: bool) -> None:
 @click.option("--compilers", default=DEFAULT_COMPILERS, show_default=True, help="Comma-separated gcc-N / clang-N.")
 @click.option("--levels", default=DEFAULT_LEVELS, show_default=True,
               help="Comma-separated: off, default, wall, wextra, all, or --flag-set names.")
-@click.option("--flag-set", "flag_sets", multiple=True, help="A custom level NAME=FLAGS (repeatable); a level's name among FLAGS stands for its flags, e.g. nomt='all -Wno-mismatched-tags'.")
+@click.option("--flag-set", "flag_sets", multiple=True,
+              help="A custom level NAME=FLAGS (repeatable); a level's name among FLAGS stands "
+                   "for its flags, e.g. nomt='all -Wno-mismatched-tags'.")
 @click.option("--runs", default=3, show_default=True, help="Counted runs per cell, after one warm-up.")
 @click.option("--mode", default=None, type=click.Choice(["build", "tu"]), help="Whole build (default) or per TU.")
 @click.option("--opt", default="-O2", show_default=True, help="Optimization level.")

@@ -31,7 +31,7 @@ import time
 from types import TracebackType
 from typing import Any, Callable, Iterable, Iterator, NamedTuple, Protocol
 
-from flagdb.errors import WarnscopeError
+from warnscope.errors import WarnscopeError
 
 #: Default workers per core: a compile spends much of its wall time starting processes
 #: and faulting in the compiler, not on the CPU (measured in bench/bench_ub.py).

@@ -24,7 +24,7 @@ import time
 from dataclasses import dataclass
 from typing import Callable, Mapping, Sequence
 
-from flagdb.errors import WarnscopeError
+from warnscope.errors import WarnscopeError
 
 
 @dataclass(frozen=True)

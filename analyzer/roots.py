@@ -8,7 +8,7 @@ install`` of the compiler inside it with what warnscope needs of it (C/C++ runti
 sanitizer runtimes, GCC plugin headers, clang's tools). One root per suite holds every
 compiler added from that suite.
 
-Which suite: :func:`flagdb.apt.preferred_suite`, the rule the flag data follows too --
+Which suite: :func:`warnscope.apt.preferred_suite`, the rule the flag data follows too --
 the host's suite, else the newest *release* that packages the major (bullseye,
 bookworm, trixie), and sid only for a major no release has. A release changes only by
 point updates, so a root built next month has the same compiler as this one; sid
@@ -41,10 +41,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterator
 
-from flagdb import apt
-from flagdb.errors import WarnscopeError
+from warnscope import apt
+from warnscope.errors import WarnscopeError
 from flagdb.model import CompilerId
-from flagdb.paths import atomic_write, cache_dir
+from warnscope.paths import atomic_write, cache_dir
 
 #: Oldest first. Which compiler majors each suite packages (measured against the mirror).
 SUITES: dict[str, dict[str, tuple[int, ...]]] = {

@@ -58,8 +58,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator, Sequence
 
-from flagdb.errors import WarnscopeError
-from flagdb.paths import cache_dir
+from warnscope.errors import WarnscopeError
+from warnscope.paths import cache_dir
 
 from analyzer import sandbox_ns
 

@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 
-from flagdb.errors import WarnscopeError
+from warnscope.errors import WarnscopeError
 from flagdb.model import CompilerId
 
 #: seconds a ``--version`` probe may take before the compiler counts as broken

@@ -23,7 +23,7 @@ from analyzer.measure import machine
 from flagdb import store
 from flagdb.clang_inc import parse_dir
 from flagdb.clang_ingest import build, fetch_package
-from flagdb.db import connect
+from warnscope.database import connect
 
 
 def cpu() -> float:

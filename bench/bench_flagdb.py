@@ -20,7 +20,7 @@ from pathlib import Path
 from analyzer.measure import machine, measure, run_child, run_inprocess, summary
 
 from flagdb import store
-from flagdb.db import connect
+from warnscope.database import connect
 from flagdb.gcc_ingest import build_from_tree, fetch_debian
 from flagdb.ingest import ingest
 

@@ -50,10 +50,10 @@ from analyzer.toolchain import installed
 from analyzer.ub import run as ub_run
 from analyzer.ub.corpus import bundled_corpus
 from flagdb import store
-from flagdb.db import connect
-from flagdb.errors import WarnscopeError
+from warnscope.database import connect
+from warnscope.errors import WarnscopeError
 from flagdb.ingest import ingest
-from flagdb.paths import cache_dir
+from warnscope.paths import cache_dir
 
 RUNS = int(os.environ.get("BENCH_RUNS", "5"))
 #: every version of both families the flag database may know

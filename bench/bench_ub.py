@@ -25,7 +25,7 @@ from analyzer.measure import Sample, machine, run_inprocess, stats
 from analyzer.toolchain import resolve
 from analyzer.ub import run as ub_run
 from analyzer.ub.corpus import bundled_corpus
-from flagdb.db import connect
+from warnscope.database import connect
 
 CORPUS = os.environ.get("BENCH_UB_CORPUS") or str(bundled_corpus())
 COMPILERS = os.environ.get("BENCH_UB_COMPILERS", "gcc-12,clang-16").split(",")

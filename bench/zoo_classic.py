@@ -30,7 +30,7 @@ from pathlib import Path
 from analyzer import roots
 from analyzer.measure import machine
 from analyzer.toolchain import parse_id, resolve
-from flagdb.errors import WarnscopeError
+from warnscope.errors import WarnscopeError
 
 CASE = Path(__file__).resolve().parent.parent / "corpus" / "signed-integer-overflow" / "loop"
 LEVELS = ("-O0", "-O2", "-O3")

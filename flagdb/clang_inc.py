@@ -34,8 +34,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from flagdb.errors import ParseError
-from flagdb.extract import read_regular, shown
+from warnscope.errors import ParseError
+from warnscope.extract import read_regular, shown
 
 #: Diagnostic classes as TableGen writes them (``CLASS_WARNING`` …).
 CLASSES = ("WARNING", "EXTENSION", "ERROR", "NOTE", "REMARK", "TRAP")
@@ -380,7 +380,7 @@ def _name_at(names: bytes, offset: int, strtab: bool) -> str | None:
 
 
 def _read(path: str) -> str:
-    """A table's text: only a regular file of bounded size and line length (flagdb.extract)."""
+    """A table's text: only a regular file of bounded size and line length (warnscope.extract)."""
     data = read_regular(path, shown(path))
     try:
         return data.decode("utf-8")

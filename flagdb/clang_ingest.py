@@ -27,11 +27,11 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
-from flagdb import apt, extract
+from warnscope import apt, extract
 from flagdb.clang_inc import Diag, Tables, parse_dir
-from flagdb.errors import WarnscopeError
+from warnscope.errors import WarnscopeError
 from flagdb.model import ClangFacts, CompilerData, Edge, Flag, Message
-from flagdb.paths import cache_dir
+from warnscope.paths import cache_dir
 
 #: Files wanted from the package, by basename.
 _WANTED = re.compile(r"Diagnostic\w*Kinds\.inc|DiagnosticGroups\.inc|Version\.inc")
@@ -81,7 +81,7 @@ def fetch_package(major: int, suite: str | None = None) -> tuple[Path, apt.Candi
     """The cache directory holding the extracted .inc files of ``libclang-N-dev`` (the
     version :meth:`AptState.best` picks, or ``suite``'s), and that version.
 
-    Extraction (:func:`flagdb.extract.populate`) happens once, under a lock, into a
+    Extraction (:func:`warnscope.extract.populate`) happens once, under a lock, into a
     temporary sibling renamed into place when complete, so a concurrent or
     interrupted run never leaves a half-filled directory behind.
     """

@@ -14,11 +14,11 @@ import re
 import tarfile
 from pathlib import Path
 
-from flagdb import apt, extract
-from flagdb.errors import ParseError, WarnscopeError
+from warnscope import apt, extract
+from warnscope.errors import ParseError, WarnscopeError
 from flagdb.gcc_opt import Option, OptFile, has_flag, merge, nth_arg, opt_args, read_file
 from flagdb.model import CompilerData, Edge, Flag, GccFacts
-from flagdb.paths import cache_dir
+from warnscope.paths import cache_dir
 
 C_FAMILY_FILES = ("common.opt", "c-family/c.opt", "analyzer/analyzer.opt")
 C_LANGUAGES = ("C", "ObjC", "C++", "ObjC++")
@@ -33,7 +33,7 @@ def _wanted(relpath: str) -> bool:
 
 def extract_tarball(stream, dest: Path, origin: str) -> int:
     """Stream a GCC release tarball and write only the wanted files under ``dest``
-    (through :mod:`flagdb.extract`: safe names, regular files, size caps)."""
+    (through :mod:`warnscope.extract`: safe names, regular files, size caps)."""
     count = 0
     budget = extract.Budget(origin)
     try:

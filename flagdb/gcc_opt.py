@@ -17,7 +17,7 @@ The rules follow ``opt-gather.awk``, ``opt-read.awk``, ``opt-functions.awk`` and
 * ``Language``, ``Enum``, ``EnumValue``, ``Variable``, ``TargetVariable``,
   ``TargetSave``, ``HeaderInclude`` and ``SourceInclude`` records are not options.
 
-Anything malformed raises :class:`~flagdb.errors.ParseError` naming file and line.
+Anything malformed raises :class:`~warnscope.errors.ParseError` naming file and line.
 """
 from __future__ import annotations
 
@@ -25,8 +25,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from flagdb.errors import ParseError
-from flagdb.extract import read_regular
+from warnscope.errors import ParseError
+from warnscope.extract import read_regular
 
 SPECIAL_RECORDS = {
     "Language", "Enum", "EnumValue", "Variable", "TargetVariable", "TargetSave",
@@ -167,7 +167,7 @@ def c_unescape(text: str) -> str:
 
 def read_file(path: Path, display: str) -> OptFile:
     """Read and parse a file from disk; undecodable bytes are a parse error with a line.
-    Only a regular file of bounded size and line length is read (flagdb.extract)."""
+    Only a regular file of bounded size and line length is read (warnscope.extract)."""
     data = read_regular(path, display)
     try:
         text = data.decode("utf-8")

@@ -8,8 +8,8 @@ from __future__ import annotations
 import sqlite3
 
 from flagdb import store
-from flagdb.db import is_empty
-from flagdb.errors import WarnscopeError
+from warnscope.database import is_empty
+from warnscope.errors import WarnscopeError
 from flagdb.model import CompilerData, family_of
 
 
@@ -27,7 +27,7 @@ def load(compiler: str, source: str | None = None, suite: str | None = None) -> 
     """Parse a compiler version's warning data without touching the database.
 
     Without ``source`` the data comes from Debian's package for it (gcc-N-source,
-    libclang-N-dev) in the suite :meth:`flagdb.apt.AptState.best` picks, or ``suite``.
+    libclang-N-dev) in the suite :meth:`warnscope.apt.AptState.best` picks, or ``suite``.
 
     (The binary route, which asks a GCC through the warnscope plugin, runs compilers
     and so lives in :mod:`analyzer.gccplugin.binary`; its result is stored with

@@ -185,7 +185,7 @@ class CompilerData:
     suite: str | None = None
 
     def set_package(self, candidate) -> None:
-        """Record the Debian package (an :class:`flagdb.apt.Candidate`, or None) the
+        """Record the Debian package (an :class:`warnscope.apt.Candidate`, or None) the
         data came from."""
         self.package = candidate.package if candidate else None
         self.debian_version = candidate.version if candidate else None

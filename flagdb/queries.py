@@ -32,7 +32,7 @@ def lang_name(lang: str | None) -> str | None:
     try:
         return LANGS[lang.lower()]
     except KeyError:
-        from flagdb.errors import WarnscopeError
+        from warnscope.errors import WarnscopeError
 
         raise WarnscopeError(f"unknown language {lang!r} (use c or c++)") from None
 
@@ -235,7 +235,7 @@ def find(index: Index, typed: str) -> tuple[Flag, str | None]:
     """:meth:`Index.resolve`, or the error a user sees, with the closest name if any."""
     hit = index.resolve(typed)
     if hit is None:
-        from flagdb.errors import WarnscopeError
+        from warnscope.errors import WarnscopeError
 
         hint = index.suggest(typed)
         raise WarnscopeError(f"{index.data.compiler} has no warning flag {typed}"
@@ -420,8 +420,8 @@ def versions(rows: list[store.CompilerRow], available: Mapping[str, list] | None
     """Ingested entries and the archive's packages, one line per compiler version.
 
     ``available`` maps a compiler id to its package's versions per suite (a list of
-    :class:`flagdb.apt.Candidate`, newest first; None: the archive was not asked);
-    ``choose`` picks the one an ingest takes (:func:`flagdb.apt.choose`).
+    :class:`warnscope.apt.Candidate`, newest first; None: the archive was not asked);
+    ``choose`` picks the one an ingest takes (:func:`warnscope.apt.choose`).
     """
     from flagdb.model import CompilerId
 

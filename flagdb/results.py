@@ -183,7 +183,7 @@ class SuiteVersion:
 @dataclass
 class Available:
     """Where Debian's archive has a compiler's data package, and which version an
-    ingest takes (:func:`flagdb.apt.choose`)."""
+    ingest takes (:func:`warnscope.apt.choose`)."""
 
     package: str
     suite: str

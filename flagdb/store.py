@@ -10,8 +10,8 @@ import json
 import sqlite3
 from dataclasses import dataclass, fields
 
-from flagdb.db import transaction, utc_now
-from flagdb.errors import WarnscopeError
+from warnscope.database import transaction, utc_now
+from warnscope.errors import WarnscopeError
 from flagdb.model import ClangFacts, CompilerData, Edge, Flag, GccFacts, Message
 
 #: family -> the facts class its flags carry

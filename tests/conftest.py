@@ -23,7 +23,7 @@ from analyzer.cli import main
 from flagdb import store
 from flagdb.clang_inc import Tables, parse_dir
 from flagdb.clang_ingest import fetch_package, load_clang
-from flagdb.db import connect
+from warnscope.database import connect
 from flagdb.ingest import ingest
 from flagdb.model import CompilerData
 
@@ -297,7 +297,7 @@ def clang_versions() -> tuple[int, ...]:
 def _seeded_cache(path: Path) -> Path:
     """A new cache directory at ``path`` holding (hard links to) the shared cache's Debian
     package lists, so a test with a private cache does not download them again."""
-    from flagdb import apt
+    from warnscope import apt
 
     shared = apt.archive()
     shared.update()

@@ -1,7 +1,7 @@
 """The ``warnscope`` command: a thin shell over the library.
 
 Each capability registers its own click group (``flags``, ``ub`` …); this module
-only assembles them and turns :class:`~flagdb.errors.WarnscopeError`, and click's
+only assembles them and turns :class:`~warnscope.errors.WarnscopeError`, and click's
 usage errors, into one line on stderr with exit status 1.
 
 Subcommands are named here as ``module:attribute`` and imported only when run, so
@@ -16,8 +16,8 @@ import threading
 
 import click
 
-from flagdb.errors import WarnscopeError
-from flagdb.extract import shown
+from warnscope.errors import WarnscopeError
+from warnscope.extract import shown
 from analyzer.cli.lazy import LazyGroup
 
 #: command name -> "module:attribute" of its click command, imported on first use

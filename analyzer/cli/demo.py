@@ -16,10 +16,10 @@ import click
 
 from flagdb import queries, store
 from analyzer.cli import render
-from flagdb.db import connect
-from flagdb.errors import WarnscopeError
+from warnscope.database import connect
+from warnscope.errors import WarnscopeError
 from flagdb.ingest import ingest
-from flagdb.paths import db_path
+from warnscope.paths import db_path
 from analyzer.verify import run as verify
 
 GCCS = ("gcc-11", "gcc-12")

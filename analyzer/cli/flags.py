@@ -10,12 +10,12 @@ import sys
 import click
 
 from flagdb import queries, store
-from flagdb import apt
-from flagdb.apt import SUITES
-from flagdb.db import connect
-from flagdb.errors import WarnscopeError
+from warnscope import apt
+from warnscope.apt import SUITES
+from warnscope.database import connect
+from warnscope.errors import WarnscopeError
 from flagdb.ingest import load as load_compiler, parse_compiler_id, store_data
-from flagdb.paths import db_path
+from warnscope.paths import db_path
 from flagdb.results import to_json
 from analyzer.cli import render
 from analyzer.cli.lazy import LazyGroup

@@ -5,12 +5,12 @@ from pathlib import Path
 
 import click
 
-from flagdb.errors import WarnscopeError
-from flagdb.paths import db_path
+from warnscope.errors import WarnscopeError
+from warnscope.paths import db_path
 
 
 def _conn(ctx: click.Context):
-    from flagdb.db import connect
+    from warnscope.database import connect
 
     path = db_path((ctx.obj or {}).get("db"))
     if not path.exists():

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import click
 
-from flagdb.errors import WarnscopeError
+from warnscope.errors import WarnscopeError
 from flagdb.results import to_json
 
 from analyzer import roots

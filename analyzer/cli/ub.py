@@ -8,9 +8,9 @@ from pathlib import Path
 
 import click
 
-from flagdb.db import connect
-from flagdb.errors import WarnscopeError
-from flagdb.paths import db_path
+from warnscope.database import connect
+from warnscope.errors import WarnscopeError
+from warnscope.paths import db_path
 
 from analyzer import sandbox
 from analyzer.executors import check_scheduler, check_workers

@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from flagdb.errors import WarnscopeError
+from warnscope.errors import WarnscopeError
 from flagdb.gcc_ingest import describe_aliases
 from flagdb.model import CompilerData, Edge, Flag, GccFacts
 

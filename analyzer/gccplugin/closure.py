@@ -8,9 +8,9 @@ from __future__ import annotations
 
 
 from flagdb import queries, store
-from flagdb.db import connect
-from flagdb.errors import WarnscopeError
-from flagdb.paths import db_path
+from warnscope.database import connect
+from warnscope.errors import WarnscopeError
+from warnscope.paths import db_path
 
 from analyzer.gccplugin import binary as gcc_binary
 from analyzer.gccplugin import plugin as gcc_plugin

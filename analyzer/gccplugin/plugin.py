@@ -6,7 +6,7 @@ that GCC's own ``g++``.  This module finds the right one, refuses it if its
 recorded version is not the compiler's, runs the compiler on an empty input with
 it, and hands back the plugin's JSON.  Every failure (no compiler, no plugin
 headers, a plugin that does not load, a compiler that crashes) becomes one clear
-:class:`~flagdb.errors.WarnscopeError` line.
+:class:`~warnscope.errors.WarnscopeError` line.
 
 A GCC of a prepared Debian root (``warnscope toolchain add gcc-14``) gets its plugin
 built inside that root, with the root's ``g++-N`` and ``gcc-N-plugin-dev`` headers,
@@ -24,8 +24,8 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from flagdb.errors import WarnscopeError
-from flagdb.paths import atomic_write, cache_dir
+from warnscope.errors import WarnscopeError
+from warnscope.paths import atomic_write, cache_dir
 
 from analyzer.toolchain import Toolchain, resolve
 

@@ -11,7 +11,7 @@ import json
 import sqlite3
 from dataclasses import dataclass, field
 
-from flagdb.db import transaction, utc_now
+from warnscope.database import transaction, utc_now
 
 
 @dataclass(frozen=True)

@@ -52,8 +52,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from flagdb.db import transaction
-from flagdb.errors import WarnscopeError
+from warnscope.database import transaction
+from warnscope.errors import WarnscopeError
 from flagdb.results import to_json
 
 from analyzer.overhead import attr_store, levels as levels_mod, phases as phases_mod, process, report, store, study

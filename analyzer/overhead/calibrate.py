@@ -16,8 +16,8 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from flagdb.errors import WarnscopeError
-from flagdb.paths import cache_dir
+from warnscope.errors import WarnscopeError
+from warnscope.paths import cache_dir
 
 from analyzer import measure
 from analyzer.overhead import process

@@ -9,7 +9,7 @@ from __future__ import annotations
 import sqlite3
 
 from flagdb import queries, store
-from flagdb.errors import WarnscopeError
+from warnscope.errors import WarnscopeError
 
 from analyzer.toolchain import Toolchain
 

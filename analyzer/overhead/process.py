@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from flagdb.errors import WarnscopeError
+from warnscope.errors import WarnscopeError
 
 from analyzer.measure import SCHED, TreeRun, run_tree
 

@@ -14,7 +14,7 @@ import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from flagdb.errors import ParseError, WarnscopeError
+from warnscope.errors import ParseError, WarnscopeError
 
 CMAKE_CONFIGURE = ('cmake -S . -B _build -G "Unix Makefiles" -DCMAKE_BUILD_TYPE=None '
                    '-DCMAKE_C_COMPILER="$CC" -DCMAKE_CXX_COMPILER="$CXX" '

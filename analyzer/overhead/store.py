@@ -10,8 +10,8 @@ import sqlite3
 import statistics
 from dataclasses import dataclass, field
 
-from flagdb.db import transaction, utc_now
-from flagdb.errors import WarnscopeError
+from warnscope.database import transaction, utc_now
+from warnscope.errors import WarnscopeError
 
 
 

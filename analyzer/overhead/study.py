@@ -27,10 +27,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
-from flagdb.apt import AptState
-from flagdb.db import transaction, utc_now
-from flagdb.errors import WarnscopeError
-from flagdb.paths import cache_dir
+from warnscope.apt import AptState
+from warnscope.database import transaction, utc_now
+from warnscope.errors import WarnscopeError
+from warnscope.paths import cache_dir
 
 from analyzer import measure
 from analyzer.overhead import levels as levels_mod

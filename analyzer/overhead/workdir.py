@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 from typing import IO
 
-from flagdb.paths import cache_dir
+from warnscope.paths import cache_dir
 
 LOCK = ".lock"
 LEGACY_AGE_S = 24 * 3600

@@ -13,8 +13,8 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from flagdb.errors import WarnscopeError
-from flagdb.paths import cache_dir
+from warnscope.errors import WarnscopeError
+from warnscope.paths import cache_dir
 
 SOURCE = Path(__file__).with_name("wrapper.c")
 LOG_ENV = "WARNSCOPE_OVERHEAD_LOG"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from flagdb.errors import WarnscopeError
+from warnscope.errors import WarnscopeError
 
 
 def web_dir() -> Path:

@@ -26,7 +26,7 @@ from typing import Any, Callable
 from markupsafe import Markup, escape
 
 from flagdb import queries
-from flagdb.errors import WarnscopeError
+from warnscope.errors import WarnscopeError
 
 from analyzer.cli.render import describe_change
 from analyzer.site import flagdata, overheaddata, ubdata, web_dir

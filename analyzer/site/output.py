@@ -7,7 +7,7 @@ touches anything else in the directory.
 
 A build into an empty (or new) directory has nothing to compare with and no reader
 to protect: there every file is written in place, without reading it back first and
-without the temporary sibling and rename :func:`flagdb.paths.atomic_write` uses to
+without the temporary sibling and rename :func:`warnscope.paths.atomic_write` uses to
 replace a file a reader may have open. On some 3,000 files those three extra system
 calls per file were a good part of the build's system time.
 
@@ -23,8 +23,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from flagdb.errors import WarnscopeError
-from flagdb.paths import atomic_write
+from warnscope.errors import WarnscopeError
+from warnscope.paths import atomic_write
 
 MANIFEST = ".warnscope-site"
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from flagdb.errors import WarnscopeError
+from warnscope.errors import WarnscopeError
 
 from analyzer.ub import report as ub_report
 from analyzer.ub import store as ub_store

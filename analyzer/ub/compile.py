@@ -24,8 +24,8 @@ import os
 import re
 from dataclasses import dataclass
 
-from flagdb.errors import WarnscopeError
-from flagdb.paths import atomic_write, cache_dir
+from warnscope.errors import WarnscopeError
+from warnscope.paths import atomic_write, cache_dir
 
 from analyzer import sandbox
 from analyzer.toolchain import Toolchain

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from flagdb.errors import ParseError, WarnscopeError
+from warnscope.errors import ParseError, WarnscopeError
 
 SOURCE_SUFFIXES = {".c": "c", ".cpp": "c++", ".cc": "c++", ".cxx": "c++"}
 REQUIRED = ("category", "standard", "summary", "ub")

@@ -16,7 +16,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from flagdb.errors import WarnscopeError
+from warnscope.errors import WarnscopeError
 
 WORKER_TIMEOUT = 600
 

@@ -13,7 +13,7 @@ import signal as signals
 import sqlite3
 from dataclasses import asdict, dataclass
 
-from flagdb.errors import WarnscopeError
+from warnscope.errors import WarnscopeError
 from flagdb.model import CompilerId
 
 from analyzer.ub import store as ub_store

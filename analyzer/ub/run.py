@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from flagdb.errors import WarnscopeError
+from warnscope.errors import WarnscopeError
 
 from analyzer import sandbox
 from analyzer.executors import Executor, LocalExecutor, check_workers, map_batches

@@ -1,4 +1,4 @@
-"""All SQL of the UB tables (schema in flagdb/schema.py, section ``UB``).
+"""All SQL of the UB tables (schema in warnscope/schema.py, section ``UB``).
 
 Every write is a transaction: the results a run has received are committed
 together (:func:`save_results`), so an interrupted run keeps each finished cell
@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import sqlite3
 
-from flagdb.db import transaction, utc_now
+from warnscope.database import transaction, utc_now
 
 from analyzer.ub.corpus import Case
 from analyzer.ub.jobs import CellResult, ClangWarningsResult, Result, SanitizerResult

@@ -11,7 +11,7 @@ code) carries its reason; one without a reason is a real disagreement and makes
 """
 from __future__ import annotations
 
-from flagdb.errors import WarnscopeError
+from warnscope.errors import WarnscopeError
 from analyzer.verify.report import VerifyReport
 
 

@@ -28,7 +28,7 @@ import subprocess
 from dataclasses import dataclass
 
 from flagdb.clang_ingest import major_of
-from flagdb.errors import WarnscopeError
+from warnscope.errors import WarnscopeError
 from flagdb.model import CompilerData, Flag
 from analyzer.toolchain import resolve
 from analyzer.verify.report import Finding, VerifyReport

@@ -20,7 +20,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from flagdb.errors import WarnscopeError
+from warnscope.errors import WarnscopeError
 from flagdb.model import CompilerData, Flag
 from flagdb.queries import Index, closure
 from analyzer.gccplugin.binary import default_of

@@ -10,10 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from flagdb import apt, store
+from flagdb import store
+from warnscope import apt
 from flagdb.clang_ingest import fetch_package, load_clang
-from flagdb.db import connect
-from flagdb.errors import ParseError, WarnscopeError
+from warnscope.database import connect
+from warnscope.errors import ParseError, WarnscopeError
 
 
 @pytest.fixture

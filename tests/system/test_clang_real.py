@@ -10,7 +10,7 @@ import subprocess
 import pytest
 
 from flagdb import store
-from flagdb.db import connect
+from warnscope.database import connect
 
 LAYOUT = {13: "table", 14: "entry", 15: "docs", 16: "docs", 19: "docs", 22: "strtab"}
 

@@ -54,7 +54,7 @@ def test_verify_data_read_back_from_the_database(tmp_path, require, real_data):
     require("clang-14")
     require("diagtool-14")
     from flagdb import store
-    from flagdb.db import connect
+    from warnscope.database import connect
 
     conn = connect(tmp_path / "w.db")
     store.save(conn, real_data(14))

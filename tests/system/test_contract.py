@@ -26,9 +26,9 @@ from analyzer.cli import main
 from analyzer.gccplugin import binary as gcc_binary
 from analyzer.gccplugin import plugin as gcc_plugin
 from flagdb import store
-from flagdb.db import connect
+from warnscope.database import connect
 from flagdb.ingest import ingest, store_data
-from flagdb.schema import SCHEMA_VERSION
+from warnscope.schema import SCHEMA_VERSION
 
 #: an option name as typed: -W…, clang's -R…, and the few other spellings GCC files as
 #: warning options (-pedantic, --all-warnings); never prose (spaces, parentheses, &&)

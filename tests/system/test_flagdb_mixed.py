@@ -10,7 +10,7 @@ import subprocess
 import pytest
 
 from flagdb import store
-from flagdb.db import connect
+from warnscope.database import connect
 
 
 @pytest.fixture(scope="module")

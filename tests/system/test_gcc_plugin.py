@@ -11,7 +11,7 @@ import pytest
 
 from analyzer.gccplugin import binary as gcc_binary
 from analyzer.gccplugin import plugin as gcc_plugin
-from flagdb.errors import WarnscopeError
+from warnscope.errors import WarnscopeError
 
 
 def names(entries) -> set[str]:

@@ -20,8 +20,8 @@ from analyzer.cli.closure import closure as closure_command
 from analyzer.verify.plugin import verify_with_plugin
 from analyzer.verify.plugin import compare_with_binary_ingest
 from flagdb import queries, store
-from flagdb.db import connect
-from flagdb.errors import WarnscopeError
+from warnscope.database import connect
+from warnscope.errors import WarnscopeError
 from flagdb.ingest import store_data
 from flagdb.model import Edge
 

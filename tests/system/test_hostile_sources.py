@@ -339,7 +339,7 @@ def test_far_fewer_flags_need_force(must_fail, tmp_path, gcc12_tree, gcc_db_copy
 def test_concurrent_first_ingests_of_one_version(tmp_path, gcc11, seeded_cache):
     """Two first-time ingests at once on an empty extraction cache: two full entries.
     (The .deb is linked in from the shared cache: the race was in the extraction.)"""
-    from flagdb import apt
+    from warnscope import apt
     from flagdb.gcc_ingest import fetch_debian
 
     deb = apt.archive().fetch(apt.archive().best("gcc-11-source"))

@@ -21,9 +21,9 @@ import pytest
 from analyzer import toolchain
 from analyzer.cli import main
 from analyzer.overhead import recipes, study
-from flagdb.db import connect
-from flagdb.apt import AptState
-from flagdb.errors import WarnscopeError
+from warnscope.database import connect
+from warnscope.apt import AptState
+from warnscope.errors import WarnscopeError
 
 COMPILERS = "gcc-12,clang-16"
 pytestmark = pytest.mark.skipif(not (shutil.which("gcc-12") and shutil.which("clang-16")),

@@ -16,7 +16,7 @@ import pytest
 
 from analyzer.cli import main
 from analyzer.overhead import attr_store, recipes
-from flagdb.db import connect
+from warnscope.database import connect
 
 pytestmark = pytest.mark.skipif(not shutil.which("gcc-12"), reason="needs gcc-12")
 

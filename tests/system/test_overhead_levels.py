@@ -7,8 +7,8 @@ import pytest
 
 from analyzer.overhead import levels
 from analyzer.toolchain import resolve
-from flagdb.db import connect
-from flagdb.errors import WarnscopeError
+from warnscope.database import connect
+from warnscope.errors import WarnscopeError
 
 pytestmark = pytest.mark.skipif(shutil.which("gcc-12") is None or shutil.which("clang-16") is None,
                                 reason="needs gcc-12 and clang-16")

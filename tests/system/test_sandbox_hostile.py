@@ -26,7 +26,7 @@ from analyzer import sandbox, sandbox_ns
 from analyzer.toolchain import resolve as resolve_compiler
 from analyzer.ub.compile import compile_program
 from analyzer.ub.corpus import discover
-from flagdb.errors import ParseError
+from warnscope.errors import ParseError
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "ub"
 REPO = Path(__file__).resolve().parents[2]

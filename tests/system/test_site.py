@@ -28,8 +28,8 @@ from analyzer.site import builder, overheaddata
 from analyzer.site.slugs import base_slug, slug_map
 from analyzer.ub import run as ub_run
 from flagdb import queries, store
-from flagdb.db import connect
-from flagdb.errors import WarnscopeError
+from warnscope.database import connect
+from warnscope.errors import WarnscopeError
 from flagdb.ingest import ingest
 from flagdb.results import plain
 

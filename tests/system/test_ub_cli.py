@@ -19,7 +19,7 @@ from analyzer import sandbox
 from analyzer.ub import report as ub_report
 from analyzer.ub import run as ub_run
 from analyzer.cli import main
-from flagdb.db import connect
+from warnscope.database import connect
 
 REPO = Path(__file__).resolve().parents[2]
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "ub"

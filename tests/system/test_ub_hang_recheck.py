@@ -12,7 +12,7 @@ from analyzer import sandbox
 from analyzer.ub import report as ub_report
 from analyzer.ub import run as ub_run
 from analyzer.ub.jobs import HANG_RECHECK_SECONDS
-from flagdb.db import connect
+from warnscope.database import connect
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "ub"
 

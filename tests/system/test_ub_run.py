@@ -16,7 +16,7 @@ from analyzer import sandbox
 from analyzer.ub import report as ub_report
 from analyzer.ub import run as ub_run
 from analyzer.ub.libclang import warnings_for
-from flagdb.db import connect
+from warnscope.database import connect
 
 REPO = Path(__file__).resolve().parents[2]
 LOOP = REPO / "corpus" / "signed-integer-overflow" / "loop.c"

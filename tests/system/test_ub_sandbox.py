@@ -16,7 +16,7 @@ import pytest
 from analyzer import sandbox
 from analyzer.toolchain import resolve as resolve_compiler
 from analyzer.ub.compile import compile_program
-from flagdb.paths import cache_dir
+from warnscope.paths import cache_dir
 
 HOSTILE = Path(__file__).resolve().parents[1] / "fixtures" / "ub" / "hostile"
 REPO = Path(__file__).resolve().parents[2]

@@ -13,7 +13,7 @@ import dataclasses
 import pytest
 
 from flagdb import store
-from flagdb.db import connect
+from warnscope.database import connect
 from flagdb.ingest import store_data
 from analyzer import verify
 from analyzer.gccplugin import binary

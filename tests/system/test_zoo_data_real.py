@@ -18,8 +18,9 @@ import time
 
 import pytest
 
-from flagdb import apt, queries, store
-from flagdb.db import connect
+from flagdb import queries, store
+from warnscope import apt
+from warnscope.database import connect
 from flagdb.ingest import ingest
 from flagdb.queries import Index, enabled_by_group
 

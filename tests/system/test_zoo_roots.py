@@ -25,9 +25,9 @@ from analyzer import roots, sandbox
 from analyzer.toolchain import resolve
 from analyzer.ub import report as ub_report
 from analyzer.ub import run as ub_run
-from flagdb.db import connect
+from warnscope.database import connect
 from flagdb.model import CompilerId
-from flagdb.paths import cache_dir
+from warnscope.paths import cache_dir
 
 ZOO = "gcc-14"
 SUITE = "trixie"

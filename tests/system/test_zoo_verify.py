@@ -18,7 +18,7 @@ import pytest
 
 from analyzer import roots
 from analyzer.toolchain import resolve
-from flagdb.db import connect
+from warnscope.database import connect
 from flagdb.model import CompilerId
 from flagdb import store
 

@@ -14,7 +14,7 @@ import pytest
 
 from flagdb.clang_inc import decode_c_string, parse_dir, parse_kinds
 from flagdb.clang_ingest import build, load_clang
-from flagdb.errors import ParseError, WarnscopeError
+from warnscope.errors import ParseError, WarnscopeError
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "clang"
 LAYOUTS = {"table13": "table", "entry14": "entry", "docs15": "docs", "strtab22": "strtab"}

@@ -9,7 +9,7 @@ import os
 import sqlite3
 from pathlib import Path
 
-from flagdb.schema import SCHEMA_VERSION
+from warnscope.schema import SCHEMA_VERSION
 
 
 def _foreign(path: Path) -> Path:

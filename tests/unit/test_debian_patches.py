@@ -6,7 +6,7 @@ import shutil
 
 import pytest
 
-from flagdb.errors import WarnscopeError
+from warnscope.errors import WarnscopeError
 from flagdb.gcc_ingest import apply_patch, wanted_sections
 from analyzer.verify.gcc_q import _as_int32
 from analyzer.verify.package import upstream

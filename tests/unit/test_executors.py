@@ -7,7 +7,7 @@ import os
 import pytest
 
 from analyzer.executors import MAX_WORKERS_PER_CORE, LocalExecutor, cores
-from flagdb.errors import WarnscopeError
+from warnscope.errors import WarnscopeError
 
 
 def test_workers_are_bounded_by_the_jobs_and_the_cores():

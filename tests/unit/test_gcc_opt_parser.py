@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from flagdb.errors import ParseError
+from warnscope.errors import ParseError
 from flagdb.gcc_ingest import build_from_tree
 from flagdb.gcc_opt import opt_args, parse_file
 

@@ -5,8 +5,8 @@ import pytest
 
 from analyzer import roots
 from analyzer.toolchain import Toolchain
-from flagdb import apt
-from flagdb.errors import WarnscopeError
+from warnscope import apt
+from warnscope.errors import WarnscopeError
 from flagdb.model import CompilerId
 
 

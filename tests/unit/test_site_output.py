@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from analyzer.site.output import MANIFEST, SiteWriter
-from flagdb.errors import WarnscopeError
+from warnscope.errors import WarnscopeError
 
 
 def test_fresh_directory_writes_every_file(tmp_path: Path):

@@ -15,7 +15,7 @@ import pytest
 
 from analyzer import toolchain
 from analyzer.cli import main
-from flagdb.errors import WarnscopeError
+from warnscope.errors import WarnscopeError
 
 MINI = Path(__file__).resolve().parents[1] / "fixtures" / "ub" / "mini"
 

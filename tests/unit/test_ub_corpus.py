@@ -13,7 +13,7 @@ from analyzer.ub.jobs import (CellRef, ClangUnit, ClangWarningsJob, JobFailure, 
 from analyzer.ub.run import group_failures
 from analyzer.sandbox import RunResult
 from analyzer.ub.corpus import discover
-from flagdb.errors import ParseError, WarnscopeError
+from warnscope.errors import ParseError, WarnscopeError
 
 MINI = Path(__file__).resolve().parents[1] / "fixtures" / "ub" / "mini"
 

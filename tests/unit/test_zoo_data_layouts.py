@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from flagdb.clang_inc import parse_kinds
-from flagdb.errors import ParseError
+from warnscope.errors import ParseError
 
 HEAD = "#ifdef SEMASTART\n__SEMASTART = DIAG_START_SEMA,\n#undef SEMASTART\n#endif\n"
 ROWS9 = (

@@ -9,10 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from flagdb import apt, queries, store
-from flagdb.apt import Candidate
-from flagdb.db import connect
-from flagdb.schema import SCHEMA, SCHEMA_VERSION
+from flagdb import queries, store
+from warnscope import apt
+from warnscope.apt import Candidate
+from warnscope.database import connect
+from warnscope.schema import SCHEMA, SCHEMA_VERSION
 
 C_OPT_OLD = """Language
 C

@@ -31,8 +31,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterator
 
-from flagdb.errors import ParseError, WarnscopeError
-from flagdb.paths import atomic_write
+from warnscope.errors import ParseError, WarnscopeError
+from warnscope.paths import atomic_write
 
 #: Limits far above any real input (the largest clang table is ~2 MB, a whole GCC's
 #: option files ~1.3 MB, the longest real line ~4 kB) and far below harm.

@@ -40,8 +40,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, Iterable, Iterator
 
-from flagdb import extract
-from flagdb.errors import WarnscopeError
+from warnscope import extract
+from warnscope.errors import WarnscopeError
 
 MIRROR = "http://deb.debian.org/debian"
 KEYRING = "/usr/share/keyrings/debian-archive-keyring.gpg"
@@ -367,7 +367,7 @@ def archive() -> AptState:
     (its own directory, ``$CACHE/debian``, so the overhead study's source-only state
     and this one never rewrite each other's sources.list; the ``.deb`` files in
     ``$CACHE/debs``)."""
-    from flagdb.paths import cache_dir
+    from warnscope.paths import cache_dir
 
     key = (str(cache_dir()), mirror())
     if key not in _ARCHIVE:

@@ -27,8 +27,8 @@ from pathlib import Path
 from typing import Iterator
 from urllib.parse import quote
 
-from flagdb.errors import WarnscopeError
-from flagdb.schema import MIGRATIONS, SCHEMA, SCHEMA_VERSION
+from warnscope.errors import WarnscopeError
+from warnscope.schema import MIGRATIONS, SCHEMA, SCHEMA_VERSION
 
 #: How long a writer waits for another one (seconds); ``WARNSCOPE_DB_TIMEOUT`` overrides.
 DEFAULT_TIMEOUT = 30.0
@@ -38,7 +38,7 @@ TABLES = frozenset(re.findall(r"CREATE TABLE IF NOT EXISTS (\w+)", SCHEMA))
 
 
 def _shown(path: Path | str) -> str:
-    from flagdb.extract import shown
+    from warnscope.extract import shown
 
     return shown(str(path))
 

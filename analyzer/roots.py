@@ -43,7 +43,7 @@ from typing import Callable, Iterator
 
 from warnscope import apt
 from warnscope.errors import WarnscopeError
-from flagdb.model import CompilerId
+from warnscope.compilers import CompilerId
 from warnscope.paths import atomic_write, cache_dir
 
 #: Oldest first. Which compiler majors each suite packages (measured against the mirror).

@@ -2,7 +2,7 @@
 
 Every part that runs a compiler (verification, the GCC plugin, the UB runner, the
 overhead matrix) resolves it here, so an id is parsed once
-(:class:`flagdb.model.CompilerId`) and a compiler's identity is computed one way.
+(:class:`warnscope.compilers.CompilerId`) and a compiler's identity is computed one way.
 The identity is the resolved driver paths plus the full ``--version`` output: an
 upgraded package gives new cache keys and shows in stored results.
 
@@ -25,7 +25,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from warnscope.errors import WarnscopeError
-from flagdb.model import CompilerId
+from warnscope.compilers import CompilerId
 
 #: seconds a ``--version`` probe may take before the compiler counts as broken
 PROBE_TIMEOUT = 20
@@ -83,18 +83,9 @@ class Toolchain:
         return path if self.root is None else f"{self.root}{path}"
 
 
-def parse_id(text: str) -> CompilerId:
-    """``gcc-12`` -> CompilerId, or the one-line error a user sees."""
-    try:
-        return CompilerId.parse(text)
-    except ValueError:
-        raise WarnscopeError(f"unknown compiler id {text!r}: expected gcc-N or clang-N "
-                             "(e.g. gcc-12, clang-16)") from None
-
-
 def canonical(text: str) -> str:
     """The canonical spelling of a compiler id: ``clang-016`` -> ``clang-16``."""
-    return str(parse_id(text))
+    return str(CompilerId.of(text))
 
 
 def driver_names(cid: CompilerId) -> tuple[str, str]:
@@ -159,7 +150,7 @@ def resolve_in_root(name: str, suite: str) -> Toolchain:
     """The compiler of the ``suite`` root, even when the host has the same compiler
     (to compare the two: ``bench/bench_zoo.py``)."""
     from analyzer import roots
-    cid = parse_id(name)
+    cid = CompilerId.of(name)
     root = roots.load(suite)
     if root is None or str(cid) not in root.compilers:
         raise WarnscopeError(f"no {suite} root with {cid}: warnscope toolchain add {cid} "
@@ -169,7 +160,7 @@ def resolve_in_root(name: str, suite: str) -> Toolchain:
 
 @lru_cache(maxsize=None)
 def _resolve(name: str) -> Toolchain:
-    cid = parse_id(name)
+    cid = CompilerId.of(name)
     c_name, cxx_name = driver_names(cid)
     c_path, cxx_path = shutil.which(c_name), shutil.which(cxx_name)
     if not c_path:
@@ -197,7 +188,7 @@ def _from_root(name: str, suite: str) -> Toolchain:
     """The Toolchain of ``name`` in the ``suite`` root: drivers inside it, identity with
     the suite and the package versions, probed through :meth:`Toolchain.wrap`."""
     from analyzer import roots
-    cid = parse_id(name)
+    cid = CompilerId.of(name)
     root = roots.load(suite)
     if root is None or name not in root.compilers:
         raise WarnscopeError(f"the {suite} root has no {name}")
@@ -225,5 +216,5 @@ def _from_root(name: str, suite: str) -> Toolchain:
 
 def installed(names: list[str]) -> list[str]:
     """Those of ``names`` (gcc-N / clang-N) whose C driver is on PATH, canonical."""
-    found = [str(cid) for cid in map(parse_id, names) if shutil.which(driver_names(cid)[0])]
+    found = [str(cid) for cid in map(CompilerId.of, names) if shutil.which(driver_names(cid)[0])]
     return list(dict.fromkeys(found))

@@ -24,7 +24,8 @@ from pathlib import Path
 
 from analyzer import roots, sandbox
 from analyzer.measure import Sample, machine, run_inprocess, stats
-from analyzer.toolchain import Toolchain, parse_id, resolve, resolve_in_root
+from analyzer.toolchain import Toolchain, resolve, resolve_in_root
+from warnscope.compilers import CompilerId
 from analyzer.ub.compile import compile_program
 from analyzer.ub.corpus import bundled_corpus, discover
 
@@ -37,7 +38,7 @@ LIMITS = sandbox.Limits(timeout=1.0, cpu=2)
 
 
 def prepare_from_nothing() -> None:
-    cid = parse_id(ZOO)
+    cid = CompilerId.of(ZOO)
     shared_debs = roots.roots_dir() / "debs"
     with tempfile.TemporaryDirectory(prefix="bench-zoo-", dir="/var/tmp") as tmp:
         os.environ["WARNSCOPE_CACHE"] = tmp
@@ -72,7 +73,7 @@ def cell_work(tc: Toolchain, programs: list) -> None:
 
 
 def compare_host_and_root() -> None:
-    cid = parse_id(SAME)
+    cid = CompilerId.of(SAME)
     host = resolve(SAME)
     if roots.load("bookworm") is None or SAME not in roots.load("bookworm").compilers:
         roots.add(cid, "bookworm")

@@ -29,8 +29,9 @@ from pathlib import Path
 
 from analyzer import roots
 from analyzer.measure import machine
-from analyzer.toolchain import parse_id, resolve
+from analyzer.toolchain import resolve
 from warnscope.errors import WarnscopeError
+from warnscope.compilers import sort_key
 
 CASE = Path(__file__).resolve().parent.parent / "corpus" / "signed-integer-overflow" / "loop"
 LEVELS = ("-O0", "-O2", "-O3")
@@ -40,7 +41,7 @@ TIMEOUT = float(os.environ.get("ZOO_CLASSIC_TIMEOUT", "3"))
 def available() -> list[str]:
     """Every compiler on the host or in a root, GCC first, by major."""
     names = {e.compiler for e in roots.listing() if e.status in ("host", "root")}
-    return sorted(names, key=lambda n: (parse_id(n).family != "gcc", parse_id(n).major))
+    return sorted(names, key=sort_key)
 
 
 def provenance(name: str) -> str:

@@ -10,17 +10,8 @@ import sqlite3
 from flagdb import store
 from warnscope.database import is_empty
 from warnscope.errors import WarnscopeError
-from flagdb.model import CompilerData, family_of
-
-
-def parse_compiler_id(compiler: str) -> str:
-    """Validate ``gcc-12`` / ``clang-16`` and return the family."""
-    try:
-        return family_of(compiler)
-    except ValueError:
-        raise WarnscopeError(
-            f"unknown compiler id {compiler!r}: expected gcc-N or clang-N (e.g. gcc-12, clang-16)"
-        ) from None
+from flagdb.model import CompilerData
+from warnscope.compilers import CompilerId
 
 
 def load(compiler: str, source: str | None = None, suite: str | None = None) -> CompilerData:
@@ -33,7 +24,7 @@ def load(compiler: str, source: str | None = None, suite: str | None = None) -> 
     and so lives in :mod:`analyzer.gccplugin.binary`; its result is stored with
     :func:`store_data` like this one's.)
     """
-    family = parse_compiler_id(compiler)
+    family = CompilerId.of(compiler).family
     if family == "gcc":
         from flagdb.gcc_ingest import load_gcc
 

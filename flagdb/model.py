@@ -212,35 +212,3 @@ class CompilerData:
             if f.name == name:
                 return f
         return None
-
-
-FAMILIES = ("gcc", "clang")
-
-
-@dataclass(frozen=True)
-class CompilerId:
-    """A compiler version as warnscope names it: ``gcc-12``, ``clang-16``.
-
-    The one parser of ids: every command that takes a compiler goes through
-    :meth:`parse`, so ``clang-016`` and ``clang-16`` are one compiler, not two.
-    """
-
-    family: str
-    major: int
-
-    @classmethod
-    def parse(cls, text: str) -> "CompilerId":
-        """``gcc-12`` -> CompilerId("gcc", 12); ValueError for anything else."""
-        name, _, number = text.strip().rpartition("-")
-        if name not in FAMILIES or not number.isascii() or not number.isdigit() \
-                or len(number) > 3 or int(number) == 0:
-            raise ValueError(text)
-        return cls(name, int(number))
-
-    def __str__(self) -> str:
-        return f"{self.family}-{self.major}"
-
-
-def family_of(compiler: str) -> str:
-    """``gcc-12`` → ``gcc``; raises ValueError for ids that are not ``NAME-NUMBER``."""
-    return CompilerId.parse(compiler).family

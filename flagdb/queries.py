@@ -14,12 +14,13 @@ from operator import add
 from typing import Mapping
 
 from flagdb import store
-from flagdb.model import CompilerData, CompilerId, Edge, Flag
+from flagdb.model import CompilerData, Edge, Flag
 from flagdb.results import (
     Available, Change, CheckResult, CheckStatus, DefaultChange, DiffResult, EdgeRef,
     FlagChanges, FlagInfo, HistoryEntry, Introduced, MessageInfo, ShowResult, SinceResult, Span,
     SuiteVersion, TreeNode, TurnedOn, VersionInfo, as_typed,
 )
+from warnscope.compilers import CompilerId, sort_key
 
 C_FAMILY = ("C", "ObjC", "C++", "ObjC++")
 LANGS = {"c": "C", "c++": "C++", "objc": "ObjC", "objc++": "ObjC++"}
@@ -423,7 +424,6 @@ def versions(rows: list[store.CompilerRow], available: Mapping[str, list] | None
     :class:`warnscope.apt.Candidate`, newest first; None: the archive was not asked);
     ``choose`` picks the one an ingest takes (:func:`warnscope.apt.choose`).
     """
-    from flagdb.model import CompilerId
 
     out: dict[str, VersionInfo] = {}
     for row in rows:
@@ -447,7 +447,7 @@ def versions(rows: list[store.CompilerRow], available: Mapping[str, list] | None
                                    in_suites=[SuiteVersion(c.suite, c.version) for c in found])
         if info.ingested and info.source_kind == "debian-package":
             info.current = info.debian_version == best.version
-    return sorted(out.values(), key=lambda v: store.compiler_sort_key(v.name))
+    return sorted(out.values(), key=lambda v: sort_key(v.name))
 
 
 # ------------------------------------------------------------------ since

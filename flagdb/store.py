@@ -13,6 +13,7 @@ from dataclasses import dataclass, fields
 from warnscope.database import transaction, utc_now
 from warnscope.errors import WarnscopeError
 from flagdb.model import ClangFacts, CompilerData, Edge, Flag, GccFacts, Message
+from warnscope.compilers import sort_key
 
 #: family -> the facts class its flags carry
 FACTS = {"gcc": GccFacts, "clang": ClangFacts}
@@ -118,13 +119,7 @@ def compilers(conn: sqlite3.Connection) -> list[CompilerRow]:
         " FROM compiler c"
     ).fetchall()
     out = [CompilerRow(**{k: r[k] for k in r.keys() if k != "id"}) for r in rows]
-    return sorted(out, key=compiler_sort_key)
-
-
-def compiler_sort_key(row: CompilerRow | str) -> tuple:
-    name = row if isinstance(row, str) else row.name
-    family, _, major = name.rpartition("-")
-    return (family != "gcc", family, int(major) if major.isdigit() else 0, name)
+    return sorted(out, key=lambda row: sort_key(row.name))
 
 
 def compiler_row(conn: sqlite3.Connection, name: str) -> CompilerRow:

@@ -12,7 +12,7 @@ The rules:
   negative or newer ``user_version``, a warnscope table missing) is refused with one
   line and never written;
 * SQLite errors a user can cause (busy past the timeout, disk full, read-only, a
-  damaged page, a dropped table) become one-line :class:`WarnscopeError` s naming
+  damaged page, a dropped table) become one-line :class:`~warnscope.errors.DatabaseError` s (busy, corrupt, unwritable …) naming
   the file, wherever they surface; other SQLite errors are bugs and keep their
   traceback.
 """
@@ -27,7 +27,8 @@ from pathlib import Path
 from typing import Iterator
 from urllib.parse import quote
 
-from warnscope.errors import WarnscopeError
+from warnscope.errors import (BadInput, CorruptDatabase, DatabaseBusy, DatabaseError, DatabaseUnwritable,
+                              NoData, NotADatabase)
 from warnscope.schema import MIGRATIONS, SCHEMA, SCHEMA_VERSION
 
 #: How long a writer waits for another one (seconds); ``WARNSCOPE_DB_TIMEOUT`` overrides.
@@ -49,32 +50,32 @@ def timeout() -> float:
     try:
         return max(0.0, float(raw)) if raw else DEFAULT_TIMEOUT
     except ValueError:
-        raise WarnscopeError(f"WARNSCOPE_DB_TIMEOUT={raw!r}: not a number of seconds") from None
+        raise BadInput(f"WARNSCOPE_DB_TIMEOUT={raw!r}: not a number of seconds") from None
 
 
-def explain(exc: sqlite3.Error, path: Path | str) -> WarnscopeError | None:
+def explain(exc: sqlite3.Error, path: Path | str) -> DatabaseError | None:
     """The one-line error for a SQLite failure a user can cause; None for a bug."""
     name = getattr(exc, "sqlite_errorname", "") or ""
     text = str(exc)
     where = _shown(path)
     if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")) or "database is locked" in text:
-        return WarnscopeError(f"{where}: database is busy (another process holds it); gave up after "
+        return DatabaseBusy(f"{where}: database is busy (another process holds it); gave up after "
                               f"{timeout():g} s (WARNSCOPE_DB_TIMEOUT sets the wait)")
     if name.startswith("SQLITE_FULL"):
-        return WarnscopeError(f"{where}: disk full while writing the database; nothing was saved")
+        return DatabaseUnwritable(f"{where}: disk full while writing the database; nothing was saved")
     if name.startswith("SQLITE_READONLY"):
-        return WarnscopeError(f"{where}: the database is read-only here ({text}); nothing was saved")
+        return DatabaseUnwritable(f"{where}: the database is read-only here ({text}); nothing was saved")
     if name.startswith("SQLITE_CORRUPT"):
-        return WarnscopeError(f"{where}: damaged database ({text}); restore a copy or ingest "
+        return CorruptDatabase(f"{where}: damaged database ({text}); restore a copy or ingest "
                               "into a new file")
     if name.startswith("SQLITE_NOTADB"):
-        return WarnscopeError(f"{where}: not a warnscope database (not an SQLite file)")
+        return NotADatabase(f"{where}: not a warnscope database (not an SQLite file)")
     if name.startswith(("SQLITE_CANTOPEN", "SQLITE_PERM", "SQLITE_AUTH")):
-        return WarnscopeError(f"{where}: cannot open the database ({text})")
+        return DatabaseError(f"{where}: cannot open the database ({text})")
     if name.startswith("SQLITE_IOERR"):
-        return WarnscopeError(f"{where}: I/O error on the database ({text})")
+        return DatabaseUnwritable(f"{where}: I/O error on the database ({text})")
     if name.startswith("SQLITE_ERROR") and re.match(r"no such (table|column)", text):
-        return WarnscopeError(f"{where}: damaged warnscope database ({text})")
+        return CorruptDatabase(f"{where}: damaged warnscope database ({text})")
     return None
 
 
@@ -146,9 +147,9 @@ def connect(path: str | Path, write: bool = True) -> Connection:
     path = Path(path)
     where = _shown(path)
     if path.is_dir():
-        raise WarnscopeError(f"{where}: is a directory, not a database file")
+        raise NotADatabase(f"{where}: is a directory, not a database file")
     if not write and not path.exists():
-        raise WarnscopeError(f"{where}: no such database (create one with: warnscope flags "
+        raise NoData(f"{where}: no such database (create one with: warnscope flags "
                              "ingest gcc-12, or give --db)")
     uri = "file:" + quote(os.fsencode(os.path.abspath(path))) + ("?mode=rwc" if write else "?mode=ro")
     try:
@@ -189,27 +190,27 @@ def _check(conn: Connection) -> None:
         err = explain(exc, conn.path)
         if err is not None and not str(exc).startswith("file is not"):
             raise err from None  # busy, damaged, unreadable: said as such
-        raise WarnscopeError(f"{where}: not a warnscope database ({exc})") from None
+        raise NotADatabase(f"{where}: not a warnscope database ({exc})") from None
     if version < 0:
-        raise WarnscopeError(f"{where}: not a warnscope database (schema version {version})")
+        raise NotADatabase(f"{where}: not a warnscope database (schema version {version})")
     if version > SCHEMA_VERSION:
-        raise WarnscopeError(
+        raise NotADatabase(
             f"{where}: schema version {version} is newer than this warnscope ({SCHEMA_VERSION})")
     if version == 0:
         if tables:
-            raise WarnscopeError(f"{where}: not a warnscope database (it holds other tables: "
+            raise NotADatabase(f"{where}: not a warnscope database (it holds other tables: "
                                  f"{', '.join(sorted(tables)[:5])})")
         if not conn.writable:
-            raise WarnscopeError(f"{where}: empty database, nothing ingested yet (run: warnscope "
+            raise NoData(f"{where}: empty database, nothing ingested yet (run: warnscope "
                                  "flags ingest gcc-12)")
         return  # the first write transaction creates the schema
     missing = TABLES - tables if version == SCHEMA_VERSION else set()
     if missing:
-        raise WarnscopeError(f"{where}: damaged warnscope database (table "
+        raise CorruptDatabase(f"{where}: damaged warnscope database (table "
                              f"{', '.join(sorted(missing))} missing)")
     if version < SCHEMA_VERSION:
         if not conn.writable:
-            raise WarnscopeError(f"{where}: schema version {version} is older than this warnscope "
+            raise DatabaseError(f"{where}: schema version {version} is older than this warnscope "
                                  f"({SCHEMA_VERSION}); a writing command (ingest) upgrades it")
         with transaction(conn):
             pass  # the transaction applies the migrations
@@ -223,7 +224,7 @@ def _prepare(conn: Connection) -> None:
         return
     if version == 0:
         if conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
-            raise WarnscopeError(f"{_shown(conn.path)}: not a warnscope database (another "
+            raise NotADatabase(f"{_shown(conn.path)}: not a warnscope database (another "
                                  "program created tables in it)")
         statements = _statements(SCHEMA)
     else:
@@ -258,7 +259,7 @@ def transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
     older one runs the migrations, so they commit or roll back with the data.
     """
     if isinstance(conn, Connection) and not conn.writable:
-        raise WarnscopeError(f"{_shown(conn.path)}: opened read-only, cannot write")  # a bug, really
+        raise DatabaseError(f"{_shown(conn.path)}: opened read-only, cannot write")  # a bug, really
     conn.execute("BEGIN IMMEDIATE")
     try:
         if isinstance(conn, Connection):

@@ -1,16 +1,24 @@
-"""One exception type for every error a user can cause.
+"""The errors a user can cause, typed by cause.
 
-The CLI turns a :class:`WarnscopeError` into one line on stderr and exit status 1;
-anything else is a bug and keeps its traceback.
+The CLI turns any :class:`WarnscopeError` into one line on stderr and a non-zero exit;
+anything else is a bug and keeps its traceback. Code that wants to *branch* on a
+failure catches the one subclass it means (a compiler not ingested yet may be
+ingested; a busy or damaged database must never be answered with a download), never
+:class:`WarnscopeError` as a whole.
 """
 from __future__ import annotations
 
 
 class WarnscopeError(Exception):
-    """A user-facing error: bad input, missing package, unknown compiler, corrupt database."""
+    """A user-facing error; its text is the one line the user sees."""
 
 
-class ParseError(WarnscopeError):
+class BadInput(WarnscopeError):
+    """An argument, option value or input file is wrong (an unknown compiler id, ``--runs
+    nan``, a malformed option file)."""
+
+
+class ParseError(BadInput):
     """Malformed input file; the message always names the file and, where known, the line."""
 
     def __init__(self, path: str, line: int | None, message: str):
@@ -18,3 +26,64 @@ class ParseError(WarnscopeError):
         self.line = line
         where = f"{path}:{line}" if line else path
         super().__init__(f"{where}: {message}")
+
+
+class UnsafeInput(BadInput):
+    """A file of a corpus, tree or archive that warnscope refuses to read on its behalf
+    (a link leading out, a device or FIFO, an absolute or ``..`` name, too large)."""
+
+
+class NotIngested(WarnscopeError):
+    """A compiler's flag data is not in the database (yet)."""
+
+
+class NotInstalled(WarnscopeError):
+    """A compiler or tool is not on this machine nor in a prepared root."""
+
+
+class ToolFailed(WarnscopeError):
+    """A tool warnscope ran for itself failed: could not start, exited non-zero, said
+    something that is not UTF-8, or was killed."""
+
+
+class ToolTimeout(ToolFailed):
+    """A tool warnscope ran for itself did not finish within its timeout (it and its
+    process group were killed)."""
+
+
+class PackageError(WarnscopeError):
+    """A Debian package or its contents are not what warnscope needs (no such package in
+    any suite, a file missing from it)."""
+
+
+class NetworkUnreachable(PackageError):
+    """Debian's archive could not be reached (no network, DNS, a proxy)."""
+
+
+class SandboxUnavailable(WarnscopeError):
+    """The sandbox for untrusted compiles and runs cannot be built on this machine."""
+
+
+class DatabaseError(WarnscopeError):
+    """The database file cannot be used as asked."""
+
+
+class DatabaseBusy(DatabaseError):
+    """Another process holds the database past the busy timeout."""
+
+
+class CorruptDatabase(DatabaseError):
+    """A warnscope database that is damaged (bad pages, a table missing)."""
+
+
+class NotADatabase(DatabaseError):
+    """The file is not a warnscope database (another application's, not SQLite, too new)."""
+
+
+class DatabaseUnwritable(DatabaseError):
+    """The database cannot be written here (read-only, disk full, I/O error)."""
+
+
+class NoData(DatabaseError):
+    """The database has nothing to answer the question with (missing or empty file, no
+    study or run of that name)."""

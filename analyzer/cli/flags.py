@@ -14,7 +14,8 @@ from warnscope import apt
 from warnscope.apt import SUITES
 from warnscope.database import connect
 from warnscope.errors import WarnscopeError
-from flagdb.ingest import load as load_compiler, parse_compiler_id, store_data
+from flagdb.ingest import load as load_compiler, store_data
+from warnscope.compilers import CompilerId
 from warnscope.paths import db_path
 from flagdb.results import to_json
 from analyzer.cli import render
@@ -79,7 +80,7 @@ def ingest(ctx, compilers, source, from_binary, force, suite) -> None:
     conn = None  # opened after the first parse: a failed parse never touches --db
     for compiler in compilers:
         if from_binary:
-            if parse_compiler_id(compiler) != "gcc":
+            if CompilerId.of(compiler).family != "gcc":
                 raise WarnscopeError("--from-binary needs a GCC (it uses the warnscope GCC plugin)")
             from analyzer.gccplugin.binary import ingest as ingest_binary
 
@@ -118,7 +119,7 @@ def since(ctx, compiler, as_json) -> None:
     whose default changed, relative to the previous ingested version of its family.
     Without COMPILER: every ingested version."""
     if compiler is not None:
-        parse_compiler_id(compiler)
+        CompilerId.of(compiler)
     result = queries.since(_conn(ctx), compiler)
     _emit(result, as_json, render.since(result))
 

@@ -13,7 +13,7 @@ from warnscope.paths import db_path
 
 from analyzer import toolchain
 from analyzer.overhead import levels as levels_mod
-from analyzer.overhead import progress as progress_mod
+from analyzer import progress as progress_mod
 from analyzer.overhead import recipes, report as report_mod, store, study
 from flagdb.results import to_json
 

@@ -6,7 +6,8 @@ functions only lay them out as lines. They decide nothing the JSON would not sho
 from __future__ import annotations
 
 from flagdb import queries
-from flagdb.model import CompilerData, CompilerId
+from flagdb.model import CompilerData
+from warnscope.compilers import CompilerId
 from flagdb.results import (
     Change, CheckResult, CheckStatus, DiffResult, EdgeRef, FlagInfo, HistoryEntry,
     MessageInfo, ShowResult, SinceResult, TreeNode, VersionInfo, as_typed,

@@ -12,7 +12,8 @@ from warnscope.errors import WarnscopeError
 from flagdb.results import to_json
 
 from analyzer import roots
-from analyzer.toolchain import parse_id, resolve_in_root
+from analyzer.toolchain import resolve_in_root
+from warnscope.compilers import CompilerId
 
 
 @click.group("toolchain")
@@ -27,7 +28,7 @@ def toolchain() -> None:
 def add(compilers: tuple[str, ...], suite: str | None) -> None:
     """Prepare COMPILERS (e.g. gcc-14 clang-18) in a Debian root of their suite."""
     import shutil
-    ids = [parse_id(c) for c in compilers]
+    ids = [CompilerId.of(c) for c in compilers]
     for cid in ids:  # every id checked before anything is built
         roots.choose_suite(cid, suite)
         if suite is None and shutil.which(f"{cid.family}-{cid.major}"):
@@ -46,7 +47,7 @@ def add(compilers: tuple[str, ...], suite: str | None) -> None:
 @click.argument("compilers", nargs=-1, required=True)
 def remove(compilers: tuple[str, ...]) -> None:
     """Remove COMPILERS from their root (the root goes with its last compiler)."""
-    for cid in map(parse_id, compilers):
+    for cid in map(CompilerId.of, compilers):
         root = roots.remove(cid)
         gone = "" if root.path.exists() else f"; {root.suite} root removed"
         click.echo(f"{cid}: removed from the {root.suite} root{gone}")

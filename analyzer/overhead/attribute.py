@@ -58,7 +58,7 @@ from flagdb.results import to_json
 
 from analyzer.overhead import attr_store, levels as levels_mod, phases as phases_mod, process, report, store, study
 from analyzer.overhead.attr_store import Probe, ProbeRun
-from analyzer.overhead.progress import Progress, as_progress
+from analyzer.progress import Progress, as_progress
 from analyzer.overhead.recipes import Recipe
 from analyzer.overhead.workdir import WorkDir
 from analyzer.toolchain import Toolchain

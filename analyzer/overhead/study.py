@@ -35,7 +35,7 @@ from warnscope.paths import cache_dir
 from analyzer import measure
 from analyzer.overhead import levels as levels_mod
 from analyzer.overhead import process, store
-from analyzer.overhead.progress import Progress, as_progress
+from analyzer.progress import Progress, as_progress
 from analyzer.overhead.recipes import Recipe, is_source, language_of
 from analyzer.overhead.store import CellResult, RunRow, TuRow
 from analyzer.overhead.wrapper import FLAGS_ENV, LOG_ENV, read_log, wrapper_for

@@ -33,7 +33,8 @@ from analyzer.site import flagdata, overheaddata, ubdata, web_dir
 from analyzer.executors import cores
 from analyzer.site.output import SiteWriter, WriteStats, WrittenPart
 from analyzer.site.slugs import base_slug, path_slug, slug_map
-from analyzer.ub.report import LETTERS, LEVEL_ORDER
+from analyzer.ub.report import LETTERS
+from warnscope.compilers import level_key, sort_key
 
 #: the top navigation: title -> page (relative to the site root)
 NAV = (("Compilers", "index.html#compilers"), ("Flags", "flags/index.html"),
@@ -256,9 +257,9 @@ def ub_pages(b: Build) -> None:
         for case in report["cases"]:
             source = view.sources.get(case["case"])
             code = Markup(ubdata.highlight(source)) if source and source.text is not None else None
-            cells = sorted(case["cells"], key=lambda c: (_compiler_key(c["compiler"]), c["flags"],
-                                                         _level_key(c["level"])))
-            sanitizers = sorted(case["sanitizers"].items(), key=lambda kv: _compiler_key(kv[0]))
+            cells = sorted(case["cells"], key=lambda c: (sort_key(c["compiler"]), c["flags"],
+                                                         level_key(c["level"])))
+            sanitizers = sorted(case["sanitizers"].items(), key=lambda kv: sort_key(kv[0]))
             b.page(f"ub/{stem}/{case_slugs[case['case']]}.html", "ub_case.html", case=case,
                    stem=stem, view=view, source=source, code=code, cells=cells,
                    sanitizers=sanitizers)
@@ -304,15 +305,6 @@ def _columns(configurations: list) -> list[tuple[str, str, list[str]]]:
     for compiler, level, flags in configurations:
         groups.setdefault((compiler, flags), []).append(level)
     return [(c, f, levels) for (c, f), levels in groups.items()]
-
-
-def _compiler_key(name: str) -> tuple:
-    family, _, major = name.rpartition("-")
-    return (family != "gcc", family, int(major) if major.isdigit() else 0, name)
-
-
-def _level_key(level: str) -> int:
-    return LEVEL_ORDER.index(level) if level in LEVEL_ORDER else len(LEVEL_ORDER)
 
 
 #: the sections in build order; the index page is written after all of them

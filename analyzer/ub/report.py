@@ -14,14 +14,13 @@ import sqlite3
 from dataclasses import asdict, dataclass
 
 from warnscope.errors import WarnscopeError
-from flagdb.model import CompilerId
 
 from analyzer.ub import store as ub_store
 from analyzer.ub.classify import diverges
+from warnscope.compilers import level_key, sort_key
 
 LETTERS = {"expected": ".", "completed": "=", "unexpected-output": "O", "crash": "C",
            "hang": "H", "nonzero-exit": "X", "nondeterministic": "N", "compile-error": "E"}
-LEVEL_ORDER = ("-O0", "-O1", "-O2", "-O3", "-Os", "-Og", "-Oz", "-Ofast")
 
 
 def load(conn: sqlite3.Connection, corpus: str | None = None) -> dict:
@@ -164,7 +163,7 @@ def build(data: dict) -> Report:
     cases.sort(key=lambda c: (not c.diverges, c.id))
     configs = {(c.compiler, c.level, c.flags) for c in all_cells}
     return Report(corpus=data["corpus"], cases=cases, configurations=sorted(
-        configs, key=lambda k: (k[2], _compiler_rank(k[0]), _level_rank(k[1]))))
+        configs, key=lambda k: (k[2], sort_key(k[0]), level_key(k[1]))))
 
 
 def report_json(data: dict) -> dict:
@@ -216,10 +215,10 @@ def _detail(case: CaseReport) -> list[str]:
     lines = [head]
     if case.summary:
         lines.append(f"  {case.summary}")
-    for compiler in sorted(dict.fromkeys(c.compiler for c in case.cells), key=_compiler_rank):
+    for compiler in sorted(dict.fromkeys(c.compiler for c in case.cells), key=sort_key):
         for flags in dict.fromkeys(c.flags for c in case.cells if c.compiler == compiler):
             mine = sorted((c for c in case.cells if c.compiler == compiler and c.flags == flags),
-                          key=lambda c: _level_rank(c.level))
+                          key=lambda c: level_key(c.level))
             label = compiler + (f" {flags}" if flags else "")
             grouped: dict[str, list[str]] = {}
             for c in mine:
@@ -271,17 +270,5 @@ def _behaviours(data: dict) -> dict[str, list[str]]:
         out.setdefault(c["case_id"], []).append(c["behaviour"])
     return out
 
-
-def _compiler_rank(name: str) -> tuple:
-    """gcc before clang, then by version (gcc-9 before gcc-12)."""
-    try:
-        cid = CompilerId.parse(name)
-    except ValueError:
-        return (True, 0, name)
-    return (cid.family != "gcc", cid.major, name)
-
-
-def _level_rank(level: str) -> int:
-    return LEVEL_ORDER.index(level) if level in LEVEL_ORDER else len(LEVEL_ORDER)
 
 

@@ -26,7 +26,7 @@ from analyzer.toolchain import resolve
 from analyzer.ub import report as ub_report
 from analyzer.ub import run as ub_run
 from warnscope.database import connect
-from flagdb.model import CompilerId
+from warnscope.compilers import CompilerId
 from warnscope.paths import cache_dir
 
 ZOO = "gcc-14"

@@ -7,7 +7,7 @@ import shutil
 import pytest
 
 from analyzer import roots, toolchain
-from flagdb.model import CompilerId
+from warnscope.compilers import CompilerId
 
 
 @pytest.mark.skipif(shutil.which("gcc-12") is None, reason="needs gcc-12")

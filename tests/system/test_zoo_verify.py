@@ -19,7 +19,7 @@ import pytest
 from analyzer import roots
 from analyzer.toolchain import resolve
 from warnscope.database import connect
-from flagdb.model import CompilerId
+from warnscope.compilers import CompilerId
 from flagdb import store
 
 SUITE = "bullseye"

@@ -7,7 +7,7 @@ from analyzer import roots
 from analyzer.toolchain import Toolchain
 from warnscope import apt
 from warnscope.errors import WarnscopeError
-from flagdb.model import CompilerId
+from warnscope.compilers import CompilerId
 
 
 @pytest.mark.parametrize("name, suite", [

@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 
-from analyzer.measure import machine
+from warnscope.measure import machine
 
 from flagdb import store
 from flagdb.clang_inc import parse_dir

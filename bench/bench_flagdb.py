@@ -17,7 +17,7 @@ import tempfile
 from pathlib import Path
 
 
-from analyzer.measure import machine, measure, run_child, run_inprocess, summary
+from warnscope.measure import machine, measure, run_child, run_inprocess, summary
 
 from flagdb import store
 from warnscope.database import connect

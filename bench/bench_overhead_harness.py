@@ -23,7 +23,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from analyzer.measure import machine, stats
+from warnscope.measure import machine, stats
 from analyzer.overhead import process, recipes, study
 from analyzer.overhead.wrapper import FLAGS_ENV, LOG_ENV, wrapper_for
 from analyzer.toolchain import resolve

@@ -15,7 +15,7 @@ import tempfile
 from pathlib import Path
 
 
-from analyzer.measure import Sample, machine, run_child, run_inprocess, summary
+from warnscope.measure import Sample, machine, run_child, run_inprocess, summary
 
 from analyzer.gccplugin import binary as gcc_binary
 from analyzer.gccplugin import plugin as gcc_plugin

@@ -44,7 +44,7 @@ import tempfile
 from pathlib import Path
 from typing import Callable
 
-from analyzer.measure import Sample, machine, measure, run_child, run_inprocess, stats, summary
+from warnscope.measure import Sample, machine, measure, run_child, run_inprocess, stats, summary
 from analyzer.site.builder import build
 from analyzer.toolchain import installed
 from analyzer.ub import run as ub_run

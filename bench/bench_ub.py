@@ -21,7 +21,7 @@ import os
 import tempfile
 from pathlib import Path
 
-from analyzer.measure import Sample, machine, run_inprocess, stats
+from warnscope.measure import Sample, machine, run_inprocess, stats
 from analyzer.toolchain import resolve
 from analyzer.ub import run as ub_run
 from analyzer.ub.corpus import bundled_corpus

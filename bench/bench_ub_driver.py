@@ -11,7 +11,7 @@ analyzer``) with warnings and sanitizers off (a cell is then exactly what the dr
 does: one compile, gcc's JSON warnings included, and two sandboxed runs), into an empty
 database with an empty compile cache -- cold, like the driver, which caches nothing.
 
-Both are measured with :func:`analyzer.measure.run_tree` (``os.wait4`` of the whole
+Both are measured with :func:`warnscope.measure.run_tree` (``os.wait4`` of the whole
 process tree, monotonic wall), interleaved (driver, warnscope, driver, ...) after one
 warm-up of each (BENCH_WARMUP=0: of the driver only), BENCH_RUNS times (default 3). Printed: wall and CPU user+sys, min /
 median / max, cells per second, the throughput ratio warnscope / driver of each
@@ -37,7 +37,7 @@ import tempfile
 from pathlib import Path
 
 from analyzer import sandbox
-from analyzer.measure import TreeRun, machine, run_tree, stats
+from warnscope.measure import TreeRun, machine, run_tree, stats
 from analyzer.toolchain import Toolchain, resolve
 from analyzer.ub.compile import gcc_warning_flags, normalize_level
 from analyzer.ub.corpus import Case, bundled_corpus, discover

@@ -23,7 +23,7 @@ import tempfile
 from pathlib import Path
 
 from analyzer import roots, sandbox
-from analyzer.measure import Sample, machine, run_inprocess, stats
+from warnscope.measure import Sample, machine, run_inprocess, stats
 from analyzer.toolchain import Toolchain, resolve, resolve_in_root
 from warnscope.compilers import CompilerId
 from analyzer.ub.compile import compile_program

@@ -28,7 +28,7 @@ import time
 from pathlib import Path
 
 from analyzer import roots
-from analyzer.measure import machine
+from warnscope.measure import machine
 from analyzer.toolchain import resolve
 from warnscope.errors import WarnscopeError
 from warnscope.compilers import sort_key

@@ -19,7 +19,7 @@ from pathlib import Path
 from warnscope.errors import WarnscopeError
 from warnscope.paths import cache_dir
 
-from analyzer import measure
+from warnscope import measure
 from analyzer.overhead import process
 
 SOURCE = Path(__file__).with_name("burn.c")

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from warnscope.errors import WarnscopeError
 
-from analyzer.measure import SCHED, TreeRun, run_tree
+from warnscope.measure import SCHED, TreeRun, run_tree
 
 #: variables that would change what a build compiles or bypass the measured compiler
 SCRUBBED = {"CC", "CXX", "CPP", "CFLAGS", "CXXFLAGS", "CPPFLAGS", "LDFLAGS", "MAKEFLAGS", "MFLAGS",
@@ -19,7 +19,7 @@ SCRUBBED = {"CC", "CXX", "CPP", "CFLAGS", "CXXFLAGS", "CPPFLAGS", "LDFLAGS", "MA
             "CMAKE_CXX_COMPILER_LAUNCHER"}
 
 
-#: one measured process tree (:class:`analyzer.measure.TreeRun`)
+#: one measured process tree (:class:`warnscope.measure.TreeRun`)
 Timed = TreeRun
 
 
@@ -45,7 +45,7 @@ def validate_sched(nice: int, sched: str | None) -> None:
 def run(command: str | list[str], cwd: Path, env: dict[str, str], output: Path,
         nice: int = 0, sched: str | None = None, timeout: float | None = None) -> Timed:
     """Run a build step (a shell string or argv) in ``cwd``, its output appended to
-    ``output``, and measure its process tree (:func:`analyzer.measure.run_tree`)."""
+    ``output``, and measure its process tree (:func:`warnscope.measure.run_tree`)."""
     argv = ["/bin/sh", "-c", command] if isinstance(command, str) else command
     return run_tree(argv, cwd=cwd, env=env, output=output, nice=nice, sched=sched,
                     timeout=timeout)

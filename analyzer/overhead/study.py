@@ -32,7 +32,7 @@ from warnscope.database import transaction, utc_now
 from warnscope.errors import WarnscopeError
 from warnscope.paths import cache_dir
 
-from analyzer import measure
+from warnscope import measure
 from analyzer.overhead import levels as levels_mod
 from analyzer.overhead import process, store
 from analyzer.progress import Progress, as_progress

@@ -1,4 +1,4 @@
-"""analyzer.measure: a real busy child is measured by its own rusage, statistics are
+"""warnscope.measure: a real busy child is measured by its own rusage, statistics are
 min / median / max, and the machine line says what it ran on."""
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from analyzer.measure import (Machine, Sample, machine, machine_facts, measure, run_child,
+from warnscope.measure import (Machine, Sample, machine, machine_facts, measure, run_child,
                               run_inprocess, stats, summary)
 
 #: a shell loop that burns CPU for a while (about 0.1-0.5 s here)

@@ -8,9 +8,7 @@ so nothing ever parses rendered text. Name-like fields hold flag names only
 """
 from __future__ import annotations
 
-import dataclasses
 import enum
-import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -286,21 +284,3 @@ class CheckResult:
     reason: str | None = None
     #: a remark on how the compiler treats it (GCC's silence on an unknown -Wno-…)
     note: str | None = None
-
-
-def plain(value: Any) -> Any:
-    """Dataclasses, enums and tuples as JSON's plain values, recursively."""
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
-    if isinstance(value, enum.Enum):
-        return value.value
-    if isinstance(value, dict):
-        return {k: plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [plain(v) for v in value]
-    return value
-
-
-def to_json(value: Any) -> str:
-    """The one JSON serialisation of query results."""
-    return json.dumps(plain(value), indent=2)

@@ -4,7 +4,7 @@ from __future__ import annotations
 import click
 
 from warnscope.errors import WarnscopeError
-from flagdb.results import to_json
+from warnscope.serial import to_json
 
 from analyzer.gccplugin import binary as gcc_binary
 from analyzer.gccplugin.closure import closure_entries

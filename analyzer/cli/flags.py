@@ -17,7 +17,7 @@ from warnscope.errors import WarnscopeError
 from flagdb.ingest import load as load_compiler, store_data
 from warnscope.compilers import CompilerId
 from warnscope.paths import db_path
-from flagdb.results import to_json
+from warnscope.serial import to_json
 from analyzer.cli import render
 from analyzer.cli.lazy import LazyGroup
 

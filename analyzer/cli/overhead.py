@@ -15,7 +15,7 @@ from analyzer import toolchain
 from analyzer.overhead import levels as levels_mod
 from analyzer import progress as progress_mod
 from analyzer.overhead import recipes, report as report_mod, store, study
-from flagdb.results import to_json
+from warnscope.serial import to_json
 
 DEFAULT_COMPILERS = "gcc-12,clang-16"
 DEFAULT_LEVELS = "off,all"

@@ -1,6 +1,6 @@
 """Text for people: the one renderer of :mod:`flagdb.results`.
 
-``--json`` prints the same objects with :func:`flagdb.results.to_json`; these
+``--json`` prints the same objects with :func:`warnscope.serial.to_json`; these
 functions only lay them out as lines. They decide nothing the JSON would not show.
 """
 from __future__ import annotations

@@ -9,7 +9,7 @@ from __future__ import annotations
 import click
 
 from warnscope.errors import WarnscopeError
-from flagdb.results import to_json
+from warnscope.serial import to_json
 
 from analyzer import roots
 from analyzer.toolchain import resolve_in_root

@@ -54,7 +54,7 @@ from typing import Callable
 
 from warnscope.database import transaction
 from warnscope.errors import WarnscopeError
-from flagdb.results import to_json
+from warnscope.serial import to_json
 
 from analyzer.overhead import attr_store, levels as levels_mod, phases as phases_mod, process, report, store, study
 from analyzer.overhead.attr_store import Probe, ProbeRun

@@ -10,8 +10,6 @@ host; no page loads anything from outside the site.
 from __future__ import annotations
 
 import concurrent.futures as cf
-import dataclasses
-import enum
 import functools
 import gc
 import json
@@ -34,6 +32,7 @@ from analyzer.executors import cores
 from analyzer.site.output import SiteWriter, WriteStats, WrittenPart
 from analyzer.site.slugs import base_slug, path_slug, slug_map
 from analyzer.ub.report import LETTERS
+from warnscope import serial
 from warnscope.compilers import level_key, sort_key
 
 #: the top navigation: title -> page (relative to the site root)
@@ -75,32 +74,14 @@ class Build:
     def json(self, rel: str, value: Any) -> None:
         """The results beside the page: the objects ``--json`` prints (:func:`plain`'s
         values), in compact form (no indentation: a third of the size). The encoder walks
-        lists, dicts and strings at C speed and asks :func:`_plain_one` only about the
-        dataclasses and enums, which ``plain`` would reach by a Python call per value."""
-        self.writer.write(rel, json.dumps(value, separators=(",", ":"), default=_plain_one) + "\n")
+        lists, dicts and strings at C speed (:mod:`warnscope.serial`)."""
+        self.writer.write(rel, serial.dumps(value) + "\n")
 
     def flag_href(self, name: str | None) -> str | None:
         """The flag page of a name, from the site root; None for a name with no page."""
         slug = self.slugs.get(name) if name else None
         return f"flags/{slug}.html" if slug else None
 
-
-def _plain_one(value: Any) -> Any:
-    """One level of :func:`plain`: a dataclass as a dict of its fields, an enum as its value.
-    Called about 120,000 times a build: the field names come from :func:`_field_names`,
-    once per class, rather than from ``dataclasses.fields`` per object."""
-    if isinstance(value, enum.Enum):
-        return value.value
-    names = _field_names(type(value))
-    return {name: getattr(value, name) for name in names}
-
-
-@functools.lru_cache(maxsize=None)
-def _field_names(cls: type) -> tuple[str, ...]:
-    """The fields of a result dataclass, in declaration order (``dataclasses.fields``')."""
-    if not dataclasses.is_dataclass(cls):
-        raise TypeError(f"{cls.__name__} is not a result type")
-    return tuple(f.name for f in dataclasses.fields(cls))
 
 
 def environment(build_ref: list[Build]):

@@ -31,7 +31,7 @@ from flagdb import queries, store
 from warnscope.database import connect
 from warnscope.errors import WarnscopeError
 from flagdb.ingest import ingest
-from flagdb.results import plain
+from warnscope.serial import plain
 
 REPO = Path(__file__).resolve().parents[2]
 CASES = ("signed-integer-overflow/loop.c", "control/while-one.c", "null-dereference/null-this.cpp")

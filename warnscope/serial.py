@@ -1,0 +1,62 @@
+"""The one JSON serialisation of warnscope's results, for every family.
+
+Every query returns dataclasses; ``--json`` prints :func:`to_json` of them, the site
+writes the same data with :func:`dumps`, and the text and HTML renderers read the
+objects themselves, so a field renamed in a result type changes all of them at once
+and nothing ever parses rendered text.
+
+``json.dumps`` walks lists, dicts and strings at C speed and calls :func:`plain_one`
+only for the dataclasses and enums it meets, so the site's tens of thousands of values
+cost one Python call per object, not per value.
+"""
+from __future__ import annotations
+
+import dataclasses
+import enum
+import functools
+import json
+from typing import Any
+
+
+@functools.lru_cache(maxsize=None)
+def field_names(cls: type) -> tuple[str, ...]:
+    """The fields of a result dataclass, in declaration order (``dataclasses.fields``'),
+    computed once per class."""
+    if not dataclasses.is_dataclass(cls):
+        raise TypeError(f"{cls.__name__} is not a result type")
+    return tuple(f.name for f in dataclasses.fields(cls))
+
+
+def plain_one(value: Any) -> Any:
+    """One level of :func:`plain`: a dataclass as a dict of its fields, an enum as its
+    value, a set or frozenset as a sorted list (``json.dumps``'s ``default``)."""
+    if isinstance(value, enum.Enum):
+        return value.value
+    if isinstance(value, (set, frozenset)):
+        return sorted(value)
+    return {name: getattr(value, name) for name in field_names(type(value))}
+
+
+def plain(value: Any) -> Any:
+    """Dataclasses, enums and tuples as JSON's plain values, recursively."""
+    if isinstance(value, enum.Enum):
+        return value.value
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {name: plain(getattr(value, name)) for name in field_names(type(value))}
+    if isinstance(value, dict):
+        return {k: plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    if isinstance(value, (set, frozenset)):
+        return sorted(plain(v) for v in value)
+    return value
+
+
+def to_json(value: Any) -> str:
+    """``--json``: the results, indented for people and diff."""
+    return json.dumps(value, indent=2, default=plain_one)
+
+
+def dumps(value: Any) -> str:
+    """The site's JSON beside each page: the same data, compact."""
+    return json.dumps(value, separators=(",", ":"), default=plain_one)

@@ -12,7 +12,7 @@ APT_PACKAGES=(
   clang-14 clang-16 clang-19 clang-tools-14 clang-tools-16 clang-tools-19
   libclang1-14 libclang1-16 libclang1-19 libclang-rt-14-dev libclang-rt-16-dev libclang-rt-19-dev
   chromium passwd util-linux dpkg-dev libtool libtool-bin cmake make tcl valgrind
-  debootstrap bubblewrap
+  debootstrap bubblewrap bpftrace
 )
 # The build backend and Meson itself (also for `meson test`); warnscope's own runtime
 # dependencies come from pyproject.toml, with the extras for Dask and the tests.

@@ -1,0 +1,366 @@
+"""Where every CPU second of a process tree went: the kernel's own per-process figure.
+
+A build is thousands of short processes (make, its shells, libtool, the compiler
+driver, ``cc1``, ``as``, ``ld`` …). ``os.wait4`` gives the whole tree's CPU; this
+module splits that same total by process, from the scheduler's own account of each
+task, so that the table *sums to the tree's rusage* and the residual can be checked
+on every run.
+
+Why BPF on ``sched:sched_switch`` (measured on this project's kernel, 6.x, HZ 250,
+40 short compiles, 122 processes, tree rusage 0.61–0.63 s; see ../shared/DESIGN.md):
+
+* taskstats exit records take their CPU in ``do_exit`` before the scheduler's last
+  update: 0.46–0.55 s of 0.61 s, a tail short per process;
+* BSD process accounting v3 rounds each process to 10 ms;
+* the task's ``se.sum_exec_runtime`` read at its *final* context switch (``__state ==
+  TASK_DEAD``, after which it never runs again) is complete: 0.632 s against 0.632 s.
+
+So one ``bpftrace`` runs for a whole study and prints one line per exiting task of
+the watched trees, and one line per ``exec`` with the CPU the replaced program used
+(``sh -c 'gcc …'`` and a wrapper script ending in ``exec "$@"`` cost their own time,
+not the compiler's). A task belongs to a tree when an ancestor within
+:data:`MAX_DEPTH` generations is a direct child of the watching process (the
+harness): the tree's root. That is exactly the set ``wait4`` counts — a process
+reparented to init leaves both — and the harness's own threads and tools never
+count. The kernel names a process by its executable (``bash`` for ``$(SHELL)
+libtool``); the first argument of an interpreter names the script, so the table says
+``libtool (bash)``.
+
+Root is needed (BPF); without it, or without bpftrace, :class:`Unavailable` says
+why in one line and the caller carries on without the table.
+"""
+from __future__ import annotations
+
+import os
+import select
+import shutil
+import signal
+import subprocess
+import threading
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from warnscope.errors import WarnscopeError
+
+#: generations between an exiting task and the tree's root that are searched
+#: (recursive make under libtool under a shell nests about ten deep)
+MAX_DEPTH = 32
+
+#: seconds bpftrace may take to attach its probes
+ATTACH_TIMEOUT = 60.0
+
+#: seconds to wait, after ``wait4`` returned, for the root's final context switch
+#: (the parent is woken before the child's last switch)
+SETTLE_TIMEOUT = 5.0
+
+#: executables that run a script named by their first argument
+INTERPRETERS = frozenset({"sh", "dash", "bash", "zsh", "ksh", "perl", "python", "python3",
+                          "tclsh", "ruby", "awk", "gawk", "mawk", "m4"})
+
+_SCRIPT = r"""
+tracepoint:syscalls:sys_enter_execve
+{
+  @next1[tid] = str(args->argv[1]);
+  @next2[tid] = str(args->argv[2]);
+  @oldcomm[tid] = comm;
+}
+tracepoint:syscalls:sys_exit_execve
+/args->ret != 0/
+{
+  delete(@next1[tid]); delete(@next2[tid]); delete(@oldcomm[tid]);
+}
+tracepoint:sched:sched_process_exec
+{
+  $t = curtask;
+  $p = $t;
+  $root = 0;
+  unroll(MAX_DEPTH) {
+    if ($root == 0 && $p->real_parent->tgid == HARNESS) { $root = $p->tgid; }
+    if ($root == 0 && $p->pid > 1) { $p = $p->real_parent; }
+  }
+  if ($root != 0) {
+    $now = $t->se.sum_exec_runtime;
+    printf("E %d %d %d %llu %s\t%s\t%s\n", $root, $t->tgid, $t->pid, $now - @start[tid],
+           @oldcomm[tid], @img1[tid], @img2[tid]);
+    @start[tid] = $now;
+  }
+  @img1[tid] = @next1[tid];
+  @img2[tid] = @next2[tid];
+  delete(@next1[tid]); delete(@next2[tid]); delete(@oldcomm[tid]);
+}
+tracepoint:syscalls:sys_enter_getppid
+/pid == HARNESS/
+{
+  printf("S %d %d\n", tid, cpu);
+}
+tracepoint:sched:sched_switch
+/curtask->__state == 0x80/
+{
+  $t = curtask;
+  $p = $t;
+  $root = 0;
+  unroll(MAX_DEPTH) {
+    if ($root == 0 && $p->real_parent->tgid == HARNESS) { $root = $p->tgid; }
+    if ($root == 0 && $p->pid > 1) { $p = $p->real_parent; }
+  }
+  if ($root != 0) {
+    printf("T %d %d %d %llu %s\t%s\t%s\n", $root, $t->tgid, $t->pid,
+           $t->se.sum_exec_runtime - @start[$t->pid], comm, @img1[$t->tgid], @img2[$t->tgid]);
+  }
+  delete(@start[$t->pid]);
+  if ($t->pid == $t->tgid) { delete(@img1[$t->pid]); delete(@img2[$t->pid]); }
+}
+"""
+
+
+class Unavailable(WarnscopeError):
+    """Per-process accounting cannot run here (not root, no bpftrace, BPF refused)."""
+
+
+@dataclass(frozen=True)
+class ProcessCost:
+    """The CPU of the programs of one name in one run: user+sys seconds as the
+    scheduler counted it (``se.sum_exec_runtime``), over ``processes`` program images
+    (a process that runs ``sh`` and then execs ``gcc`` counts once for each)."""
+
+    name: str
+    cpu_s: float
+    processes: int
+
+
+@dataclass(frozen=True)
+class ProcessTable:
+    """Every process of one run's tree, grouped by name, and how well it adds up.
+
+    ``residual_s`` is the tree's ``wait4`` CPU minus the table's sum: stored and
+    shown, never hidden; ``complete`` when it is within :data:`TOLERANCE`."""
+
+    by_name: tuple[ProcessCost, ...]
+    total_s: float
+    tree_cpu_s: float
+    residual_s: float
+    tasks: int
+    #: events bpftrace reported lost (its ring buffer overflowed): the table is short
+    lost: int = 0
+
+    @property
+    def complete(self) -> bool:
+        return self.lost == 0 and abs(self.residual_s) <= TOLERANCE * max(self.tree_cpu_s, 1e-9) + SLACK_S
+
+    def as_dict(self) -> dict[str, float]:
+        return {c.name: c.cpu_s for c in self.by_name}
+
+
+#: the table must sum to the tree's rusage within this fraction …
+TOLERANCE = 0.01
+#: … or this many seconds (a tree of a few ms is within a tick of anything)
+SLACK_S = 0.005
+
+
+def display_name(comm: str, arg1: str, arg2: str) -> str:
+    """``libtool (bash)`` for ``bash libtool …``; the kernel's name otherwise."""
+    base = comm.rstrip("0123456789.") if comm.startswith("python") else comm
+    if base in INTERPRETERS or comm in INTERPRETERS:
+        for arg in (arg1, arg2):
+            if not arg or arg == "-c":
+                break
+            if arg.startswith("-"):
+                continue
+            script = os.path.basename(arg)
+            if script and script != comm:
+                return f"{script} ({comm})"
+            break
+    return comm
+
+
+@dataclass
+class _Tree:
+    cpu: dict[str, float] = field(default_factory=lambda: defaultdict(float))
+    procs: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+    tasks: int = 0
+    ended: bool = False
+
+
+class Accountant:
+    """One bpftrace for a series of measured runs: start it once, then :meth:`table`
+    after each run's ``wait4``. A context manager; stops bpftrace on exit."""
+
+    def __init__(self, bpftrace: str | None = None):
+        self.bpftrace = bpftrace or shutil.which("bpftrace") or "/usr/bin/bpftrace"
+        self.proc: subprocess.Popen | None = None
+        self.trees: dict[int, _Tree] = defaultdict(_Tree)
+        self.lost = 0
+        self.cond = threading.Condition()
+        self.reader: threading.Thread | None = None
+        self.error: str | None = None
+        self.flushed: set[tuple[int, int]] = set()
+
+    # ------------------------------------------------------------------ life cycle
+    def start(self) -> "Accountant":
+        """Attach the probes; :class:`Unavailable` with the reason if they cannot be."""
+        if os.geteuid() != 0:
+            raise Unavailable("per-process accounting needs root (BPF); not root here")
+        if not os.access(self.bpftrace, os.X_OK):
+            raise Unavailable(f"per-process accounting needs bpftrace ({self.bpftrace} not found; "
+                              "Debian package bpftrace)")
+        _mount_tracefs()
+        script = (_SCRIPT.replace("MAX_DEPTH", str(MAX_DEPTH))
+                  .replace("HARNESS", str(os.getpid())))
+        self.proc = subprocess.Popen(
+            [self.bpftrace, "-B", "line", "-e", script], stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+            env={"PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "LANG": "C.UTF-8",
+                 "BPFTRACE_STRLEN": "64", "BPFTRACE_PERF_RB_PAGES": "1024"})
+        deadline = time.monotonic() + ATTACH_TIMEOUT
+        err = b""
+        assert self.proc.stdout is not None and self.proc.stderr is not None
+        while time.monotonic() < deadline:
+            ready, _, _ = select.select([self.proc.stdout], [], [], 0.2)
+            if ready:
+                line = self.proc.stdout.readline()
+                if line.startswith(b"Attaching"):
+                    break
+                if not line:
+                    break
+            if self.proc.poll() is not None:
+                break
+        else:
+            self.close()
+            raise Unavailable(f"bpftrace did not attach within {ATTACH_TIMEOUT:g} s")
+        if self.proc.poll() is not None:
+            err = self.proc.stderr.read() or b""
+            self.proc = None
+            reason = _first_error(err.decode("utf-8", "backslashreplace"))
+            raise Unavailable(f"bpftrace refused the probes: {reason}")
+        self.reader = threading.Thread(target=self._read, name="accounting", daemon=True)
+        self.reader.start()
+        threading.Thread(target=self._drain_stderr, name="accounting-stderr", daemon=True).start()
+        return self
+
+    def __enter__(self) -> "Accountant":
+        return self.start() if self.proc is None else self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Stop bpftrace and its reader (idempotent)."""
+        proc, self.proc = self.proc, None
+        if proc is None:
+            return
+        try:
+            os.killpg(proc.pid, signal.SIGINT)
+            proc.wait(timeout=10)
+        except (ProcessLookupError, subprocess.TimeoutExpired):
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            proc.wait()
+        if self.reader:
+            self.reader.join(timeout=5)
+
+    # ------------------------------------------------------------------ events
+    def _read(self) -> None:
+        proc = self.proc
+        assert proc is not None and proc.stdout is not None
+        for raw in proc.stdout:
+            if raw.startswith(b"S "):
+                _, tid, cpu = raw.split()
+                with self.cond:
+                    self.flushed.add((int(tid), int(cpu)))
+                    self.cond.notify_all()
+                continue
+            if not raw.startswith((b"T ", b"E ")):
+                continue
+            try:
+                head, arg1, arg2 = raw.decode("utf-8", "backslashreplace").rstrip("\n").split("\t")
+                kind, root, tgid, pid, runtime, comm = head.split(" ", 5)
+            except ValueError:
+                continue
+            name = display_name(comm, arg1, arg2)
+            with self.cond:
+                tree = self.trees[int(root)]
+                tree.cpu[name] += int(runtime) / 1e9
+                if kind == "E":  # the program an exec replaced: its share of the task
+                    if tgid == pid:
+                        tree.procs[name] += 1
+                    self.cond.notify_all()
+                    continue
+                tree.tasks += 1
+                if tgid == pid:
+                    tree.procs[name] += 1
+                    if int(pid) == int(root):
+                        tree.ended = True
+                self.cond.notify_all()
+
+    def _drain_stderr(self) -> None:
+        proc = self.proc
+        if proc is None or proc.stderr is None:
+            return
+        for raw in proc.stderr:
+            line = raw.decode("utf-8", "backslashreplace")
+            if line.startswith("Lost ") and "events" in line:
+                try:
+                    self.lost += int(line.split()[1])
+                except (IndexError, ValueError):
+                    self.lost += 1
+
+    # ------------------------------------------------------------------ results
+    def table(self, root_pid: int, tree_cpu_s: float) -> ProcessTable:
+        """The table of the tree rooted at ``root_pid`` (already reaped by ``wait4``,
+        whose user+sys is ``tree_cpu_s``), once its root's final switch was seen."""
+        deadline = time.monotonic() + SETTLE_TIMEOUT
+        with self.cond:
+            while not self.trees[root_pid].ended and time.monotonic() < deadline:
+                self.cond.wait(timeout=0.05)
+        self._flush(deadline)
+        with self.cond:
+            tree = self.trees.pop(root_pid)
+        rows = tuple(sorted((ProcessCost(name, cpu, tree.procs.get(name, 0))
+                             for name, cpu in tree.cpu.items()),
+                            key=lambda c: (-c.cpu_s, c.name)))
+        total = sum(c.cpu_s for c in rows)
+        return ProcessTable(by_name=rows, total_s=total, tree_cpu_s=tree_cpu_s,
+                            residual_s=tree_cpu_s - total, tasks=tree.tasks, lost=self.lost)
+
+
+    def _flush(self, deadline: float) -> None:
+        """Wait until every CPU's buffer was read past this moment.
+
+        bpftrace reads one ring buffer per CPU, so the root's last event can arrive
+        before an earlier event of another CPU. A marker written from each CPU in turn
+        (a ``getppid`` the probe reports) arrives after everything that CPU wrote
+        before it: once all markers are in, the tree's events are all in too."""
+        tid = threading.get_native_id()
+        cpus = sorted(os.sched_getaffinity(0))
+        try:
+            for cpu in cpus:
+                os.sched_setaffinity(0, {cpu})
+                os.getppid()
+        finally:
+            os.sched_setaffinity(0, cpus)
+        with self.cond:
+            while not all((tid, cpu) in self.flushed for cpu in cpus) and time.monotonic() < deadline:
+                self.cond.wait(timeout=0.05)
+            self.flushed = {m for m in self.flushed if m[0] != tid}
+
+
+def _first_error(text: str) -> str:
+    for line in text.splitlines():
+        if "ERROR" in line and "RLIMIT_MEMLOCK" not in line:
+            return line.strip()
+    return text.strip().splitlines()[-1] if text.strip() else "no reason given"
+
+
+def _mount_tracefs() -> None:
+    """bpftrace's tracepoints need tracefs; a fresh machine may not have it mounted."""
+    if Path("/sys/kernel/tracing/events").is_dir() or Path("/sys/kernel/debug/tracing/events").is_dir():
+        return
+    try:
+        subprocess.run(["mount", "-t", "tracefs", "nodev", "/sys/kernel/tracing"],
+                       capture_output=True, timeout=10, check=False)
+    except (OSError, subprocess.TimeoutExpired):
+        pass

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from warnscope.accounting import Accountant, TOLERANCE, Unavailable, display_name
+from warnscope.accounting import Accountant, TOLERANCE, display_name
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0 or shutil.which("bpftrace") is None,
                                 reason="per-process accounting needs root and bpftrace")
@@ -50,7 +50,7 @@ def _build(acc: Accountant, tree: Path, cflags: str):
 
 
 def test_the_table_sums_to_the_trees_rusage_and_names_scripts(project):
-    flags = " ".join(f"-Wno-unused-value -Wshadow" for _ in range(40))
+    flags = " ".join("-Wno-unused-value -Wshadow" for _ in range(40))
     with Accountant() as acc:
         tables = [_build(acc, project, f"-O1 {flags}") for _ in range(3)]
     for table in tables:

@@ -226,13 +226,26 @@ def _prepare(conn: Connection) -> None:
         if conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
             raise NotADatabase(f"{_shown(conn.path)}: not a warnscope database (another "
                                  "program created tables in it)")
-        statements = _statements(SCHEMA)
+        for statement in _statements(SCHEMA):
+            conn.execute(statement)
     else:
-        statements = [s for v in range(version + 1, SCHEMA_VERSION + 1)
-                      for s in _statements(MIGRATIONS[v])]
-    for statement in statements:
-        conn.execute(statement)
+        _migrate(conn, version)
     conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+
+def _migrate(conn: Connection, version: int) -> None:
+    """Apply each frozen migration after ``version``, in order, inside the caller's
+    transaction: a migration that fails rolls back with it and leaves the file as it
+    was. A failure the data causes (a row a later statement cannot take) is one line
+    naming the file and the migration; the user's file is not ours to repair."""
+    for target in range(version + 1, SCHEMA_VERSION + 1):
+        for statement in _statements(MIGRATIONS[target]):
+            try:
+                conn.execute(statement)
+            except sqlite3.Error as exc:  # what Cursor left untranslated: the data's doing
+                raise CorruptDatabase(
+                    f"{_shown(conn.path)}: cannot upgrade schema version {target - 1} to {target} "
+                    f"({exc}); the file is unchanged") from None
 
 
 def _statements(sql: str) -> list[str]:

@@ -1,15 +1,29 @@
 """The database schema: one commented SQL string, a version, and the migrations.
 
-``PRAGMA user_version`` holds the schema version. A new database gets ``SCHEMA``
-and the current version; an older one gets each migration after its version, in
-order, inside one transaction. A database newer than this code is refused rather
-than guessed at.
+One module holds the tables of all three families (flags, UB, build overhead with its
+attribution) because the database is one versioned contract: a single ``PRAGMA
+user_version`` numbers the whole file, a migration may touch any family, and the base
+(:mod:`warnscope.database`) creates and migrates the file without importing the
+families (flagdb, analyzer), which import it. Each family's queries stay in its own
+store, named in the header of its section below.
+
+A new database gets ``SCHEMA`` and the current version; an older one gets each
+migration after its version, in order, inside one transaction. A database newer than
+this code is refused rather than guessed at.
+
+Each migration is frozen: the literal SQL its version introduced, never derived from
+``SCHEMA``. ``SCHEMA`` may be re-commented; an old database must still get exactly
+what its next version defined. Changing a table therefore means a new version and a
+migration of its own, and tests/unit/test_migrations.py checks that a database of every
+earlier version (tests/fixtures/schema/) migrates to the tables ``SCHEMA`` creates.
 """
 
 SCHEMA_VERSION = 6
 
+#: The current schema, by family; what a new database is created with.
 SCHEMA = """
 -- ------------------------------------------------------------------ flags
+-- Read and written by flagdb/store.py.
 -- One row per ingested compiler version ('gcc-12', 'clang-16').
 CREATE TABLE IF NOT EXISTS compiler (
     id            INTEGER PRIMARY KEY,
@@ -70,7 +84,7 @@ CREATE TABLE IF NOT EXISTS message (
 CREATE INDEX IF NOT EXISTS message_flag ON message(compiler_id, flag);
 
 -- --------------------------------------------------------------------- UB
--- Written by analyzer/ub_store.py. A corpus is named by its resolved path; a case
+-- Read and written by analyzer/ub/store.py. A corpus is named by its resolved path; a case
 -- id is the program's path under it without extension ('signed-integer-overflow/loop').
 CREATE TABLE IF NOT EXISTS ub_case (
     corpus        TEXT NOT NULL,
@@ -142,6 +156,8 @@ CREATE TABLE IF NOT EXISTS ub_sanitizer (
 );
 
 -- ------------------------------------------------------------------ build overhead
+-- Read and written by analyzer/overhead/store.py (studies) and
+-- analyzer/overhead/attr_store.py (attribution, below).
 -- A project as built: a Debian source package at a version, a local tree, or a
 -- compile_commands.json.
 CREATE TABLE IF NOT EXISTS oh_project (
@@ -325,15 +341,159 @@ json_object(
     'states', coalesce(json_extract(facts, '$.states'), json('{}'))
 )"""
 
-_ATTR = "-- ------------------------------------------------------------------ overhead attribution"
-#: the overhead tables, as in SCHEMA (migration 3 adds them to an older database)
-OVERHEAD_TABLES = SCHEMA[SCHEMA.index("-- ------------------------------------------------------------------ build overhead"):
-                         SCHEMA.index(_ATTR)]
-_RESULT = "-- A finished attribution as `overhead attribute --json`"
-#: the attribution tables (migration 4)
-ATTRIBUTION_TABLES = SCHEMA[SCHEMA.index(_ATTR):SCHEMA.index(_RESULT)]
-#: the attribution results (migration 6)
-_ATTR_RESULT = SCHEMA[SCHEMA.index(_RESULT):]
+#: Migration 3, frozen: the tables of build-overhead studies as version 3 created them.
+_V3_OVERHEAD = """
+-- ------------------------------------------------------------------ build overhead
+-- A project as built: a Debian source package at a version, a local tree, or a
+-- compile_commands.json.
+CREATE TABLE IF NOT EXISTS oh_project (
+    id            INTEGER PRIMARY KEY,
+    name          TEXT NOT NULL,          -- 'zlib', 'local:mytree', 'ccdb:/path/compile_commands.json'
+    kind          TEXT NOT NULL,          -- 'debian' | 'local' | 'ccdb'
+    origin        TEXT NOT NULL,          -- 'zlib_1.2.13.dfsg-1' or an absolute path
+    build_system  TEXT NOT NULL,          -- 'make' | 'autotools' | 'cmake' | 'custom' | 'ccdb'
+    languages     TEXT NOT NULL,          -- JSON list: ["c"], ["c++"]
+    UNIQUE (name, origin)
+);
+
+-- One set of parameters; rerunning the same parameters resumes it (stored cells are skipped).
+CREATE TABLE IF NOT EXISTS oh_study (
+    id            INTEGER PRIMARY KEY,
+    key           TEXT NOT NULL UNIQUE,   -- sha256 of the parameters below and the host
+    project_id    INTEGER NOT NULL REFERENCES oh_project(id),
+    mode          TEXT NOT NULL CHECK (mode IN ('build', 'tu')),
+    opt           TEXT NOT NULL,          -- '-O2'
+    runs          INTEGER NOT NULL,       -- counted runs per cell (after one warm-up)
+    jobs          INTEGER NOT NULL,       -- make -j
+    nice          INTEGER NOT NULL,
+    sched         TEXT,                   -- NULL | 'batch' | 'idle'
+    noise         REAL NOT NULL,          -- spread threshold of a noisy cell: (max-min)/median
+    host          TEXT NOT NULL,
+    machine       TEXT NOT NULL,          -- JSON: cpu, cores, kernel, python, load at start
+    started_at    TEXT NOT NULL
+);
+
+-- One compiler x level of a study; written in one transaction once all its runs are done.
+CREATE TABLE IF NOT EXISTS oh_cell (
+    id                 INTEGER PRIMARY KEY,
+    study_id           INTEGER NOT NULL REFERENCES oh_study(id) ON DELETE CASCADE,
+    compiler           TEXT NOT NULL,     -- 'gcc-12'
+    compiler_version   TEXT NOT NULL,     -- first line of --version
+    compiler_identity  TEXT NOT NULL,     -- analyzer.toolchain identity
+    level              TEXT NOT NULL,     -- 'off' | 'default' | 'wall' | 'wextra' | 'all' | custom name
+    flags              TEXT NOT NULL,     -- JSON {"c": [...], "c++": [...]}: the exact flags appended
+    status             TEXT NOT NULL CHECK (status IN ('ok', 'failed')),
+    error              TEXT,              -- failed: what failed
+    log_tail           TEXT,              -- failed: the last lines of the build's output
+    warnings           INTEGER,           -- warning lines of one build (the last counted run)
+    noisy              INTEGER NOT NULL DEFAULT 0,
+    spread             REAL,              -- (max-min)/median of CPU
+    max_load           REAL,              -- highest 1-minute load average seen at a run's start
+    finished_at        TEXT NOT NULL,
+    UNIQUE (study_id, compiler, compiler_identity, level, flags)
+);
+
+-- Counted runs of a cell: a whole build, or (tu mode) the sum over its TUs.
+CREATE TABLE IF NOT EXISTS oh_run (
+    cell_id        INTEGER NOT NULL REFERENCES oh_cell(id) ON DELETE CASCADE,
+    seq            INTEGER NOT NULL,      -- 1..runs, in the order they ran (interleaved with other cells)
+    user_s         REAL NOT NULL,
+    sys_s          REAL NOT NULL,
+    wall_s         REAL NOT NULL,
+    maxrss_kb      INTEGER NOT NULL,
+    compiler_cpu_s REAL NOT NULL,         -- sum of the compiler processes' user+sys (wrapper log)
+    compilers      INTEGER NOT NULL,      -- compiler processes run
+    warnings       INTEGER NOT NULL,
+    load1          REAL NOT NULL,
+    host           TEXT NOT NULL,
+    started_at     TEXT NOT NULL,
+    PRIMARY KEY (cell_id, seq)
+);
+
+-- tu mode: each translation unit compiled alone, timed alone.
+CREATE TABLE IF NOT EXISTS oh_tu_run (
+    cell_id    INTEGER NOT NULL REFERENCES oh_cell(id) ON DELETE CASCADE,
+    tu         TEXT NOT NULL,             -- source relative to the tree, '-> object' when compiled twice
+    seq        INTEGER NOT NULL,
+    user_s     REAL NOT NULL,
+    sys_s      REAL NOT NULL,
+    wall_s     REAL NOT NULL,
+    maxrss_kb  INTEGER NOT NULL,
+    warnings   INTEGER NOT NULL,
+    exit       INTEGER NOT NULL,
+    PRIMARY KEY (cell_id, tu, seq)
+);
+"""
+
+#: Migration 4, frozen: the attribution tables as version 4 created them.
+_V4_ATTRIBUTION = """
+-- ------------------------------------------------------------------ overhead attribution
+-- Which flags of a compiler's `all` set carry a project's cost (`overhead attribute`). The
+-- same parameters resume: probes already stored are not measured again.
+CREATE TABLE IF NOT EXISTS oh_attr (
+    id                 INTEGER PRIMARY KEY,
+    key                TEXT NOT NULL UNIQUE,   -- sha256 of the parameters below and the host
+    project_id         INTEGER NOT NULL REFERENCES oh_project(id),
+    compiler           TEXT NOT NULL,          -- 'gcc-12'
+    compiler_version   TEXT NOT NULL,
+    compiler_identity  TEXT NOT NULL,
+    opt                TEXT NOT NULL,          -- '-O3'
+    params             TEXT NOT NULL,          -- JSON: top, runs, search_runs, min_share, instructions
+    flags              TEXT NOT NULL,          -- JSON {"c": [...], "c++": [...]}: the `all` sets searched
+    tus                TEXT,                   -- JSON: the TUs timed and where they were chosen; NULL until chosen
+    host               TEXT NOT NULL,
+    machine            TEXT NOT NULL,          -- JSON, as oh_study.machine
+    started_at         TEXT NOT NULL,
+    finished_at        TEXT                    -- NULL until every probe is stored
+);
+
+-- One configuration measured over the attribution's TUs, stored with its runs in one transaction.
+CREATE TABLE IF NOT EXISTS oh_attr_probe (
+    id           INTEGER PRIMARY KEY,
+    attr_id      INTEGER NOT NULL REFERENCES oh_attr(id) ON DELETE CASCADE,
+    role         TEXT NOT NULL,   -- 'off' | 'all' | 'rank-off' | 'rank-all' | 'subset' | 'alone' | 'without' | 'quiet' | 'plain'
+    flags        TEXT NOT NULL,   -- JSON list appended to each TU (filtered to the TU's language's set)
+    instrument   TEXT NOT NULL,   -- 'cpu' | 'instructions' (cachegrind) | 'time-report'
+    runs         INTEGER NOT NULL,
+    finished_at  TEXT NOT NULL,
+    UNIQUE (attr_id, role, flags, instrument)
+);
+
+CREATE TABLE IF NOT EXISTS oh_attr_run (
+    probe_id      INTEGER NOT NULL REFERENCES oh_attr_probe(id) ON DELETE CASCADE,
+    tu            TEXT NOT NULL,
+    seq           INTEGER NOT NULL,
+    user_s        REAL NOT NULL,
+    sys_s         REAL NOT NULL,
+    wall_s        REAL NOT NULL,
+    maxrss_kb     INTEGER NOT NULL,
+    instructions  INTEGER,            -- cachegrind 'I refs' of the compiler's process tree
+    warnings      INTEGER NOT NULL,
+    load1         REAL NOT NULL,
+    host          TEXT NOT NULL,
+    PRIMARY KEY (probe_id, tu, seq)
+);
+
+-- The compiler's own phase timings of a time-report probe (GCC -ftime-report timevars, clang timers).
+CREATE TABLE IF NOT EXISTS oh_attr_phase (
+    probe_id  INTEGER NOT NULL REFERENCES oh_attr_probe(id) ON DELETE CASCADE,
+    tu        TEXT NOT NULL,
+    phase     TEXT NOT NULL,          -- 'phase parsing', 'uninit var analysis'
+    cpu_s     REAL NOT NULL,          -- usr + sys as the compiler reports it
+    wall_s    REAL NOT NULL,
+    PRIMARY KEY (probe_id, tu, phase)
+);
+"""
+
+#: Migration 6, frozen: finished attributions kept as their result.
+_V6_ATTRIBUTION_RESULT = """
+-- A finished attribution as `overhead attribute --json` printed it when it finished (the
+-- report site shows it without measuring again; its probes above stay the evidence).
+CREATE TABLE IF NOT EXISTS oh_attr_result (
+    attr_id  INTEGER PRIMARY KEY REFERENCES oh_attr(id) ON DELETE CASCADE,
+    result   TEXT NOT NULL        -- JSON: the Attribution
+);
+"""
 
 #: version reached -> SQL that brings the previous version up to it.
 MIGRATIONS: dict[int, str] = {
@@ -349,9 +509,9 @@ UPDATE flag SET facts = {_GCC_FACTS_FROM_V1}
 UPDATE compiler SET content_hash = 'migrated-from-schema-1';
 """,
     # v3: the tables of build-overhead studies
-    3: OVERHEAD_TABLES,
+    3: _V3_OVERHEAD,
     # v4: per-flag attribution of build overhead (`overhead attribute`)
-    4: ATTRIBUTION_TABLES,
+    4: _V4_ATTRIBUTION,
     # v5: a Debian package's provenance in columns of its own. Earlier ingests took
     # the host's candidate, so the package and its version are read back from
     # ``source`` ('gcc-12-source 12.2.0-14+deb12u1'); the suite was not recorded (NULL).
@@ -364,7 +524,6 @@ UPDATE compiler
        debian_version = substr(source, instr(source, ' ') + 1)
  WHERE source_kind = 'debian-package' AND instr(source, ' ') > 0;
 """,
-    # v6: finished attributions kept as their result (a table of its own, so that a
-    # database that gets migration 4 from this SCHEMA and then this one is no conflict)
-    6: _ATTR_RESULT,
+    # v6: finished attributions kept as their result
+    6: _V6_ATTRIBUTION_RESULT,
 }

@@ -22,6 +22,7 @@ import datetime as _dt
 import os
 import re
 import sqlite3
+import stat
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
@@ -146,9 +147,17 @@ def connect(path: str | Path, write: bool = True) -> Connection:
     writing, creating the file if needed (its schema comes with the first write)."""
     path = Path(path)
     where = _shown(path)
-    if path.is_dir():
+    try:
+        mode = path.stat().st_mode  # stat, never open: opening a FIFO blocks for ever
+    except FileNotFoundError:
+        mode = None
+    except OSError as exc:
+        raise DatabaseError(f"{where}: cannot open the database ({exc.strerror})") from None
+    if mode is not None and stat.S_ISDIR(mode):
         raise NotADatabase(f"{where}: is a directory, not a database file")
-    if not write and not path.exists():
+    if mode is not None and not stat.S_ISREG(mode):
+        raise NotADatabase(f"{where}: not a regular file ({_kind(mode)}), not a database")
+    if not write and mode is None:
         raise NoData(f"{where}: no such database (create one with: warnscope flags "
                              "ingest gcc-12, or give --db)")
     uri = "file:" + quote(os.fsencode(os.path.abspath(path))) + ("?mode=rwc" if write else "?mode=ro")
@@ -166,6 +175,14 @@ def connect(path: str | Path, write: bool = True) -> Connection:
         conn.close()
         raise
     return conn
+
+
+def _kind(mode: int) -> str:
+    for test, name in ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISSOCK, "a socket"),
+                       (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device")):
+        if test(mode):
+            return name
+    return "not a plain file"
 
 
 def open_read(path: str | Path) -> Connection:

@@ -103,3 +103,17 @@ def test_text_file_as_database(tmp_path, cli_at):
     code, _, err = cli_at(db)("flags", "versions")
     assert code == 1 and "not a warnscope database" in err
     assert db.read_text() == "just some notes\n" * 100
+
+
+def test_a_fifo_or_device_as_database_is_one_line_not_a_hang(tmp_path, warnscope, one_error,
+                                                             gcc_tree, common_opt):
+    """Opening a FIFO blocks until a writer comes, inside SQLite where no signal ends it:
+    the file is looked at (stat) before anything opens it."""
+    fifo = tmp_path / "fifo.db"
+    os.mkfifo(fifo)
+    root = gcc_tree(tmp_path / "src", {"common.opt": common_opt})
+    for db, kind in ((fifo, "a FIFO"), (Path("/dev/null"), "a character device")):
+        for args in (("flags", "list", "gcc-12"), ("flags", "ingest", "gcc-99", "--source", str(root))):
+            line = one_error(warnscope("--db", str(db), *args, timeout=60))
+            assert f"not a regular file ({kind})" in line, line
+    assert fifo.exists() and not fifo.is_file()

@@ -19,7 +19,8 @@ from analyzer.gccplugin import plugin as gcc_plugin
 from analyzer.cli.closure import closure as closure_command
 from analyzer.verify.plugin import verify_with_plugin
 from analyzer.verify.plugin import compare_with_binary_ingest
-from flagdb import queries, store
+from flagdb import store
+from flagdb.closure import Index, closure
 from warnscope.database import connect
 from warnscope.errors import WarnscopeError
 from flagdb.ingest import store_data
@@ -82,13 +83,13 @@ def test_stored_binary_entry_gives_gccs_own_closures(tmp_path, plugin12):
     status = store_data(conn, data)
     assert status == "added"
     assert store_data(conn, gcc_binary.ingest("gcc-12")) == "unchanged"
-    index = queries.Index(store.load(conn, "gcc-12"))
+    index = Index(store.load(conn, "gcc-12"))
     for lang, label in gcc_binary.LANGS.items():
         for flags in CLOSURES:
             gcc = {e.name: e.value for e in gcc_binary.closure(plugin12, flags, lang)
                    if e.via == gcc_binary.VIA_HANDLING}
             given = {index.resolve(f)[0].name for f in flags}
-            db = {n: v for n, v in queries.closure(index, flags, label).items() if n not in given}
+            db = {n: v for n, v in closure(index, flags, label).items() if n not in given}
             assert db == gcc, (lang, flags)
 
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import click
 
-from warnscope.errors import WarnscopeError
+from warnscope.errors import BadInput
 from warnscope.serial import to_json
 
 from analyzer.gccplugin import binary as gcc_binary
@@ -36,7 +36,7 @@ def closure(ctx: click.Context, compiler: str, flags: tuple[str, ...], lang: str
     """What FLAGS turn on in COMPILER, transitively, with values (e.g. gcc-12 -Wall)."""
     db = ctx.find_root().obj["db"]
     if std and no_plugin:
-        raise WarnscopeError("--std needs the plugin: the database's edges do not depend on it")
+        raise BadInput("--std needs the plugin: the database's edges do not depend on it")
     entries, note = closure_entries(db, compiler, list(flags), lang, not no_plugin, std)
     if as_json:
         click.echo(to_json(entries))

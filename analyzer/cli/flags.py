@@ -15,7 +15,7 @@ from flagdb.closure import lang_name
 from warnscope import apt
 from warnscope.apt import SUITES
 from warnscope.database import connect
-from warnscope.errors import WarnscopeError
+from warnscope.errors import BadInput
 from flagdb.ingest import load as load_compiler, store_data
 from warnscope.compilers import CompilerId
 from warnscope.paths import db_path
@@ -75,15 +75,15 @@ def ingest(ctx, compilers, source, from_binary, force, suite) -> None:
     """Ingest COMPILERS (gcc-9 … gcc-16, clang-9 … clang-23) into the database, from
     Debian's gcc-N-source / libclang-N-dev in whichever suite has it."""
     if suite and (source or from_binary):
-        raise WarnscopeError("--suite picks a Debian package: not with --source or --from-binary")
+        raise BadInput("--suite picks a Debian package: not with --source or --from-binary")
     if source and len(compilers) > 1:
-        raise WarnscopeError(f"--source holds one compiler's data: give one compiler with it, "
+        raise BadInput(f"--source holds one compiler's data: give one compiler with it, "
                              f"not {len(compilers)} ({' '.join(compilers)})")
     conn = None  # opened after the first parse: a failed parse never touches --db
     for compiler in compilers:
         if from_binary:
             if CompilerId.of(compiler).family != "gcc":
-                raise WarnscopeError("--from-binary needs a GCC (it uses the warnscope GCC plugin)")
+                raise BadInput("--from-binary needs a GCC (it uses the warnscope GCC plugin)")
             from analyzer.gccplugin.binary import ingest as ingest_binary
 
             data = ingest_binary(compiler)
@@ -201,7 +201,7 @@ def check(ctx, compilers, portable, as_json, flag_args) -> None:
     conn = _conn(ctx)
     names = [c.strip() for group in compilers for c in group.split(",") if c.strip()]
     if not names:
-        raise WarnscopeError("--compiler names no compiler (e.g. -c gcc-11,gcc-12)")
+        raise BadInput("--compiler names no compiler (e.g. -c gcc-11,gcc-12)")
     results = check_in_db(conn, names, list(flag_args))
     if portable:
         keep = portable_flags(results)

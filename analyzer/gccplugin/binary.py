@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from warnscope.errors import WarnscopeError
+from warnscope.errors import BadInput, ToolFailed
 from flagdb.gcc_ingest import describe_aliases
 from flagdb.model import CompilerData, Edge, Flag, GccFacts
 
@@ -80,7 +80,7 @@ class BinaryView:
 
 def check_lang(lang: str) -> str:
     if lang not in LANGS:
-        raise WarnscopeError(f"unknown language {lang!r} (use c or c++)")
+        raise BadInput(f"unknown language {lang!r} (use c or c++)")
     return lang
 
 
@@ -93,7 +93,7 @@ def _std_flags(std: str | None) -> list[str]:
     if std is None:
         return []
     if not re.fullmatch(r"[a-z0-9+]+", std):
-        raise WarnscopeError(f"--std {std!r}: expected a standard such as c99, gnu17, c++20")
+        raise BadInput(f"--std {std!r}: expected a standard such as c99, gnu17, c++20")
     return [f"-std={std}"]
 
 
@@ -147,15 +147,15 @@ def closure(plugin: Plugin, flags: list[str], lang: str, std: str | None = None
     """
     check_lang(lang)
     if not flags:
-        raise WarnscopeError("closure: give at least one flag, e.g. -Wall")
+        raise BadInput("closure: give at least one flag, e.g. -Wall")
     bv = view(plugin)
     for typed in flags:
         if not typed.startswith("-"):
-            raise WarnscopeError(f"{typed!r} is not a flag (flags start with '-')")
+            raise BadInput(f"{typed!r} is not a flag (flags start with '-')")
     run = gcc_plugin.run(plugin, lang, flags=_std_flags(std) + flags, closures=[flags])
     result = run["closures"][0]
     for typed, error in result["errors"].items():
-        raise WarnscopeError(f"{plugin.compiler} ({LANGS[lang]}): {typed}: {error}")
+        raise BadInput(f"{plugin.compiler} ({LANGS[lang]}): {typed}: {error}")
     requested = _requested_options(bv, flags)
     base = _baseline(plugin, lang, std)["states"]
     entries: dict[str, ClosureEntry] = {}
@@ -185,7 +185,7 @@ def handling_closures(plugin: Plugin, lang: str, requests: list[list[str]]) -> l
     for req, res in zip(requests, run["closures"]):
         if res["errors"]:
             typed, error = next(iter(res["errors"].items()))
-            raise WarnscopeError(f"{plugin.compiler} ({LANGS[lang]}): {typed}: {error}")
+            raise ToolFailed(f"{plugin.compiler} ({LANGS[lang]}): {typed}: {error}")
         out.append(res["enabled"])
     return out
 

@@ -14,7 +14,10 @@ from flagdb.results import CheckResult, CheckStatus
 from flagdb.suggest import Suggester
 
 
-#: switches that steer diagnostics rather than name a warning; GCC and clang take them all
+#: switches that steer diagnostics rather than name a warning; GCC and clang take them
+#: all. ``-pedantic``/``--pedantic`` are here for compilers whose data lacks them
+#: (clang's tables hold no driver spellings); a GCC entry knows them as aliases of
+#: ``-Wpedantic``, as GCC's option files define them, and its data answers first.
 DIAGNOSTIC_CONTROLS = {
     "-Werror": "every warning is an error",
     "-Wno-error": "warnings are not errors",
@@ -22,6 +25,7 @@ DIAGNOSTIC_CONTROLS = {
     "-Wno-fatal-errors": "do not stop at the first error",
     "-w": "no warnings at all",
     "-pedantic": "the same as -Wpedantic",
+    "--pedantic": "the same as -Wpedantic",
     "-pedantic-errors": "the -Wpedantic warnings are errors",
 }
 #: clang's driver options -Rpass=<regex>, -Rpass-missed=<regex>, -Rpass-analysis=<regex>
@@ -37,7 +41,7 @@ def check_flag(index: Index, typed: str) -> CheckResult:
     def result(status: CheckStatus, **fields) -> CheckResult:
         return CheckResult(flag=typed, compiler=data.compiler, status=status, **fields)
 
-    if typed in DIAGNOSTIC_CONTROLS:
+    if typed in DIAGNOSTIC_CONTROLS and typed not in index.flags:
         return result(CheckStatus.KNOWN, description=DIAGNOSTIC_CONTROLS[typed])
     if data.family == "clang" and REMARK_REGEX.fullmatch(typed):
         return result(CheckStatus.KNOWN, description="optimization remarks of the passes "

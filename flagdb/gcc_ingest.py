@@ -293,13 +293,15 @@ def _alias_target(alias: str, canonical: dict[str, str]) -> str:
 
 def _unlisted_warning(name: str, opt: Option, options: dict[str, Option],
                       canonical: dict[str, str]) -> bool:
-    """A ``W`` record without the Warning property that GCC still takes as a warning
-    switch: an alias of a warning option (``Waligned-new``), or one it accepts and
-    ignores (``Ignore``: ``Wimport``; ``WarnRemoved``: ``Wmudflap``). ``--help=warnings``
-    leaves these out, which is why they lack the property; users still write them."""
-    if not name.startswith("W") or has_flag("Warning", opt.props):
+    """A record without the Warning property that GCC still takes as a warning switch:
+    an alias of a warning option, whatever its spelling (``Waligned-new``, and
+    ``pedantic``/``-pedantic``, typed ``-pedantic``/``--pedantic``: the spellings of
+    ``-Wpedantic`` GCC documents), or a ``W`` record it accepts and ignores (``Ignore``:
+    ``Wimport``; ``WarnRemoved``: ``Wmudflap``). ``--help=warnings`` leaves these out,
+    which is why they lack the property; users still write them."""
+    if has_flag("Warning", opt.props):
         return False
-    if has_flag("Ignore", opt.props) or has_flag("WarnRemoved", opt.props):
+    if name.startswith("W") and (has_flag("Ignore", opt.props) or has_flag("WarnRemoved", opt.props)):
         return True
     alias = opt_args("Alias", opt.props)
     if alias is None:

@@ -115,8 +115,14 @@ def tree_of(index: Index, typed: str, lang: str | None = None) -> TreeNode:
             return out
         if level == "0":
             return out
+        shown = set()
         for e in sorted(index.children(name, level, lang), key=lambda e: e.child):
-            out.children.append(node(e.child, e.value, path + (name,), typed_child(e, index), e))
+            # one edge per language record (common.opt's EnabledBy and c.opt's
+            # LangEnabledBy of -Wunused-variable) is still one child: listed once
+            key = (e.child, e.value, tuple(e.requires))
+            if key not in shown:
+                shown.add(key)
+                out.children.append(node(e.child, e.value, path + (name,), typed_child(e, index), e))
         return out
 
     if level != "0" and flag.alias_of and not index.by_parent.get(flag.name):

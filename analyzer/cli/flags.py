@@ -24,18 +24,29 @@ from analyzer.cli import render
 from analyzer.cli.lazy import LazyGroup
 
 
+#: flags GCC takes as warning options, or ``check`` knows, that do not start with -W
+OTHER_SPELLINGS = frozenset({"-pedantic", "--pedantic", "-pedantic-errors", "--all-warnings",
+                             "--extra-warnings", "-w"})
+
+
+def is_flag_arg(arg: str) -> bool:
+    """Is a command-line argument a flag to ask about rather than an option of ours?"""
+    return arg[:2] in ("-W", "-R") or arg in OTHER_SPELLINGS
+
+
 class FlagArgsCommand(click.Command):
     """A command whose positional arguments may be warning flags (``-Wformat=2``).
 
     Click would read ``-Wshadow`` as a cluster of short options (``-h`` among them),
-    so arguments that look like ``-W…``/``-R…`` are moved behind ``--`` first.
+    so arguments that look like ``-W…``/``-R…`` (or are ``-pedantic`` and the like)
+    are moved behind ``--`` first.
     """
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         if "--" not in args:
-            flagish = [a for a in args if a[:2] in ("-W", "-R")]
+            flagish = [a for a in args if is_flag_arg(a)]
             if flagish:
-                args = [a for a in args if a[:2] not in ("-W", "-R")] + ["--", *flagish]
+                args = [a for a in args if not is_flag_arg(a)] + ["--", *flagish]
         return super().parse_args(ctx, args)
 
 

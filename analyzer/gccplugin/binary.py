@@ -375,7 +375,23 @@ def _members(bv: BinaryView, lang: str, closures: dict, typed: str) -> dict[str,
         if popt is not None and (name == popt["text"] or _same_var(opt, popt)):
             continue
         out[name] = value
-    return out
+    return one_name_per_variable(bv, out)
+
+
+def one_name_per_variable(bv: BinaryView, on: dict[str, str]) -> dict[str, str]:
+    """``on`` with one name per state: of a switch and a level option that share their
+    variable (``-Warray-bounds`` and ``-Warray-bounds=``, ``-Wuse-after-free`` and
+    ``-Wuse-after-free=``: one state, two names, and GCC reports both), only the level
+    option, whose value says the level (``-Warray-bounds=1``).
+
+    The option files give the edge to the level option (``LangEnabledBy`` is on the
+    ``Warray-bounds=`` record), so the binary route names it as they do, and a tree
+    lists the option once.
+    """
+    levels = {bv.options[n]["var_offset"] for n in on
+              if n.endswith("=") and bv.options[n].get("var_offset") is not None}
+    return {n: v for n, v in on.items()
+            if n.endswith("=") or bv.options[n].get("var_offset") not in levels}
 
 
 def _covered(bv: BinaryView, closures: dict, members: dict[str, str], child: str,
@@ -408,8 +424,8 @@ def _pair_edges(bv: BinaryView, lang: str, closures: dict[str, dict[str, str]]) 
     extra: dict[frozenset, dict[str, str]] = {}
     for (a, b), res in zip(pairs, results):
         alone = {**closures[a], **closures[b]}
-        new = {c: v for c, v in res.items()
-               if c not in alone and bv.applies(c, lang) and is_on(v)}
+        new = one_name_per_variable(bv, {c: v for c, v in res.items()
+                                         if c not in alone and bv.applies(c, lang) and is_on(v)})
         if new:
             extra[frozenset((a, b))] = new
 

@@ -29,7 +29,8 @@ from pathlib import Path
 
 from warnscope import apt, extract
 from flagdb.clang_inc import Diag, Tables, parse_dir
-from warnscope.errors import WarnscopeError
+from warnscope.compilers import CompilerId
+from warnscope.errors import BadInput, WarnscopeError
 from flagdb.model import ClangFacts, CompilerData, Edge, Flag, Message
 from warnscope.paths import cache_dir
 
@@ -40,11 +41,11 @@ ORIGIN = "DiagnosticGroups.inc"
 
 
 def major_of(compiler: str) -> int:
-    """``clang-16`` → 16; a clear error for anything else."""
-    m = re.fullmatch(r"clang-(\d+)", compiler)
-    if not m:
-        raise WarnscopeError(f"{compiler!r} is not a clang version id such as 'clang-16'")
-    return int(m.group(1))
+    """``clang-16`` → 16; a clear error for anything else (:class:`CompilerId` parses)."""
+    cid = CompilerId.of(compiler)
+    if cid.family != "clang":
+        raise BadInput(f"{compiler!r} is not a clang version id such as 'clang-16'")
+    return cid.major
 
 
 def load_clang(compiler: str, source: str | None = None, suite: str | None = None) -> CompilerData:

@@ -15,9 +15,10 @@ import tarfile
 from pathlib import Path
 
 from warnscope import apt, extract
-from warnscope.errors import ParseError, WarnscopeError
+from warnscope.errors import BadInput, PackageError, ParseError, WarnscopeError
 from flagdb.gcc_opt import Option, OptFile, has_flag, merge, nth_arg, opt_args, read_file
 from flagdb.model import CompilerData, Edge, Flag, GccFacts
+from warnscope.compilers import CompilerId
 from warnscope.paths import cache_dir
 
 C_FAMILY_FILES = ("common.opt", "c-family/c.opt", "analyzer/analyzer.opt")
@@ -47,9 +48,9 @@ def extract_tarball(stream, dest: Path, origin: str) -> int:
     except (tarfile.TarError, EOFError, OSError) as exc:
         if isinstance(exc, OSError) and exc.filename is not None:
             raise  # writing to the cache failed: not the tarball's fault
-        raise WarnscopeError(f"{origin}: corrupt or truncated GCC tarball ({exc})") from None
+        raise BadInput(f"{origin}: corrupt or truncated GCC tarball ({exc})") from None
     if count == 0 or not (dest / "gcc" / "BASE-VER").exists():
-        raise WarnscopeError(f"{origin}: no gcc/BASE-VER and .opt files found: not a GCC source tarball")
+        raise BadInput(f"{origin}: no gcc/BASE-VER and .opt files found: not a GCC source tarball")
     return count
 
 
@@ -91,7 +92,7 @@ def fetch_debian(major: str, suite: str | None = None) -> tuple[Path, apt.Candid
                 extract_tarball(tar.extractfile(member), tmp, f"{deb.name}:{name}")
                 found = True
         if not found:
-            raise WarnscopeError(f"{deb}: no GCC source tarball inside {package}")
+            raise PackageError(f"{deb}: no GCC source tarball inside {package}")
         if updates:
             apply_patch(updates, tmp, f"{deb.name}:usr/src/gcc-{major}/{GIT_UPDATES}")
         (tmp / ".complete").write_text(f"{package} {version}\n{PATCHED_MARK}\n")
@@ -117,7 +118,7 @@ def wanted_sections(stream, origin: str) -> bytes:
         if line.startswith(b"--- "):
             plus = next(lines, b"")
             if not plus.startswith(b"+++ "):
-                raise WarnscopeError(f"{origin}: a '---' line without '+++' after it")
+                raise ParseError(origin, None, "a '---' line without '+++' after it")
             path = _diff_path(plus) or _diff_path(line)
             keep = path is not None and ".." not in path.split("/") and _wanted(path)
             if keep:
@@ -129,7 +130,7 @@ def wanted_sections(stream, origin: str) -> bytes:
             while old > 0 or new > 0:
                 row = next(lines, None)
                 if row is None:
-                    raise WarnscopeError(f"{origin}: truncated hunk")
+                    raise ParseError(origin, None, "truncated hunk")
                 if row.startswith(b"\\"):   # "\ No newline at end of file"
                     body.append(row)
                     continue
@@ -172,7 +173,7 @@ def locate_source(source: str) -> tuple[Path, str, str]:
     """A user-given ``--source``: a source tree (or its ``gcc/`` dir) or a tarball."""
     path = Path(source)
     if not path.exists():
-        raise WarnscopeError(f"{extract.shown(source)}: no such file or directory")
+        raise BadInput(f"{extract.shown(source)}: no such file or directory")
     if path.is_file():
         def fill(tmp: Path) -> None:
             with open(path, "rb") as fh:
@@ -182,12 +183,12 @@ def locate_source(source: str) -> tuple[Path, str, str]:
         dest = extract.populate(cache_dir("gcc", "tarballs") / _file_digest(path), fill, _complete)
         return dest, "tarball", extract.shown(str(path.resolve()))
     if not path.is_dir():
-        raise WarnscopeError(f"{extract.shown(source)}: neither a directory nor a regular file")
+        raise BadInput(f"{extract.shown(source)}: neither a directory nor a regular file")
     if (path / "gcc" / "common.opt").exists():
         return path, "source-tree", extract.shown(str(path.resolve()))
     if (path / "common.opt").exists() and path.name == "gcc":
         return path.parent, "source-tree", extract.shown(str(path.parent.resolve()))
-    raise WarnscopeError(f"{extract.shown(source)}: not a GCC source tree (no gcc/common.opt) nor a tarball")
+    raise BadInput(f"{extract.shown(source)}: not a GCC source tree (no gcc/common.opt) nor a tarball")
 
 
 def _file_digest(path: Path) -> str:
@@ -204,7 +205,7 @@ def _file_digest(path: Path) -> str:
 
 def load_gcc(compiler: str, source: str | None = None, suite: str | None = None) -> CompilerData:
     """Parse a GCC version's option files into CompilerData (``compiler`` like ``gcc-12``)."""
-    major = compiler.rpartition("-")[2]
+    major = str(CompilerId.of(compiler).major)
     candidate = None
     if source is None:
         root, candidate = fetch_debian(major, suite)
@@ -213,7 +214,7 @@ def load_gcc(compiler: str, source: str | None = None, suite: str | None = None)
         root, kind, provenance = locate_source(source)
     data = build_from_tree(root, compiler, kind, provenance)
     if data.version.split(".")[0] != major:
-        raise WarnscopeError(f"{provenance}: this is GCC {data.version}, not {compiler} "
+        raise BadInput(f"{provenance}: this is GCC {data.version}, not {compiler} "
                              f"(ingest it as gcc-{data.version.split('.')[0]})")
     data.set_package(candidate)
     return data
@@ -225,7 +226,7 @@ def build_from_tree(root: Path, compiler: str, source_kind: str, provenance: str
     base_ver = gcc_dir / "BASE-VER"
     shown_root = extract.shown(str(root))
     if not os.path.lexists(base_ver):
-        raise WarnscopeError(f"{shown_root}: no gcc/BASE-VER: not a GCC source tree")
+        raise BadInput(f"{shown_root}: no gcc/BASE-VER: not a GCC source tree")
     raw = extract.read_regular(base_ver, f"{shown_root}/gcc/BASE-VER", max_bytes=4096)
     version = raw.decode("utf-8", "backslashreplace").strip()
     if not re.fullmatch(r"\d+\.\d+\.\d+", version):
@@ -234,7 +235,7 @@ def build_from_tree(root: Path, compiler: str, source_kind: str, provenance: str
     try:
         paths = sorted(gcc_dir.rglob("*.opt"))
     except OSError as exc:
-        raise WarnscopeError(f"{shown_root}/gcc: cannot list the option files "
+        raise BadInput(f"{shown_root}/gcc: cannot list the option files "
                              f"({extract.shown(str(exc.strerror or exc)).lower()})") from None
     for path in paths:
         rel = path.relative_to(gcc_dir).as_posix()
@@ -252,7 +253,7 @@ def _require_complete(files: list[OptFile], root: str) -> None:
     for needed in ("common.opt", "c-family/c.opt"):
         found = next((f for f in files if f.path == needed), None)
         if found is None:
-            raise WarnscopeError(f"{root}/gcc: no {needed}: an incomplete GCC source tree")
+            raise BadInput(f"{root}/gcc: no {needed}: an incomplete GCC source tree")
         if not found.options:
             raise ParseError(needed, None, "holds no options: an incomplete or damaged GCC source tree")
 
@@ -292,13 +293,15 @@ def _alias_target(alias: str, canonical: dict[str, str]) -> str:
 
 def _unlisted_warning(name: str, opt: Option, options: dict[str, Option],
                       canonical: dict[str, str]) -> bool:
-    """A ``W`` record without the Warning property that GCC still takes as a warning
-    switch: an alias of a warning option (``Waligned-new``), or one it accepts and
-    ignores (``Ignore``: ``Wimport``; ``WarnRemoved``: ``Wmudflap``). ``--help=warnings``
-    leaves these out, which is why they lack the property; users still write them."""
-    if not name.startswith("W") or has_flag("Warning", opt.props):
+    """A record without the Warning property that GCC still takes as a warning switch:
+    an alias of a warning option, whatever its spelling (``Waligned-new``, and
+    ``pedantic``/``-pedantic``, typed ``-pedantic``/``--pedantic``: the spellings of
+    ``-Wpedantic`` GCC documents), or a ``W`` record it accepts and ignores (``Ignore``:
+    ``Wimport``; ``WarnRemoved``: ``Wmudflap``). ``--help=warnings`` leaves these out,
+    which is why they lack the property; users still write them."""
+    if has_flag("Warning", opt.props):
         return False
-    if has_flag("Ignore", opt.props) or has_flag("WarnRemoved", opt.props):
+    if name.startswith("W") and (has_flag("Ignore", opt.props) or has_flag("WarnRemoved", opt.props)):
         return True
     alias = opt_args("Alias", opt.props)
     if alias is None:

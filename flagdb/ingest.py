@@ -9,7 +9,7 @@ import sqlite3
 
 from flagdb import store
 from warnscope.database import is_empty
-from warnscope.errors import WarnscopeError
+from warnscope.errors import BadInput
 from flagdb.model import CompilerData
 from warnscope.compilers import CompilerId
 
@@ -51,11 +51,11 @@ def store_data(conn: sqlite3.Connection, data: CompilerData, force: bool = False
     replace a good entry) unless ``force``."""
     compiler = data.compiler
     if not data.flags:
-        raise WarnscopeError(f"{compiler}: no warning options found in {data.source}")
+        raise BadInput(f"{compiler}: no warning options found in {data.source}")
     if not force and not is_empty(conn):
         stored = next((r for r in store.compilers(conn) if r.name == compiler), None)
         if stored is not None and len(data.flags) < MIN_SHARE * stored.flags:
-            raise WarnscopeError(
+            raise BadInput(
                 f"{compiler}: {data.source} gives {len(data.flags)} flags, far fewer than the "
                 f"{stored.flags} stored (from {stored.source}); an incomplete source? "
                 "Not replaced (--force replaces it)")

@@ -1,4 +1,5 @@
-"""The answers of :mod:`flagdb.queries`, as plain data.
+"""The answers of the flag questions (:mod:`flagdb.views`, :mod:`flagdb.compare`,
+:mod:`flagdb.check`), as plain data.
 
 Every query returns these dataclasses; ``--json`` prints :func:`to_json` of them and
 the text output is one renderer over the same objects (``analyzer/cli/render.py``),
@@ -116,7 +117,7 @@ class TreeNode:
 class Change:
     """One attribute of a flag that differs between two compilers."""
 
-    attribute: str      # one of queries.DIFF_ATTRIBUTES
+    attribute: str      # one of flagdb.compare.DIFF_ATTRIBUTES
     old: Any
     new: Any
 

@@ -11,7 +11,7 @@ import sqlite3
 from dataclasses import dataclass, fields
 
 from warnscope.database import transaction, utc_now
-from warnscope.errors import WarnscopeError
+from warnscope.errors import CorruptDatabase, NotIngested
 from flagdb.model import ClangFacts, CompilerData, Edge, Flag, GccFacts, Message
 from warnscope.compilers import sort_key
 
@@ -132,7 +132,7 @@ def _compiler(conn: sqlite3.Connection, name: str) -> tuple[int, CompilerRow]:
     row = conn.execute("SELECT * FROM compiler WHERE name = ?", (name,)).fetchone()
     if row is None:
         known = ", ".join(r.name for r in compilers(conn)) or "none yet"
-        raise WarnscopeError(
+        raise NotIngested(
             f"compiler {name!r} is not in the database (ingested: {known}); "
             f"run: warnscope flags ingest {name}"
         )
@@ -165,7 +165,7 @@ def _json_column(texts: list[str]) -> list:
     except ValueError as exc:  # an edited or damaged database, not a bug here
         values = exc
     if isinstance(values, Exception) or len(values) != len(texts):
-        raise WarnscopeError(f"damaged warnscope database: a JSON column holds invalid text "
+        raise CorruptDatabase(f"damaged warnscope database: a JSON column holds invalid text "
                              f"({values if isinstance(values, Exception) else 'values run together'})")
     return values
 

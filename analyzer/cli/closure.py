@@ -3,25 +3,15 @@ from __future__ import annotations
 
 import click
 
-from warnscope.errors import WarnscopeError
+from warnscope.errors import BadInput
 from warnscope.serial import to_json
 
+from analyzer.cli.flags import FlagArgsCommand
 from analyzer.gccplugin import binary as gcc_binary
 from analyzer.gccplugin.closure import closure_entries
 
 
-class _FlagArgs(click.Command):
-    """Arguments such as ``-Wall`` are flags to close over, not options of the command."""
-
-    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        if "--" not in args:
-            flagish = [a for a in args if a[:2] in ("-W", "-R") or a == "-pedantic"]
-            if flagish:
-                args = [a for a in args if a not in flagish] + ["--", *flagish]
-        return super().parse_args(ctx, args)
-
-
-@click.command("closure", cls=_FlagArgs)
+@click.command("closure", cls=FlagArgsCommand)
 @click.argument("compiler")
 @click.argument("flags", nargs=-1, required=True)
 @click.option("--lang", type=click.Choice(["c", "c++"]), default="c", show_default=True,
@@ -36,7 +26,7 @@ def closure(ctx: click.Context, compiler: str, flags: tuple[str, ...], lang: str
     """What FLAGS turn on in COMPILER, transitively, with values (e.g. gcc-12 -Wall)."""
     db = ctx.find_root().obj["db"]
     if std and no_plugin:
-        raise WarnscopeError("--std needs the plugin: the database's edges do not depend on it")
+        raise BadInput("--std needs the plugin: the database's edges do not depend on it")
     entries, note = closure_entries(db, compiler, list(flags), lang, not no_plugin, std)
     if as_json:
         click.echo(to_json(entries))

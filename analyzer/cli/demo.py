@@ -14,7 +14,8 @@ from pathlib import Path
 
 import click
 
-from flagdb import queries, store
+from flagdb import compare, store
+from flagdb.closure import Index, enabled_by_group, typed_on
 from analyzer.cli import render
 from warnscope.database import connect
 from warnscope.errors import WarnscopeError
@@ -64,7 +65,7 @@ def demo(ctx: click.Context, site_dir: str | None) -> None:
                                  f"(run: warnscope flags verify {compiler})")
 
     old, new = (store.load(conn, c) for c in GCCS)
-    result = queries.diff(old, new)
+    result = compare.diff(old, new)
     _section(f"What {new.compiler} ({new.version}) added over {old.compiler} ({old.version})")
     for f in result.added:
         click.echo(f"  + {f.name:40} {f.description[:70]}")
@@ -72,11 +73,11 @@ def demo(ctx: click.Context, site_dir: str | None) -> None:
         click.echo(f"  ~ {c.name:40} "
                    + "; ".join(render.describe_change(ch) for ch in c.changes)[:100])
 
-    index = queries.Index(new)
+    index = Index(new)
     for lang in ("C", "C++"):
-        on = queries.enabled_by_group(index, "-Wall", lang)
+        on = enabled_by_group(index, "-Wall", lang)
         _section(f"What -Wall turns on in {new.compiler} for {lang} ({len(on)} flags)")
-        names = [queries.typed_on(index, n, v) for n, v in sorted(on.items())]
+        names = [typed_on(index, n, v) for n, v in sorted(on.items())]
         line = " "
         for name in names:
             if len(line) + len(name) > 100:

@@ -9,11 +9,13 @@ import sys
 
 import click
 
-from flagdb import queries, store
+from flagdb import compare, store, views
+from flagdb.check import check_in_db, portable as portable_flags
+from flagdb.closure import lang_name
 from warnscope import apt
 from warnscope.apt import SUITES
 from warnscope.database import connect
-from warnscope.errors import WarnscopeError
+from warnscope.errors import BadInput
 from flagdb.ingest import load as load_compiler, store_data
 from warnscope.compilers import CompilerId
 from warnscope.paths import db_path
@@ -22,18 +24,29 @@ from analyzer.cli import render
 from analyzer.cli.lazy import LazyGroup
 
 
+#: flags GCC takes as warning options, or ``check`` knows, that do not start with -W
+OTHER_SPELLINGS = frozenset({"-pedantic", "--pedantic", "-pedantic-errors", "--all-warnings",
+                             "--extra-warnings", "-w"})
+
+
+def is_flag_arg(arg: str) -> bool:
+    """Is a command-line argument a flag to ask about rather than an option of ours?"""
+    return arg[:2] in ("-W", "-R") or arg in OTHER_SPELLINGS
+
+
 class FlagArgsCommand(click.Command):
     """A command whose positional arguments may be warning flags (``-Wformat=2``).
 
     Click would read ``-Wshadow`` as a cluster of short options (``-h`` among them),
-    so arguments that look like ``-W…``/``-R…`` are moved behind ``--`` first.
+    so arguments that look like ``-W…``/``-R…`` (or are ``-pedantic`` and the like)
+    are moved behind ``--`` first.
     """
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         if "--" not in args:
-            flagish = [a for a in args if a[:2] in ("-W", "-R")]
+            flagish = [a for a in args if is_flag_arg(a)]
             if flagish:
-                args = [a for a in args if a[:2] not in ("-W", "-R")] + ["--", *flagish]
+                args = [a for a in args if not is_flag_arg(a)] + ["--", *flagish]
         return super().parse_args(ctx, args)
 
 
@@ -73,15 +86,15 @@ def ingest(ctx, compilers, source, from_binary, force, suite) -> None:
     """Ingest COMPILERS (gcc-9 … gcc-16, clang-9 … clang-23) into the database, from
     Debian's gcc-N-source / libclang-N-dev in whichever suite has it."""
     if suite and (source or from_binary):
-        raise WarnscopeError("--suite picks a Debian package: not with --source or --from-binary")
+        raise BadInput("--suite picks a Debian package: not with --source or --from-binary")
     if source and len(compilers) > 1:
-        raise WarnscopeError(f"--source holds one compiler's data: give one compiler with it, "
+        raise BadInput(f"--source holds one compiler's data: give one compiler with it, "
                              f"not {len(compilers)} ({' '.join(compilers)})")
     conn = None  # opened after the first parse: a failed parse never touches --db
     for compiler in compilers:
         if from_binary:
             if CompilerId.of(compiler).family != "gcc":
-                raise WarnscopeError("--from-binary needs a GCC (it uses the warnscope GCC plugin)")
+                raise BadInput("--from-binary needs a GCC (it uses the warnscope GCC plugin)")
             from analyzer.gccplugin.binary import ingest as ingest_binary
 
             data = ingest_binary(compiler)
@@ -106,7 +119,7 @@ def versions(ctx, available, as_json) -> None:
     path = db_path(ctx.find_root().obj["db"])
     rows = store.compilers(connect(path, write=False)) if not available or path.exists() else []
     found = apt.available() if available else None
-    result = queries.versions(rows, found, choose=apt.choose)
+    result = compare.versions(rows, found, choose=apt.choose)
     _emit(result, as_json, render.versions(result))
 
 
@@ -120,7 +133,7 @@ def since(ctx, compiler, as_json) -> None:
     Without COMPILER: every ingested version."""
     if compiler is not None:
         CompilerId.of(compiler)
-    result = queries.since(_conn(ctx), compiler)
+    result = compare.since(_conn(ctx), compiler)
     _emit(result, as_json, render.since(result))
 
 
@@ -133,7 +146,7 @@ def since(ctx, compiler, as_json) -> None:
 def list_(ctx, compiler, include_all, lang, as_json) -> None:
     """Every warning flag of COMPILER."""
     data = store.load(_conn(ctx), compiler)
-    rows = queries.list_flags(data, include_all, queries.lang_name(lang))
+    rows = views.list_flags(data, include_all, lang_name(lang))
     _emit(rows, as_json, render.flag_list(rows))
 
 
@@ -146,7 +159,7 @@ def list_(ctx, compiler, include_all, lang, as_json) -> None:
 def show(ctx, flag, compiler, lang, as_json) -> None:
     """One FLAG in detail (a level form such as -Wformat=2 shows that level)."""
     data = store.load(_conn(ctx), compiler)
-    info = queries.show(data, flag, queries.lang_name(lang))
+    info = views.show(data, flag, lang_name(lang))
     _emit(info, as_json, render.show(info))
 
 
@@ -159,7 +172,7 @@ def show(ctx, flag, compiler, lang, as_json) -> None:
 def tree(ctx, compiler, flag, lang, as_json) -> None:
     """What FLAG turns on in COMPILER, as a tree."""
     data = store.load(_conn(ctx), compiler)
-    node = queries.tree(data, flag, queries.lang_name(lang))
+    node = views.tree(data, flag, lang_name(lang))
     _emit(node, as_json, "\n".join(render.tree(node)))
 
 
@@ -172,7 +185,7 @@ def tree(ctx, compiler, flag, lang, as_json) -> None:
 def diff(ctx, old, new, include_all, as_json) -> None:
     """What changed from compiler OLD to NEW (versions of one compiler, or two compilers)."""
     conn = _conn(ctx)
-    result = queries.diff(store.load(conn, old, with_messages=False),
+    result = compare.diff(store.load(conn, old, with_messages=False),
                           store.load(conn, new, with_messages=False), include_all)
     _emit(result, as_json, render.diff(result))
 
@@ -183,7 +196,7 @@ def diff(ctx, old, new, include_all, as_json) -> None:
 @click.pass_context
 def history(ctx, flag, as_json) -> None:
     """FLAG across every ingested version."""
-    rows = queries.history(_conn(ctx), flag)
+    rows = compare.history(_conn(ctx), flag)
     _emit(rows, as_json, render.history(rows))
 
 
@@ -199,10 +212,10 @@ def check(ctx, compilers, portable, as_json, flag_args) -> None:
     conn = _conn(ctx)
     names = [c.strip() for group in compilers for c in group.split(",") if c.strip()]
     if not names:
-        raise WarnscopeError("--compiler names no compiler (e.g. -c gcc-11,gcc-12)")
-    results = queries.check_in_db(conn, names, list(flag_args))
+        raise BadInput("--compiler names no compiler (e.g. -c gcc-11,gcc-12)")
+    results = check_in_db(conn, names, list(flag_args))
     if portable:
-        keep = queries.portable(results)
+        keep = portable_flags(results)
         _emit(keep, as_json, " ".join(keep))
         return
     _emit(results, as_json, render.check(results, list(flag_args), names))
@@ -216,7 +229,7 @@ def check(ctx, compilers, portable, as_json, flag_args) -> None:
 def everything(ctx, compiler, lang, as_json) -> None:
     """The "all warnings" flag set of COMPILER for a language."""
     data = store.load(_conn(ctx), compiler)
-    result = queries.everything(data, queries.lang_name(lang))
+    result = views.everything(data, lang_name(lang))
     _emit(result, as_json, " ".join(result))
 
 
@@ -228,7 +241,7 @@ def everything(ctx, compiler, lang, as_json) -> None:
 def messages(ctx, flag, compiler, as_json) -> None:
     """The diagnostics FLAG controls, with their text (clang)."""
     data = store.load(_conn(ctx), compiler)
-    rows = queries.messages(data, flag)
+    rows = views.messages(data, flag)
     _emit(rows, as_json, render.messages(rows, compiler, flag, data.family))
 
 
@@ -241,7 +254,7 @@ def export(ctx, compiler, fmt) -> None:
     """COMPILER's flags as a plain-text list (or JSON) to grep, diff and paste."""
     data = store.load(_conn(ctx), compiler)
     if fmt == "json":
-        _emit(queries.list_flags(data), True)
+        _emit(views.list_flags(data), True)
     else:
         sys.stdout.write(render.export_list(data))
 

@@ -5,7 +5,9 @@ functions only lay them out as lines. They decide nothing the JSON would not sho
 """
 from __future__ import annotations
 
-from flagdb import queries
+from flagdb.closure import Index
+from flagdb.compare import spans
+from flagdb.views import tree_of
 from flagdb.model import CompilerData
 from warnscope.compilers import CompilerId
 from flagdb.results import (
@@ -145,7 +147,7 @@ def history(rows: list[HistoryEntry]) -> str:
         lines.append(f"{r.compiler:10} {r.version:10} " + ", ".join(bits))
     if not lines:
         return "(no compiler ingested yet)"
-    found = {s.family: s for s in queries.spans(rows)}
+    found = {s.family: s for s in spans(rows)}
     families = dict.fromkeys(CompilerId.parse(r.compiler).family for r in rows)
     for family in families:
         s = found.get(family)
@@ -253,7 +255,7 @@ def export_list(data: CompilerData) -> str:
     One flag a line; what it turns on below it, indented under ``#``; ``= target``
     for aliases; ``# IGNORED switch`` for no-ops; the default state as a comment.
     """
-    index = queries.Index(data)
+    index = Index(data)
     lines = []
     for f in sorted(data.flags, key=lambda f: f.name.lower()):
         if not index.applies(f, None):
@@ -270,7 +272,7 @@ def export_list(data: CompilerData) -> str:
             continue
         note = {"on": " # Enabled by default.", "partial": " # Partially enabled by default."}
         lines.append(head + note.get(f.default, ""))
-        for child in queries.tree_of(index, f.name).children:
+        for child in tree_of(index, f.name).children:
             lines.extend("# " + l for l in tree(child))
     return "\n".join(lines) + "\n"
 

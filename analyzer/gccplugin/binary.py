@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from warnscope.errors import WarnscopeError
+from warnscope.errors import BadInput, ToolFailed
 from flagdb.gcc_ingest import describe_aliases
 from flagdb.model import CompilerData, Edge, Flag, GccFacts
 
@@ -80,7 +80,7 @@ class BinaryView:
 
 def check_lang(lang: str) -> str:
     if lang not in LANGS:
-        raise WarnscopeError(f"unknown language {lang!r} (use c or c++)")
+        raise BadInput(f"unknown language {lang!r} (use c or c++)")
     return lang
 
 
@@ -93,7 +93,7 @@ def _std_flags(std: str | None) -> list[str]:
     if std is None:
         return []
     if not re.fullmatch(r"[a-z0-9+]+", std):
-        raise WarnscopeError(f"--std {std!r}: expected a standard such as c99, gnu17, c++20")
+        raise BadInput(f"--std {std!r}: expected a standard such as c99, gnu17, c++20")
     return [f"-std={std}"]
 
 
@@ -147,15 +147,15 @@ def closure(plugin: Plugin, flags: list[str], lang: str, std: str | None = None
     """
     check_lang(lang)
     if not flags:
-        raise WarnscopeError("closure: give at least one flag, e.g. -Wall")
+        raise BadInput("closure: give at least one flag, e.g. -Wall")
     bv = view(plugin)
     for typed in flags:
         if not typed.startswith("-"):
-            raise WarnscopeError(f"{typed!r} is not a flag (flags start with '-')")
+            raise BadInput(f"{typed!r} is not a flag (flags start with '-')")
     run = gcc_plugin.run(plugin, lang, flags=_std_flags(std) + flags, closures=[flags])
     result = run["closures"][0]
     for typed, error in result["errors"].items():
-        raise WarnscopeError(f"{plugin.compiler} ({LANGS[lang]}): {typed}: {error}")
+        raise BadInput(f"{plugin.compiler} ({LANGS[lang]}): {typed}: {error}")
     requested = _requested_options(bv, flags)
     base = _baseline(plugin, lang, std)["states"]
     entries: dict[str, ClosureEntry] = {}
@@ -185,7 +185,7 @@ def handling_closures(plugin: Plugin, lang: str, requests: list[list[str]]) -> l
     for req, res in zip(requests, run["closures"]):
         if res["errors"]:
             typed, error = next(iter(res["errors"].items()))
-            raise WarnscopeError(f"{plugin.compiler} ({LANGS[lang]}): {typed}: {error}")
+            raise ToolFailed(f"{plugin.compiler} ({LANGS[lang]}): {typed}: {error}")
         out.append(res["enabled"])
     return out
 
@@ -375,7 +375,23 @@ def _members(bv: BinaryView, lang: str, closures: dict, typed: str) -> dict[str,
         if popt is not None and (name == popt["text"] or _same_var(opt, popt)):
             continue
         out[name] = value
-    return out
+    return one_name_per_variable(bv, out)
+
+
+def one_name_per_variable(bv: BinaryView, on: dict[str, str]) -> dict[str, str]:
+    """``on`` with one name per state: of a switch and a level option that share their
+    variable (``-Warray-bounds`` and ``-Warray-bounds=``, ``-Wuse-after-free`` and
+    ``-Wuse-after-free=``: one state, two names, and GCC reports both), only the level
+    option, whose value says the level (``-Warray-bounds=1``).
+
+    The option files give the edge to the level option (``LangEnabledBy`` is on the
+    ``Warray-bounds=`` record), so the binary route names it as they do, and a tree
+    lists the option once.
+    """
+    levels = {bv.options[n]["var_offset"] for n in on
+              if n.endswith("=") and bv.options[n].get("var_offset") is not None}
+    return {n: v for n, v in on.items()
+            if n.endswith("=") or bv.options[n].get("var_offset") not in levels}
 
 
 def _covered(bv: BinaryView, closures: dict, members: dict[str, str], child: str,
@@ -408,8 +424,8 @@ def _pair_edges(bv: BinaryView, lang: str, closures: dict[str, dict[str, str]]) 
     extra: dict[frozenset, dict[str, str]] = {}
     for (a, b), res in zip(pairs, results):
         alone = {**closures[a], **closures[b]}
-        new = {c: v for c, v in res.items()
-               if c not in alone and bv.applies(c, lang) and is_on(v)}
+        new = one_name_per_variable(bv, {c: v for c, v in res.items()
+                                         if c not in alone and bv.applies(c, lang) and is_on(v)})
         if new:
             extra[frozenset((a, b))] = new
 

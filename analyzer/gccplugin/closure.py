@@ -7,7 +7,8 @@ installed) it answers from the database's edges and says so.
 from __future__ import annotations
 
 
-from flagdb import queries, store
+from flagdb import store
+from flagdb.closure import Index, closure, lang_name
 from warnscope.database import connect
 from warnscope.errors import WarnscopeError
 from warnscope.paths import db_path
@@ -30,12 +31,12 @@ def closure_from_database(db: str, compiler: str, flags: list[str], lang: str
                           ) -> tuple[list[ClosureEntry], str]:
     """The closure following the database's edges (for any compiler, no binary needed)."""
     data = store.load(connect(db_path(db), write=False), compiler)
-    index = queries.Index(data)
+    index = Index(data)
     unknown = [f for f in flags if index.resolve(f) is None]
     if unknown:
         raise WarnscopeError(f"{compiler}: unknown flag {unknown[0]} (see: warnscope flags list {compiler})")
     given = {index.resolve(f)[0].name for f in flags}
-    on = queries.closure(index, flags, queries.lang_name(lang))
+    on = closure(index, flags, lang_name(lang))
     entries = [ClosureEntry(name, value, "database edges")
                for name, value in sorted(on.items()) if name not in given and value != "0"]
     return entries, f"from the database's edges ({data.source_kind}: {data.source})"

@@ -2,13 +2,15 @@
 
 ``all`` follows the classic study: clang's ``-Weverything``; for GCC every warning
 flag of that version that takes no value (level options at their top level), for
-the language, from the flag database (:func:`flagdb.queries.everything`).
+the language, from the flag database (:func:`flagdb.views.everything`).
 """
 from __future__ import annotations
 
 import sqlite3
 
-from flagdb import queries, store
+from flagdb import store
+from flagdb.closure import lang_name
+from flagdb.views import everything
 from warnscope.errors import WarnscopeError
 
 from analyzer.toolchain import Toolchain
@@ -66,7 +68,7 @@ def flags(conn: sqlite3.Connection, tc: Toolchain, level: str, languages: tuple[
     if tc.family == "clang":
         return {lang: ["-Weverything"] for lang in languages}
     data = gcc_data(conn, tc.name)
-    return {lang: queries.everything(data, queries.lang_name(lang)) for lang in languages}
+    return {lang: everything(data, lang_name(lang)) for lang in languages}
 
 
 def gcc_data(conn: sqlite3.Connection, name: str):

@@ -23,7 +23,7 @@ from typing import Any, Callable
 
 from markupsafe import Markup, escape
 
-from flagdb import queries
+from flagdb import compare
 from warnscope.errors import WarnscopeError
 
 from analyzer.cli.render import describe_change
@@ -208,7 +208,7 @@ def diff_pairs(views: list[flagdata.CompilerView]) -> list[tuple[str, str]]:
 def diff_pages(b: Build) -> None:
     views = {v.name: v for v in b.compilers}
     for old, new in diff_pairs(b.compilers):
-        result = queries.diff(views[old].data, views[new].data)
+        result = compare.diff(views[old].data, views[new].data)
         stem = f"{old}--{new}"
         b.diffs.append((old, new, stem, result))
         b.page(f"diffs/{stem}.html", "diff.html", d=result)

@@ -1,7 +1,7 @@
 """The flag side of the site, read once: every compiler, its flags, and every name's history.
 
 Each compiler is loaded once; the histories of every name come from
-:func:`flagdb.queries.histories` over those loaded versions (the same answers as
+:func:`flagdb.compare.histories` over those loaded versions (the same answers as
 ``flags history``, computed once per compiler rather than once per name). On top
 of them each flag page gets what differs per version and the CLI spreads over
 ``flags show`` and ``flags messages``: the argument, what each level turns on, and
@@ -12,7 +12,9 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import dataclass, field
 
-from flagdb import queries, store
+from flagdb import compare, store
+from flagdb.closure import Index, enabled_by_group, typed_on
+from flagdb.views import alias_map, everything, flag_info, tree_of
 from flagdb.model import CompilerData, Flag, Message
 from flagdb.results import FlagInfo, HistoryEntry, TreeNode
 from flagdb.store import CompilerRow
@@ -28,7 +30,7 @@ class CompilerView:
 
     row: CompilerRow
     data: CompilerData
-    index: queries.Index
+    index: Index
     #: the C-family flags, as ``flags list --json`` gives them
     flags: list[FlagInfo]
     #: flag name -> the aliases that spell it
@@ -53,24 +55,24 @@ def load_compilers(conn: sqlite3.Connection) -> list[CompilerView]:
     out = []
     for row in store.compilers(conn):
         data = store.load(conn, row.name)
-        index = queries.Index(data)
+        index = Index(data)
         view = CompilerView(
             row=row, data=data, index=index,
-            flags=[queries.flag_info(index, f) for f in data.flags if index.applies(f, None)],
-            aliases=queries.alias_map(index),
+            flags=[flag_info(index, f) for f in data.flags if index.applies(f, None)],
+            aliases=alias_map(index),
         )
         for group in TREE_GROUPS:
             if index.resolve(group) is not None:
-                view.trees[group] = queries.tree_of(index, group)
+                view.trees[group] = tree_of(index, group)
         view.everything = everything_tree(index) if row.family == "clang" \
-            else queries.everything(data, None)
+            else everything(data, None)
         for m in data.messages:
             view.messages.setdefault(m.flag, []).append(m)
         out.append(view)
     return out
 
 
-def everything_tree(index: queries.Index) -> TreeNode:
+def everything_tree(index: Index) -> TreeNode:
     """clang's ``-Weverything`` as a tree: it is implicit (no group of the table lists
     its members), so its children are the warning groups no other group contains,
     each with its own tree; remarks (``-R``) are not turned on by it."""
@@ -81,7 +83,7 @@ def everything_tree(index: queries.Index) -> TreeNode:
         if f.name == EVERYTHING or f.kind != "warning" or f.name in index.by_child \
                 or f.alias_of or not index.applies(f, None):
             continue
-        root.children.append(queries.tree_of(index, f.name))
+        root.children.append(tree_of(index, f.name))
     return root
 
 
@@ -132,9 +134,9 @@ def all_names(views: list[CompilerView]) -> list[str]:
 
 def histories(conn: sqlite3.Connection, views: list[CompilerView],
               names: list[str]) -> list[FlagHistory]:
-    """Every name's history (:func:`flagdb.queries.histories` over the loaded versions)
+    """Every name's history (:func:`flagdb.compare.histories` over the loaded versions)
     with the per-version details of its flag page."""
-    answers = queries.histories(conn, names, {v.name: v.index for v in views})
+    answers = compare.histories(conn, names, {v.name: v.index for v in views})
     out = []
     for name in names:
         entries = answers[name]
@@ -161,8 +163,8 @@ def _details(h: FlagHistory, views: list[CompilerView], flags: list[Flag | None]
             arguments.setdefault(flag.argument or "", []).append(view.name)
             for level in levels_of(flag):
                 typed = flag.name + level
-                on = queries.enabled_by_group(view.index, typed)
-                effect = tuple((n, queries.typed_on(view.index, n, v)) for n, v in sorted(on.items()))
+                on = enabled_by_group(view.index, typed)
+                effect = tuple((n, typed_on(view.index, n, v)) for n, v in sorted(on.items()))
                 levels.setdefault(level, (typed, {}))[1].setdefault(effect, []).append(view.name)
         for m in view.messages.get(flag.name, []):
             messages.setdefault((m.diag, m.severity, m.text), []).append(view.name)
@@ -185,5 +187,5 @@ def levels_of(flag: Flag) -> list[str]:
 
 def spans(views: list[CompilerView], entries: list[HistoryEntry]) -> dict[str, tuple[str, str | None]]:
     """Per family: the first version holding the name and, if the newest does not, the
-    last (:func:`flagdb.queries.spans`, as the template reads it)."""
-    return {s.family: (s.first, s.last) for s in queries.spans(entries)}
+    last (:func:`flagdb.compare.spans`, as the template reads it)."""
+    return {s.family: (s.first, s.last) for s in compare.spans(entries)}

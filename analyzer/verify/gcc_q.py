@@ -22,7 +22,7 @@ from pathlib import Path
 
 from warnscope.errors import WarnscopeError
 from flagdb.model import CompilerData, Flag
-from flagdb.queries import Index, closure
+from flagdb.closure import Index, closure
 from analyzer.gccplugin.binary import default_of
 from analyzer.toolchain import Toolchain, resolve
 from analyzer.verify.report import Finding, VerifyReport

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from analyzer.verify.gcc_q import absent_from_binary, entry_default, is_binary_entry
 from flagdb.model import CompilerData, Flag
-from flagdb.queries import Index, closure as edge_closure
+from flagdb.closure import Index, closure as edge_closure
 from analyzer.verify.report import Finding
 
 from analyzer.gccplugin import binary as gcc_binary

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 
-from flagdb.queries import Index, closure
+from flagdb.closure import Index, closure
 from analyzer.verify.gcc_q import predict, query
 
 

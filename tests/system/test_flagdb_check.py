@@ -71,7 +71,9 @@ def test_diagnostic_controls(cli, require):
     code, out, _ = cli("flags", "check", "-c", "gcc-12", "--json", "--", *flags)
     got = {r["flag"]: r for r in json.loads(out)}
     for flag in flags[:9]:
-        assert _gcc_accepts(flag) and got[flag]["status"] == "known", flag
+        # -pedantic is in the data, as the alias of -Wpedantic GCC's option files make it
+        status = "alias" if flag == "-pedantic" else "known"
+        assert _gcc_accepts(flag) and got[flag]["status"] == status, flag
     for flag in flags[9:]:
         assert not _gcc_accepts(flag) and got[flag]["status"] == "unknown", flag
     assert got["-Werror=shadwo"]["suggestion"] == "-Werror=shadow"
@@ -94,3 +96,28 @@ def test_negative_of_a_joined_option(cli, require):
                        "-Wno-alloca-larger-than=100", "-Wno-format=2")
     got = {r["flag"]: r["status"] for r in json.loads(out)}
     assert got == {"-Wno-alloca-larger-than=100": "known", "-Wno-format=2": "unknown"}
+
+
+def test_pedantic_spellings_are_aliases_of_wpedantic(cli, require):
+    """GCC documents ``-pedantic`` (and takes ``--pedantic``) as spellings of
+    ``-Wpedantic``: its option files make both ``Alias(Wpedantic)``, and the binary
+    files what they report under ``[-Wpedantic]``. ``flags show``/``check`` say so."""
+    require("gcc-12")
+    for typed in ("-pedantic", "--pedantic"):
+        proc = subprocess.run(["gcc-12", typed, "-std=c11", "-x", "c", "-fsyntax-only", "-"],
+                              input="", capture_output=True, text=True)
+        assert proc.returncode == 0 and "[-Wpedantic]" in proc.stderr, (typed, proc.stderr)
+    code, out, _ = cli("flags", "check", "-c", "gcc-11,gcc-12", "--json", "-pedantic", "--pedantic")
+    assert code == 0
+    got = [(r["flag"], r["compiler"], r["status"], r["alias_of"]) for r in json.loads(out)]
+    assert got == [(typed, compiler, "alias", "-Wpedantic")
+                   for typed in ("-pedantic", "--pedantic") for compiler in ("gcc-11", "gcc-12")]
+    code, out, _ = cli("flags", "show", "-c", "gcc-12", "--json", "-Wpedantic")
+    target = json.loads(out)
+    for typed in ("-pedantic", "--pedantic"):
+        code, out, err = cli("flags", "show", typed, "-c", "gcc-12", "--json")
+        assert code == 0, err
+        shown = json.loads(out)
+        assert shown["name"] == typed and shown["alias_of"] == "-Wpedantic"
+        assert shown["turns_on"] == target["turns_on"] and len(target["turns_on"]) > 3
+        assert shown["description"] == target["description"]

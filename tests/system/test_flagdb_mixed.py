@@ -134,3 +134,29 @@ def test_check_remark_forms_as_clang_takes_them(cli, require):
         accepted = probe.returncode == 0
         assert got[flag] == ("known" if accepted else "unknown"), (flag, probe.stderr)
     assert got["-Rno-pass"] == "known" and got["-Rno-bogus"] == "unknown"
+
+
+def test_pedantic_spellings_in_both_families(cli, require):
+    """gcc-12's data holds -pedantic/--pedantic as aliases of -Wpedantic; clang's tables
+    hold no driver spellings, and clang takes both: ``check`` knows them there too."""
+    require("clang-16")
+    for typed in ("-pedantic", "--pedantic"):
+        proc = subprocess.run(["clang-16", typed, "-std=c11", "-x", "c", "-fsyntax-only", "-"],
+                              input="", capture_output=True, text=True)
+        assert proc.returncode == 0 and "[-Wempty-translation-unit]" in proc.stderr, proc.stderr
+    code, out, _ = cli("flags", "check", "-c", "gcc-12,clang-16", "--json", "-pedantic", "--pedantic")
+    assert code == 0
+    got = {(r["flag"], r["compiler"]): (r["status"], r["alias_of"]) for r in json.loads(out)}
+    assert got == {("-pedantic", "gcc-12"): ("alias", "-Wpedantic"),
+                   ("--pedantic", "gcc-12"): ("alias", "-Wpedantic"),
+                   ("-pedantic", "clang-16"): ("known", None),
+                   ("--pedantic", "clang-16"): ("known", None)}
+
+
+def test_a_compiler_not_ingested_is_its_own_error(mixed_db):
+    """Callers that would ingest what is missing catch exactly this, never a busy or
+    damaged database."""
+    from warnscope.errors import NotIngested
+
+    with pytest.raises(NotIngested, match="'gcc-9' is not in the database"):
+        store.load(connect(mixed_db, write=False), "gcc-9")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from flagdb.queries import Index
+from flagdb.closure import Index
 from analyzer.verify.gcc_q import normalize, predict, query
 
 #: the plain switches GCC maps to a level in its own code, not in the option files

@@ -3,13 +3,14 @@ from __future__ import annotations
 
 import json
 
-from flagdb import queries
-from flagdb.queries import Index, closure
+from flagdb.closure import Index, closure
+from flagdb.compare import diff
+from flagdb.views import flag_info
 
 
 def _info(data, name):
     index = Index(data)
-    return queries.flag_info(index, index.flags[name])
+    return flag_info(index, index.flags[name])
 
 
 def test_versions_and_provenance(cli):
@@ -100,7 +101,7 @@ def test_diff_is_attribute_aware(gcc11, gcc12):
     newer.compiler = "gcc-12-reworded"
     newer.flag("-Wshadow").description = "Reworded help text."
     newer.flag("-Wtype-limits").default = "on"
-    result = queries.diff(gcc12, newer)
+    result = diff(gcc12, newer)
     assert result.added == [] and result.removed == []
     changes = {c.name: [ch.attribute for ch in c.changes] for c in result.changed}
     assert changes == {"-Wshadow": ["description"], "-Wtype-limits": ["default"]}

@@ -19,7 +19,8 @@ from analyzer.gccplugin import plugin as gcc_plugin
 from analyzer.cli.closure import closure as closure_command
 from analyzer.verify.plugin import verify_with_plugin
 from analyzer.verify.plugin import compare_with_binary_ingest
-from flagdb import queries, store
+from flagdb import store
+from flagdb.closure import Index, closure
 from warnscope.database import connect
 from warnscope.errors import WarnscopeError
 from flagdb.ingest import store_data
@@ -73,6 +74,11 @@ def test_binary_edges(binary12):
     [security] = edges_of(d, "-Wformat=", "-Wformat-security")
     assert security.parent_min == 2
     assert [e.value for e in edges_of(d, "-Wall", "-Wstrict-aliasing=")] == ["3"]
+    # One state, two names (a shared variable): the edge goes to the level option only,
+    # as in the option files.
+    assert [e.value for e in edges_of(d, "-Wall", "-Warray-bounds=")] == ["1"]
+    assert [e.value for e in edges_of(d, "-Wall", "-Wuse-after-free=")] == ["2"]
+    assert not edges_of(d, "-Wall", "-Warray-bounds") and not edges_of(d, "-Wall", "-Wuse-after-free")
 
 
 def test_stored_binary_entry_gives_gccs_own_closures(tmp_path, plugin12):
@@ -82,13 +88,17 @@ def test_stored_binary_entry_gives_gccs_own_closures(tmp_path, plugin12):
     status = store_data(conn, data)
     assert status == "added"
     assert store_data(conn, gcc_binary.ingest("gcc-12")) == "unchanged"
-    index = queries.Index(store.load(conn, "gcc-12"))
+    index = Index(store.load(conn, "gcc-12"))
+    bv = gcc_binary.view(plugin12)
     for lang, label in gcc_binary.LANGS.items():
         for flags in CLOSURES:
-            gcc = {e.name: e.value for e in gcc_binary.closure(plugin12, flags, lang)
-                   if e.via == gcc_binary.VIA_HANDLING}
+            # GCC names a state shared by two options twice (-Warray-bounds and
+            # -Warray-bounds=); the entry names it once, by the level option
+            gcc = gcc_binary.one_name_per_variable(
+                bv, {e.name: e.value for e in gcc_binary.closure(plugin12, flags, lang)
+                     if e.via == gcc_binary.VIA_HANDLING})
             given = {index.resolve(f)[0].name for f in flags}
-            db = {n: v for n, v in queries.closure(index, flags, label).items() if n not in given}
+            db = {n: v for n, v in closure(index, flags, label).items() if n not in given}
             assert db == gcc, (lang, flags)
 
 
@@ -105,6 +115,39 @@ def test_binary_agrees_with_option_files(request, compiler):
     assert "CPP()" in reasons["-Wmultichar"]
     post = {f.flag: f.reason for f in findings if f.check == "plugin-wextra-c"}
     assert "after option parsing" in post["-Wshift-negative-value"]
+
+
+def _tree_nodes(node: dict) -> list[dict]:
+    return [node] + [n for child in node["children"] for n in _tree_nodes(child)]
+
+
+@pytest.mark.parametrize("group", ["-Wall", "-Wextra"])
+def test_both_routes_tree_the_same_names(group, binary12, cli, cli_at, tmp_path):
+    """``flags tree gcc-12 -Wall`` lists each option once, by the name the option files
+    use, whichever route built the entry: GCC reports -Warray-bounds and -Warray-bounds=
+    (one variable) both on, the binary entry's tree names only -Warray-bounds=1."""
+    db = tmp_path / "binary.db"
+    store_data(connect(db), binary12)
+    trees = {}
+    for route, run_cli in (("files", cli), ("binary", cli_at(db))):
+        code, out, err = run_cli("flags", "tree", "gcc-12", group, "--json")
+        assert code == 0, err
+        trees[route] = _tree_nodes(json.loads(out))
+    for route, nodes in trees.items():
+        for node in nodes:
+            children = [c["name"] for c in node["children"]]
+            assert len(children) == len(set(children)), (route, node["name"], children)
+    offsets = {f.name: f.gcc.var_offset for f in binary12.flags}
+    names_of_state: dict[int, set[str]] = {}
+    for node in trees["binary"]:
+        if offsets.get(node["name"]) is not None:
+            names_of_state.setdefault(offsets[node["name"]], set()).add(node["name"])
+    assert [names for names in names_of_state.values() if len(names) > 1] == []
+    assert {n["typed"] for n in trees["files"]} == {n["typed"] for n in trees["binary"]}
+    if group == "-Wall":
+        typed = {n["typed"] for n in trees["binary"]}
+        assert {"-Warray-bounds=1", "-Wuse-after-free=2"} <= typed
+        assert not {"-Warray-bounds", "-Wuse-after-free"} & typed
 
 
 def test_languages_agree(gcc12):

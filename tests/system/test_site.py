@@ -27,7 +27,7 @@ from analyzer.overhead import store as oh_store
 from analyzer.site import builder, overheaddata
 from analyzer.site.slugs import base_slug, slug_map
 from analyzer.ub import run as ub_run
-from flagdb import queries, store
+from flagdb import compare, store, views
 from warnscope.database import connect
 from warnscope.errors import WarnscopeError
 from flagdb.ingest import ingest
@@ -89,12 +89,12 @@ def test_pages_and_json_are_the_cli_results(site, site_db):
     conn = connect(site_db)
     gcc12 = store.load(conn, "gcc-12")
     assert json.loads((site / "compilers/gcc-12.json").read_text()) == \
-        plain(queries.list_flags(gcc12))
-    diff = queries.diff(store.load(conn, "gcc-11", with_messages=False),
+        plain(views.list_flags(gcc12))
+    diff = compare.diff(store.load(conn, "gcc-11", with_messages=False),
                         store.load(conn, "gcc-12", with_messages=False))
     assert json.loads((site / "diffs/gcc-11--gcc-12.json").read_text()) == plain(diff)
     assert json.loads((site / "compilers/gcc-12.wall.json").read_text()) == \
-        plain(queries.tree(gcc12, "-Wall"))
+        plain(views.tree(gcc12, "-Wall"))
     for page in ("index.html", "flags/index.html", "diffs/index.html", "diffs/gcc-12--clang-16.html",
                  "compilers/clang-16.html", "ub/index.html"):
         assert (site / page).is_file(), page
@@ -153,7 +153,7 @@ def test_every_history_equals_the_query(site, site_db):
     assert len(picked) > 15
     for name, slug in picked:
         on_page = json.loads((site / "flags" / f"{slug}.json").read_text())
-        assert on_page == plain(queries.history(conn, name)), name
+        assert on_page == plain(compare.history(conn, name)), name
 
 
 def test_flag_pages_show_levels_messages_and_everything(site, site_db):
@@ -163,12 +163,12 @@ def test_flag_pages_show_levels_messages_and_everything(site, site_db):
     page = (site / "flags/wformat_eq.html").read_text()
     levels = page[page.index('id="levels-table"'):]
     row2 = levels[levels.index("<code>-Wformat=2</code>"):levels.index("</tr>", levels.index("<code>-Wformat=2</code>"))]
-    for on in queries.show(gcc12, "-Wformat=2").turns_on:
+    for on in views.show(gcc12, "-Wformat=2").turns_on:
         assert f">{on.typed}<" in row2, on.typed
     assert ">-Wformat-security<" in row2 and ">-Wformat-security<" not in \
         levels[levels.index("<code>-Wformat=1</code>"):levels.index("<code>-Wformat=2</code>")]
     assert "&lt;0,2&gt;" in page                                   # the argument, escaped
-    shown = queries.show(clang16, "-Wformat").messages
+    shown = views.show(clang16, "-Wformat").messages
     assert len(shown) > 10
     page = (site / "flags/wformat.html").read_text()
     table = page[page.index('id="messages-table"'):]
@@ -177,7 +177,7 @@ def test_flag_pages_show_levels_messages_and_everything(site, site_db):
     assert "clang-16" in table and "gcc-12" not in table
     assert 'id="messages-table"' not in (site / "flags/wformat-overflow_eq.html").read_text()  # GCC only
     assert json.loads((site / "compilers/gcc-12.everything.json").read_text()) == \
-        queries.everything(gcc12, None)
+        views.everything(gcc12, None)
     tree = json.loads((site / "compilers/clang-16.everything.json").read_text())
     tops = {c["name"] for c in tree["children"]}
     assert tree["name"] == "-Weverything" and {"-WCL4", "-Wpedantic"} <= tops

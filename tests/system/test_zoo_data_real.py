@@ -18,11 +18,11 @@ import time
 
 import pytest
 
-from flagdb import queries, store
+from flagdb import compare, store
 from warnscope import apt
 from warnscope.database import connect
 from flagdb.ingest import ingest
-from flagdb.queries import Index, enabled_by_group
+from flagdb.closure import Index, enabled_by_group
 
 GCC_ALL = tuple(range(9, 17))
 CLANG_ALL = (9, 11, 13, 14, 15, 16, 17, 18, 19, 21, 22, 23)
@@ -191,12 +191,12 @@ def test_every_version(tmp_path):
             assert len(data.flags) >= 0.9 * previous[family], lines
         previous[family] = len(data.flags)
     print("\n" + "\n".join(lines))
-    history = {e.compiler: e for e in queries.history(conn, "-Wdangling-pointer")}
+    history = {e.compiler: e for e in compare.history(conn, "-Wdangling-pointer")}
     assert [c for c, e in history.items() if e.present and c.startswith("gcc")] == [
         f"gcc-{m}" for m in GCC_ALL if m >= 12]
-    unsafe = {e.compiler: e.present for e in queries.history(conn, "-Wunsafe-buffer-usage")}
+    unsafe = {e.compiler: e.present for e in compare.history(conn, "-Wunsafe-buffer-usage")}
     assert [c for c, p in unsafe.items() if p] == [f"clang-{m}" for m in CLANG_ALL if m >= 16]
-    since = {r.compiler: r for r in queries.since(conn)}
+    since = {r.compiler: r for r in compare.since(conn)}
     assert since["gcc-9"].previous is None and since["gcc-10"].previous == "gcc-9"
     assert since["clang-11"].previous == "clang-9" and since["clang-23"].previous == "clang-22"
     assert "-Wdangling-pointer=" in {f.name for f in since["gcc-12"].introduced}

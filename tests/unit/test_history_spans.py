@@ -3,7 +3,7 @@ history (``flags history`` prints it under the rows; the site's flag pages show 
 from __future__ import annotations
 
 from analyzer.cli import render
-from flagdb.queries import spans
+from flagdb.compare import spans
 from flagdb.results import HistoryEntry, Span
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from flagdb import queries, store
+from flagdb import compare, store
 from warnscope import apt
 from warnscope.apt import Candidate
 from warnscope.database import connect
@@ -149,14 +149,14 @@ def test_versions_merges_archive_and_database():
         "gcc-9": [Candidate("gcc-9-source", "9.3.0-22", "bullseye")],
         "clang-10": [],
     }
-    rows = queries.versions([row], found, choose=lambda cs: cs[-1])
+    rows = compare.versions([row], found, choose=lambda cs: cs[-1])
     assert [r.name for r in rows] == ["gcc-9", "gcc-12"]
     gcc9, gcc12 = rows
     assert not gcc9.ingested and gcc9.available.suite == "bullseye" and gcc9.current is None
     assert gcc12.ingested and gcc12.flags == 408 and gcc12.suite == "bookworm"
     assert gcc12.available.debian_version == "12.2.0-14" and gcc12.current is True
     assert [s.suite for s in gcc12.available.in_suites] == ["sid", "bookworm"]
-    only_db = queries.versions([row], None)
+    only_db = compare.versions([row], None)
     assert only_db[0].available is None and only_db[0].current is None
 
 

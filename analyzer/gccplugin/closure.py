@@ -35,7 +35,9 @@ def closure_from_database(db: str, compiler: str, flags: list[str], lang: str
     unknown = [f for f in flags if index.resolve(f) is None]
     if unknown:
         raise WarnscopeError(f"{compiler}: unknown flag {unknown[0]} (see: warnscope flags list {compiler})")
-    given = {index.resolve(f)[0].name for f in flags}
+    # a flag given is not one it turns on, by whatever spelling it was given (-pedantic
+    # is -Wpedantic: the plugin does not count the alias's target either)
+    given = {index.resolve(f)[0].name for f in flags} | {index.target(f)[0].name for f in flags}
     on = closure(index, flags, lang_name(lang))
     entries = [ClosureEntry(name, value, "database edges")
                for name, value in sorted(on.items()) if name not in given and value != "0"]

@@ -220,6 +220,20 @@ def test_closure_command_from_database(tmp_path):
     assert "from the database's edges (binary:" in result.stderr
 
 
+def test_closure_of_an_alias_is_the_plugins(tmp_path):
+    """-pedantic is -Wpedantic: what it turns on is what -Wpedantic turns on, without
+    -Wpedantic itself, from the database as from the plugin."""
+    db = tmp_path / "w.db"
+    store_data(connect(db), gcc_binary.ingest("gcc-12"))
+    names = {}
+    for how in (("--no-plugin",), ()):
+        result = run("--db", str(db), "closure", "gcc-12", "-pedantic", *how, "--json")
+        assert result.exit_code == 0, result.output
+        names[how] = {r["name"] for r in json.loads(result.stdout)}
+    assert "-Wpedantic" not in names[("--no-plugin",)]
+    assert names[("--no-plugin",)] == names[()]
+
+
 def test_closure_command_errors(tmp_path):
     db = tmp_path / "w.db"
     result = run("--db", str(db), "closure", "gcc-12", "-Wsuch-thing")

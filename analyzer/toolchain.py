@@ -171,7 +171,8 @@ def _from_root(name: str, suite: str) -> Toolchain:
         raise NotInstalled(f"the {suite} root lists {name} but has no {c_name}: "
                              f"warnscope toolchain remove {name}; toolchain add {name}")
     cxx_path = cxx_path or c_path
-    version = probe(base.wrap([c_path, "--version"]), what=f"{c_path} --version (in the {suite} root)")
+    version = probe(base.wrap([c_path, "--version"]),
+                    what=f"{c_path} --version (in the {suite} root)")
     first = next((l.strip() for l in version.splitlines() if l.strip()), "")
     if not first:
         raise ToolFailed(f"{c_path} in the {suite} root printed nothing on --version")

@@ -315,7 +315,8 @@ class AptState:
             try:
                 proc = self._run(["dpkg-source", "-x", str(dsc), str(tmp / "src")])
                 if proc.returncode != 0:
-                    raise PackageError(f"dpkg-source -x {dsc.name} failed: {self._last_error(proc)}")
+                    raise PackageError(f"dpkg-source -x {dsc.name} failed: "
+                                       f"{self._last_error(proc)}")
                 os.replace(tmp / "src", tree)
             finally:
                 shutil.rmtree(tmp, ignore_errors=True)

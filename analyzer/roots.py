@@ -29,20 +29,19 @@ owners). *Using* one does not: see :func:`bwrap_argv`.
 """
 from __future__ import annotations
 
-import fcntl
 import json
 import os
 import re
 import shutil
-import subprocess
 import time
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Callable, ContextManager
 
-from warnscope import apt
-from warnscope.errors import WarnscopeError
+from warnscope import apt, tool
+from warnscope.errors import (BadInput, NetworkUnreachable, NotInstalled, PackageError,
+                              WarnscopeError)
+from warnscope.locks import flocked
 from warnscope.compilers import CompilerId
 from warnscope.paths import atomic_write, cache_dir
 
@@ -59,6 +58,9 @@ MANIFEST = "var/lib/warnscope/root.json"
 #: Read-only in a compile or run: the root's system directories (the sandbox's list).
 SYSTEM_DIRS = ("/usr", "/etc", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 _SAFE_SUITE = re.compile(r"[a-z]+")
+#: seconds debootstrap, or one package tool in a root (apt-get install of a compiler
+#: and its runtimes, a download), may take
+PACKAGE_TIMEOUT = 1800
 
 
 def suites_for(cid: CompilerId) -> list[str]:
@@ -80,13 +82,13 @@ def choose_suite(cid: CompilerId, suite: str | None = None) -> str:
     have = suites_for(cid)
     if suite is not None:
         if suite not in SUITES:
-            raise WarnscopeError(f"unknown suite {suite!r}: one of {', '.join(SUITES)}")
+            raise BadInput(f"unknown suite {suite!r}: one of {', '.join(SUITES)}")
         if suite not in have:
-            raise WarnscopeError(f"Debian {suite} does not package {cid}; "
+            raise PackageError(f"Debian {suite} does not package {cid}; "
                                  f"it is in {', '.join(have) or 'no suite'} ({offered()})")
         return suite
     if not have:
-        raise WarnscopeError(f"Debian does not package {cid} in any suite ({offered()})")
+        raise PackageError(f"Debian does not package {cid} in any suite ({offered()})")
     return apt.preferred_suite(have)
 
 
@@ -125,7 +127,7 @@ def debs_dir(suite: str, part: str) -> Path:
 
 def root_path(suite: str) -> Path:
     if not _SAFE_SUITE.fullmatch(suite):
-        raise WarnscopeError(f"bad suite name {suite!r}")
+        raise BadInput(f"bad suite name {suite!r}")
     return roots_dir() / suite
 
 
@@ -190,7 +192,7 @@ def remove(cid: CompilerId) -> Root:
     compiler. Returns the root it was in."""
     root = find(cid)
     if root is None:
-        raise WarnscopeError(f"{cid} is not in any root (warnscope toolchain list)")
+        raise NotInstalled(f"{cid} is not in any root (warnscope toolchain list)")
     _require_privileges()
     with _locked(root.suite):
         root = load(root.suite)
@@ -216,7 +218,7 @@ def download(suite: str, packages: list[str]) -> dict[str, Path]:
     {package: path}."""
     root = load(suite)
     if root is None:
-        raise WarnscopeError(f"no {suite} root (warnscope toolchain add a compiler of {suite})")
+        raise NotInstalled(f"no {suite} root (warnscope toolchain add a compiler of {suite})")
     _require_privileges()
     with _locked(suite):
         _in_root(root.path, ["apt-get", "install", "-y", "-q", "--download-only",
@@ -230,7 +232,7 @@ def download(suite: str, packages: list[str]) -> dict[str, Path]:
         version = m.group(1).replace(":", "%3a") if m else "*"
         hits = sorted(archives.glob(f"{pkg}_{version}_*.deb"))
         if not hits:
-            raise WarnscopeError(f"{pkg} was not downloaded into {archives}")
+            raise PackageError(f"{pkg} was not downloaded into {archives}")
         found[pkg] = hits[-1]
     return found
 
@@ -240,21 +242,15 @@ def _require_privileges() -> None:
         raise WarnscopeError("preparing a root needs root (debootstrap creates device nodes "
                              "and files of other owners): run it as root; using the root "
                              "afterwards does not need root")
-    for tool in ("debootstrap", "unshare", "chroot"):
-        if shutil.which(tool) is None:
-            raise WarnscopeError(f"{tool} is not installed (apt-get install debootstrap "
-                                 "util-linux coreutils)")
+    for needed in ("debootstrap", "unshare", "chroot"):
+        if shutil.which(needed) is None:
+            raise NotInstalled(f"{needed} is not installed (apt-get install debootstrap "
+                               "util-linux coreutils)")
 
 
-@contextmanager
-def _locked(suite: str) -> Iterator[None]:
+def _locked(suite: str) -> ContextManager[int | None]:
     """Exclusive hold on one suite's root: concurrent adds and removes wait here."""
-    with open(roots_dir() / f"{suite}.lock", "w") as fh:
-        fcntl.flock(fh, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(fh, fcntl.LOCK_UN)
+    return flocked(roots_dir() / f"{suite}.lock")
 
 
 def _build_base(suite: str, progress: Progress) -> None:
@@ -271,10 +267,9 @@ def _build_base(suite: str, progress: Progress) -> None:
     progress(f"debootstrap --variant=minbase {suite} (about a minute)")
     argv = ["debootstrap", "--variant=minbase", f"--cache-dir={debs}", suite, str(partial),
             MIRROR]
-    proc = subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True, text=True,
-                          check=False)
+    proc = tool.run(argv, timeout=PACKAGE_TIMEOUT, check=False, what=f"debootstrap {suite}")
     if proc.returncode != 0:
-        raise WarnscopeError(f"debootstrap {suite} failed: {_why(proc.stdout + proc.stderr)}")
+        raise _failure(f"debootstrap {suite}", proc.stdout + proc.stderr)
     (partial / "etc/apt/sources.list").write_text(f"deb {MIRROR} {suite} main\n")
     _in_root(partial, ["apt-get", "update", "-q"], what=f"apt-get update in the {suite} root")
     root = Root(suite=suite, path=partial, created=time.strftime("%Y-%m-%dT%H:%M:%SZ",
@@ -297,8 +292,8 @@ def host_apt_settings() -> str:
         return ""
     lines = []
     for key in SHARED_APT_SETTINGS:
-        proc = subprocess.run(["apt-config", "dump", "--format", "%f\t%v%n", key],
-                              capture_output=True, text=True, check=False)
+        proc = tool.run(["apt-config", "dump", "--format", "%f\t%v%n", key], timeout=60,
+                        check=False)
         for line in proc.stdout.splitlines() if proc.returncode == 0 else []:
             name, _, value = line.partition("\t")
             if name == key and value and '"' not in value:
@@ -336,7 +331,7 @@ def _install(root: Root, cid: CompilerId) -> dict[str, str]:
     present = [p for p in wanted if re.search(rf"^{re.escape(p)}:\n\s+Installed: .*\n\s+"
                                                r"Candidate: (?!\(none\))", known, re.M)]
     if f"{cid.family}-{cid.major}" not in present and f"clang-{cid.major}" not in present:
-        raise WarnscopeError(f"the {root.suite} root's apt has no {cid} (try apt-get update "
+        raise PackageError(f"the {root.suite} root's apt has no {cid} (try apt-get update "
                              f"there, or another suite: {', '.join(suites_for(cid))})")
     _in_root(root.path, ["apt-get", "install", "-y", "-q", *present],
              what=f"apt-get install {' '.join(present)} in the {root.suite} root")
@@ -357,25 +352,30 @@ def _in_root(path: Path, argv: list[str], what: str) -> str:
               'exec chroot "$r" "$@"')
     env = {"PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "LC_ALL": "C",
            "DEBIAN_FRONTEND": "noninteractive", "HOME": "/root"}
-    proc = subprocess.run(["unshare", "--mount", "--propagation", "private", "--fork", "--",
-                           "/bin/sh", "-c", script, "sh", str(path), str(archives), *argv],
-                          stdin=subprocess.DEVNULL, capture_output=True, text=True, env=env,
-                          check=False)
+    proc = tool.run(["unshare", "--mount", "--propagation", "private", "--fork", "--",
+                     "/bin/sh", "-c", script, "sh", str(path), str(archives), *argv],
+                    timeout=PACKAGE_TIMEOUT, env=env, check=False, what=what)
     if proc.returncode != 0:
-        raise WarnscopeError(f"{what} failed: {_why(proc.stdout + proc.stderr)}")
+        raise _failure(what, proc.stdout + proc.stderr)
     return proc.stdout
 
 
-def _why(output: str) -> str:
-    """The line of a tool's output that says what went wrong, network first."""
+#: what apt and debootstrap print when the mirror cannot be reached
+_NETWORK = ("Temporary failure resolving", "Could not resolve", "Failed getting release file",
+            "Network is unreachable", "Connection refused", "Could not connect")
+
+
+def _failure(what: str, output: str) -> PackageError:
+    """The error of a failed package tool: :class:`NetworkUnreachable` when its output
+    says the mirror could not be reached, else :class:`PackageError` with the line that
+    says what went wrong."""
     lines = [l.strip() for l in output.splitlines() if l.strip()]
     for l in lines:
-        if any(w in l for w in ("Temporary failure resolving", "Could not resolve",
-                                "Failed getting release file", "Network is unreachable",
-                                "Connection refused", "Could not connect")):
-            return f"cannot reach {MIRROR} (no network?): {l[:160]}"
+        if any(w in l for w in _NETWORK):
+            return NetworkUnreachable(f"{what} failed: cannot reach {MIRROR} (no network?): "
+                                      f"{l[:160]}")
     errors = [l for l in lines if l.startswith(("E:", "W: Failure", "dpkg: error"))]
-    return ((errors or lines or ["no output"])[-1])[:240]
+    return PackageError(f"{what} failed: {((errors or lines or ['no output'])[-1])[:240]}")
 
 
 def _write_manifest(root: Root) -> None:
@@ -416,7 +416,7 @@ def bwrap_argv(root: Path, argv: list[str], binds: tuple[str, ...] = (),
     compiles and runs use :mod:`analyzer.sandbox` instead (same view, plus the rest)."""
     bwrap = shutil.which("bwrap")
     if bwrap is None:
-        raise WarnscopeError("bwrap is not installed: apt-get install bubblewrap")
+        raise NotInstalled("bwrap is not installed: apt-get install bubblewrap")
     out = [bwrap, "--die-with-parent", "--tmpfs", "/"]
     for d in SYSTEM_DIRS:
         src = f"{root}{d}"

@@ -18,13 +18,12 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
-import signal
-import subprocess
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 
-from warnscope.errors import WarnscopeError
+from warnscope import tool
+from warnscope.errors import NotInstalled, ToolFailed
 from warnscope.compilers import CompilerId
 
 #: seconds a ``--version`` probe may take before the compiler counts as broken
@@ -95,48 +94,18 @@ def driver_names(cid: CompilerId) -> tuple[str, str]:
     return f"clang-{cid.major}", f"clang++-{cid.major}"
 
 
-def probe(argv: list[str], timeout: float | None = None) -> str:
+def probe(argv: list[str], timeout: float | None = None, what: str | None = None) -> str:
     """Run a short query of a compiler (``--version``, ``-print-file-name``) and return
     its stdout.
 
-    A hang, a failure, or output that is not UTF-8 is a one-line error: a broken or
-    hostile binary on PATH must not hang or crash a run. The query runs in its own
-    session and its whole process group is killed at the timeout, so a wrapper script
-    that starts a child (``sh -c 'sleep 1000'``) leaves nothing behind.
+    A hang, a failure, or output that is not UTF-8 is a one-line error
+    (:mod:`warnscope.tool`): a broken or hostile binary on PATH must not hang or crash
+    a run. The query runs in its own session and its whole process group is killed at
+    the timeout, so a wrapper script that starts a child (``sh -c 'sleep 1000'``) leaves
+    nothing behind. ``what`` names the command in errors (a wrapped one: unwrapped).
     """
     limit = PROBE_TIMEOUT if timeout is None else timeout
-    shown = " ".join(argv)
-    try:
-        proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, start_new_session=True)
-    except OSError as exc:
-        raise WarnscopeError(f"cannot run {argv[0]}: {exc.strerror}") from None
-    try:
-        out, err = proc.communicate(timeout=limit)
-    except subprocess.TimeoutExpired:
-        raise WarnscopeError(f"{shown} did not answer within {limit:g} s") from None
-    finally:
-        _kill_group(proc)
-    if proc.returncode != 0:
-        text = " ".join(err.decode("utf-8", "replace").split())[:200]
-        raise WarnscopeError(f"{shown} failed (exit {proc.returncode}): {text}")
-    try:
-        return out.decode("utf-8")
-    except UnicodeDecodeError:
-        raise WarnscopeError(f"{shown} printed output that is not UTF-8: "
-                             "not a usable compiler") from None
-
-
-def _kill_group(proc: subprocess.Popen) -> None:
-    """Kill what is left of the probe's session and reap the probe."""
-    try:
-        os.killpg(proc.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
-    for stream in (proc.stdout, proc.stderr):
-        if stream is not None:
-            stream.close()
-    proc.wait()
+    return tool.run(argv, timeout=limit, what=what).stdout
 
 
 def resolve(name: str) -> Toolchain:
@@ -153,7 +122,7 @@ def resolve_in_root(name: str, suite: str) -> Toolchain:
     cid = CompilerId.of(name)
     root = roots.load(suite)
     if root is None or str(cid) not in root.compilers:
-        raise WarnscopeError(f"no {suite} root with {cid}: warnscope toolchain add {cid} "
+        raise NotInstalled(f"no {suite} root with {cid}: warnscope toolchain add {cid} "
                              f"--suite {suite}")
     return _from_root(str(cid), suite)
 
@@ -168,13 +137,13 @@ def _resolve(name: str) -> Toolchain:
         root = roots.find(cid)
         if root is not None:
             return _from_root(str(cid), root.suite)
-        raise WarnscopeError(f"compiler {cid} is not installed (no {c_name} on PATH; "
+        raise NotInstalled(f"compiler {cid} is not installed (no {c_name} on PATH; "
                              f"warnscope toolchain add {cid} prepares it in a Debian root)")
     cxx_path = cxx_path or c_path
     version = probe([c_path, "--version"])
     first = next((l.strip() for l in version.splitlines() if l.strip()), "")
     if not first:
-        raise WarnscopeError(f"{c_path} --version printed nothing: not a usable compiler")
+        raise ToolFailed(f"{c_path} --version printed nothing: not a usable compiler")
     # Drivers are invoked by their own names (clang++-14 is a symlink to clang, which
     # links C++ only when called as clang++); the identity uses the resolved files.
     real = f"{os.path.realpath(c_path)}\0{os.path.realpath(cxx_path)}"
@@ -191,7 +160,7 @@ def _from_root(name: str, suite: str) -> Toolchain:
     cid = CompilerId.of(name)
     root = roots.load(suite)
     if root is None or name not in root.compilers:
-        raise WarnscopeError(f"the {suite} root has no {name}")
+        raise NotInstalled(f"the {suite} root has no {name}")
     packages = root.compilers[name]
     c_name, cxx_name = driver_names(cid)
     base = Toolchain(name=name, family=cid.family, major=cid.major, c_driver="", cxx_driver="",
@@ -199,13 +168,14 @@ def _from_root(name: str, suite: str) -> Toolchain:
                      package=packages.get(c_name, "?"))
     c_path, cxx_path = base.tool(c_name), base.tool(cxx_name)
     if c_path is None:
-        raise WarnscopeError(f"the {suite} root lists {name} but has no {c_name}: "
+        raise NotInstalled(f"the {suite} root lists {name} but has no {c_name}: "
                              f"warnscope toolchain remove {name}; toolchain add {name}")
     cxx_path = cxx_path or c_path
-    version = probe(base.wrap([c_path, "--version"]))
+    version = probe(base.wrap([c_path, "--version"]),
+                    what=f"{c_path} --version (in the {suite} root)")
     first = next((l.strip() for l in version.splitlines() if l.strip()), "")
     if not first:
-        raise WarnscopeError(f"{c_path} in the {suite} root printed nothing on --version")
+        raise ToolFailed(f"{c_path} in the {suite} root printed nothing on --version")
     real = f"{os.path.realpath(base.file(c_path))}\0{os.path.realpath(base.file(cxx_path))}"
     pkgs = "\0".join(f"{k}={v}" for k, v in sorted(packages.items()))
     identity = hashlib.sha256(f"debian-root\0{suite}\0{pkgs}\0{c_path}\0{cxx_path}\0"

@@ -21,7 +21,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
@@ -30,7 +29,8 @@ from pathlib import Path
 from analyzer import roots
 from warnscope.measure import machine
 from analyzer.toolchain import resolve
-from warnscope.errors import WarnscopeError
+from warnscope import tool
+from warnscope.errors import NotInstalled, ToolFailed
 from warnscope.compilers import sort_key
 
 CASE = Path(__file__).resolve().parent.parent / "corpus" / "signed-integer-overflow" / "loop"
@@ -50,12 +50,15 @@ def provenance(name: str) -> str:
     if tc.root is not None:
         return f"{tc.suite} {tc.package}"
     pkg = os.path.basename(tc.c_driver)
-    out = subprocess.run(["dpkg-query", "-S", os.path.realpath(tc.c_driver)],
-                         capture_output=True, text=True, check=False).stdout
-    if out:
-        pkg = out.split(":", 1)[0].split(",")[0].strip()
-    ver = subprocess.run(["dpkg-query", "-W", "-f", "${Version}", pkg],
-                         capture_output=True, text=True, check=False).stdout
+    try:
+        out = tool.run(["dpkg-query", "-S", os.path.realpath(tc.c_driver)], timeout=30,
+                       check=False).stdout
+        if out:
+            pkg = out.split(":", 1)[0].split(",")[0].strip()
+        ver = tool.run(["dpkg-query", "-W", "-f", "${Version}", pkg], timeout=30,
+                       check=False).stdout
+    except (NotInstalled, ToolFailed):
+        ver = ""  # no dpkg here: the version stays unknown
     return f"host (bookworm) {pkg} {ver or '?'}"
 
 
@@ -80,7 +83,7 @@ def main() -> None:
         try:
             resolve(name)
             usable.append(name)
-        except WarnscopeError as e:
+        except (NotInstalled, ToolFailed) as e:  # listed as not usable
             failed[name] = str(e)
     with tempfile.TemporaryDirectory(prefix="zoo-classic-") as tmp:
         corpus = Path(tmp) / "corpus" / "signed-integer-overflow"
@@ -93,7 +96,8 @@ def main() -> None:
                 "--levels", ",".join(LEVELS), "--timeout", f"{TIMEOUT:g}", "--json"]
         load = os.getloadavg()
         start = time.monotonic()
-        proc = subprocess.run(argv, capture_output=True, text=True, check=False)
+        # the whole zoo: a few minutes normally; an hour means something hangs
+        proc = tool.run(argv, timeout=3600, check=False, what="warnscope ub run")
         wall = time.monotonic() - start
     if proc.returncode != 0:
         sys.exit(f"ub run failed ({proc.returncode}): {proc.stderr.strip()[-500:]}")

@@ -30,7 +30,7 @@ from pathlib import Path
 from warnscope import apt, extract
 from flagdb.clang_inc import Diag, Tables, parse_dir
 from warnscope.compilers import CompilerId
-from warnscope.errors import BadInput, WarnscopeError
+from warnscope.errors import BadInput, PackageError, UnsafeInput, WarnscopeError
 from flagdb.model import ClangFacts, CompilerData, Edge, Flag, Message
 from warnscope.paths import cache_dir
 
@@ -102,8 +102,8 @@ def fetch_package(major: int, suite: str | None = None) -> tuple[Path, apt.Candi
                         and not member.isdir()):
                     extract.write_member(tar, member, base, tmp, budget)
                     found += 1
-        except WarnscopeError as exc:
-            raise WarnscopeError(f"{exc}; delete it to download it again") from None
+        except (PackageError, UnsafeInput) as exc:  # the .deb itself is bad
+            raise type(exc)(f"{exc}; delete it to download it again") from None
         if not (tmp / "DiagnosticGroups.inc").is_file() or not (tmp / "Version.inc").is_file():
             raise WarnscopeError(f"{deb}: holds no clang/Basic/DiagnosticGroups.inc and Version.inc "
                                  f"(found {found} of the wanted files); is it libclang-{major}-dev?")

@@ -15,7 +15,7 @@ import tarfile
 from pathlib import Path
 
 from warnscope import apt, extract
-from warnscope.errors import BadInput, PackageError, ParseError, WarnscopeError
+from warnscope.errors import BadInput, NotInstalled, PackageError, ParseError, WarnscopeError
 from flagdb.gcc_opt import Option, OptFile, has_flag, merge, nth_arg, opt_args, read_file
 from flagdb.model import CompilerData, Edge, Flag, GccFacts
 from warnscope.compilers import CompilerId
@@ -154,15 +154,15 @@ def _diff_path(header: bytes) -> str | None:
 
 def apply_patch(diff: bytes, root: Path, origin: str) -> None:
     """Apply ``diff`` (paths ``a/src/gcc/…``) to the tree at ``root`` with patch(1)."""
-    import subprocess
+    from warnscope.tool import run as run_tool
 
     try:
-        proc = subprocess.run(["patch", "-p2", "--batch", "--forward", "--silent", "-r", "-",
-                               "--no-backup-if-mismatch", "-d", str(root)],
-                              input=diff, capture_output=True, check=False)
-    except FileNotFoundError:
-        raise WarnscopeError("patch(1) is not installed (apt-get install patch): needed to "
-                             f"apply {origin}") from None
+        proc = run_tool(["patch", "-p2", "--batch", "--forward", "--silent", "-r", "-",
+                         "--no-backup-if-mismatch", "-d", str(root)],
+                        input=diff, text=False, check=False, timeout=120)
+    except NotInstalled:
+        raise NotInstalled("patch(1) is not installed (apt-get install patch): needed to "
+                           f"apply {origin}") from None
     if proc.returncode != 0:
         detail = (proc.stdout + proc.stderr).decode("utf-8", "replace").strip().splitlines()
         raise WarnscopeError(f"{origin}: does not apply to the option files "

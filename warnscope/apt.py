@@ -26,11 +26,9 @@ every fetch fail at once, which is how the tests check the no-network error).
 """
 from __future__ import annotations
 
-import fcntl
 import os
 import re
 import shutil
-import subprocess
 import tarfile
 import tempfile
 import threading
@@ -40,8 +38,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, Iterable, Iterator
 
-from warnscope import extract
-from warnscope.errors import WarnscopeError
+from warnscope import extract, tool
+from warnscope.errors import BadInput, NetworkUnreachable, NotInstalled, PackageError
+from warnscope.locks import flocked
 
 MIRROR = "http://deb.debian.org/debian"
 KEYRING = "/usr/share/keyrings/debian-archive-keyring.gpg"
@@ -72,6 +71,10 @@ _PACKAGE = re.compile(r"[a-z0-9][a-z0-9+.-]*")
 _VERSION = re.compile(r"[A-Za-z0-9.+~:-]+")
 
 _THREAD_LOCK = threading.Lock()
+#: what apt prints when the mirror cannot be reached at all
+_NETWORK = ("Temporary failure resolving", "Could not resolve", "Could not connect",
+            "Connection refused", "Network is unreachable", "Connection timed out",
+            "No route to host")
 
 
 def mirror() -> str:
@@ -130,30 +133,29 @@ class AptState:
     @contextmanager
     def lock(self) -> Iterator[None]:
         """Exclusive use of this apt state, across threads and processes."""
-        with _THREAD_LOCK:
-            with open(self.root / "lock", "a") as fh:
-                fcntl.flock(fh, fcntl.LOCK_EX)
-                try:
-                    yield
-                finally:
-                    fcntl.flock(fh, fcntl.LOCK_UN)
+        with _THREAD_LOCK, flocked(self.root / "lock"):
+            yield
 
-    def _run(self, argv: list[str], cwd: Path | None = None) -> subprocess.CompletedProcess:
-        try:
-            return subprocess.run(argv, cwd=cwd, capture_output=True, text=True,
-                                  stdin=subprocess.DEVNULL, timeout=TIMEOUT, check=False,
-                                  env={**os.environ, "LC_ALL": "C"})
-        except subprocess.TimeoutExpired:
-            raise WarnscopeError(f"{' '.join(argv[:2])} did not finish within {TIMEOUT} s") from None
-        except OSError as exc:
-            raise WarnscopeError(f"cannot run {argv[0]}: {exc.strerror}") from None
+    def _run(self, argv: list[str], cwd: Path | None = None) -> tool.Completed:
+        # apt's own options are long: errors name the command by its first two words
+        return tool.run(argv, cwd=cwd, timeout=TIMEOUT, check=False, what=" ".join(argv[:2]),
+                        env={**os.environ, "LC_ALL": "C"})
 
     @staticmethod
-    def _last_error(proc: subprocess.CompletedProcess) -> str:
+    def _last_error(proc: tool.Completed) -> str:
         lines = [l for l in (proc.stderr + proc.stdout).splitlines()
                  if l.startswith(("E:", "Err:", "dpkg-source: error"))]
         lines = lines or (proc.stderr.strip().splitlines() or ["no output"])
         return lines[-1].strip()
+
+    @staticmethod
+    def _failed(message: str, proc: tool.Completed) -> PackageError:
+        """The error of a failed apt call: :class:`NetworkUnreachable` when apt says the
+        mirror could not be reached, else :class:`PackageError`."""
+        text = f"{message}: {AptState._last_error(proc)}"
+        if any(w in proc.stderr + proc.stdout for w in _NETWORK):
+            return NetworkUnreachable(text)
+        return PackageError(text)
 
     # ------------------------------------------------------------ lists
     def sources_list(self) -> str:
@@ -197,8 +199,8 @@ class AptState:
         if proc.returncode != 0 or "Err:" in proc.stdout:
             if same and not force:
                 return  # offline: the older lists of the same sources still answer
-            raise WarnscopeError(f"cannot read Debian's package lists from {self.mirror} "
-                                 f"({', '.join(self.suites)}): {self._last_error(proc)}")
+            raise self._failed(f"cannot read Debian's package lists from {self.mirror} "
+                               f"({', '.join(self.suites)})", proc)
         stamp.touch()
 
     # ------------------------------------------------------------ binary packages
@@ -206,9 +208,9 @@ class AptState:
         """Every version of ``packages`` in the suites, newest first per package."""
         for package in packages:
             if not _PACKAGE.fullmatch(package):
-                raise WarnscopeError(f"{package!r} is not a Debian package name")
+                raise BadInput(f"{package!r} is not a Debian package name")
         if "deb" not in self.kinds:
-            raise WarnscopeError("this apt state has no binary package lists")  # a bug, really
+            raise PackageError("this apt state has no binary package lists")  # a bug, really
         self.update()
         proc = self._run(["apt-cache", *self._options(), "madison", *packages])
         out = []
@@ -236,11 +238,11 @@ class AptState:
         found = self.candidates(package)
         if suite is not None:
             if suite not in self.suites:
-                raise WarnscopeError(f"unknown suite {suite!r} (known: {', '.join(self.suites)})")
+                raise BadInput(f"unknown suite {suite!r} (known: {', '.join(self.suites)})")
             found = [c for c in found if c.suite == suite]
         if not found:
             where = suite or ", ".join(self.suites)
-            raise WarnscopeError(f"Debian has no package {package} in {where} ({self.mirror})")
+            raise PackageError(f"Debian has no package {package} in {where} ({self.mirror})")
         return choose(found)
 
     def fetch(self, candidate: Candidate) -> Path:
@@ -248,7 +250,7 @@ class AptState:
         download is resumed from its partial file)."""
         package, version = candidate.package, candidate.version
         if not _PACKAGE.fullmatch(package) or not _VERSION.fullmatch(version):
-            raise WarnscopeError(f"{package}={version} is not a Debian package version")
+            raise BadInput(f"{package}={version} is not a Debian package version")
         debs = self.debs
         pattern = f"{package}_{version.replace(':', '%3a')}_*.deb"
         found = sorted(debs.glob(pattern))
@@ -260,8 +262,7 @@ class AptState:
         # partial file is kept across runs, and apt resumes what it holds
         partial = debs / ".partial" / package
         partial.mkdir(parents=True, exist_ok=True)
-        with open(partial / ".lock", "a") as lock:
-            fcntl.flock(lock, fcntl.LOCK_EX)
+        with flocked(partial / ".lock"):
             found = sorted(debs.glob(pattern))
             if found:
                 return found[0]
@@ -269,8 +270,8 @@ class AptState:
                              cwd=partial)
             got = sorted(partial.glob(pattern))
             if proc.returncode != 0 or not got:
-                raise WarnscopeError(f"cannot download {package} {version} ({candidate.suite}) "
-                                     f"from {self.mirror}: {self._last_error(proc)}")
+                raise self._failed(f"cannot download {package} {version} ({candidate.suite}) "
+                                   f"from {self.mirror}", proc)
             os.replace(got[0], debs / got[0].name)
             return debs / got[0].name
 
@@ -278,7 +279,7 @@ class AptState:
     def download(self, package: str) -> Path:
         """The ``.dsc`` of ``package``'s source (name, or name=version) in the cache."""
         if not re.fullmatch(r"[a-z0-9][a-z0-9+.-]*(=[A-Za-z0-9.+~:-]+)?", package):
-            raise WarnscopeError(f"{package!r} is not a Debian source package name")
+            raise BadInput(f"{package!r} is not a Debian source package name")
         with self.lock():
             self._update(False)
             dest = self.root / "sources" / package.replace("=", "_")
@@ -291,8 +292,8 @@ class AptState:
                                   package], cwd=tmp)
                 dscs = sorted(tmp.glob("*.dsc"))
                 if proc.returncode != 0 or not dscs:
-                    raise WarnscopeError(f"cannot fetch Debian source package {package!r} "
-                                         f"({', '.join(self.suites)}): {self._last_error(proc)}")
+                    raise self._failed(f"cannot fetch Debian source package {package!r} "
+                                       f"({', '.join(self.suites)})", proc)
                 os.replace(tmp, dest)
             finally:
                 shutil.rmtree(tmp, ignore_errors=True)
@@ -306,7 +307,7 @@ class AptState:
         if tree.is_dir():
             return tree
         if shutil.which("dpkg-source") is None:
-            raise WarnscopeError("dpkg-source is not installed (apt package dpkg-dev)")
+            raise NotInstalled("dpkg-source is not installed (apt package dpkg-dev)")
         with self.lock():
             if tree.is_dir():
                 return tree
@@ -314,7 +315,8 @@ class AptState:
             try:
                 proc = self._run(["dpkg-source", "-x", str(dsc), str(tmp / "src")])
                 if proc.returncode != 0:
-                    raise WarnscopeError(f"dpkg-source -x {dsc.name} failed: {self._last_error(proc)}")
+                    raise PackageError(f"dpkg-source -x {dsc.name} failed: "
+                                       f"{self._last_error(proc)}")
                 os.replace(tmp / "src", tree)
             finally:
                 shutil.rmtree(tmp, ignore_errors=True)
@@ -355,7 +357,8 @@ def compare_versions(a: str, b: str) -> int:
     """-1, 0 or 1 as Debian orders versions a and b (``dpkg --compare-versions``)."""
     if a == b:
         return 0
-    lt = subprocess.run(["dpkg", "--compare-versions", a, "lt", b], check=False).returncode == 0
+    lt = tool.run(["dpkg", "--compare-versions", a, "lt", b], timeout=30,
+                  check=False).returncode == 0
     return -1 if lt else 1
 
 
@@ -414,11 +417,11 @@ def data_tar(deb: Path) -> Iterator[tuple[str, tarfile.TarInfo, tarfile.TarFile]
     try:
         with open(deb, "rb") as fh:
             if fh.read(8) != b"!<arch>\n":
-                raise WarnscopeError(f"{deb}: not a Debian package (no ar header)")
+                raise PackageError(f"{deb}: not a Debian package (no ar header)")
             while True:
                 header = fh.read(60)
                 if len(header) < 60:
-                    raise WarnscopeError(f"{deb}: truncated Debian package (no data.tar member)")
+                    raise PackageError(f"{deb}: truncated Debian package (no data.tar member)")
                 name = header[:16].decode("ascii", "replace").strip().rstrip("/")
                 size = int(header[48:58].decode("ascii").strip() or 0)
                 if name.startswith("data.tar"):
@@ -428,7 +431,7 @@ def data_tar(deb: Path) -> Iterator[tuple[str, tarfile.TarInfo, tarfile.TarFile]
                 for name, member in extract.members(tar, str(deb)):
                     yield name, member, tar
     except (tarfile.TarError, EOFError, OSError, ValueError) as exc:
-        raise WarnscopeError(f"{deb}: corrupt Debian package ({exc})") from None
+        raise PackageError(f"{deb}: corrupt Debian package ({exc})") from None
 
 
 class _Limited:

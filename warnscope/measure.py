@@ -16,15 +16,10 @@ from __future__ import annotations
 import os
 import platform
 import resource
-import signal
 import statistics
-import subprocess
-import threading
 import time
 from dataclasses import dataclass
 from typing import Callable, Mapping, Sequence
-
-from warnscope.errors import WarnscopeError
 
 
 @dataclass(frozen=True)
@@ -82,53 +77,10 @@ def run_tree(argv: Sequence[str], cwd: str | os.PathLike | None = None,
     ``sched`` (``batch``/``idle``) lower the tree's priority; at ``timeout`` seconds the
     whole process group is killed (exit -1); Ctrl-C kills it too before propagating.
     """
-    policy = SCHED.get(sched) if sched else None
+    from warnscope.tool import run_measured  # the one runner (it imports this module)
 
-    def child_setup() -> None:
-        if nice:
-            os.nice(nice)
-        if policy is not None:
-            os.sched_setscheduler(0, policy, os.sched_param(0))
-
-    load1 = os.getloadavg()[0]
-    out = open(output, "ab") if output is not None else open(os.devnull, "wb")
-    with out:
-        start = time.monotonic()
-        try:
-            proc = subprocess.Popen(list(argv), cwd=cwd, env=None if env is None else dict(env),
-                                    stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
-                                    start_new_session=True,
-                                    preexec_fn=child_setup if (nice or policy is not None) else None)
-        except OSError as exc:
-            raise WarnscopeError(f"cannot run {argv[0]}: {exc.strerror}") from None
-        killed = threading.Event()
-
-        def kill() -> None:
-            killed.set()
-            try:
-                os.killpg(proc.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-
-        timer = threading.Timer(timeout, kill) if timeout else None
-        if timer:
-            timer.start()
-        try:
-            _, status, usage = os.wait4(proc.pid, 0)
-        except BaseException:
-            kill()  # Ctrl-C: nothing is left running behind us
-            os.waitpid(proc.pid, 0)
-            raise
-        finally:
-            if timer:
-                timer.cancel()
-        wall = time.monotonic() - start
-    proc.returncode = os.waitstatus_to_exitcode(status)  # reaped here, not by Popen
-    code = proc.returncode if proc.returncode >= 0 else 128 - proc.returncode
-    if killed.is_set():
-        code = -1
-    return TreeRun(user=usage.ru_utime, sys=usage.ru_stime, wall=wall,
-                   maxrss_kb=usage.ru_maxrss, exit=code, load1=load1)
+    return run_measured(argv, timeout=timeout, output=output, cwd=cwd, env=env, nice=nice,
+                        sched=sched)
 
 
 def run_child(cmd: Sequence[str], env: Mapping[str, str] | None = None,

@@ -6,7 +6,8 @@ that GCC's own ``g++``.  This module finds the right one, refuses it if its
 recorded version is not the compiler's, runs the compiler on an empty input with
 it, and hands back the plugin's JSON.  Every failure (no compiler, no plugin
 headers, a plugin that does not load, a compiler that crashes) becomes one clear
-:class:`~warnscope.errors.WarnscopeError` line.
+:class:`~warnscope.errors.WarnscopeError` line (:class:`PluginUnavailable` where no
+plugin can be had, :class:`~warnscope.errors.ToolFailed` where the compiler failed).
 
 A GCC of a prepared Debian root (``warnscope toolchain add gcc-14``) gets its plugin
 built inside that root, with the root's ``g++-N`` and ``gcc-N-plugin-dev`` headers,
@@ -19,12 +20,12 @@ import json
 import os
 import re
 import shutil
-import subprocess
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from warnscope.errors import WarnscopeError
+from warnscope import tool
+from warnscope.errors import BadInput, NotInstalled, PackageError, ToolFailed
 from warnscope.paths import atomic_write, cache_dir
 
 from analyzer.toolchain import Toolchain, resolve
@@ -34,10 +35,13 @@ HERE = Path(__file__).resolve().parent
 SOURCE = HERE / "warnscope_plugin.cc"
 REPO_BUILD = HERE.parent.parent / "build" / "analyzer" / "gccplugin"
 LANGUAGES = ("c", "c++")
+#: seconds a compiler run with the plugin (or a version query) may take
 TIMEOUT = 120
+#: seconds building the plugin with g++ may take
+BUILD_TIMEOUT = 600
 
 
-class PluginUnavailable(WarnscopeError):
+class PluginUnavailable(NotInstalled):
     """No plugin can be had for this compiler (not installed, no plugin headers)."""
 
 
@@ -72,7 +76,7 @@ def major_of(compiler: str) -> str:
     """``gcc-12`` → ``12``; anything else is refused."""
     m = re.fullmatch(r"gcc-(\d+)", compiler)
     if not m:
-        raise WarnscopeError(f"{compiler!r}: the GCC plugin needs a compiler named gcc-N")
+        raise BadInput(f"{compiler!r}: the GCC plugin needs a compiler named gcc-N")
     return m.group(1)
 
 
@@ -86,7 +90,7 @@ def gcc_toolchain(compiler: str) -> Toolchain:
     major_of(compiler)
     try:
         return resolve(compiler)
-    except WarnscopeError:
+    except NotInstalled:
         raise PluginUnavailable(f"{compiler}: compiler not found on PATH "
                                 f"(nor in a root: warnscope toolchain add {compiler})") from None
 
@@ -98,10 +102,10 @@ def _wrap(tc: Toolchain | None, argv: list[str], binds: tuple[str, ...] = (),
 
 def gcc_version(gcc: str, tc: Toolchain | None = None) -> str:
     """``gcc-12 -dumpfullversion`` → ``12.2.0``."""
-    proc = subprocess.run(_wrap(tc, [gcc, "-dumpfullversion"]), capture_output=True, text=True,
-                          timeout=TIMEOUT, check=False)
+    proc = tool.run(_wrap(tc, [gcc, "-dumpfullversion"]), timeout=TIMEOUT, check=False,
+                    what=f"{gcc} -dumpfullversion")
     if proc.returncode != 0 or not proc.stdout.strip():
-        raise WarnscopeError(f"{gcc}: cannot tell its version ({proc.stderr.strip()})")
+        raise ToolFailed(f"{gcc}: cannot tell its version ({proc.stderr.strip()})")
     return proc.stdout.strip()
 
 
@@ -129,8 +133,8 @@ def search_dirs() -> list[tuple[Path, str]]:
 def headers_dir(gcc: str, tc: Toolchain | None = None) -> Path:
     """``$(gcc-N -print-file-name=plugin)/include``, which gcc-N-plugin-dev fills (as the
     compiler sees it: inside its root for a root GCC)."""
-    proc = subprocess.run(_wrap(tc, [gcc, "-print-file-name=plugin"]), capture_output=True,
-                          text=True, timeout=TIMEOUT, check=False)
+    proc = tool.run(_wrap(tc, [gcc, "-print-file-name=plugin"]), timeout=TIMEOUT, check=False,
+                    what=f"{gcc} -print-file-name=plugin")
     return Path(proc.stdout.strip()) / "include"
 
 
@@ -158,14 +162,14 @@ def build_into_cache(compiler: str, gcc: str, version: str, tc: Toolchain | None
     tmp = out.with_suffix(f".{os.getpid()}.tmp")
     extra = _missing_headers(seen, major, tc)
     extra_args = [f"-I{d}" for d in extra]
-    proc = subprocess.run(
+    proc = tool.run(
         _wrap(tc, [gxx, "-shared", "-fPIC", "-fno-rtti", "-O2", "-std=gnu++17", f"-I{include}",
                    *extra_args, str(SOURCE), "-o", str(tmp)],
               binds=(str(out.parent),), ro_binds=(str(SOURCE.parent), *map(str, extra))),
-        capture_output=True, text=True, timeout=600, check=False)
+        timeout=BUILD_TIMEOUT, check=False, what=f"{gxx} {SOURCE.name}")
     if proc.returncode != 0:
         first = next((l for l in proc.stderr.splitlines() if "error" in l), proc.stderr[:200])
-        raise WarnscopeError(f"{compiler}: building the plugin failed: {first}")
+        raise ToolFailed(f"{compiler}: building the plugin failed: {first}")
     tmp.replace(out)
     return out
 
@@ -193,16 +197,18 @@ def _missing_headers(include: Path, major: str, tc: Toolchain | None) -> list[Pa
     from analyzer import roots
     deb = roots.download(tc.suite, [f"gcc-{major}-source"])[f"gcc-{major}-source"]
     with tempfile.TemporaryDirectory(dir=extra.parent) as tmp:
-        subprocess.run(["dpkg-deb", "-x", str(deb), tmp], check=True, capture_output=True)
+        tool.run(["dpkg-deb", "-x", str(deb), tmp], timeout=600)
         src = Path(tmp) / f"usr/src/gcc-{major}"
         for h in wanted:
             text = _created_by_patch(src / "patches", f"src/gcc/{h}")
             if text is None:
                 tarball = next(iter(sorted(src.glob("gcc-*.tar.*"))), None)
-                proc = subprocess.run(["tar", "-xOf", str(tarball), "--wildcards", f"*/gcc/{h}"],
-                                      capture_output=True, text=True, check=False)
-                if tarball is None or proc.returncode != 0:
-                    raise WarnscopeError(f"gcc-{major}-plugin-dev lacks {h}, and "
+                if tarball is None:
+                    raise PackageError(f"gcc-{major}-source has no upstream tarball")
+                proc = tool.run(["tar", "-xOf", str(tarball), "--wildcards", f"*/gcc/{h}"],
+                                timeout=600, check=False)
+                if proc.returncode != 0:
+                    raise PackageError(f"gcc-{major}-plugin-dev lacks {h}, and "
                                          f"gcc-{major}-source has no copy of it")
                 text = proc.stdout
             (extra / h).parent.mkdir(parents=True, exist_ok=True)
@@ -277,7 +283,7 @@ def run(plugin: Plugin, lang: str, flags: list[str] | tuple[str, ...] = (),
     each list in ``closures`` is applied by the plugin from an all-off state.
     """
     if lang not in LANGUAGES:
-        raise WarnscopeError(f"language {lang!r}: choose one of {', '.join(LANGUAGES)}")
+        raise BadInput(f"language {lang!r}: choose one of {', '.join(LANGUAGES)}")
     prefix = f"-fplugin-arg-{plugin.name}-"
     with tempfile.TemporaryDirectory(prefix="warnscope-plugin-") as tmp:
         out = Path(tmp) / "report.json"
@@ -293,38 +299,34 @@ def run(plugin: Plugin, lang: str, flags: list[str] | tuple[str, ...] = (),
             cmd.append(f"{prefix}crash")
         cmd += [f"{prefix}closure=" + ".".join(_hex(f) for f in c) for c in closures]
         cmd += list(flags)
-        try:
-            with open(empty, "rb") as stdin:
-                proc = subprocess.run(plugin.command(cmd, binds=(tmp,)), capture_output=True,
-                                      text=True, timeout=TIMEOUT, check=False, stdin=stdin)
-        except subprocess.TimeoutExpired:
-            raise WarnscopeError(
-                f"{plugin.compiler} with the plugin did not finish in {TIMEOUT} s") from None
+        # empty stdin of our own too (a pipe closed at once), for the same reason
+        proc = tool.run(plugin.command(cmd, binds=(tmp,)), timeout=TIMEOUT, input=b"",
+                        check=False, what=f"{plugin.compiler} with the plugin")
         _check(plugin, proc)
         if not out.is_file():
-            raise WarnscopeError(
+            raise ToolFailed(
                 f"{plugin.compiler} exited without a plugin report (status {proc.returncode})")
         try:
             return json.loads(out.read_text())
         except json.JSONDecodeError as exc:
-            raise WarnscopeError(f"{plugin.compiler}: the plugin wrote invalid JSON ({exc})")
+            raise ToolFailed(f"{plugin.compiler}: the plugin wrote invalid JSON ({exc})") from None
 
 
-def _check(plugin: Plugin, proc: subprocess.CompletedProcess) -> None:
+def _check(plugin: Plugin, proc: tool.Completed) -> None:
     """Turn a failed compiler run into one line that says what happened."""
     stderr = proc.stderr
     who = f"{plugin.compiler} ({plugin.version})"
     if "internal compiler error" in stderr:
         line = next(l for l in stderr.splitlines() if "internal compiler error" in l)
         detail = line.split("internal compiler error:", 1)[1].strip()
-        raise WarnscopeError(f"{who} crashed under the plugin: internal compiler error: {detail}")
+        raise ToolFailed(f"{who} crashed under the plugin: internal compiler error: {detail}")
     if proc.returncode < 0:
-        raise WarnscopeError(f"{who} crashed under the plugin: killed by signal {-proc.returncode}")
+        raise ToolFailed(f"{who} crashed under the plugin: killed by signal {-proc.returncode}")
     if proc.returncode != 0:
         lines = [l for l in stderr.splitlines() if "error" in l] or stderr.splitlines() or [""]
         line = lines[0]
         if "cannot load plugin" in line or "fail to initialize plugin" in line \
                 or "warnscope plugin:" in stderr:
             detail = next((l for l in stderr.splitlines() if "warnscope plugin:" in l), line)
-            raise WarnscopeError(f"{who}: the plugin {plugin.path} does not work: {detail.strip()}")
-        raise WarnscopeError(f"{who}: {line.strip()}")
+            raise ToolFailed(f"{who}: the plugin {plugin.path} does not work: {detail.strip()}")
+        raise ToolFailed(f"{who}: {line.strip()}")

@@ -12,11 +12,11 @@ root, by the root's python3 with its python3-clang-N bindings.
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 from pathlib import Path
 
-from warnscope.errors import WarnscopeError
+from warnscope import tool
+from warnscope.errors import NotInstalled, ToolFailed
 
 WORKER_TIMEOUT = 600
 
@@ -28,7 +28,7 @@ def library_for(major: int) -> str:
                       f"/usr/lib/llvm-{major}/lib/libclang.so.1"):
         if Path(candidate).exists():
             return candidate
-    raise WarnscopeError(f"libclang of clang-{major} not found: install libclang1-{major}")
+    raise NotInstalled(f"libclang of clang-{major} not found: install libclang1-{major}")
 
 
 def clang_warning_args(language: str, std: str, level: str, flags: list[str]) -> list[str]:
@@ -41,7 +41,7 @@ def _root_toolchain(major: int):
     from analyzer.toolchain import resolve
     try:
         tc = resolve(f"clang-{major}")
-    except WarnscopeError:
+    except NotInstalled:
         return None
     return tc if tc.root is not None else None
 
@@ -60,20 +60,22 @@ def warnings_for(major: int, units: list[dict]) -> dict:
     if tc is not None:
         library = f"/usr/lib/llvm-{major}/lib/libclang-{major}.so.1"
         if not Path(tc.file(library)).exists():
-            raise WarnscopeError(f"libclang of clang-{major} not found in its {tc.suite} root")
+            raise NotInstalled(f"libclang of clang-{major} not found in its {tc.suite} root")
         argv = tc.wrap(["python3", "-m", "analyzer.ub.libclang"], ro_binds=(here,), cwd=here)
     else:
         library = library_for(major)
     request = json.dumps({"library": library, "units": units})
-    proc = subprocess.run(argv, input=request,
-                          capture_output=True, text=True, timeout=WORKER_TIMEOUT,
-                          cwd=here, check=False)
+    proc = tool.run(argv, input=request, timeout=WORKER_TIMEOUT, cwd=here, check=False,
+                    what=f"the libclang worker for clang-{major}")
     if proc.returncode != 0:
         tail = proc.stderr.strip().splitlines()[-1:] or ["no output"]
-        raise WarnscopeError(f"libclang worker for clang-{major} failed: {tail[0]}")
-    answer = json.loads(proc.stdout)
+        raise ToolFailed(f"libclang worker for clang-{major} failed: {tail[0]}")
+    try:
+        answer = json.loads(proc.stdout)
+    except json.JSONDecodeError as exc:
+        raise ToolFailed(f"libclang worker for clang-{major} answered no JSON ({exc})") from None
     if f"clang version {major}." not in answer["version"]:
-        raise WarnscopeError(f"{library} reports {answer['version']!r}, not clang {major}")
+        raise ToolFailed(f"{library} reports {answer['version']!r}, not clang {major}")
     return answer
 
 

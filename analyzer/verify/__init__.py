@@ -11,7 +11,7 @@ code) carries its reason; one without a reason is a real disagreement and makes
 """
 from __future__ import annotations
 
-from warnscope.errors import WarnscopeError
+from warnscope.errors import NotInstalled
 from analyzer.verify.report import VerifyReport
 
 
@@ -46,7 +46,7 @@ def run(data) -> VerifyReport:
     report = verify_clang(data)
     try:
         tc = resolve(data.compiler)
-    except WarnscopeError:
+    except NotInstalled:
         return report  # no binary: the tools' checks said so already
     check_package(report, data, tc)
     return report

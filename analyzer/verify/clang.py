@@ -21,14 +21,13 @@ A tool that is not installed skips its check with an explained note.
 from __future__ import annotations
 
 import os
-import pty
 import re
 import shutil
-import subprocess
 from dataclasses import dataclass
 
 from flagdb.clang_ingest import major_of
-from warnscope.errors import WarnscopeError
+from warnscope import tool
+from warnscope.errors import BadInput, NotInstalled
 from flagdb.model import CompilerData, Flag
 from analyzer.toolchain import resolve
 from analyzer.verify.report import Finding, VerifyReport
@@ -39,6 +38,8 @@ from analyzer.verify.report import Finding, VerifyReport
 PROBE_SKIP = {"frame-larger-than", "frame-larger-than="}
 _COLOURS = {"32": "green", "31": "red", "33": "yellow"}
 _TREE_LINE = re.compile(r"^(?:\x1b\[0m)?( *)\x1b\[0;(3\d)m(-W\S*)\s*$")
+#: seconds one diagtool listing or clang run may take
+TOOL_TIMEOUT = 120
 _UNKNOWN = re.compile(r"unknown (?:warning|remark) option '([^']+)'")
 
 
@@ -53,7 +54,7 @@ class _Group:
 def verify_clang(data: CompilerData) -> VerifyReport:
     """Run every check whose tool is installed; see :attr:`VerifyReport.ok`."""
     if data.family != "clang":
-        raise WarnscopeError(f"{data.compiler} is not a clang compiler")
+        raise BadInput(f"{data.compiler} is not a clang compiler")
     major = major_of(data.compiler)
     report = VerifyReport(compiler=data.compiler)
     groups = groups_of(data)
@@ -82,7 +83,7 @@ def _tool(report: VerifyReport, check: str, name: str, major: int) -> list[str] 
     a prepared root toolchain (``toolchain add clang-18``); None (check skipped) if absent."""
     try:
         tc = resolve(f"clang-{major}")
-    except WarnscopeError:
+    except NotInstalled:
         tc = None
     path = tc.tool(name) if tc is not None else shutil.which(name)
     if path is None:
@@ -99,28 +100,19 @@ def expected_colour(flag: Flag) -> str:
     return "green" if flag.default == "on" else "yellow"
 
 
-def run_on_tty(argv: list[str], timeout: float = 60) -> str:
+def run_on_tty(argv: list[str], timeout: float = TOOL_TIMEOUT) -> str:
     """Output of ``argv`` run with a pseudo-terminal as stdout (so tools use colour)."""
-    master, slave = pty.openpty()
-    env = dict(os.environ, TERM="xterm")
-    try:
-        proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=slave, stderr=slave, env=env)
-    finally:
-        os.close(slave)
-    chunks = []
-    try:
-        while True:
-            try:
-                data = os.read(master, 1 << 16)
-            except OSError:  # EIO: the child closed the terminal
-                break
-            if not data:
-                break
-            chunks.append(data)
-    finally:
-        os.close(master)
-        proc.wait(timeout=timeout)
-    return b"".join(chunks).decode("utf-8", "replace").replace("\r", "")
+    out = tool.run(argv, timeout=timeout, tty=True, check=False,
+                   env=dict(os.environ, TERM="xterm"), what=_named(argv))
+    return out.stdout.replace("\r", "")
+
+
+def _named(argv: list[str]) -> str:
+    """A tool's command as errors show it: without the bubblewrap wrapping of a root
+    toolchain (``diagtool-18 tree``, not ``bwrap … -- /usr/bin/diagtool-18 tree``)."""
+    if "--" in argv and os.path.basename(argv[0]) == "bwrap":
+        argv = argv[argv.index("--") + 1:]
+    return tool.shown(argv)
 
 
 def parse_tree(text: str) -> tuple[dict[str, str], set[tuple[str, str]]]:
@@ -143,10 +135,10 @@ def parse_tree(text: str) -> tuple[dict[str, str], set[tuple[str, str]]]:
 
 
 def _check_tree(report: VerifyReport, major: int, groups: dict[str, _Group]) -> None:
-    tool = _tool(report, "tree", f"diagtool-{major}", major)
-    if not tool:
+    command = _tool(report, "tree", f"diagtool-{major}", major)
+    if not command:
         return
-    colours, edges = parse_tree(run_on_tty([*tool, "tree"]))
+    colours, edges = parse_tree(run_on_tty([*command, "tree"]))
     if not colours:
         report.findings.append(Finding("tree", "", "coloured group tree", "no coloured lines", None))
         return
@@ -187,10 +179,11 @@ _WARNING_LINE = re.compile(r"^  (\w+)(?: \[-W(\S*)\])?$")
 
 
 def _check_warnings(report: VerifyReport, major: int, data: CompilerData) -> None:
-    tool = _tool(report, "warnings", f"diagtool-{major}", major)
-    if not tool:
+    command = _tool(report, "warnings", f"diagtool-{major}", major)
+    if not command:
         return
-    proc = subprocess.run([*tool, "list-warnings"], capture_output=True, text=True, check=False)
+    argv = [*command, "list-warnings"]
+    proc = tool.run(argv, timeout=TOOL_TIMEOUT, check=False, what=_named(argv))
     theirs: dict[str, str | None] = {}
     for line in proc.stdout.splitlines():
         if line.startswith("STATISTICS"):
@@ -225,10 +218,11 @@ def _check_names(report: VerifyReport, major: int, groups: dict[str, _Group]) ->
         report.findings.append(Finding("names", "", "--print-diagnostic-options", "clang < 15",
                                        "clang before 15 has no --print-diagnostic-options: check skipped"))
         return
-    tool = _tool(report, "names", f"clang-{major}", major)
-    if not tool:
+    command = _tool(report, "names", f"clang-{major}", major)
+    if not command:
         return
-    proc = subprocess.run([*tool, "--print-diagnostic-options"], capture_output=True, text=True, check=False)
+    argv = [*command, "--print-diagnostic-options"]
+    proc = tool.run(argv, timeout=TOOL_TIMEOUT, check=False, what=_named(argv))
     printed = {l.strip()[2:] for l in proc.stdout.splitlines()
                if l.strip().startswith("-W") and not l.strip().startswith("-Wno-")}
     report.compared["names"] = len(printed)
@@ -255,13 +249,14 @@ def probe_spellings(groups: dict[str, _Group]) -> tuple[list[str], set[str]]:
 
 
 def _check_probe(report: VerifyReport, major: int, groups: dict[str, _Group]) -> None:
-    tool = _tool(report, "probe", f"clang-{major}", major)
-    if not tool:
+    command = _tool(report, "probe", f"clang-{major}", major)
+    if not command:
         return
     tried, accepted = probe_spellings(groups)
-    argv = [*tool, "-Werror=unknown-warning-option", "-ferror-limit=0", "-fsyntax-only",
+    argv = [*command, "-Werror=unknown-warning-option", "-ferror-limit=0", "-fsyntax-only",
             "-x", "c", "/dev/null", *tried, "-Wno-empty-translation-unit"]
-    proc = subprocess.run(argv, capture_output=True, text=True, check=False)
+    proc = tool.run(argv, timeout=TOOL_TIMEOUT, check=False,
+                    what=_named(argv[:argv.index("/dev/null") + 1]) + " -W<every group>")
     rejected = set(_UNKNOWN.findall(proc.stderr))
     other = [l for l in proc.stderr.splitlines() if "error:" in l and not _UNKNOWN.search(l)]
     report.compared["probe"] = len(tried)

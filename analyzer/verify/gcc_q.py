@@ -16,11 +16,11 @@ from __future__ import annotations
 
 import re
 import shlex
-import subprocess
 import tempfile
 from pathlib import Path
 
-from warnscope.errors import WarnscopeError
+from warnscope import tool
+from warnscope.errors import NotInstalled, ToolFailed
 from flagdb.model import CompilerData, Flag
 from flagdb.closure import Index, closure
 from analyzer.gccplugin.binary import default_of
@@ -29,6 +29,8 @@ from analyzer.verify.report import Finding, VerifyReport
 
 #: Symbolic ``Init()`` values of the option files and what they are on a 64-bit host.
 SYMBOLIC_INIT = {"HOST_WIDE_INT_MAX": "9223372036854775807"}
+#: seconds one ``-Q --help=warnings`` (or ``-###``, ``-dumpfullversion``) may take
+QUERY_TIMEOUT = 60
 SCENARIOS = {"default": [], "wall": ["-Wall"], "wextra": ["-Wextra"]}
 LANGS = {"C": [], "C++": ["-x", "c++", "-fsyntax-only"]}
 
@@ -37,8 +39,8 @@ def binary_for(data: CompilerData) -> Toolchain:
     """The binary to ask: the host's, or a prepared root's (``toolchain add``)."""
     try:
         return resolve(data.compiler)
-    except WarnscopeError as exc:
-        raise WarnscopeError(
+    except NotInstalled as exc:
+        raise NotInstalled(
             f"{data.compiler} is not installed: verification needs the binary "
             f"(apt-get install {data.compiler}, or warnscope toolchain add {data.compiler}): "
             f"{exc}") from None
@@ -58,9 +60,7 @@ def query(gcc: str | Toolchain, lang: str, flags: list[str]) -> dict[str, str]:
         wrap = (lambda a: a) if isinstance(gcc, str) else (lambda a: gcc.wrap(a, ro_binds=(tmp,)))
         if LANGS[lang]:
             cmd = _cxx_proper(cmd, wrap) or cmd
-        proc = subprocess.run(wrap(cmd), capture_output=True, text=True, check=False)
-    if proc.returncode != 0:
-        raise WarnscopeError(f"{' '.join(cmd)} failed: {proc.stderr.strip()[:200]}")
+        proc = tool.run(wrap(cmd), timeout=QUERY_TIMEOUT, what=tool.shown(cmd))
     states: dict[str, str] = {}
     for line in proc.stdout.splitlines():
         if not line.startswith("  -"):
@@ -70,7 +70,7 @@ def query(gcc: str | Toolchain, lang: str, flags: list[str]) -> dict[str, str]:
         if m:
             states[m.group(1)] = state.strip()
     if not states:
-        raise WarnscopeError(f"{' '.join(cmd)} printed no options")
+        raise ToolFailed(f"{tool.shown(cmd)} printed no options")
     return states
 
 
@@ -83,17 +83,19 @@ def _cxx_proper(cmd: list[str], wrap) -> list[str] | None:
     ``cc1plus`` is run directly with the arguments the driver gives ``cc1``; None
     where the driver already runs ``cc1plus`` (GCC 10 and later).
     """
-    proc = subprocess.run(wrap([*cmd, "-###"]), capture_output=True, text=True, check=False)
+    proc = tool.run(wrap([*cmd, "-###"]), timeout=QUERY_TIMEOUT, check=False,
+                    what=tool.shown([*cmd, "-###"]))
     for line in proc.stderr.splitlines():
         try:
             argv = shlex.split(line)
         except ValueError:
             continue
         if argv and argv[0].endswith("/cc1"):
-            cc1plus = subprocess.run(wrap([cmd[0], "-print-prog-name=cc1plus"]),
-                                     capture_output=True, text=True, check=False).stdout.strip()
+            asked = [cmd[0], "-print-prog-name=cc1plus"]
+            cc1plus = tool.run(wrap(asked), timeout=QUERY_TIMEOUT, check=False,
+                               what=tool.shown(asked)).stdout.strip()
             if not cc1plus.startswith("/"):
-                raise WarnscopeError(f"{cmd[0]} runs cc1 for C++'s --help= and has no cc1plus")
+                raise ToolFailed(f"{cmd[0]} runs cc1 for C++'s --help= and has no cc1plus")
             return [cc1plus, *argv[1:]]
     return None
 
@@ -270,8 +272,9 @@ def verify_gcc(data: CompilerData) -> VerifyReport:
     """Compare the database entry with the binary's own listing, for C and C++."""
     gcc = binary_for(data)
     report = VerifyReport(compiler=data.compiler)
-    version = subprocess.run(gcc.wrap([gcc.c_driver, "-dumpfullversion"]), capture_output=True,
-                             text=True).stdout.strip()
+    asked = [gcc.c_driver, "-dumpfullversion"]
+    version = tool.run(gcc.wrap(asked), timeout=QUERY_TIMEOUT, check=False,
+                       what=tool.shown(asked)).stdout.strip()
     report.compared["version"] = 1
     if version != data.version:
         report.findings.append(Finding("version", data.compiler, data.version, version, None))

@@ -15,8 +15,8 @@ equal versions mean the same sources. The check says which is which:
 """
 from __future__ import annotations
 
-import subprocess
-
+from warnscope import tool
+from warnscope.errors import NotInstalled
 from flagdb.model import CompilerData
 from analyzer.toolchain import Toolchain
 from analyzer.verify.report import Finding, VerifyReport
@@ -32,8 +32,11 @@ def binary_package(tc: Toolchain) -> tuple[str | None, str]:
     """(Debian version of the binary's package, where it is installed)."""
     if tc.root is not None:
         return tc.package, f"the {tc.suite} root"
-    proc = subprocess.run(["dpkg-query", "-W", "-f", "${Version}", tc.name],
-                          capture_output=True, text=True, check=False)
+    try:
+        proc = tool.run(["dpkg-query", "-W", "-f", "${Version}", tc.name], timeout=30,
+                        check=False)
+    except NotInstalled:
+        return None, "the host (no dpkg-query)"
     return (proc.stdout.strip() or None) if proc.returncode == 0 else None, "the host"
 
 

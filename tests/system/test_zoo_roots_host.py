@@ -23,5 +23,5 @@ def test_host_compilers_stay_host_compilers_and_a_missing_one_says_how_to_add_it
     monkeypatch.setenv("WARNSCOPE_ROOTS", str(tmp_path))
     toolchain._resolve.cache_clear()  # a gcc-9 resolved earlier from the shared cache
     assert roots.find(CompilerId("gcc", 9)) is None
-    with pytest.raises(toolchain.WarnscopeError, match="toolchain add gcc-9"):
+    with pytest.raises(toolchain.NotInstalled, match="toolchain add gcc-9"):
         toolchain.resolve("gcc-9")

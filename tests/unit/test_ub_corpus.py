@@ -140,7 +140,7 @@ def test_a_failing_job_returns_its_failure_as_data():
         case=case, source=case.path.read_bytes(), level="-O0", flags=(), key="k"),))
     failure = execute(job)
     assert failure == JobFailure(cell=CellRef("clang-warnings", "clang-99"), stage="warnings",
-                                 cause="WarnscopeError",
+                                 cause="NotInstalled",
                                  detail="libclang of clang-99 not found: install libclang1-99")
     assert cell_ref(job) == failure.cell
 

@@ -13,6 +13,7 @@ from flagdb import compare, store
 from warnscope import apt
 from warnscope.apt import Candidate
 from warnscope.database import connect
+from warnscope.errors import WarnscopeError
 from warnscope.schema import SCHEMA, SCHEMA_VERSION
 
 C_OPT_OLD = """Language
@@ -198,7 +199,7 @@ def test_private_sources_list(tmp_path, monkeypatch):
                for l in lines)
     both = apt.AptState(tmp_path, ("bookworm",), kinds=("deb", "deb-src")).sources_list()
     assert "deb-src [target=Sources" in both and "deb [target=Packages" in both
-    with pytest.raises(apt.WarnscopeError, match="not a Debian package name"):
+    with pytest.raises(apt.BadInput, match="not a Debian package name"):
         state.candidates("../etc/passwd")
 
 
@@ -254,7 +255,7 @@ def test_migration_from_schema_3_adds_provenance(tmp_path):
     raw.execute("PRAGMA user_version = 3")
     raw.commit()
     raw.close()
-    with pytest.raises(apt.WarnscopeError, match="older than this warnscope"):
+    with pytest.raises(WarnscopeError, match="older than this warnscope"):
         connect(path, write=False)
     conn = connect(path)   # a writer migrates
     rows = {r.name: r for r in store.compilers(conn)}

@@ -190,12 +190,12 @@ def test_ub_run_compiles_and_runs_in_the_root(zoo, tmp_path):
     ub_run.run(conn, corpus, [ZOO, "gcc-12"], ["O0", "O2"],
                limits=sandbox.Limits(timeout=1.0, cpu=2))
     data = ub_report.load(conn)
-    cells = {(c["case_id"], c["compiler"], c["level"]): c for c in data["cells"]}
+    cells = {(c.case_id, c.compiler, c.level): c for c in data.cells}
     loop = "signed-integer-overflow/loop"
-    assert cells[(loop, ZOO, "-O0")]["outcome"] == "expected"
-    assert cells[(loop, ZOO, "-O2")]["outcome"] == "hang"   # as gcc-12 on the host
+    assert cells[(loop, ZOO, "-O0")].outcome == "expected"
+    assert cells[(loop, ZOO, "-O2")].outcome == "hang"   # as gcc-12 on the host
     for name in ("control/exit-three", "control/unsigned-wrap", "control/either-output"):
-        assert cells[(name, ZOO, "-O2")]["outcome"] == "expected", cells[(name, ZOO, "-O2")]
+        assert cells[(name, ZOO, "-O2")].outcome == "expected", cells[(name, ZOO, "-O2")]
     versions = {r[0] for r in conn.execute("SELECT DISTINCT compiler_version FROM ub_cell "
                                            "WHERE compiler = ?", (ZOO,))}
     assert versions == {zoo.version}
@@ -293,9 +293,9 @@ def test_ub_run_takes_gcc_and_clang_of_a_root_together(zoo, zoo_clang, tmp_path)
     conn = connect(tmp_path / "ub.db")
     ub_run.run(conn, corpus, [ZOO, "clang-18"], ["O0", "O2"],
                limits=sandbox.Limits(timeout=1.0, cpu=2))
-    cells = {(c["case_id"], c["compiler"], c["level"]): c for c in ub_report.load(conn)["cells"]}
+    cells = {(c.case_id, c.compiler, c.level): c for c in ub_report.load(conn).cells}
     loop = "signed-integer-overflow/loop"
-    assert cells[(loop, "clang-18", "-O0")]["outcome"] == "expected"
-    assert cells[(loop, "clang-18", "-O2")]["outcome"] != "expected"   # the loop is gone
+    assert cells[(loop, "clang-18", "-O0")].outcome == "expected"
+    assert cells[(loop, "clang-18", "-O2")].outcome != "expected"   # the loop is gone
     versions = dict(conn.execute("SELECT DISTINCT compiler, compiler_version FROM ub_cell"))
     assert versions["clang-18"] == zoo_clang.version and f"[Debian {SUITE} " in versions["clang-18"]

@@ -199,12 +199,12 @@ def test_ub_run_compiles_and_runs_in_the_root(zoo, tmp_path):
     versions = {r[0] for r in conn.execute("SELECT DISTINCT compiler_version FROM ub_cell "
                                            "WHERE compiler = ?", (ZOO,))}
     assert versions == {zoo.version}
-    san = [s for s in data.get("sanitizers", []) if s.get("compiler") == ZOO]
-    assert any(s["detected"] for s in san if s["case_id"] == loop)
+    san = [s for s in data.sanitizers if s.compiler == ZOO]
+    assert any(s.detected for s in san if s.case_id == loop)
     # GCC 14 pretty-prints its JSON diagnostics over many lines: still read as warnings
-    warned = {opt for w in data["warnings"] if w["case_id"] == loop and w["compiler"] == ZOO
-              for opt in w["options"]}
-    assert "-Waggressive-loop-optimizations" in warned, [(w["compiler"], w["level"], w["options"]) for w in data["warnings"] if w["case_id"] == loop]
+    warned = {opt for w in data.warnings if w.case_id == loop and w.compiler == ZOO
+              for opt in w.options}
+    assert "-Waggressive-loop-optimizations" in warned, [(w.compiler, w.level, w.options) for w in data.warnings if w.case_id == loop]
 
 
 def test_programs_see_the_roots_libc_not_the_hosts(zoo):

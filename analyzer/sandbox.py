@@ -41,8 +41,6 @@ clock.
 from __future__ import annotations
 
 import ctypes
-import errno
-import fcntl
 import os
 import resource
 import select
@@ -58,7 +56,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator, Sequence
 
-from warnscope.errors import WarnscopeError
+from warnscope.errors import SandboxUnavailable
+from warnscope.locks import flocked
+from warnscope.measure import Sample
 from warnscope.paths import cache_dir
 
 from analyzer import sandbox_ns
@@ -89,11 +89,15 @@ class Limits:
     tmpfs_size: int = 16 << 20        # each private tmpfs (/tmp, /var/tmp, /dev/shm, ...)
 
 
-@dataclass
-class RunResult:
-    """How one run ended. ``status`` is 'exit', 'signal', 'timeout' or 'output-truncated';
-    ``limit`` says which limit ended it ('time', 'cpu', 'memory', 'output'), if one did;
-    ``mode`` is the containment used: 'namespace', or 'uid'/'process-group' without one."""
+@dataclass(frozen=True, kw_only=True)
+class RunResult(Sample):
+    """How one run ended, and what it cost: the measured process is a
+    :class:`~warnscope.measure.Sample` (``user``, ``sys``, ``wall``, ``maxrss_kb``),
+    the one record of a measured process, so a sandboxed run's figures are the same
+    figures as a benchmark's. ``status`` is 'exit', 'signal', 'timeout' or
+    'output-truncated'; ``limit`` says which limit ended it ('time', 'cpu', 'memory',
+    'output'), if one did; ``mode`` is the containment used: 'namespace', or
+    'uid'/'process-group' without one."""
 
     status: str
     exit: int | None
@@ -101,17 +105,13 @@ class RunResult:
     stdout: bytes
     stderr: bytes
     truncated: bool
-    wall: float
-    user: float
-    sys: float
-    maxrss_kb: int
     uid: int | None = None
     leftovers_killed: int = 0
     limit: str | None = None
     mode: str = "namespace"
 
 
-class SandboxError(WarnscopeError):
+class SandboxError(SandboxUnavailable):
     """The sandbox itself could not be set up (not the program's doing)."""
 
 
@@ -664,17 +664,9 @@ def kill_leftovers() -> int:
         return 0
     killed = 0
     for uid in range(UID_BASE, UID_BASE + UID_COUNT):
-        fd = os.open(LOCK_DIR / str(uid), os.O_CREAT | os.O_RDWR, 0o600)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            os.close(fd)
-            continue
-        try:
-            killed += _kill_all(-1, uid)
-        finally:
-            fcntl.flock(fd, fcntl.LOCK_UN)
-            os.close(fd)
+        with flocked(LOCK_DIR / str(uid), wait=False) as held:
+            if held is not None:  # else a live run holds the uid: its processes are its own
+                killed += _kill_all(-1, uid)
     return killed
 
 
@@ -687,21 +679,12 @@ def _claim_uid() -> Iterator[int | None]:
     LOCK_DIR.mkdir(mode=0o700, exist_ok=True)
     while True:
         for uid in range(UID_BASE, UID_BASE + UID_COUNT):
-            fd = os.open(LOCK_DIR / str(uid), os.O_CREAT | os.O_RDWR, 0o600)
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except OSError as exc:
-                os.close(fd)
-                if exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN):
-                    continue
-                raise
-            try:
+            with flocked(LOCK_DIR / str(uid), wait=False) as held:
+                if held is None:
+                    continue  # another run's uid
                 _kill_all(-1, uid)  # a crashed earlier holder may have left processes
                 yield uid
-            finally:
-                fcntl.flock(fd, fcntl.LOCK_UN)
-                os.close(fd)
-            return
+                return
         time.sleep(0.05)
 
 

@@ -98,7 +98,8 @@ def demo(ctx: click.Context, site_dir: str | None) -> None:
 
 def _ub(conn) -> None:
     """The UB corpus on the installed default compilers: matrix, then the classic case."""
-    from analyzer.cli.ub import ProgressBar, failure_lines
+    from analyzer import progress as progress_mod
+    from analyzer.cli.ub import failure_lines
     from analyzer.toolchain import installed
     from analyzer.ub import report as ub_report
     from analyzer.ub import run as ub_run
@@ -110,9 +111,12 @@ def _ub(conn) -> None:
     if not compilers:
         click.echo("none of " + ", ".join(UB_COMPILERS) + " is installed: skipped")
         return
-    with ProgressBar(True) as progress:
+    progress = progress_mod.for_cli(False, "ub run")
+    try:
         summary = ub_run.run(conn, bundled_corpus(), compilers, list(UB_LEVELS),
                              progress=progress)
+    finally:
+        progress.close()
     click.echo(f"{summary.cells} cells ({summary.cells_run} run now), {summary.warnings_run} "
                f"warning checks, {summary.sanitizers_run} sanitizer runs in {summary.seconds:.1f} s")
     if summary.failures:

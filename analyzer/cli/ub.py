@@ -1,17 +1,17 @@
 """``warnscope ub run`` and ``warnscope ub report``: thin shells over ub_run and ub_report."""
 from __future__ import annotations
 
-import json
 import math
-import sys
 from pathlib import Path
 
 import click
 
 from warnscope.database import connect
-from warnscope.errors import WarnscopeError
+from warnscope.errors import BadInput, NoData, ToolFailed
 from warnscope.paths import db_path
+from warnscope.serial import to_json
 
+from analyzer import progress as progress_mod
 from analyzer import sandbox
 from analyzer.executors import check_scheduler, check_workers
 from analyzer.toolchain import canonical
@@ -71,20 +71,21 @@ def run_cmd(ctx, corpus_dir, compilers, levels, flag_sets, runs, timeout, jobs, 
     if scheduler is not None:
         check_scheduler(scheduler)
     if runs < 1:
-        raise WarnscopeError(f"--runs must be at least 1, not {runs}")
+        raise BadInput(f"--runs must be at least 1, not {runs}")
     ub_run.validate(corpus_dir, compiler_list, level_list)  # bad input: nothing written
     executor = None
     if scheduler is not None:
         from analyzer.executors import DaskExecutor
         executor = DaskExecutor(scheduler)
     conn = connect(_db(ctx), write=True)
+    progress = progress_mod.for_cli(as_json, "ub run")
     try:
-        with ProgressBar(not as_json) as progress:
-            summary = ub_run.run(conn, corpus_dir, compiler_list, level_list, flag_list,
-                                 jobs=jobs, runs=runs, limits=limits,
-                                 warnings=not no_warnings, sanitizers=not no_sanitizers,
-                                 executor=executor, progress=progress)
+        summary = ub_run.run(conn, corpus_dir, compiler_list, level_list, flag_list,
+                             jobs=jobs, runs=runs, limits=limits,
+                             warnings=not no_warnings, sanitizers=not no_sanitizers,
+                             executor=executor, progress=progress)
     finally:
+        progress.close()
         if executor is not None:
             executor.close()
     for line in failure_lines(summary.failures):
@@ -92,14 +93,14 @@ def run_cmd(ctx, corpus_dir, compilers, levels, flag_sets, runs, timeout, jobs, 
     if as_json:
         data = ub_report.load(conn, summary.corpus)
         flags_norm = {" ".join(f.split()) for f in flag_list}
-        click.echo(json.dumps(ub_report.cell_records(data, set(compiler_list), set(level_list),
-                                                     flags_norm), indent=2))
+        click.echo(to_json(ub_report.cells(data, set(compiler_list), set(level_list),
+                                           flags_norm)))
     else:
         click.echo(f"{summary.cells} cells ({summary.cells_run} run now, {summary.compiled} "
                    f"compiled), {summary.warnings_run} warning checks, {summary.sanitizers_run} "
                    f"sanitizer runs in {summary.seconds:.1f} s")
     if summary.failures:
-        raise WarnscopeError(f"{len(summary.failures)} jobs failed; their results are not stored")
+        raise ToolFailed(f"{len(summary.failures)} jobs failed; their results are not stored")
 
 
 @ub.command("report")
@@ -111,14 +112,14 @@ def run_cmd(ctx, corpus_dir, compilers, levels, flag_sets, runs, timeout, jobs, 
 def report_cmd(ctx, corpus_dir, case_id, as_json) -> None:
     """The matrix (divergent cases first) and per-case detail."""
     if not _db(ctx).exists():
-        raise WarnscopeError(f"{_db(ctx)}: no such database: run 'warnscope ub run' first")
+        raise NoData(f"{_db(ctx)}: no such database: run 'warnscope ub run' first")
     conn = connect(_db(ctx), write=False)
     corpus = str(Path(corpus_dir).resolve()) if corpus_dir else None
     report = ub_report.build(ub_report.load(conn, corpus))
     if case_id is not None:
         report = report.only(case_id)
     if as_json:
-        click.echo(json.dumps(report.to_json(), indent=2))
+        click.echo(to_json(report))
     else:
         click.echo(ub_report.render(report), nl=False)
 
@@ -126,7 +127,7 @@ def report_cmd(ctx, corpus_dir, case_id, as_json) -> None:
 def check_timeout(seconds: float) -> float:
     """--timeout: finite, above 0, at most :data:`MAX_TIMEOUT`; else a one-line error."""
     if not math.isfinite(seconds) or not 0 < seconds <= MAX_TIMEOUT:
-        raise WarnscopeError(f"--timeout must be a number of seconds above 0 and at most "
+        raise BadInput(f"--timeout must be a number of seconds above 0 and at most "
                              f"{MAX_TIMEOUT:g}, not {seconds:g}")
     return seconds
 
@@ -138,24 +139,3 @@ def failure_lines(failures: list[JobFailure]) -> list[str]:
         more = f" (and {len(refs) - 1} more jobs)" if len(refs) > 1 else ""
         lines.append(f"{refs[0]}{more}: {stage}: {detail}")
     return lines
-
-
-class ProgressBar:
-    """A progress bar on a terminal; nothing otherwise."""
-
-    def __init__(self, enabled: bool):
-        self.enabled = enabled and sys.stderr.isatty()
-        self.bar = None
-
-    def __enter__(self):
-        return self.update if self.enabled else None
-
-    def update(self, done: int, total: int) -> None:
-        if self.bar is None:
-            self.bar = click.progressbar(length=total, label="ub run", file=sys.stderr)
-            self.bar.__enter__()
-        self.bar.update(done - self.bar.pos)
-
-    def __exit__(self, *exc) -> None:
-        if self.bar is not None:
-            self.bar.__exit__(*exc)

@@ -228,20 +228,20 @@ def ub_pages(b: Build) -> None:
             stem = path_slug(view.corpus)
         seen.add(stem)
         report = view.report
-        columns = _columns(report["configurations"])
-        case_slugs = {c["case"]: path_slug(c["case"]) for c in report["cases"]}
-        outcome = {(c["case"], c["compiler"], c["level"], c["flags"]): c
-                   for case in report["cases"] for c in case["cells"]}
+        columns = _columns(report.configurations)
+        case_slugs = {c.case: path_slug(c.case) for c in report.cases}
+        outcome = {(c.case, c.compiler, c.level, c.flags): c
+                   for case in report.cases for c in case.cells}
         b.page(f"ub/{stem}.html", "ub_matrix.html", view=view, stem=stem, columns=columns,
                case_slugs=case_slugs, outcome=outcome)
         b.json(f"ub/{stem}.json", report)
-        for case in report["cases"]:
-            source = view.sources.get(case["case"])
+        for case in report.cases:
+            source = view.sources.get(case.case)
             code = Markup(ubdata.highlight(source)) if source and source.text is not None else None
-            cells = sorted(case["cells"], key=lambda c: (sort_key(c["compiler"]), c["flags"],
-                                                         level_key(c["level"])))
-            sanitizers = sorted(case["sanitizers"].items(), key=lambda kv: sort_key(kv[0]))
-            b.page(f"ub/{stem}/{case_slugs[case['case']]}.html", "ub_case.html", case=case,
+            cells = sorted(case.cells, key=lambda c: (sort_key(c.compiler), c.flags,
+                                                      level_key(c.level)))
+            sanitizers = sorted(case.sanitizers.items(), key=lambda kv: sort_key(kv[0]))
+            b.page(f"ub/{stem}/{case_slugs[case.case]}.html", "ub_case.html", case=case,
                    stem=stem, view=view, source=source, code=code, cells=cells,
                    sanitizers=sanitizers)
         listed.append((view, stem))

@@ -1,4 +1,5 @@
-"""The UB side of the site: each corpus's report (``ub report --json``'s shape) and sources.
+"""The UB side of the site: each corpus's report (the :class:`~analyzer.ub.results.Report`
+that ``ub report --json`` prints) and sources.
 
 The sources are read from the corpus directory the run recorded, through
 :func:`analyzer.ub.corpus.discover`; a corpus moved or edited since the run still
@@ -11,15 +12,18 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from warnscope.errors import WarnscopeError
+from warnscope.errors import BadInput
 
 from analyzer.ub import report as ub_report
 from analyzer.ub import store as ub_store
-from analyzer.ub.corpus import discover
+from analyzer.ub.corpus import Case, discover
+from analyzer.ub.results import Report
 
 
 @dataclass
 class CaseSource:
+    """A case's program as the site shows it, read from the corpus directory now."""
+
     language: str
     text: str | None
     #: why there is no text, or a remark (the file changed since the run)
@@ -28,14 +32,16 @@ class CaseSource:
 
 @dataclass
 class CorpusView:
+    """One corpus's pages: its report (the very object ``ub report --json`` prints,
+    written beside the matrix as it is) and each case's source by case id."""
+
     corpus: str
-    #: :func:`analyzer.ub.report.report_json` of the stored results
-    report: dict
+    report: Report
     sources: dict[str, CaseSource] = field(default_factory=dict)
 
     @property
     def divergent(self) -> int:
-        return sum(1 for c in self.report["cases"] if c["diverges"])
+        return sum(1 for c in self.report.cases if c.diverges)
 
 
 def load_corpora(conn: sqlite3.Connection) -> list[CorpusView]:
@@ -43,31 +49,33 @@ def load_corpora(conn: sqlite3.Connection) -> list[CorpusView]:
     out = []
     for corpus in ub_store.corpora(conn):
         data = ub_report.load(conn, corpus)
-        view = CorpusView(corpus=corpus, report=ub_report.report_json(data))
-        stored = {c["id"]: c for c in data["cases"]}
+        view = CorpusView(corpus=corpus, report=ub_report.build(data))
         found = _discover(corpus)
-        for cid, case in stored.items():
-            on_disk = found.get(cid)
+        for case in data.cases:
+            on_disk = found.get(case.id)
             if on_disk is None:
-                view.sources[cid] = CaseSource(case["language"], None,
-                                               f"source not found under {corpus}")
+                view.sources[case.id] = CaseSource(case.language, None,
+                                                   f"source not found under {corpus}")
                 continue
-            note = "" if on_disk.source_hash == case["source_hash"] else \
+            note = "" if on_disk.source_hash == case.source_hash else \
                 "the source has changed since these results were recorded"
             try:
                 text = on_disk.path.read_text(errors="replace")
             except OSError as exc:
-                view.sources[cid] = CaseSource(case["language"], None, f"unreadable: {exc}")
+                view.sources[case.id] = CaseSource(case.language, None, f"unreadable: {exc}")
                 continue
-            view.sources[cid] = CaseSource(case["language"], text, note)
+            view.sources[case.id] = CaseSource(case.language, text, note)
         out.append(view)
     return out
 
 
-def _discover(corpus: str) -> dict:
+def _discover(corpus: str) -> dict[str, Case]:
+    """The corpus's cases as they are on disk now, by id; none when the directory is
+    gone or no longer reads as a corpus (moved, emptied, a case's metadata broken):
+    its pages then say the sources are not found, and the results still render."""
     try:
         return {c.id: c for c in discover(Path(corpus))}
-    except WarnscopeError:
+    except BadInput:
         return {}
 
 

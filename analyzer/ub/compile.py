@@ -24,7 +24,7 @@ import os
 import re
 from dataclasses import dataclass
 
-from warnscope.errors import WarnscopeError
+from warnscope.errors import BadInput
 from warnscope.paths import atomic_write, cache_dir
 
 from analyzer import sandbox
@@ -51,7 +51,7 @@ def normalize_level(level: str) -> str:
     """``O2`` and ``-O2`` both mean ``-O2``."""
     norm = level if level.startswith("-") else f"-{level}"
     if norm not in LEVELS:
-        raise WarnscopeError(f"unknown optimization level {level!r}: one of {', '.join(LEVELS)}")
+        raise BadInput(f"unknown optimization level {level!r}: one of {', '.join(LEVELS)}")
     return norm
 
 
@@ -94,7 +94,7 @@ def compile_program(compiler: Toolchain, language: str, std: str, filename: str,
                          log=meta["log"], diagnostics=meta["diagnostics"], cached=True,
                          command=meta["command"])
     if not _SAFE_NAME.fullmatch(filename):
-        raise WarnscopeError(f"{filename!r}: not a plain source file name")
+        raise BadInput(f"{filename!r}: not a plain source file name")
     # Relative names: no temp path ends up in the binary. -pipe: no temporary
     # files between the stages (about 7% less CPU here), same code.
     command = [driver, "-pipe", *args, filename, "-o", "a.out", *link]

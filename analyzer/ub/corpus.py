@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from warnscope.errors import ParseError, WarnscopeError
+from warnscope.errors import BadInput, NotInstalled, ParseError
 
 SOURCE_SUFFIXES = {".c": "c", ".cpp": "c++", ".cc": "c++", ".cxx": "c++"}
 REQUIRED = ("category", "standard", "summary", "ub")
@@ -67,12 +67,12 @@ def discover(corpus: str | Path) -> list[Case]:
     """Every program under ``corpus``, sorted by id; a malformed metadata block is an error."""
     root = Path(corpus)
     if not root.is_dir():
-        raise WarnscopeError(f"{root}: corpus is not a directory")
+        raise BadInput(f"{root}: corpus is not a directory")
     paths = [p for p in sorted(root.rglob("*")) if p.suffix in SOURCE_SUFFIXES and p.is_file()]
     stems = [p.with_suffix("") for p in paths]
     cases = [load_case(root, p, keep_suffix=stems.count(p.with_suffix("")) > 1) for p in paths]
     if not cases:
-        raise WarnscopeError(f"{root}: no .c or .cpp programs in this corpus")
+        raise BadInput(f"{root}: no .c or .cpp programs in this corpus")
     return cases
 
 
@@ -179,5 +179,5 @@ def bundled_corpus() -> Path:
     for candidate in (here / "corpus", here.parent.parent / "corpus"):
         if candidate.is_dir():
             return candidate
-    raise WarnscopeError("the bundled corpus is missing from this installation: "
+    raise NotInstalled("the bundled corpus is missing from this installation: "
                          "give one with --corpus DIR")

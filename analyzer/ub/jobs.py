@@ -31,6 +31,7 @@ from analyzer.toolchain import Toolchain
 from analyzer.ub.compile import Build, compile_program, gcc_options_fired
 from analyzer.ub.corpus import Case
 from analyzer.ub.libclang import clang_warning_args, warnings_for
+from analyzer.ub.results import CellRef, CellRun, JobFailure
 
 STORED_OUTPUT = 4096   # bytes of stdout/stderr kept in the database
 #: Time limit of the later runs of a program whose first run hung (see recheck_limits).
@@ -60,7 +61,7 @@ class CellResult:
     compile_log: str
     compile_cached: bool
     warnings: list[str] | None     # gcc only; clang's come from ClangWarningsJob
-    runs: list[dict] = field(default_factory=list)
+    runs: list[CellRun] = field(default_factory=list)
     host: str = ""
 
 
@@ -115,38 +116,6 @@ SANITIZER_ENV = {
     "ASAN_OPTIONS": "detect_leaks=0:abort_on_error=0",
     "MSAN_OPTIONS": "abort_on_error=0",
 }
-
-
-@dataclass(frozen=True)
-class CellRef:
-    """Which cell(s) a job is about, for reporting: a cell (case, compiler, level and
-    flags), a sanitizer build of a case, or a batch of libclang parses."""
-
-    kind: str                 # 'cell' | 'sanitizer' | 'clang-warnings'
-    compiler: str
-    case: str | None = None   # None: a batch of many cases (libclang)
-    config: str = ""          # '-O2 -fwrapv' | '-fsanitize=address' | ''
-
-    def __str__(self) -> str:
-        if self.kind == "clang-warnings":
-            return f"libclang warnings of {self.compiler}"
-        return " ".join(p for p in (self.case, self.compiler, self.config) if p)
-
-
-@dataclass(frozen=True)
-class JobFailure:
-    """A job that produced no result: ``cause`` is the exception's type, ``detail``
-    its message on one line. Failures with equal (stage, cause, detail) are one problem."""
-
-    cell: CellRef
-    stage: str                # 'compile' | 'run' | 'warnings' | 'sanitizer' | 'worker'
-    cause: str
-    detail: str
-
-    @classmethod
-    def of(cls, cell: CellRef, stage: str, exc: BaseException) -> "JobFailure":
-        detail = " ".join(str(exc).split())[:300] or type(exc).__name__
-        return cls(cell=cell, stage=stage, cause=type(exc).__name__, detail=detail)
 
 
 Job = Union[CellJob, ClangWarningsJob, SanitizerJob]
@@ -222,13 +191,19 @@ def run_cell(job: CellJob) -> CellResult:
         job=job, verdict=classify(case, results), exit=first.exit, signal=first.signal,
         stdout=_text(first.stdout), stderr=_text(first.stderr), compile_log=build.log,
         compile_cached=build.cached, warnings=warnings,
-        runs=[{"status": r.status, "exit": r.exit, "signal": r.signal,
-               "truncated": r.truncated, "wall": round(r.wall, 6), "user": r.user,
-               "sys": r.sys, "maxrss_kb": r.maxrss_kb, "stdout_bytes": len(r.stdout),
-               "leftovers_killed": r.leftovers_killed, "timeout": limits.timeout}
+        runs=[cell_run(r, limits.timeout)
               for r, limits in zip(results, [job.limits, *[later] * (job.runs - 1)])],
         host=socket.gethostname(),
     )
+
+
+def cell_run(run: sandbox.RunResult, timeout: float) -> CellRun:
+    """What a cell keeps of one run: the measured process and how it ended, without
+    the output itself (the cell keeps the first run's, capped)."""
+    return CellRun(user=run.user, sys=run.sys, wall=round(run.wall, 6),
+                   maxrss_kb=run.maxrss_kb, status=run.status, exit=run.exit,
+                   signal=run.signal, truncated=run.truncated, stdout_bytes=len(run.stdout),
+                   leftovers_killed=run.leftovers_killed, timeout=timeout)
 
 
 def recheck_limits(limits: sandbox.Limits) -> sandbox.Limits:

@@ -1,7 +1,8 @@
 """The UB results of a corpus as a terminal matrix, per-case detail, or JSON.
 
-:func:`build` turns stored results into a :class:`Report` (dataclasses); the text
-(:func:`render`) and the JSON (:meth:`Report.to_json`) are rendered from it alone.
+:func:`build` turns stored results (:class:`~analyzer.ub.results.StoredResults`)
+into a :class:`~analyzer.ub.results.Report`; the text (:func:`render`) and the JSON
+(:func:`warnscope.serial.to_json` of the report itself) are rendered from it alone.
 The matrix has one row per case (divergent cases first) and one column per
 configuration (compiler, level, flag set), one letter per cell; the detail says
 for each case and compiler what each level did, which warning options fired,
@@ -11,164 +12,71 @@ from __future__ import annotations
 
 import signal as signals
 import sqlite3
-from dataclasses import asdict, dataclass
 
-from warnscope.errors import WarnscopeError
+from warnscope.compilers import level_key, sort_key
 
 from analyzer.ub import store as ub_store
 from analyzer.ub.classify import diverges
-from warnscope.compilers import level_key, sort_key
+from analyzer.ub.results import (CaseReport, Cell, Configuration, Report, SanitizerFinding,
+                                 StoredResults)
 
 LETTERS = {"expected": ".", "completed": "=", "unexpected-output": "O", "crash": "C",
            "hang": "H", "nonzero-exit": "X", "nondeterministic": "N", "compile-error": "E"}
 
 
-def load(conn: sqlite3.Connection, corpus: str | None = None) -> dict:
-    """The stored results of ``corpus`` (default: the corpus run most recently)."""
-    if corpus is None:
-        known = ub_store.corpora(conn)
-        if not known:
-            raise WarnscopeError("no UB results in this database: run 'warnscope ub run' first")
-        corpus = known[0]
-    data = ub_store.load_results(conn, corpus)
-    if not data["cells"]:
-        raise WarnscopeError(f"no UB results for corpus {corpus}")
-    return data
+def load(conn: sqlite3.Connection, corpus: str | None = None) -> StoredResults:
+    """The stored results of ``corpus`` (default: the corpus run most recently);
+    :class:`~warnscope.errors.NoData` when there are none."""
+    return ub_store.load(conn, corpus)
 
 
-@dataclass
-class Cell:
-    """One cell as reported: what the program did, and the warnings (None: not
-    measured) and sanitizer verdicts (by sanitizer) of its case and compiler."""
-
-    case: str
-    compiler: str
-    level: str
-    flags: str
-    outcome: str
-    exploited: bool | None
-    exit: int | None
-    signal: int | None
-    stdout: str
-    warnings: list[str] | None
-    sanitizers: dict[str, bool | None]
-    compiler_version: str
-    runs: list[dict]
-
-
-@dataclass
-class SanitizerVerdict:
-    compiler: str
-    sanitizer: str
-    detected: bool | None     # None: the sanitizer build failed
-    status: str
-    report: str
-
-
-@dataclass
-class CaseReport:
-    id: str
-    category: str
-    standard: str
-    summary: str
-    ub: bool | None
-    diverges: bool
-    cells: list[Cell]
-    sanitizers: list[SanitizerVerdict]
-
-
-@dataclass
-class Report:
-    """The results of one corpus: its configurations (compiler, level, flags) and its
-    cases, divergent ones first. Renderers (:func:`render`, :meth:`to_json`) read this."""
-
-    corpus: str
-    configurations: list[tuple[str, str, str]]
-    cases: list[CaseReport]
-
-    def only(self, case_id: str) -> "Report":
-        """The same report limited to one case, or a one-line error."""
-        cases = [c for c in self.cases if c.id == case_id]
-        if not cases:
-            raise WarnscopeError(f"no case {case_id!r} in the results of {self.corpus}")
-        return Report(corpus=self.corpus, configurations=self.configurations, cases=cases)
-
-    def to_json(self) -> dict:
-        """The ``ub report --json`` document."""
-        return {"corpus": self.corpus,
-                "configurations": [list(c) for c in self.configurations],
-                "cases": [_case_json(c) for c in self.cases]}
-
-
-def _case_json(case: CaseReport) -> dict:
-    sans: dict[str, dict] = {}
-    for s in case.sanitizers:
-        sans.setdefault(s.compiler, {})[s.sanitizer] = {
-            "detected": s.detected, "status": s.status, "report": s.report}
-    return {"case": case.id, "category": case.category, "standard": case.standard,
-            "summary": case.summary, "ub": case.ub, "diverges": case.diverges,
-            "cells": [asdict(c) for c in case.cells], "sanitizers": sans}
-
-
-def cells(data: dict, compilers: set[str] | None = None, levels: set[str] | None = None,
-          flag_sets: set[str] | None = None) -> list[Cell]:
-    """The stored cells, optionally limited to a run's matrix (``ub run --json``)."""
-    warn = {(w["case_id"], w["compiler"], w["level"], w["flags"]): w["options"]
-            for w in data["warnings"]}
+def cells(data: StoredResults, compilers: set[str] | None = None,
+          levels: set[str] | None = None, flag_sets: set[str] | None = None) -> list[Cell]:
+    """The stored cells as reported, with their warnings and their case's sanitizer
+    verdicts; optionally limited to a run's matrix (``ub run --json``)."""
+    warn = {(w.case_id, w.compiler, w.level, w.flags): w.options for w in data.warnings}
     sans: dict[tuple[str, str], dict[str, bool | None]] = {}
-    for s in data["sanitizers"]:
-        sans.setdefault((s["case_id"], s["compiler"]), {})[s["sanitizer"]] = s["detected"]
+    for s in data.sanitizers:
+        sans.setdefault((s.case_id, s.compiler), {})[s.sanitizer] = s.detected
     out = []
-    for c in data["cells"]:
-        if compilers is not None and c["compiler"] not in compilers:
+    for c in data.cells:
+        if compilers is not None and c.compiler not in compilers:
             continue
-        if levels is not None and c["level"] not in levels:
+        if levels is not None and c.level not in levels:
             continue
-        if flag_sets is not None and c["flags"] not in flag_sets:
+        if flag_sets is not None and c.flags not in flag_sets:
             continue
-        key = (c["case_id"], c["compiler"], c["level"], c["flags"])
         out.append(Cell(
-            case=c["case_id"], compiler=c["compiler"], level=c["level"], flags=c["flags"],
-            outcome=c["outcome"], exploited=c["exploited"], exit=c["exit"], signal=c["signal"],
-            stdout=c["stdout"], warnings=warn.get(key),
-            sanitizers=sans.get((c["case_id"], c["compiler"]), {}),
-            compiler_version=c["compiler_version"], runs=c["runs"]))
+            case=c.case_id, compiler=c.compiler, level=c.level, flags=c.flags,
+            outcome=c.outcome, exploited=c.exploited, exit=c.exit, signal=c.signal,
+            stdout=c.stdout, warnings=warn.get((c.case_id, c.compiler, c.level, c.flags)),
+            sanitizers=sans.get((c.case_id, c.compiler), {}),
+            compiler_version=c.compiler_version, runs=c.runs))
     return out
 
 
-def cell_records(data: dict, compilers: set[str] | None = None, levels: set[str] | None = None,
-                 flag_sets: set[str] | None = None) -> list[dict]:
-    """Cells as the JSON of ``ub run --json``."""
-    return [asdict(c) for c in cells(data, compilers, levels, flag_sets)]
-
-
-def build(data: dict) -> Report:
+def build(data: StoredResults) -> Report:
     """The report of stored results (from :func:`load`)."""
     all_cells = cells(data)
     by_case: dict[str, list[Cell]] = {}
     for c in all_cells:
         by_case.setdefault(c.case, []).append(c)
-    sans: dict[str, list[SanitizerVerdict]] = {}
-    for s in data["sanitizers"]:
-        sans.setdefault(s["case_id"], []).append(SanitizerVerdict(
-            compiler=s["compiler"], sanitizer=s["sanitizer"], detected=s["detected"],
-            status=s["status"], report=s["report"]))
-    behaviours = _behaviours(data)
-    cases = [CaseReport(id=case["id"], category=case["category"], standard=case["standard"],
-                        summary=case["summary"],
-                        ub=None if case["ub"] is None else bool(case["ub"]),
-                        diverges=diverges(behaviours[case["id"]]),
-                        cells=by_case.get(case["id"], []), sanitizers=sans.get(case["id"], []))
-             for case in data["cases"] if case["id"] in behaviours]
-    cases.sort(key=lambda c: (not c.diverges, c.id))
-    configs = {(c.compiler, c.level, c.flags) for c in all_cells}
-    return Report(corpus=data["corpus"], cases=cases, configurations=sorted(
-        configs, key=lambda k: (k[2], sort_key(k[0]), level_key(k[1]))))
-
-
-def report_json(data: dict) -> dict:
-    """Per case: metadata, whether it diverges, its cells, warnings and sanitizer verdicts."""
-    return build(data).to_json()
+    findings: dict[str, dict[str, dict[str, SanitizerFinding]]] = {}
+    for s in data.sanitizers:
+        findings.setdefault(s.case_id, {}).setdefault(s.compiler, {})[s.sanitizer] = \
+            SanitizerFinding(detected=s.detected, status=s.status, report=s.report)
+    behaviours: dict[str, list[str]] = {}
+    for c in data.cells:
+        behaviours.setdefault(c.case_id, []).append(c.behaviour)
+    cases = [CaseReport(case=case.id, category=case.category, standard=case.standard,
+                        summary=case.summary, ub=case.ub,
+                        diverges=diverges(behaviours[case.id]),
+                        cells=by_case.get(case.id, []), sanitizers=findings.get(case.id, {}))
+             for case in data.cases if case.id in behaviours]
+    cases.sort(key=lambda c: (not c.diverges, c.case))
+    configs = {Configuration(c.compiler, c.level, c.flags) for c in all_cells}
+    return Report(corpus=data.corpus, cases=cases, configurations=sorted(
+        configs, key=lambda k: (k.flags, sort_key(k.compiler), level_key(k.level))))
 
 
 def render(report: Report, *, matrix: bool = True, detail: bool = True) -> str:
@@ -192,7 +100,7 @@ def _matrix(report: Report) -> list[str]:
         groups.setdefault((compiler, flags), []).append(level)
     outcome = {(c.case, c.compiler, c.level, c.flags): c.outcome
                for case in report.cases for c in case.cells}
-    width = max([len(c.id) for c in report.cases] + [4]) + 2
+    width = max([len(c.case) for c in report.cases] + [4]) + 2
     heads = [f"{comp}{' ' + flags if flags else ''}" for comp, flags in groups]
     widths = [max(len(h), len(levels)) for h, levels in zip(heads, groups.values())]
     level_row = [" ".join(l[2] for l in levels) for levels in groups.values()]  # -O2 -> 2
@@ -201,15 +109,15 @@ def _matrix(report: Report) -> list[str]:
              " " * (width + 2) + "  ".join(r.ljust(w) for r, w in zip(level_row, widths))]
     for case in report.cases:
         mark = "*" if case.diverges else " "
-        row = [" ".join(LETTERS.get(outcome.get((case.id, comp, l, flags)), " ") for l in levels)
+        row = [" ".join(LETTERS.get(outcome.get((case.case, comp, l, flags)), " ") for l in levels)
                for (comp, flags), levels in groups.items()]
-        lines.append(f"{case.id.ljust(width)}{mark} "
+        lines.append(f"{case.case.ljust(width)}{mark} "
                      + "  ".join(r.ljust(w) for r, w in zip(row, widths)))
     return lines
 
 
 def _detail(case: CaseReport) -> list[str]:
-    head = case.id + (f"  ({case.standard})" if case.standard else "")
+    head = case.case + (f"  ({case.standard})" if case.standard else "")
     if case.diverges:
         head += "  DIVERGES"
     lines = [head]
@@ -234,11 +142,10 @@ def _detail(case: CaseReport) -> list[str]:
                     f"{opt} ({' '.join(lv)})" for opt, lv in sorted(fired.items())))
             elif any(c.warnings is not None for c in mine):
                 lines.append(f"  {'':<10} warns: nothing")
-        mine_sans = sorted((s for s in case.sanitizers if s.compiler == compiler),
-                           key=lambda s: s.sanitizer)
+        mine_sans = sorted(case.sanitizers.get(compiler, {}).items())
         if mine_sans:
             lines.append(f"  {'':<10} sanitizers: " + ", ".join(
-                f"{s.sanitizer} {_san_word(s)}" for s in mine_sans))
+                f"{name} {_san_word(s)}" for name, s in mine_sans))
     lines.append("")
     return lines
 
@@ -258,17 +165,7 @@ def _describe_outcome(cell: Cell) -> str:
     return o
 
 
-def _san_word(s: SanitizerVerdict) -> str:
+def _san_word(s: SanitizerFinding) -> str:
     if s.detected is None:
         return "did not build"
     return "caught" if s.detected else "silent"
-
-
-def _behaviours(data: dict) -> dict[str, list[str]]:
-    out: dict[str, list[str]] = {}
-    for c in data["cells"]:
-        out.setdefault(c["case_id"], []).append(c["behaviour"])
-    return out
-
-
-

@@ -16,21 +16,22 @@ from __future__ import annotations
 import hashlib
 import os
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
-from warnscope.errors import WarnscopeError
+from warnscope.errors import BadInput, SandboxUnavailable
 
 from analyzer import sandbox
+from analyzer.progress import Progress
 from analyzer.executors import Executor, LocalExecutor, check_workers, map_batches
 from analyzer.toolchain import Toolchain, canonical, resolve
 from analyzer.ub import store as ub_store
 from analyzer.ub.compile import normalize_level
 from analyzer.ub.corpus import Case, discover
-from analyzer.ub.jobs import (CellJob, CellRef, CellResult, ClangUnit, ClangWarningsJob,
-                              ClangWarningsResult, Job, JobFailure, SanitizerJob,
-                              SanitizerResult, cell_ref, execute)
+from analyzer.ub.jobs import (CellJob, CellResult, ClangUnit, ClangWarningsJob,
+                              ClangWarningsResult, Job, SanitizerJob, SanitizerResult,
+                              cell_ref, execute)
+from analyzer.ub.results import CellRef, JobFailure, RunSummary
 
 #: Bump when the meaning of a stored result changes, so old results are recomputed.
 #: "4": a run stopped by the CPU limit could be stored as a crash (SIGKILL with rusage
@@ -39,26 +40,6 @@ RESULT_VERSION = "4"
 DEFAULT_RUNS = 2
 CLANG_UNITS_PER_JOB = 40
 SANITIZER_LIMITS = sandbox.Limits(timeout=10.0, cpu=10, address_space=None)
-
-Progress = Callable[[int, int], None]
-
-
-@dataclass
-class RunSummary:
-    """What a run did. ``failures`` are jobs without a result (nothing stored for them);
-    :func:`group_failures` folds them into problems for reporting."""
-
-    corpus: str
-    cases: int
-    cells: int                 # cells in the plan
-    cells_run: int             # of which executed now (the rest were stored already)
-    compiled: int              # cells whose binary was not in the cache
-    warnings_run: int
-    sanitizers_run: int
-    failures: list[JobFailure] = field(default_factory=list)
-    seconds: float = 0.0
-    outcomes: dict[str, int] = field(default_factory=dict)
-
 
 @dataclass
 class Plan:
@@ -73,10 +54,13 @@ def run(conn, corpus_dir: str | Path, compilers: list[str], levels: list[str],
         limits: sandbox.Limits = sandbox.Limits(), warnings: bool = True,
         sanitizers: bool = True, executor: Executor | None = None,
         progress: Progress | None = None) -> RunSummary:
-    """Run every missing cell of ``corpus_dir`` and store the results in ``conn``."""
+    """Run every missing cell of ``corpus_dir`` and store the results in ``conn``.
+
+    ``progress`` (:mod:`analyzer.progress`) is told how many jobs there are, in one
+    message, and advanced as each one's result arrives."""
     start = time.monotonic()
     if runs < 1:
-        raise WarnscopeError("runs per cell must be at least 1")
+        raise BadInput("runs per cell must be at least 1")
     check_workers(jobs)
     corpus = str(Path(corpus_dir).resolve())
     cases, resolved, norm_levels = validate(corpus_dir, compilers, levels)
@@ -88,14 +72,15 @@ def run(conn, corpus_dir: str | Path, compilers: list[str], levels: list[str],
                          cells_run=0, compiled=0, warnings_run=0, sanitizers_run=0)
     work = schedule([*plan.cells, *plan.clang_warnings, *plan.sanitizers],
                     ub_store.hung_cases(conn, corpus))
-    total = len(work)
-    if progress:
-        progress(0, total)
+    if progress is not None and work:
+        progress(f"ub run: {len(plan.cells)} of {plan.total_cells} cells to run, "
+                 f"{len(plan.clang_warnings)} libclang batches, {len(plan.sanitizers)} "
+                 "sanitizer builds")
+        progress.add_total(len(work))
     if work:
         sandbox.kill_leftovers()  # of an earlier run on this host that was killed
         own = executor is None
         executor = executor or LocalExecutor(jobs)
-        done = 0
         try:
             for batch in map_batches(executor, execute, work):
                 results = []
@@ -110,9 +95,8 @@ def run(conn, corpus_dir: str | Path, compilers: list[str], levels: list[str],
                     ub_store.save_results(conn, corpus, results)
                     for result in results:
                         _count(result, summary)
-                done += len(batch)
-                if progress:
-                    progress(done, total)
+                if progress is not None:
+                    progress.advance(len(batch))
         except BaseException:
             executor.abort()  # Ctrl-C or a failed write: stop every worker now
             raise
@@ -138,14 +122,14 @@ def validate(corpus_dir: str | Path, compilers: list[str], levels: list[str]
     cases = discover(corpus_dir)
     resolved = [resolve(c) for c in dict.fromkeys(canonical(c) for c in compilers)]
     if not resolved:
-        raise WarnscopeError("no compilers given")
+        raise BadInput("no compilers given")
     norm_levels = list(dict.fromkeys(normalize_level(l) for l in levels))
     if not norm_levels:
-        raise WarnscopeError("no optimization levels given")
+        raise BadInput("no optimization levels given")
     in_roots = [tc for tc in resolved if tc.root is not None]
     if in_roots and not sandbox.namespaces_available():
         # its programs must see the root's libc: only the namespace sandbox can show it
-        raise WarnscopeError(
+        raise SandboxUnavailable(
             f"{in_roots[0].name} runs from its Debian {in_roots[0].suite} root, which needs the "
             "namespace sandbox (root, or user namespaces for a normal user); this system allows "
             "neither" + (" (WARNSCOPE_SANDBOX=plain)" if os.environ.get("WARNSCOPE_SANDBOX") == "plain"

@@ -2,17 +2,26 @@
 
 Every write is a transaction: the results a run has received are committed
 together (:func:`save_results`), so an interrupted run keeps each finished cell
-it had received and nothing half-written. Reads return plain dicts for the report.
+it had received and nothing half-written. Reads return the types of
+:mod:`analyzer.ub.results`, never rows or dicts: the report, ``--json`` and the site
+all read those.
 """
 from __future__ import annotations
 
 import json
 import sqlite3
+from typing import Any
 
 from warnscope.database import transaction, utc_now
+from warnscope.errors import CorruptDatabase, NoData
+from warnscope.extract import shown
+from warnscope.serial import plain
 
 from analyzer.ub.corpus import Case
 from analyzer.ub.jobs import CellResult, ClangWarningsResult, Result, SanitizerResult
+from analyzer.ub.results import (CaseInfo, CellRecord, CellRun, SanitizerRecord,
+                                 StoredResults, WarningRecord)
+
 
 def save_cases(conn: sqlite3.Connection, corpus: str, cases: list[Case]) -> None:
     """Insert or refresh the corpus's cases, in one transaction; cases gone from the
@@ -82,7 +91,7 @@ def _save_cell(conn: sqlite3.Connection, corpus: str, r: CellResult) -> None:
         (corpus, j.case.id, j.compiler.name, j.level, flags, j.key, r.verdict.outcome,
          None if r.verdict.exploited is None else int(r.verdict.exploited),
          r.verdict.behaviour, r.exit, r.signal, r.stdout, r.stderr, r.compile_log[-8192:],
-         j.compiler.version, json.dumps(r.runs), r.host, utc_now()))
+         j.compiler.version, json.dumps(plain(r.runs)), r.host, utc_now()))
     if r.warnings is not None:
         _save_warning(conn, corpus, j.case.id, j.compiler.name, j.level, flags, j.key,
                       "gcc-json", r.warnings)
@@ -118,23 +127,91 @@ def corpora(conn: sqlite3.Connection) -> list[str]:
         "SELECT corpus FROM ub_cell GROUP BY corpus ORDER BY max(finished_at) DESC")]
 
 
-def load_results(conn: sqlite3.Connection, corpus: str) -> dict:
-    """Everything stored for one corpus: cases, cells, warnings, sanitizers (plain dicts)."""
-    def rows(sql: str) -> list[dict]:
-        return [dict(r) for r in conn.execute(sql, (corpus,))]
+def load(conn: sqlite3.Connection, corpus: str | None = None) -> StoredResults:
+    """Everything stored for ``corpus`` (default: the corpus run most recently).
 
-    cases = rows("SELECT * FROM ub_case WHERE corpus = ? ORDER BY id")
-    cells = rows("SELECT * FROM ub_cell WHERE corpus = ? ORDER BY case_id, compiler, level, flags")
-    warnings = rows("SELECT * FROM ub_warning WHERE corpus = ?")
-    sanitizers = rows("SELECT * FROM ub_sanitizer WHERE corpus = ? ORDER BY case_id, compiler, sanitizer")
-    for c in cases:
-        c["meta"] = json.loads(c["meta"])
-    for c in cells:
-        c["runs"] = json.loads(c["runs"])
-        c["exploited"] = None if c["exploited"] is None else bool(c["exploited"])
-    for w in warnings:
-        w["options"] = json.loads(w["options"])
-    for s in sanitizers:
-        s["detected"] = None if s["detected"] is None else bool(s["detected"])
-    return {"corpus": corpus, "cases": cases, "cells": cells, "warnings": warnings,
-            "sanitizers": sanitizers}
+    No results at all, or none for that corpus, is :class:`NoData`; a JSON column
+    that does not decode is :class:`CorruptDatabase` (one line, never a traceback)."""
+    if corpus is None:
+        known = corpora(conn)
+        if not known:
+            raise NoData("no UB results in this database: run 'warnscope ub run' first")
+        corpus = known[0]
+    cells = [_cell(conn, r) for r in conn.execute(
+        f"SELECT {_CELL_COLUMNS} FROM ub_cell WHERE corpus = ? "
+        "ORDER BY case_id, compiler, level, flags", (corpus,))]
+    if not cells:
+        raise NoData(f"no UB results for corpus {corpus}")
+    cases = [CaseInfo(id=r["id"], category=r["category"], language=r["language"], std=r["std"],
+                      standard=r["standard"], summary=r["summary"], ub=_bool(r["ub"]),
+                      expected_exit=r["expected_exit"], expectations=r["expectations"],
+                      source_hash=r["source_hash"],
+                      meta=_decode(conn, r["meta"], dict, f"ub_case.meta of {r['id']}"))
+             for r in conn.execute(
+                 "SELECT id, category, language, std, standard, summary, ub, expected_exit, "
+                 "expectations, source_hash, meta FROM ub_case WHERE corpus = ? ORDER BY id",
+                 (corpus,))]
+    warnings = [WarningRecord(case_id=r["case_id"], compiler=r["compiler"], level=r["level"],
+                              flags=r["flags"], key=r["key"], tool=r["tool"],
+                              options=_options(conn, r))
+                for r in conn.execute(
+                    "SELECT case_id, compiler, level, flags, key, tool, options FROM ub_warning "
+                    "WHERE corpus = ? ORDER BY case_id, compiler, level, flags", (corpus,))]
+    sanitizers = [SanitizerRecord(case_id=r["case_id"], compiler=r["compiler"],
+                                  sanitizer=r["sanitizer"], key=r["key"],
+                                  detected=_bool(r["detected"]), status=r["status"],
+                                  report=r["report"])
+                  for r in conn.execute(
+                      "SELECT case_id, compiler, sanitizer, key, detected, status, report "
+                      "FROM ub_sanitizer WHERE corpus = ? ORDER BY case_id, compiler, sanitizer",
+                      (corpus,))]
+    return StoredResults(corpus=corpus, cases=cases, cells=cells, warnings=warnings,
+                         sanitizers=sanitizers)
+
+
+_CELL_COLUMNS = ("case_id, compiler, level, flags, key, outcome, exploited, behaviour, exit, "
+                 "signal, stdout, stderr, compile_log, compiler_version, runs, host, finished_at")
+
+
+def _cell(conn: sqlite3.Connection, r: sqlite3.Row) -> CellRecord:
+    where = f"ub_cell.runs of {r['case_id']} {r['compiler']} {r['level']} {r['flags']}".rstrip()
+    runs = _decode(conn, r["runs"], list, where)
+    try:
+        decoded = [CellRun(**run) for run in runs]
+    except TypeError:  # not an object, or not the keys of a run
+        raise _corrupt(conn, where, "not a list of runs") from None
+    return CellRecord(case_id=r["case_id"], compiler=r["compiler"], level=r["level"],
+                      flags=r["flags"], key=r["key"], outcome=r["outcome"],
+                      exploited=_bool(r["exploited"]), behaviour=r["behaviour"], exit=r["exit"],
+                      signal=r["signal"], stdout=r["stdout"], stderr=r["stderr"],
+                      compile_log=r["compile_log"], compiler_version=r["compiler_version"],
+                      runs=decoded, host=r["host"], finished_at=r["finished_at"])
+
+
+def _options(conn: sqlite3.Connection, r: sqlite3.Row) -> list[str]:
+    where = f"ub_warning.options of {r['case_id']} {r['compiler']} {r['level']} {r['flags']}".rstrip()
+    options = _decode(conn, r["options"], list, where)
+    if not all(isinstance(o, str) for o in options):
+        raise _corrupt(conn, where, "not a list of option names")
+    return options
+
+
+def _decode(conn: sqlite3.Connection, text: str, kind: type, where: str) -> Any:
+    """A stored JSON column, which must hold a ``kind`` (list or dict)."""
+    try:
+        value = json.loads(text)
+    except (TypeError, ValueError):
+        raise _corrupt(conn, where, "not valid JSON") from None
+    if not isinstance(value, kind):
+        raise _corrupt(conn, where, f"not a JSON {'object' if kind is dict else 'list'}")
+    return value
+
+
+def _corrupt(conn: sqlite3.Connection, where: str, what: str) -> CorruptDatabase:
+    path = getattr(conn, "path", None)
+    prefix = f"{shown(str(path))}: " if path is not None else ""
+    return CorruptDatabase(f"{prefix}{where} is {what}: the database is damaged")
+
+
+def _bool(value: int | None) -> bool | None:
+    return None if value is None else bool(value)

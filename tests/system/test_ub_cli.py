@@ -117,8 +117,8 @@ def test_hostile_programs_are_contained_and_the_run_goes_on(tmp_path):
     summary = ub_run.run(conn, corpus, ["gcc-12"], ["O0"], limits=sandbox.Limits(timeout=4.0, cpu=2),
                          sanitizers=False, warnings=False)
     assert summary.failures == []
-    cells = ub_report.load(conn)["cells"]
-    outcome = {c["case_id"]: c["outcome"] for c in cells}
+    cells = ub_report.load(conn).cells
+    outcome = {c.case_id: c.outcome for c in cells}
     assert outcome == {
         "hostile/infinite-loop": "hang",
         "hostile/fork-bomb": "hang",
@@ -127,7 +127,7 @@ def test_hostile_programs_are_contained_and_the_run_goes_on(tmp_path):
         "hostile/flood": "unexpected-output",
         "hostile/stack-overflow": "crash",
         "hostile/escape": "completed",
-    }, [(c["case_id"], c.get("runs")) for c in cells]
+    }, [(c.case_id, c.runs) for c in cells]
 
 
 def test_kill_9_keeps_finished_cells_and_the_rerun_resumes(tmp_path, cell_count):
@@ -202,7 +202,6 @@ def test_dask_local_cluster_gives_the_same_cells(tmp_path):
     assert summary.failures == [] and summary.cells_run == 6 * 2 * 2
 
     def outcomes(conn):
-        return sorted((c["case"], c["compiler"], c["level"], c["outcome"], c["stdout"],
-                       tuple(c["warnings"] or ()))
-                      for c in ub_report.cell_records(ub_report.load(conn)))
+        return sorted((c.case, c.compiler, c.level, c.outcome, c.stdout, tuple(c.warnings or ()))
+                      for c in ub_report.cells(ub_report.load(conn)))
     assert outcomes(remote) == outcomes(local)

@@ -29,15 +29,15 @@ def test_a_hang_spends_its_limit_once_and_stays_a_hang(tmp_path, cell_count):
                          limits=sandbox.Limits(timeout=2.0, cpu=3), sanitizers=False,
                          warnings=False)
     assert summary.failures == []
-    cells = ub_report.load(conn)["cells"]
+    cells = ub_report.load(conn).cells
     assert cell_count(tmp_path / "ub.db") == summary.cells == len(cells)
-    hangs = [c for c in cells if c["case_id"] == "hostile/infinite-loop"]
+    hangs = [c for c in cells if c.case_id == "hostile/infinite-loop"]
     assert len(hangs) == 2
     for cell in hangs:
-        first, second = cell["runs"]
-        assert cell["outcome"] == "hang"
-        assert (first["status"], second["status"]) == ("timeout", "timeout")
-        assert (first["timeout"], second["timeout"]) == (2.0, HANG_RECHECK_SECONDS)
-        assert first["wall"] >= 2.0 and second["wall"] < 2.0
-    others = [c for c in cells if c["case_id"] != "hostile/infinite-loop"]
-    assert all(r["timeout"] == 2.0 for c in others for r in c["runs"])
+        first, second = cell.runs
+        assert cell.outcome == "hang"
+        assert (first.status, second.status) == ("timeout", "timeout")
+        assert (first.timeout, second.timeout) == (2.0, HANG_RECHECK_SECONDS)
+        assert first.wall >= 2.0 and second.wall < 2.0
+    others = [c for c in cells if c.case_id != "hostile/infinite-loop"]
+    assert all(r.timeout == 2.0 for c in others for r in c.runs)

@@ -190,21 +190,21 @@ def test_ub_run_compiles_and_runs_in_the_root(zoo, tmp_path):
     ub_run.run(conn, corpus, [ZOO, "gcc-12"], ["O0", "O2"],
                limits=sandbox.Limits(timeout=1.0, cpu=2))
     data = ub_report.load(conn)
-    cells = {(c["case_id"], c["compiler"], c["level"]): c for c in data["cells"]}
+    cells = {(c.case_id, c.compiler, c.level): c for c in data.cells}
     loop = "signed-integer-overflow/loop"
-    assert cells[(loop, ZOO, "-O0")]["outcome"] == "expected"
-    assert cells[(loop, ZOO, "-O2")]["outcome"] == "hang"   # as gcc-12 on the host
+    assert cells[(loop, ZOO, "-O0")].outcome == "expected"
+    assert cells[(loop, ZOO, "-O2")].outcome == "hang"   # as gcc-12 on the host
     for name in ("control/exit-three", "control/unsigned-wrap", "control/either-output"):
-        assert cells[(name, ZOO, "-O2")]["outcome"] == "expected", cells[(name, ZOO, "-O2")]
+        assert cells[(name, ZOO, "-O2")].outcome == "expected", cells[(name, ZOO, "-O2")]
     versions = {r[0] for r in conn.execute("SELECT DISTINCT compiler_version FROM ub_cell "
                                            "WHERE compiler = ?", (ZOO,))}
     assert versions == {zoo.version}
-    san = [s for s in data.get("sanitizers", []) if s.get("compiler") == ZOO]
-    assert any(s["detected"] for s in san if s["case_id"] == loop)
+    san = [s for s in data.sanitizers if s.compiler == ZOO]
+    assert any(s.detected for s in san if s.case_id == loop)
     # GCC 14 pretty-prints its JSON diagnostics over many lines: still read as warnings
-    warned = {opt for w in data["warnings"] if w["case_id"] == loop and w["compiler"] == ZOO
-              for opt in w["options"]}
-    assert "-Waggressive-loop-optimizations" in warned, [(w["compiler"], w["level"], w["options"]) for w in data["warnings"] if w["case_id"] == loop]
+    warned = {opt for w in data.warnings if w.case_id == loop and w.compiler == ZOO
+              for opt in w.options}
+    assert "-Waggressive-loop-optimizations" in warned, [(w.compiler, w.level, w.options) for w in data.warnings if w.case_id == loop]
 
 
 def test_programs_see_the_roots_libc_not_the_hosts(zoo):
@@ -293,9 +293,9 @@ def test_ub_run_takes_gcc_and_clang_of_a_root_together(zoo, zoo_clang, tmp_path)
     conn = connect(tmp_path / "ub.db")
     ub_run.run(conn, corpus, [ZOO, "clang-18"], ["O0", "O2"],
                limits=sandbox.Limits(timeout=1.0, cpu=2))
-    cells = {(c["case_id"], c["compiler"], c["level"]): c for c in ub_report.load(conn)["cells"]}
+    cells = {(c.case_id, c.compiler, c.level): c for c in ub_report.load(conn).cells}
     loop = "signed-integer-overflow/loop"
-    assert cells[(loop, "clang-18", "-O0")]["outcome"] == "expected"
-    assert cells[(loop, "clang-18", "-O2")]["outcome"] != "expected"   # the loop is gone
+    assert cells[(loop, "clang-18", "-O0")].outcome == "expected"
+    assert cells[(loop, "clang-18", "-O2")].outcome != "expected"   # the loop is gone
     versions = dict(conn.execute("SELECT DISTINCT compiler, compiler_version FROM ub_cell"))
     assert versions["clang-18"] == zoo_clang.version and f"[Debian {SUITE} " in versions["clang-18"]

@@ -1,0 +1,266 @@
+"""The answers of the UB family, as plain data.
+
+:mod:`analyzer.ub.store` reads the database into these types and nothing else;
+:mod:`analyzer.ub.report` builds the report from them; ``ub run --json`` and ``ub
+report --json`` print :func:`warnscope.serial.to_json` of them, the site writes the
+same objects beside its pages and its templates read their attributes. So the JSON a
+user sees is the declaration below: a field renamed here is renamed everywhere at
+once, and nothing reshapes results into dicts of its own or parses rendered text.
+
+Two views of a cell exist on purpose. A :class:`CellRecord` is everything stored
+about a cell (its log, stderr, key, host); a :class:`Cell` is the cell as reported,
+with its case's warnings and sanitizer verdicts beside it, and only the fields users
+have always been given (``ub run --json``'s shape).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+from warnscope.errors import NoData
+from warnscope.measure import Sample
+
+
+# ------------------------------------------------------------------ stored records
+
+@dataclass(frozen=True, kw_only=True)
+class CellRun(Sample):
+    """One run of a cell's program, as stored with the cell: the measured process
+    (``user``, ``sys``, ``wall``, ``maxrss_kb`` of :class:`~warnscope.measure.Sample`,
+    the one record of a measured process) and how it ended.
+
+    A cell keeps every run, not only the first, because a cell whose runs disagree
+    is ``nondeterministic`` and the runs are the evidence."""
+
+    #: the sandbox's word: 'exit', 'signal', 'timeout' or 'output-truncated'
+    status: str
+    exit: int | None
+    signal: int | None
+    #: stdout or stderr passed the sandbox's cap (the run was killed there)
+    truncated: bool
+    #: bytes of stdout the run wrote (up to the cap); the text is the cell's ``stdout``
+    stdout_bytes: int
+    #: processes still alive when the run ended, killed with it (fork bombs, daemons)
+    leftovers_killed: int
+    #: the wall-clock limit this run had: a rerun of a hung program gets a shorter one.
+    #: None in results stored before runs recorded it.
+    timeout: float | None = None
+
+
+@dataclass(frozen=True)
+class CaseInfo:
+    """One corpus case as stored at the last run: its metadata (what the report shows)
+    and ``source_hash``, which tells the site whether the file on disk is still the
+    program these results are about."""
+
+    id: str
+    category: str
+    language: str
+    std: str
+    standard: str
+    summary: str
+    #: True: undefined behaviour; False: a control program; None: the case does not say
+    ub: bool | None
+    expected_exit: int
+    #: how many expected outputs the case lists (0: none to compare against)
+    expectations: int
+    source_hash: str
+    meta: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class CellRecord:
+    """Everything stored about one cell (case x compiler x level x flag set).
+
+    ``behaviour`` is what divergence compares (the outcome, with the stdout's hash
+    for outcomes whose output matters); ``key`` is the hash that lets a rerun skip
+    the cell; ``exploited`` is None where there was nothing to exploit or compare."""
+
+    case_id: str
+    compiler: str
+    level: str
+    flags: str
+    key: str
+    outcome: str
+    exploited: bool | None
+    behaviour: str
+    exit: int | None
+    signal: int | None
+    stdout: str
+    stderr: str
+    compile_log: str
+    compiler_version: str
+    runs: list[CellRun]
+    host: str
+    finished_at: str
+
+
+@dataclass(frozen=True)
+class WarningRecord:
+    """The warning options that fired for one cell's compile: from gcc's own JSON
+    diagnostics (``tool`` 'gcc-json') or from the compiler's libclang ('libclang')."""
+
+    case_id: str
+    compiler: str
+    level: str
+    flags: str
+    key: str
+    tool: str
+    options: list[str]
+
+
+@dataclass(frozen=True)
+class SanitizerRecord:
+    """One sanitizer build of a case (at -O0) and its run."""
+
+    case_id: str
+    compiler: str
+    sanitizer: str
+    key: str
+    #: None: the sanitizer build did not compile
+    detected: bool | None
+    status: str
+    report: str
+
+
+@dataclass(frozen=True)
+class StoredResults:
+    """Everything stored for one corpus, as :func:`analyzer.ub.store.load` reads it;
+    the report is built from this alone."""
+
+    corpus: str
+    cases: list[CaseInfo]
+    cells: list[CellRecord]
+    warnings: list[WarningRecord]
+    sanitizers: list[SanitizerRecord]
+
+
+# ------------------------------------------------------------------ the report
+
+class Configuration(NamedTuple):
+    """A column of the matrix. A tuple, so that its JSON is ``[compiler, level,
+    flags]`` as ``ub report --json`` has always printed it."""
+
+    compiler: str
+    level: str
+    flags: str
+
+
+@dataclass(frozen=True)
+class SanitizerFinding:
+    """A sanitizer's verdict on a case, as the report gives it under its compiler
+    and sanitizer name."""
+
+    #: None: the sanitizer build did not compile
+    detected: bool | None
+    status: str
+    report: str
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One cell as reported (``ub run --json`` prints a list of these): what the
+    program did, the warnings of this very compile (None: not checked), and the
+    sanitizer verdicts of its case and compiler (by sanitizer), so that one record
+    says whether anything could have told the user."""
+
+    case: str
+    compiler: str
+    level: str
+    flags: str
+    outcome: str
+    exploited: bool | None
+    exit: int | None
+    signal: int | None
+    stdout: str
+    warnings: list[str] | None
+    sanitizers: dict[str, bool | None]
+    compiler_version: str
+    runs: list[CellRun]
+
+
+@dataclass(frozen=True)
+class CaseReport:
+    """One case of the report: its metadata, whether its cells diverge, the cells,
+    and its sanitizer findings by compiler, then by sanitizer."""
+
+    case: str
+    category: str
+    standard: str
+    summary: str
+    ub: bool | None
+    diverges: bool
+    cells: list[Cell]
+    sanitizers: dict[str, dict[str, SanitizerFinding]]
+
+
+@dataclass(frozen=True)
+class Report:
+    """The results of one corpus (``ub report --json``): its configurations (the
+    matrix's columns, in the report's order) and its cases, divergent ones first.
+    The text renderer and the site read this, nothing else."""
+
+    corpus: str
+    configurations: list[Configuration]
+    cases: list[CaseReport]
+
+    def only(self, case_id: str) -> "Report":
+        """The same report limited to one case (``ub report --case``); a case not in
+        the results is :class:`~warnscope.errors.NoData`."""
+        cases = [c for c in self.cases if c.case == case_id]
+        if not cases:
+            raise NoData(f"no case {case_id!r} in the results of {self.corpus}")
+        return Report(corpus=self.corpus, configurations=self.configurations, cases=cases)
+
+
+# ------------------------------------------------------------------ a run
+
+@dataclass(frozen=True)
+class CellRef:
+    """Which cell(s) a job is about, for reporting: a cell (case, compiler, level and
+    flags), a sanitizer build of a case, or a batch of libclang parses."""
+
+    kind: str                 # 'cell' | 'sanitizer' | 'clang-warnings'
+    compiler: str
+    case: str | None = None   # None: a batch of many cases (libclang)
+    config: str = ""          # '-O2 -fwrapv' | '-fsanitize=address' | ''
+
+    def __str__(self) -> str:
+        if self.kind == "clang-warnings":
+            return f"libclang warnings of {self.compiler}"
+        return " ".join(p for p in (self.case, self.compiler, self.config) if p)
+
+
+@dataclass(frozen=True)
+class JobFailure:
+    """A job that produced no result: ``cause`` is the exception's type, ``detail``
+    its message on one line. Failures with equal (stage, cause, detail) are one
+    problem, so failures are data the client aggregates, never text it parses."""
+
+    cell: CellRef
+    stage: str                # 'compile' | 'run' | 'warnings' | 'sanitizer' | 'worker'
+    cause: str
+    detail: str
+
+    @classmethod
+    def of(cls, cell: CellRef, stage: str, exc: BaseException) -> "JobFailure":
+        detail = " ".join(str(exc).split())[:300] or type(exc).__name__
+        return cls(cell=cell, stage=stage, cause=type(exc).__name__, detail=detail)
+
+
+@dataclass
+class RunSummary:
+    """What a run did (counted as results arrive, hence mutable). ``failures`` are
+    jobs without a result (nothing stored for them); ``group_failures`` in
+    :mod:`analyzer.ub.run` folds them into problems for reporting."""
+
+    corpus: str
+    cases: int
+    cells: int                 # cells in the plan
+    cells_run: int             # of which executed now (the rest were stored already)
+    compiled: int              # cells whose binary was not in the cache
+    warnings_run: int
+    sanitizers_run: int
+    failures: list[JobFailure] = field(default_factory=list)
+    seconds: float = 0.0
+    outcomes: dict[str, int] = field(default_factory=dict)

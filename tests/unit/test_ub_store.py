@@ -1,0 +1,149 @@
+"""The UB store and report over a real database: what they return are the types of
+analyzer/ub/results.py, ``ub report --json`` is exactly the document users have
+always had, and a stored JSON column that does not decode is one error line.
+
+The cells are written with SQL as a run stores them (a run needs compilers: the
+system tests, tests/system/test_ub_run.py, do that); the cases are the mini corpus's.
+"""
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from analyzer.cli import main
+from analyzer.ub import report as ub_report
+from analyzer.ub import store as ub_store
+from analyzer.ub.corpus import discover
+from analyzer.ub.results import CellRecord, CellRun, Configuration, Report, StoredResults
+from warnscope.database import connect, transaction
+from warnscope.errors import CorruptDatabase, NoData
+
+MINI = Path(__file__).resolve().parents[1] / "fixtures" / "ub" / "mini"
+CASE = "control/exit-three"
+RUN = {"status": "exit", "exit": 3, "signal": None, "truncated": False, "wall": 0.001234,
+       "user": 0.0, "sys": 0.001, "maxrss_kb": 1400, "stdout_bytes": 0,
+       "leftovers_killed": 0, "timeout": 3.0}
+
+
+def _cell(conn: sqlite3.Connection, corpus: str, level: str, runs: str, compiler="gcc-12",
+          outcome="expected") -> None:
+    with transaction(conn):
+        conn.execute(
+            """INSERT INTO ub_cell (corpus, case_id, compiler, level, flags, key, outcome,
+                   exploited, behaviour, exit, signal, stdout, stderr, compile_log,
+                   compiler_version, runs, host, finished_at)
+               VALUES (?,?,?,?,'',?,?,0,?,3,NULL,'','','','gcc (Debian 12.2.0-14) 12.2.0',?,
+                       'h','2026-01-01T00:00:00Z')""",
+            (corpus, CASE, compiler, level, f"k{compiler}{level}", outcome, outcome, runs))
+
+
+@pytest.fixture
+def db(tmp_path) -> tuple[Path, str]:
+    """A database with the mini corpus's cases, two cells of one case, a warning and a
+    sanitizer verdict."""
+    path = tmp_path / "ub.db"
+    corpus = str(MINI.resolve())
+    conn = connect(path)
+    ub_store.save_cases(conn, corpus, discover(MINI))
+    _cell(conn, corpus, "-O0", json.dumps([RUN, RUN]))
+    _cell(conn, corpus, "-O2", json.dumps([RUN, RUN]), compiler="clang-16")
+    with transaction(conn):
+        conn.execute("INSERT INTO ub_warning VALUES (?,?,'gcc-12','-O0','',?,'gcc-json',?)",
+                     (corpus, CASE, "w", json.dumps(["-Wformat"])))
+        conn.execute("INSERT INTO ub_sanitizer VALUES (?,?,'gcc-12','undefined','s',0,'exit','')",
+                     (corpus, CASE))
+    conn.close()
+    return path, corpus
+
+
+def test_the_store_returns_typed_results(db):
+    path, corpus = db
+    data = ub_store.load(connect(path, write=False))
+    assert isinstance(data, StoredResults) and data.corpus == corpus
+    assert {c.id for c in data.cases} == {c.id for c in discover(MINI)}
+    assert all(isinstance(c, CellRecord) for c in data.cells)
+    assert data.cells[0].runs[0] == CellRun(**RUN)
+    assert data.cells[0].runs[0].cpu == pytest.approx(0.001)   # a Sample: the one record
+    assert [w.options for w in data.warnings] == [["-Wformat"]]
+    assert data.sanitizers[0].detected is False
+    report = ub_report.build(data)
+    assert isinstance(report, Report)
+    assert report.configurations == [Configuration("gcc-12", "-O0", ""),   # gcc first
+                                     Configuration("clang-16", "-O2", "")]
+
+
+def test_report_json_is_the_document_users_have(db, capsys):
+    path, corpus = db
+    assert main(["--db", str(path), "ub", "report", "--json", "--case", CASE]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    cell = {"case": CASE, "compiler": "gcc-12", "level": "-O0", "flags": "", "outcome": "expected",
+            "exploited": False, "exit": 3, "signal": None, "stdout": "",
+            "warnings": ["-Wformat"], "sanitizers": {"undefined": False},
+            "compiler_version": "gcc (Debian 12.2.0-14) 12.2.0", "runs": [RUN, RUN]}
+    assert doc == {
+        "corpus": corpus,
+        "configurations": [["gcc-12", "-O0", ""], ["clang-16", "-O2", ""]],
+        "cases": [{
+            "case": CASE, "category": "control", "standard": doc["cases"][0]["standard"],
+            "summary": doc["cases"][0]["summary"], "ub": False, "diverges": False,
+            "cells": [{**cell, "compiler": "clang-16", "level": "-O2", "warnings": None,
+                       "sanitizers": {}}, cell],
+            "sanitizers": {"gcc-12": {"undefined": {"detected": False, "status": "exit",
+                                                     "report": ""}}},
+        }],
+    }
+    assert main(["--db", str(path), "ub", "report", "--case", CASE]) == 0
+    text = capsys.readouterr().out
+    assert "-O0 expected" in text and "warns: -Wformat (-O0)" in text
+    assert "sanitizers: undefined silent" in text
+
+
+def test_a_run_stored_before_runs_had_a_timeout_still_reads(db):
+    path, corpus = db
+    old = {k: v for k, v in RUN.items() if k != "timeout"}
+    conn = connect(path)
+    _cell(conn, corpus, "-O1", json.dumps([old]))
+    cell = next(c for c in ub_store.load(conn).cells if c.level == "-O1")
+    assert cell.runs[0].timeout is None and cell.runs[0].wall == RUN["wall"]
+
+
+@pytest.mark.parametrize("runs", ["[{\"status\": ", "{}", "[1, 2]", "[{\"colour\": 1}]"])
+def test_a_damaged_json_column_is_one_error_line(db, capsys, runs):
+    path, corpus = db
+    conn = connect(path)
+    _cell(conn, corpus, "-O3", runs)
+    with pytest.raises(CorruptDatabase, match="ub_cell.runs of control/exit-three gcc-12 -O3"):
+        ub_store.load(conn)
+    conn.close()
+    assert main(["--db", str(path), "ub", "report", "--json"]) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and len(err.strip().splitlines()) == 1 and "damaged" in err
+    assert "Traceback" not in err
+
+
+def test_damaged_options_and_meta_are_one_error_too(db):
+    path, _ = db
+    conn = connect(path)
+    with transaction(conn):
+        conn.execute("UPDATE ub_warning SET options = '[3]'")
+    with pytest.raises(CorruptDatabase, match="ub_warning.options"):
+        ub_store.load(conn)
+    with transaction(conn):
+        conn.execute("UPDATE ub_warning SET options = '[]'")
+        conn.execute("UPDATE ub_case SET meta = 'nope' WHERE id = ?", (CASE,))
+    with pytest.raises(CorruptDatabase, match=f"ub_case.meta of {CASE}"):
+        ub_store.load(conn)
+
+
+def test_no_results_is_no_data(tmp_path, db):
+    empty = connect(tmp_path / "empty.db")
+    ub_store.save_cases(empty, "/nothing", [])   # a database with the schema, no results
+    with pytest.raises(NoData, match="no UB results in this database"):
+        ub_store.load(empty)
+    with pytest.raises(NoData, match="no UB results for corpus /elsewhere"):
+        ub_store.load(connect(db[0], write=False), "/elsewhere")
+    with pytest.raises(NoData, match="no case 'nope'"):
+        ub_report.build(ub_store.load(connect(db[0], write=False))).only("nope")

@@ -15,7 +15,7 @@ from pathlib import Path
 import click
 
 from flagdb import queries, store
-from analyzer.cli import render
+from flagdb.describe import describe_change
 from warnscope.database import connect
 from warnscope.errors import WarnscopeError
 from flagdb.ingest import ingest
@@ -70,7 +70,7 @@ def demo(ctx: click.Context, site_dir: str | None) -> None:
         click.echo(f"  + {f.name:40} {f.description[:70]}")
     for c in result.changed:
         click.echo(f"  ~ {c.name:40} "
-                   + "; ".join(render.describe_change(ch) for ch in c.changes)[:100])
+                   + "; ".join(describe_change(ch) for ch in c.changes)[:100])
 
     index = queries.Index(new)
     for lang in ("C", "C++"):

@@ -24,9 +24,9 @@ from typing import Any, Callable
 from markupsafe import Markup, escape
 
 from flagdb import queries
+from flagdb.describe import describe_change
 from warnscope.errors import WarnscopeError
 
-from analyzer.cli.render import describe_change
 from analyzer.site import flagdata, overheaddata, ubdata, web_dir
 from analyzer.executors import cores
 from analyzer.site.output import SiteWriter, WriteStats, WrittenPart

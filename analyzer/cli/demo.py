@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
+from typing import Callable
 
 import click
 
@@ -20,6 +21,7 @@ from warnscope.database import connect
 from warnscope.errors import WarnscopeError
 from flagdb.ingest import ingest
 from warnscope.paths import db_path
+from analyzer.progress import Progress, for_cli
 from analyzer.verify import run as verify
 
 GCCS = ("gcc-11", "gcc-12")
@@ -97,7 +99,7 @@ def demo(ctx: click.Context, site_dir: str | None) -> None:
 
 def _ub(conn) -> None:
     """The UB corpus on the installed default compilers: matrix, then the classic case."""
-    from analyzer.cli.ub import ProgressBar, failure_lines
+    from analyzer.cli.ub import failure_lines
     from analyzer.toolchain import installed
     from analyzer.ub import report as ub_report
     from analyzer.ub import run as ub_run
@@ -109,9 +111,12 @@ def _ub(conn) -> None:
     if not compilers:
         click.echo("none of " + ", ".join(UB_COMPILERS) + " is installed: skipped")
         return
-    with ProgressBar(True) as progress:
+    progress = for_cli(quiet=False, label="ub run")
+    try:
         summary = ub_run.run(conn, bundled_corpus(), compilers, list(UB_LEVELS),
-                             progress=progress)
+                             progress=counted(progress))
+    finally:
+        progress.close()
     click.echo(f"{summary.cells} cells ({summary.cells_run} run now), {summary.warnings_run} "
                f"warning checks, {summary.sanitizers_run} sanitizer runs in {summary.seconds:.1f} s")
     if summary.failures:
@@ -121,6 +126,22 @@ def _ub(conn) -> None:
     click.echo(ub_report.render(report, detail=False), nl=False)
     _section(f"The classic: {LOOP_CASE}")
     click.echo(ub_report.render(report.only(LOOP_CASE), matrix=False), nl=False)
+
+
+def counted(progress: Progress) -> Callable[[int, int], None]:
+    """The UB runner's ``(done, total)`` reports as steps of the one progress protocol
+    (:mod:`analyzer.progress`: a bar on a terminal, nothing to show on a pipe)."""
+    shown = [0, 0]  # total announced, steps advanced
+
+    def update(done: int, total: int) -> None:
+        if total > shown[0]:
+            progress.add_total(total - shown[0])
+            shown[0] = total
+        if done > shown[1]:
+            progress.advance(done - shown[1])
+            shown[1] = done
+
+    return update
 
 
 def _site(conn, out: Path) -> None:

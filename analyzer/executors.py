@@ -6,7 +6,10 @@ function ``fn`` on each one in a worker and yields a :class:`Finished` per job, 
 order jobs finish. A job that raises is a ``Finished`` with ``error`` set, never an
 exception out of ``map``: the caller decides what one failure means.
 
-* :class:`LocalExecutor`: a process pool on this host (the default).
+* :class:`LocalExecutor`: a process pool on this host (the default). Besides ``map``
+  it can :meth:`~LocalExecutor.submit` one job and return at once, for a caller that
+  has work of its own meanwhile (the report site renders half its pages while a
+  forked worker renders the other half, from the data both processes share).
 * :class:`DaskExecutor`: a Dask distributed cluster (``tcp://host:port``); jobs
   carry their inputs, workers compute, the caller writes the results.
 
@@ -70,6 +73,12 @@ def cores() -> int:
         return os.cpu_count() or 1
 
 
+def can_fork() -> bool:
+    """Whether this platform can fork a worker (every local pool forks: see
+    :class:`LocalExecutor`)."""
+    return "fork" in multiprocessing.get_all_start_methods()
+
+
 def check_workers(workers: int | None) -> int | None:
     """``-j N``: None (the default) or a positive count, else a one-line error."""
     if workers is not None and workers < 1:
@@ -106,21 +115,39 @@ class LocalExecutor:
         jobs = list(jobs)
         if not jobs:
             return
-        # fork: workers start without re-importing anything; the pool starts all of
-        # them at the first submit, from this thread (PR_SET_PDEATHSIG follows it).
-        self.pool = cf.ProcessPoolExecutor(max_workers=self.workers_for(len(jobs)),
-                                           mp_context=multiprocessing.get_context("fork"),
-                                           initializer=_worker_init, initargs=(os.getpid(),))
+        pool = self._start(self.workers_for(len(jobs)))
         # Each future puts itself in ``done`` when it ends (one callback each: no
         # rescanning of thousands of pending futures per batch, as cf.wait would).
         done: queue.SimpleQueue = queue.SimpleQueue()
         futures = {}
         for job in jobs:
-            fut = self.pool.submit(fn, job)
+            fut = pool.submit(fn, job)
             futures[fut] = job
             fut.add_done_callback(done.put)
         for batch in _batches_of(done, len(futures)):
             yield [_finished(futures[fut], fut) for fut in batch]
+
+    def submit(self, fn: Callable[[Any], Any], job: Any) -> cf.Future:
+        """Start ``fn(job)`` in a worker and return at once; the future's ``result()``
+        is its answer, or raises its error (``BrokenProcessPool`` if the worker died).
+        The worker is forked at the first submit, so it sees this process's data as it
+        is at that moment (module globals included) without pickling any of it; only
+        ``job`` and the answer cross between the processes. The pool has the workers
+        asked for (one by default), and ends with :meth:`close` or :meth:`abort`."""
+        pool = self.pool or self._start(self.workers_for(self.requested or 1))
+        return pool.submit(fn, job)
+
+    def _start(self, workers: int) -> cf.ProcessPoolExecutor:
+        """The pool: the one place warnscope creates worker processes. Forked, so
+        workers start without importing anything again; the pool starts all of them
+        at the first submit, from the calling thread (``PR_SET_PDEATHSIG`` follows that
+        thread), and each first runs :func:`_worker_init`. The pool of an earlier
+        ``map`` on this executor is released first."""
+        self.close()
+        self.pool = cf.ProcessPoolExecutor(max_workers=workers,
+                                           mp_context=multiprocessing.get_context("fork"),
+                                           initializer=_worker_init, initargs=(os.getpid(),))
+        return self.pool
 
     def abort(self) -> None:
         """Stop now: cancel what has not started, terminate the workers (each kills the

@@ -34,15 +34,14 @@ from __future__ import annotations
 import os
 import select
 import shutil
-import signal
-import subprocess
 import threading
 import time
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from warnscope.errors import WarnscopeError
+from warnscope import tool
+from warnscope.errors import NotInstalled, ToolFailed, WarnscopeError
 
 #: generations between an exiting task and the tree's root that are searched
 #: (recursive make under libtool under a shell nests about ten deep)
@@ -189,7 +188,7 @@ class Accountant:
 
     def __init__(self, bpftrace: str | None = None):
         self.bpftrace = bpftrace or shutil.which("bpftrace") or "/usr/bin/bpftrace"
-        self.proc: subprocess.Popen | None = None
+        self.proc: tool.Background | None = None
         self.trees: dict[int, _Tree] = defaultdict(_Tree)
         self.lost = 0
         self.cond = threading.Condition()
@@ -208,11 +207,13 @@ class Accountant:
         _mount_tracefs()
         script = (_SCRIPT.replace("MAX_DEPTH", str(MAX_DEPTH))
                   .replace("HARNESS", str(os.getpid())))
-        self.proc = subprocess.Popen(
-            [self.bpftrace, "-B", "line", "-e", script], stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
-            env={"PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "LANG": "C.UTF-8",
-                 "BPFTRACE_STRLEN": "64", "BPFTRACE_PERF_RB_PAGES": "1024"})
+        try:
+            self.proc = tool.Background(
+                [self.bpftrace, "-B", "line", "-e", script], what="bpftrace",
+                env={"PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "LANG": "C.UTF-8",
+                     "BPFTRACE_STRLEN": "64", "BPFTRACE_PERF_RB_PAGES": "1024"})
+        except (NotInstalled, ToolFailed) as exc:
+            raise Unavailable(f"per-process accounting: {exc}") from None
         deadline = time.monotonic() + ATTACH_TIMEOUT
         err = b""
         assert self.proc.stdout is not None and self.proc.stderr is not None
@@ -231,6 +232,7 @@ class Accountant:
             raise Unavailable(f"bpftrace did not attach within {ATTACH_TIMEOUT:g} s")
         if self.proc.poll() is not None:
             err = self.proc.stderr.read() or b""
+            self.proc.stop()
             self.proc = None
             reason = _first_error(err.decode("utf-8", "backslashreplace"))
             raise Unavailable(f"bpftrace refused the probes: {reason}")
@@ -250,15 +252,7 @@ class Accountant:
         proc, self.proc = self.proc, None
         if proc is None:
             return
-        try:
-            os.killpg(proc.pid, signal.SIGINT)
-            proc.wait(timeout=10)
-        except (ProcessLookupError, subprocess.TimeoutExpired):
-            try:
-                os.killpg(proc.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-            proc.wait()
+        proc.stop()
         if self.reader:
             self.reader.join(timeout=5)
 
@@ -360,7 +354,7 @@ def _mount_tracefs() -> None:
     if Path("/sys/kernel/tracing/events").is_dir() or Path("/sys/kernel/debug/tracing/events").is_dir():
         return
     try:
-        subprocess.run(["mount", "-t", "tracefs", "nodev", "/sys/kernel/tracing"],
-                       capture_output=True, timeout=10, check=False)
-    except (OSError, subprocess.TimeoutExpired):
-        pass
+        tool.run(["mount", "-t", "tracefs", "nodev", "/sys/kernel/tracing"], timeout=10,
+                 what="mount tracefs", check=False)
+    except WarnscopeError:
+        pass  # bpftrace says what is missing

@@ -162,6 +162,49 @@ def run_measured(argv: Sequence[str], *, timeout: float | None = None,
     return outcome.usage
 
 
+class Background:
+    """A tool that runs beside warnscope while it works (bpftrace for a study's
+    accounting), started by the same rules as every other: its own session, stdin from
+    /dev/null, a missing binary a :class:`NotInstalled`. Its caller reads
+    :attr:`stdout`/:attr:`stderr` (pipes) and ends it with :meth:`stop`, which waits
+    ``grace`` seconds after ``signal`` and then kills the whole group; also as a
+    context manager, so an exception or Ctrl-C never leaves it running."""
+
+    def __init__(self, argv: Sequence[str], *, what: str | None = None,
+                 env: Mapping[str, str] | None = None):
+        self.what = what or shown(argv)
+        self.proc = _start(list(argv), self.what, stdin=subprocess.DEVNULL,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           env=None if env is None else dict(env))
+        self.stdout = self.proc.stdout
+        self.stderr = self.proc.stderr
+
+    def poll(self) -> int | None:
+        """The exit code if the tool has ended, else None."""
+        return self.proc.poll()
+
+    def stop(self, sig: int = signal.SIGINT, grace: float = 10.0) -> int:
+        """Ask the tool to end (``sig`` to its group), kill the group after ``grace``
+        seconds, reap it; the exit code."""
+        if self.proc.poll() is None:
+            try:
+                os.killpg(self.proc.pid, sig)
+            except (ProcessLookupError, PermissionError):
+                pass
+            try:
+                self.proc.wait(timeout=grace)
+            except subprocess.TimeoutExpired:
+                pass
+        _kill_group(self.proc.pid)
+        return self.proc.wait()
+
+    def __enter__(self) -> "Background":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+
 def _with_exit(usage: TreeRun, code: int) -> TreeRun:
     return TreeRun(user=usage.user, sys=usage.sys, wall=usage.wall, maxrss_kb=usage.maxrss_kb,
                    exit=code, load1=usage.load1)

@@ -1,8 +1,10 @@
 """The ``warnscope`` command: a thin shell over the library.
 
 Each capability registers its own click group (``flags``, ``ub`` …); this module
-only assembles them and turns :class:`~warnscope.errors.WarnscopeError`, and click's
-usage errors, into one line on stderr with exit status 1.
+only assembles them and holds the one error policy (:func:`main`): every
+:class:`~warnscope.errors.WarnscopeError` -- whichever subclass names its cause --
+and click's usage errors become one line on stderr and exit status 1. Nothing else
+is caught broadly, and no command catches ``WarnscopeError`` to print it itself.
 
 Subcommands are named here as ``module:attribute`` and imported only when run, so
 ``warnscope flags diff`` does not pay for the modules of every other capability.
@@ -66,6 +68,19 @@ def _on_sigterm(_signum: int, _frame: object) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run the command and turn how it ended into an exit status, in one place:
+
+    * a :class:`WarnscopeError` (bad input, not ingested, database busy, tool
+      failed …: any subclass of :mod:`warnscope.errors`): its one line, status 1;
+    * an :class:`OSError` the machine causes whatever the code does
+      (:data:`ANTICIPATED_ERRNOS`: disk full, read-only, E2BIG …): one line, status 1;
+      any other ``OSError`` is a bug and keeps its traceback;
+    * a name that cannot be printed (not UTF-8): one line, status 1;
+    * click's usage errors: one line with where to find the help, status 1;
+    * Ctrl-C: status 130; SIGTERM: 128 + 15, after the code that made them has
+      cleaned up its work directories and child processes.
+
+    Anything else is a bug and is not caught: its traceback is what to report."""
     if (threading.current_thread() is threading.main_thread()
             and signal.getsignal(signal.SIGTERM) == signal.SIG_DFL):
         signal.signal(signal.SIGTERM, _on_sigterm)
@@ -73,7 +88,7 @@ def main(argv: list[str] | None = None) -> int:
         # Without standalone mode click returns a command's exit code (as
         # ``flags verify`` raising Exit(1)) instead of exiting: pass it on.
         code = cli.main(args=argv, prog_name="warnscope", standalone_mode=False)
-    except WarnscopeError as exc:
+    except WarnscopeError as exc:  # every subclass alike: its text is the line to show
         return _error(str(exc))
     except OSError as exc:
         if exc.errno not in ANTICIPATED_ERRNOS:

@@ -14,9 +14,10 @@ from pathlib import Path
 
 import click
 
+from analyzer.progress import for_cli
 from flagdb import compare, store
 from flagdb.closure import Index, enabled_by_group, typed_on
-from analyzer.cli import render
+from flagdb.describe import describe_change
 from warnscope.database import connect
 from warnscope.errors import WarnscopeError
 from flagdb.ingest import ingest
@@ -71,7 +72,7 @@ def demo(ctx: click.Context, site_dir: str | None) -> None:
         click.echo(f"  + {f.name:40} {f.description[:70]}")
     for c in result.changed:
         click.echo(f"  ~ {c.name:40} "
-                   + "; ".join(render.describe_change(ch) for ch in c.changes)[:100])
+                   + "; ".join(describe_change(ch) for ch in c.changes)[:100])
 
     index = Index(new)
     for lang in ("C", "C++"):
@@ -98,7 +99,6 @@ def demo(ctx: click.Context, site_dir: str | None) -> None:
 
 def _ub(conn) -> None:
     """The UB corpus on the installed default compilers: matrix, then the classic case."""
-    from analyzer import progress as progress_mod
     from analyzer.cli.ub import failure_lines
     from analyzer.toolchain import installed
     from analyzer.ub import report as ub_report
@@ -111,7 +111,7 @@ def _ub(conn) -> None:
     if not compilers:
         click.echo("none of " + ", ".join(UB_COMPILERS) + " is installed: skipped")
         return
-    progress = progress_mod.for_cli(False, "ub run")
+    progress = for_cli(False, "ub run")
     try:
         summary = ub_run.run(conn, bundled_corpus(), compilers, list(UB_LEVELS),
                              progress=progress)
@@ -126,6 +126,7 @@ def _ub(conn) -> None:
     click.echo(ub_report.render(report, detail=False), nl=False)
     _section(f"The classic: {LOOP_CASE}")
     click.echo(ub_report.render(report.only(LOOP_CASE), matrix=False), nl=False)
+
 
 
 def _site(conn, out: Path) -> None:

@@ -7,11 +7,12 @@ from __future__ import annotations
 
 from flagdb.closure import Index
 from flagdb.compare import spans
+from flagdb.describe import describe_change
 from flagdb.views import tree_of
 from flagdb.model import CompilerData
 from warnscope.compilers import CompilerId
 from flagdb.results import (
-    Change, CheckResult, CheckStatus, DiffResult, EdgeRef, FlagInfo, HistoryEntry,
+    CheckResult, CheckStatus, DiffResult, EdgeRef, FlagInfo, HistoryEntry,
     MessageInfo, ShowResult, SinceResult, TreeNode, VersionInfo, as_typed,
 )
 
@@ -79,34 +80,6 @@ def tree(node: TreeNode, depth: int = 0) -> list[str]:
     for child in node.children:
         lines.extend(tree(child, depth + 1))
     return lines
-
-
-def describe_change(c: Change) -> str:
-    """One changed attribute in words: ``joined -Wall``, ``default changed: off -> on``."""
-    old, new = c.old, c.new
-    if c.attribute == "in_wall":
-        return "joined -Wall" if new else "left -Wall"
-    if c.attribute == "in_wextra":
-        return "joined -Wextra" if new else "left -Wextra"
-    if c.attribute == "ignored":
-        return "became a no-op" if new else "no longer a no-op"
-    if c.attribute == "removed":
-        return "marked removed" if new else "no longer marked removed"
-    if c.attribute == "alias_of":
-        return f"became an alias of {new}" if new else f"no longer an alias of {old}"
-    if c.attribute == "default":
-        return f"default changed: {old} -> {new}"
-    if c.attribute == "languages":
-        return f"languages changed: {' '.join(old)} -> {' '.join(new)}"
-    if c.attribute == "description":
-        return "description changed"
-    if c.attribute == "enables":
-        gained = sorted(set(new) - set(old))
-        lost = sorted(set(old) - set(new))
-        parts = ([f"now enables {', '.join(gained)}"] if gained else []) + (
-            [f"no longer enables {', '.join(lost)}"] if lost else [])
-        return "; ".join(parts)
-    return f"{c.attribute} changed: {old} -> {new}"
 
 
 def diff(result: DiffResult) -> str:

@@ -13,7 +13,6 @@ import concurrent.futures as cf
 import functools
 import gc
 import json
-import multiprocessing
 import signal as signals
 import sqlite3
 import time
@@ -24,11 +23,11 @@ from typing import Any, Callable
 from markupsafe import Markup, escape
 
 from flagdb import compare
+from flagdb.describe import describe_change
 from warnscope.errors import WarnscopeError
 
-from analyzer.cli.render import describe_change
 from analyzer.site import flagdata, overheaddata, ubdata, web_dir
-from analyzer.executors import cores
+from analyzer.executors import LocalExecutor, can_fork, cores
 from analyzer.site.output import SiteWriter, WriteStats, WrittenPart
 from analyzer.site.slugs import base_slug, path_slug, slug_map
 from analyzer.ub.report import LETTERS
@@ -312,7 +311,7 @@ class BuildResult:
 _FORKED: Build | None = None
 
 
-def _sections_in_worker() -> WrittenPart:
+def _sections_in_worker(_job: None = None) -> WrittenPart:
     """The :data:`WORKER_SECTIONS` in the forked worker, and what its writer wrote."""
     assert _FORKED is not None
     for section in WORKER_SECTIONS:
@@ -320,13 +319,15 @@ def _sections_in_worker() -> WrittenPart:
     return _FORKED.writer.part()
 
 
-def _worker_pool() -> cf.ProcessPoolExecutor | None:
-    """One forked worker for :data:`WORKER_SECTIONS`, where this process may use two
-    cores and fork exists; None (everything in this process) elsewhere. The worker
-    starts without importing anything again and inherits the loaded data."""
-    if cores() < 2 or "fork" not in multiprocessing.get_all_start_methods():
+def _helper() -> LocalExecutor | None:
+    """One forked worker for :data:`WORKER_SECTIONS` (:meth:`LocalExecutor.submit`),
+    where this process may use two cores and fork exists; None (everything in this
+    process) elsewhere. The worker starts without importing anything again and
+    inherits the loaded data; like every worker it dies with this process, and is
+    terminated at once if the build fails or is interrupted."""
+    if cores() < 2 or not can_fork():
         return None
-    return cf.ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("fork"))
+    return LocalExecutor(1)
 
 
 def build(conn: sqlite3.Connection, out_dir: str | Path) -> BuildResult:
@@ -354,14 +355,14 @@ def build(conn: sqlite3.Connection, out_dir: str | Path) -> BuildResult:
     # (a good part of a build's CPU), and in the forked worker it would write to every
     # object it visits, copying the memory the worker shares with this process.
     gc.freeze()
-    pool = _worker_pool()
+    helper = _helper()
     try:
         in_worker = None
-        if pool is not None:
+        if helper is not None:
             # forked before this process writes anything: the writer's thread does not
             # exist yet, and the worker starts its own
             _FORKED = b
-            in_worker = pool.submit(_sections_in_worker)
+            in_worker = helper.submit(_sections_in_worker, None)
         for section in SECTIONS:
             if in_worker is None or section not in WORKER_SECTIONS:
                 section(b)
@@ -378,9 +379,13 @@ def build(conn: sqlite3.Connection, out_dir: str | Path) -> BuildResult:
         b.page("index.html", "index.html", compilers=b.compilers, headlines=b.headlines,
                flag_count=len(names), diff_count=len(b.diffs))
         stats = writer.finish()
+    except BaseException:
+        if helper is not None:
+            helper.abort()  # a failed or interrupted build: the worker stops now, unwaited
+        raise
     finally:
-        if pool is not None:
-            pool.shutdown(wait=True, cancel_futures=True)
+        if helper is not None:
+            helper.close()
         _FORKED = None
         writer.close()
         gc.unfreeze()

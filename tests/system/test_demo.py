@@ -1,14 +1,21 @@
-"""``warnscope demo``, the README's first quick-start command, end to end: it ends with
-the report site built beside the database, and a second run rewrites no page."""
+"""``warnscope demo``, the README's first quick-start command, end to end, where the
+README runs it: at the top of a git checkout, with the default database. It ends with
+the report site built beside the database, a second run rewrites no page, and
+everything it wrote is ignored by the project's ``.gitignore`` (``git status`` stays
+clean)."""
 from __future__ import annotations
 
 import re
 import shutil
+import subprocess
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 import pytest
 
+from analyzer.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = Path("/usr/bin/chromium")
 
 
@@ -16,12 +23,50 @@ def _site_files(root: Path) -> dict[Path, int]:
     return {p: p.stat().st_mtime_ns for p in root.rglob("*") if p.is_file()}
 
 
+def git(repo: Path, *args: str) -> str:
+    return subprocess.run(["git", "-C", str(repo), "-c", "user.name=warnscope tests",
+                           "-c", "user.email=tests@warnscope.invalid", "-c", "commit.gpgsign=false",
+                           *args], check=True, capture_output=True, text=True, timeout=60).stdout
+
+
+def checkout(tmp_path: Path) -> Path:
+    """A throwaway git repository that ignores what this tree's ``.gitignore`` ignores
+    (the file as it is in the working tree, committed there): the top of a checkout,
+    as far as ``git status`` is concerned."""
+    repo = tmp_path / "checkout"
+    repo.mkdir()
+    git(repo, "init", "-q")
+    shutil.copyfile(ROOT / ".gitignore", repo / ".gitignore")
+    git(repo, "add", ".gitignore")
+    git(repo, "commit", "-q", "-m", "the project's .gitignore")
+    return repo.resolve()
+
+
+def untracked_in_source_tree() -> set[str]:
+    """What ``git status`` lists in this source tree (it may be dirty while one works)."""
+    if not (ROOT / ".git").exists() or shutil.which("git") is None:
+        return set()
+    return set(git(ROOT, "status", "--porcelain", "--untracked-files=all").splitlines())
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 @pytest.mark.skipif(any(shutil.which(c) is None for c in ("gcc-11", "gcc-12", "clang-16")),
                     reason="the demo needs gcc-11, gcc-12 and clang-16")
-def test_demo_end_to_end(tmp_path, cli_at):
-    cli = cli_at(tmp_path / "demo.db")
+def test_demo_end_to_end(tmp_path, capsys, monkeypatch):
+    repo = checkout(tmp_path)
+    monkeypatch.chdir(repo)
+    monkeypatch.delenv("WARNSCOPE_DB", raising=False)   # the default: ./warnscope.db
+    source_before = untracked_in_source_tree()
+
+    def cli(*args: str) -> tuple[int, str, str]:
+        capsys.readouterr()
+        code = main(list(args))
+        out, err = capsys.readouterr()
+        return code, out, err
+
     code, out, err = cli("demo")
     assert code == 0, err
+    assert (repo / "warnscope.db").is_file()
     assert "gcc-11: added" in out and "gcc-12: added" in out
     assert out.count(" 0 unexplained") == 2                       # both GCCs verified
     assert "+ -Wuse-after-free " in out and "+ -Wdangling-pointer " in out
@@ -32,7 +77,7 @@ def test_demo_end_to_end(tmp_path, cli_at):
     assert "-O0 expected; -O2 hang" in out
     assert "control/unsigned-loop" in out
     # The site, beside the database, and where to open it.
-    site = tmp_path / "warnscope-site"
+    site = repo / "warnscope-site"
     index = site / "index.html"
     assert f"open {index.as_uri()}" in out
     assert (site / "compilers/gcc-12.html").is_file() and (site / "flags/wshadow.html").is_file()
@@ -45,6 +90,12 @@ def test_demo_end_to_end(tmp_path, cli_at):
     assert "gcc-12: unchanged" in out and "(0 run now)" in out
     assert "(0 files written," in out and f"open {index.as_uri()}" in out
     assert _site_files(site) == before
+    # Everything the demo wrote (the database and its journal, the site) is ignored, and
+    # nothing was written into the source tree the code runs from.
+    assert git(repo, "status", "--porcelain", "--untracked-files=all") == ""
+    assert git(repo, "check-ignore", "warnscope.db", "warnscope-site/index.html").split() == [
+        "warnscope.db", "warnscope-site/index.html"]
+    assert untracked_in_source_tree() == source_before
     _loads_in_chromium(site)
 
 

@@ -13,6 +13,7 @@ import re
 import shutil
 import signal
 import sqlite3
+import time
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
@@ -272,7 +273,7 @@ def test_rebuild_writes_only_what_changed(site_db, tmp_path):
 def test_one_process_builds_the_same_site(site, site_db, tmp_path, monkeypatch):
     """Where the builder cannot fork a worker (one core), it renders every section
     itself: the same bytes, the same files, the same manifest."""
-    monkeypatch.setattr(builder, "_worker_pool", lambda: None)
+    monkeypatch.setattr(builder, "_helper", lambda: None)
     out = tmp_path / "site"
     result = builder.build(connect(site_db), out)
     files = sorted(p.relative_to(out) for p in out.rglob("*") if p.is_file())
@@ -281,7 +282,7 @@ def test_one_process_builds_the_same_site(site, site_db, tmp_path, monkeypatch):
     assert len(result.stats.written) == len(files) - 1  # all but the manifest
 
 
-def _worker_killed() -> None:
+def _worker_killed(_job: None = None) -> None:
     os.kill(os.getpid(), signal.SIGKILL)
 
 
@@ -292,6 +293,35 @@ def test_a_dead_worker_is_one_error(site_db, tmp_path, monkeypatch):
     monkeypatch.setattr(builder, "_sections_in_worker", _worker_killed)
     with pytest.raises(WarnscopeError, match="worker process died"):
         builder.build(connect(site_db), tmp_path / "site")
+
+
+def _worker_hangs(_job: None = None) -> None:
+    Path(os.environ["WARNSCOPE_TEST_WORKER_PID"]).write_text(f"{os.getpid()}\n")
+    time.sleep(600)
+
+
+def test_a_failed_build_stops_its_worker_at_once(site_db, tmp_path, monkeypatch):
+    """A section of the builder's own fails (or Ctrl-C) while the worker renders: the
+    error comes out at once and the worker is gone, not waited for."""
+    if cores() < 2:
+        pytest.skip("one core: the builder forks no worker")
+    pid_file = tmp_path / "worker.pid"
+    monkeypatch.setenv("WARNSCOPE_TEST_WORKER_PID", str(pid_file))
+    monkeypatch.setattr(builder, "_sections_in_worker", _worker_hangs)
+
+    def fails(_b) -> None:
+        deadline = time.monotonic() + 60
+        while not pid_file.is_file() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        raise WarnscopeError("a section failed")
+
+    monkeypatch.setattr(builder, "SECTIONS", (fails,))
+    start = time.monotonic()
+    with pytest.raises(WarnscopeError, match="a section failed"):
+        builder.build(connect(site_db), tmp_path / "site")
+    assert time.monotonic() - start < 60
+    worker = int(pid_file.read_text())
+    assert not Path(f"/proc/{worker}").exists()
 
 
 def test_a_dropped_compiler_drops_its_pages(site_db, tmp_path):

@@ -2,7 +2,10 @@
 reports a failure (an exception, a worker that dies) as data, never as a hung run."""
 from __future__ import annotations
 
+import concurrent.futures as cf
 import os
+import time
+from pathlib import Path
 
 import pytest
 
@@ -38,3 +41,48 @@ def test_a_worker_that_dies_is_a_failed_job_not_a_hung_run():
     with LocalExecutor(1) as ex:
         done = list(ex.map(os._exit, [3]))
     assert len(done) == 1 and done[0].error is not None
+
+
+#: set by a test just before it submits: a forked worker sees it without pickling
+SHARED: dict[str, object] = {}
+
+
+def read_shared(key: str) -> object:
+    return SHARED.get(key), os.getppid()
+
+
+def test_submit_runs_one_job_in_a_forked_worker_that_sees_this_process_data():
+    SHARED["data"] = ["loaded", "after import"]
+    try:
+        with LocalExecutor(1) as ex:
+            fut = ex.submit(read_shared, "data")
+            assert fut.result(timeout=60) == (["loaded", "after import"], os.getpid())
+    finally:
+        SHARED.clear()
+
+
+def test_submit_a_worker_that_dies_raises_broken_pool():
+    with LocalExecutor(1) as ex:
+        with pytest.raises(cf.process.BrokenProcessPool):
+            ex.submit(os._exit, 3).result(timeout=60)
+
+
+def test_abort_ends_a_submitted_job_at_once_and_its_worker():
+    ex = LocalExecutor(1)
+    fut = ex.submit(time.sleep, 120)
+    workers = [p.pid for p in ex.pool._processes.values()]
+    assert len(workers) == 1
+    start = time.monotonic()
+    ex.abort()
+    assert time.monotonic() - start < 10
+    with pytest.raises(cf.process.BrokenProcessPool):
+        fut.result(timeout=10)
+    assert not Path(f"/proc/{workers[0]}").exists()  # ended and reaped
+
+
+def test_a_later_map_releases_the_pool_of_an_earlier_submit():
+    with LocalExecutor(1) as ex:
+        assert ex.submit(square, 4).result(timeout=60) == 16
+        first = ex.pool
+        assert [d.result for d in ex.map(square, [5])] == [25]
+        assert ex.pool is not first

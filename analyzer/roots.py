@@ -39,8 +39,8 @@ from pathlib import Path
 from typing import Callable, ContextManager
 
 from warnscope import apt, tool
-from warnscope.errors import (BadInput, NetworkUnreachable, NotInstalled, PackageError,
-                              WarnscopeError)
+from warnscope.errors import (BadInput, NeedsPrivilege, NetworkUnreachable, NotInstalled,
+                              PackageError)
 from warnscope.locks import flocked
 from warnscope.compilers import CompilerId
 from warnscope.paths import atomic_write, cache_dir
@@ -239,7 +239,7 @@ def download(suite: str, packages: list[str]) -> dict[str, Path]:
 
 def _require_privileges() -> None:
     if os.geteuid() != 0:
-        raise WarnscopeError("preparing a root needs root (debootstrap creates device nodes "
+        raise NeedsPrivilege("preparing a root needs root (debootstrap creates device nodes "
                              "and files of other owners): run it as root; using the root "
                              "afterwards does not need root")
     for needed in ("debootstrap", "unshare", "chroot"):

@@ -356,5 +356,5 @@ def _mount_tracefs() -> None:
     try:
         tool.run(["mount", "-t", "tracefs", "nodev", "/sys/kernel/tracing"], timeout=10,
                  what="mount tracefs", check=False)
-    except WarnscopeError:
+    except (NotInstalled, ToolFailed):
         pass  # bpftrace says what is missing

@@ -41,6 +41,10 @@ class NotInstalled(WarnscopeError):
     """A compiler or tool is not on this machine nor in a prepared root."""
 
 
+class NeedsPrivilege(WarnscopeError):
+    """The operation needs root here (debootstrap of a toolchain root, BPF accounting)."""
+
+
 class ToolFailed(WarnscopeError):
     """A tool warnscope ran for itself failed: could not start, exited non-zero, said
     something that is not UTF-8, or was killed."""

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterator
 
-from warnscope.errors import ParseError, WarnscopeError
+from warnscope.errors import ParseError, UnsafeInput
 from warnscope.paths import atomic_write
 
 #: Limits far above any real input (the largest clang table is ~2 MB, a whole GCC's
@@ -60,10 +60,10 @@ class Budget:
 
     def take(self, name: str, size: int) -> None:
         if size > MAX_FILE_BYTES:
-            raise WarnscopeError(f"{self.origin}: member {shown(name)} is {size} bytes, over the "
+            raise UnsafeInput(f"{self.origin}: member {shown(name)} is {size} bytes, over the "
                                  f"{MAX_FILE_BYTES >> 20} MB limit for one file (not a real source?)")
         if size > self.total or self.files <= 0:
-            raise WarnscopeError(f"{self.origin}: the wanted files exceed {MAX_TOTAL_BYTES >> 20} MB "
+            raise UnsafeInput(f"{self.origin}: the wanted files exceed {MAX_TOTAL_BYTES >> 20} MB "
                                  f"or {MAX_FILES} files in total (not a real source?)")
         self.total -= size
         self.files -= 1
@@ -75,10 +75,10 @@ def member_name(member: tarfile.TarInfo, origin: str) -> str:
     name = member.name
     parts = [p for p in name.split("/") if p not in ("", ".")]
     if name.startswith("/") or ".." in parts:
-        raise WarnscopeError(f"{origin}: unsafe member name {shown(name)!r} "
+        raise UnsafeInput(f"{origin}: unsafe member name {shown(name)!r} "
                              "(absolute or with '..'): refusing the archive")
     if shown(name) != name:
-        raise WarnscopeError(f"{origin}: member name {shown(name)!r} is not valid UTF-8: "
+        raise UnsafeInput(f"{origin}: member name {shown(name)!r} is not valid UTF-8: "
                              "refusing the archive")
     return "/".join(parts)
 
@@ -97,7 +97,7 @@ def require_regular(member: tarfile.TarInfo, name: str, origin: str) -> None:
         kind = ("symbolic link" if member.issym() else "hard link" if member.islnk() else
                 "directory" if member.isdir() else "FIFO" if member.isfifo() else
                 "device" if member.isdev() else "special member")
-        raise WarnscopeError(f"{origin}: {shown(name)} is a {kind}, not a regular file: "
+        raise UnsafeInput(f"{origin}: {shown(name)} is a {kind}, not a regular file: "
                              "refusing the archive")
 
 
@@ -109,7 +109,7 @@ def write_member(tar: tarfile.TarFile, member: tarfile.TarInfo, name: str, dest_
     dest = dest_root / name
     src = tar.extractfile(member)
     if src is None:  # pragma: no cover - isreg() members always have data
-        raise WarnscopeError(f"{budget.origin}: {shown(name)}: no data")
+        raise UnsafeInput(f"{budget.origin}: {shown(name)}: no data")
     atomic_write(dest, _Capped(src, member.size))
 
 

@@ -13,6 +13,7 @@ import shutil
 import sqlite3
 import subprocess
 import sys
+import time
 from functools import lru_cache
 from pathlib import Path
 from typing import Callable
@@ -373,3 +374,40 @@ def zlib_studies(gcc_db, tmp_path_factory) -> Path:
                      "--mode", mode, "--quiet"])
         assert code == 0, f"the zlib {mode} study failed"
     return path
+
+
+# ------------------------------------------------------------------ processes left behind
+
+class Sleeps:
+    """``sleep`` processes with a duration unique to a test, to find exactly its own
+    processes afterwards: ``unique()`` names one, ``running(s)`` lists the pids of
+    ``sleep s``, ``gone(s)`` waits a moment for them to be torn down (SIGKILL is sent
+    at once; an orphaned grandchild may take a moment) and says whether none is left."""
+
+    @staticmethod
+    def unique() -> str:
+        return f"31.{os.getpid()}{time.monotonic_ns() // 1_000_000 % 100000}"
+
+    @staticmethod
+    def running(seconds: str) -> list[int]:
+        want = f"sleep\0{seconds}\0".encode()
+        found = []
+        for entry in os.scandir("/proc"):
+            try:
+                if entry.name.isdigit() and Path(entry.path, "cmdline").read_bytes() == want:
+                    found.append(int(entry.name))
+            except OSError:
+                continue
+        return found
+
+    def gone(self, seconds: str, within: float = 5.0) -> bool:
+        deadline = time.monotonic() + within
+        while self.running(seconds) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        return self.running(seconds) == []
+
+
+@pytest.fixture(scope="session")
+def sleeps() -> Sleeps:
+    """The ``sleep`` processes of a test: see :class:`Sleeps`."""
+    return Sleeps()

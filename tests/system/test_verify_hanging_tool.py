@@ -10,24 +10,11 @@ from __future__ import annotations
 
 import os
 import time
-from pathlib import Path
 
 import pytest
 
 TIMEOUT = 2
 
-
-def _running(seconds: str) -> list[int]:
-    """Pids of ``sleep SECONDS`` processes (exact command line, as in /proc)."""
-    want = f"sleep\0{seconds}\0".encode()
-    found = []
-    for entry in os.scandir("/proc"):
-        try:
-            if entry.name.isdigit() and Path(entry.path, "cmdline").read_bytes() == want:
-                found.append(int(entry.name))
-        except OSError:
-            continue
-    return found
 
 
 @pytest.mark.parametrize("hangs_on, shown", [
@@ -35,7 +22,7 @@ def _running(seconds: str) -> list[int]:
     ("-Q", "gcc-12 -Q --help=warnings did not answer within 2 s"),
 ])
 def test_verify_against_a_hanging_gcc_is_one_error_line(gcc_db, tmp_path, warnscope,
-                                                        one_error, hangs_on, shown):
+                                                        one_error, hangs_on, shown, sleeps):
     # a duration of this test's own, to find exactly its processes afterwards
     seconds = f"1000.{os.getpid()}{len(hangs_on)}"
     version = f"sleep {seconds}" if hangs_on == "--version" else "echo 'gcc-12 (fake) 12.2.0'"
@@ -58,7 +45,4 @@ def test_verify_against_a_hanging_gcc_is_one_error_line(gcc_db, tmp_path, warnsc
     line = one_error(proc)
     assert line == f"warnscope: error: {script} {shown.split(' ', 1)[1]}", line
     assert took < TIMEOUT + 20  # the timeout, plus starting Python and loading the entry
-    deadline = time.monotonic() + 5
-    while _running(seconds) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert _running(seconds) == []
+    assert sleeps.gone(seconds)

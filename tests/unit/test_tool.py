@@ -19,31 +19,6 @@ ROOT = Path(__file__).resolve().parents[2]
 MINI = ROOT / "tests" / "fixtures" / "ub" / "mini"
 
 
-def _unique_sleep() -> str:
-    """A ``sleep`` duration no other test run on the machine uses, to find its process."""
-    return f"31.{os.getpid()}{int(time.monotonic() * 1000) % 100000}"
-
-
-def _running(seconds: str) -> list[int]:
-    """Pids of ``sleep SECONDS`` processes (exact command line, as in /proc)."""
-    want = f"sleep\0{seconds}\0".encode()
-    found = []
-    for entry in os.scandir("/proc"):
-        try:
-            if entry.name.isdigit() and Path(entry.path, "cmdline").read_bytes() == want:
-                found.append(int(entry.name))
-        except OSError:
-            continue
-    return found
-
-
-def _gone(seconds: str, within: float = 5.0) -> bool:
-    """SIGKILL is sent at once; an orphan may take a moment to be torn down."""
-    deadline = time.monotonic() + within
-    while _running(seconds) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    return _running(seconds) == []
-
 
 def test_output_exit_and_usage():
     done = tool.run(["sh", "-c", "echo out; echo err >&2; i=0; "
@@ -53,14 +28,14 @@ def test_output_exit_and_usage():
     assert done.usage.wall >= done.usage.cpu * 0.5
 
 
-def test_a_hanging_tool_and_its_children_are_killed_at_the_timeout():
-    seconds = _unique_sleep()
+def test_a_hanging_tool_and_its_children_are_killed_at_the_timeout(sleeps):
+    seconds = sleeps.unique()
     start = time.monotonic()
     with pytest.raises(ToolTimeout, match=r"^sh -c sleep .* did not answer within 0.5 s$"):
         # not exec: the shell waits for its child, which must die with it
         tool.run(["sh", "-c", f"sleep {seconds}; true"], timeout=0.5)
     assert time.monotonic() - start < 5
-    assert _gone(seconds)
+    assert sleeps.gone(seconds)
 
 
 def test_the_environment_sets_every_timeout(monkeypatch):
@@ -75,13 +50,13 @@ def test_the_environment_sets_every_timeout(monkeypatch):
             tool.run(["true"], timeout=1)
 
 
-def test_what_a_finished_tool_left_running_is_killed():
-    seconds = _unique_sleep()
+def test_what_a_finished_tool_left_running_is_killed(sleeps):
+    seconds = sleeps.unique()
     start = time.monotonic()
     done = tool.run(["sh", "-c", f"sleep {seconds} & echo started"], timeout=30)
     assert done.stdout == "started\n"
     assert time.monotonic() - start < 5  # not held up by the sleep's copy of the pipes
-    assert _gone(seconds)
+    assert sleeps.gone(seconds)
 
 
 def test_a_missing_tool_is_not_installed():
@@ -128,8 +103,8 @@ def test_a_pseudo_terminal_when_asked():
     assert tool.run(["sh", "-c", script], timeout=5, tty=True).stdout == "tty\r\ntty2\r\n"
 
 
-def test_ctrl_c_kills_the_tool_and_propagates():
-    seconds = _unique_sleep()
+def test_ctrl_c_kills_the_tool_and_propagates(sleeps):
+    seconds = sleeps.unique()
     previous = signal.signal(signal.SIGALRM, signal.default_int_handler)
     signal.setitimer(signal.ITIMER_REAL, 0.3)
     try:
@@ -138,13 +113,13 @@ def test_ctrl_c_kills_the_tool_and_propagates():
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
-    assert _gone(seconds)
+    assert sleeps.gone(seconds)
 
 
-def test_sigterm_to_the_cli_kills_the_tool_it_waits_for(tmp_path):
+def test_sigterm_to_the_cli_kills_the_tool_it_waits_for(tmp_path, sleeps):
     """The CLI turns SIGTERM into an exception where the program is: here, waiting for a
     compiler's ``--version`` that hangs."""
-    seconds = _unique_sleep()
+    seconds = sleeps.unique()
     bindir = tmp_path / "bin"
     bindir.mkdir()
     (bindir / "gcc-99").write_text(f"#!/bin/sh\nsleep {seconds}\n")
@@ -157,22 +132,22 @@ def test_sigterm_to_the_cli_kills_the_tool_it_waits_for(tmp_path):
          "--compilers", "gcc-99", "--levels", "O0"],
         cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 30
-    while not _running(seconds) and time.monotonic() < deadline:
+    while not sleeps.running(seconds) and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert _running(seconds), "the fake compiler never started"
+    assert sleeps.running(seconds), "the fake compiler never started"
     child.send_signal(signal.SIGTERM)
     _, err = child.communicate(timeout=30)
     assert child.returncode == 128 + signal.SIGTERM, err
-    assert _gone(seconds)
+    assert sleeps.gone(seconds)
 
 
-def test_a_measured_run_writes_its_output_to_a_file_and_times_out_as_a_result(tmp_path):
+def test_a_measured_run_writes_its_output_to_a_file_and_times_out_as_a_result(tmp_path, sleeps):
     log = tmp_path / "build.log"
     run = tool.run_measured(["sh", "-c", "echo one; echo two >&2"], output=log, timeout=10)
     assert run.exit == 0 and log.read_text() == "one\ntwo\n"
-    seconds = _unique_sleep()
+    seconds = sleeps.unique()
     start = time.monotonic()
     run = tool.run_measured(["sh", "-c", f"sleep {seconds}; true"], timeout=0.3)
     assert run.exit == -1 and time.monotonic() - start < 5
-    assert _gone(seconds)
+    assert sleeps.gone(seconds)
     assert tool.run_measured(["sh", "-c", "kill -9 $$"]).exit == 128 + 9

@@ -39,7 +39,8 @@ def test_ids_have_one_canonical_spelling():
             toolchain.canonical(bad)
 
 
-def test_a_compiler_whose_version_hangs_is_a_one_line_error(tmp_path, monkeypatch, capsys, dump):
+def test_a_compiler_whose_version_hangs_is_a_one_line_error(tmp_path, monkeypatch, capsys, dump,
+                                                            sleeps):
     # Not exec: the shell waits for its child, which must die with it. A duration of this
     # test process's own, so that another test run on the machine is not counted.
     seconds = f"31.{os.getpid()}"
@@ -53,23 +54,8 @@ def test_a_compiler_whose_version_hangs_is_a_one_line_error(tmp_path, monkeypatc
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "--version did not answer within 1 s" in err[0], err
     assert dump(db) == []
-    # SIGKILL is sent at once; an orphaned grandchild may take a moment to be torn down
-    deadline = time.monotonic() + 5
-    while _processes_running(f"sleep\0{seconds}\0".encode()) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert _processes_running(f"sleep\0{seconds}\0".encode()) == []
+    assert sleeps.gone(seconds)
 
-
-def _processes_running(cmdline: bytes) -> list[int]:
-    """Pids whose command line is exactly ``cmdline`` (NUL-separated, as in /proc)."""
-    found = []
-    for entry in os.scandir("/proc"):
-        try:
-            if entry.name.isdigit() and Path(entry.path, "cmdline").read_bytes() == cmdline:
-                found.append(int(entry.name))
-        except OSError:
-            continue
-    return found
 
 
 @pytest.mark.parametrize("body, message", [

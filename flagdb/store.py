@@ -11,7 +11,7 @@ import sqlite3
 from dataclasses import dataclass, fields
 
 from warnscope.database import transaction, utc_now
-from warnscope.errors import WarnscopeError
+from warnscope.errors import NotIngested, WarnscopeError
 from flagdb.model import ClangFacts, CompilerData, Edge, Flag, GccFacts, Message
 from warnscope.compilers import sort_key
 
@@ -132,7 +132,7 @@ def _compiler(conn: sqlite3.Connection, name: str) -> tuple[int, CompilerRow]:
     row = conn.execute("SELECT * FROM compiler WHERE name = ?", (name,)).fetchone()
     if row is None:
         known = ", ".join(r.name for r in compilers(conn)) or "none yet"
-        raise WarnscopeError(
+        raise NotIngested(
             f"compiler {name!r} is not in the database (ingested: {known}); "
             f"run: warnscope flags ingest {name}"
         )

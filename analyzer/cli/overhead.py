@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from warnscope.database import connect
-from warnscope.errors import WarnscopeError
+from warnscope.errors import NoData, WarnscopeError
 from warnscope.paths import db_path
 
 from analyzer import toolchain
@@ -117,8 +117,8 @@ def run_cmd(ctx, project, source, configure_cmd, build_cmd, clean_cmd, language,
     conn = connect(_db(ctx))
     try:
         sid = study.run_study(conn, recipe, source_tree, toolchains, level_list, opts, progress, executor)
-        cells = [c for c in store.cells(conn, sid) if c["compiler"] in {t.name for t in toolchains}
-                 and c["level"] in level_list]
+        cells = [c for c in store.cells(conn, sid) if c.compiler in {t.name for t in toolchains}
+                 and c.level in level_list]
         info = store.study_info(conn, sid)
     finally:
         conn.close()
@@ -126,14 +126,14 @@ def run_cmd(ctx, project, source, configure_cmd, build_cmd, clean_cmd, language,
         if executor is not None:
             executor.close()
     if as_json:
-        click.echo(json.dumps({"study": sid, "cells": cells}, indent=2))
+        click.echo(to_json({"study": sid, "cells": cells}))
     else:
-        click.echo(report_mod.render(info, cells, "text"))
-    failed = [c for c in cells if c["status"] != "ok"]
+        click.echo(report_mod.render(report_mod.report(info, cells), "text"))
+    failed = [c for c in cells if c.status != "ok"]
     if failed:  # recorded with their log tail; the exit status says so
         first = failed[0]
         raise WarnscopeError(f"{len(failed)} of {len(cells)} cells failed, stored with their log tail "
-                             f"(first: {first['compiler']} {first['level']}: {first['error']})")
+                             f"(first: {first.compiler} {first.level}: {first.error})")
 
 
 @overhead.command("report")
@@ -156,13 +156,13 @@ def report_cmd(ctx, study_id, project, fmt, top) -> None:
         if sid is None:
             raise WarnscopeError(f"no overhead study{' of ' + project if project else ''} in {path}")
         info = store.study_info(conn, sid)
-        cells = store.cells(conn, sid, with_tus=info["mode"] == "tu")
+        cells = store.cells(conn, sid, with_tus=info.mode == "tu")
     finally:
         conn.close()
     if not cells:
-        raise WarnscopeError(f"study {sid} ({info['project']}) has no finished cell yet: rerunning "
-                             "`warnscope overhead run` with its parameters resumes it")
-    click.echo(report_mod.render(info, cells, fmt, top))
+        raise NoData(f"study {sid} ({info.project}) has no finished cell yet: rerunning "
+                     "`warnscope overhead run` with its parameters resumes it")
+    click.echo(report_mod.render(report_mod.report(info, cells, top), fmt))
 
 
 @overhead.command("calibrate")

@@ -1,7 +1,6 @@
 """``warnscope overhead projects|run|report``: thin shells over analyzer.overhead."""
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 
@@ -15,6 +14,7 @@ from analyzer import toolchain
 from analyzer.overhead import levels as levels_mod
 from analyzer import progress as progress_mod
 from analyzer.overhead import recipes, report as report_mod, store, study
+from analyzer.overhead.results import ProjectRecipe
 from warnscope.serial import to_json
 
 DEFAULT_COMPILERS = "gcc-12,clang-16"
@@ -38,14 +38,14 @@ def overhead() -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print the recipes as JSON.")
 def projects_cmd(as_json: bool) -> None:
     """List the project recipes."""
-    items = [{"name": r.name, "package": r.package, "build_system": r.build_system,
-              "languages": list(r.languages), "needs": list(r.needs), "description": r.description}
+    items = [ProjectRecipe(name=r.name, package=r.package, build_system=r.build_system,
+                           languages=list(r.languages), needs=list(r.needs), description=r.description)
              for r in recipes.RECIPES.values()]
     if as_json:
-        click.echo(json.dumps({"projects": items}, indent=2))
+        click.echo(to_json({"projects": items}))
         return
-    for r in items:
-        click.echo(f"{r['name']:10} {r['build_system']:9} {'/'.join(r['languages']):4} {r['description']}")
+    for p in items:
+        click.echo(f"{p.name:10} {p.build_system:9} {'/'.join(p.languages):4} {p.description}")
 
 
 @overhead.command("run")
@@ -175,7 +175,7 @@ def calibrate_cmd(seconds, runs, load, as_json) -> None:
     from analyzer.overhead import calibrate
 
     result = calibrate.calibrate(seconds, runs, load)
-    click.echo(json.dumps(result, indent=2) if as_json else calibrate.render(result))
+    click.echo(to_json(result) if as_json else calibrate.render(result))
 
 
 @overhead.command("attribute")

@@ -133,6 +133,18 @@ class Probe:
 # ------------------------------------------------------------------ a study
 
 @dataclass(frozen=True)
+class ProjectRecipe:
+    """A project recipe as ``overhead projects`` lists it."""
+
+    name: str
+    package: str | None
+    build_system: str
+    languages: list[str]
+    needs: list[str]
+    description: str
+
+
+@dataclass(frozen=True)
 class Figures:
     """min / median / max of one quantity over a cell's runs, rounded for people (the
     minimum is the figure least disturbed by other load; the spread says how much
@@ -143,11 +155,13 @@ class Figures:
     max: float
 
     @classmethod
-    def of(cls, values: Sequence[float], digits: int = 3) -> Figures | None:
-        """None for no values (a failed cell has no runs)."""
+    def of(cls, values: Sequence[float], digits: int | None = 3) -> Figures | None:
+        """None for no values (a failed cell has no runs); ``digits=None``: unrounded."""
         if not values:
             return None
         s = stats(values)
+        if digits is None:
+            return cls(s.min, s.median, s.max)
         return cls(round(s.min, digits), round(s.median, digits), round(s.max, digits))
 
 
@@ -382,3 +396,29 @@ class Attribution:
     printing: Printing | None
     machine: str = ""
     notes: list[str] = field(default_factory=list)
+
+
+# ------------------------------------------------------------------ calibration
+
+@dataclass(frozen=True)
+class Condition:
+    """The calibration program under one condition (idle or loaded, a niceness): CPU and
+    wall over the runs, and how far they moved from idle at nice 0."""
+
+    condition: str
+    runs: int
+    cpu_s: Figures
+    wall_s: Figures
+    cpu_vs_idle_pct: float
+    cpu_spread_pct: float
+    wall_vs_idle: float
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """``overhead calibrate``: how exact CPU and wall time are on this machine."""
+
+    machine: str
+    iterations: int
+    competing_processes: int
+    conditions: list[Condition]

@@ -37,6 +37,10 @@ in the metric's unit (``unit``: ``s`` or ``instructions``).
    the report has a cost of its own); the phases whose time grows most.
 
 Every probe is stored when measured; rerunning the same parameters resumes.
+
+This module is the procedure; the probes are measured by :mod:`attr_runner`, the
+group testing of step 2 is :mod:`attr_search`, and the result types are in
+:mod:`analyzer.overhead.results`.
 """
 from __future__ import annotations
 

@@ -16,7 +16,7 @@ from warnscope.errors import WarnscopeError
 from warnscope.measure import host
 
 from analyzer.overhead import phases as phases_mod, report, store, study
-from analyzer.overhead.experiment import Tu, compile_tu, count_warnings
+from analyzer.overhead.experiment import Tu, compile_tu, count_warnings, log_tail
 from analyzer.overhead.recipes import Recipe
 from analyzer.overhead.results import CellResult, Probe, TuRun
 from analyzer.overhead.workdir import WorkDir
@@ -96,7 +96,7 @@ class Attributor:
                        wrapper=CACHEGRIND if instrument == "instructions" else ())
         if t.exit != 0:
             raise WarnscopeError(f"{tu.name} failed to compile with {' '.join(flags[:3])}"
-                                 f"{' …' if len(flags) > 3 else ''} (exit {t.exit}): {study._tail(out)[-200:]}")
+                                 f"{' …' if len(flags) > 3 else ''} (exit {t.exit}): {log_tail(out)[-200:]}")
         data = out.read_bytes()
         refs = sum(int(m.replace(b",", b"")) for m in _IREFS.findall(data)) if instrument == "instructions" else None
         found = (phases_mod.parse(data.decode(errors="replace"), self.tc.family)

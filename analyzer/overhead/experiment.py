@@ -64,6 +64,19 @@ def machine_facts(toolchains: Iterable[Toolchain]) -> dict[str, Any]:
             "summary": str(m), "compilers": {tc.name: tc.version for tc in toolchains}}
 
 
+#: lines of a failed step's output kept with its cell (what the user reads first)
+LOG_TAIL_LINES = 30
+
+
+def log_tail(path: Path) -> str:
+    """The last lines of a step's output ('' when there is none)."""
+    try:
+        lines = path.read_text(errors="replace").splitlines()
+    except OSError:
+        return ""
+    return "\n".join(lines[-LOG_TAIL_LINES:])
+
+
 def count_warnings(path: Path) -> int:
     """Warning lines in a build's output (``file:line:col: warning: …``, ``cc1: warning: …``)."""
     try:

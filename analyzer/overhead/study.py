@@ -32,7 +32,8 @@ from warnscope.paths import cache_dir
 
 from analyzer.overhead import levels as levels_mod
 from analyzer.overhead import process, store
-from analyzer.overhead.experiment import Experiment, Tu, compile_tu, count_warnings, machine_facts
+from analyzer.overhead.experiment import (Experiment, Tu, compile_tu, count_warnings, log_tail,
+                                          machine_facts)
 from analyzer.progress import Progress, as_progress
 from analyzer.overhead.recipes import Recipe, is_source, language_of
 from analyzer.overhead.results import BuildRun, CellResult, TuRun
@@ -42,7 +43,6 @@ from analyzer.toolchain import Toolchain
 
 OPT_LEVELS = re.compile(r"-O([0-3sgz]|fast)?")
 SUITES = ("bookworm",)
-LOG_TAIL_LINES = 30
 
 
 @dataclass
@@ -201,14 +201,6 @@ def _on_cluster(conn: sqlite3.Connection, study: int, jobs: list[CompilerJob], o
 
 # ------------------------------------------------------------------ helpers
 
-def _tail(path: Path) -> str:
-    try:
-        lines = path.read_text(errors="replace").splitlines()
-    except OSError:
-        return ""
-    return "\n".join(lines[-LOG_TAIL_LINES:])
-
-
 #: a compiler's own error line: ``file:line:col: error: …``, ``fatal error: …``,
 #: ``internal compiler error: …`` (not a warning that mentions an error)
 ERROR_LINE = re.compile(r"(?:^|: )(?:fatal error|internal compiler error|error): ")
@@ -236,7 +228,7 @@ def _fail(cells: list[CellResult], what: str, log: Path) -> None:
         error = error.replace(f"{log.parent / 'tree'}/", "")
         what = f"{what}: {error[:300]}"
     for c in cells:
-        c.status, c.error, c.log_tail, c.runs, c.tu_runs = "failed", what, _tail(log), [], []
+        c.status, c.error, c.log_tail, c.runs, c.tu_runs = "failed", what, log_tail(log), [], []
 
 
 def _prepare(recipe: Recipe, tree: Path, tc: Toolchain, opts: Options, work: Path,

@@ -136,13 +136,15 @@ def summary(name: str, samples: Sequence[Sample], goal: float | None = None) -> 
 
 @dataclass(frozen=True)
 class Machine:
-    """What a figure was measured on."""
+    """What a figure was measured on. ``host``: the machine's name, which studies store
+    with every run (ratios are only taken within one host)."""
 
     cpu_model: str
     cores: int
     kernel: str
     load_average: tuple[float, float, float]
     python: str
+    host: str = ""
 
     def __str__(self) -> str:
         load = ", ".join(f"{x:.2f}" for x in self.load_average)
@@ -162,7 +164,12 @@ def machine_facts() -> Machine:
     except OSError:
         pass
     return Machine(cpu_model=model, cores=os.cpu_count() or 1, kernel=platform.release(),
-                   load_average=os.getloadavg(), python=platform.python_version())
+                   load_average=os.getloadavg(), python=platform.python_version(), host=host())
+
+
+def host() -> str:
+    """This machine's name, as every stored run records it."""
+    return platform.node()
 
 
 def machine() -> str:

@@ -156,8 +156,7 @@ CREATE TABLE IF NOT EXISTS ub_sanitizer (
 );
 
 -- ------------------------------------------------------------------ build overhead
--- Read and written by analyzer/overhead/store.py (studies) and
--- analyzer/overhead/attr_store.py (attribution, below).
+-- Read and written by analyzer/overhead/store.py (studies, and the attribution below).
 -- A project as built: a Debian source package at a version, a local tree, or a
 -- compile_commands.json.
 CREATE TABLE IF NOT EXISTS oh_project (

@@ -1,20 +1,20 @@
 """``warnscope overhead projects|run|report``: thin shells over analyzer.overhead."""
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 
 import click
 
 from warnscope.database import connect
-from warnscope.errors import WarnscopeError
+from warnscope.errors import NoData, WarnscopeError
 from warnscope.paths import db_path
 
 from analyzer import toolchain
 from analyzer.overhead import levels as levels_mod
 from analyzer import progress as progress_mod
 from analyzer.overhead import recipes, report as report_mod, store, study
+from analyzer.overhead.results import ProjectRecipe
 from warnscope.serial import to_json
 
 DEFAULT_COMPILERS = "gcc-12,clang-16"
@@ -38,14 +38,14 @@ def overhead() -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print the recipes as JSON.")
 def projects_cmd(as_json: bool) -> None:
     """List the project recipes."""
-    items = [{"name": r.name, "package": r.package, "build_system": r.build_system,
-              "languages": list(r.languages), "needs": list(r.needs), "description": r.description}
+    items = [ProjectRecipe(name=r.name, package=r.package, build_system=r.build_system,
+                           languages=list(r.languages), needs=list(r.needs), description=r.description)
              for r in recipes.RECIPES.values()]
     if as_json:
-        click.echo(json.dumps({"projects": items}, indent=2))
+        click.echo(to_json({"projects": items}))
         return
-    for r in items:
-        click.echo(f"{r['name']:10} {r['build_system']:9} {'/'.join(r['languages']):4} {r['description']}")
+    for p in items:
+        click.echo(f"{p.name:10} {p.build_system:9} {'/'.join(p.languages):4} {p.description}")
 
 
 @overhead.command("run")
@@ -117,8 +117,8 @@ def run_cmd(ctx, project, source, configure_cmd, build_cmd, clean_cmd, language,
     conn = connect(_db(ctx))
     try:
         sid = study.run_study(conn, recipe, source_tree, toolchains, level_list, opts, progress, executor)
-        cells = [c for c in store.cells(conn, sid) if c["compiler"] in {t.name for t in toolchains}
-                 and c["level"] in level_list]
+        cells = [c for c in store.cells(conn, sid) if c.compiler in {t.name for t in toolchains}
+                 and c.level in level_list]
         info = store.study_info(conn, sid)
     finally:
         conn.close()
@@ -126,14 +126,14 @@ def run_cmd(ctx, project, source, configure_cmd, build_cmd, clean_cmd, language,
         if executor is not None:
             executor.close()
     if as_json:
-        click.echo(json.dumps({"study": sid, "cells": cells}, indent=2))
+        click.echo(to_json({"study": sid, "cells": cells}))
     else:
-        click.echo(report_mod.render(info, cells, "text"))
-    failed = [c for c in cells if c["status"] != "ok"]
+        click.echo(report_mod.render(report_mod.report(info, cells), "text"))
+    failed = [c for c in cells if c.status != "ok"]
     if failed:  # recorded with their log tail; the exit status says so
         first = failed[0]
         raise WarnscopeError(f"{len(failed)} of {len(cells)} cells failed, stored with their log tail "
-                             f"(first: {first['compiler']} {first['level']}: {first['error']})")
+                             f"(first: {first.compiler} {first.level}: {first.error})")
 
 
 @overhead.command("report")
@@ -156,13 +156,13 @@ def report_cmd(ctx, study_id, project, fmt, top) -> None:
         if sid is None:
             raise WarnscopeError(f"no overhead study{' of ' + project if project else ''} in {path}")
         info = store.study_info(conn, sid)
-        cells = store.cells(conn, sid, with_tus=info["mode"] == "tu")
+        cells = store.cells(conn, sid, with_tus=info.mode == "tu")
     finally:
         conn.close()
     if not cells:
-        raise WarnscopeError(f"study {sid} ({info['project']}) has no finished cell yet: rerunning "
-                             "`warnscope overhead run` with its parameters resumes it")
-    click.echo(report_mod.render(info, cells, fmt, top))
+        raise NoData(f"study {sid} ({info.project}) has no finished cell yet: rerunning "
+                     "`warnscope overhead run` with its parameters resumes it")
+    click.echo(report_mod.render(report_mod.report(info, cells, top), fmt))
 
 
 @overhead.command("calibrate")
@@ -175,7 +175,7 @@ def calibrate_cmd(seconds, runs, load, as_json) -> None:
     from analyzer.overhead import calibrate
 
     result = calibrate.calibrate(seconds, runs, load)
-    click.echo(json.dumps(result, indent=2) if as_json else calibrate.render(result))
+    click.echo(to_json(result) if as_json else calibrate.render(result))
 
 
 @overhead.command("attribute")

@@ -37,18 +37,19 @@ in the metric's unit (``unit``: ``s`` or ``instructions``).
    the report has a cost of its own); the phases whose time grows most.
 
 Every probe is stored when measured; rerunning the same parameters resumes.
+
+This module is the procedure; the probes are measured by :mod:`attr_runner`, the
+group testing of step 2 is :mod:`attr_search`, and the result types are in
+:mod:`analyzer.overhead.results`.
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import os
-import platform
-import re
 import shutil
 import sqlite3
 import statistics
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
@@ -56,18 +57,19 @@ from warnscope.database import transaction
 from warnscope.errors import WarnscopeError
 from warnscope.serial import to_json
 
-from analyzer.overhead import attr_store, levels as levels_mod, phases as phases_mod, process, report, store, study
-from analyzer.overhead.attr_store import Probe, ProbeRun
-from analyzer.progress import Progress, as_progress
+from analyzer.overhead import levels as levels_mod, report, store, study
+from analyzer.overhead.attr_runner import METRICS, Attributor, Workspace
+from analyzer.overhead.attr_search import search, threshold as search_threshold
+from analyzer.overhead.experiment import Experiment, machine_facts
 from analyzer.overhead.recipes import Recipe
-from analyzer.overhead.workdir import WorkDir
+from analyzer.overhead.results import (Attribution, FlagCost, Interval, Phase, Printing, Probe, Step,
+                                       TuCost)
+from analyzer.progress import Progress, as_progress
 from analyzer.toolchain import Toolchain
 
 PLAIN = {"gcc": ("-fdiagnostics-plain-output",),
          "clang": ("-fno-caret-diagnostics", "-fno-diagnostics-fixit-info", "-fno-color-diagnostics")}
 LANGUAGES = ("c", "c++")
-_IREFS = re.compile(rb"==\d+== I\s+refs:\s+([\d,]+)")
-METRICS = {"cpu": "s", "instructions": "instructions"}   # metric -> unit (a probe's instrument)
 
 
 @dataclass
@@ -99,239 +101,24 @@ class AttrOptions:
                                  "which is not installed")
 
 
-# ------------------------------------------------------------------ result types (--json)
-
-@dataclass(frozen=True)
-class Interval:
-    """An added cost in the metric's unit: the median difference and the widest range the
-    runs allow (all three equal with ``instructions``: one exact run)."""
-
-    median: float
-    low: float
-    high: float
-
-
-@dataclass(frozen=True)
-class TuCost:
-    tu: str
-    off_cpu_s: float
-    all_cpu_s: float
-    added_s: float
-
-
-@dataclass(frozen=True)
-class Step:
-    """One group-testing probe: a slice of the flag set and its added cost over off."""
-
-    depth: int
-    size: int
-    first: str
-    last: str
-    added: float
-    costs: bool
-
-
-@dataclass(frozen=True)
-class FlagCost:
-    """A suspect flag (or a diffuse group) confirmed: alone over off, and all minus all-without."""
-
-    flags: tuple[str, ...]
-    diffuse: bool
-    alone: Interval
-    unique: Interval
-    alone_share: float          # alone median / all's added median
-    warnings_alone: int
-    alone_instructions: int | None = None     # metric cpu with --instructions: over off, exact
-    unique_instructions: int | None = None    # all minus all-without
-
-
-@dataclass(frozen=True)
-class Phase:
-    name: str
-    off_s: float
-    all_s: float
-    added_s: float
-
-
-@dataclass(frozen=True)
-class Printing:
-    """Finding vs printing the diagnostics of ``all``."""
-
-    method: str
-    warnings: int
-    all: float
-    quiet: float | None           # all + -w: found, not printed (GCC only)
-    plain: float
-    finding: Interval | None      # quiet - off
-    printing: Interval | None     # all - quiet
-    printing_share: float | None  # printing / (all - off)
-    caret: Interval               # all - plain: the caret lines and source quoting
-
-
-@dataclass(frozen=True)
-class Attribution:
-    id: int
-    project: str
-    origin: str
-    compiler: str
-    compiler_version: str
-    opt: str
-    metric: str                   # 'cpu' | 'instructions': what every figure below measures
-    unit: str                     # 's' | 'instructions'
-    runs: int
-    search_runs: int
-    host: str
-    load_average: tuple[float, float, float]
-    tus_from: str                 # 'study N' | 'measured'
-    tus: list[TuCost]
-    off: list[float]
-    all: list[float]
-    added: Interval
-    threshold: float
-    flags_searched: int
-    probes: int
-    search: list[Step]
-    suspects: list[FlagCost]
-    explained_share: float | None  # sum of the suspects' alone medians / all's added median
-    off_instructions: int | None   # metric cpu with --instructions
-    all_instructions: int | None
-    phases: list[Phase]
-    printing: Printing | None
-    machine: str = ""
-    notes: list[str] = field(default_factory=list)
-
-
 def _interval(a: list[float], b: list[float]) -> Interval:
     """a minus b: median difference, [min a − max b, max a − min b]."""
     return Interval(round(statistics.median(a) - statistics.median(b), 4), round(min(a) - max(b), 4),
                     round(max(a) - min(b), 4))
 
 
-# ------------------------------------------------------------------ the workspace
-
-class Workspace:
-    """A configured, built private copy of the project, made on first need (a complete
-    resume needs none), and the TUs to compile."""
-
-    def __init__(self, recipe: Recipe, tree: Path, tc: Toolchain, opt: str, timeout: float,
-                 progress: Progress):
-        self.recipe, self.tree, self.tc, self.opt, self.timeout = recipe, tree, tc, opt, timeout
-        self.progress = progress
-        self.work: Path | None = None
-        self._workdir: WorkDir | None = None
-        self._tus: list[study.Tu] | None = None
-
-    def tus(self) -> list[study.Tu]:
-        if self._tus is None:
-            self._workdir = WorkDir(f"attr-{self.tc.name}-")
-            self.work = self._workdir.path
-            opts = study.Options(opt=self.opt, timeout=max(self.timeout, 3600.0))
-            probe = store.CellResult(self.tc.name, "", "", "capture", {})
-            tus = study.capture(self.recipe, self.tree, self.tc, opts, self.work, [probe], self.progress)
-            if tus is None:
-                raise WarnscopeError(f"{self.recipe.name} {self.tc.name}: {probe.error}: "
-                                     f"{_first_error(probe.log_tail or '')[:200]}")
-            (self.work / "objects").mkdir()
-            self._tus = tus
-        return self._tus
-
-    def close(self) -> None:
-        if self._workdir is not None:
-            self._workdir.close()
-
-
-def _first_error(log: str) -> str:
-    """The line of a build log that says what failed: the compiler's first error line,
-    else the last line."""
-    lines = [line.strip() for line in log.splitlines() if line.strip()]
-    return study.first_error(lines) or (lines or [""])[-1]
-
-
-# ------------------------------------------------------------------ measuring
-
-class Attributor:
-    def __init__(self, conn: sqlite3.Connection, attr: int, ws: Workspace, tc: Toolchain,
-                 all_sets: dict[str, list[str]], opts: AttrOptions, progress: Progress):
-        self.conn, self.attr, self.ws, self.tc, self.opts, self.progress = conn, attr, ws, tc, opts, progress
-        self.all_sets = {lang: set(v) for lang, v in all_sets.items()}
-        self.union = {f for v in all_sets.values() for f in v}
-        self.probes = attr_store.load_probes(conn, attr)
-        self.names: list[str] | None = None   # the TUs of the workload
-        self.chosen_from = ""
-
-    def _flags_for(self, flags: tuple[str, ...], language: str) -> list[str]:
-        """A configuration's flags for one TU: warning flags of the other language's set dropped."""
-        own = self.all_sets.get(language, set())
-        return [f for f in flags if f not in self.union or f in own]
-
-    def _compile(self, tu: study.Tu, flags: list[str], instrument: str, seq: int,
-                 index: int) -> tuple[ProbeRun, dict[str, tuple[float, float]]]:
-        assert self.ws.work is not None
-        argv = [self.tc.driver(tu.language), *tu.args, "-o", str(self.ws.work / "objects" / f"{index}.o"), *flags]
-        if instrument == "time-report":
-            argv.append("-ftime-report")
-        if instrument == "instructions":
-            argv = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--trace-children=yes",
-                    "--cachegrind-out-file=/dev/null", *argv]
-        out = self.ws.work / "tu.log"
-        out.unlink(missing_ok=True)
-        t = process.run(argv, Path(tu.cwd), process.build_env(), out, timeout=self.opts.timeout)
-        if t.exit != 0:
-            raise WarnscopeError(f"{tu.name} failed to compile with {' '.join(flags[:3])}"
-                                 f"{' …' if len(flags) > 3 else ''} (exit {t.exit}): {study._tail(out)[-200:]}")
-        data = out.read_bytes()
-        refs = sum(int(m.replace(b",", b"")) for m in _IREFS.findall(data)) if instrument == "instructions" else None
-        found = (phases_mod.parse(data.decode(errors="replace"), self.tc.family)
-                 if instrument == "time-report" else {})
-        run = ProbeRun(tu=tu.name, seq=seq, user_s=t.user, sys_s=t.sys, wall_s=t.wall, maxrss_kb=t.maxrss_kb,
-                       warnings=study.count_warnings(out), load1=t.load1, host=platform.node(),
-                       instructions=refs)
-        return run, found
-
-    def measure(self, wanted: list[Probe], runs: int, label: str) -> list[Probe]:
-        """The probes, measured where not stored yet: ``runs`` rounds, each round every
-        probe over every TU (A B A B …); each probe stored after its last round."""
-        todo = [p for p in wanted if p.key not in self.probes]
-        if todo:
-            tus = [t for t in self.ws.tus() if self.names is None or t.name in self.names]
-            missing = sorted(set(self.names or ()) - {t.name for t in tus})
-            if missing:
-                raise WarnscopeError(f"TU {missing[0]} of {self.chosen_from} is not compiled by this build")
-            index = {t.name: i for i, t in enumerate(self.ws.tus())}
-            rounds = 1 if todo[0].instrument != "cpu" else runs
-            self.progress.add_total(rounds * len(todo) * len(tus))
-            unit = METRICS.get(todo[0].instrument, "s")
-            for seq in range(1, rounds + 1):
-                for p in todo:
-                    for tu in tus:
-                        run, found = self._compile(tu, self._flags_for(p.flags, tu.language), p.instrument,
-                                                   seq, index[tu.name])
-                        p.runs.append(run)
-                        if found:
-                            p.phases[tu.name] = found
-                        self.progress.advance()
-                    if seq == rounds:
-                        attr_store.save_probe(self.conn, self.attr, p)
-                        self.probes[p.key] = p
-                    shown = p.values()[-1] if p.instrument in METRICS else p.totals()[-1]
-                    self.progress(f"{label}: {p.role} ({len(p.flags)} flags) run {seq}/{rounds}: "
-                                  f"{report.amount(shown, unit)}")
-        return [self.probes[p.key] for p in wanted]
-
-
 # ------------------------------------------------------------------ the procedure
 
 def _top_from_study(conn: sqlite3.Connection, project: str, tc: Toolchain, opts: AttrOptions
                     ) -> tuple[int, list[TuCost]] | None:
-    sql = ("SELECT s.id FROM oh_study s JOIN oh_project p ON p.id = s.project_id WHERE p.name = ? AND"
-           " s.mode = 'tu' AND s.opt = ?" + (" AND s.id = ?" if opts.study is not None else "")
-           + " ORDER BY s.id DESC")
-    for (sid,) in conn.execute(sql, (project, opts.opt, *(() if opts.study is None else (opts.study,)))).fetchall():
-        cells = [c for c in store.cells(conn, sid, with_tus=True) if c["compiler"] == tc.name
-                 and c["level"] in ("off", "all") and c["status"] == "ok"]
+    """The workload from the latest tu-mode study (``opts.study``: that one) of the same
+    project, compiler and -O level: its top TUs by added CPU; None when there is none."""
+    for sid in store.tu_studies(conn, project, opts.opt, opts.study):
+        cells = [c for c in store.cells(conn, sid, with_tus=True) if c.compiler == tc.name
+                 and c.level in ("off", "all") and c.status == "ok"]
         if len(cells) == 2:
-            top = [t for t in report.top_tus(cells, opts.top) if t["level"] == "all"]
-            return sid, [TuCost(t["tu"], t["off_cpu_s"], t["cpu_s"], t["added_s"]) for t in top]
+            top = [t for t in report.top_tus(cells, opts.top) if t.level == "all"]
+            return sid, [TuCost(t.tu, t.off_cpu_s, t.cpu_s, t.added_s) for t in top]
     if opts.study is not None:
         raise WarnscopeError(f"study {opts.study} is not a tu-mode study of {project} with {tc.name} "
                              f"off and all at {opts.opt}")
@@ -344,29 +131,25 @@ def run(conn: sqlite3.Connection, recipe: Recipe, source: tuple[Path, str], tc: 
     progress = as_progress(progress)
     tree, origin = source
     all_sets = levels_mod.flags(conn, tc, "all", LANGUAGES, {})
-    machine = study.machine_facts([tc])
     exact = opts.metric == "instructions"   # one run per probe: --runs and --search-runs do not apply
     params = {"metric": opts.metric, "top": opts.top, "runs": 1 if exact else opts.runs,
               "search_runs": 1 if exact else opts.search_runs, "min_share": opts.min_share,
               "max_suspects": opts.max_suspects, "instructions": opts.instructions, "study": opts.study}
-    key = hashlib.sha256(json.dumps({**params, "project": recipe.name, "origin": origin, "opt": opts.opt,
-                                     "identity": tc.identity, "host": machine["host"]},
-                                    sort_keys=True).encode()).hexdigest()
-    kind = "debian" if recipe.package else ("ccdb" if recipe.build_system == "ccdb" else "local")
+    exp = Experiment(recipe, origin, params, machine_facts([tc]))
+    key = exp.key(opt=opts.opt, identity=tc.identity)
     with transaction(conn):
-        fresh = attr_store.find(conn, key) is None
-        pid = store.project_id(conn, recipe.name, kind, origin, recipe.build_system, list(recipe.languages))
-        attr = attr_store.attribution_id(conn, key, pid, tc.name, tc.version, tc.identity, opts.opt, params,
-                                         all_sets, machine["host"], machine)
+        fresh = store.find_attribution(conn, key) is None
+        attr = store.attribution_id(conn, key, exp.project(conn), tc.name, tc.version, tc.identity, opts.opt,
+                                    params, all_sets, exp.machine["host"], exp.machine)
     ws = Workspace(recipe, tree, tc, opts.opt, opts.timeout, progress)
-    a = Attributor(conn, attr, ws, tc, all_sets, opts, progress)
+    a = Attributor(conn, attr, ws, tc, all_sets, opts.timeout, progress)
     try:
         return _attribute(conn, attr, recipe, tc, a, opts, progress)
     except BaseException:
         # a build that fails before the first probe (or an interrupt then) leaves the
         # database as it was: an attribution with nothing measured is no result to resume
         if fresh:
-            attr_store.discard_if_empty(conn, attr)
+            store.discard_empty_attribution(conn, attr)
         raise
     finally:
         ws.close()
@@ -377,7 +160,7 @@ def _attribute(conn: sqlite3.Connection, attr: int, recipe: Recipe, tc: Toolchai
                opts: AttrOptions, progress: Progress) -> Attribution:
     name = f"{recipe.name} {tc.name}"
     off_flags, all_flags = ("-w",), tuple(_ordered_union(levels_mod.flags(conn, tc, "all", LANGUAGES, {})))
-    chosen = attr_store.info(conn, attr)["tus"]
+    chosen = store.attribution_info(conn, attr)["tus"]
     if chosen is None:
         found = _top_from_study(conn, recipe.name, tc, opts)
         if found is not None:
@@ -391,7 +174,7 @@ def _attribute(conn: sqlite3.Connection, attr: int, recipe: Recipe, tc: Toolchai
             chosen = {"from": "measured", "tus": [t.__dict__ for t in costs[:opts.top]]}
         if not chosen["tus"]:
             raise WarnscopeError(f"{name}: no TU to attribute")
-        attr_store.set_tus(conn, attr, chosen)
+        store.set_attribution_tus(conn, attr, chosen)
     tus = [TuCost(**t) for t in chosen["tus"]]
     a.names = [t.tu for t in tus]
     a.chosen_from = chosen["from"]
@@ -403,40 +186,14 @@ def _attribute(conn: sqlite3.Connection, attr: int, recipe: Recipe, tc: Toolchai
     off_t, all_t = off.values(), all_.values()
     added = _interval(all_t, off_t)
     off_med = statistics.median(off_t)
-    threshold = opts.min_share * max(added.median, 0)
-    if metric == "cpu":   # below the runs' noise a difference says nothing
-        threshold = max(threshold, max(off_t) - min(off_t), 0.01 * off_med)
+    threshold = search_threshold(off_t, added.median, opts.min_share, metric)
 
     # group testing
     steps: list[Step] = []
     leaves: list[tuple[tuple[str, ...], bool]] = []
-
-    def cost(p: Probe) -> float:
-        return statistics.median(p.values()) - off_med
-
-    def search(group: tuple[str, ...], depth: int) -> None:
-        if len(leaves) >= opts.max_suspects:
-            return
-        if len(group) == 1:
-            leaves.append((group, False))
-            return
-        half = len(group) // 2
-        parts = (group[:half], group[half:])
-        measured = a.measure([Probe("subset", p, metric) for p in parts], opts.search_runs,
-                             f"{name} search depth {depth}")
-        costly = []
-        for part, p in zip(parts, measured):
-            c = cost(p)
-            steps.append(Step(depth, len(part), part[0], part[-1], round(c, 4), c > threshold))
-            if c > threshold:
-                costly.append(part)
-        if not costly:
-            leaves.append((group, True))   # above the threshold together, neither half alone
-        for part in costly:
-            search(part, depth + 1)
-
     if added.median > threshold:
-        search(all_flags, 1)
+        found = search(all_flags, off_med, threshold, metric, opts.search_runs, opts.max_suspects, a.measure, name)
+        steps, leaves = found.steps, found.leaves
     notes = []
     spread = max(off_t) - min(off_t)
     if metric == "instructions" and added.median <= 0:
@@ -502,7 +259,7 @@ def _attribute(conn: sqlite3.Connection, attr: int, recipe: Recipe, tc: Toolchai
                                1, f"{name} phases")
     phase_list = _phases(ph_off, ph_all)
 
-    info = attr_store.info(conn, attr)
+    info = store.attribution_info(conn, attr)
     explained = (round(sum(s.alone.median for s in suspects) / added.median, 4)
                  if added.median > 0 and suspects else None)
     result = Attribution(
@@ -515,7 +272,7 @@ def _attribute(conn: sqlite3.Connection, attr: int, recipe: Recipe, tc: Toolchai
         probes=len(a.probes), search=steps, suspects=suspects, explained_share=explained,
         off_instructions=ins("off", off_flags), all_instructions=ins("all", all_flags),
         phases=phase_list, printing=printing, machine=info["machine"].get("summary", ""), notes=notes)
-    attr_store.set_finished(conn, attr, to_json(result))
+    store.finish_attribution(conn, attr, to_json(result))
     return result
 
 

@@ -21,6 +21,7 @@ from warnscope.paths import cache_dir
 
 from warnscope import measure
 from analyzer.overhead import process
+from analyzer.overhead.results import Calibration, Condition, Figures
 
 SOURCE = Path(__file__).with_name("burn.c")
 
@@ -49,7 +50,7 @@ def _once(burn: Path, iterations: int, nice: int, work: Path) -> process.Timed:
     return t
 
 
-def calibrate(seconds: float = 1.0, runs: int = 5, load: int | None = None) -> dict:
+def calibrate(seconds: float = 1.0, runs: int = 5, load: int | None = None) -> Calibration:
     """Measure the burn idle and loaded, at nice 0 and 19; returns figures per condition."""
     if seconds <= 0 or runs < 1:
         raise WarnscopeError("calibrate needs --seconds > 0 and --runs >= 1")
@@ -78,26 +79,25 @@ def calibrate(seconds: float = 1.0, runs: int = 5, load: int | None = None) -> d
     base_wall = statistics.median(s.wall for s in results["idle, nice 0"])
     out = []
     for name, samples in results.items():
-        cpu = [s.cpu for s in samples]
-        wall = [s.wall for s in samples]
-        out.append({"condition": name, "runs": runs,
-                    "cpu_s": {"min": min(cpu), "median": statistics.median(cpu), "max": max(cpu)},
-                    "wall_s": {"min": min(wall), "median": statistics.median(wall), "max": max(wall)},
-                    "cpu_vs_idle_pct": round(100 * (statistics.median(cpu) / base_cpu - 1), 2),
-                    "cpu_spread_pct": round(100 * (max(cpu) - min(cpu)) / statistics.median(cpu), 2),
-                    "wall_vs_idle": round(statistics.median(wall) / base_wall, 3)})
-    return {"machine": measure.machine(), "iterations": iterations, "competing_processes": load,
-            "conditions": out}
+        cpu = Figures.of([s.cpu for s in samples], None)
+        wall = Figures.of([s.wall for s in samples], None)
+        assert cpu is not None and wall is not None  # runs >= 1
+        out.append(Condition(condition=name, runs=runs, cpu_s=cpu, wall_s=wall,
+                             cpu_vs_idle_pct=round(100 * (cpu.median / base_cpu - 1), 2),
+                             cpu_spread_pct=round(100 * (cpu.max - cpu.min) / cpu.median, 2),
+                             wall_vs_idle=round(wall.median / base_wall, 3)))
+    return Calibration(machine=measure.machine(), iterations=iterations, competing_processes=load,
+                       conditions=out)
 
 
-def render(result: dict) -> str:
-    lines = [f"calibration: {result['iterations']} iterations of burn.c; loaded = "
-             f"{result['competing_processes']} spinning processes; {result['machine']}", "",
+def render(result: Calibration) -> str:
+    lines = [f"calibration: {result.iterations} iterations of burn.c; loaded = "
+             f"{result.competing_processes} spinning processes; {result.machine}", "",
              f"{'condition':18} {'CPU s median (min–max)':26} {'CPU vs idle':>11} {'spread':>7} "
              f"{'wall s median':>13} {'wall vs idle':>12}"]
-    for c in result["conditions"]:
-        cpu, wall = c["cpu_s"], c["wall_s"]
-        lines.append(f"{c['condition']:18} {cpu['median']:.3f} ({cpu['min']:.3f}–{cpu['max']:.3f}){'':6} "
-                     f"{c['cpu_vs_idle_pct']:+10.2f}% {c['cpu_spread_pct']:6.2f}% {wall['median']:13.3f} "
-                     f"{c['wall_vs_idle']:11.2f}x")
+    for c in result.conditions:
+        cpu, wall = c.cpu_s, c.wall_s
+        lines.append(f"{c.condition:18} {cpu.median:.3f} ({cpu.min:.3f}–{cpu.max:.3f}){'':6} "
+                     f"{c.cpu_vs_idle_pct:+10.2f}% {c.cpu_spread_pct:6.2f}% {wall.median:13.3f} "
+                     f"{c.wall_vs_idle:11.2f}x")
     return "\n".join(lines)

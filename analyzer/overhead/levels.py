@@ -11,7 +11,7 @@ import sqlite3
 from flagdb import store
 from flagdb.closure import lang_name
 from flagdb.views import everything
-from warnscope.errors import WarnscopeError
+from warnscope.errors import NotIngested, WarnscopeError
 
 from analyzer.toolchain import Toolchain
 
@@ -72,10 +72,13 @@ def flags(conn: sqlite3.Connection, tc: Toolchain, level: str, languages: tuple[
 
 
 def gcc_data(conn: sqlite3.Connection, name: str):
-    """The GCC's flag data, ingested from Debian's gcc-N-source first if missing."""
+    """The GCC's flag data, ingested from Debian's gcc-N-source first if missing.
+
+    Only "not ingested" leads to the download: a busy, damaged or unreadable database
+    is reported as what it is, never answered by fetching and ingesting a package."""
     try:
         return store.load(conn, name, with_messages=False)
-    except WarnscopeError:
+    except NotIngested:
         from flagdb.ingest import ingest
 
         ingest(conn, name)

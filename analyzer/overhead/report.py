@@ -1,118 +1,130 @@
-"""The overhead table: each level's CPU time as a ratio to ``off`` of the same compiler.
+"""The overhead table and its renderings (text, CSV, JSON, Markdown), and the text of an
+attribution: every output of ``overhead report`` and ``overhead attribute`` is made
+here from :mod:`analyzer.overhead.results`.
 
-The ratio is of medians; its range is the widest the runs allow (the level's fastest
-run over ``off``'s slowest, to its slowest over ``off``'s fastest). The added CPU is
-split into the compiler processes' share and the rest of the build's.
+Each level's CPU time is a ratio to ``off`` of the same compiler. The ratio is of
+medians; its range is the widest the runs allow (the level's fastest run over
+``off``'s slowest, to its slowest over ``off``'s fastest). The added CPU is split into
+the compiler processes' share and the rest of the build's.
 """
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
-import json
 
+from warnscope.serial import to_json
+
+from analyzer.overhead.results import Attribution, Cell, Interval, Report, Row, Study, TopTu
 
 BASE = "off"
 
 
-def rows(cells: list[dict]) -> list[dict]:
+def rows(cells: list[Cell]) -> list[Row]:
     """One row per cell, with ratios to the same compiler's ``off`` cell where there is one."""
-    base = {c["compiler"]: c for c in cells if c["level"] == BASE and c["status"] == "ok"}
+    base = {c.compiler: c for c in cells if c.level == BASE and c.status == "ok"}
     out = []
     for c in cells:
-        row = {"project": c["project"], "mode": c["mode"], "opt": c["opt"], "compiler": c["compiler"],
-               "level": c["level"], "status": c["status"], "runs": c["runs"], "flags": len(c["flags"]),
-               "cpu_s": c["cpu_s"], "wall_s": c["wall_s"], "warnings": c["warnings"], "noisy": c["noisy"],
-               "ratio": None, "ratio_min": None, "ratio_max": None,
-               "added_compiler_pct": None, "added_other_pct": None}
-        b = base.get(c["compiler"])
-        row["host"] = c.get("host")
-        if b is not None and (b.get("host") != c.get("host") or "," in (c.get("host") or "")):
-            row["error"] = f"not compared: ran on {c.get('host')}, off on {b.get('host')}"
+        ratio = ratio_min = ratio_max = added_compiler = added_other = None
+        error = None
+        b = base.get(c.compiler)
+        if b is not None and (b.host != c.host or "," in (c.host or "")):
+            error = f"not compared: ran on {c.host}, off on {b.host}"
             b = None  # ratios only within one host
-        if c["status"] == "ok" and b is not None and b["cpu_s"] and c["cpu_s"]:
-            bc, cc = b["cpu_s"], c["cpu_s"]
-            row.update(ratio=round(cc["median"] / bc["median"], 4),
-                       ratio_min=round(cc["min"] / bc["max"], 4), ratio_max=round(cc["max"] / bc["min"], 4))
-            row["added_compiler_pct"] = round(100 * (c["compiler_cpu_s"]["median"]
-                                                     - b["compiler_cpu_s"]["median"]) / bc["median"], 2)
-            row["added_other_pct"] = round(100 * (c["other_cpu_s"]["median"]
-                                                  - b["other_cpu_s"]["median"]) / bc["median"], 2)
-        if c["status"] != "ok":
-            row["error"] = c.get("error")
-        out.append(row)
+        if c.status == "ok" and b is not None and b.cpu_s and c.cpu_s:
+            bc, cc = b.cpu_s, c.cpu_s
+            ratio, ratio_min, ratio_max = (round(cc.median / bc.median, 4), round(cc.min / bc.max, 4),
+                                           round(cc.max / bc.min, 4))
+            assert c.compiler_cpu_s and b.compiler_cpu_s and c.other_cpu_s and b.other_cpu_s
+            added_compiler = round(100 * (c.compiler_cpu_s.median - b.compiler_cpu_s.median) / bc.median, 2)
+            added_other = round(100 * (c.other_cpu_s.median - b.other_cpu_s.median) / bc.median, 2)
+        if c.status != "ok":
+            error = c.error
+        out.append(Row(project=c.project, mode=c.mode, opt=c.opt, compiler=c.compiler, level=c.level,
+                       status=c.status, runs=c.runs, flags=len(c.flags), cpu_s=c.cpu_s, wall_s=c.wall_s,
+                       warnings=c.warnings, noisy=c.noisy, ratio=ratio, ratio_min=ratio_min,
+                       ratio_max=ratio_max, added_compiler_pct=added_compiler, added_other_pct=added_other,
+                       host=c.host, error=error))
     return out
 
 
-def top_tus(cells: list[dict], n: int) -> list[dict]:
+def top_tus(cells: list[Cell], n: int) -> list[TopTu]:
     """tu mode: the TUs with the most added CPU (median, level minus ``off``), per compiler and level."""
-    base = {c["compiler"]: c.get("tus", {}) for c in cells if c["level"] == BASE and c["status"] == "ok"}
+    base = {c.compiler: c.tus or {} for c in cells if c.level == BASE and c.status == "ok"}
     out = []
     for c in cells:
-        if c["level"] == BASE or c["status"] != "ok" or c["compiler"] not in base:
+        if c.level == BASE or c.status != "ok" or c.compiler not in base:
             continue
         added = []
-        for tu, v in c.get("tus", {}).items():
-            b = base[c["compiler"]].get(tu)
-            if b and v["cpu_s"] and b["cpu_s"]:
-                added.append({"compiler": c["compiler"], "level": c["level"], "tu": tu,
-                              "off_cpu_s": b["cpu_s"]["median"], "cpu_s": v["cpu_s"]["median"],
-                              "added_s": round(v["cpu_s"]["median"] - b["cpu_s"]["median"], 4),
-                              "ratio": round(v["cpu_s"]["median"] / b["cpu_s"]["median"], 3)
-                              if b["cpu_s"]["median"] > 0 else None,
-                              "warnings": v["warnings"]})
-        added.sort(key=lambda r: -r["added_s"])
+        for tu, v in (c.tus or {}).items():
+            b = base[c.compiler].get(tu)
+            if b and v.cpu_s and b.cpu_s:
+                added.append(TopTu(compiler=c.compiler, level=c.level, tu=tu, off_cpu_s=b.cpu_s.median,
+                                   cpu_s=v.cpu_s.median, added_s=round(v.cpu_s.median - b.cpu_s.median, 4),
+                                   ratio=round(v.cpu_s.median / b.cpu_s.median, 3)
+                                   if b.cpu_s.median > 0 else None,
+                                   warnings=v.warnings))
+        added.sort(key=lambda r: -r.added_s)
         out.extend(added[:n])
     return out
+
+
+def report(study: Study, cells: list[Cell], top: int = 10) -> Report:
+    """The study's table, and in tu mode its ``top`` TUs per compiler and level."""
+    return Report(study=study, rows=rows(cells), top_tus=top_tus(cells, top) if study.mode == "tu" else [])
 
 
 def _pct(ratio: float | None) -> str:
     return "" if ratio is None else f"{(ratio - 1) * 100:+.1f} %"
 
 
-def _range(r: dict) -> str:
-    return "" if r["ratio"] is None else f"{r['ratio_min']:.3f}–{r['ratio_max']:.3f}"
+def _range(r: Row) -> str:
+    return "" if r.ratio is None else f"{r.ratio_min:.3f}–{r.ratio_max:.3f}"
 
 
-def _cells_text(r: dict) -> list[str]:
-    cpu = r["cpu_s"]
-    split = ("" if r["added_compiler_pct"] is None
-             else f"{r['added_compiler_pct']:+.1f} / {r['added_other_pct']:+.1f}")
-    return [r["compiler"], r["level"], r["status"] if r["status"] != "ok" else str(r["runs"]),
-            "" if not cpu else f"{cpu['median']:.2f} ({cpu['min']:.2f}–{cpu['max']:.2f})",
-            "" if r["ratio"] is None else f"{r['ratio']:.3f}", _range(r), _pct(r["ratio"]), split,
-            "" if not r["wall_s"] else f"{r['wall_s']['median']:.2f}",
-            "" if r["warnings"] is None else str(r["warnings"]), "noisy" if r["noisy"] else ""]
+def _cells_text(r: Row) -> list[str]:
+    cpu = r.cpu_s
+    split = ("" if r.added_compiler_pct is None
+             else f"{r.added_compiler_pct:+.1f} / {r.added_other_pct:+.1f}")
+    return [r.compiler, r.level, r.status if r.status != "ok" else str(r.runs),
+            "" if not cpu else f"{cpu.median:.2f} ({cpu.min:.2f}–{cpu.max:.2f})",
+            "" if r.ratio is None else f"{r.ratio:.3f}", _range(r), _pct(r.ratio), split,
+            "" if not r.wall_s else f"{r.wall_s.median:.2f}",
+            "" if r.warnings is None else str(r.warnings), "noisy" if r.noisy else ""]
 
 
 HEADERS = ["compiler", "level", "runs", "CPU s median (min–max)", "ratio", "range", "overhead",
            "added % compiler / other", "wall s", "warnings", ""]
 
 
-#: the CSV columns: every row's keys (``error`` only on some rows), CPU and wall flattened
+#: the CSV columns: every row's fields (``error`` empty where there is none), CPU and wall flattened
 CSV_FIELDS = ["project", "mode", "opt", "compiler", "level", "status", "runs", "flags", "warnings", "noisy",
               "ratio", "ratio_min", "ratio_max", "added_compiler_pct", "added_other_pct", "host", "error",
               "cpu_min", "cpu_median", "cpu_max", "wall_median"]
 
 
-def render(info: dict, cells: list[dict], fmt: str, top: int = 10) -> str:
-    table = rows(cells)
-    tus = top_tus(cells, top) if info["mode"] == "tu" else []
+def _csv(rep: Report) -> str:
+    buf = io.StringIO()
+    w = csv.DictWriter(buf, fieldnames=CSV_FIELDS, extrasaction="ignore")
+    w.writeheader()
+    for r in rep.rows:
+        cpu, wall = r.cpu_s, r.wall_s
+        w.writerow({**{f.name: getattr(r, f.name) for f in dataclasses.fields(r)},
+                    "cpu_min": cpu and cpu.min, "cpu_median": cpu and cpu.median,
+                    "cpu_max": cpu and cpu.max, "wall_median": wall and wall.median})
+    return buf.getvalue().rstrip("\n")
+
+
+def render(rep: Report, fmt: str) -> str:
+    """``overhead report --format``: text, csv, json (:func:`warnscope.serial.to_json`) or markdown."""
     if fmt == "json":
-        return json.dumps({"study": _study(info), "rows": table, "top_tus": tus}, indent=2)
+        return to_json(rep)
     if fmt == "csv":
-        buf = io.StringIO()
-        w = csv.DictWriter(buf, fieldnames=CSV_FIELDS, extrasaction="ignore")
-        w.writeheader()
-        for r in table:
-            w.writerow({**r, "cpu_min": (r["cpu_s"] or {}).get("min"), "cpu_median": (r["cpu_s"] or {}).get("median"),
-                        "cpu_max": (r["cpu_s"] or {}).get("max"), "wall_median": (r["wall_s"] or {}).get("median")})
-        return buf.getvalue().rstrip("\n")
-    m = info["machine"]
-    how = (f"whole build, make -j{info['jobs']}, {info['runs']} runs after a warm-up" if info["mode"] == "build"
-           else f"each TU compiled alone, {info['runs']} runs after a capturing build")
-    title = (f"{info['project']} ({info['origin']}), {info['opt']}, {how}; CPU = user+sys of the "
+        return _csv(rep)
+    info, table, tus = rep.study, rep.rows, rep.top_tus
+    title = (f"{info.project} ({info.origin}), {info.opt}, {info.how}; CPU = user+sys of the "
              f"process tree; ratio of medians to 'off', range min/max–max/min")
-    machine = m.get("summary", "")
+    machine = info.machine.get("summary", "")
     body = [_cells_text(r) for r in table]
     if fmt == "markdown":
         lines = [f"**{title}**", "", f"Machine: {machine}", "",
@@ -122,26 +134,21 @@ def render(info: dict, cells: list[dict], fmt: str, top: int = 10) -> str:
         if tus:
             lines += ["", "| compiler | level | TU | off CPU s | CPU s | added s | ratio | warnings |",
                       "|---|---|---|---|---|---|---|---|"]
-            lines += [f"| {t['compiler']} | {t['level']} | {t['tu']} | {t['off_cpu_s']:.3f} | {t['cpu_s']:.3f} "
-                      f"| {t['added_s']:+.3f} | {t['ratio']} | {t['warnings']} |" for t in tus]
+            lines += [f"| {t.compiler} | {t.level} | {t.tu} | {t.off_cpu_s:.3f} | {t.cpu_s:.3f} "
+                      f"| {t.added_s:+.3f} | {t.ratio} | {t.warnings} |" for t in tus]
         return "\n".join(lines)
     widths = [max([len(h), *(len(c[i]) for c in body)]) for i, h in enumerate(HEADERS)]
     lines = [title, f"machine: {machine}", "",
              "  ".join(h.ljust(w) for h, w in zip(HEADERS, widths)).rstrip()]
     lines += ["  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() for row in body]
     for r in table:
-        if r.get("error"):
-            lines.append(f"{r['compiler']} {r['level']}: {r['error']}")
+        if r.error:
+            lines.append(f"{r.compiler} {r.level}: {r.error}")
     if tus:
         lines += ["", "top TUs by added CPU (median, vs off):"]
-        lines += [f"  {t['compiler']:9} {t['level']:8} {t['added_s']:+8.3f} s  x{t['ratio']}  "
-                  f"{t['warnings']:5} warnings  {t['tu']}" for t in tus]
+        lines += [f"  {t.compiler:9} {t.level:8} {t.added_s:+8.3f} s  x{t.ratio}  "
+                  f"{t.warnings:5} warnings  {t.tu}" for t in tus]
     return "\n".join(lines)
-
-
-def _study(info: dict) -> dict:
-    return {k: info[k] for k in ("id", "project", "origin", "mode", "opt", "runs", "jobs", "nice", "sched",
-                                 "noise", "host", "machine", "started_at")}
 
 
 def amount(value: float, unit: str, sign: bool = False) -> str:
@@ -151,7 +158,7 @@ def amount(value: float, unit: str, sign: bool = False) -> str:
     return f"{int(value):{'+' if sign else ''},} instr"
 
 
-def _iv(i, unit: str) -> str:
+def _iv(i: Interval | None, unit: str) -> str:
     """An added interval: '+1.234 s (+1.100 … +1.400)'; an exact count has no range."""
     if i is None:
         return ""
@@ -160,8 +167,8 @@ def _iv(i, unit: str) -> str:
     return f"{amount(i.median, unit, True)} ({amount(i.low, unit, True)} … {amount(i.high, unit, True)})"
 
 
-def render_attribution(a) -> str:
-    """The text of an :class:`analyzer.overhead.attribute.Attribution`."""
+def render_attribution(a: Attribution) -> str:
+    """The text of an :class:`~analyzer.overhead.results.Attribution`."""
     load = ", ".join(f"{x:.2f}" for x in a.load_average)
     lines = [f"{a.project} ({a.origin}), {a.compiler} {a.opt}: which flags of 'all' ({a.flags_searched} flags) "
              f"carry the cost",

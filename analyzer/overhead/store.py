@@ -1,76 +1,25 @@
-"""All SQL of build-overhead studies: projects, studies, cells with their runs.
+"""All SQL of the overhead family: projects; studies, their cells and runs; attributions,
+their probes, runs and phase timings. Readers return :mod:`analyzer.overhead.results`.
 
-A cell is written in one transaction once all its runs are done, so an interrupted
-study holds only finished cells, and rerunning the same parameters skips them.
+A cell is written in one transaction once all its runs are done, and so is an
+attribution's probe: an interrupted study or attribution holds only finished cells
+and probes, and rerunning the same parameters skips them.
 """
 from __future__ import annotations
 
 import json
 import sqlite3
 import statistics
-from dataclasses import dataclass, field
 
 from warnscope.database import transaction, utc_now
-from warnscope.errors import WarnscopeError
+from warnscope.errors import NoData
+from warnscope.measure import TreeRun
 
+from analyzer.overhead.results import Cell, CellResult, Figures, Probe, Study, TuFigures, TuRun
 
 
 def has_schema(conn: sqlite3.Connection) -> bool:
     return conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'oh_cell'").fetchone() is not None
-
-
-@dataclass
-class RunRow:
-    seq: int
-    user_s: float
-    sys_s: float
-    wall_s: float
-    maxrss_kb: int
-    compiler_cpu_s: float
-    compilers: int
-    warnings: int
-    load1: float
-    host: str
-    started_at: str
-
-    @property
-    def cpu_s(self) -> float:
-        return self.user_s + self.sys_s
-
-
-@dataclass
-class TuRow:
-    tu: str
-    seq: int
-    user_s: float
-    sys_s: float
-    wall_s: float
-    maxrss_kb: int
-    warnings: int
-    exit: int
-
-
-@dataclass
-class CellResult:
-    """A finished cell, ready to store."""
-
-    compiler: str
-    compiler_version: str
-    compiler_identity: str
-    level: str
-    flags: dict[str, list[str]]
-    status: str = "ok"
-    error: str | None = None
-    log_tail: str | None = None
-    runs: list[RunRow] = field(default_factory=list)
-    tu_runs: list[TuRow] = field(default_factory=list)
-    #: the level's flags for languages the project is not declared in (a C file in a C++
-    #: project gets the C set); not part of the cell's key, so resuming is unaffected
-    other_flags: dict[str, list[str]] = field(default_factory=dict)
-
-    @property
-    def flags_json(self) -> str:
-        return json.dumps(self.flags, sort_keys=True)
 
 
 def project_id(conn: sqlite3.Connection, name: str, kind: str, origin: str, build_system: str,
@@ -107,7 +56,7 @@ def save_cell(conn: sqlite3.Connection, study: int, cell: CellResult, noise: flo
     same key from an earlier attempt is replaced)."""
     cpu = [r.cpu_s for r in cell.runs]
     spread = (max(cpu) - min(cpu)) / statistics.median(cpu) if cpu and statistics.median(cpu) > 0 else None
-    max_load = max((r.load1 for r in cell.runs), default=None)
+    max_load = max((r.tree.load1 for r in cell.runs), default=None)
     noisy = bool((spread is not None and spread > noise) or (max_load is not None and max_load > busy_load))
     warnings = cell.runs[-1].warnings if cell.runs else None
     with transaction(conn):
@@ -125,23 +74,16 @@ def save_cell(conn: sqlite3.Connection, study: int, cell: CellResult, noise: flo
         conn.executemany(
             "INSERT INTO oh_run (cell_id, seq, user_s, sys_s, wall_s, maxrss_kb, compiler_cpu_s, compilers,"
             " warnings, load1, host, started_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
-            [(cid, r.seq, r.user_s, r.sys_s, r.wall_s, r.maxrss_kb, r.compiler_cpu_s, r.compilers,
-              r.warnings, r.load1, r.host, r.started_at) for r in cell.runs])
+            [(cid, r.seq, r.tree.user, r.tree.sys, r.tree.wall, r.tree.maxrss_kb, r.compiler_cpu_s,
+              r.compilers, r.warnings, r.tree.load1, r.host, r.started_at) for r in cell.runs])
         conn.executemany(
             "INSERT INTO oh_tu_run (cell_id, tu, seq, user_s, sys_s, wall_s, maxrss_kb, warnings, exit)"
             " VALUES (?,?,?,?,?,?,?,?,?)",
-            [(cid, t.tu, t.seq, t.user_s, t.sys_s, t.wall_s, t.maxrss_kb, t.warnings, t.exit)
-             for t in cell.tu_runs])
+            [(cid, t.tu, t.seq, t.tree.user, t.tree.sys, t.tree.wall, t.tree.maxrss_kb, t.warnings,
+              t.tree.exit) for t in cell.tu_runs])
 
 
-# ------------------------------------------------------------------ reading
-
-def _mmm(values: list[float], digits: int = 3) -> dict | None:
-    if not values:
-        return None
-    return {"min": round(min(values), digits), "median": round(statistics.median(values), digits),
-            "max": round(max(values), digits)}
-
+# ------------------------------------------------------------------ reading studies
 
 def latest_study(conn: sqlite3.Connection, project: str | None = None) -> int | None:
     sql = ("SELECT s.id FROM oh_study s JOIN oh_project p ON p.id = s.project_id"
@@ -155,18 +97,28 @@ def studies(conn: sqlite3.Connection) -> list[int]:
     return [r[0] for r in conn.execute("SELECT id FROM oh_study ORDER BY id DESC")]
 
 
-def study_info(conn: sqlite3.Connection, study: int) -> dict:
+def tu_studies(conn: sqlite3.Connection, project: str, opt: str, study: int | None = None) -> list[int]:
+    """The tu-mode studies of ``project`` at ``opt``, newest first (``study``: that one
+    only), where an attribution may take its workload from."""
+    sql = ("SELECT s.id FROM oh_study s JOIN oh_project p ON p.id = s.project_id WHERE p.name = ? AND"
+           " s.mode = 'tu' AND s.opt = ?" + (" AND s.id = ?" if study is not None else "")
+           + " ORDER BY s.id DESC")
+    return [r[0] for r in conn.execute(sql, (project, opt, *(() if study is None else (study,))))]
+
+
+def study_info(conn: sqlite3.Connection, study: int) -> Study:
     row = conn.execute("SELECT s.*, p.name AS project, p.origin FROM oh_study s"
                        " JOIN oh_project p ON p.id = s.project_id WHERE s.id = ?", (study,)).fetchone()
     if row is None:
-        raise WarnscopeError(f"no overhead study {study} in the database")
-    info = dict(row)
-    info["machine"] = json.loads(info["machine"])
-    return info
+        raise NoData(f"no overhead study {study} in the database")
+    return Study(id=row["id"], project=row["project"], origin=row["origin"], mode=row["mode"],
+                 opt=row["opt"], runs=row["runs"], jobs=row["jobs"], nice=row["nice"], sched=row["sched"],
+                 noise=row["noise"], host=row["host"], machine=json.loads(row["machine"]),
+                 started_at=row["started_at"])
 
 
-def cells(conn: sqlite3.Connection, study: int, with_tus: bool = False) -> list[dict]:
-    """The study's cells in the JSON shape of ``overhead run --json``."""
+def cells(conn: sqlite3.Connection, study: int, with_tus: bool = False) -> list[Cell]:
+    """The study's cells (``overhead run --json``); ``with_tus``: each with its TUs' figures."""
     info = study_info(conn, study)
     out = []
     for c in conn.execute("SELECT * FROM oh_cell WHERE study_id = ? ORDER BY compiler, id",
@@ -175,25 +127,22 @@ def cells(conn: sqlite3.Connection, study: int, with_tus: bool = False) -> list[
         flags = json.loads(c["flags"])
         cpu = [r["user_s"] + r["sys_s"] for r in runs]
         comp = [r["compiler_cpu_s"] for r in runs]
-        cell = {
-            "study": study, "project": info["project"], "mode": info["mode"], "opt": info["opt"],
-            "compiler": c["compiler"], "compiler_version": c["compiler_version"], "level": c["level"],
-            "flags": sorted({f for fl in flags.values() for f in fl}, key=lambda f: (f != "-w", f)),
-            "flags_by_language": flags, "status": c["status"], "runs": len(runs),
-            "cpu_s": _mmm(cpu), "user_s": _mmm([r["user_s"] for r in runs]),
-            "sys_s": _mmm([r["sys_s"] for r in runs]), "wall_s": _mmm([r["wall_s"] for r in runs]),
-            "compiler_cpu_s": _mmm(comp), "other_cpu_s": _mmm([a - b for a, b in zip(cpu, comp)]),
-            "compilers": runs[-1]["compilers"] if runs else 0,
-            "maxrss_kb": max((r["maxrss_kb"] for r in runs), default=None),
-            "warnings": c["warnings"], "noisy": bool(c["noisy"]),
-            "spread": None if c["spread"] is None else round(c["spread"], 4),
-            "max_load": c["max_load"], "host": _host(runs, info["host"]),
-        }
-        if c["status"] != "ok":
-            cell.update(error=c["error"], log_tail=c["log_tail"])
-        if with_tus:
-            cell["tus"] = tu_table(conn, c["id"])
-        out.append(cell)
+        failed = c["status"] != "ok"
+        out.append(Cell(
+            study=study, project=info.project, mode=info.mode, opt=info.opt,
+            compiler=c["compiler"], compiler_version=c["compiler_version"], level=c["level"],
+            flags=sorted({f for fl in flags.values() for f in fl}, key=lambda f: (f != "-w", f)),
+            flags_by_language=flags, status=c["status"], runs=len(runs),
+            cpu_s=Figures.of(cpu), user_s=Figures.of([r["user_s"] for r in runs]),
+            sys_s=Figures.of([r["sys_s"] for r in runs]), wall_s=Figures.of([r["wall_s"] for r in runs]),
+            compiler_cpu_s=Figures.of(comp), other_cpu_s=Figures.of([a - b for a, b in zip(cpu, comp)]),
+            compilers=runs[-1]["compilers"] if runs else 0,
+            maxrss_kb=max((r["maxrss_kb"] for r in runs), default=None),
+            warnings=c["warnings"], noisy=bool(c["noisy"]),
+            spread=None if c["spread"] is None else round(c["spread"], 4),
+            max_load=c["max_load"], host=_host(runs, info.host),
+            error=c["error"] if failed else None, log_tail=c["log_tail"] if failed else None,
+            tus=tu_table(conn, c["id"]) if with_tus else None))
     return out
 
 
@@ -203,11 +152,110 @@ def _host(runs: list, default: str) -> str:
     return ",".join(hosts) if hosts else default
 
 
-def tu_table(conn: sqlite3.Connection, cell_id: int) -> dict[str, dict]:
-    """tu -> {cpu_s: {min, median, max}, warnings}."""
+def tu_table(conn: sqlite3.Connection, cell_id: int) -> dict[str, TuFigures]:
+    """tu -> its CPU over the runs, and the warnings and exit of the last run."""
     by_tu: dict[str, list] = {}
     for r in conn.execute("SELECT * FROM oh_tu_run WHERE cell_id = ? ORDER BY tu, seq", (cell_id,)):
         by_tu.setdefault(r["tu"], []).append(r)
-    return {tu: {"cpu_s": _mmm([r["user_s"] + r["sys_s"] for r in rows], 4),
-                 "warnings": rows[-1]["warnings"], "exit": rows[-1]["exit"]}
+    return {tu: TuFigures(cpu_s=Figures.of([r["user_s"] + r["sys_s"] for r in rows], 4),
+                          warnings=rows[-1]["warnings"], exit=rows[-1]["exit"])
             for tu, rows in by_tu.items()}
+
+
+# ------------------------------------------------------------------ attributions
+
+def attribution_id(conn: sqlite3.Connection, key: str, project: int, tc_name: str, version: str,
+                   identity: str, opt: str, params: dict, flags: dict, host: str, machine: dict) -> int:
+    found = find_attribution(conn, key)
+    if found is not None:
+        return found
+    conn.execute("INSERT INTO oh_attr (key, project_id, compiler, compiler_version, compiler_identity, opt,"
+                 " params, flags, host, machine, started_at) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                 (key, project, tc_name, version, identity, opt, json.dumps(params, sort_keys=True),
+                  json.dumps(flags, sort_keys=True), host, json.dumps(machine, sort_keys=True), utc_now()))
+    return conn.execute("SELECT id FROM oh_attr WHERE key = ?", (key,)).fetchone()[0]
+
+
+def find_attribution(conn: sqlite3.Connection, key: str) -> int | None:
+    row = conn.execute("SELECT id FROM oh_attr WHERE key = ?", (key,)).fetchone()
+    return None if row is None else row[0]
+
+
+def discard_empty_attribution(conn: sqlite3.Connection, attr: int) -> None:
+    """Delete an attribution that holds no probe, and its project if nothing else refers to it."""
+    with transaction(conn):
+        if conn.execute("SELECT 1 FROM oh_attr_probe WHERE attr_id = ?", (attr,)).fetchone():
+            return
+        row = conn.execute("SELECT project_id FROM oh_attr WHERE id = ?", (attr,)).fetchone()
+        conn.execute("DELETE FROM oh_attr WHERE id = ?", (attr,))
+        if row is not None:
+            conn.execute("DELETE FROM oh_project WHERE id = ? AND NOT EXISTS (SELECT 1 FROM oh_study"
+                         " WHERE project_id = ?) AND NOT EXISTS (SELECT 1 FROM oh_attr WHERE project_id = ?)",
+                         (row[0], row[0], row[0]))
+
+
+def attribution_info(conn: sqlite3.Connection, attr: int) -> dict:
+    row = conn.execute("SELECT a.*, p.name AS project, p.origin FROM oh_attr a"
+                       " JOIN oh_project p ON p.id = a.project_id WHERE a.id = ?", (attr,)).fetchone()
+    out = dict(row)
+    for k in ("params", "flags", "machine", "tus"):
+        out[k] = json.loads(out[k]) if out[k] is not None else None
+    return out
+
+
+def set_attribution_tus(conn: sqlite3.Connection, attr: int, tus: dict) -> None:
+    with transaction(conn):
+        conn.execute("UPDATE oh_attr SET tus = ? WHERE id = ?", (json.dumps(tus), attr))
+
+
+def finish_attribution(conn: sqlite3.Connection, attr: int, result: str) -> None:
+    """Mark the attribution finished and keep its result (JSON), once: a rerun of a
+    finished attribution recomputes the same result and writes nothing."""
+    with transaction(conn):
+        conn.execute("UPDATE oh_attr SET finished_at = ? WHERE id = ? AND finished_at IS NULL",
+                     (utc_now(), attr))
+        conn.execute("INSERT OR IGNORE INTO oh_attr_result (attr_id, result) VALUES (?, ?)",
+                     (attr, result))
+
+
+def attribution_results(conn: sqlite3.Connection) -> list[dict]:
+    """Every finished attribution's result, oldest first, as stored when it finished: the
+    JSON document of its :class:`~analyzer.overhead.results.Attribution`, kept as the
+    record it is (results stored by earlier versions of the type keep their own keys)."""
+    return [json.loads(r[0]) for r in conn.execute(
+        "SELECT r.result FROM oh_attr_result r JOIN oh_attr a ON a.id = r.attr_id"
+        " WHERE a.finished_at IS NOT NULL ORDER BY a.id")]
+
+
+def load_probes(conn: sqlite3.Connection, attr: int) -> dict[tuple[str, str, str], Probe]:
+    out = {}
+    for p in conn.execute("SELECT * FROM oh_attr_probe WHERE attr_id = ?", (attr,)).fetchall():
+        probe = Probe(p["role"], tuple(json.loads(p["flags"])), p["instrument"])
+        probe.runs = [TuRun(tu=r["tu"], seq=r["seq"],
+                            tree=TreeRun(user=r["user_s"], sys=r["sys_s"], wall=r["wall_s"],
+                                         maxrss_kb=r["maxrss_kb"], load1=r["load1"]),
+                            warnings=r["warnings"], host=r["host"], instructions=r["instructions"])
+                      for r in conn.execute("SELECT * FROM oh_attr_run WHERE probe_id = ? ORDER BY seq, tu",
+                                            (p["id"],))]
+        for r in conn.execute("SELECT * FROM oh_attr_phase WHERE probe_id = ?", (p["id"],)):
+            probe.phases.setdefault(r["tu"], {})[r["phase"]] = (r["cpu_s"], r["wall_s"])
+        out[probe.key] = probe
+    return out
+
+
+def save_probe(conn: sqlite3.Connection, attr: int, probe: Probe) -> None:
+    """Store a finished probe with its runs and phases in one transaction."""
+    role, flags, instrument = probe.key
+    with transaction(conn):
+        cur = conn.execute("INSERT INTO oh_attr_probe (attr_id, role, flags, instrument, runs, finished_at)"
+                           " VALUES (?,?,?,?,?,?)", (attr, role, flags, instrument,
+                                                     len({r.seq for r in probe.runs}), utc_now()))
+        pid = cur.lastrowid
+        conn.executemany(
+            "INSERT INTO oh_attr_run (probe_id, tu, seq, user_s, sys_s, wall_s, maxrss_kb, instructions,"
+            " warnings, load1, host) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+            [(pid, r.tu, r.seq, r.tree.user, r.tree.sys, r.tree.wall, r.tree.maxrss_kb, r.instructions,
+              r.warnings, r.tree.load1, r.host) for r in probe.runs])
+        conn.executemany("INSERT INTO oh_attr_phase (probe_id, tu, phase, cpu_s, wall_s) VALUES (?,?,?,?,?)",
+                         [(pid, tu, name, cpu, wall) for tu, phases in probe.phases.items()
+                          for name, (cpu, wall) in phases.items()])

@@ -16,10 +16,7 @@ a rerun with the same parameters skips stored cells.
 """
 from __future__ import annotations
 
-import hashlib
-import json
 import os
-import platform
 import re
 import shutil
 import sqlite3
@@ -30,21 +27,22 @@ from typing import Any, Callable, Iterable
 from warnscope.apt import AptState
 from warnscope.database import transaction, utc_now
 from warnscope.errors import WarnscopeError
+from warnscope.measure import TreeRun, host
 from warnscope.paths import cache_dir
 
-from warnscope import measure
 from analyzer.overhead import levels as levels_mod
 from analyzer.overhead import process, store
+from analyzer.overhead.experiment import (Experiment, Tu, compile_tu, count_warnings, log_tail,
+                                          machine_facts)
 from analyzer.progress import Progress, as_progress
 from analyzer.overhead.recipes import Recipe, is_source, language_of
-from analyzer.overhead.store import CellResult, RunRow, TuRow
+from analyzer.overhead.results import BuildRun, CellResult, TuRun
 from analyzer.overhead.wrapper import FLAGS_ENV, LOG_ENV, read_log, wrapper_for
 from analyzer.overhead.workdir import WorkDir
 from analyzer.toolchain import Toolchain
 
 OPT_LEVELS = re.compile(r"-O([0-3sgz]|fast)?")
 SUITES = ("bookworm",)
-LOG_TAIL_LINES = 30
 
 
 @dataclass
@@ -89,12 +87,6 @@ def source_tree(recipe: Recipe) -> tuple[Path, str]:
     return recipe.source, str(recipe.source)
 
 
-def machine_facts(toolchains: list[Toolchain]) -> dict:
-    return {"host": platform.node(), "cores": os.cpu_count(), "kernel": platform.release(),
-            "load": list(os.getloadavg()), "summary": measure.machine(),
-            "compilers": {tc.name: tc.version for tc in toolchains}}
-
-
 def run_study(conn: sqlite3.Connection, recipe: Recipe, source: tuple[Path, str], toolchains: list[Toolchain],
               level_names: list[str], opts: Options,
               progress: Progress | Callable[[str], None] = lambda _msg: None, executor: Any = None) -> int:
@@ -116,16 +108,11 @@ def run_study(conn: sqlite3.Connection, recipe: Recipe, source: tuple[Path, str]
                                     levels_mod.flags(conn, tc, level, recipe.languages, opts.custom),
                                     other_flags=levels_mod.flags(conn, tc, level, others, opts.custom))
                          for level in level_names] for tc in toolchains}
-    machine = machine_facts(toolchains)
     params = {"mode": opts.mode, "opt": opts.opt, "runs": opts.runs, "jobs": opts.jobs,
               "nice": opts.nice, "sched": opts.sched, "noise": opts.noise}
-    key = hashlib.sha256(json.dumps({**params, "project": recipe.name, "origin": origin,
-                                     "host": machine["host"]}, sort_keys=True).encode()).hexdigest()
-    kind = "debian" if recipe.package else ("ccdb" if recipe.build_system == "ccdb" else "local")
+    exp = Experiment(recipe, origin, params, machine_facts(toolchains))
     with transaction(conn):
-        pid = store.project_id(conn, recipe.name, kind, origin, recipe.build_system,
-                               list(recipe.languages))
-        study = store.study_id(conn, key, pid, params, machine)
+        study = store.study_id(conn, exp.key(), exp.project(conn), params, exp.machine)
     done = store.finished(conn, study)
     jobs = []
     for tc in toolchains:
@@ -214,23 +201,6 @@ def _on_cluster(conn: sqlite3.Connection, study: int, jobs: list[CompilerJob], o
 
 # ------------------------------------------------------------------ helpers
 
-def _tail(path: Path) -> str:
-    try:
-        lines = path.read_text(errors="replace").splitlines()
-    except OSError:
-        return ""
-    return "\n".join(lines[-LOG_TAIL_LINES:])
-
-
-def count_warnings(path: Path) -> int:
-    """Warning lines in a build's output (``file:line:col: warning: …``, ``cc1: warning: …``)."""
-    try:
-        with open(path, "rb") as fh:
-            return sum(line.count(b"warning: ") for line in fh)
-    except OSError:
-        return 0
-
-
 #: a compiler's own error line: ``file:line:col: error: …``, ``fatal error: …``,
 #: ``internal compiler error: …`` (not a warning that mentions an error)
 ERROR_LINE = re.compile(r"(?:^|: )(?:fatal error|internal compiler error|error): ")
@@ -258,7 +228,7 @@ def _fail(cells: list[CellResult], what: str, log: Path) -> None:
         error = error.replace(f"{log.parent / 'tree'}/", "")
         what = f"{what}: {error[:300]}"
     for c in cells:
-        c.status, c.error, c.log_tail, c.runs, c.tu_runs = "failed", what, _tail(log), [], []
+        c.status, c.error, c.log_tail, c.runs, c.tu_runs = "failed", what, log_tail(log), [], []
 
 
 def _prepare(recipe: Recipe, tree: Path, tc: Toolchain, opts: Options, work: Path,
@@ -334,20 +304,9 @@ def _build_cells(recipe: Recipe, tree: Path, tc: Toolchain, cells: list[CellResu
             progress(f"{recipe.name} {tc.name} {cell.level}: {label}: cpu {t.cpu:.2f} s "
                      f"(compilers {compiler_cpu:.2f} s), wall {t.wall:.2f} s, {warnings} warnings")
             if rnd > 0:
-                cell.runs.append(RunRow(seq=rnd, user_s=t.user, sys_s=t.sys, wall_s=t.wall,
-                                        maxrss_kb=t.maxrss_kb, compiler_cpu_s=compiler_cpu,
-                                        compilers=len(records), warnings=warnings, load1=t.load1,
-                                        host=platform.node(), started_at=started))
-
-
-@dataclass(frozen=True)
-class Tu:
-    """One compile command to replay: the driver is chosen per level's compiler."""
-
-    name: str
-    cwd: str
-    language: str
-    args: tuple[str, ...]   # without the driver and without -o
+                cell.runs.append(BuildRun(seq=rnd, tree=t, compiler_cpu_s=compiler_cpu,
+                                          compilers=len(records), warnings=warnings, host=host(),
+                                          started_at=started))
 
 
 def _strip_output(args: list[str]) -> tuple[list[str], str | None]:
@@ -434,7 +393,6 @@ def _tu_cells(recipe: Recipe, tree: Path, tc: Toolchain, cells: list[CellResult]
     tus = capture(recipe, tree, tc, opts, work, cells, progress)
     if tus is None:
         return
-    env = process.build_env()
     objects = work / "objects"
     objects.mkdir()
     progress.add_total(opts.runs * len(cells) * len(tus))
@@ -443,29 +401,25 @@ def _tu_cells(recipe: Recipe, tree: Path, tc: Toolchain, cells: list[CellResult]
             if cell.status == "failed":
                 continue
             started, load1 = utc_now(), os.getloadavg()[0]
-            rows = []
+            rows: list[TuRun] = []
             for i, tu in enumerate(tus):
-                argv = [tc.driver(tu.language), *tu.args, "-o", str(objects / f"{i}.o"),
-                        *flags_for(cell, tu.language)]
                 out = work / "tu.log"
-                out.unlink(missing_ok=True)
-                t = process.run(argv, Path(tu.cwd), env, out, nice=opts.nice, sched=opts.sched,
-                                timeout=opts.timeout)
+                t = compile_tu(tc, tu, flags_for(cell, tu.language), objects / f"{i}.o", out,
+                               opts.timeout, nice=opts.nice, sched=opts.sched)
                 if t.exit != 0:
                     _fail([cell], f"{tu.name} failed to compile (exit {t.exit})", out)
                     break
                 progress.advance()
-                rows.append(TuRow(tu=tu.name, seq=rnd, user_s=t.user, sys_s=t.sys, wall_s=t.wall,
-                                  maxrss_kb=t.maxrss_kb, warnings=count_warnings(out), exit=t.exit))
+                rows.append(TuRun(tu=tu.name, seq=rnd, tree=t, warnings=count_warnings(out), host=host()))
             if cell.status == "failed":
                 progress(f"{recipe.name} {tc.name} {cell.level}: run {rnd}: FAILED ({cell.error})")
                 continue
             cell.tu_runs.extend(rows)
-            cpu = sum(r.user_s + r.sys_s for r in rows)
-            cell.runs.append(RunRow(seq=rnd, user_s=sum(r.user_s for r in rows),
-                                    sys_s=sum(r.sys_s for r in rows), wall_s=sum(r.wall_s for r in rows),
-                                    maxrss_kb=max(r.maxrss_kb for r in rows), compiler_cpu_s=cpu,
-                                    compilers=len(rows), warnings=sum(r.warnings for r in rows),
-                                    load1=load1, host=platform.node(), started_at=started))
+            cpu = sum(r.cpu_s for r in rows)
+            total = TreeRun(user=sum(r.tree.user for r in rows), sys=sum(r.tree.sys for r in rows),
+                            wall=sum(r.tree.wall for r in rows), maxrss_kb=max(r.tree.maxrss_kb for r in rows),
+                            load1=load1)
+            cell.runs.append(BuildRun(seq=rnd, tree=total, compiler_cpu_s=cpu, compilers=len(rows),
+                                      warnings=sum(r.warnings for r in rows), host=host(), started_at=started))
             progress(f"{recipe.name} {tc.name} {cell.level}: run {rnd}/{opts.runs}: {len(rows)} TUs, "
                      f"cpu {cpu:.2f} s, {cell.runs[-1].warnings} warnings")

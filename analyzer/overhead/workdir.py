@@ -14,14 +14,14 @@ is a day old (such a run could still be going on; none lasts a day).
 """
 from __future__ import annotations
 
-import fcntl
 import os
 import shutil
 import tempfile
 import time
+from contextlib import ExitStack
 from pathlib import Path
-from typing import IO
 
+from warnscope.locks import flocked
 from warnscope.paths import cache_dir
 
 LOCK = ".lock"
@@ -37,8 +37,8 @@ class WorkDir:
         self.path = Path(tempfile.mkdtemp(dir=root, prefix=prefix))
         # locked before it gets its name, so that a sweep never finds it unlocked
         pending = self.path / f"{LOCK}.new"
-        self._lock: IO[str] | None = open(pending, "w")
-        fcntl.flock(self._lock, fcntl.LOCK_EX)
+        self._lock: ExitStack | None = ExitStack()
+        self._lock.enter_context(flocked(pending))
         os.rename(pending, self.path / LOCK)
 
     def close(self) -> None:
@@ -65,18 +65,14 @@ def sweep(root: Path) -> list[Path]:
 
 
 def _abandoned(path: Path) -> bool:
-    try:
-        fh = open(path / LOCK)
-    except FileNotFoundError:
+    lock = path / LOCK
+    if not lock.exists():
         try:
             return time.time() - path.stat().st_mtime > LEGACY_AGE_S
         except FileNotFoundError:
             return False  # removed meanwhile by its owner
+    try:
+        with flocked(lock, wait=False) as held:
+            return held is not None  # None: its process is alive
     except OSError:
         return False
-    with fh:
-        try:
-            fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            return False  # its process is alive
-        return True

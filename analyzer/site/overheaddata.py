@@ -1,23 +1,23 @@
 """The overhead side of the site: each study as ``overhead report --json`` gives it, and its charts.
 
 Everything is read through :mod:`analyzer.overhead.store` and shaped by
-:mod:`analyzer.overhead.report`, the same code the CLI's report uses, so a page and
-``overhead report --json`` cannot disagree. The charts are matplotlib's SVG, made
-deterministic (a fixed ``svg.hashsalt`` for its element ids, no date in the
+:mod:`analyzer.overhead.report`, the same code the CLI's report uses, as the typed
+results of :mod:`analyzer.overhead.results`: a page and ``overhead report --json``
+cannot disagree, and nothing here parses rendered text. The charts are matplotlib's
+SVG, made deterministic (a fixed ``svg.hashsalt`` for its element ids, no date in the
 metadata) so that a rebuild over unchanged data writes no file. matplotlib is
 imported only when the database holds a study.
 """
 from __future__ import annotations
 
 import io
-import json
 import sqlite3
 from dataclasses import dataclass, field
-from typing import Any
 
 
 from analyzer.overhead import report as oh_report
 from analyzer.overhead import store as oh_store
+from analyzer.overhead.results import Cell, Report, Row, Study
 
 #: TUs listed per compiler and level on a tu-mode study's page
 TOP_TUS = 15
@@ -33,11 +33,12 @@ class StudyView:
     """One study: its parameters, its cells (``overhead run --json``) and its report."""
 
     id: int
-    info: dict
-    cells: list[dict]
-    #: ``overhead report --json``: {"study": …, "rows": […], "top_tus": […]}
-    report: dict
+    info: Study
+    cells: list[Cell]
+    #: ``overhead report --json``
+    report: Report
     #: ``overhead attribute --json`` results whose TUs are this study's, empty where none
+    #: (the JSON documents stored when each attribution finished)
     attribution: list[dict] = field(default_factory=list)
 
     @property
@@ -46,27 +47,24 @@ class StudyView:
 
     @property
     def compilers(self) -> list[str]:
-        return list(dict.fromkeys(c["compiler"] for c in self.cells))
+        return list(dict.fromkeys(c.compiler for c in self.cells))
 
     @property
     def levels(self) -> list[str]:
-        return list(dict.fromkeys(c["level"] for c in self.cells))
+        return list(dict.fromkeys(c.level for c in self.cells))
 
     @property
     def how(self) -> str:
-        i = self.info
-        if i["mode"] == "build":
-            return f"whole build, make -j{i['jobs']}, {i['runs']} runs after a warm-up"
-        return f"each TU compiled alone, {i['runs']} runs after a capturing build"
+        return self.info.how
 
     @property
-    def headline(self) -> list[dict]:
+    def headline(self) -> list[Row]:
         """The rows of the levels other than ``off`` that have a ratio: the index's summary."""
-        return [r for r in self.report["rows"] if r["level"] != oh_report.BASE and r["ratio"] is not None]
+        return [r for r in self.report.rows if r.level != oh_report.BASE and r.ratio is not None]
 
-    def rows_with_cells(self) -> list[tuple[dict, dict]]:
+    def rows_with_cells(self) -> list[tuple[Row, Cell]]:
         """Each report row beside its cell (``rows`` keeps the cells' order)."""
-        return list(zip(self.report["rows"], self.cells))
+        return list(zip(self.report.rows, self.cells))
 
 
 def load_studies(conn: sqlite3.Connection) -> list[StudyView]:
@@ -76,19 +74,16 @@ def load_studies(conn: sqlite3.Connection) -> list[StudyView]:
     out = []
     for sid in oh_store.studies(conn):
         info = oh_store.study_info(conn, sid)
-        cells = oh_store.cells(conn, sid, with_tus=info["mode"] == "tu")
-        report = json.loads(oh_report.render(info, cells, "json", TOP_TUS))
-        out.append(StudyView(id=sid, info=info, cells=cells, report=report))
+        cells = oh_store.cells(conn, sid, with_tus=info.mode == "tu")
+        out.append(StudyView(id=sid, info=info, cells=cells, report=oh_report.report(info, cells, TOP_TUS)))
     attach_attributions(out, attributions(conn))
     return out
 
 
 def attributions(conn: sqlite3.Connection) -> list[dict]:
-    """Every finished ``overhead attribute`` result, as its ``--json`` printed it (kept
-    by the command when it finished; nothing is measured here)."""
-    from analyzer.overhead import attr_store
-
-    return attr_store.results(conn)
+    """Every finished ``overhead attribute`` result, as stored when it finished (nothing
+    is measured here)."""
+    return oh_store.attribution_results(conn)
 
 
 def attach_attributions(views: list[StudyView], found: list[dict]) -> None:
@@ -100,7 +95,7 @@ def attach_attributions(views: list[StudyView], found: list[dict]) -> None:
         source = str(a.get("tus_from", ""))
         sid = int(source.split()[1]) if source.startswith("study ") and source.split()[1].isdigit() else None
         view = by_id.get(sid) if sid is not None else \
-            next((v for v in views if v.info.get("project") == a.get("project")), None)
+            next((v for v in views if v.info.project == a.get("project")), None)
         if view is not None:
             view.attribution.append(a)
 
@@ -134,30 +129,30 @@ def _colours(levels: list[str]) -> dict[str, str]:
 def ratio_chart(view: StudyView) -> bytes | None:
     """Each level's CPU as a ratio to ``off``, grouped by compiler, with the min–max
     range as error bars; None when no cell has a ratio (only ``off``, or all failed)."""
-    rows = [r for r in view.report["rows"] if r["ratio"] is not None and r["level"] != oh_report.BASE]
+    rows = [r for r in view.report.rows if r.ratio is not None and r.level != oh_report.BASE]
     if not rows:
         return None
-    compilers = [c for c in view.compilers if any(r["compiler"] == c for r in rows)]
-    levels = [l for l in view.levels if any(r["level"] == l for r in rows)]
+    compilers = [c for c in view.compilers if any(r.compiler == c for r in rows)]
+    levels = [l for l in view.levels if any(r.level == l for r in rows)]
     colours = _colours(view.levels)
     fig, ax = _figure(7.0, 3.2)
     width = 0.8 / len(levels)
     for i, level in enumerate(levels):
         xs, ys, lo, hi = [], [], [], []
         for x, compiler in enumerate(compilers):
-            r = next((r for r in rows if r["compiler"] == compiler and r["level"] == level), None)
-            if r is None:
+            r = next((r for r in rows if r.compiler == compiler and r.level == level), None)
+            if r is None or r.ratio is None or r.ratio_min is None or r.ratio_max is None:
                 continue
             xs.append(x - 0.4 + width * (i + 0.5))
-            ys.append(r["ratio"])
-            lo.append(max(r["ratio"] - r["ratio_min"], 0.0))
-            hi.append(max(r["ratio_max"] - r["ratio"], 0.0))
+            ys.append(r.ratio)
+            lo.append(max(r.ratio - r.ratio_min, 0.0))
+            hi.append(max(r.ratio_max - r.ratio, 0.0))
         ax.bar(xs, ys, width * 0.9, yerr=[lo, hi], capsize=4, color=colours[level], label=level,
                error_kw={"elinewidth": 1, "ecolor": "#333333"})
     ax.axhline(1.0, color="#555555", linewidth=0.8, linestyle="--")
     ax.set_xticks(range(len(compilers)), compilers)
     ax.set_ylabel("CPU time / off")
-    top = max(r["ratio_max"] for r in rows)
+    top = max(r.ratio_max or 0.0 for r in rows)
     ax.set_ylim(0, max(top * 1.1, 1.1))
     ax.legend(title="level", frameon=False, fontsize="small", loc="upper left", bbox_to_anchor=(1, 1))
     ax.spines[["top", "right"]].set_visible(False)
@@ -169,15 +164,15 @@ def cpu_chart(view: StudyView) -> bytes | None:
     processes and the rest of the build (make, shells, the linker driver …), with the
     whole tree's min–max as an error bar; None when no cell finished, and in tu mode,
     where every process timed is a compiler."""
-    cells = [c for c in view.cells if c["status"] == "ok" and c["cpu_s"]]
-    if not cells or view.info["mode"] == "tu":
+    cells = [c for c in view.cells if c.status == "ok" and c.cpu_s and c.compiler_cpu_s and c.other_cpu_s]
+    if not cells or view.info.mode == "tu":
         return None
-    labels = [f"{c['compiler']}\n{c['level']}" for c in cells]
-    comp = [c["compiler_cpu_s"]["median"] for c in cells]
-    other = [max(c["other_cpu_s"]["median"], 0.0) for c in cells]
-    total = [c["cpu_s"]["median"] for c in cells]
-    err = [[max(t - c["cpu_s"]["min"], 0.0) for t, c in zip(total, cells)],
-           [max(c["cpu_s"]["max"] - t, 0.0) for t, c in zip(total, cells)]]
+    labels = [f"{c.compiler}\n{c.level}" for c in cells]
+    comp = [c.compiler_cpu_s.median for c in cells]  # type: ignore[union-attr]
+    other = [max(c.other_cpu_s.median, 0.0) for c in cells]  # type: ignore[union-attr]
+    total = [c.cpu_s.median for c in cells]  # type: ignore[union-attr]
+    err = [[max(t - c.cpu_s.min, 0.0) for t, c in zip(total, cells)],  # type: ignore[union-attr]
+           [max(c.cpu_s.max - t, 0.0) for t, c in zip(total, cells)]]  # type: ignore[union-attr]
     fig, ax = _figure(7.0, 3.2)
     xs = list(range(len(cells)))
     ax.bar(xs, comp, 0.6, color="#4c78a8", label="compilers")
@@ -192,10 +187,10 @@ def cpu_chart(view: StudyView) -> bytes | None:
 
 def chart_alt(view: StudyView) -> str:
     """The ratio chart in words, for the image's alt text."""
-    return "; ".join(f"{r['compiler']} {r['level']}: {r['ratio']:.3f} ({r['ratio_min']:.3f}–{r['ratio_max']:.3f})"
+    return "; ".join(f"{r.compiler} {r.level}: {r.ratio:.3f} ({r.ratio_min:.3f}–{r.ratio_max:.3f})"
                      for r in view.headline) or "no ratios"
 
 
-def summary_json(views: list[StudyView]) -> list[dict[str, Any]]:
+def summary_json(views: list[StudyView]) -> list[Study]:
     """The studies index as JSON: each study's parameters (``report --json``'s "study")."""
-    return [v.report["study"] for v in views]
+    return [v.report.study for v in views]

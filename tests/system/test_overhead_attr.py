@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from analyzer.cli import main
-from analyzer.overhead import attr_store, recipes
+from analyzer.overhead import recipes, store
 from warnscope.database import connect
 
 pytestmark = pytest.mark.skipif(not shutil.which("gcc-12"), reason="needs gcc-12")
@@ -64,7 +64,7 @@ def test_attribute_zlib(gcc_db_copy, capsys, dump):
     assert dump(gcc_db_copy) == before
     # kept as it finished, for the report site (which measures nothing)
     conn = connect(gcc_db_copy, write=False)
-    assert attr_store.results(conn) == [a]
+    assert store.attribution_results(conn) == [a]
     conn.close()
     # the text renderer
     code, text, err = run_cli(gcc_db_copy, capsys, *ATTR[:-1])

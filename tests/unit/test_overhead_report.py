@@ -9,32 +9,50 @@ import json
 import pytest
 
 from analyzer.overhead import report, study
+from analyzer.overhead.results import Cell, Figures, Probe, Study, TuRun
+from warnscope.measure import TreeRun
 
-INFO = {"id": 1, "project": "p", "origin": "p_1.0", "mode": "build", "opt": "-O2", "runs": 1, "jobs": 2,
-        "nice": 0, "sched": None, "noise": 0.05, "host": "a", "machine": {"summary": "test"},
-        "started_at": "2026-01-01T00:00:00+00:00"}
+INFO = Study(id=1, project="p", origin="p_1.0", mode="build", opt="-O2", runs=1, jobs=2, nice=0, sched=None,
+             noise=0.05, host="a", machine={"summary": "test"}, started_at="2026-01-01T00:00:00+00:00")
 
 
-def cell(level: str, host: str, cpu: float, status: str = "ok") -> dict:
-    mmm = {"min": cpu, "median": cpu, "max": cpu}
-    return {"project": "p", "mode": "build", "opt": "-O2", "compiler": "gcc-12", "level": level,
-            "status": status, "runs": 1, "flags": [], "cpu_s": mmm, "wall_s": mmm, "warnings": 0,
-            "noisy": False, "compiler_cpu_s": mmm, "other_cpu_s": {"min": 0, "median": 0, "max": 0},
-            "host": host, "error": None if status == "ok" else "build failed"}
+def cell(level: str, host: str, cpu: float, status: str = "ok") -> Cell:
+    mmm = Figures(cpu, cpu, cpu)
+    return Cell(study=1, project="p", mode="build", opt="-O2", compiler="gcc-12", compiler_version="12.2.0",
+                level=level, flags=[], flags_by_language={}, status=status, runs=1, cpu_s=mmm, user_s=mmm,
+                sys_s=Figures(0, 0, 0), wall_s=mmm, compiler_cpu_s=mmm, other_cpu_s=Figures(0, 0, 0),
+                compilers=1, maxrss_kb=1, warnings=0, noisy=False, spread=0.0, max_load=0.0, host=host,
+                error=None if status == "ok" else "build failed")
 
 
 def test_no_cross_host_ratios():
     """A cell measured on another host than its compiler's off cell gets no ratio."""
     same = report.rows([cell("off", "a", 1.0), cell("all", "a", 1.5)])
-    assert same[1]["ratio"] == 1.5
+    assert same[1].ratio == 1.5
     other = report.rows([cell("off", "a", 1.0), cell("all", "b", 1.5)])
-    assert other[1]["ratio"] is None and "not compared" in other[1]["error"]
+    assert other[1].ratio is None and "not compared" in other[1].error
+
+
+def test_json_is_the_results():
+    """``report --json`` is the serialisation of the typed report: the study, the rows
+    with their figures as {min, median, max}, the top TUs."""
+    out = json.loads(report.render(report.report(INFO, [cell("off", "a", 1.0), cell("all", "a", 1.5)]), "json"))
+    assert set(out) == {"study", "rows", "top_tus"}
+    assert out["study"]["machine"] == {"summary": "test"} and out["study"]["id"] == 1
+    assert out["rows"][1]["cpu_s"] == {"min": 1.5, "median": 1.5, "max": 1.5}
+    assert out["rows"][1]["ratio"] == 1.5 and out["rows"][1]["ratio_min"] == 1.5
+
+
+def test_figures_are_measures_stats():
+    assert Figures.of([]) is None
+    assert Figures.of([3.0, 1.0, 2.00049]) == Figures(1.0, 2.0, 3.0)
+    assert Figures.of([1.23456], 4) == Figures(1.2346, 1.2346, 1.2346)
 
 
 @pytest.mark.parametrize("fmt", ["text", "markdown", "csv", "json"])
 def test_render_without_cells(fmt):
     """A study whose cells all failed to start renders (the CLI refuses an empty one before)."""
-    out = report.render(INFO, [], fmt)
+    out = report.render(report.report(INFO, []), fmt)
     if fmt == "json":
         assert json.loads(out)["rows"] == []
     elif fmt == "csv":
@@ -45,8 +63,8 @@ def test_render_without_cells(fmt):
 
 def test_render_failed_cell():
     cells = [cell("off", "a", 1.0), cell("all", "a", 0.0, "failed")]
-    assert "gcc-12 all: build failed" in report.render(INFO, cells, "text")
-    rows = list(csv.DictReader(io.StringIO(report.render(INFO, cells, "csv"))))
+    assert "gcc-12 all: build failed" in report.render(report.report(INFO, cells), "text")
+    rows = list(csv.DictReader(io.StringIO(report.render(report.report(INFO, cells), "csv"))))
     assert [r["error"] for r in rows] == ["", "build failed"]  # not lost when the first row has none
 
 
@@ -59,10 +77,8 @@ def test_tu_language():
 
 def test_probe_values_by_metric():
     """A probe's figure is its metric's: CPU seconds per run, or one exact count as an int."""
-    from analyzer.overhead.attr_store import Probe, ProbeRun
-
-    def r(tu: str, seq: int, cpu: float, instr: int | None) -> ProbeRun:
-        return ProbeRun(tu, seq, cpu, 0.0, cpu, 1, 0, 0.0, "h", instr)
+    def r(tu: str, seq: int, cpu: float, instr: int | None) -> TuRun:
+        return TuRun(tu, seq, TreeRun(user=cpu, sys=0.0, wall=cpu, maxrss_kb=1), 0, "h", instr)
 
     cpu = Probe("off", ("-w",), "cpu", [r("a", 1, 1.0, None), r("b", 1, 0.5, None), r("a", 2, 1.25, None),
                                          r("b", 2, 0.5, None)])
@@ -73,7 +89,7 @@ def test_probe_values_by_metric():
 
 def test_render_instructions_attribution():
     """An attribution by instructions shows counts, with no [min, max] range (one exact run)."""
-    from analyzer.overhead import attribute as at
+    from analyzer.overhead import results as at
 
     exact = at.Interval(176_709_980, 176_709_980, 176_709_980)
     a = at.Attribution(

@@ -1,0 +1,135 @@
+"""The runner of an attribution: its workspace (a configured, built private copy of
+the project and the TUs its build compiles) and the measuring of probes, each
+configuration compiled over the workload's TUs by :func:`experiment.compile_tu`, the
+same measurement as a tu-mode study's, and stored when measured.
+
+A probe already stored (a rerun of the same attribution) is read back, never measured
+again; a complete resume configures and builds nothing.
+"""
+from __future__ import annotations
+
+import re
+import sqlite3
+from pathlib import Path
+
+from warnscope.errors import WarnscopeError
+from warnscope.measure import host
+
+from analyzer.overhead import phases as phases_mod, report, store, study
+from analyzer.overhead.experiment import Tu, compile_tu, count_warnings, log_tail
+from analyzer.overhead.recipes import Recipe
+from analyzer.overhead.results import CellResult, Probe, TuRun
+from analyzer.overhead.workdir import WorkDir
+from analyzer.progress import Progress
+from analyzer.toolchain import Toolchain
+
+#: metric -> unit (a probe's instrument)
+METRICS = {"cpu": "s", "instructions": "instructions"}
+#: cachegrind's count of instructions executed, in the compile's output
+_IREFS = re.compile(rb"==\d+== I\s+refs:\s+([\d,]+)")
+#: how cachegrind runs a compiler: every child (cc1, as) counted, no cache simulation
+CACHEGRIND = ("valgrind", "--tool=cachegrind", "--cache-sim=no", "--trace-children=yes",
+              "--cachegrind-out-file=/dev/null")
+
+
+class Workspace:
+    """A configured, built private copy of the project, made on first need (a complete
+    resume needs none), and the TUs to compile."""
+
+    def __init__(self, recipe: Recipe, tree: Path, tc: Toolchain, opt: str, timeout: float,
+                 progress: Progress):
+        self.recipe, self.tree, self.tc, self.opt, self.timeout = recipe, tree, tc, opt, timeout
+        self.progress = progress
+        self.work: Path | None = None
+        self._workdir: WorkDir | None = None
+        self._tus: list[Tu] | None = None
+
+    def tus(self) -> list[Tu]:
+        if self._tus is None:
+            self._workdir = WorkDir(f"attr-{self.tc.name}-")
+            self.work = self._workdir.path
+            opts = study.Options(opt=self.opt, timeout=max(self.timeout, 3600.0))
+            probe = CellResult(self.tc.name, "", "", "capture", {})
+            tus = study.capture(self.recipe, self.tree, self.tc, opts, self.work, [probe], self.progress)
+            if tus is None:
+                raise WarnscopeError(f"{self.recipe.name} {self.tc.name}: {probe.error}: "
+                                     f"{_first_error(probe.log_tail or '')[:200]}")
+            (self.work / "objects").mkdir()
+            self._tus = tus
+        return self._tus
+
+    def close(self) -> None:
+        if self._workdir is not None:
+            self._workdir.close()
+
+
+def _first_error(log: str) -> str:
+    """The line of a build log that says what failed: the compiler's first error line,
+    else the last line."""
+    lines = [line.strip() for line in log.splitlines() if line.strip()]
+    return study.first_error(lines) or (lines or [""])[-1]
+
+
+class Attributor:
+    """Measures an attribution's probes over its workload, resuming from the stored ones."""
+
+    def __init__(self, conn: sqlite3.Connection, attr: int, ws: Workspace, tc: Toolchain,
+                 all_sets: dict[str, list[str]], timeout: float, progress: Progress):
+        self.conn, self.attr, self.ws, self.tc, self.timeout, self.progress = conn, attr, ws, tc, timeout, progress
+        self.all_sets = {lang: set(v) for lang, v in all_sets.items()}
+        self.union = {f for v in all_sets.values() for f in v}
+        self.probes = store.load_probes(conn, attr)
+        self.names: list[str] | None = None   # the TUs of the workload
+        self.chosen_from = ""
+
+    def _flags_for(self, flags: tuple[str, ...], language: str) -> list[str]:
+        """A configuration's flags for one TU: warning flags of the other language's set dropped."""
+        own = self.all_sets.get(language, set())
+        return [f for f in flags if f not in self.union or f in own]
+
+    def _compile(self, tu: Tu, flags: list[str], instrument: str, seq: int,
+                 index: int) -> tuple[TuRun, dict[str, tuple[float, float]]]:
+        assert self.ws.work is not None
+        out = self.ws.work / "tu.log"
+        t = compile_tu(self.tc, tu, [*flags, *(["-ftime-report"] if instrument == "time-report" else [])],
+                       self.ws.work / "objects" / f"{index}.o", out, self.timeout,
+                       wrapper=CACHEGRIND if instrument == "instructions" else ())
+        if t.exit != 0:
+            raise WarnscopeError(f"{tu.name} failed to compile with {' '.join(flags[:3])}"
+                                 f"{' …' if len(flags) > 3 else ''} (exit {t.exit}): {log_tail(out)[-200:]}")
+        data = out.read_bytes()
+        refs = sum(int(m.replace(b",", b"")) for m in _IREFS.findall(data)) if instrument == "instructions" else None
+        found = (phases_mod.parse(data.decode(errors="replace"), self.tc.family)
+                 if instrument == "time-report" else {})
+        return TuRun(tu=tu.name, seq=seq, tree=t, warnings=count_warnings(out), host=host(),
+                     instructions=refs), found
+
+    def measure(self, wanted: list[Probe], runs: int, label: str) -> list[Probe]:
+        """The probes, measured where not stored yet: ``runs`` rounds, each round every
+        probe over every TU (A B A B …); each probe stored after its last round."""
+        todo = [p for p in wanted if p.key not in self.probes]
+        if todo:
+            tus = [t for t in self.ws.tus() if self.names is None or t.name in self.names]
+            missing = sorted(set(self.names or ()) - {t.name for t in tus})
+            if missing:
+                raise WarnscopeError(f"TU {missing[0]} of {self.chosen_from} is not compiled by this build")
+            index = {t.name: i for i, t in enumerate(self.ws.tus())}
+            rounds = 1 if todo[0].instrument != "cpu" else runs
+            self.progress.add_total(rounds * len(todo) * len(tus))
+            unit = METRICS.get(todo[0].instrument, "s")
+            for seq in range(1, rounds + 1):
+                for p in todo:
+                    for tu in tus:
+                        run, found = self._compile(tu, self._flags_for(p.flags, tu.language), p.instrument,
+                                                   seq, index[tu.name])
+                        p.runs.append(run)
+                        if found:
+                            p.phases[tu.name] = found
+                        self.progress.advance()
+                    if seq == rounds:
+                        store.save_probe(self.conn, self.attr, p)
+                        self.probes[p.key] = p
+                    shown = p.values()[-1] if p.instrument in METRICS else p.totals()[-1]
+                    self.progress(f"{label}: {p.role} ({len(p.flags)} flags) run {seq}/{rounds}: "
+                                  f"{report.amount(shown, unit)}")
+        return [self.probes[p.key] for p in wanted]

@@ -1,0 +1,424 @@
+"""The overhead family's results and records, as plain data.
+
+:mod:`analyzer.overhead.store` returns these dataclasses; ``--json`` prints
+:func:`warnscope.serial.to_json` of them, the text, CSV and Markdown renderers
+(:mod:`analyzer.overhead.report`) and the site (:mod:`analyzer.site.overheaddata`) read
+the same objects, so a field renamed here changes every output at once and nothing
+parses rendered text.
+
+Two kinds live here:
+
+* **records** of what was measured (:class:`BuildRun`, :class:`TuRun`, :class:`Probe`,
+  :class:`CellResult`): each holds the :class:`warnscope.measure.TreeRun` of its
+  process tree, the one record of a measured process in warnscope, and what the
+  overhead family adds to it (the TU, the round, the host);
+* **results** users see (:class:`Study`, :class:`Cell`, :class:`Report`,
+  :class:`Attribution` …), whose field names and order are the JSON keys of
+  ``overhead run|report|attribute --json``.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+from warnscope.measure import TreeRun, stats
+
+
+# ------------------------------------------------------------------ records
+
+@dataclass(frozen=True)
+class BuildRun:
+    """One counted round of a cell: a whole build (build mode) or every TU compiled once
+    (tu mode, the TUs' trees summed). ``compiler_cpu_s`` is the CPU of the compiler
+    processes alone (the wrapper's log), so the rest of the build is ``cpu_s`` minus it."""
+
+    seq: int
+    tree: TreeRun
+    compiler_cpu_s: float
+    compilers: int
+    warnings: int
+    host: str
+    started_at: str
+
+    @property
+    def cpu_s(self) -> float:
+        return self.tree.cpu
+
+
+@dataclass(frozen=True)
+class TuRun:
+    """One TU compiled alone, once: a tu-mode study's round or an attribution's probe.
+    ``instructions``: what cachegrind counted, when the probe counts instructions."""
+
+    tu: str
+    seq: int
+    tree: TreeRun
+    warnings: int
+    host: str = ""
+    instructions: int | None = None
+
+    @property
+    def cpu_s(self) -> float:
+        return self.tree.cpu
+
+
+@dataclass
+class CellResult:
+    """A cell being measured (compiler x level), then stored whole: its runs are appended
+    round by round, and a failure replaces them with what went wrong."""
+
+    compiler: str
+    compiler_version: str
+    compiler_identity: str
+    level: str
+    flags: dict[str, list[str]]
+    status: str = "ok"
+    error: str | None = None
+    log_tail: str | None = None
+    runs: list[BuildRun] = field(default_factory=list)
+    tu_runs: list[TuRun] = field(default_factory=list)
+    #: the level's flags for languages the project is not declared in (a C file in a C++
+    #: project gets the C set); not part of the cell's key, so resuming is unaffected
+    other_flags: dict[str, list[str]] = field(default_factory=dict)
+
+    @property
+    def flags_json(self) -> str:
+        """The flags as stored: part of the key that says a cell is measured already."""
+        return json.dumps(self.flags, sort_keys=True)
+
+
+@dataclass
+class Probe:
+    """One configuration of an attribution and what it measured over the workload's TUs.
+    ``instrument``: ``cpu``, ``instructions`` (cachegrind) or ``time-report``;
+    ``phases``: tu -> {phase: (cpu, wall)} from ``-ftime-report``."""
+
+    role: str
+    flags: tuple[str, ...]
+    instrument: str = "cpu"
+    runs: list[TuRun] = field(default_factory=list)
+    phases: dict[str, dict[str, tuple[float, float]]] = field(default_factory=dict)
+
+    @property
+    def key(self) -> tuple[str, str, str]:
+        """What makes a probe the same on a rerun (its stored row's key)."""
+        return self.role, json.dumps(list(self.flags)), self.instrument
+
+    def totals(self) -> list[float]:
+        """CPU seconds summed over the TUs, one figure per run (seq)."""
+        by: dict[int, float] = {}
+        for r in self.runs:
+            by[r.seq] = by.get(r.seq, 0.0) + r.cpu_s
+        return [by[s] for s in sorted(by)]
+
+    def values(self) -> list[float]:
+        """The probe's figure per run in its own unit: CPU seconds summed over the TUs
+        (``cpu``), or the instructions counted over them (``instructions``: exact, so one
+        run, kept as an int)."""
+        if self.instrument == "instructions":
+            n = self.instructions()
+            return [] if n is None else [n]
+        return self.totals()
+
+    def instructions(self) -> int | None:
+        values = [r.instructions for r in self.runs if r.seq == 1]
+        return None if not values or None in values else sum(values)  # type: ignore[arg-type]
+
+    def warnings(self) -> int:
+        last = max((r.seq for r in self.runs), default=0)
+        return sum(r.warnings for r in self.runs if r.seq == last)
+
+
+# ------------------------------------------------------------------ a study
+
+@dataclass(frozen=True)
+class ProjectRecipe:
+    """A project recipe as ``overhead projects`` lists it."""
+
+    name: str
+    package: str | None
+    build_system: str
+    languages: list[str]
+    needs: list[str]
+    description: str
+
+
+@dataclass(frozen=True)
+class Figures:
+    """min / median / max of one quantity over a cell's runs, rounded for people (the
+    minimum is the figure least disturbed by other load; the spread says how much
+    there was). Computed by :func:`warnscope.measure.stats`, the one summary."""
+
+    min: float
+    median: float
+    max: float
+
+    @classmethod
+    def of(cls, values: Sequence[float], digits: int | None = 3) -> Figures | None:
+        """None for no values (a failed cell has no runs); ``digits=None``: unrounded."""
+        if not values:
+            return None
+        s = stats(values)
+        if digits is None:
+            return cls(s.min, s.median, s.max)
+        return cls(round(s.min, digits), round(s.median, digits), round(s.max, digits))
+
+
+@dataclass(frozen=True)
+class Study:
+    """A study's parameters and where it ran: ``"study"`` of ``overhead report --json``.
+    ``machine`` is the facts stored with it (host, cores, kernel, load, a one-line
+    ``summary``, the compilers' versions), kept as stored: older studies hold fewer."""
+
+    id: int
+    project: str
+    origin: str
+    mode: str
+    opt: str
+    runs: int
+    jobs: int
+    nice: int
+    sched: str | None
+    noise: float
+    host: str
+    machine: dict[str, Any]
+    started_at: str
+
+    @property
+    def how(self) -> str:
+        """How the cells were measured, in words (the report's title and the site's page)."""
+        if self.mode == "build":
+            return f"whole build, make -j{self.jobs}, {self.runs} runs after a warm-up"
+        return f"each TU compiled alone, {self.runs} runs after a capturing build"
+
+
+@dataclass(frozen=True)
+class TuFigures:
+    """One TU of a tu-mode cell: its CPU over the runs, warnings and exit of the last."""
+
+    cpu_s: Figures | None
+    warnings: int
+    exit: int
+
+
+@dataclass(frozen=True)
+class Cell:
+    """A stored cell (compiler x level of a study), as ``overhead run --json`` lists it.
+    ``error`` and ``log_tail`` are set for a failed cell only; ``tus`` (tu -> figures)
+    only when asked for (the report of a tu-mode study)."""
+
+    study: int
+    project: str
+    mode: str
+    opt: str
+    compiler: str
+    compiler_version: str
+    level: str
+    flags: list[str]
+    flags_by_language: dict[str, list[str]]
+    status: str
+    runs: int
+    cpu_s: Figures | None
+    user_s: Figures | None
+    sys_s: Figures | None
+    wall_s: Figures | None
+    compiler_cpu_s: Figures | None
+    other_cpu_s: Figures | None
+    compilers: int
+    maxrss_kb: int | None
+    warnings: int | None
+    noisy: bool
+    spread: float | None
+    max_load: float | None
+    #: the host its runs ran on ('a,b' if they were split, which a report refuses to compare)
+    host: str
+    error: str | None = None
+    log_tail: str | None = None
+    tus: dict[str, TuFigures] | None = None
+
+
+@dataclass(frozen=True)
+class Row:
+    """One line of the overhead table: a cell beside its compiler's ``off`` cell. The
+    ratio is of medians; its range the widest the runs allow (fastest over ``off``'s
+    slowest, slowest over ``off``'s fastest); the added CPU split into the compilers'
+    share and the rest of the build's, in % of ``off``. ``error``: why a cell failed,
+    or why it is not compared (another host than ``off``)."""
+
+    project: str
+    mode: str
+    opt: str
+    compiler: str
+    level: str
+    status: str
+    runs: int
+    flags: int
+    cpu_s: Figures | None
+    wall_s: Figures | None
+    warnings: int | None
+    noisy: bool
+    ratio: float | None
+    ratio_min: float | None
+    ratio_max: float | None
+    added_compiler_pct: float | None
+    added_other_pct: float | None
+    host: str | None
+    error: str | None = None
+
+
+@dataclass(frozen=True)
+class TopTu:
+    """A TU with much added CPU (median of the level minus ``off``'s), tu mode."""
+
+    compiler: str
+    level: str
+    tu: str
+    off_cpu_s: float
+    cpu_s: float
+    added_s: float
+    ratio: float | None
+    warnings: int
+
+
+@dataclass(frozen=True)
+class Report:
+    """``overhead report``: the study, its table and (tu mode) its top TUs."""
+
+    study: Study
+    rows: list[Row]
+    top_tus: list[TopTu]
+
+
+# ------------------------------------------------------------------ an attribution
+
+@dataclass(frozen=True)
+class Interval:
+    """An added cost in the metric's unit: the median difference and the widest range the
+    runs allow (all three equal with ``instructions``: one exact run)."""
+
+    median: float
+    low: float
+    high: float
+
+
+@dataclass(frozen=True)
+class TuCost:
+    """A TU of an attribution's workload and what ``all`` adds to it (CPU seconds)."""
+
+    tu: str
+    off_cpu_s: float
+    all_cpu_s: float
+    added_s: float
+
+
+@dataclass(frozen=True)
+class Step:
+    """One group-testing probe: a slice of the flag set and its added cost over off."""
+
+    depth: int
+    size: int
+    first: str
+    last: str
+    added: float
+    costs: bool
+
+
+@dataclass(frozen=True)
+class FlagCost:
+    """A suspect flag (or a diffuse group) confirmed: alone over off, and all minus all-without."""
+
+    flags: tuple[str, ...]
+    diffuse: bool
+    alone: Interval
+    unique: Interval
+    alone_share: float          # alone median / all's added median
+    warnings_alone: int
+    alone_instructions: int | None = None     # metric cpu with --instructions: over off, exact
+    unique_instructions: int | None = None    # all minus all-without
+
+
+@dataclass(frozen=True)
+class Phase:
+    """A compiler phase (``-ftime-report``) summed over the TUs, off and all."""
+
+    name: str
+    off_s: float
+    all_s: float
+    added_s: float
+
+
+@dataclass(frozen=True)
+class Printing:
+    """Finding vs printing the diagnostics of ``all``."""
+
+    method: str
+    warnings: int
+    all: float
+    quiet: float | None           # all + -w: found, not printed (GCC only)
+    plain: float
+    finding: Interval | None      # quiet - off
+    printing: Interval | None     # all - quiet
+    printing_share: float | None  # printing / (all - off)
+    caret: Interval               # all - plain: the caret lines and source quoting
+
+
+@dataclass(frozen=True)
+class Attribution:
+    """``overhead attribute``: which flags of ``all`` carry a project's warning cost."""
+
+    id: int
+    project: str
+    origin: str
+    compiler: str
+    compiler_version: str
+    opt: str
+    metric: str                   # 'cpu' | 'instructions': what every figure below measures
+    unit: str                     # 's' | 'instructions'
+    runs: int
+    search_runs: int
+    host: str
+    load_average: tuple[float, float, float]
+    tus_from: str                 # 'study N' | 'measured'
+    tus: list[TuCost]
+    off: list[float]
+    all: list[float]
+    added: Interval
+    threshold: float
+    flags_searched: int
+    probes: int
+    search: list[Step]
+    suspects: list[FlagCost]
+    explained_share: float | None  # sum of the suspects' alone medians / all's added median
+    off_instructions: int | None   # metric cpu with --instructions
+    all_instructions: int | None
+    phases: list[Phase]
+    printing: Printing | None
+    machine: str = ""
+    notes: list[str] = field(default_factory=list)
+
+
+# ------------------------------------------------------------------ calibration
+
+@dataclass(frozen=True)
+class Condition:
+    """The calibration program under one condition (idle or loaded, a niceness): CPU and
+    wall over the runs, and how far they moved from idle at nice 0."""
+
+    condition: str
+    runs: int
+    cpu_s: Figures
+    wall_s: Figures
+    cpu_vs_idle_pct: float
+    cpu_spread_pct: float
+    wall_vs_idle: float
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """``overhead calibrate``: how exact CPU and wall time are on this machine."""
+
+    machine: str
+    iterations: int
+    competing_processes: int
+    conditions: list[Condition]

@@ -18,6 +18,11 @@ import json
 from typing import Any
 
 
+#: field metadata of a key that JSON leaves out while its value is None (a cell's
+#: ``error`` exists only for a failed cell): ``field(default=None, metadata=OPTIONAL)``
+OPTIONAL = {"json": "omit-none"}
+
+
 @functools.lru_cache(maxsize=None)
 def field_names(cls: type) -> tuple[str, ...]:
     """The fields of a result dataclass, in declaration order (``dataclasses.fields``'),
@@ -27,6 +32,26 @@ def field_names(cls: type) -> tuple[str, ...]:
     return tuple(f.name for f in dataclasses.fields(cls))
 
 
+@functools.lru_cache(maxsize=None)
+def optional_names(cls: type) -> frozenset[str]:
+    """The fields of ``cls`` marked :data:`OPTIONAL`."""
+    return frozenset(f.name for f in dataclasses.fields(cls) if f.metadata.get("json") == "omit-none")
+
+
+def _fields(value: Any, convert) -> dict[str, Any]:
+    cls = type(value)
+    optional = optional_names(cls)
+    if not optional:
+        return {name: convert(getattr(value, name)) for name in field_names(cls)}
+    out = {}
+    for name in field_names(cls):
+        item = getattr(value, name)
+        if item is None and name in optional:
+            continue
+        out[name] = convert(item)
+    return out
+
+
 def plain_one(value: Any) -> Any:
     """One level of :func:`plain`: a dataclass as a dict of its fields, an enum as its
     value, a set or frozenset as a sorted list (``json.dumps``'s ``default``)."""
@@ -34,7 +59,11 @@ def plain_one(value: Any) -> Any:
         return value.value
     if isinstance(value, (set, frozenset)):
         return sorted(value)
-    return {name: getattr(value, name) for name in field_names(type(value))}
+    return _fields(value, _same)
+
+
+def _same(value: Any) -> Any:
+    return value
 
 
 def plain(value: Any) -> Any:
@@ -42,7 +71,7 @@ def plain(value: Any) -> Any:
     if isinstance(value, enum.Enum):
         return value.value
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {name: plain(getattr(value, name)) for name in field_names(type(value))}
+        return _fields(value, plain)
     if isinstance(value, dict):
         return {k: plain(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):

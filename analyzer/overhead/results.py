@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 from warnscope.measure import TreeRun, stats
+from warnscope.serial import OPTIONAL
 
 
 # ------------------------------------------------------------------ records
@@ -233,9 +234,9 @@ class Cell:
     max_load: float | None
     #: the host its runs ran on ('a,b' if they were split, which a report refuses to compare)
     host: str
-    error: str | None = None
-    log_tail: str | None = None
-    tus: dict[str, TuFigures] | None = None
+    error: str | None = field(default=None, metadata=OPTIONAL)
+    log_tail: str | None = field(default=None, metadata=OPTIONAL)
+    tus: dict[str, TuFigures] | None = field(default=None, metadata=OPTIONAL)
 
 
 @dataclass(frozen=True)
@@ -264,7 +265,7 @@ class Row:
     added_compiler_pct: float | None
     added_other_pct: float | None
     host: str | None
-    error: str | None = None
+    error: str | None = field(default=None, metadata=OPTIONAL)
 
 
 @dataclass(frozen=True)

@@ -38,6 +38,7 @@ import selectors
 import signal
 import subprocess
 import time
+from pathlib import Path
 from dataclasses import dataclass
 from typing import Mapping, Sequence
 
@@ -203,6 +204,28 @@ class Background:
 
     def __exit__(self, *exc) -> None:
         self.stop()
+
+
+def build_helper(source: Path, dest: Path, args: Sequence[str] = (), *, what: str) -> Path:
+    """Compile warnscope's own little C helper ``source`` (the overhead wrapper, the
+    calibration burner) with the machine's ``cc`` into ``dest``, atomically (a
+    temporary sibling, then a rename), so concurrent first builds never see half a file.
+    ``what`` names it in the one-line error."""
+    import shutil
+    import tempfile
+
+    cc = shutil.which("cc") or shutil.which("gcc")
+    if cc is None:
+        raise NotInstalled(f"no C compiler (cc) to build {what} with")
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=dest.parent, prefix=".build-") as tmp:
+        out = Path(tmp) / dest.name
+        done = run([cc, "-O2", "-w", *args, str(source), "-o", str(out)], timeout=120,
+                   what=f"cc (building {what})", check=False)
+        if done.returncode != 0:
+            raise ToolFailed(f"cannot build {what}: {done.stderr.strip()[:300]}")
+        os.replace(out, dest)
+    return dest
 
 
 def _with_exit(usage: TreeRun, code: int) -> TreeRun:

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import hashlib
 import os
-import shutil
 import statistics
-import subprocess
+import signal
 import tempfile
 from pathlib import Path
 
+from warnscope import tool
 from warnscope.errors import WarnscopeError
 from warnscope.paths import cache_dir
 
@@ -31,16 +31,7 @@ def burn_binary() -> Path:
     dest = cache_dir("overhead", "burn", key) / "burn"
     if dest.exists():
         return dest
-    cc = shutil.which("cc") or shutil.which("gcc")
-    if cc is None:
-        raise WarnscopeError("no C compiler (cc) to build the calibration program with")
-    with tempfile.TemporaryDirectory(dir=dest.parent) as tmp:
-        out = Path(tmp) / "burn"
-        proc = subprocess.run([cc, "-O2", str(SOURCE), "-o", str(out)], capture_output=True, text=True)
-        if proc.returncode != 0:
-            raise WarnscopeError(f"cannot build the calibration program: {proc.stderr.strip()[:300]}")
-        os.replace(out, dest)
-    return dest
+    return tool.build_helper(SOURCE, dest, what="the calibration program")
 
 
 def _once(burn: Path, iterations: int, nice: int, work: Path) -> process.Timed:
@@ -65,7 +56,7 @@ def calibrate(seconds: float = 1.0, runs: int = 5, load: int | None = None) -> C
         _once(burn, iterations, 0, work)  # warm-up
         results = {}
         for loaded in (False, True):
-            spinners = [subprocess.Popen([str(burn), "0"], stdout=subprocess.DEVNULL)
+            spinners = [tool.Background([str(burn), "0"], what="the calibration load")
                         for _ in range(load if loaded else 0)]
             try:
                 for nice in (0, 19):
@@ -73,8 +64,7 @@ def calibrate(seconds: float = 1.0, runs: int = 5, load: int | None = None) -> C
                     results[f"{'loaded' if loaded else 'idle'}, nice {nice}"] = samples
             finally:
                 for p in spinners:
-                    p.kill()
-                    p.wait()
+                    p.stop(signal.SIGKILL, grace=0)
     base_cpu = statistics.median(s.cpu for s in results["idle, nice 0"])
     base_wall = statistics.median(s.wall for s in results["idle, nice 0"])
     out = []

@@ -7,13 +7,10 @@ from __future__ import annotations
 
 import hashlib
 import os
-import shutil
-import subprocess
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from warnscope.errors import WarnscopeError
+from warnscope import tool
 from warnscope.paths import cache_dir
 
 SOURCE = Path(__file__).with_name("wrapper.c")
@@ -30,17 +27,8 @@ def wrapper_for(driver: str, language: str) -> Path:
     dest = cache_dir("overhead", "wrappers", key) / os.path.basename(driver)
     if dest.exists():
         return dest
-    cc = shutil.which("cc") or shutil.which("gcc")
-    if cc is None:
-        raise WarnscopeError("no C compiler (cc) to build the overhead wrapper with")
-    with tempfile.TemporaryDirectory(dir=dest.parent, prefix=".build-") as tmp:
-        out = Path(tmp) / dest.name
-        proc = subprocess.run([cc, "-O2", "-w", f'-DREAL="{driver}"', f'-DFLAGS_ENV="{flags_env}"',
-                               str(SOURCE), "-o", str(out)], capture_output=True, text=True, check=False)
-        if proc.returncode != 0:
-            raise WarnscopeError(f"cannot build the overhead wrapper: {proc.stderr.strip()[:300]}")
-        os.replace(out, dest)
-    return dest
+    return tool.build_helper(SOURCE, dest, [f'-DREAL="{driver}"', f'-DFLAGS_ENV="{flags_env}"'],
+                             what="the overhead wrapper")
 
 
 @dataclass(frozen=True)

@@ -29,10 +29,6 @@ EXEMPT = {
     "analyzer/executors.py": "the worker pool (multiprocessing fork context, "
                              "PR_SET_PDEATHSIG): workers run warnscope's own code, and "
                              "every tool they start goes through the runner",
-    "analyzer/overhead/calibrate.py": "TEMPORARY: compiles and runs its CPU burner directly; "
-                                      "to move onto warnscope.tool",
-    "analyzer/overhead/wrapper.py": "TEMPORARY: compiles the measured compiler wrapper "
-                                    "directly; to move onto warnscope.tool",
 }
 
 

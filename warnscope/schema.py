@@ -18,7 +18,7 @@ migration of its own, and tests/unit/test_migrations.py checks that a database o
 earlier version (tests/fixtures/schema/) migrates to the tables ``SCHEMA`` creates.
 """
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 
 #: The current schema, by family; what a new database is created with.
 SCHEMA = """
@@ -186,7 +186,8 @@ CREATE TABLE IF NOT EXISTS oh_study (
     started_at    TEXT NOT NULL
 );
 
--- One compiler x level of a study; written in one transaction once all its runs are done.
+-- One compiler x level x injection of a study; written in one transaction once all its
+-- runs are done.
 CREATE TABLE IF NOT EXISTS oh_cell (
     id                 INTEGER PRIMARY KEY,
     study_id           INTEGER NOT NULL REFERENCES oh_study(id) ON DELETE CASCADE,
@@ -194,7 +195,11 @@ CREATE TABLE IF NOT EXISTS oh_cell (
     compiler_version   TEXT NOT NULL,     -- first line of --version
     compiler_identity  TEXT NOT NULL,     -- analyzer.toolchain identity
     level              TEXT NOT NULL,     -- 'off' | 'default' | 'wall' | 'wextra' | 'all' | custom name
-    flags              TEXT NOT NULL,     -- JSON {"c": [...], "c++": [...]}: the exact flags appended
+    flags              TEXT NOT NULL,     -- JSON {"c": [...], "c++": [...]}: the level's exact flags
+    -- how the flags reached the compiler: 'build' through the build system's own
+    -- variables (CFLAGS, CMAKE_C_FLAGS, ...), 'wrapper' appended by the compiler wrapper
+    -- (the compiler-only view; every tu-mode cell, and every cell before schema 7)
+    inject             TEXT NOT NULL DEFAULT 'wrapper' CHECK (inject IN ('build', 'wrapper')),
     status             TEXT NOT NULL CHECK (status IN ('ok', 'failed')),
     error              TEXT,              -- failed: what failed
     log_tail           TEXT,              -- failed: the last lines of the build's output
@@ -203,7 +208,7 @@ CREATE TABLE IF NOT EXISTS oh_cell (
     spread             REAL,              -- (max-min)/median of CPU
     max_load           REAL,              -- highest 1-minute load average seen at a run's start
     finished_at        TEXT NOT NULL,
-    UNIQUE (study_id, compiler, compiler_identity, level, flags)
+    UNIQUE (study_id, compiler, compiler_identity, level, flags, inject)
 );
 
 -- Counted runs of a cell: a whole build, or (tu mode) the sum over its TUs.
@@ -220,6 +225,11 @@ CREATE TABLE IF NOT EXISTS oh_run (
     load1          REAL NOT NULL,
     host           TEXT NOT NULL,
     started_at     TEXT NOT NULL,
+    -- every process of the build by program name, from the kernel's account of each
+    -- (warnscope/accounting.py): JSON {"cc1": [cpu_s, processes], "libtool (bash)": ...};
+    -- NULL where that accounting was not available (not root, no bpftrace)
+    by_process     TEXT,
+    residual_s     REAL,                  -- the tree's wait4 CPU minus by_process's sum
     PRIMARY KEY (cell_id, seq)
 );
 
@@ -494,6 +504,94 @@ CREATE TABLE IF NOT EXISTS oh_attr_result (
 );
 """
 
+#: v7: a cell says how its flags reached the compiler (``inject``, part of its key, so
+#: one study holds both views), and a run where every CPU second went (``by_process``,
+#: ``residual_s``). SQLite cannot change a UNIQUE constraint, so the three tables are
+#: rebuilt: the old ones renamed away (their foreign keys follow the rename), the new
+#: ones created as this version's SCHEMA has them, the rows copied (every cell before
+#: this version was measured through the wrapper), the old ones dropped, children first.
+_V7_INJECT_AND_PROCESSES = """
+ALTER TABLE oh_tu_run RENAME TO oh_tu_run_v6;
+ALTER TABLE oh_run RENAME TO oh_run_v6;
+ALTER TABLE oh_cell RENAME TO oh_cell_v6;
+-- One compiler x level x injection of a study; written in one transaction once all its
+-- runs are done.
+CREATE TABLE oh_cell (
+    id                 INTEGER PRIMARY KEY,
+    study_id           INTEGER NOT NULL REFERENCES oh_study(id) ON DELETE CASCADE,
+    compiler           TEXT NOT NULL,     -- 'gcc-12'
+    compiler_version   TEXT NOT NULL,     -- first line of --version
+    compiler_identity  TEXT NOT NULL,     -- analyzer.toolchain identity
+    level              TEXT NOT NULL,     -- 'off' | 'default' | 'wall' | 'wextra' | 'all' | custom name
+    flags              TEXT NOT NULL,     -- JSON {"c": [...], "c++": [...]}: the level's exact flags
+    -- how the flags reached the compiler: 'build' through the build system's own
+    -- variables (CFLAGS, CMAKE_C_FLAGS, ...), 'wrapper' appended by the compiler wrapper
+    -- (the compiler-only view; every tu-mode cell, and every cell before schema 7)
+    inject             TEXT NOT NULL DEFAULT 'wrapper' CHECK (inject IN ('build', 'wrapper')),
+    status             TEXT NOT NULL CHECK (status IN ('ok', 'failed')),
+    error              TEXT,              -- failed: what failed
+    log_tail           TEXT,              -- failed: the last lines of the build's output
+    warnings           INTEGER,           -- warning lines of one build (the last counted run)
+    noisy              INTEGER NOT NULL DEFAULT 0,
+    spread             REAL,              -- (max-min)/median of CPU
+    max_load           REAL,              -- highest 1-minute load average seen at a run's start
+    finished_at        TEXT NOT NULL,
+    UNIQUE (study_id, compiler, compiler_identity, level, flags, inject)
+);
+
+-- Counted runs of a cell: a whole build, or (tu mode) the sum over its TUs.
+CREATE TABLE oh_run (
+    cell_id        INTEGER NOT NULL REFERENCES oh_cell(id) ON DELETE CASCADE,
+    seq            INTEGER NOT NULL,      -- 1..runs, in the order they ran (interleaved with other cells)
+    user_s         REAL NOT NULL,
+    sys_s          REAL NOT NULL,
+    wall_s         REAL NOT NULL,
+    maxrss_kb      INTEGER NOT NULL,
+    compiler_cpu_s REAL NOT NULL,         -- sum of the compiler processes' user+sys (wrapper log)
+    compilers      INTEGER NOT NULL,      -- compiler processes run
+    warnings       INTEGER NOT NULL,
+    load1          REAL NOT NULL,
+    host           TEXT NOT NULL,
+    started_at     TEXT NOT NULL,
+    -- every process of the build by program name, from the kernel's account of each
+    -- (warnscope/accounting.py): JSON {"cc1": [cpu_s, processes], "libtool (bash)": ...};
+    -- NULL where that accounting was not available (not root, no bpftrace)
+    by_process     TEXT,
+    residual_s     REAL,                  -- the tree's wait4 CPU minus by_process's sum
+    PRIMARY KEY (cell_id, seq)
+);
+
+-- tu mode: each translation unit compiled alone, timed alone.
+CREATE TABLE oh_tu_run (
+    cell_id    INTEGER NOT NULL REFERENCES oh_cell(id) ON DELETE CASCADE,
+    tu         TEXT NOT NULL,             -- source relative to the tree, '-> object' when compiled twice
+    seq        INTEGER NOT NULL,
+    user_s     REAL NOT NULL,
+    sys_s      REAL NOT NULL,
+    wall_s     REAL NOT NULL,
+    maxrss_kb  INTEGER NOT NULL,
+    warnings   INTEGER NOT NULL,
+    exit       INTEGER NOT NULL,
+    PRIMARY KEY (cell_id, tu, seq)
+);
+
+INSERT INTO oh_cell (id, study_id, compiler, compiler_version, compiler_identity, level, flags,
+                     inject, status, error, log_tail, warnings, noisy, spread, max_load, finished_at)
+SELECT id, study_id, compiler, compiler_version, compiler_identity, level, flags,
+       'wrapper', status, error, log_tail, warnings, noisy, spread, max_load, finished_at
+  FROM oh_cell_v6;
+INSERT INTO oh_run (cell_id, seq, user_s, sys_s, wall_s, maxrss_kb, compiler_cpu_s, compilers,
+                    warnings, load1, host, started_at, by_process, residual_s)
+SELECT cell_id, seq, user_s, sys_s, wall_s, maxrss_kb, compiler_cpu_s, compilers,
+       warnings, load1, host, started_at, NULL, NULL
+  FROM oh_run_v6;
+INSERT INTO oh_tu_run SELECT * FROM oh_tu_run_v6;
+DROP TABLE oh_tu_run_v6;
+DROP TABLE oh_run_v6;
+DROP TABLE oh_cell_v6;
+"""
+
+
 #: version reached -> SQL that brings the previous version up to it.
 MIGRATIONS: dict[int, str] = {
     # v2: the untyped ``extra`` column becomes ``facts``, one typed shape per family.
@@ -525,4 +623,6 @@ UPDATE compiler
 """,
     # v6: finished attributions kept as their result
     6: _V6_ATTRIBUTION_RESULT,
+    # v7: a cell's injection (its key) and a run's CPU by process
+    7: _V7_INJECT_AND_PROCESSES,
 }

@@ -22,6 +22,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
+from warnscope.accounting import ProcessTable
 from warnscope.measure import TreeRun, stats
 from warnscope.serial import OPTIONAL
 
@@ -41,6 +42,9 @@ class BuildRun:
     warnings: int
     host: str
     started_at: str
+    #: every process of the build by program name, from the kernel's account of each
+    #: (:mod:`warnscope.accounting`); None where that accounting was not available
+    processes: ProcessTable | None = None
 
     @property
     def cpu_s(self) -> float:
@@ -74,6 +78,9 @@ class CellResult:
     compiler_identity: str
     level: str
     flags: dict[str, list[str]]
+    #: how the flags reach the compiler: ``build`` (the build system's own variables)
+    #: or ``wrapper`` (appended by the compiler wrapper: the compiler-only view)
+    inject: str = "wrapper"
     status: str = "ok"
     error: str | None = None
     log_tail: str | None = None
@@ -82,6 +89,11 @@ class CellResult:
     #: the level's flags for languages the project is not declared in (a C file in a C++
     #: project gets the C set); not part of the cell's key, so resuming is unaffected
     other_flags: dict[str, list[str]] = field(default_factory=dict)
+
+    @property
+    def key(self) -> tuple[str, str, str, str, str]:
+        """What makes a cell the same on a rerun (its stored row's key)."""
+        return self.compiler, self.compiler_identity, self.level, self.flags_json, self.inject
 
     @property
     def flags_json(self) -> str:
@@ -204,6 +216,15 @@ class TuFigures:
 
 
 @dataclass(frozen=True)
+class ProcessFigures:
+    """One program's share of a cell's builds: its CPU (user+sys s) and how many
+    processes ran it, min / median / max over the runs."""
+
+    cpu_s: Figures
+    processes: Figures
+
+
+@dataclass(frozen=True)
 class Cell:
     """A stored cell (compiler x level of a study), as ``overhead run --json`` lists it.
     ``error`` and ``log_tail`` are set for a failed cell only; ``tus`` (tu -> figures)
@@ -216,6 +237,9 @@ class Cell:
     compiler: str
     compiler_version: str
     level: str
+    #: ``build``: the flags went through the build system (CFLAGS, CMAKE_C_FLAGS, ...);
+    #: ``wrapper``: the wrapper appended them (the compiler-only view, and every tu cell)
+    inject: str
     flags: list[str]
     flags_by_language: dict[str, list[str]]
     status: str
@@ -226,6 +250,9 @@ class Cell:
     wall_s: Figures | None
     compiler_cpu_s: Figures | None
     other_cpu_s: Figures | None
+    #: program name -> its CPU and processes over the runs, largest first (None: the
+    #: kernel's per-process accounting was not available; tu mode: not measured)
+    by_process: dict[str, ProcessFigures] | None
     compilers: int
     maxrss_kb: int | None
     warnings: int | None
@@ -237,6 +264,8 @@ class Cell:
     error: str | None = field(default=None, metadata=OPTIONAL)
     log_tail: str | None = field(default=None, metadata=OPTIONAL)
     tus: dict[str, TuFigures] | None = field(default=None, metadata=OPTIONAL)
+    #: the tree's wait4 CPU minus ``by_process``'s sum, over the runs: shown, never hidden
+    residual_s: Figures | None = field(default=None, metadata=OPTIONAL)
 
 
 @dataclass(frozen=True)

@@ -12,10 +12,11 @@ import sqlite3
 import statistics
 
 from warnscope.database import transaction, utc_now
-from warnscope.errors import NoData
+from warnscope.errors import CorruptDatabase, NoData
 from warnscope.measure import TreeRun
 
-from analyzer.overhead.results import Cell, CellResult, Figures, Probe, Study, TuFigures, TuRun
+from analyzer.overhead.results import (BuildRun, Cell, CellResult, Figures, Probe, ProcessFigures, Study,
+                                       TuFigures, TuRun)
 
 
 def has_schema(conn: sqlite3.Connection) -> bool:
@@ -43,9 +44,10 @@ def study_id(conn: sqlite3.Connection, key: str, project: int, params: dict, mac
     return conn.execute("SELECT id FROM oh_study WHERE key = ?", (key,)).fetchone()[0]
 
 
-def finished(conn: sqlite3.Connection, study: int) -> set[tuple[str, str, str, str]]:
-    """(compiler, identity, level, flags JSON) of the study's stored ``ok`` cells."""
-    rows = conn.execute("SELECT compiler, compiler_identity, level, flags FROM oh_cell"
+def finished(conn: sqlite3.Connection, study: int) -> set[tuple[str, str, str, str, str]]:
+    """:attr:`CellResult.key` (compiler, identity, level, flags JSON, inject) of the
+    study's stored ``ok`` cells."""
+    rows = conn.execute("SELECT compiler, compiler_identity, level, flags, inject FROM oh_cell"
                         " WHERE study_id = ? AND status = 'ok'", (study,)).fetchall()
     return {tuple(r) for r in rows}
 
@@ -61,26 +63,59 @@ def save_cell(conn: sqlite3.Connection, study: int, cell: CellResult, noise: flo
     warnings = cell.runs[-1].warnings if cell.runs else None
     with transaction(conn):
         conn.execute("DELETE FROM oh_cell WHERE study_id = ? AND compiler = ? AND compiler_identity = ?"
-                     " AND level = ? AND flags = ?", (study, cell.compiler, cell.compiler_identity,
-                                                       cell.level, cell.flags_json))
+                     " AND level = ? AND flags = ? AND inject = ?",
+                     (study, cell.compiler, cell.compiler_identity, cell.level, cell.flags_json,
+                      cell.inject))
         cur = conn.execute(
             "INSERT INTO oh_cell (study_id, compiler, compiler_version, compiler_identity, level, flags,"
-            " status, error, log_tail, warnings, noisy, spread, max_load, finished_at)"
-            " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            " inject, status, error, log_tail, warnings, noisy, spread, max_load, finished_at)"
+            " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
             (study, cell.compiler, cell.compiler_version, cell.compiler_identity, cell.level,
-             cell.flags_json, cell.status, cell.error, cell.log_tail, warnings, int(noisy), spread,
-             max_load, utc_now()))
+             cell.flags_json, cell.inject, cell.status, cell.error, cell.log_tail, warnings, int(noisy),
+             spread, max_load, utc_now()))
         cid = cur.lastrowid
         conn.executemany(
             "INSERT INTO oh_run (cell_id, seq, user_s, sys_s, wall_s, maxrss_kb, compiler_cpu_s, compilers,"
-            " warnings, load1, host, started_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+            " warnings, load1, host, started_at, by_process, residual_s)"
+            " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
             [(cid, r.seq, r.tree.user, r.tree.sys, r.tree.wall, r.tree.maxrss_kb, r.compiler_cpu_s,
-              r.compilers, r.warnings, r.tree.load1, r.host, r.started_at) for r in cell.runs])
+              r.compilers, r.warnings, r.tree.load1, r.host, r.started_at, *_processes_columns(r))
+             for r in cell.runs])
         conn.executemany(
             "INSERT INTO oh_tu_run (cell_id, tu, seq, user_s, sys_s, wall_s, maxrss_kb, warnings, exit)"
             " VALUES (?,?,?,?,?,?,?,?,?)",
             [(cid, t.tu, t.seq, t.tree.user, t.tree.sys, t.tree.wall, t.tree.maxrss_kb, t.warnings,
               t.tree.exit) for t in cell.tu_runs])
+
+
+def _processes_columns(run: BuildRun) -> tuple[str | None, float | None]:
+    """``by_process`` (JSON {name: [cpu_s, processes]}) and ``residual_s`` of a run."""
+    table = run.processes
+    if table is None:
+        return None, None
+    return (json.dumps({c.name: [round(c.cpu_s, 6), c.processes] for c in table.by_name}),
+            round(table.residual_s, 6))
+
+
+def _by_process(runs: list, cell: str) -> dict[str, ProcessFigures] | None:
+    """A cell's ``by_process`` over its runs: None unless every run has one (a program
+    absent from a run counts 0 there), largest median CPU first."""
+    tables = []
+    for r in runs:
+        if r["by_process"] is None:
+            return None
+        try:
+            tables.append({name: (float(v[0]), int(v[1])) for name, v in json.loads(r["by_process"]).items()})
+        except (ValueError, TypeError, IndexError, AttributeError):
+            raise CorruptDatabase(f"oh_run.by_process of {cell} run {r['seq']} is not valid: "
+                                  "the database is damaged") from None
+    if not tables:
+        return None
+    names = {n for t in tables for n in t}
+    out = {n: ProcessFigures(cpu_s=Figures.of([t.get(n, (0.0, 0))[0] for t in tables]),
+                             processes=Figures.of([t.get(n, (0.0, 0))[1] for t in tables], 1))
+           for n in names}
+    return dict(sorted(out.items(), key=lambda kv: (-kv[1].cpu_s.median, kv[0])))
 
 
 # ------------------------------------------------------------------ reading studies
@@ -131,18 +166,22 @@ def cells(conn: sqlite3.Connection, study: int, with_tus: bool = False) -> list[
         out.append(Cell(
             study=study, project=info.project, mode=info.mode, opt=info.opt,
             compiler=c["compiler"], compiler_version=c["compiler_version"], level=c["level"],
+            inject=c["inject"],
             flags=sorted({f for fl in flags.values() for f in fl}, key=lambda f: (f != "-w", f)),
             flags_by_language=flags, status=c["status"], runs=len(runs),
             cpu_s=Figures.of(cpu), user_s=Figures.of([r["user_s"] for r in runs]),
             sys_s=Figures.of([r["sys_s"] for r in runs]), wall_s=Figures.of([r["wall_s"] for r in runs]),
             compiler_cpu_s=Figures.of(comp), other_cpu_s=Figures.of([a - b for a, b in zip(cpu, comp)]),
+            by_process=_by_process(runs, f"{c['compiler']} {c['level']}"),
             compilers=runs[-1]["compilers"] if runs else 0,
             maxrss_kb=max((r["maxrss_kb"] for r in runs), default=None),
             warnings=c["warnings"], noisy=bool(c["noisy"]),
             spread=None if c["spread"] is None else round(c["spread"], 4),
             max_load=c["max_load"], host=_host(runs, info.host),
             error=c["error"] if failed else None, log_tail=c["log_tail"] if failed else None,
-            tus=tu_table(conn, c["id"]) if with_tus else None))
+            tus=tu_table(conn, c["id"]) if with_tus else None,
+            residual_s=Figures.of([r["residual_s"] for r in runs], 4)
+            if runs and all(r["residual_s"] is not None for r in runs) else None))
     return out
 
 

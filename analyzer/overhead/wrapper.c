@@ -15,6 +15,13 @@
  *    log as one line in one write(2). The sum over the log is the compiler's CPU.
  *    Without the log variable the wrapper just execs the driver.
  *
+ *  - an argument starting with MARKER ("--warnscope-level=NAME") is removed before the
+ *    driver runs, so the compiler never sees it: a study that passes the level's flags
+ *    through the build system (CFLAGS, CMAKE_C_FLAGS, ...) puts the marker in front of
+ *    them, and the log, which keeps the arguments as the build system gave them, proves
+ *    that every compile got the level's flags exactly once. A compile that bypasses the
+ *    wrapper fails loudly instead (no compiler knows the option).
+ *
  * A shell or Python wrapper would itself cost more than the warnings being measured.
  *
  * Log line: utime_us \t stime_us \t maxrss_kb \t status \t cwd \t REAL \x1f arg1 \x1f ... \n
@@ -39,6 +46,7 @@
 #ifndef FLAGS_ENV
 #define FLAGS_ENV "WARNSCOPE_OVERHEAD_CFLAGS"
 #endif
+#define MARKER "--warnscope-level="
 
 static char **build_argv(int argc, char **argv) {
     const char *flags = getenv(FLAGS_ENV);
@@ -51,7 +59,8 @@ static char **build_argv(int argc, char **argv) {
     if (!out) { perror("warnscope-wrapper"); exit(127); }
     int n = 0;
     out[n++] = (char *)REAL;
-    for (int i = 1; i < argc; i++) out[n++] = argv[i];
+    for (int i = 1; i < argc; i++)
+        if (strncmp(argv[i], MARKER, sizeof MARKER - 1) != 0) out[n++] = argv[i];
     if (copy)
         for (char *tok = strtok(copy, " "); tok; tok = strtok(NULL, " ")) out[n++] = tok;
     out[n] = NULL;

@@ -16,6 +16,9 @@ from warnscope.paths import cache_dir
 SOURCE = Path(__file__).with_name("wrapper.c")
 LOG_ENV = "WARNSCOPE_OVERHEAD_LOG"
 FLAGS_ENV = {"c": "WARNSCOPE_OVERHEAD_CFLAGS", "c++": "WARNSCOPE_OVERHEAD_CXXFLAGS"}
+#: put in front of a level's flags passed through the build system; the wrapper removes
+#: it before the compiler runs and logs it, which proves where the flags arrived
+MARKER = "--warnscope-level="
 
 
 def wrapper_for(driver: str, language: str) -> Path:
@@ -39,7 +42,8 @@ class Record:
     maxrss_kb: int
     status: int       # raw wait status
     cwd: str
-    args: tuple[str, ...]  # the real driver, then the original arguments (no level flags)
+    args: tuple[str, ...]  # the real driver, then the arguments as the build system gave them
+    #                        (no flags the wrapper appended; the marker, if any, kept)
 
 
 def read_log(path: Path) -> list[Record]:

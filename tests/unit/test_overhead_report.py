@@ -19,7 +19,8 @@ INFO = Study(id=1, project="p", origin="p_1.0", mode="build", opt="-O2", runs=1,
 def cell(level: str, host: str, cpu: float, status: str = "ok") -> Cell:
     mmm = Figures(cpu, cpu, cpu)
     return Cell(study=1, project="p", mode="build", opt="-O2", compiler="gcc-12", compiler_version="12.2.0",
-                level=level, flags=[], flags_by_language={}, status=status, runs=1, cpu_s=mmm, user_s=mmm,
+                level=level, inject="wrapper", flags=[], flags_by_language={}, status=status, runs=1,
+                cpu_s=mmm, user_s=mmm, by_process=None,
                 sys_s=Figures(0, 0, 0), wall_s=mmm, compiler_cpu_s=mmm, other_cpu_s=Figures(0, 0, 0),
                 compilers=1, maxrss_kb=1, warnings=0, noisy=False, spread=0.0, max_load=0.0, host=host,
                 error=None if status == "ok" else "build failed")

@@ -241,7 +241,6 @@ def _schema_v3() -> str:
 
 
 def test_migration_from_schema_3_adds_provenance(tmp_path):
-    assert SCHEMA_VERSION == 6
     path = tmp_path / "v3.db"
     raw = sqlite3.connect(path)
     raw.executescript(_schema_v3())

@@ -10,7 +10,7 @@ import json
 import sqlite3
 from dataclasses import dataclass, fields
 
-from warnscope.database import transaction, utc_now
+from warnscope.database import is_empty, transaction, utc_now
 from warnscope.errors import CorruptDatabase, NotIngested
 from flagdb.model import ClangFacts, CompilerData, Edge, Flag, GccFacts, Message
 from warnscope.compilers import sort_key
@@ -129,6 +129,9 @@ def compiler_row(conn: sqlite3.Connection, name: str) -> CompilerRow:
 
 def _compiler(conn: sqlite3.Connection, name: str) -> tuple[int, CompilerRow]:
     """(id, row) of compiler ``name``, or the error that tells the user how to get it."""
+    if is_empty(conn):  # a new file, whose schema the first write creates: nothing ingested
+        raise NotIngested(f"compiler {name!r} is not in the database (nothing ingested yet); "
+                          f"run: warnscope flags ingest {name}")
     row = conn.execute("SELECT * FROM compiler WHERE name = ?", (name,)).fetchone()
     if row is None:
         known = ", ".join(r.name for r in compilers(conn)) or "none yet"

@@ -69,18 +69,20 @@ class TreeRun(Sample):
 
 def run_tree(argv: Sequence[str], cwd: str | os.PathLike | None = None,
              env: Mapping[str, str] | None = None, output: str | os.PathLike | None = None,
-             nice: int = 0, sched: str | None = None, timeout: float | None = None) -> TreeRun:
+             nice: int = 0, sched: str | None = None, timeout: float | None = None,
+             on_reaped: Callable[[int, TreeRun], None] | None = None) -> TreeRun:
     """Run ``argv`` as a process tree of its own and measure it with ``os.wait4``: the
     rusage of the child covers every descendant it waited for (make, shells, compilers).
 
     Output is appended to ``output`` (discarded when None), never a terminal. ``nice`` and
     ``sched`` (``batch``/``idle``) lower the tree's priority; at ``timeout`` seconds the
     whole process group is killed (exit -1); Ctrl-C kills it too before propagating.
+    ``on_reaped(pid, usage)``: called when the tree's root was reaped.
     """
     from warnscope.tool import run_measured  # the one runner (it imports this module)
 
     return run_measured(argv, timeout=timeout, output=output, cwd=cwd, env=env, nice=nice,
-                        sched=sched)
+                        sched=sched, on_reaped=on_reaped)
 
 
 def run_child(cmd: Sequence[str], env: Mapping[str, str] | None = None,

@@ -40,7 +40,7 @@ import subprocess
 import time
 from pathlib import Path
 from dataclasses import dataclass
-from typing import Mapping, Sequence
+from typing import Callable, Mapping, Sequence
 
 from warnscope.errors import BadInput, NotInstalled, ToolFailed, ToolTimeout
 from warnscope.measure import SCHED, TreeRun
@@ -140,12 +140,14 @@ def _failure(what: str, code: int, stderr: bytes) -> str:
 def run_measured(argv: Sequence[str], *, timeout: float | None = None,
                  output: str | os.PathLike | None = None,
                  cwd: str | os.PathLike | None = None, env: Mapping[str, str] | None = None,
-                 nice: int = 0, sched: str | None = None) -> TreeRun:
+                 nice: int = 0, sched: str | None = None,
+                 on_reaped: Callable[[int, TreeRun], None] | None = None) -> TreeRun:
     """Run ``argv`` to be timed: stdout and stderr appended to ``output`` (discarded when
     None, never a terminal), priority lowered by ``nice`` and ``sched`` (``batch`` or
     ``idle``). At ``timeout`` (the caller's own, e.g. a user's ``--timeout``; None: no
     limit) the process group is killed and the record's ``exit`` is -1, not an error:
-    a timed build that ran out of time is a result."""
+    a timed build that ran out of time is a result. ``on_reaped(pid, usage)`` is called
+    once the tree's root was reaped (the per-process accounting reads its table then)."""
     policy = SCHED.get(sched) if sched else None
 
     def child_setup() -> None:
@@ -158,6 +160,8 @@ def run_measured(argv: Sequence[str], *, timeout: float | None = None,
     with open(output if output is not None else os.devnull, "ab") as sink:
         outcome = _execute(list(argv), shown(argv), timeout, cwd=cwd, env=env, sink=sink,
                            setup=setup)
+    if on_reaped is not None:
+        on_reaped(outcome.pid, outcome.usage)
     if outcome.timed_out:
         return _with_exit(outcome.usage, -1)
     return outcome.usage
@@ -238,6 +242,7 @@ def _with_exit(usage: TreeRun, code: int) -> TreeRun:
 
 @dataclass
 class _Outcome:
+    pid: int             # the tool's (reaped) process id
     status: int          # the wait status (os.wait4)
     usage: TreeRun
     stdout: bytes
@@ -397,5 +402,5 @@ def _execute(argv: list[str], what: str, timeout: float | None, *,
     code = proc.returncode if proc.returncode >= 0 else 128 - proc.returncode
     record = TreeRun(user=usage.ru_utime, sys=usage.ru_stime, wall=wall,
                      maxrss_kb=usage.ru_maxrss, exit=code, load1=load1)
-    return _Outcome(status=status, usage=record, stdout=bytes(captured["stdout"]),
+    return _Outcome(pid=proc.pid, status=status, usage=record, stdout=bytes(captured["stdout"]),
                     stderr=bytes(captured["stderr"]), timed_out=timed_out)

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from warnscope.database import connect
-from warnscope.errors import NoData, WarnscopeError
+from warnscope.errors import BadInput, NoData, WarnscopeError
 from warnscope.paths import db_path
 
 from analyzer import toolchain
@@ -65,6 +65,13 @@ def projects_cmd(as_json: bool) -> None:
                    "for its flags, e.g. nomt='all -Wno-mismatched-tags'.")
 @click.option("--runs", default=3, show_default=True, help="Counted runs per cell, after one warm-up.")
 @click.option("--mode", default=None, type=click.Choice(["build", "tu"]), help="Whole build (default) or per TU.")
+@click.option("--inject", default=None, type=click.Choice(["build", "wrapper", "both"]),
+              help="How each level's flags reach the compiler: build (default for whole builds): "
+                   "through the build system, where a user puts them (CFLAGS, CMAKE_C_FLAGS, ...); "
+                   "wrapper: appended by the compiler wrapper, the compiler-only view (tu mode); "
+                   "both: the two interleaved in one study.")
+@click.option("--no-accounting", is_flag=True,
+              help="Do not record every process's CPU (the kernel's account; needs root and bpftrace).")
 @click.option("--opt", default="-O2", show_default=True, help="Optimization level.")
 @click.option("--preset", default=None, type=click.Choice(["classic"]),
               help="classic: -O3, at least 3 runs (the published study's set-up).")
@@ -79,14 +86,17 @@ def projects_cmd(as_json: bool) -> None:
 @click.option("--quiet", is_flag=True, help="No progress on stderr.")
 @click.pass_context
 def run_cmd(ctx, project, source, configure_cmd, build_cmd, clean_cmd, language, ccdb, compilers, levels,
-            flag_sets, runs, mode, opt, preset, jobs, nice, sched, noise, timeout, scheduler, as_json,
-            quiet) -> None:
+            flag_sets, runs, mode, inject, no_accounting, opt, preset, jobs, nice, sched, noise, timeout,
+            scheduler, as_json, quiet) -> None:
     """Measure each compiler x level of a project and store the cells."""
     if sum(x is not None for x in (project, source, ccdb)) > 1:
         raise WarnscopeError("give one of --project, --source, --compile-commands")
     if preset == "classic":  # the published set-up: -O3, a minimum of 3 runs
         opt, runs = "-O3", max(runs, 3)
     if ccdb:
+        if inject in ("build", "both"):
+            raise BadInput(f"--inject {inject}: a compile_commands.json has no build system to pass "
+                           "flags through (its TUs are replayed with --inject wrapper)")
         recipe = recipes.compile_commands(ccdb)
         mode = mode or "tu"
     elif source:
@@ -99,7 +109,8 @@ def run_cmd(ctx, project, source, configure_cmd, build_cmd, clean_cmd, language,
     level_list += [n for n in custom if n not in level_list]
     levels_mod.validate(level_list, custom)
     opts = study.Options(runs=runs, mode=mode or "build", opt=opt, jobs=(os.cpu_count() or 1) if jobs is None else jobs,
-                         nice=nice, sched=sched, noise=noise, timeout=timeout, custom=custom)
+                         nice=nice, sched=sched, noise=noise, timeout=timeout, custom=custom,
+                         inject=inject, accounting=not no_accounting)
     opts.validate()
     names = _split(compilers)
     if not names:

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from warnscope.errors import WarnscopeError
 
+from warnscope.accounting import Accountant, ProcessTable
 from warnscope.measure import SCHED, TreeRun, run_tree
 
 #: variables that would change what a build compiles or bypass the measured compiler
@@ -49,3 +50,18 @@ def run(command: str | list[str], cwd: Path, env: dict[str, str], output: Path,
     argv = ["/bin/sh", "-c", command] if isinstance(command, str) else command
     return run_tree(argv, cwd=cwd, env=env, output=output, nice=nice, sched=sched,
                     timeout=timeout)
+
+
+def run_accounted(command: str, cwd: Path, env: dict[str, str], output: Path,
+                  accountant: Accountant | None, nice: int = 0, sched: str | None = None,
+                  timeout: float | None = None) -> tuple[Timed, ProcessTable | None]:
+    """:func:`run`, and with an ``accountant`` the table of every process of the tree
+    (by program name, from the kernel's account of each), read once its root is reaped."""
+    tables: list[ProcessTable] = []
+
+    def reaped(pid: int, usage: TreeRun) -> None:
+        tables.append(accountant.table(pid, usage.cpu))
+
+    t = run_tree(["/bin/sh", "-c", command], cwd=cwd, env=env, output=output, nice=nice,
+                 sched=sched, timeout=timeout, on_reaped=reaped if accountant is not None else None)
+    return t, (tables[0] if tables else None)

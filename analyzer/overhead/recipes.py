@@ -3,9 +3,21 @@ a compile_commands.json.
 
 A recipe's commands are shell text run in a private copy of the source tree. The
 environment gives ``$CC``/``$CXX`` (the wrappers of the compiler under test) and
-``$CFLAGS``/``$CXXFLAGS`` (the -O level only: warning flags are appended by the
-wrapper at build time, so every level shares one configured tree). ``{jobs}`` is the
-build's parallelism.
+``$CFLAGS``/``$CXXFLAGS``; ``{jobs}`` is the build's parallelism.
+
+Each recipe declares where a user puts warning flags (``inject``), which is how a
+study in ``--inject build`` passes each level's flags:
+
+* ``make``: on the make command line, ``make CFLAGS="<configured value> <flags>"``,
+  on one tree configured once (the configured value is read from its Makefile);
+* ``cmake``: ``CMAKE_<LANG>_FLAGS`` from ``$CFLAGS``/``$CXXFLAGS`` at configure time,
+  one tree configured per level (configuring stays outside the timing);
+* ``env``: the build command itself reads ``$CFLAGS``/``$CXXFLAGS`` (Lua's
+  ``MYCFLAGS="$CFLAGS ..."``), or, for a local tree, a ``{flags}``, ``{cflags}`` or
+  ``{cxxflags}`` placeholder in ``--build`` (in ``--configure``: configured per level).
+
+In ``--inject wrapper`` the build system sees only the -O level and the compiler
+wrapper appends the level's flags: one configured tree serves every level.
 """
 from __future__ import annotations
 
@@ -34,12 +46,18 @@ class Recipe:
     package: str | None = None          # Debian source package
     needs: tuple[str, ...] = ()         # programs the build runs (checked up front)
     source: Path | None = None          # a local tree (not a package)
+    inject: str = "make"                # where a user puts flags: 'make' | 'cmake' | 'env' (above)
+    #: inject 'make': the Makefile variables that carry compile flags, and their language
+    make_vars: tuple[tuple[str, str], ...] = (("CFLAGS", "c"), ("CXXFLAGS", "c++"))
     commands: tuple[dict, ...] = field(default=(), repr=False)  # a compile_commands.json's entries
 
 
 RECIPES: dict[str, Recipe] = {r.name: r for r in (
+    # zlib's Makefile compiles the shared library's objects with SFLAGS (configure's
+    # CFLAGS plus -fPIC), not CFLAGS: a user's `make CFLAGS=...` misses half the compiles
     Recipe("zlib", "zlib 1.2.13, C, its own configure + make (seconds; the default)", ("c",), "make",
-           configure="./configure", build="make -j{jobs}", clean="make clean", package="zlib"),
+           configure="./configure", build="make -j{jobs}", clean="make clean", package="zlib",
+           make_vars=(("CFLAGS", "c"), ("SFLAGS", "c"))),
     Recipe("lua5.4", "Lua 5.4, C built as C and as C++ (liblua-c++), Debian's libtool Makefile",
            ("c", "c++"), "make",
            # the header debian/rules writes before building (luaconf.h includes it)
@@ -48,7 +66,7 @@ RECIPES: dict[str, Recipe] = {r.name: r for r in (
            build='make -C src -j{jobs} CC="$CC -std=gnu99" CXX="$CXX" LIBTOOL="libtool --quiet" '
                  'MYCFLAGS="$CFLAGS -DLUA_USE_LINUX" MYCXXFLAGS="$CXXFLAGS -DLUA_USE_LINUX" '
                  'MYLDFLAGS= all',
-           clean="make -C src clean", package="lua5.4", needs=("libtool",)),
+           clean="make -C src clean", package="lua5.4", needs=("libtool",), inject="env"),
     Recipe("sqlite3", "SQLite 3.40, C, autoconf (amalgamation generated with tclsh)", ("c",), "autotools",
            configure="./configure --disable-tcl --disable-readline", build="make -j{jobs}",
            clean="make clean", package="sqlite3", needs=("tclsh",)),
@@ -57,7 +75,8 @@ RECIPES: dict[str, Recipe] = {r.name: r for r in (
            clean="make clean", package="fftw3"),
     Recipe("cppcheck", "Cppcheck 2.10, C++, CMake (the classic study's C++ project)", ("c++",), "cmake",
            configure=CMAKE_CONFIGURE, build="cmake --build _build -j{jobs}",
-           clean="cmake --build _build --target clean", package="cppcheck", needs=("cmake",)),
+           clean="cmake --build _build --target clean", package="cppcheck", needs=("cmake",),
+           inject="cmake"),
 )}
 
 
@@ -77,7 +96,17 @@ def local(source: str, configure: str, build: str, clean: str, languages: tuple[
     if not build.strip():
         raise WarnscopeError("--source needs --build CMD")
     return Recipe(f"local:{path.name}", f"local tree {path}", languages, "custom",
-                  configure=configure or "true", build=build, clean=clean, source=path)
+                  configure=configure or "true", build=build, clean=clean, source=path, inject="env")
+
+
+#: the placeholders of a level's flags in a local tree's commands
+PLACEHOLDERS = ("{flags}", "{cflags}", "{cxxflags}")
+
+
+def configures_per_level(recipe: Recipe) -> bool:
+    """A tree per level in ``--inject build``: CMake takes its flags at configure time,
+    and so does a local tree whose ``--configure`` names them."""
+    return recipe.inject == "cmake" or any(p in recipe.configure for p in PLACEHOLDERS)
 
 
 def compile_commands(path_text: str) -> Recipe:
@@ -114,7 +143,8 @@ def compile_commands(path_text: str) -> Recipe:
         entries.append({"directory": e["directory"], "file": e["file"], "arguments": args})
     langs = sorted({language_of(e["file"]) for e in entries})
     return Recipe(f"ccdb:{path}", f"compile database {path}", tuple(langs), "ccdb",
-                  configure="", build="", clean="", source=path.parent, commands=tuple(entries))
+                  configure="", build="", clean="", source=path.parent, commands=tuple(entries),
+                  inject="none")
 
 
 C_SUFFIXES = (".c", ".i")

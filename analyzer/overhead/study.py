@@ -1,11 +1,17 @@
 """Running a study: cells (compiler x level) of one project, measured and stored.
 
-Whole-build mode: per compiler, one private copy of the source tree configured once
-(outside the timing) with the compiler's wrappers as CC/CXX and only the -O level in
-CFLAGS; then a warm-up round and N counted rounds, each round running every level's
-clean rebuild in turn (A B A B …, so drift hits every level alike). The level's
-warning flags reach the compiler through the wrapper, which also logs each compiler
-process's CPU: compiler CPU vs the rest of the build (make, shells, libtool).
+Whole-build mode: per compiler, a private copy of the source tree configured (outside
+the timing) with the compiler's wrappers as CC/CXX; then a warm-up round and N counted
+rounds, each round running every cell's clean rebuild in turn (A B A B …, so drift
+hits every cell alike). How a level's flags reach the compiler is the cell's
+``inject``: ``build`` (the default) passes them where a user puts them, through the
+build system (:mod:`analyzer.overhead.recipes` says where, per project), so every
+process between that variable and the compiler carries them; ``wrapper`` appends them
+in the compiler wrapper (the compiler-only control: one tree for every level). The
+wrapper logs each compiler process in both, which proves the flags arrived
+(:mod:`analyzer.overhead.arrival`) and gives the compilers' CPU. With root, the
+kernel's account of every process of each build (:mod:`warnscope.accounting`) says
+where every CPU second went, and must sum to the build's ``wait4`` rusage.
 
 TU mode: the compile commands are captured from one build (the wrapper logs them;
 for a compile_commands.json they are given), then each TU is compiled alone with the
@@ -16,8 +22,10 @@ a rerun with the same parameters skips stored cells.
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import re
+import shlex
 import shutil
 import sqlite3
 from dataclasses import dataclass, field
@@ -26,16 +34,17 @@ from typing import Any, Callable, Iterable
 
 from warnscope.apt import AptState
 from warnscope.database import transaction, utc_now
-from warnscope.errors import WarnscopeError
+from warnscope.accounting import Accountant, ProcessTable, Unavailable
+from warnscope.errors import BadInput, WarnscopeError
 from warnscope.measure import TreeRun, host
 from warnscope.paths import cache_dir
 
-from analyzer.overhead import levels as levels_mod
+from analyzer.overhead import arrival, levels as levels_mod
 from analyzer.overhead import process, store
 from analyzer.overhead.experiment import (Experiment, Tu, compile_tu, count_warnings, log_tail,
                                           machine_facts)
 from analyzer.progress import Progress, as_progress
-from analyzer.overhead.recipes import Recipe, is_source, language_of
+from analyzer.overhead.recipes import Recipe, configures_per_level, is_source, language_of
 from analyzer.overhead.results import BuildRun, CellResult, TuRun
 from analyzer.overhead.wrapper import FLAGS_ENV, LOG_ENV, read_log, wrapper_for
 from analyzer.overhead.workdir import WorkDir
@@ -57,6 +66,16 @@ class Options:
     busy_load: float = field(default_factory=lambda: 1.5 * (os.cpu_count() or 1))
     timeout: float = 3600.0      # seconds per build step
     custom: dict[str, list[str]] = field(default_factory=dict)
+    #: 'build' | 'wrapper' | 'both'; None: 'build' for whole builds, 'wrapper' per TU
+    inject: str | None = None
+    #: the kernel's per-process account of every build (needs root and bpftrace)
+    accounting: bool = True
+
+    @property
+    def injects(self) -> tuple[str, ...]:
+        """The injections a study measures, in the order its cells are interleaved."""
+        chosen = self.inject or ("build" if self.mode == "build" else "wrapper")
+        return ("build", "wrapper") if chosen == "both" else (chosen,)
 
     def validate(self) -> None:
         if self.runs < 1:
@@ -71,6 +90,11 @@ class Options:
             raise WarnscopeError("--noise must be positive")
         if self.timeout <= 0:
             raise WarnscopeError("--timeout must be positive")
+        if self.inject not in (None, "build", "wrapper", "both"):
+            raise BadInput(f"--inject {self.inject}: expected build, wrapper or both")
+        if self.mode == "tu" and self.inject in ("build", "both"):
+            raise BadInput("--mode tu compiles each TU alone with the level's flags (the compiler's "
+                           "own cost): there is no build system to pass them through; use --inject wrapper")
         process.validate_sched(self.nice, self.sched)
 
 
@@ -100,16 +124,20 @@ def run_study(conn: sqlite3.Connection, recipe: Recipe, source: tuple[Path, str]
     progress = as_progress(progress)
     if recipe.build_system == "ccdb" and opts.mode != "tu":
         raise WarnscopeError("a compile_commands.json is replayed per TU: use --mode tu")
+    if recipe.build_system == "ccdb" and "build" in opts.injects:
+        raise BadInput("--inject build: a compile_commands.json has no build system to pass flags through")
     submit = cluster_options(executor) if executor is not None else {}  # refused before any write
     tree, origin = source
     # every cell's flags first: a GCC missing from the flag database is ingested here
     others = tuple(lang for lang in ("c", "c++") if lang not in recipe.languages)
     planned = {tc.name: [CellResult(tc.name, tc.version, tc.identity, level,
                                     levels_mod.flags(conn, tc, level, recipe.languages, opts.custom),
+                                    inject=inject,
                                     other_flags=levels_mod.flags(conn, tc, level, others, opts.custom))
-                         for level in level_names] for tc in toolchains}
+                         for inject in opts.injects for level in level_names] for tc in toolchains}
     params = {"mode": opts.mode, "opt": opts.opt, "runs": opts.runs, "jobs": opts.jobs,
-              "nice": opts.nice, "sched": opts.sched, "noise": opts.noise}
+              "nice": opts.nice, "sched": opts.sched, "noise": opts.noise,
+              "inject": "+".join(opts.injects)}
     exp = Experiment(recipe, origin, params, machine_facts(toolchains))
     with transaction(conn):
         study = store.study_id(conn, exp.key(), exp.project(conn), params, exp.machine)
@@ -118,8 +146,8 @@ def run_study(conn: sqlite3.Connection, recipe: Recipe, source: tuple[Path, str]
     for tc in toolchains:
         cells = []
         for cell in planned[tc.name]:
-            if (tc.name, tc.identity, cell.level, cell.flags_json) in done:
-                progress(f"{recipe.name} {tc.name} {cell.level}: stored already, skipped")
+            if cell.key in done:
+                progress(f"{recipe.name} {tc.name} {cell.level} ({cell.inject}): stored already, skipped")
             else:
                 cells.append(cell)
         if cells:
@@ -154,10 +182,28 @@ def measure_compiler(job: CompilerJob, progress: Progress | Callable[[str], None
     tree = job.tree if job.tree is not None else source_tree(job.recipe)[0]
     with WorkDir(f"{job.tc.name}-") as work:
         if job.opts.mode == "build":
-            _build_cells(job.recipe, tree, job.tc, job.cells, job.opts, work, progress)
+            with _accountant(job.opts, progress) as accountant:
+                _build_cells(job.recipe, tree, job.tc, job.cells, job.opts, work, progress, accountant)
         else:
             _tu_cells(job.recipe, tree, job.tc, job.cells, job.opts, work, progress)
     return job.cells
+
+
+@contextlib.contextmanager
+def _accountant(opts: Options, progress: Progress):
+    """The kernel's per-process account for a compiler's builds, or None (one warning
+    line saying why: not root, no bpftrace, BPF refused) and the study goes on."""
+    if not opts.accounting:
+        yield None
+        return
+    try:
+        accountant = Accountant().start()
+    except Unavailable as exc:
+        progress(f"warning: {exc}; by_process stays empty, the compiler/other split remains")
+        yield None
+        return
+    with accountant:
+        yield accountant
 
 
 def _cluster_job(job: CompilerJob) -> list[CellResult]:
@@ -260,6 +306,8 @@ def flags_for(cell: CellResult, language: str) -> list[str]:
 
 
 def _level_env(env: dict[str, str], cell: CellResult, wrap_log: Path | None) -> dict[str, str]:
+    """The environment of a build that the wrapper injects into (``wrapper`` cells, the
+    capturing build of tu mode)."""
     out = dict(env)
     for lang, var in FLAGS_ENV.items():
         out[var] = " ".join(flags_for(cell, lang))
@@ -268,45 +316,130 @@ def _level_env(env: dict[str, str], cell: CellResult, wrap_log: Path | None) -> 
     return out
 
 
+@dataclass
+class Setup:
+    """Where and how one cell builds: its configured tree, environment and command."""
+
+    tree: Path
+    env: dict[str, str]
+    build: str
+
+
+def _flag_text(cell: CellResult, language: str, opts: Options) -> str:
+    """What a ``build`` cell puts where a user puts flags: the -O level, the marker, the
+    level's flags for ``language`` (the marker proves they arrived; the wrapper drops it)."""
+    return shlex.join([opts.opt, arrival.marker(cell.level), *flags_for(cell, language)])
+
+
+def _commands(text: str, cell: CellResult, opts: Options, inject: str) -> str:
+    """A recipe command with ``{jobs}`` and a local tree's flag placeholders filled in
+    (the placeholders stand for nothing in ``wrapper`` cells: the wrapper adds the flags)."""
+    def level(language: str) -> str:
+        return _flag_text(cell, language, opts) if inject == "build" else shlex.quote(opts.opt)
+    return text.format(jobs=opts.jobs, flags=level(next(iter(cell.flags), "c")), cflags=level("c"),
+                       cxxflags=level("c++"))
+
+
+def configured_flags(tree: Path, var: str) -> str | None:
+    """``CFLAGS``'s value as configure wrote it into the tree's top Makefile (``CFLAGS =
+    -O2 -D_LARGEFILE64_SOURCE=1``), or None where the Makefile has no such line."""
+    try:
+        text = (tree / "Makefile").read_text(errors="replace")
+    except OSError:
+        return None
+    found = re.search(rf"^{var}\s*=[ \t]*(.*)$", text, re.M)
+    return found.group(1).strip() if found else None
+
+
+def _setup(recipe: Recipe, pristine: Path, base: tuple[Path, dict[str, str]], cell: CellResult,
+           opts: Options, work: Path, wrap_log: Path, progress: Progress) -> Setup | None:
+    """How ``cell`` builds (None: its own configure failed, and the cell with it)."""
+    tree, env = base
+    if cell.inject == "wrapper":
+        return Setup(tree, _level_env(env, cell, wrap_log), _commands(recipe.build, cell, opts, "wrapper"))
+    env = {**env, "CFLAGS": _flag_text(cell, "c", opts), "CXXFLAGS": _flag_text(cell, "c++", opts),
+           LOG_ENV: str(wrap_log)}
+    build = _commands(recipe.build, cell, opts, "build")
+    if configures_per_level(recipe):
+        tree = work / f"tree-{arrival.marker(cell.level)[len('--warnscope-level='):]}"
+        if not tree.exists():
+            shutil.copytree(pristine, tree, symlinks=True)
+            progress(f"{recipe.name} {cell.compiler} {cell.level}: configure with the level's flags")
+            log = work / f"configure-{tree.name}.log"
+            t = process.run(_commands(recipe.configure, cell, opts, "build"), tree, env, log,
+                            timeout=opts.timeout)
+            if t.exit != 0:
+                _fail([cell], f"configure with the level's flags failed (exit {t.exit})", log)
+                return None
+    elif recipe.inject == "make":
+        for var, language in recipe.make_vars:
+            configured = configured_flags(tree, var)
+            if configured is None and language not in recipe.languages:
+                continue
+            value = " ".join(x for x in (configured, arrival.marker(cell.level),
+                                         *flags_for(cell, language)) if x)
+            build += f" {var}={shlex.quote(value)}"
+    return Setup(tree, env, build)
+
+
 def _build_cells(recipe: Recipe, tree: Path, tc: Toolchain, cells: list[CellResult], opts: Options,
-                 work: Path, progress: Progress) -> None:
+                 work: Path, progress: Progress, accountant: Accountant | None = None) -> None:
     prepared = _prepare(recipe, tree, tc, opts, work, cells, progress)
     if prepared is None:
         return
-    copy, env = prepared
-    build_cmd = recipe.build.format(jobs=opts.jobs)
+    setups: dict[int, Setup] = {}
+    for cell in cells:
+        setup = _setup(recipe, tree, prepared, cell, opts, work, work / f"{id(cell)}.wrap", progress)
+        if setup is not None:
+            setups[id(cell)] = setup
     progress.add_total((opts.runs + 1) * len(cells))
     for rnd in range(opts.runs + 1):
         for cell in cells:
             if cell.status == "failed":
                 continue
+            setup = setups[id(cell)]
+            name = f"{recipe.name} {tc.name} {cell.level}" + (f" ({cell.inject})" if len(opts.injects) > 1 else "")
             label = "warm-up" if rnd == 0 else f"run {rnd}/{opts.runs}"
             clean_log = work / "clean.log"
-            t = process.run(recipe.clean, copy, env, clean_log, timeout=opts.timeout)
+            t = process.run(recipe.clean, setup.tree, setup.env, clean_log, timeout=opts.timeout)
             if t.exit != 0:
                 _fail([cell], f"clean failed (exit {t.exit}): {recipe.clean}", clean_log)
                 continue
-            log, wrap_log = work / f"{cell.level}.log", work / f"{cell.level}.wrap"
+            log, wrap_log = work / f"{cell.level}.log", Path(setup.env[LOG_ENV])
             log.unlink(missing_ok=True)
             wrap_log.unlink(missing_ok=True)
             started = utc_now()
-            t = process.run(build_cmd, copy, _level_env(env, cell, wrap_log), log,
-                            nice=opts.nice, sched=opts.sched, timeout=opts.timeout)
+            t, table = process.run_accounted(setup.build, setup.tree, setup.env, log, accountant,
+                                             nice=opts.nice, sched=opts.sched, timeout=opts.timeout)
             if t.exit != 0:
                 what = "timed out" if t.exit == -1 else f"exit {t.exit}"
-                _fail([cell], f"build failed ({what}): {build_cmd}", log)
-                progress(f"{recipe.name} {tc.name} {cell.level}: {label}: build FAILED ({what})")
+                _fail([cell], f"build failed ({what}): {setup.build}", log)
+                progress(f"{name}: {label}: build FAILED ({what})")
                 continue
             progress.advance()
             records = read_log(wrap_log)
+            arrived = arrival.check(records, cell.level, cell.inject,
+                                    lambda driver, args, source: flags_for(cell, tu_language(driver, args, source)))
+            if not arrived.proven:
+                _fail([cell], arrived.why(cell.inject), log)
+                progress(f"{name}: {label}: FAILED ({cell.error})")
+                continue
             compiler_cpu = sum(r.cpu for r in records)
             warnings = count_warnings(log)
-            progress(f"{recipe.name} {tc.name} {cell.level}: {label}: cpu {t.cpu:.2f} s "
-                     f"(compilers {compiler_cpu:.2f} s), wall {t.wall:.2f} s, {warnings} warnings")
+            progress(f"{name}: {label}: cpu {t.cpu:.2f} s (compilers {compiler_cpu:.2f} s"
+                     + (f", {_top(table)}" if table else "") + f"), wall {t.wall:.2f} s, {warnings} warnings")
+            if table is not None and not table.complete:
+                progress(f"{name}: {label}: warning: the processes sum to {table.total_s:.3f} s of "
+                         f"the build's {table.tree_cpu_s:.3f} s (residual {table.residual_s:+.3f} s, "
+                         f"{table.lost} events lost)")
             if rnd > 0:
                 cell.runs.append(BuildRun(seq=rnd, tree=t, compiler_cpu_s=compiler_cpu,
                                           compilers=len(records), warnings=warnings, host=host(),
-                                          started_at=started))
+                                          started_at=started, processes=table))
+
+
+def _top(table: ProcessTable, n: int = 3) -> str:
+    return ", ".join(f"{c.name} {c.cpu_s:.2f}" for c in table.by_name[:n])
 
 
 def _strip_output(args: list[str]) -> tuple[list[str], str | None]:
@@ -376,7 +509,7 @@ def capture(recipe: Recipe, tree: Path, tc: Toolchain, opts: Options, work: Path
     log, wrap_log = work / "capture.log", work / "capture.wrap"
     progress(f"{recipe.name} {tc.name}: build capturing the compile commands (warm-up)")
     capture = CellResult(tc.name, "", "", "off", {lang: ["-w"] for lang in recipe.languages})
-    t = process.run(recipe.build.format(jobs=opts.jobs), copy, _level_env(env, capture, wrap_log), log,
+    t = process.run(_commands(recipe.build, capture, opts, "wrapper"), copy, _level_env(env, capture, wrap_log), log,
                     timeout=opts.timeout)
     if t.exit != 0:
         _fail(cells, f"build failed (exit {t.exit}) while capturing compile commands", log)

@@ -63,9 +63,11 @@ RECIPES: dict[str, Recipe] = {r.name: r for r in (
            # the header debian/rules writes before building (luaconf.h includes it)
            configure="printf '#define DEB_HOST_MULTIARCH \"%s\"\\n' \"$($CC -print-multiarch)\" "
                      "> src/lua5.4-deb-multiarch.h",
-           build='make -C src -j{jobs} CC="$CC -std=gnu99" CXX="$CXX" LIBTOOL="libtool --quiet" '
-                 'MYCFLAGS="$CFLAGS -DLUA_USE_LINUX" MYCXXFLAGS="$CXXFLAGS -DLUA_USE_LINUX" '
-                 'MYLDFLAGS= all',
+           # the objects in parallel, then the links alone: the Makefile builds both
+           # libraries in one rule with two targets, which make -j runs twice at once
+           build='set -- CC="$CC -std=gnu99" CXX="$CXX" LIBTOOL="libtool --quiet" '
+                 'MYCFLAGS="$CFLAGS -DLUA_USE_LINUX" MYCXXFLAGS="$CXXFLAGS -DLUA_USE_LINUX" MYLDFLAGS=; '
+                 'make -C src -j{jobs} "$@" o && make -C src "$@" all',
            clean="make -C src clean", package="lua5.4", needs=("libtool",), inject="env"),
     Recipe("sqlite3", "SQLite 3.40, C, autoconf (amalgamation generated with tclsh)", ("c",), "autotools",
            configure="./configure --disable-tcl --disable-readline", build="make -j{jobs}",

@@ -288,7 +288,8 @@ def _prepare(recipe: Recipe, tree: Path, tc: Toolchain, opts: Options, work: Pat
                              "CFLAGS": opts.opt, "CXXFLAGS": opts.opt})
     progress(f"{recipe.name} {tc.name}: configure")
     log = work / "configure.log"
-    t = process.run(recipe.configure, copy, env, log, timeout=opts.timeout)
+    t = process.run(_commands(recipe.configure, cells[0], opts, "wrapper"), copy, env, log,
+                    timeout=opts.timeout)
     if t.exit != 0:
         _fail(cells, f"configure failed (exit {t.exit}): {recipe.configure}", log)
         return None

@@ -2,34 +2,163 @@
 attribution: every output of ``overhead report`` and ``overhead attribute`` is made
 here from :mod:`analyzer.overhead.results`.
 
-Each level's CPU time is a ratio to ``off`` of the same compiler. The ratio is of
-medians; its range is the widest the runs allow (the level's fastest run over
-``off``'s slowest, to its slowest over ``off``'s fastest). The added CPU is split into
-the compiler processes' share and the rest of the build's.
+Each level's CPU time is a ratio to ``off`` of the same compiler measured the same way
+(the same ``inject``: flags through the build system, or appended by the wrapper). The
+ratio is of medians; its range is the widest the runs allow (the level's fastest run
+over ``off``'s slowest, to its slowest over ``off``'s fastest). The added CPU is split
+into the compiler processes' share and the rest of the build's, and, where the kernel
+accounted for every process, by program (:func:`added`) and summed up in one line
+computed from those figures (the *finding*). A study holding both modes also says what
+passing the flags through the build costs over the compiler's own work (:func:`modes`).
 """
 from __future__ import annotations
 
 import csv
 import dataclasses
 import io
+import re
+from dataclasses import dataclass, field
 
 from warnscope.serial import to_json
 
 from analyzer.overhead.results import Attribution, Cell, Interval, Report, Row, Study, TopTu
 
 BASE = "off"
+#: the two ways a level's flags reach the compiler (``Cell.inject``)
+BUILD, WRAPPER = "build", "wrapper"
+#: the two groups of programs a build's CPU is split into
+COMPILER, BUILD_SYSTEM = "compiler", "build system"
+#: programs listed one by one in a cell's added CPU; the rest are summed as "other"
+TOP_PROCESSES = 5
+
+#: programs of the compiler toolchain by exact name (drivers, the compilers proper,
+#: the assembler and the linker); anything starting with :data:`COMPILER_PREFIXES` too
+COMPILER_PROGRAMS = frozenset({"cc", "c++", "gcc", "g++", "cc1", "cc1plus", "cc1obj", "cc1objplus",
+                               "as", "ld", "collect2", "lto1", "lto-wrapper", "clang", "clang++"})
+COMPILER_PREFIXES = ("gcc", "g++", "clang", "cc1", "ld.", "lto")
+#: a cross toolchain's target prefix (``x86_64-linux-gnu-gcc-12``), not part of the program's name
+_TARGET = re.compile(r"^[A-Za-z0-9_]+(?:-[A-Za-z0-9_]+)*-linux-gnu[A-Za-z0-9_]*-")
 
 
-def rows(cells: list[Cell]) -> list[Row]:
-    """One row per cell, with ratios to the same compiler's ``off`` cell where there is one."""
-    base = {c.compiler: c for c in cells if c.level == BASE and c.status == "ok"}
+@dataclass(frozen=True)
+class ReportRow(Row):
+    """A :class:`~analyzer.overhead.results.Row` with how its cell's flags reached the
+    compiler: in a study holding both modes, two rows share a compiler and level and only
+    ``inject`` tells them apart (in JSON and CSV too). Kept here as a subclass, the one
+    field added at the end, until ``Row`` itself holds it."""
+
+    inject: str = WRAPPER
+
+
+@dataclass(frozen=True)
+class ProcessAdded:
+    """One program's added CPU in a cell: its median over the level's runs minus its
+    median over ``off``'s (0 where it did not run), and how many processes ran it
+    (medians). ``programs`` > 1 for the entry summing the programs not listed."""
+
+    name: str
+    group: str
+    off_s: float
+    cpu_s: float
+    added_s: float
+    off_processes: float
+    processes: float
+    programs: int = 1
+
+
+@dataclass(frozen=True)
+class AddedCpu:
+    """Where a cell's added CPU went, against its ``off`` cell (same compiler, inject
+    and host): the whole tree's added seconds (medians), the part in the compiler's
+    programs and in the build system's, and what neither explains (the residual of
+    the kernel's account, and medians that do not add up exactly). ``by_process``:
+    the split comes from the kernel's per-process account; without it (None in the
+    cell), from the wrapper's log of the compiler processes, and ``processes`` is empty."""
+
+    compiler: str
+    level: str
+    inject: str
+    off_s: float
+    added_s: float
+    compiler_s: float
+    build_system_s: float
+    unattributed_s: float
+    by_process: bool
+    #: the :data:`TOP_PROCESSES` programs with the most added CPU (either sign), largest first
+    processes: list[ProcessAdded]
+    #: the other programs summed, None when every program is listed
+    other: ProcessAdded | None
+    #: the one line a reader needs: how much was added, and where
+    finding: str
+
+
+@dataclass(frozen=True)
+class ModeCost:
+    """One compiler x level measured both ways in one study: the ratio to ``off`` with
+    the flags through the build (``build``) and appended by the wrapper (``wrapper``,
+    the compiler's own cost), and what the build's way adds over the compiler's:
+    ``through_build`` is the difference of the ratios (a fraction of ``off``),
+    ``through_build_s`` that of the added seconds."""
+
+    compiler: str
+    level: str
+    build_ratio: float
+    build_ratio_min: float
+    build_ratio_max: float
+    wrapper_ratio: float
+    wrapper_ratio_min: float
+    wrapper_ratio_max: float
+    build_added_s: float
+    wrapper_added_s: float
+    through_build: float
+    through_build_s: float
+
+
+@dataclass(frozen=True)
+class StudyReport(Report):
+    """``overhead report``: the :class:`~analyzer.overhead.results.Report` (study, table,
+    top TUs) and where the added CPU went: per cell (``added``) and, in a study with both
+    modes, the build's way against the wrapper's (``modes``). New JSON keys only: the
+    report's existing ones are unchanged."""
+
+    added: list[AddedCpu] = field(default_factory=list)
+    modes: list[ModeCost] = field(default_factory=list)
+
+
+def group(name: str) -> str:
+    """:data:`COMPILER` or :data:`BUILD_SYSTEM` for a program name of ``by_process``.
+    A script named by its interpreter (``libtool (bash)``) is the build system's, and
+    so is every program that is not the compiler toolchain's (make, shells, cmake …)."""
+    if " (" in name:
+        return BUILD_SYSTEM
+    base = _TARGET.sub("", name)
+    if base in COMPILER_PROGRAMS or base.startswith(COMPILER_PREFIXES):
+        return COMPILER
+    return BUILD_SYSTEM
+
+
+def _bases(cells: list[Cell]) -> dict[tuple[str, str], Cell]:
+    """The ``off`` cell of each compiler and inject mode that finished."""
+    return {(c.compiler, c.inject): c for c in cells if c.level == BASE and c.status == "ok"}
+
+
+def _comparable(c: Cell, b: Cell | None) -> str | None:
+    """Why ``c`` cannot be compared with its ``off`` cell ``b``; None when it can."""
+    if b is not None and (b.host != c.host or "," in (c.host or "")):
+        return f"not compared: ran on {c.host}, off on {b.host}"
+    return None
+
+
+def rows(cells: list[Cell]) -> list[ReportRow]:
+    """One row per cell, with ratios to the ``off`` cell of the same compiler and inject
+    mode where there is one (on the same host)."""
+    base = _bases(cells)
     out = []
     for c in cells:
         ratio = ratio_min = ratio_max = added_compiler = added_other = None
-        error = None
-        b = base.get(c.compiler)
-        if b is not None and (b.host != c.host or "," in (c.host or "")):
-            error = f"not compared: ran on {c.host}, off on {b.host}"
+        b = base.get((c.compiler, c.inject))
+        error = _comparable(c, b)
+        if error:
             b = None  # ratios only within one host
         if c.status == "ok" and b is not None and b.cpu_s and c.cpu_s:
             bc, cc = b.cpu_s, c.cpu_s
@@ -40,16 +169,129 @@ def rows(cells: list[Cell]) -> list[Row]:
             added_other = round(100 * (c.other_cpu_s.median - b.other_cpu_s.median) / bc.median, 2)
         if c.status != "ok":
             error = c.error
-        out.append(Row(project=c.project, mode=c.mode, opt=c.opt, compiler=c.compiler, level=c.level,
-                       status=c.status, runs=c.runs, flags=len(c.flags), cpu_s=c.cpu_s, wall_s=c.wall_s,
-                       warnings=c.warnings, noisy=c.noisy, ratio=ratio, ratio_min=ratio_min,
-                       ratio_max=ratio_max, added_compiler_pct=added_compiler, added_other_pct=added_other,
-                       host=c.host, error=error))
+        out.append(ReportRow(project=c.project, mode=c.mode, opt=c.opt, compiler=c.compiler, level=c.level,
+                             status=c.status, runs=c.runs, flags=len(c.flags), cpu_s=c.cpu_s, wall_s=c.wall_s,
+                             warnings=c.warnings, noisy=c.noisy, ratio=ratio, ratio_min=ratio_min,
+                             ratio_max=ratio_max, added_compiler_pct=added_compiler,
+                             added_other_pct=added_other, host=c.host, error=error, inject=c.inject))
+    return out
+
+
+def _seconds(x: float, sign: bool = True) -> str:
+    """Seconds for people: two decimals under 10 s, one above."""
+    return f"{x:{'+' if sign else ''}.{2 if abs(x) < 10 else 1}f} s"
+
+
+def _share(part: float, whole: float) -> str:
+    return f"{100 * part / whole:.0f} %"
+
+
+def _names(programs: list[ProcessAdded], of: str, n: int = 3) -> str:
+    """' (cc1plus, as)': the group's programs that added the most CPU."""
+    names = [p.name for p in programs if p.group == of and p.added_s > 0][:n]
+    return f" ({', '.join(names)})" if names else ""
+
+
+def finding(a: AddedCpu, programs: list[ProcessAdded]) -> str:
+    """The one line of a cell, e.g. '+12.40 s added: 71 % in the compiler (cc1plus, as),
+    22 % in the build system (make, sh), 7 % unattributed'. ``programs``: every
+    program's figures, largest added first (their names are quoted)."""
+    if a.added_s <= 0:
+        return f"{_seconds(a.added_s)}: no CPU added over off"
+    if a.by_process:
+        parts = sorted([(a.compiler_s, f"in the compiler{_names(programs, COMPILER)}"),
+                        (a.build_system_s, f"in the build system{_names(programs, BUILD_SYSTEM)}")],
+                       key=lambda p: -p[0])
+    else:
+        parts = [(a.compiler_s, "in the compiler processes"), (a.build_system_s, "in the rest of the build")]
+    text = [f"{_share(s, a.added_s)} {where}" for s, where in parts]
+    if a.by_process and abs(a.unattributed_s) >= 0.005 * a.added_s:
+        text.append(f"{_share(a.unattributed_s, a.added_s)} unattributed")
+    line = f"{_seconds(a.added_s)} added ({_share(a.added_s, a.off_s)} of off): " + ", ".join(text)
+    return line if a.by_process else line + " (no per-process account)"
+
+
+def added_cpu(c: Cell, off: Cell, top: int = TOP_PROCESSES) -> AddedCpu | None:
+    """Where ``c``'s CPU beyond ``off``'s went (both finished, same compiler and inject);
+    None without the figures to say it. By program where both cells have the kernel's
+    per-process account, else by the wrapper's compiler/other split."""
+    if c.status != "ok" or off.status != "ok" or not c.cpu_s or not off.cpu_s:
+        return None
+    added_s = c.cpu_s.median - off.cpu_s.median
+    programs: list[ProcessAdded] = []
+    if c.by_process is not None and off.by_process is not None:
+        for name in dict.fromkeys([*c.by_process, *off.by_process]):
+            now, then = c.by_process.get(name), off.by_process.get(name)
+            cpu, base = (now.cpu_s.median if now else 0.0), (then.cpu_s.median if then else 0.0)
+            programs.append(ProcessAdded(name=name, group=group(name), off_s=base, cpu_s=cpu,
+                                         added_s=round(cpu - base, 4),
+                                         off_processes=then.processes.median if then else 0.0,
+                                         processes=now.processes.median if now else 0.0))
+        programs.sort(key=lambda p: (-abs(p.added_s), p.name))
+        comp = sum(p.added_s for p in programs if p.group == COMPILER)
+        rest = sum(p.added_s for p in programs if p.group == BUILD_SYSTEM)
+        by_process = True
+    elif c.compiler_cpu_s and off.compiler_cpu_s and c.other_cpu_s and off.other_cpu_s:
+        comp = c.compiler_cpu_s.median - off.compiler_cpu_s.median
+        rest = c.other_cpu_s.median - off.other_cpu_s.median
+        by_process = False
+    else:
+        return None
+    listed, others = programs[:top], programs[top:]
+    other = None
+    if others:
+        groups = {p.group for p in others}
+        other = ProcessAdded(name="other", group=groups.pop() if len(groups) == 1 else "mixed",
+                             off_s=round(sum(p.off_s for p in others), 4),
+                             cpu_s=round(sum(p.cpu_s for p in others), 4),
+                             added_s=round(sum(p.added_s for p in others), 4),
+                             off_processes=sum(p.off_processes for p in others),
+                             processes=sum(p.processes for p in others), programs=len(others))
+    a = AddedCpu(compiler=c.compiler, level=c.level, inject=c.inject, off_s=off.cpu_s.median,
+                 added_s=round(added_s, 4), compiler_s=round(comp, 4), build_system_s=round(rest, 4),
+                 unattributed_s=round(added_s - comp - rest, 4), by_process=by_process,
+                 processes=listed, other=other, finding="")
+    return dataclasses.replace(a, finding=finding(a, programs))
+
+
+def added(cells: list[Cell], top: int = TOP_PROCESSES) -> list[AddedCpu]:
+    """Where the added CPU went, for every finished cell other than ``off`` that has an
+    ``off`` cell of its compiler and inject mode on the same host; in the cells' order."""
+    base = _bases(cells)
+    out = []
+    for c in cells:
+        b = base.get((c.compiler, c.inject))
+        if c.level == BASE or b is None or _comparable(c, b):
+            continue
+        a = added_cpu(c, b, top)
+        if a is not None:
+            out.append(a)
+    return out
+
+
+def modes(table: list[ReportRow], where: list[AddedCpu]) -> list[ModeCost]:
+    """For each compiler x level with a ratio in both modes: the two side by side, and
+    what passing the flags through the build costs beyond the compiler's own work."""
+    by = {(r.compiler, r.level, r.inject): r for r in table if r.ratio is not None and r.level != BASE}
+    seconds = {(a.compiler, a.level, a.inject): a.added_s for a in where}
+    out = []
+    for (compiler, level, inject), b in by.items():
+        w = by.get((compiler, level, WRAPPER))
+        if inject != BUILD or w is None:
+            continue
+        assert b.ratio is not None and w.ratio is not None  # for the type checker: filtered above
+        bs, ws = seconds.get((compiler, level, BUILD), 0.0), seconds.get((compiler, level, WRAPPER), 0.0)
+        out.append(ModeCost(compiler=compiler, level=level, build_ratio=b.ratio,
+                            build_ratio_min=b.ratio_min or 0.0, build_ratio_max=b.ratio_max or 0.0,
+                            wrapper_ratio=w.ratio, wrapper_ratio_min=w.ratio_min or 0.0,
+                            wrapper_ratio_max=w.ratio_max or 0.0, build_added_s=bs, wrapper_added_s=ws,
+                            through_build=round(b.ratio - w.ratio, 4), through_build_s=round(bs - ws, 4)))
     return out
 
 
 def top_tus(cells: list[Cell], n: int) -> list[TopTu]:
-    """tu mode: the TUs with the most added CPU (median, level minus ``off``), per compiler and level."""
+    """tu mode: the TUs with the most added CPU (median, level minus ``off``), per compiler and level
+    (every tu cell is a wrapper cell: one ``off`` per compiler)."""
     base = {c.compiler: c.tus or {} for c in cells if c.level == BASE and c.status == "ok"}
     out = []
     for c in cells:
@@ -69,9 +311,13 @@ def top_tus(cells: list[Cell], n: int) -> list[TopTu]:
     return out
 
 
-def report(study: Study, cells: list[Cell], top: int = 10) -> Report:
-    """The study's table, and in tu mode its ``top`` TUs per compiler and level."""
-    return Report(study=study, rows=rows(cells), top_tus=top_tus(cells, top) if study.mode == "tu" else [])
+def report(study: Study, cells: list[Cell], top: int = 10) -> StudyReport:
+    """The study's table, in tu mode its ``top`` TUs per compiler and level, where each
+    cell's added CPU went, and with both modes the two side by side."""
+    table = rows(cells)
+    where = added(cells)
+    return StudyReport(study=study, rows=table, top_tus=top_tus(cells, top) if study.mode == "tu" else [],
+                       added=where, modes=modes(table, where))
 
 
 def _pct(ratio: float | None) -> str:
@@ -82,25 +328,29 @@ def _range(r: Row) -> str:
     return "" if r.ratio is None else f"{r.ratio_min:.3f}–{r.ratio_max:.3f}"
 
 
+def _inject(r: Row) -> str:
+    return getattr(r, "inject", "")
+
+
 def _cells_text(r: Row) -> list[str]:
     cpu = r.cpu_s
     split = ("" if r.added_compiler_pct is None
              else f"{r.added_compiler_pct:+.1f} / {r.added_other_pct:+.1f}")
-    return [r.compiler, r.level, r.status if r.status != "ok" else str(r.runs),
+    return [r.compiler, r.level, _inject(r), r.status if r.status != "ok" else str(r.runs),
             "" if not cpu else f"{cpu.median:.2f} ({cpu.min:.2f}–{cpu.max:.2f})",
             "" if r.ratio is None else f"{r.ratio:.3f}", _range(r), _pct(r.ratio), split,
             "" if not r.wall_s else f"{r.wall_s.median:.2f}",
             "" if r.warnings is None else str(r.warnings), "noisy" if r.noisy else ""]
 
 
-HEADERS = ["compiler", "level", "runs", "CPU s median (min–max)", "ratio", "range", "overhead",
+HEADERS = ["compiler", "level", "inject", "runs", "CPU s median (min–max)", "ratio", "range", "overhead",
            "added % compiler / other", "wall s", "warnings", ""]
 
 
 #: the CSV columns: every row's fields (``error`` empty where there is none), CPU and wall flattened
-CSV_FIELDS = ["project", "mode", "opt", "compiler", "level", "status", "runs", "flags", "warnings", "noisy",
-              "ratio", "ratio_min", "ratio_max", "added_compiler_pct", "added_other_pct", "host", "error",
-              "cpu_min", "cpu_median", "cpu_max", "wall_median"]
+CSV_FIELDS = ["project", "mode", "opt", "compiler", "level", "inject", "status", "runs", "flags", "warnings",
+              "noisy", "ratio", "ratio_min", "ratio_max", "added_compiler_pct", "added_other_pct", "host",
+              "error", "cpu_min", "cpu_median", "cpu_max", "wall_median"]
 
 
 def _csv(rep: Report) -> str:
@@ -115,6 +365,37 @@ def _csv(rep: Report) -> str:
     return buf.getvalue().rstrip("\n")
 
 
+def _ratio_range(ratio: float, low: float, high: float) -> str:
+    return f"{ratio:.3f} ({low:.3f}–{high:.3f})"
+
+
+def _modes_table(found: list[ModeCost]) -> list[list[str]]:
+    """The rows of the build-vs-wrapper comparison (header first)."""
+    out = [["compiler", "level", "ratio, flags through the build", "ratio, wrapper (compiler only)",
+            "through the build costs"]]
+    for m in found:
+        out.append([m.compiler, m.level, _ratio_range(m.build_ratio, m.build_ratio_min, m.build_ratio_max),
+                    _ratio_range(m.wrapper_ratio, m.wrapper_ratio_min, m.wrapper_ratio_max),
+                    f"{100 * m.through_build:+.1f} % of off, {_seconds(m.through_build_s)}"])
+    return out
+
+
+def _label(a: AddedCpu, both: bool) -> str:
+    return f"{a.compiler} {a.level}" + (f" ({a.inject})" if both else "")
+
+
+def _process_line(p: ProcessAdded) -> str:
+    name = p.name if p.programs == 1 else f"other ({p.programs} programs)"
+    return (f"{name[:28]:28} {p.added_s:+9.3f} s  {p.off_s:9.3f} → {p.cpu_s:9.3f} s  "
+            f"{p.off_processes:7.0f} → {p.processes:7.0f} processes  [{p.group}]")
+
+
+def _columns(body: list[list[str]]) -> list[str]:
+    """Left-aligned text columns, the first row being the header."""
+    widths = [max(len(row[i]) for row in body) for i in range(len(body[0]))]
+    return ["  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() for row in body]
+
+
 def render(rep: Report, fmt: str) -> str:
     """``overhead report --format``: text, csv, json (:func:`warnscope.serial.to_json`) or markdown."""
     if fmt == "json":
@@ -122,8 +403,11 @@ def render(rep: Report, fmt: str) -> str:
     if fmt == "csv":
         return _csv(rep)
     info, table, tus = rep.study, rep.rows, rep.top_tus
+    where: list[AddedCpu] = getattr(rep, "added", [])
+    both: list[ModeCost] = getattr(rep, "modes", [])
+    two_modes = len({_inject(r) for r in table}) > 1
     title = (f"{info.project} ({info.origin}), {info.opt}, {info.how}; CPU = user+sys of the "
-             f"process tree; ratio of medians to 'off', range min/max–max/min")
+             f"process tree; ratio of medians to 'off' (same compiler and inject), range min/max–max/min")
     machine = info.machine.get("summary", "")
     body = [_cells_text(r) for r in table]
     if fmt == "markdown":
@@ -131,19 +415,30 @@ def render(rep: Report, fmt: str) -> str:
                  "| " + " | ".join(h or "note" for h in HEADERS) + " |",
                  "|" + "---|" * len(HEADERS)]
         lines += ["| " + " | ".join(c) + " |" for c in body]
+        if both:
+            head, *mrows = _modes_table(both)
+            lines += ["", "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+            lines += ["| " + " | ".join(c) + " |" for c in mrows]
+        if where:
+            lines += [""] + [f"- **{_label(a, two_modes)}**: {a.finding}" for a in where]
         if tus:
             lines += ["", "| compiler | level | TU | off CPU s | CPU s | added s | ratio | warnings |",
                       "|---|---|---|---|---|---|---|---|"]
             lines += [f"| {t.compiler} | {t.level} | {t.tu} | {t.off_cpu_s:.3f} | {t.cpu_s:.3f} "
                       f"| {t.added_s:+.3f} | {t.ratio} | {t.warnings} |" for t in tus]
         return "\n".join(lines)
-    widths = [max([len(h), *(len(c[i]) for c in body)]) for i, h in enumerate(HEADERS)]
-    lines = [title, f"machine: {machine}", "",
-             "  ".join(h.ljust(w) for h, w in zip(HEADERS, widths)).rstrip()]
-    lines += ["  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() for row in body]
+    lines = [title, f"machine: {machine}", ""] + _columns([HEADERS, *body])
     for r in table:
         if r.error:
-            lines.append(f"{r.compiler} {r.level}: {r.error}")
+            lines.append(f"{r.compiler} {r.level}{f' ({_inject(r)})' if two_modes else ''}: {r.error}")
+    if both:
+        lines += ["", "flags through the build vs appended by the wrapper (both measured in this study):"]
+        lines += ["  " + line for line in _columns(_modes_table(both))]
+    if where:
+        lines += ["", "where the added CPU went (medians, vs off):"]
+        for a in where:
+            lines.append(f"{_label(a, two_modes)}: {a.finding}")
+            lines += ["  " + _process_line(p) for p in a.processes + ([a.other] if a.other else [])]
     if tus:
         lines += ["", "top TUs by added CPU (median, vs off):"]
         lines += [f"  {t.compiler:9} {t.level:8} {t.added_s:+8.3f} s  x{t.ratio}  "

@@ -190,7 +190,8 @@ def cpu_chart(view: StudyView) -> bytes | None:
     cells = [c for c in view.cells if c.status == "ok" and c.cpu_s and c.compiler_cpu_s and c.other_cpu_s]
     if not cells or view.info.mode == "tu":
         return None
-    labels = [f"{c.compiler}\n{c.level}" for c in cells]
+    both = len(view.injects) > 1
+    labels = [f"{c.compiler}\n{c.level}" + (f"\n{c.inject}" if both else "") for c in cells]
     comp = [c.compiler_cpu_s.median for c in cells]  # type: ignore[union-attr]
     other = [max(c.other_cpu_s.median, 0.0) for c in cells]  # type: ignore[union-attr]
     total = [c.cpu_s.median for c in cells]  # type: ignore[union-attr]

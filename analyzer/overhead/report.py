@@ -280,7 +280,7 @@ def modes(table: list[ReportRow], where: list[AddedCpu]) -> list[ModeCost]:
         if inject != BUILD or w is None:
             continue
         assert b.ratio is not None and w.ratio is not None  # for the type checker: filtered above
-        bs, ws = seconds.get((compiler, level, BUILD), 0.0), seconds.get((compiler, level, WRAPPER), 0.0)
+        bs, ws = seconds[(compiler, level, BUILD)], seconds[(compiler, level, WRAPPER)]  # a ratio has them
         out.append(ModeCost(compiler=compiler, level=level, build_ratio=b.ratio,
                             build_ratio_min=b.ratio_min or 0.0, build_ratio_max=b.ratio_max or 0.0,
                             wrapper_ratio=w.ratio, wrapper_ratio_min=w.ratio_min or 0.0,
@@ -315,7 +315,7 @@ def report(study: Study, cells: list[Cell], top: int = 10) -> StudyReport:
     """The study's table, in tu mode its ``top`` TUs per compiler and level, where each
     cell's added CPU went, and with both modes the two side by side."""
     table = rows(cells)
-    where = added(cells)
+    where = added(cells) if study.mode == "build" else []  # tu: compiler processes only, nothing to split
     return StudyReport(study=study, rows=table, top_tus=top_tus(cells, top) if study.mode == "tu" else [],
                        added=where, modes=modes(table, where))
 
@@ -396,6 +396,11 @@ def _columns(body: list[list[str]]) -> list[str]:
     return ["  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() for row in body]
 
 
+#: what a tu-mode report says of itself: its figures are the compiler's alone
+TU_NOTE = ("per TU, compiler only: each TU compiled alone from its captured command, so every process timed "
+           "is a compiler (no build system, no CPU by process)")
+
+
 def render(rep: Report, fmt: str) -> str:
     """``overhead report --format``: text, csv, json (:func:`warnscope.serial.to_json`) or markdown."""
     if fmt == "json":
@@ -411,7 +416,7 @@ def render(rep: Report, fmt: str) -> str:
     machine = info.machine.get("summary", "")
     body = [_cells_text(r) for r in table]
     if fmt == "markdown":
-        lines = [f"**{title}**", "", f"Machine: {machine}", "",
+        lines = [f"**{title}**", "", f"Machine: {machine}", "", *([TU_NOTE, ""] if info.mode == "tu" else []),
                  "| " + " | ".join(h or "note" for h in HEADERS) + " |",
                  "|" + "---|" * len(HEADERS)]
         lines += ["| " + " | ".join(c) + " |" for c in body]
@@ -427,7 +432,10 @@ def render(rep: Report, fmt: str) -> str:
             lines += [f"| {t.compiler} | {t.level} | {t.tu} | {t.off_cpu_s:.3f} | {t.cpu_s:.3f} "
                       f"| {t.added_s:+.3f} | {t.ratio} | {t.warnings} |" for t in tus]
         return "\n".join(lines)
-    lines = [title, f"machine: {machine}", ""] + _columns([HEADERS, *body])
+    lines = [title, f"machine: {machine}"]
+    if info.mode == "tu":
+        lines.append(TU_NOTE)
+    lines += [""] + _columns([HEADERS, *body])
     for r in table:
         if r.error:
             lines.append(f"{r.compiler} {r.level}{f' ({_inject(r)})' if two_modes else ''}: {r.error}")

@@ -5,6 +5,7 @@ the TU language rule."""
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 import json
 
@@ -67,6 +68,15 @@ def test_render_without_cells(fmt):
         assert list(csv.reader(io.StringIO(out))) == [report.CSV_FIELDS]
     else:
         assert "compiler" in out and "gcc-12" not in out
+
+
+def test_tu_report_says_compiler_only():
+    """A tu-mode study times compilers alone: no split of the added CPU, and the report says so."""
+    tu = dataclasses.replace(INFO, mode="tu")
+    rep = report.report(tu, [cell("off", "a", 1.0), cell("all", "a", 1.5)])
+    assert rep.added == [] and rep.rows[1].ratio == 1.5
+    assert report.TU_NOTE in report.render(rep, "text") and report.TU_NOTE in report.render(rep, "markdown")
+    assert report.TU_NOTE not in report.render(report.report(INFO, []), "text")
 
 
 def test_render_failed_cell():

@@ -15,9 +15,11 @@ import sqlite3
 from dataclasses import dataclass, field
 
 
+from analyzer.overhead import breakdown
 from analyzer.overhead import report as oh_report
 from analyzer.overhead import store as oh_store
-from analyzer.overhead.report import AddedCpu, ModeCost
+from analyzer.overhead.breakdown import AddedCpu
+from analyzer.overhead.report import ModeCost
 from analyzer.overhead.results import Cell, Report, Row, Study
 
 #: TUs listed per compiler and level on a tu-mode study's page
@@ -28,7 +30,7 @@ LATEST = 5
 PALETTE = ("#4c78a8", "#f58518", "#54a24b", "#e45756", "#72b7b2", "#b279a2", "#9d755d", "#eeca3b")
 OFF_COLOUR = "#bab0ac"
 #: the process groups' colours (the compiler's programs as the split chart's compilers)
-GROUP_COLOURS = {oh_report.COMPILER: "#4c78a8", oh_report.BUILD_SYSTEM: "#f58518"}
+GROUP_COLOURS = {breakdown.COMPILER: "#4c78a8", breakdown.BUILD_SYSTEM: "#f58518"}
 
 
 @dataclass
@@ -210,13 +212,13 @@ def cpu_chart(view: StudyView) -> bytes | None:
 
 
 def group_cpu(cell: Cell) -> dict[str, float]:
-    """A cell's median CPU by process group (:func:`analyzer.overhead.report.group`),
+    """A cell's median CPU by process group (:func:`analyzer.overhead.breakdown.group`),
     summed over its programs' medians; empty without the kernel's per-process account."""
     if cell.by_process is None:
         return {}
     out = {g: 0.0 for g in GROUP_COLOURS}
     for name, figures in cell.by_process.items():
-        out[oh_report.group(name)] += figures.cpu_s.median
+        out[breakdown.group(name)] += figures.cpu_s.median
     return out
 
 

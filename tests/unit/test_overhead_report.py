@@ -11,7 +11,7 @@ import json
 
 import pytest
 
-from analyzer.overhead import report, study
+from analyzer.overhead import breakdown, report, study
 from analyzer.overhead.results import Cell, Figures, ProcessFigures, Probe, Study, TuRun
 from warnscope.measure import TreeRun
 
@@ -144,10 +144,10 @@ def test_group():
     everything else, scripts named by their interpreter included."""
     for name in ("cc1", "cc1plus", "cc1obj", "as", "ld", "ld.gold", "collect2", "lto1", "lto-wrapper", "gcc-12",
                  "g++-12", "clang-16", "clang", "clang++", "gcc", "x86_64-linux-gnu-gcc-12", "cc"):
-        assert report.group(name) == report.COMPILER, name
+        assert breakdown.group(name) == breakdown.COMPILER, name
     for name in ("make", "sh", "dash", "bash", "libtool (bash)", "cmake", "ninja", "perl", "python3", "sed",
                  "awk", "configure (sh)", "gcc-wrapper.sh (bash)", "asm-gen"):
-        assert report.group(name) == report.BUILD_SYSTEM, name
+        assert breakdown.group(name) == breakdown.BUILD_SYSTEM, name
 
 
 def test_ratios_match_off_of_the_same_inject():
@@ -160,7 +160,7 @@ def test_ratios_match_off_of_the_same_inject():
     # no off of its own mode: no ratio (never the other mode's off)
     alone = report.rows([cell("off", "a", 8.0), cell("all", "a", 15.0, inject="build")])
     assert alone[1].ratio is None and alone[1].inject == "build"
-    assert report.added([cell("off", "a", 8.0), cell("all", "a", 15.0, inject="build")]) == []
+    assert breakdown.added([cell("off", "a", 8.0), cell("all", "a", 15.0, inject="build")]) == []
 
 
 def test_added_by_process():
@@ -168,7 +168,7 @@ def test_added_by_process():
     by size, the programs past the top summed as "other"; the groups over all programs."""
     off = cell("off", "a", 9.6, by_process=OFF_PROCS, compiler_cpu=7.5)
     lvl = cell("all", "a", 15.9, by_process=ALL_PROCS, compiler_cpu=11.7)
-    [a] = report.added([off, lvl], top=3)
+    [a] = breakdown.added([off, lvl], top=3)
     assert (a.compiler, a.level, a.inject, a.by_process) == ("gcc-12", "all", "wrapper", True)
     assert a.added_s == 6.3 and a.off_s == 9.6
     assert [(p.name, p.added_s) for p in a.processes] == [("cc1", 4.0), ("sh", 1.0), ("make", 0.6)]
@@ -176,11 +176,11 @@ def test_added_by_process():
     o = a.other
     assert o is not None and (o.name, o.programs, o.group) == ("other", 5, "mixed")
     assert o.added_s == pytest.approx(0.65) and o.off_s == 1.5 and o.processes == 67
-    new = next(p for p in report.added([off, lvl], top=10)[0].processes if p.name == "libtool (bash)")
-    assert (new.off_s, new.cpu_s, new.off_processes, new.group) == (0.0, 0.3, 0, report.BUILD_SYSTEM)
+    new = next(p for p in breakdown.added([off, lvl], top=10)[0].processes if p.name == "libtool (bash)")
+    assert (new.off_s, new.cpu_s, new.off_processes, new.group) == (0.0, 0.3, 0, breakdown.BUILD_SYSTEM)
     assert a.compiler_s == 4.2 and a.build_system_s == pytest.approx(2.05)
     assert a.unattributed_s == pytest.approx(0.05)
-    assert report.added([off, lvl], top=8)[0].other is None
+    assert breakdown.added([off, lvl], top=8)[0].other is None
 
 
 def test_finding_line():
@@ -188,16 +188,16 @@ def test_finding_line():
     group's share with the programs that added most, and what the table leaves over."""
     off = cell("off", "a", 9.6, by_process=OFF_PROCS, compiler_cpu=7.5)
     lvl = cell("all", "a", 15.9, by_process=ALL_PROCS, compiler_cpu=11.7)
-    [a] = report.added([off, lvl])
+    [a] = breakdown.added([off, lvl])
     assert a.finding == ("+6.30 s added (66 % of off): 67 % in the compiler (cc1, as), "
                          "33 % in the build system (sh, make, libtool (bash)), 1 % unattributed")
     # the build system first where it added more
     heavy = cell("all", "a", 12.6, by_process=procs({"cc1": (6.5, 40), "as": (1.0, 40), "make": (1.0, 3),
                                                      "sh": (3.5, 60), "ld": (0.5, 1)}))
-    assert report.added([off, heavy])[0].finding == ("+3.00 s added (31 % of off): 83 % in the build system (sh), "
+    assert breakdown.added([off, heavy])[0].finding == ("+3.00 s added (31 % of off): 83 % in the build system (sh), "
                                                      "17 % in the compiler (cc1)")
     less = cell("all", "a", 9.5, by_process=OFF_PROCS)
-    assert report.added([off, less])[0].finding == "-0.10 s: no CPU added over off"
+    assert breakdown.added([off, less])[0].finding == "-0.10 s: no CPU added over off"
 
 
 def test_cell_without_by_process():
@@ -205,7 +205,7 @@ def test_cell_without_by_process():
     wrapper's compiler/other split, says so, and lists no program."""
     off = cell("off", "a", 10.0, compiler_cpu=8.0)
     lvl = cell("all", "a", 14.0, by_process=ALL_PROCS, compiler_cpu=11.0)
-    [a] = report.added([off, lvl])
+    [a] = breakdown.added([off, lvl])
     assert not a.by_process and a.processes == [] and a.other is None
     assert (a.compiler_s, a.build_system_s, a.unattributed_s) == (3.0, 1.0, 0.0)
     assert a.finding == ("+4.00 s added (40 % of off): 75 % in the compiler processes, "

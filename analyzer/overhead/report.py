@@ -2,34 +2,82 @@
 attribution: every output of ``overhead report`` and ``overhead attribute`` is made
 here from :mod:`analyzer.overhead.results`.
 
-Each level's CPU time is a ratio to ``off`` of the same compiler. The ratio is of
-medians; its range is the widest the runs allow (the level's fastest run over
-``off``'s slowest, to its slowest over ``off``'s fastest). The added CPU is split into
-the compiler processes' share and the rest of the build's.
+Each level's CPU time is a ratio to ``off`` of the same compiler measured the same way
+(the same ``inject``: flags through the build system, or appended by the wrapper). The
+ratio is of medians; its range is the widest the runs allow (the level's fastest run
+over ``off``'s slowest, to its slowest over ``off``'s fastest). The added CPU is split
+into the compiler processes' share and the rest of the build's, and, where the kernel
+accounted for every process, by program and summed up in one line computed from those
+figures (:mod:`analyzer.overhead.breakdown`). A study holding both modes also says what
+passing the flags through the build costs over the compiler's own work (:func:`modes`).
 """
 from __future__ import annotations
 
 import csv
 import dataclasses
 import io
+from dataclasses import dataclass, field
 
 from warnscope.serial import to_json
 
+from analyzer.overhead.breakdown import (BASE, BUILD, WRAPPER, AddedCpu, ProcessAdded, added, bases,
+                                         comparable, seconds)
 from analyzer.overhead.results import Attribution, Cell, Interval, Report, Row, Study, TopTu
 
-BASE = "off"
+
+@dataclass(frozen=True)
+class ReportRow(Row):
+    """A :class:`~analyzer.overhead.results.Row` with how its cell's flags reached the
+    compiler: in a study holding both modes, two rows share a compiler and level and only
+    ``inject`` tells them apart (in JSON and CSV too). Kept here as a subclass, the one
+    field added at the end, until ``Row`` itself holds it."""
+
+    inject: str = WRAPPER
 
 
-def rows(cells: list[Cell]) -> list[Row]:
-    """One row per cell, with ratios to the same compiler's ``off`` cell where there is one."""
-    base = {c.compiler: c for c in cells if c.level == BASE and c.status == "ok"}
+@dataclass(frozen=True)
+class ModeCost:
+    """One compiler x level measured both ways in one study: the ratio to ``off`` with
+    the flags through the build (``build``) and appended by the wrapper (``wrapper``,
+    the compiler's own cost), and what the build's way adds over the compiler's:
+    ``through_build`` is the difference of the ratios (a fraction of ``off``),
+    ``through_build_s`` that of the added seconds."""
+
+    compiler: str
+    level: str
+    build_ratio: float
+    build_ratio_min: float
+    build_ratio_max: float
+    wrapper_ratio: float
+    wrapper_ratio_min: float
+    wrapper_ratio_max: float
+    build_added_s: float
+    wrapper_added_s: float
+    through_build: float
+    through_build_s: float
+
+
+@dataclass(frozen=True)
+class StudyReport(Report):
+    """``overhead report``: the :class:`~analyzer.overhead.results.Report` (study, table,
+    top TUs) and where the added CPU went: per cell (``added``) and, in a study with both
+    modes, the build's way against the wrapper's (``modes``). New JSON keys only: the
+    report's existing ones are unchanged."""
+
+    added: list[AddedCpu] = field(default_factory=list)
+    modes: list[ModeCost] = field(default_factory=list)
+
+
+def rows(cells: list[Cell]) -> list[ReportRow]:
+    """One row per cell, with ratios to the ``off`` cell of the same compiler and inject
+    mode where there is one (on the same host)."""
+    base = bases(cells)
     out = []
     for c in cells:
         ratio = ratio_min = ratio_max = added_compiler = added_other = None
-        error = None
-        b = base.get(c.compiler)
-        if b is not None and (b.host != c.host or "," in (c.host or "")):
-            error = f"not compared: ran on {c.host}, off on {b.host}"
+        b = base.get((c.compiler, c.inject))
+        error = comparable(c, b)
+        if error:
             b = None  # ratios only within one host
         if c.status == "ok" and b is not None and b.cpu_s and c.cpu_s:
             bc, cc = b.cpu_s, c.cpu_s
@@ -40,16 +88,37 @@ def rows(cells: list[Cell]) -> list[Row]:
             added_other = round(100 * (c.other_cpu_s.median - b.other_cpu_s.median) / bc.median, 2)
         if c.status != "ok":
             error = c.error
-        out.append(Row(project=c.project, mode=c.mode, opt=c.opt, compiler=c.compiler, level=c.level,
-                       status=c.status, runs=c.runs, flags=len(c.flags), cpu_s=c.cpu_s, wall_s=c.wall_s,
-                       warnings=c.warnings, noisy=c.noisy, ratio=ratio, ratio_min=ratio_min,
-                       ratio_max=ratio_max, added_compiler_pct=added_compiler, added_other_pct=added_other,
-                       host=c.host, error=error))
+        out.append(ReportRow(project=c.project, mode=c.mode, opt=c.opt, compiler=c.compiler, level=c.level,
+                             status=c.status, runs=c.runs, flags=len(c.flags), cpu_s=c.cpu_s, wall_s=c.wall_s,
+                             warnings=c.warnings, noisy=c.noisy, ratio=ratio, ratio_min=ratio_min,
+                             ratio_max=ratio_max, added_compiler_pct=added_compiler,
+                             added_other_pct=added_other, host=c.host, error=error, inject=c.inject))
+    return out
+
+
+def modes(table: list[ReportRow], where: list[AddedCpu]) -> list[ModeCost]:
+    """For each compiler x level with a ratio in both modes: the two side by side, and
+    what passing the flags through the build costs beyond the compiler's own work."""
+    by = {(r.compiler, r.level, r.inject): r for r in table if r.ratio is not None and r.level != BASE}
+    seconds = {(a.compiler, a.level, a.inject): a.added_s for a in where}
+    out = []
+    for (compiler, level, inject), b in by.items():
+        w = by.get((compiler, level, WRAPPER))
+        if inject != BUILD or w is None:
+            continue
+        assert b.ratio is not None and w.ratio is not None  # for the type checker: filtered above
+        bs, ws = seconds[(compiler, level, BUILD)], seconds[(compiler, level, WRAPPER)]  # a ratio has them
+        out.append(ModeCost(compiler=compiler, level=level, build_ratio=b.ratio,
+                            build_ratio_min=b.ratio_min or 0.0, build_ratio_max=b.ratio_max or 0.0,
+                            wrapper_ratio=w.ratio, wrapper_ratio_min=w.ratio_min or 0.0,
+                            wrapper_ratio_max=w.ratio_max or 0.0, build_added_s=bs, wrapper_added_s=ws,
+                            through_build=round(b.ratio - w.ratio, 4), through_build_s=round(bs - ws, 4)))
     return out
 
 
 def top_tus(cells: list[Cell], n: int) -> list[TopTu]:
-    """tu mode: the TUs with the most added CPU (median, level minus ``off``), per compiler and level."""
+    """tu mode: the TUs with the most added CPU (median, level minus ``off``), per compiler and level
+    (every tu cell is a wrapper cell: one ``off`` per compiler)."""
     base = {c.compiler: c.tus or {} for c in cells if c.level == BASE and c.status == "ok"}
     out = []
     for c in cells:
@@ -69,9 +138,13 @@ def top_tus(cells: list[Cell], n: int) -> list[TopTu]:
     return out
 
 
-def report(study: Study, cells: list[Cell], top: int = 10) -> Report:
-    """The study's table, and in tu mode its ``top`` TUs per compiler and level."""
-    return Report(study=study, rows=rows(cells), top_tus=top_tus(cells, top) if study.mode == "tu" else [])
+def report(study: Study, cells: list[Cell], top: int = 10) -> StudyReport:
+    """The study's table, in tu mode its ``top`` TUs per compiler and level, where each
+    cell's added CPU went, and with both modes the two side by side."""
+    table = rows(cells)
+    where = added(cells) if study.mode == "build" else []  # tu: compiler processes only, nothing to split
+    return StudyReport(study=study, rows=table, top_tus=top_tus(cells, top) if study.mode == "tu" else [],
+                       added=where, modes=modes(table, where))
 
 
 def _pct(ratio: float | None) -> str:
@@ -82,25 +155,29 @@ def _range(r: Row) -> str:
     return "" if r.ratio is None else f"{r.ratio_min:.3f}–{r.ratio_max:.3f}"
 
 
+def _inject(r: Row) -> str:
+    return getattr(r, "inject", "")
+
+
 def _cells_text(r: Row) -> list[str]:
     cpu = r.cpu_s
     split = ("" if r.added_compiler_pct is None
              else f"{r.added_compiler_pct:+.1f} / {r.added_other_pct:+.1f}")
-    return [r.compiler, r.level, r.status if r.status != "ok" else str(r.runs),
+    return [r.compiler, r.level, _inject(r), r.status if r.status != "ok" else str(r.runs),
             "" if not cpu else f"{cpu.median:.2f} ({cpu.min:.2f}–{cpu.max:.2f})",
             "" if r.ratio is None else f"{r.ratio:.3f}", _range(r), _pct(r.ratio), split,
             "" if not r.wall_s else f"{r.wall_s.median:.2f}",
             "" if r.warnings is None else str(r.warnings), "noisy" if r.noisy else ""]
 
 
-HEADERS = ["compiler", "level", "runs", "CPU s median (min–max)", "ratio", "range", "overhead",
+HEADERS = ["compiler", "level", "inject", "runs", "CPU s median (min–max)", "ratio", "range", "overhead",
            "added % compiler / other", "wall s", "warnings", ""]
 
 
 #: the CSV columns: every row's fields (``error`` empty where there is none), CPU and wall flattened
-CSV_FIELDS = ["project", "mode", "opt", "compiler", "level", "status", "runs", "flags", "warnings", "noisy",
-              "ratio", "ratio_min", "ratio_max", "added_compiler_pct", "added_other_pct", "host", "error",
-              "cpu_min", "cpu_median", "cpu_max", "wall_median"]
+CSV_FIELDS = ["project", "mode", "opt", "compiler", "level", "inject", "status", "runs", "flags", "warnings",
+              "noisy", "ratio", "ratio_min", "ratio_max", "added_compiler_pct", "added_other_pct", "host",
+              "error", "cpu_min", "cpu_median", "cpu_max", "wall_median"]
 
 
 def _csv(rep: Report) -> str:
@@ -115,6 +192,42 @@ def _csv(rep: Report) -> str:
     return buf.getvalue().rstrip("\n")
 
 
+def _ratio_range(ratio: float, low: float, high: float) -> str:
+    return f"{ratio:.3f} ({low:.3f}–{high:.3f})"
+
+
+def _modes_table(found: list[ModeCost]) -> list[list[str]]:
+    """The rows of the build-vs-wrapper comparison (header first)."""
+    out = [["compiler", "level", "ratio, flags through the build", "ratio, wrapper (compiler only)",
+            "through the build costs"]]
+    for m in found:
+        out.append([m.compiler, m.level, _ratio_range(m.build_ratio, m.build_ratio_min, m.build_ratio_max),
+                    _ratio_range(m.wrapper_ratio, m.wrapper_ratio_min, m.wrapper_ratio_max),
+                    f"{100 * m.through_build:+.1f} % of off, {seconds(m.through_build_s)}"])
+    return out
+
+
+def _label(a: AddedCpu, both: bool) -> str:
+    return f"{a.compiler} {a.level}" + (f" ({a.inject})" if both else "")
+
+
+def _process_line(p: ProcessAdded) -> str:
+    name = p.name if p.programs == 1 else f"other ({p.programs} programs)"
+    return (f"{name[:28]:28} {p.added_s:+9.3f} s  {p.off_s:9.3f} → {p.cpu_s:9.3f} s  "
+            f"{p.off_processes:7.0f} → {p.processes:7.0f} processes  [{p.group}]")
+
+
+def _columns(body: list[list[str]]) -> list[str]:
+    """Left-aligned text columns, the first row being the header."""
+    widths = [max(len(row[i]) for row in body) for i in range(len(body[0]))]
+    return ["  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() for row in body]
+
+
+#: what a tu-mode report says of itself: its figures are the compiler's alone
+TU_NOTE = ("per TU, compiler only: each TU compiled alone from its captured command, so every process timed "
+           "is a compiler (no build system, no CPU by process)")
+
+
 def render(rep: Report, fmt: str) -> str:
     """``overhead report --format``: text, csv, json (:func:`warnscope.serial.to_json`) or markdown."""
     if fmt == "json":
@@ -122,28 +235,45 @@ def render(rep: Report, fmt: str) -> str:
     if fmt == "csv":
         return _csv(rep)
     info, table, tus = rep.study, rep.rows, rep.top_tus
+    where: list[AddedCpu] = getattr(rep, "added", [])
+    both: list[ModeCost] = getattr(rep, "modes", [])
+    two_modes = len({_inject(r) for r in table}) > 1
     title = (f"{info.project} ({info.origin}), {info.opt}, {info.how}; CPU = user+sys of the "
-             f"process tree; ratio of medians to 'off', range min/max–max/min")
+             f"process tree; ratio of medians to 'off' (same compiler and inject), range min/max–max/min")
     machine = info.machine.get("summary", "")
     body = [_cells_text(r) for r in table]
     if fmt == "markdown":
-        lines = [f"**{title}**", "", f"Machine: {machine}", "",
+        lines = [f"**{title}**", "", f"Machine: {machine}", "", *([TU_NOTE, ""] if info.mode == "tu" else []),
                  "| " + " | ".join(h or "note" for h in HEADERS) + " |",
                  "|" + "---|" * len(HEADERS)]
         lines += ["| " + " | ".join(c) + " |" for c in body]
+        if both:
+            head, *mrows = _modes_table(both)
+            lines += ["", "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+            lines += ["| " + " | ".join(c) + " |" for c in mrows]
+        if where:
+            lines += [""] + [f"- **{_label(a, two_modes)}**: {a.finding}" for a in where]
         if tus:
             lines += ["", "| compiler | level | TU | off CPU s | CPU s | added s | ratio | warnings |",
                       "|---|---|---|---|---|---|---|---|"]
             lines += [f"| {t.compiler} | {t.level} | {t.tu} | {t.off_cpu_s:.3f} | {t.cpu_s:.3f} "
                       f"| {t.added_s:+.3f} | {t.ratio} | {t.warnings} |" for t in tus]
         return "\n".join(lines)
-    widths = [max([len(h), *(len(c[i]) for c in body)]) for i, h in enumerate(HEADERS)]
-    lines = [title, f"machine: {machine}", "",
-             "  ".join(h.ljust(w) for h, w in zip(HEADERS, widths)).rstrip()]
-    lines += ["  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() for row in body]
+    lines = [title, f"machine: {machine}"]
+    if info.mode == "tu":
+        lines.append(TU_NOTE)
+    lines += [""] + _columns([HEADERS, *body])
     for r in table:
         if r.error:
-            lines.append(f"{r.compiler} {r.level}: {r.error}")
+            lines.append(f"{r.compiler} {r.level}{f' ({_inject(r)})' if two_modes else ''}: {r.error}")
+    if both:
+        lines += ["", "flags through the build vs appended by the wrapper (both measured in this study):"]
+        lines += ["  " + line for line in _columns(_modes_table(both))]
+    if where:
+        lines += ["", "where the added CPU went (medians, vs off):"]
+        for a in where:
+            lines.append(f"{_label(a, two_modes)}: {a.finding}")
+            lines += ["  " + _process_line(p) for p in a.processes + ([a.other] if a.other else [])]
     if tus:
         lines += ["", "top TUs by added CPU (median, vs off):"]
         lines += [f"  {t.compiler:9} {t.level:8} {t.added_s:+8.3f} s  x{t.ratio}  "

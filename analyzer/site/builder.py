@@ -251,19 +251,23 @@ def ub_pages(b: Build) -> None:
 
 def overhead_pages(b: Build) -> None:
     """Per study: the classic table (ratio to ``off`` with its min–max range), charts with
-    min–max error bars, the compiler vs build-system CPU split, the top TUs of a
+    min–max error bars, the compiler vs build-system CPU split, the CPU by process group
+    and where each level's added CPU went (where the kernel accounted for every
+    process), both inject modes side by side where both ran, the top TUs of a
     tu-mode study and attribution where stored; the JSON beside each page is
     ``overhead report --json`` (and the cells of ``overhead run --json``)."""
     views = overheaddata.load_studies(b.conn)
     for view in views:
         charts = {}
-        for kind, make in (("ratio", overheaddata.ratio_chart), ("cpu", overheaddata.cpu_chart)):
+        for kind, make in (("ratio", overheaddata.ratio_chart), ("cpu", overheaddata.cpu_chart),
+                           ("process", overheaddata.process_chart)):
             svg = make(view)
             if svg is not None:
                 charts[kind] = f"{view.stem}.{kind}.svg"
                 b.writer.write(f"overhead/{charts[kind]}", svg)
         b.page(f"overhead/{view.stem}.html", "overhead_study.html", view=view, charts=charts,
-               alt=overheaddata.chart_alt(view), headers=OVERHEAD_HEADERS, top=overheaddata.TOP_TUS)
+               alt=overheaddata.chart_alt(view), process_alt=overheaddata.process_alt(view),
+               headers=OVERHEAD_HEADERS, top=overheaddata.TOP_TUS)
         b.json(f"overhead/{view.stem}.json", view.report)
         b.json(f"overhead/{view.stem}.cells.json", {"study": view.id, "cells": view.cells})
         if view.attribution:

@@ -15,8 +15,11 @@ import sqlite3
 from dataclasses import dataclass, field
 
 
+from analyzer.overhead import breakdown
 from analyzer.overhead import report as oh_report
 from analyzer.overhead import store as oh_store
+from analyzer.overhead.breakdown import AddedCpu
+from analyzer.overhead.report import ModeCost
 from analyzer.overhead.results import Cell, Report, Row, Study
 
 #: TUs listed per compiler and level on a tu-mode study's page
@@ -26,6 +29,8 @@ LATEST = 5
 #: bar colours, one per level (the off baseline grey), stable from build to build
 PALETTE = ("#4c78a8", "#f58518", "#54a24b", "#e45756", "#72b7b2", "#b279a2", "#9d755d", "#eeca3b")
 OFF_COLOUR = "#bab0ac"
+#: the process groups' colours (the compiler's programs as the split chart's compilers)
+GROUP_COLOURS = {breakdown.COMPILER: "#4c78a8", breakdown.BUILD_SYSTEM: "#f58518"}
 
 
 @dataclass
@@ -61,6 +66,26 @@ class StudyView:
     def headline(self) -> list[Row]:
         """The rows of the levels other than ``off`` that have a ratio: the index's summary."""
         return [r for r in self.report.rows if r.level != oh_report.BASE and r.ratio is not None]
+
+    @property
+    def injects(self) -> list[str]:
+        """The ways its flags reached the compiler (``build``, ``wrapper``): two when the
+        study measured both, and the page then names each row's."""
+        return list(dict.fromkeys(c.inject for c in self.cells))
+
+    @property
+    def added(self) -> list[AddedCpu]:
+        """Where each cell's added CPU went, with its one-line finding (the report's)."""
+        return list(getattr(self.report, "added", []))
+
+    @property
+    def modes(self) -> list[ModeCost]:
+        """Both modes side by side per compiler x level (the report's), empty unless both ran."""
+        return list(getattr(self.report, "modes", []))
+
+    def label(self, compiler: str, level: str, inject: str) -> str:
+        """A cell's name on the page: its mode only where the study holds both."""
+        return f"{compiler} {level}" + (f" ({inject})" if len(self.injects) > 1 else "")
 
     def rows_with_cells(self) -> list[tuple[Row, Cell]]:
         """Each report row beside its cell (``rows`` keeps the cells' order)."""
@@ -167,7 +192,8 @@ def cpu_chart(view: StudyView) -> bytes | None:
     cells = [c for c in view.cells if c.status == "ok" and c.cpu_s and c.compiler_cpu_s and c.other_cpu_s]
     if not cells or view.info.mode == "tu":
         return None
-    labels = [f"{c.compiler}\n{c.level}" for c in cells]
+    both = len(view.injects) > 1
+    labels = [f"{c.compiler}\n{c.level}" + (f"\n{c.inject}" if both else "") for c in cells]
     comp = [c.compiler_cpu_s.median for c in cells]  # type: ignore[union-attr]
     other = [max(c.other_cpu_s.median, 0.0) for c in cells]  # type: ignore[union-attr]
     total = [c.cpu_s.median for c in cells]  # type: ignore[union-attr]
@@ -183,6 +209,53 @@ def cpu_chart(view: StudyView) -> bytes | None:
     ax.legend(frameon=False, fontsize="small", loc="upper left", bbox_to_anchor=(1, 1))
     ax.spines[["top", "right"]].set_visible(False)
     return _svg(fig)
+
+
+def group_cpu(cell: Cell) -> dict[str, float]:
+    """A cell's median CPU by process group (:func:`analyzer.overhead.breakdown.group`),
+    summed over its programs' medians; empty without the kernel's per-process account."""
+    if cell.by_process is None:
+        return {}
+    out = {g: 0.0 for g in GROUP_COLOURS}
+    for name, figures in cell.by_process.items():
+        out[breakdown.group(name)] += figures.cpu_s.median
+    return out
+
+
+def process_chart(view: StudyView) -> bytes | None:
+    """Median CPU seconds per compiler, level (and inject mode where the study holds
+    both), stacked by process group: the compiler's programs (drivers, cc1, as, ld …)
+    and the build system's (make, shells, libtool, cmake …), from the kernel's account of
+    every process; None when no finished cell has that account."""
+    cells = [c for c in view.cells if c.status == "ok" and c.by_process is not None]
+    if not cells:
+        return None
+    both = len(view.injects) > 1
+    labels = [f"{c.compiler}\n{c.level}" + (f"\n{c.inject}" if both else "") for c in cells]
+    groups = [group_cpu(c) for c in cells]
+    fig, ax = _figure(7.0, 3.2)
+    xs = list(range(len(cells)))
+    bottom = [0.0] * len(cells)
+    for name, colour in GROUP_COLOURS.items():
+        heights = [max(g[name], 0.0) for g in groups]
+        ax.bar(xs, heights, 0.6, bottom=bottom, color=colour, label=name)
+        bottom = [b + h for b, h in zip(bottom, heights)]
+    ax.set_xticks(xs, labels, fontsize="small")
+    ax.set_ylabel("CPU s (user+sys), median")
+    ax.legend(title="process group", frameon=False, fontsize="small", loc="upper left", bbox_to_anchor=(1, 1))
+    ax.spines[["top", "right"]].set_visible(False)
+    return _svg(fig)
+
+
+def process_alt(view: StudyView) -> str:
+    """The process-group chart in words, for the image's alt text."""
+    parts = []
+    for c in view.cells:
+        g = group_cpu(c) if c.status == "ok" else {}
+        if g:
+            parts.append(f"{view.label(c.compiler, c.level, c.inject)}: "
+                         + ", ".join(f"{name} {s:.2f} s" for name, s in g.items()))
+    return "; ".join(parts) or "no per-process account"
 
 
 def chart_alt(view: StudyView) -> str:

@@ -1,27 +1,33 @@
 """The overhead report's arithmetic and rendering on hand-made cells (no compiler runs):
-ratios only within one host, a study without finished cells, the TU language rule."""
+ratios only within one host and one inject mode, where the added CPU went by program and
+group and the one-line finding, both modes side by side, a study without finished cells,
+the TU language rule."""
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 import json
 
 import pytest
 
-from analyzer.overhead import report, study
-from analyzer.overhead.results import Cell, Figures, Probe, Study, TuRun
+from analyzer.overhead import breakdown, report, study
+from analyzer.overhead.results import Cell, Figures, ProcessFigures, Probe, Study, TuRun
 from warnscope.measure import TreeRun
 
 INFO = Study(id=1, project="p", origin="p_1.0", mode="build", opt="-O2", runs=1, jobs=2, nice=0, sched=None,
              noise=0.05, host="a", machine={"summary": "test"}, started_at="2026-01-01T00:00:00+00:00")
 
 
-def cell(level: str, host: str, cpu: float, status: str = "ok") -> Cell:
+def cell(level: str, host: str, cpu: float, status: str = "ok", inject: str = "wrapper",
+         by_process: dict[str, ProcessFigures] | None = None, compiler_cpu: float | None = None) -> Cell:
     mmm = Figures(cpu, cpu, cpu)
+    comp = cpu if compiler_cpu is None else compiler_cpu
     return Cell(study=1, project="p", mode="build", opt="-O2", compiler="gcc-12", compiler_version="12.2.0",
-                level=level, inject="wrapper", flags=[], flags_by_language={}, status=status, runs=1,
-                cpu_s=mmm, user_s=mmm, by_process=None,
-                sys_s=Figures(0, 0, 0), wall_s=mmm, compiler_cpu_s=mmm, other_cpu_s=Figures(0, 0, 0),
+                level=level, inject=inject, flags=[], flags_by_language={}, status=status, runs=1,
+                cpu_s=mmm, user_s=mmm, by_process=by_process,
+                sys_s=Figures(0, 0, 0), wall_s=mmm, compiler_cpu_s=Figures(comp, comp, comp),
+                other_cpu_s=Figures(cpu - comp, cpu - comp, cpu - comp),
                 compilers=1, maxrss_kb=1, warnings=0, noisy=False, spread=0.0, max_load=0.0, host=host,
                 error=None if status == "ok" else "build failed")
 
@@ -38,10 +44,12 @@ def test_json_is_the_results():
     """``report --json`` is the serialisation of the typed report: the study, the rows
     with their figures as {min, median, max}, the top TUs."""
     out = json.loads(report.render(report.report(INFO, [cell("off", "a", 1.0), cell("all", "a", 1.5)]), "json"))
-    assert set(out) == {"study", "rows", "top_tus"}
+    assert {"study", "rows", "top_tus"} <= set(out)  # the report's keys stay; new ones are added
     assert out["study"]["machine"] == {"summary": "test"} and out["study"]["id"] == 1
     assert out["rows"][1]["cpu_s"] == {"min": 1.5, "median": 1.5, "max": 1.5}
     assert out["rows"][1]["ratio"] == 1.5 and out["rows"][1]["ratio_min"] == 1.5
+    assert out["rows"][1]["inject"] == "wrapper" and out["modes"] == []
+    assert out["added"][0]["finding"].startswith("+0.50 s added (50 % of off)")
 
 
 def test_figures_are_measures_stats():
@@ -55,11 +63,20 @@ def test_render_without_cells(fmt):
     """A study whose cells all failed to start renders (the CLI refuses an empty one before)."""
     out = report.render(report.report(INFO, []), fmt)
     if fmt == "json":
-        assert json.loads(out)["rows"] == []
+        assert json.loads(out)["rows"] == [] and json.loads(out)["added"] == []
     elif fmt == "csv":
         assert list(csv.reader(io.StringIO(out))) == [report.CSV_FIELDS]
     else:
         assert "compiler" in out and "gcc-12" not in out
+
+
+def test_tu_report_says_compiler_only():
+    """A tu-mode study times compilers alone: no split of the added CPU, and the report says so."""
+    tu = dataclasses.replace(INFO, mode="tu")
+    rep = report.report(tu, [cell("off", "a", 1.0), cell("all", "a", 1.5)])
+    assert rep.added == [] and rep.rows[1].ratio == 1.5
+    assert report.TU_NOTE in report.render(rep, "text") and report.TU_NOTE in report.render(rep, "markdown")
+    assert report.TU_NOTE not in report.render(report.report(INFO, []), "text")
 
 
 def test_render_failed_cell():
@@ -67,6 +84,7 @@ def test_render_failed_cell():
     assert "gcc-12 all: build failed" in report.render(report.report(INFO, cells), "text")
     rows = list(csv.DictReader(io.StringIO(report.render(report.report(INFO, cells), "csv"))))
     assert [r["error"] for r in rows] == ["", "build failed"]  # not lost when the first row has none
+    assert [r["inject"] for r in rows] == ["wrapper", "wrapper"]
 
 
 def test_tu_language():
@@ -105,3 +123,128 @@ def test_render_instructions_attribution():
     assert "off 4,326,171,765 instr, all adds +176,709,980 instr;" in text
     assert "metric: instructions executed" in text and "intervals" not in text
     assert "-Wa" in text and "+170,000,000 instr *" in text and "of all's added instructions" in text
+
+
+# ------------------------------------------------------------------ where the added CPU went
+
+def procs(cpu: dict[str, tuple[float, int]]) -> dict[str, ProcessFigures]:
+    """``by_process`` of a cell from {name: (cpu s, processes)}, one run (min = median =
+    max), largest CPU first as stored."""
+    return {name: ProcessFigures(cpu_s=Figures(s, s, s), processes=Figures(n, n, n))
+            for name, (s, n) in sorted(cpu.items(), key=lambda kv: -kv[1][0])}
+
+
+OFF_PROCS = procs({"cc1": (6.0, 40), "as": (1.0, 40), "make": (1.0, 3), "sh": (1.0, 60), "ld": (0.5, 1)})
+ALL_PROCS = procs({"cc1": (10.0, 40), "as": (1.2, 40), "make": (1.6, 3), "sh": (2.0, 60), "ld": (0.5, 1),
+                   "libtool (bash)": (0.3, 20), "sed": (0.1, 5), "perl": (0.05, 1)})
+
+
+def test_group():
+    """The compiler's toolchain (drivers, compilers proper, assembler, linker) against
+    everything else, scripts named by their interpreter included."""
+    for name in ("cc1", "cc1plus", "cc1obj", "as", "ld", "ld.gold", "collect2", "lto1", "lto-wrapper", "gcc-12",
+                 "g++-12", "clang-16", "clang", "clang++", "gcc", "x86_64-linux-gnu-gcc-12", "cc"):
+        assert breakdown.group(name) == breakdown.COMPILER, name
+    for name in ("make", "sh", "dash", "bash", "libtool (bash)", "cmake", "ninja", "perl", "python3", "sed",
+                 "awk", "configure (sh)", "gcc-wrapper.sh (bash)", "asm-gen"):
+        assert breakdown.group(name) == breakdown.BUILD_SYSTEM, name
+
+
+def test_ratios_match_off_of_the_same_inject():
+    """A build cell is compared with the build ``off``, a wrapper cell with the wrapper
+    ``off``: flags through the build system can make ``off`` itself cost more."""
+    cells = [cell("off", "a", 10.0, inject="build"), cell("off", "a", 8.0), cell("all", "a", 15.0, inject="build"),
+             cell("all", "a", 12.0)]
+    got = {(r.level, r.inject): r.ratio for r in report.rows(cells)}
+    assert got == {("off", "build"): 1.0, ("off", "wrapper"): 1.0, ("all", "build"): 1.5, ("all", "wrapper"): 1.5}
+    # no off of its own mode: no ratio (never the other mode's off)
+    alone = report.rows([cell("off", "a", 8.0), cell("all", "a", 15.0, inject="build")])
+    assert alone[1].ratio is None and alone[1].inject == "build"
+    assert breakdown.added([cell("off", "a", 8.0), cell("all", "a", 15.0, inject="build")]) == []
+
+
+def test_added_by_process():
+    """Each program's median minus off's (0 where off did not run it), largest first
+    by size, the programs past the top summed as "other"; the groups over all programs."""
+    off = cell("off", "a", 9.6, by_process=OFF_PROCS, compiler_cpu=7.5)
+    lvl = cell("all", "a", 15.9, by_process=ALL_PROCS, compiler_cpu=11.7)
+    [a] = breakdown.added([off, lvl], top=3)
+    assert (a.compiler, a.level, a.inject, a.by_process) == ("gcc-12", "all", "wrapper", True)
+    assert a.added_s == 6.3 and a.off_s == 9.6
+    assert [(p.name, p.added_s) for p in a.processes] == [("cc1", 4.0), ("sh", 1.0), ("make", 0.6)]
+    assert (a.processes[0].off_s, a.processes[0].cpu_s, a.processes[0].processes) == (6.0, 10.0, 40)
+    o = a.other
+    assert o is not None and (o.name, o.programs, o.group) == ("other", 5, "mixed")
+    assert o.added_s == pytest.approx(0.65) and o.off_s == 1.5 and o.processes == 67
+    new = next(p for p in breakdown.added([off, lvl], top=10)[0].processes if p.name == "libtool (bash)")
+    assert (new.off_s, new.cpu_s, new.off_processes, new.group) == (0.0, 0.3, 0, breakdown.BUILD_SYSTEM)
+    assert a.compiler_s == 4.2 and a.build_system_s == pytest.approx(2.05)
+    assert a.unattributed_s == pytest.approx(0.05)
+    assert breakdown.added([off, lvl], top=8)[0].other is None
+
+
+def test_finding_line():
+    """The line is computed from the figures: the added seconds, their share of off, each
+    group's share with the programs that added most, and what the table leaves over."""
+    off = cell("off", "a", 9.6, by_process=OFF_PROCS, compiler_cpu=7.5)
+    lvl = cell("all", "a", 15.9, by_process=ALL_PROCS, compiler_cpu=11.7)
+    [a] = breakdown.added([off, lvl])
+    assert a.finding == ("+6.30 s added (66 % of off): 67 % in the compiler (cc1, as), "
+                         "33 % in the build system (sh, make, libtool (bash)), 1 % unattributed")
+    # the build system first where it added more
+    heavy = cell("all", "a", 12.6, by_process=procs({"cc1": (6.5, 40), "as": (1.0, 40), "make": (1.0, 3),
+                                                     "sh": (3.5, 60), "ld": (0.5, 1)}))
+    assert breakdown.added([off, heavy])[0].finding == ("+3.00 s added (31 % of off): 83 % in the build system (sh), "
+                                                     "17 % in the compiler (cc1)")
+    less = cell("all", "a", 9.5, by_process=OFF_PROCS)
+    assert breakdown.added([off, less])[0].finding == "-0.10 s: no CPU added over off"
+
+
+def test_cell_without_by_process():
+    """Without the kernel's per-process account (either cell), the finding falls back on the
+    wrapper's compiler/other split, says so, and lists no program."""
+    off = cell("off", "a", 10.0, compiler_cpu=8.0)
+    lvl = cell("all", "a", 14.0, by_process=ALL_PROCS, compiler_cpu=11.0)
+    [a] = breakdown.added([off, lvl])
+    assert not a.by_process and a.processes == [] and a.other is None
+    assert (a.compiler_s, a.build_system_s, a.unattributed_s) == (3.0, 1.0, 0.0)
+    assert a.finding == ("+4.00 s added (40 % of off): 75 % in the compiler processes, "
+                         "25 % in the rest of the build (no per-process account)")
+    text = report.render(report.report(INFO, [off, lvl]), "text")
+    assert "gcc-12 all: +4.00 s added" in text and "[compiler]" not in text
+
+
+def test_both_modes():
+    """A study holding both modes: the two ratios side by side per compiler x level, and
+    what passing the flags through the build costs over the wrapper's compiler-only view;
+    the text names each cell's mode and lists its added CPU by program."""
+    cells = [cell("off", "a", 9.6, inject="build", by_process=OFF_PROCS, compiler_cpu=7.5),
+             cell("off", "a", 9.6, by_process=OFF_PROCS, compiler_cpu=7.5),
+             cell("all", "a", 15.9, inject="build", by_process=ALL_PROCS, compiler_cpu=11.7),
+             cell("all", "a", 13.6, by_process=procs({"cc1": (10.0, 40), "as": (1.0, 40), "make": (1.0, 3),
+                                                     "sh": (1.0, 60), "ld": (0.5, 1)}), compiler_cpu=11.5)]
+    rep = report.report(INFO, cells)
+    [m] = rep.modes
+    assert (m.compiler, m.level, m.build_ratio, m.wrapper_ratio) == ("gcc-12", "all", 1.6562, 1.4167)
+    assert m.through_build == pytest.approx(0.2395) and m.through_build_s == pytest.approx(2.3)
+    assert (m.build_added_s, m.wrapper_added_s) == (6.3, 4.0)
+    text = report.render(rep, "text")
+    assert "1.656 (1.656–1.656)" in text and "1.417 (1.417–1.417)" in text and "+23.9 % of off, +2.30 s" in text
+    assert "gcc-12 all (build): +6.30 s added (66 % of off)" in text
+    assert "gcc-12 all (wrapper): +4.00 s added (42 % of off): 100 % in the compiler (cc1)" in text
+    assert "other (3 programs)" in text and "libtool (bash)" in text
+    lines = text.splitlines()
+    start = lines.index("gcc-12 all (build): " + rep.added[0].finding)
+    assert len([ln for ln in lines[start + 1:start + 7] if ln.startswith("  ")]) == 6  # top 5 + the rest
+    md = report.render(rep, "markdown")
+    assert "| gcc-12 | all | 1.656 (1.656–1.656) | 1.417 (1.417–1.417) |" in md
+    out = json.loads(report.render(rep, "json"))
+    assert [r["inject"] for r in out["rows"]] == ["build", "wrapper", "build", "wrapper"]
+    assert out["modes"][0]["through_build_s"] == pytest.approx(2.3)
+    assert [a["inject"] for a in out["added"]] == ["build", "wrapper"]
+    assert out["added"][0]["processes"][0] == {"name": "cc1", "group": "compiler", "off_s": 6.0, "cpu_s": 10.0,
+                                               "added_s": 4.0, "off_processes": 40, "processes": 40,
+                                               "programs": 1}
+    # one mode only: no comparison, and no mode in the labels
+    single = report.render(report.report(INFO, cells[1::2]), "text")
+    assert "through the build" not in single and "gcc-12 all: +4.00 s" in single

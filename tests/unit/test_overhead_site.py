@@ -1,0 +1,67 @@
+"""The overhead study page on hand-made cells (no compiler runs): the CPU by process
+group chart (stacked, deterministic SVG, none without the kernel's per-process account),
+where the added CPU went and both inject modes side by side on the page."""
+from __future__ import annotations
+
+from analyzer.overhead import report
+from analyzer.site import builder, overheaddata
+from analyzer.site.overheaddata import StudyView
+
+from tests.unit.test_overhead_report import ALL_PROCS, INFO, OFF_PROCS, cell
+
+
+def view(cells) -> StudyView:
+    return StudyView(id=1, info=INFO, cells=cells, report=report.report(INFO, cells))
+
+
+BOTH = [cell("off", "a", 9.6, inject="build", by_process=OFF_PROCS, compiler_cpu=7.5),
+        cell("off", "a", 9.6, by_process=OFF_PROCS, compiler_cpu=7.5),
+        cell("all", "a", 15.9, inject="build", by_process=ALL_PROCS, compiler_cpu=11.7),
+        cell("all", "a", 13.6, by_process=OFF_PROCS, compiler_cpu=11.5)]
+PLAIN = [cell("off", "a", 10.0, compiler_cpu=8.0), cell("all", "a", 14.0, compiler_cpu=11.0)]
+
+
+def page(v: StudyView, charts: dict[str, str]) -> str:
+    env = builder.environment([None])  # type: ignore[list-item]  # no flag is linked on this page
+    return env.get_template("overhead_study.html").render(
+        root="../", nav=builder.NAV, view=v, charts=charts, alt=overheaddata.chart_alt(v),
+        process_alt=overheaddata.process_alt(v), headers=builder.OVERHEAD_HEADERS, top=overheaddata.TOP_TUS)
+
+
+def test_group_cpu():
+    """A cell's CPU by group is the sum of its programs' medians, each in its group."""
+    assert overheaddata.group_cpu(BOTH[2]) == {"compiler": 11.7, "build system": 4.05}
+    assert overheaddata.group_cpu(PLAIN[0]) == {}
+
+
+def test_process_chart():
+    """Stacked bars by process group, the same bytes on every build; no chart for a study
+    without the per-process account."""
+    svg = overheaddata.process_chart(view(BOTH))
+    assert svg is not None and svg == overheaddata.process_chart(view(BOTH))
+    text = svg.decode()
+    assert "<svg" in text and "dc:date" not in text
+    assert "build system" in text and "process group" in text and "wrapper" in text  # modes in the labels
+    assert overheaddata.process_chart(view(PLAIN)) is None
+    assert overheaddata.process_chart(view([cell("off", "a", 1.0, status="failed")])) is None
+
+
+def test_page_with_both_modes():
+    """The page names each row's mode, compares the modes, and says where the CPU went."""
+    v = view(BOTH)
+    html = page(v, {"process": "study-1.process.svg"})
+    assert "<th>inject</th>" in html and 'id="modes-table"' in html and "+23.9 % of off" in html
+    assert 'id="process-chart" src="study-1.process.svg"' in html and 'id="process-table"' in html
+    assert "gcc-12 all (build)" in html and "gcc-12 all (wrapper)" in html
+    # the finding, as the report says it (autoescaped: libtool's parentheses pass as they are)
+    assert v.added[0].finding in html
+    assert "<code>libtool (bash)</code>" in html and "other (3 programs)" in html
+
+
+def test_page_without_by_process():
+    """One mode, no per-process account: no mode column or comparison, no process chart
+    nor table rows of programs, the finding from the compiler/other split."""
+    v = view(PLAIN)
+    html = page(v, {})
+    assert "<th>inject</th>" not in html and 'id="modes-table"' not in html and 'id="process-chart"' not in html
+    assert "(no per-process account)" in html and 'id="process-table"' not in html

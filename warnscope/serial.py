@@ -21,6 +21,9 @@ from typing import Any
 #: field metadata of a key that JSON leaves out while its value is None (a cell's
 #: ``error`` exists only for a failed cell): ``field(default=None, metadata=OPTIONAL)``
 OPTIONAL = {"json": "omit-none"}
+#: field metadata of what only the text and HTML renderers show (a sentence computed
+#: from fields that JSON holds): ``field(default="", metadata=TEXT_ONLY)``
+TEXT_ONLY = {"json": "omit"}
 
 
 @functools.lru_cache(maxsize=None)
@@ -38,13 +41,19 @@ def optional_names(cls: type) -> frozenset[str]:
     return frozenset(f.name for f in dataclasses.fields(cls) if f.metadata.get("json") == "omit-none")
 
 
+@functools.lru_cache(maxsize=None)
+def json_names(cls: type) -> tuple[str, ...]:
+    """The fields of ``cls`` that JSON holds: all but those marked :data:`TEXT_ONLY`."""
+    return tuple(f.name for f in dataclasses.fields(cls) if f.metadata.get("json") != "omit")
+
+
 def _fields(value: Any, convert) -> dict[str, Any]:
     cls = type(value)
     optional = optional_names(cls)
     if not optional:
-        return {name: convert(getattr(value, name)) for name in field_names(cls)}
+        return {name: convert(getattr(value, name)) for name in json_names(cls)}
     out = {}
-    for name in field_names(cls):
+    for name in json_names(cls):
         item = getattr(value, name)
         if item is None and name in optional:
             continue

@@ -16,9 +16,8 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from dataclasses import dataclass
 
-from analyzer.overhead.results import Cell
+from analyzer.overhead.results import AddedCpu, Cell, ProcessAdded
 
 BASE = "off"
 #: the two ways a level's flags reach the compiler (``Cell.inject``)
@@ -37,46 +36,8 @@ COMPILER_PREFIXES = ("gcc", "g++", "clang", "cc1", "ld.", "lto")
 _TARGET = re.compile(r"^[A-Za-z0-9_]+(?:-[A-Za-z0-9_]+)*-linux-gnu[A-Za-z0-9_]*-")
 
 
-@dataclass(frozen=True)
-class ProcessAdded:
-    """One program's added CPU in a cell: its median over the level's runs minus its
-    median over ``off``'s (0 where it did not run), and how many processes ran it
-    (medians). ``programs`` > 1 for the entry summing the programs not listed."""
-
-    name: str
-    group: str
-    off_s: float
-    cpu_s: float
-    added_s: float
-    off_processes: float
-    processes: float
-    programs: int = 1
 
 
-@dataclass(frozen=True)
-class AddedCpu:
-    """Where a cell's added CPU went, against its ``off`` cell (same compiler, inject
-    and host): the whole tree's added seconds (medians), the part in the compiler's
-    programs and in the build system's, and what neither explains (the residual of
-    the kernel's account, and medians that do not add up exactly). ``by_process``:
-    the split comes from the kernel's per-process account; without it (None in the
-    cell), from the wrapper's log of the compiler processes, and ``processes`` is empty."""
-
-    compiler: str
-    level: str
-    inject: str
-    off_s: float
-    added_s: float
-    compiler_s: float
-    build_system_s: float
-    unattributed_s: float
-    by_process: bool
-    #: the :data:`TOP_PROCESSES` programs with the most added CPU (either sign), largest first
-    processes: list[ProcessAdded]
-    #: the other programs summed, None when every program is listed
-    other: ProcessAdded | None
-    #: the one line a reader needs: how much was added, and where
-    finding: str
 
 
 def group(name: str) -> str:

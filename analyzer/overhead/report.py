@@ -16,59 +16,22 @@ from __future__ import annotations
 import csv
 import dataclasses
 import io
-from dataclasses import dataclass, field
 
 from warnscope.serial import to_json
 
-from analyzer.overhead.breakdown import (BASE, BUILD, WRAPPER, AddedCpu, ProcessAdded, added, bases,
+from analyzer.overhead.breakdown import (BASE, BUILD, WRAPPER, added, bases,
                                          comparable, seconds)
-from analyzer.overhead.results import Attribution, Cell, Interval, Report, Row, Study, TopTu
+from analyzer.overhead.results import (AddedCpu, Attribution, Cell, Interval, ModeCost, ProcessAdded, Report,
+                                       Row, Study, TopTu)
 
 
-@dataclass(frozen=True)
-class ReportRow(Row):
-    """A :class:`~analyzer.overhead.results.Row` with how its cell's flags reached the
-    compiler: in a study holding both modes, two rows share a compiler and level and only
-    ``inject`` tells them apart (in JSON and CSV too). Kept here as a subclass, the one
-    field added at the end, until ``Row`` itself holds it."""
-
-    inject: str = WRAPPER
 
 
-@dataclass(frozen=True)
-class ModeCost:
-    """One compiler x level measured both ways in one study: the ratio to ``off`` with
-    the flags through the build (``build``) and appended by the wrapper (``wrapper``,
-    the compiler's own cost), and what the build's way adds over the compiler's:
-    ``through_build`` is the difference of the ratios (a fraction of ``off``),
-    ``through_build_s`` that of the added seconds."""
-
-    compiler: str
-    level: str
-    build_ratio: float
-    build_ratio_min: float
-    build_ratio_max: float
-    wrapper_ratio: float
-    wrapper_ratio_min: float
-    wrapper_ratio_max: float
-    build_added_s: float
-    wrapper_added_s: float
-    through_build: float
-    through_build_s: float
 
 
-@dataclass(frozen=True)
-class StudyReport(Report):
-    """``overhead report``: the :class:`~analyzer.overhead.results.Report` (study, table,
-    top TUs) and where the added CPU went: per cell (``added``) and, in a study with both
-    modes, the build's way against the wrapper's (``modes``). New JSON keys only: the
-    report's existing ones are unchanged."""
-
-    added: list[AddedCpu] = field(default_factory=list)
-    modes: list[ModeCost] = field(default_factory=list)
 
 
-def rows(cells: list[Cell]) -> list[ReportRow]:
+def rows(cells: list[Cell]) -> list[Row]:
     """One row per cell, with ratios to the ``off`` cell of the same compiler and inject
     mode where there is one (on the same host)."""
     base = bases(cells)
@@ -88,7 +51,7 @@ def rows(cells: list[Cell]) -> list[ReportRow]:
             added_other = round(100 * (c.other_cpu_s.median - b.other_cpu_s.median) / bc.median, 2)
         if c.status != "ok":
             error = c.error
-        out.append(ReportRow(project=c.project, mode=c.mode, opt=c.opt, compiler=c.compiler, level=c.level,
+        out.append(Row(project=c.project, mode=c.mode, opt=c.opt, compiler=c.compiler, level=c.level,
                              status=c.status, runs=c.runs, flags=len(c.flags), cpu_s=c.cpu_s, wall_s=c.wall_s,
                              warnings=c.warnings, noisy=c.noisy, ratio=ratio, ratio_min=ratio_min,
                              ratio_max=ratio_max, added_compiler_pct=added_compiler,
@@ -96,7 +59,7 @@ def rows(cells: list[Cell]) -> list[ReportRow]:
     return out
 
 
-def modes(table: list[ReportRow], where: list[AddedCpu]) -> list[ModeCost]:
+def modes(table: list[Row], where: list[AddedCpu]) -> list[ModeCost]:
     """For each compiler x level with a ratio in both modes: the two side by side, and
     what passing the flags through the build costs beyond the compiler's own work."""
     by = {(r.compiler, r.level, r.inject): r for r in table if r.ratio is not None and r.level != BASE}
@@ -138,12 +101,12 @@ def top_tus(cells: list[Cell], n: int) -> list[TopTu]:
     return out
 
 
-def report(study: Study, cells: list[Cell], top: int = 10) -> StudyReport:
+def report(study: Study, cells: list[Cell], top: int = 10) -> Report:
     """The study's table, in tu mode its ``top`` TUs per compiler and level, where each
     cell's added CPU went, and with both modes the two side by side."""
     table = rows(cells)
     where = added(cells) if study.mode == "build" else []  # tu: compiler processes only, nothing to split
-    return StudyReport(study=study, rows=table, top_tus=top_tus(cells, top) if study.mode == "tu" else [],
+    return Report(study=study, rows=table, top_tus=top_tus(cells, top) if study.mode == "tu" else [],
                        added=where, modes=modes(table, where))
 
 

@@ -24,7 +24,7 @@ from typing import Any, Sequence
 
 from warnscope.accounting import ProcessTable
 from warnscope.measure import TreeRun, stats
-from warnscope.serial import OPTIONAL
+from warnscope.serial import OPTIONAL, TEXT_ONLY
 
 
 # ------------------------------------------------------------------ records
@@ -281,6 +281,9 @@ class Row:
     opt: str
     compiler: str
     level: str
+    #: how the cell's flags reached the compiler (``build`` | ``wrapper``): with both
+    #: modes in a study, two rows share a compiler and level
+    inject: str
     status: str
     runs: int
     flags: int
@@ -312,12 +315,79 @@ class TopTu:
 
 
 @dataclass(frozen=True)
+class ProcessAdded:
+    """One program's added CPU in a cell: its median over the level's runs minus its
+    median over ``off``'s (0 where it did not run), and how many processes ran it
+    (medians). ``programs`` > 1 for the entry summing the programs not listed."""
+
+    name: str
+    group: str
+    off_s: float
+    cpu_s: float
+    added_s: float
+    off_processes: float
+    processes: float
+    programs: int = 1
+
+@dataclass(frozen=True)
+class AddedCpu:
+    """Where a cell's added CPU went, against its ``off`` cell (same compiler, inject
+    and host): the whole tree's added seconds (medians), the part in the compiler's
+    programs and in the build system's, and what neither explains (the residual of
+    the kernel's account, and medians that do not add up exactly). ``by_process``:
+    the split comes from the kernel's per-process account; without it (None in the
+    cell), from the wrapper's log of the compiler processes, and ``processes`` is empty."""
+
+    compiler: str
+    level: str
+    inject: str
+    off_s: float
+    added_s: float
+    compiler_s: float
+    build_system_s: float
+    unattributed_s: float
+    by_process: bool
+    #: the :data:`analyzer.overhead.breakdown.TOP_PROCESSES` programs with the most added CPU (either sign), largest first
+    processes: list[ProcessAdded]
+    #: the other programs summed, None when every program is listed
+    other: ProcessAdded | None
+    #: the one line a reader needs: how much was added, and where (text and HTML only:
+    #: JSON holds the figures it is computed from, not the sentence)
+    finding: str = field(default="", metadata=TEXT_ONLY)
+
+@dataclass(frozen=True)
+class ModeCost:
+    """One compiler x level measured both ways in one study: the ratio to ``off`` with
+    the flags through the build (``build``) and appended by the wrapper (``wrapper``,
+    the compiler's own cost), and what the build's way adds over the compiler's:
+    ``through_build`` is the difference of the ratios (a fraction of ``off``),
+    ``through_build_s`` that of the added seconds."""
+
+    compiler: str
+    level: str
+    build_ratio: float
+    build_ratio_min: float
+    build_ratio_max: float
+    wrapper_ratio: float
+    wrapper_ratio_min: float
+    wrapper_ratio_max: float
+    build_added_s: float
+    wrapper_added_s: float
+    through_build: float
+    through_build_s: float
+
+
+@dataclass(frozen=True)
 class Report:
-    """``overhead report``: the study, its table and (tu mode) its top TUs."""
+    """``overhead report``: the study, its table and (tu mode) its top TUs; where the
+    added CPU went, per cell (``added``) and, in a study with both modes, the build's way
+    against the wrapper's (``modes``)."""
 
     study: Study
     rows: list[Row]
     top_tus: list[TopTu]
+    added: list[AddedCpu] = field(default_factory=list)
+    modes: list[ModeCost] = field(default_factory=list)
 
 
 # ------------------------------------------------------------------ an attribution

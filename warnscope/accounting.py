@@ -58,6 +58,16 @@ SETTLE_TIMEOUT = 5.0
 INTERPRETERS = frozenset({"sh", "dash", "bash", "zsh", "ksh", "perl", "python", "python3",
                           "tclsh", "ruby", "awk", "gawk", "mawk", "m4"})
 
+#: the tree a task belongs to: $root = the ancestor that is a child of the harness, or 0
+#: (bpftrace 0.17 has no functions: both probes that need it get this text)
+_ROOT_WALK = r"""  $t = curtask;
+  $p = $t;
+  $root = 0;
+  unroll(MAX_DEPTH) {
+    if ($root == 0 && $p->real_parent->tgid == HARNESS) { $root = $p->tgid; }
+    if ($root == 0 && $p->pid > 1) { $p = $p->real_parent; }
+  }"""
+
 _SCRIPT = r"""
 tracepoint:syscalls:sys_enter_execve
 {
@@ -72,13 +82,7 @@ tracepoint:syscalls:sys_exit_execve
 }
 tracepoint:sched:sched_process_exec
 {
-  $t = curtask;
-  $p = $t;
-  $root = 0;
-  unroll(MAX_DEPTH) {
-    if ($root == 0 && $p->real_parent->tgid == HARNESS) { $root = $p->tgid; }
-    if ($root == 0 && $p->pid > 1) { $p = $p->real_parent; }
-  }
+ROOT_WALK
   if ($root != 0) {
     $now = $t->se.sum_exec_runtime;
     printf("E %d %d %d %llu %s\t%s\t%s\n", $root, $t->tgid, $t->pid, $now - @start[tid],
@@ -97,13 +101,7 @@ tracepoint:syscalls:sys_enter_getppid
 tracepoint:sched:sched_switch
 /curtask->__state == 0x80/
 {
-  $t = curtask;
-  $p = $t;
-  $root = 0;
-  unroll(MAX_DEPTH) {
-    if ($root == 0 && $p->real_parent->tgid == HARNESS) { $root = $p->tgid; }
-    if ($root == 0 && $p->pid > 1) { $p = $p->real_parent; }
-  }
+ROOT_WALK
   if ($root != 0) {
     printf("T %d %d %d %llu %s\t%s\t%s\n", $root, $t->tgid, $t->pid,
            $t->se.sum_exec_runtime - @start[$t->pid], comm, @img1[$t->tgid], @img2[$t->tgid]);
@@ -205,7 +203,7 @@ class Accountant:
             raise Unavailable(f"per-process accounting needs bpftrace ({self.bpftrace} not found; "
                               "Debian package bpftrace)")
         _mount_tracefs()
-        script = (_SCRIPT.replace("MAX_DEPTH", str(MAX_DEPTH))
+        script = (_SCRIPT.replace("ROOT_WALK", _ROOT_WALK).replace("MAX_DEPTH", str(MAX_DEPTH))
                   .replace("HARNESS", str(os.getpid())))
         try:
             self.proc = tool.Background(

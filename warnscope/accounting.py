@@ -31,6 +31,7 @@ why in one line and the caller carries on without the table.
 """
 from __future__ import annotations
 
+import codecs
 import os
 import select
 import shutil
@@ -69,29 +70,32 @@ _ROOT_WALK = r"""  $t = curtask;
   }"""
 
 _SCRIPT = r"""
+BEGIN
+{
+  printf("READY\n");
+}
 tracepoint:syscalls:sys_enter_execve
 {
-  @next1[tid] = str(args->argv[1]);
-  @next2[tid] = str(args->argv[2]);
   @oldcomm[tid] = comm;
 }
 tracepoint:syscalls:sys_exit_execve
 /args->ret != 0/
 {
-  delete(@next1[tid]); delete(@next2[tid]); delete(@oldcomm[tid]);
+  delete(@oldcomm[tid]);
 }
 tracepoint:sched:sched_process_exec
 {
 ROOT_WALK
   if ($root != 0) {
     $now = $t->se.sum_exec_runtime;
-    printf("E %d %d %d %llu %s\t%s\t%s\n", $root, $t->tgid, $t->pid, $now - @start[tid],
-           @oldcomm[tid], @img1[tid], @img2[tid]);
+    printf("E %d %d %d %llu %llu %s\n", $root, $t->tgid, $t->pid, nsecs, $now - @start[tid],
+           @oldcomm[tid]);
     @start[tid] = $now;
+    $args = $t->mm->arg_start;
+    printf("X %d %d %d %llu %r\n", $root, $t->tgid, $t->pid, nsecs,
+           buf(uptr($args), $t->mm->arg_end - $args));
   }
-  @img1[tid] = @next1[tid];
-  @img2[tid] = @next2[tid];
-  delete(@next1[tid]); delete(@next2[tid]); delete(@oldcomm[tid]);
+  delete(@oldcomm[tid]);
 }
 tracepoint:syscalls:sys_enter_getppid
 /pid == HARNESS/
@@ -103,11 +107,10 @@ tracepoint:sched:sched_switch
 {
 ROOT_WALK
   if ($root != 0) {
-    printf("T %d %d %d %llu %s\t%s\t%s\n", $root, $t->tgid, $t->pid,
-           $t->se.sum_exec_runtime - @start[$t->pid], comm, @img1[$t->tgid], @img2[$t->tgid]);
+    printf("T %d %d %d %llu %llu %s\n", $root, $t->tgid, $t->pid, nsecs,
+           $t->se.sum_exec_runtime - @start[$t->pid], comm);
   }
   delete(@start[$t->pid]);
-  if ($t->pid == $t->tgid) { delete(@img1[$t->pid]); delete(@img2[$t->pid]); }
 }
 """
 
@@ -172,12 +175,56 @@ def display_name(comm: str, arg1: str, arg2: str) -> str:
     return comm
 
 
+@dataclass(frozen=True)
+class _Event:
+    """One line of the probe: ``E`` the program an exec replaced (its CPU share and
+    name), ``X`` the arguments of the program that replaced it, ``T`` a task's end (its
+    CPU since its last exec, its name)."""
+
+    stamp: int     # ns, the kernel's clock: orders a process's events across CPU buffers
+    kind: str
+    tgid: int
+    pid: int
+    rest: bytes    # E, T: "<ns of CPU> <comm>"; X: the argument area, escaped
+
+
 @dataclass
 class _Tree:
-    cpu: dict[str, float] = field(default_factory=lambda: defaultdict(float))
-    procs: dict[str, int] = field(default_factory=lambda: defaultdict(int))
-    tasks: int = 0
+    events: list[_Event] = field(default_factory=list)
     ended: bool = False
+
+
+def _arguments(escaped: bytes) -> tuple[str, str]:
+    """argv[1] and argv[2] from bpftrace's ``%r`` of a process's argument area."""
+    try:
+        raw = codecs.escape_decode(escaped)[0]
+    except ValueError:
+        return "", ""
+    argv = [a.decode("utf-8", "backslashreplace") for a in raw.split(b"\0")] + ["", ""]
+    return argv[1], argv[2]
+
+
+def _tally(events: list[_Event]) -> tuple[dict[str, float], dict[str, int], int]:
+    """CPU and program images by name, and tasks ended, from one tree's events: in the
+    kernel's time order, each exec's arguments name the program until the next exec."""
+    cpu: dict[str, float] = defaultdict(float)
+    procs: dict[str, int] = defaultdict(int)
+    args: dict[int, tuple[str, str]] = {}
+    tasks = 0
+    for e in sorted(events, key=lambda e: e.stamp):
+        if e.kind == "X":
+            args[e.tgid] = _arguments(e.rest)
+            continue
+        runtime, _, comm = e.rest.decode("utf-8", "backslashreplace").partition(" ")
+        name = display_name(comm, *args.get(e.tgid, ("", "")))
+        cpu[name] += int(runtime) / 1e9
+        if e.pid == e.tgid:
+            procs[name] += 1
+        if e.kind == "T":
+            tasks += 1
+            if e.pid == e.tgid:
+                args.pop(e.tgid, None)
+    return cpu, procs, tasks
 
 
 class Accountant:
@@ -209,7 +256,7 @@ class Accountant:
             self.proc = tool.Background(
                 [self.bpftrace, "-B", "line", "-e", script], what="bpftrace",
                 env={"PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "LANG": "C.UTF-8",
-                     "BPFTRACE_STRLEN": "64", "BPFTRACE_PERF_RB_PAGES": "1024"})
+                     "BPFTRACE_STRLEN": "200", "BPFTRACE_PERF_RB_PAGES": "1024"})
         except (NotInstalled, ToolFailed) as exc:
             raise Unavailable(f"per-process accounting: {exc}") from None
         deadline = time.monotonic() + ATTACH_TIMEOUT
@@ -219,7 +266,7 @@ class Accountant:
             ready, _, _ = select.select([self.proc.stdout], [], [], 0.2)
             if ready:
                 line = self.proc.stdout.readline()
-                if line.startswith(b"Attaching"):
+                if line.startswith(b"READY"):  # BEGIN runs once every probe is attached
                     break
                 if not line:
                     break
@@ -256,36 +303,29 @@ class Accountant:
 
     # ------------------------------------------------------------------ events
     def _read(self) -> None:
+        """Keep each tree's events as they come; :meth:`table` orders and names them."""
         proc = self.proc
         assert proc is not None and proc.stdout is not None
         for raw in proc.stdout:
-            if raw.startswith(b"S "):
+            kind = raw[:2]
+            if kind == b"S ":
                 _, tid, cpu = raw.split()
                 with self.cond:
                     self.flushed.add((int(tid), int(cpu)))
                     self.cond.notify_all()
                 continue
-            if not raw.startswith((b"T ", b"E ")):
+            if kind not in (b"T ", b"E ", b"X "):
                 continue
             try:
-                head, arg1, arg2 = raw.decode("utf-8", "backslashreplace").rstrip("\n").split("\t")
-                kind, root, tgid, pid, runtime, comm = head.split(" ", 5)
+                _, root, tgid, pid, stamp, rest = raw.rstrip(b"\n").split(b" ", 5)
+                event = _Event(int(stamp), kind[:1].decode(), int(tgid), int(pid), rest)
             except ValueError:
                 continue
-            name = display_name(comm, arg1, arg2)
             with self.cond:
                 tree = self.trees[int(root)]
-                tree.cpu[name] += int(runtime) / 1e9
-                if kind == "E":  # the program an exec replaced: its share of the task
-                    if tgid == pid:
-                        tree.procs[name] += 1
-                    self.cond.notify_all()
-                    continue
-                tree.tasks += 1
-                if tgid == pid:
-                    tree.procs[name] += 1
-                    if int(pid) == int(root):
-                        tree.ended = True
+                tree.events.append(event)
+                if event.kind == "T" and event.pid == int(root):
+                    tree.ended = True
                 self.cond.notify_all()
 
     def _drain_stderr(self) -> None:
@@ -311,12 +351,12 @@ class Accountant:
         self._flush(deadline)
         with self.cond:
             tree = self.trees.pop(root_pid)
-        rows = tuple(sorted((ProcessCost(name, cpu, tree.procs.get(name, 0))
-                             for name, cpu in tree.cpu.items()),
+        cpu, procs, tasks = _tally(tree.events)
+        rows = tuple(sorted((ProcessCost(name, seconds, procs.get(name, 0)) for name, seconds in cpu.items()),
                             key=lambda c: (-c.cpu_s, c.name)))
         total = sum(c.cpu_s for c in rows)
         return ProcessTable(by_name=rows, total_s=total, tree_cpu_s=tree_cpu_s,
-                            residual_s=tree_cpu_s - total, tasks=tree.tasks, lost=self.lost)
+                            residual_s=tree_cpu_s - total, tasks=tasks, lost=self.lost)
 
 
     def _flush(self, deadline: float) -> None:

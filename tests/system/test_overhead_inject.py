@@ -109,7 +109,9 @@ def test_a_layer_that_works_per_argument_costs_more_only_when_the_flags_pass_thr
     # through the build, the layer handles every flag of 'all' (hundreds): it grows;
     # through the wrapper, it sees the same arguments at every level
     assert cost[("all", "build")] > 3 * cost[("off", "build")], cost
-    assert cost[("all", "wrapper")] < 1.5 * cost[("off", "wrapper")], cost
+    added = {inject: cost[("all", inject)] - cost[("off", inject)] for inject in ("build", "wrapper")}
+    # (a few ms of shell start-up jitter either way, against the build way's hundreds)
+    assert added["wrapper"] < 0.1 * added["build"], cost
 
 
 def test_a_build_that_drops_the_flags_is_a_failed_cell_saying_so(gcc_db_copy, capsys, tmp_path):

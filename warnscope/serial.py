@@ -27,37 +27,24 @@ TEXT_ONLY = {"json": "omit"}
 
 
 @functools.lru_cache(maxsize=None)
-def field_names(cls: type) -> tuple[str, ...]:
-    """The fields of a result dataclass, in declaration order (``dataclasses.fields``'),
-    computed once per class."""
+def _layout(cls: type) -> tuple[tuple[str, ...], frozenset[str]]:
+    """The fields of a result dataclass that JSON holds, in declaration order (all but
+    :data:`TEXT_ONLY` ones), and those of them left out while None (:data:`OPTIONAL`):
+    computed once per class, not per object."""
     if not dataclasses.is_dataclass(cls):
         raise TypeError(f"{cls.__name__} is not a result type")
-    return tuple(f.name for f in dataclasses.fields(cls))
+    fields = [f for f in dataclasses.fields(cls) if f.metadata.get("json") != "omit"]
+    return (tuple(f.name for f in fields),
+            frozenset(f.name for f in fields if f.metadata.get("json") == "omit-none"))
 
 
-@functools.lru_cache(maxsize=None)
-def optional_names(cls: type) -> frozenset[str]:
-    """The fields of ``cls`` marked :data:`OPTIONAL`."""
-    return frozenset(f.name for f in dataclasses.fields(cls) if f.metadata.get("json") == "omit-none")
-
-
-@functools.lru_cache(maxsize=None)
-def json_names(cls: type) -> tuple[str, ...]:
-    """The fields of ``cls`` that JSON holds: all but those marked :data:`TEXT_ONLY`."""
-    return tuple(f.name for f in dataclasses.fields(cls) if f.metadata.get("json") != "omit")
-
-
-def _fields(value: Any, convert) -> dict[str, Any]:
-    cls = type(value)
-    optional = optional_names(cls)
-    if not optional:
-        return {name: convert(getattr(value, name)) for name in json_names(cls)}
-    out = {}
-    for name in json_names(cls):
-        item = getattr(value, name)
-        if item is None and name in optional:
-            continue
-        out[name] = convert(item)
+def _fields(value: Any) -> dict[str, Any]:
+    """A dataclass as the dict of the fields JSON holds (values as they are)."""
+    names, optional = _layout(type(value))
+    out = {name: getattr(value, name) for name in names}
+    for name in optional:
+        if out[name] is None:
+            del out[name]
     return out
 
 
@@ -68,11 +55,7 @@ def plain_one(value: Any) -> Any:
         return value.value
     if isinstance(value, (set, frozenset)):
         return sorted(value)
-    return _fields(value, _same)
-
-
-def _same(value: Any) -> Any:
-    return value
+    return _fields(value)
 
 
 def plain(value: Any) -> Any:
@@ -80,7 +63,7 @@ def plain(value: Any) -> Any:
     if isinstance(value, enum.Enum):
         return value.value
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return _fields(value, plain)
+        return {name: plain(item) for name, item in _fields(value).items()}
     if isinstance(value, dict):
         return {k: plain(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):

@@ -238,7 +238,6 @@ class Accountant:
         self.lost = 0
         self.cond = threading.Condition()
         self.reader: threading.Thread | None = None
-        self.error: str | None = None
         self.flushed: set[tuple[int, int]] = set()
 
     # ------------------------------------------------------------------ life cycle
@@ -351,6 +350,10 @@ class Accountant:
         self._flush(deadline)
         with self.cond:
             tree = self.trees.pop(root_pid)
+            # the harness runs one tree at a time: any other that has ended was a step
+            # nobody asked a table of (a clean, a configure), and its events go
+            for root in [r for r, t in self.trees.items() if t.ended]:
+                del self.trees[root]
         cpu, procs, tasks = _tally(tree.events)
         rows = tuple(sorted((ProcessCost(name, seconds, procs.get(name, 0)) for name, seconds in cpu.items()),
                             key=lambda c: (-c.cpu_s, c.name)))

@@ -35,8 +35,10 @@ from __future__ import annotations
 import math
 import os
 import selectors
+import shutil
 import signal
 import subprocess
+import tempfile
 import time
 from pathlib import Path
 from dataclasses import dataclass
@@ -215,9 +217,6 @@ def build_helper(source: Path, dest: Path, args: Sequence[str] = (), *, what: st
     calibration burner) with the machine's ``cc`` into ``dest``, atomically (a
     temporary sibling, then a rename), so concurrent first builds never see half a file.
     ``what`` names it in the one-line error."""
-    import shutil
-    import tempfile
-
     cc = shutil.which("cc") or shutil.which("gcc")
     if cc is None:
         raise NotInstalled(f"no C compiler (cc) to build {what} with")

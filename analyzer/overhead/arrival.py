@@ -24,9 +24,19 @@ from analyzer.overhead.wrapper import MARKER, Record
 _NAME = re.compile(r"[^A-Za-z0-9_.+-]")
 
 
+def tag(level: str) -> str:
+    """``level``'s name as it stands in the marker and in a per-level tree's name."""
+    return _NAME.sub("_", level)
+
+
 def marker(level: str) -> str:
     """The marker in front of ``level``'s flags: ``--warnscope-level=all``."""
-    return MARKER + _NAME.sub("_", level)
+    return MARKER + tag(level)
+
+
+def carried(level: str, flags: list[str]) -> list[str]:
+    """What the build system carries for a level: the marker, then its flags."""
+    return [marker(level), *flags]
 
 
 @dataclass(frozen=True)

@@ -47,21 +47,20 @@ def run(command: str | list[str], cwd: Path, env: dict[str, str], output: Path,
         nice: int = 0, sched: str | None = None, timeout: float | None = None) -> Timed:
     """Run a build step (a shell string or argv) in ``cwd``, its output appended to
     ``output``, and measure its process tree (:func:`warnscope.measure.run_tree`)."""
-    argv = ["/bin/sh", "-c", command] if isinstance(command, str) else command
-    return run_tree(argv, cwd=cwd, env=env, output=output, nice=nice, sched=sched,
-                    timeout=timeout)
+    return run_accounted(command, cwd, env, output, None, nice=nice, sched=sched, timeout=timeout)[0]
 
 
-def run_accounted(command: str, cwd: Path, env: dict[str, str], output: Path,
+def run_accounted(command: str | list[str], cwd: Path, env: dict[str, str], output: Path,
                   accountant: Accountant | None, nice: int = 0, sched: str | None = None,
                   timeout: float | None = None) -> tuple[Timed, ProcessTable | None]:
     """:func:`run`, and with an ``accountant`` the table of every process of the tree
     (by program name, from the kernel's account of each), read once its root is reaped."""
+    argv = ["/bin/sh", "-c", command] if isinstance(command, str) else command
     tables: list[ProcessTable] = []
 
     def reaped(pid: int, usage: TreeRun) -> None:
         tables.append(accountant.table(pid, usage.cpu))
 
-    t = run_tree(["/bin/sh", "-c", command], cwd=cwd, env=env, output=output, nice=nice,
-                 sched=sched, timeout=timeout, on_reaped=reaped if accountant is not None else None)
+    t = run_tree(argv, cwd=cwd, env=env, output=output, nice=nice, sched=sched, timeout=timeout,
+                 on_reaped=reaped if accountant is not None else None)
     return t, (tables[0] if tables else None)

@@ -329,7 +329,7 @@ class Setup:
 def _flag_text(cell: CellResult, language: str, opts: Options) -> str:
     """What a ``build`` cell puts where a user puts flags: the -O level, the marker, the
     level's flags for ``language`` (the marker proves they arrived; the wrapper drops it)."""
-    return shlex.join([opts.opt, arrival.marker(cell.level), *flags_for(cell, language)])
+    return shlex.join([opts.opt, *arrival.carried(cell.level, flags_for(cell, language))])
 
 
 def _commands(text: str, cell: CellResult, opts: Options, inject: str) -> str:
@@ -362,7 +362,7 @@ def _setup(recipe: Recipe, pristine: Path, base: tuple[Path, dict[str, str]], ce
            LOG_ENV: str(wrap_log)}
     build = _commands(recipe.build, cell, opts, "build")
     if configures_per_level(recipe):
-        tree = work / f"tree-{arrival.marker(cell.level)[len('--warnscope-level='):]}"
+        tree = work / f"tree-{arrival.tag(cell.level)}"
         if not tree.exists():
             shutil.copytree(pristine, tree, symlinks=True)
             progress(f"{recipe.name} {cell.compiler} {cell.level}: configure with the level's flags")
@@ -377,8 +377,7 @@ def _setup(recipe: Recipe, pristine: Path, base: tuple[Path, dict[str, str]], ce
             configured = configured_flags(tree, var)
             if configured is None and language not in recipe.languages:
                 continue
-            value = " ".join(x for x in (configured, arrival.marker(cell.level),
-                                         *flags_for(cell, language)) if x)
+            value = " ".join([configured or "", *arrival.carried(cell.level, flags_for(cell, language))]).strip()
             build += f" {var}={shlex.quote(value)}"
     return Setup(tree, env, build)
 

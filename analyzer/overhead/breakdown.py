@@ -36,10 +36,6 @@ COMPILER_PREFIXES = ("gcc", "g++", "clang", "cc1", "ld.", "lto")
 _TARGET = re.compile(r"^[A-Za-z0-9_]+(?:-[A-Za-z0-9_]+)*-linux-gnu[A-Za-z0-9_]*-")
 
 
-
-
-
-
 def group(name: str) -> str:
     """:data:`COMPILER` or :data:`BUILD_SYSTEM` for a program name of ``by_process``.
     A script named by its interpreter (``libtool (bash)``) is the build system's, and

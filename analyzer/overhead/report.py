@@ -52,10 +52,10 @@ def rows(cells: list[Cell]) -> list[Row]:
         if c.status != "ok":
             error = c.error
         out.append(Row(project=c.project, mode=c.mode, opt=c.opt, compiler=c.compiler, level=c.level,
-                             status=c.status, runs=c.runs, flags=len(c.flags), cpu_s=c.cpu_s, wall_s=c.wall_s,
-                             warnings=c.warnings, noisy=c.noisy, ratio=ratio, ratio_min=ratio_min,
-                             ratio_max=ratio_max, added_compiler_pct=added_compiler,
-                             added_other_pct=added_other, host=c.host, error=error, inject=c.inject))
+                       inject=c.inject, status=c.status, runs=c.runs, flags=len(c.flags), cpu_s=c.cpu_s,
+                       wall_s=c.wall_s, warnings=c.warnings, noisy=c.noisy, ratio=ratio,
+                       ratio_min=ratio_min, ratio_max=ratio_max, added_compiler_pct=added_compiler,
+                       added_other_pct=added_other, host=c.host, error=error))
     return out
 
 
@@ -107,7 +107,7 @@ def report(study: Study, cells: list[Cell], top: int = 10) -> Report:
     table = rows(cells)
     where = added(cells) if study.mode == "build" else []  # tu: compiler processes only, nothing to split
     return Report(study=study, rows=table, top_tus=top_tus(cells, top) if study.mode == "tu" else [],
-                       added=where, modes=modes(table, where))
+                  added=where, modes=modes(table, where))
 
 
 def _pct(ratio: float | None) -> str:

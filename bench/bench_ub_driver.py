@@ -79,7 +79,7 @@ def write_driver(root: Path, cases: list[Case], compilers: list[Toolchain]) -> t
                 n += 1
                 d = cells / str(n)
                 d.mkdir()
-                (d / case.path.name).write_bytes(case.path.read_bytes())
+                (d / case.path.name).write_bytes(case.source)
                 run = " ".join(["./a.out", *map(shlex.quote, case.args)])
                 (d / "cell.sh").write_text(
                     f"cd {shlex.quote(str(d))} || exit 1\n"

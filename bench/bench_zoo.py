@@ -63,7 +63,7 @@ def prepare_from_nothing() -> None:
 def cell_work(tc: Toolchain, programs: list) -> None:
     """What a UB cell does: compile in the sandbox, run twice in the sandbox."""
     for case in programs:
-        source = case.path.read_bytes()
+        source = case.source
         for level in ("-O0", "-O2"):
             build = compile_program(tc, case.language, case.std, case.path.name, source,
                                     [level], list(case.link), False)

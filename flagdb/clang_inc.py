@@ -30,12 +30,13 @@ own, only a subgroup. We do the same and check that assumption on every file.
 """
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from warnscope.errors import ParseError
-from warnscope.extract import read_regular, shown
+from warnscope.extract import Tree, read_regular, shown
 
 #: Diagnostic classes as TableGen writes them (``CLASS_WARNING`` …).
 CLASSES = ("WARNING", "EXTENSION", "ERROR", "NOTE", "REMARK", "TRAP")
@@ -125,12 +126,13 @@ _KINDS_OTHER_RE = re.compile(r"^(#(ifdef|ifndef|undef|endif|define)\b.*|__\w+ = 
 _CATEGORY_FIELD = {9: 8, 10: 9, 11: 10, 13: 10}
 
 
-def parse_kinds(path: str | Path) -> list[Diag]:
-    """Every ``DIAG`` row of one ``Diagnostic*Kinds.inc``."""
+def parse_kinds(path: str | Path, text: str | None = None) -> list[Diag]:
+    """Every ``DIAG`` row of one ``Diagnostic*Kinds.inc`` (``text``: its content, already
+    read; else the file is read)."""
     path = str(path)
     out: list[Diag] = []
     fields_seen: int | None = None
-    text = _read(path)
+    text = _read(path) if text is None else text
     for lineno, line in enumerate(text.splitlines(), 1):
         if not line.startswith("DIAG("):
             if not _KINDS_OTHER_RE.match(line):
@@ -201,10 +203,10 @@ class RawGroups:
     names: bytes
 
 
-def parse_groups(path: str | Path) -> RawGroups:
+def parse_groups(path: str | Path, text: str | None = None) -> RawGroups:
     """The raw pieces of ``DiagnosticGroups.inc``, in whichever layout it is."""
     path = str(path)
-    lines = _read(path).splitlines()
+    lines = (_read(path) if text is None else text).splitlines()
     n = len(lines)
     i = 0
     diag_arrays: list[str] | None = None
@@ -379,9 +381,13 @@ def _name_at(names: bytes, offset: int, strtab: bool) -> str | None:
     return raw.decode("utf-8", "replace")
 
 
-def _read(path: str) -> str:
-    """A table's text: only a regular file of bounded size and line length (warnscope.extract)."""
-    data = read_regular(path, shown(path))
+def _read(path: str, tree: Tree | None = None) -> str:
+    """A table's text: only a regular file of bounded size and line length, and with
+    ``tree``, one that lies inside that directory (warnscope.extract)."""
+    if tree is None:
+        data = read_regular(path, shown(path))
+    else:
+        data = tree.read(os.path.relpath(path, tree.given))
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -395,9 +401,9 @@ _VERSION_RE = re.compile(r'^#define CLANG_VERSION_STRING "([^"]+)"', re.M)
 _VERSION_NUM_RE = re.compile(r"^#define CLANG_VERSION (\d+\.\d+\.\d+\S*)", re.M)
 
 
-def parse_version(path: str | Path) -> str:
+def parse_version(path: str | Path, text: str | None = None) -> str:
     """The exact clang version from ``Version.inc``."""
-    text = _read(str(path))
+    text = _read(str(path)) if text is None else text
     m = _VERSION_RE.search(text) or _VERSION_NUM_RE.search(text)
     if not m:
         raise ParseError(str(path), None, "no CLANG_VERSION_STRING (not a clang Version.inc?)")
@@ -410,25 +416,28 @@ def kinds_files(directory: str | Path) -> list[Path]:
 
 
 def parse_dir(directory: str | Path) -> Tables:
-    """Parse ``DiagnosticGroups.inc``, every ``Diagnostic*Kinds.inc`` and ``Version.inc``."""
+    """Parse ``DiagnosticGroups.inc``, every ``Diagnostic*Kinds.inc`` and ``Version.inc``
+    of ``directory``: regular files inside it only (a link leading out is refused)."""
     directory = Path(directory)
+    tree = Tree(directory, "directory of clang tables")
     groups_path = directory / "DiagnosticGroups.inc"
-    if not groups_path.is_file():
+    if not os.path.lexists(groups_path):
         raise ParseError(str(groups_path), None, "no such file (expected clang's generated DiagnosticGroups.inc)")
     kinds = kinds_files(directory)
     if not kinds:
         raise ParseError(str(directory), None, "no Diagnostic*Kinds.inc files")
-    version = parse_version(directory / "Version.inc")
+    version = parse_version(directory / "Version.inc", _read(str(directory / "Version.inc"), tree))
     diags: dict[str, Diag] = {}
     for path in kinds:
-        for d in parse_kinds(path):
+        for d in parse_kinds(path, _read(str(path), tree)):
             diags[d.name] = d
-    return build_tables(str(groups_path), version, diags)
+    return build_tables(str(groups_path), version, diags, _read(str(groups_path), tree))
 
 
-def build_tables(groups_path: str, version: str, diags: dict[str, Diag]) -> Tables:
+def build_tables(groups_path: str, version: str, diags: dict[str, Diag],
+                 groups_text: str | None = None) -> Tables:
     """Resolve the group table against the diagnostics, checking every reference."""
-    raw = parse_groups(groups_path)
+    raw = parse_groups(groups_path, groups_text)
     strtab = raw.layout == "strtab"
     groups: list[Group] = []
     for index, row in enumerate(raw.rows):

@@ -15,8 +15,10 @@ import tarfile
 from pathlib import Path
 
 from warnscope import apt, extract
-from warnscope.errors import BadInput, NotInstalled, PackageError, ParseError, WarnscopeError
-from flagdb.gcc_opt import Option, OptFile, has_flag, merge, nth_arg, opt_args, read_file
+from warnscope.errors import (BadInput, NotInstalled, PackageError, ParseError, UnsafeInput,
+                              WarnscopeError)
+from flagdb import gcc_opt
+from flagdb.gcc_opt import Option, OptFile, has_flag, merge, nth_arg, opt_args
 from flagdb.model import CompilerData, Edge, Flag, GccFacts
 from warnscope.compilers import CompilerId
 from warnscope.paths import cache_dir
@@ -227,24 +229,26 @@ def build_from_tree(root: Path, compiler: str, source_kind: str, provenance: str
     shown_root = extract.shown(str(root))
     if not os.path.lexists(base_ver):
         raise BadInput(f"{shown_root}: no gcc/BASE-VER: not a GCC source tree")
-    raw = extract.read_regular(base_ver, f"{shown_root}/gcc/BASE-VER", max_bytes=4096)
+    # Only regular files inside the tree are read: a .opt linked to /etc/shadow would
+    # otherwise be quoted, line by line, in the parse errors.
+    tree = extract.Tree(root, "GCC source tree")
+    raw = _read_tree(tree, "gcc/BASE-VER", max_bytes=4096)
     version = raw.decode("utf-8", "backslashreplace").strip()
     if not re.fullmatch(r"\d+\.\d+\.\d+", version):
         raise ParseError(f"{shown_root}/gcc/BASE-VER", 1, f"not a GCC version: {version[:40]!r}")
-    files = []
-    try:
-        paths = sorted(gcc_dir.rglob("*.opt"))
-    except OSError as exc:
-        raise BadInput(f"{shown_root}/gcc: cannot list the option files "
-                             f"({extract.shown(str(exc.strerror or exc)).lower()})") from None
-    for path in paths:
-        rel = path.relative_to(gcc_dir).as_posix()
-        if extract.shown(rel) != rel:
-            raise ParseError(extract.shown(rel), None, "file name is not valid UTF-8")
-        files.append(read_file(path, rel))
+    names, refused = tree.walk(lambda n: n.endswith(".opt"), under="gcc")
+    bad = [r for r in refused if not r.directory]
+    if bad:
+        raise UnsafeInput(f"{bad[0]}: refusing the tree")
+    files = [gcc_opt.parse_bytes(_read_tree(tree, name), name[len("gcc/"):]) for name in names]
     _require_complete(files, shown_root)
     data = build(files, compiler, version, source_kind, provenance)
     return data
+
+
+def _read_tree(tree: extract.Tree, rel: str, max_bytes: int = extract.MAX_FILE_BYTES) -> bytes:
+    """A file of the tree; cap and read errors name it as :func:`extract.read_regular` does."""
+    return tree.read(rel, max_bytes)
 
 
 def _require_complete(files: list[OptFile], root: str) -> None:

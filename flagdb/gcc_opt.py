@@ -168,7 +168,11 @@ def c_unescape(text: str) -> str:
 def read_file(path: Path, display: str) -> OptFile:
     """Read and parse a file from disk; undecodable bytes are a parse error with a line.
     Only a regular file of bounded size and line length is read (warnscope.extract)."""
-    data = read_regular(path, display)
+    return parse_bytes(read_regular(path, display), display)
+
+
+def parse_bytes(data: bytes, display: str) -> OptFile:
+    """Parse an option file's bytes; undecodable bytes or a NUL are a parse error with a line."""
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:

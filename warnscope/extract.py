@@ -15,13 +15,16 @@ that reads such input goes through here:
   temporary sibling renamed into place when complete, so concurrent first runs
   neither collide nor see a half-filled directory;
 * :func:`read_regular` reads a regular file (never a FIFO, device or directory)
-  with a size cap and a line-length cap.
+  with a size cap and a line-length cap;
+* :class:`Tree` lists and reads the files of a directory someone else made (a
+  corpus, a source tree): only regular files that lie inside it.
 """
 from __future__ import annotations
 
 import errno
 import fcntl
 import os
+import re
 import shutil
 import stat
 import tarfile
@@ -31,7 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterator
 
-from warnscope.errors import ParseError, UnsafeInput
+from warnscope.errors import BadInput, ParseError, UnsafeInput
 from warnscope.paths import atomic_write
 
 #: Limits far above any real input (the largest clang table is ~2 MB, a whole GCC's
@@ -177,7 +180,8 @@ def read_regular(path: Path | str, display: str, max_bytes: int = MAX_FILE_BYTES
     Symbolic links are followed to a regular file; a dangling one, a loop, a
     directory, a FIFO or a device is a :class:`ParseError` naming ``display``, as is
     a file over ``max_bytes`` or a line over ``max_line`` bytes (named by its line).
-    Memory stays bounded by the caps whatever the file holds.
+    Memory stays bounded by the caps whatever the file holds. For a file taken from a
+    tree someone else made, :meth:`Tree.read` also keeps the read inside the tree.
     """
     try:
         st = os.stat(path)
@@ -192,6 +196,11 @@ def read_regular(path: Path | str, display: str, max_bytes: int = MAX_FILE_BYTES
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | os.O_NOCTTY)
     except OSError as exc:
         raise ParseError(display, None, _os_reason(exc)) from None
+    return _read_fd(fd, display, max_bytes, max_line)
+
+
+def _read_fd(fd: int, display: str, max_bytes: int, max_line: int) -> bytes:
+    """Read an open file to its end under the caps (closing it); only a regular file."""
     with os.fdopen(fd, "rb") as fh:
         st = os.fstat(fh.fileno())
         if not stat.S_ISREG(st.st_mode):  # replaced between stat and open
@@ -210,7 +219,7 @@ def read_regular(path: Path | str, display: str, max_bytes: int = MAX_FILE_BYTES
                                                       "(not a real source file?)")
                 total += len(line)
                 if total > max_bytes:
-                    raise ParseError(display, None, f"over the {max_bytes >> 20} MB limit "
+                    raise ParseError(display, None, f"over the {_size(max_bytes)} limit "
                                                     "for one file (not a real source file?)")
                 chunks.append(line)
         except OSError as exc:
@@ -218,10 +227,163 @@ def read_regular(path: Path | str, display: str, max_bytes: int = MAX_FILE_BYTES
     return b"".join(chunks)
 
 
+def _size(n: int) -> str:
+    return f"{n >> 20} MB" if n >= 1 << 20 else f"{n >> 10} kB"
+
+
+@dataclass(frozen=True)
+class Refused:
+    """A file of a tree that warnscope would not read, and why (one line for the user)."""
+
+    path: str       # relative to the tree, as it can be printed
+    reason: str
+    directory: bool = False   # a directory not entered (a link), not a file not read
+    rel: str = ""             # relative to the tree, as found
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.reason}"
+
+
+#: Characters no file name of a tree may hold: they would reach terminals, pages and keys.
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+class Tree:
+    """A directory someone else made (a UB corpus, a GCC source tree, a directory of
+    clang tables, a project), read as the tree's own content only.
+
+    warnscope may run as root, and a tree can hold a symbolic link to ``/etc/shadow``
+    or to ``/proc/self/environ``, a FIFO where a file is expected, or a file of
+    gigabytes: read naively, warnscope would store, print or hang on what the tree's
+    author could not read themselves. So a file is read only if its resolved path
+    lies inside the tree, every directory on the way is entered without following a
+    link (``O_NOFOLLOW`` from a directory descriptor, so a link swapped in after the
+    check is not followed either), and the file itself is a regular file
+    (``O_NONBLOCK`` open, checked with ``fstat``: a FIFO never blocks the read) under
+    a size cap. A refusal is an :class:`UnsafeInput` naming the file and why.
+    """
+
+    def __init__(self, root: Path | str, what: str = "tree"):
+        self.given = Path(root)
+        self.what = what
+        self.root = Path(os.path.realpath(root))
+        if not self.root.is_dir():
+            raise BadInput(f"{shown(str(root))}: {what} is not a directory")
+
+    def shown(self, rel: str) -> str:
+        """``rel`` as the user knows it: under the path they gave."""
+        return shown(str(self.given / rel))
+
+    def walk(self, want: Callable[[str], bool], under: str = ""
+             ) -> tuple[list[str], list[Refused]]:
+        """The files below the root (or its subdirectory ``under``) whose name ``want``
+        accepts, as relative posix names sorted by their components, and what was refused on the way: a wanted name that is a link
+        leading out, a dangling link, a FIFO, device or socket; a name that is not
+        UTF-8 or holds control characters; a directory behind a symbolic link (never
+        entered: the tree's own directories are walked, once each)."""
+        found: list[str] = []
+        refused: list[Refused] = []
+
+        def fail(exc: OSError) -> None:
+            rel = os.path.relpath(exc.filename or ".", self.root)
+            refused.append(Refused(self.shown(rel), f"cannot list ({_os_reason(exc)})"))
+
+        top = self.root / under
+        if os.path.realpath(top) != str(top):
+            return [], [Refused(self.shown(under), "a symbolic link to a directory (not followed)",
+                                directory=True)]
+        for dirpath, dirnames, filenames in os.walk(top, onerror=fail):
+            base = os.path.relpath(dirpath, self.root)
+            base = "" if base == "." else base + "/"
+            for name in sorted(dirnames):
+                rel = base + name
+                if not self._name_ok(rel, refused):
+                    dirnames.remove(name)
+                elif os.path.islink(os.path.join(dirpath, name)):
+                    refused.append(Refused(self.shown(rel), "a symbolic link to a directory "
+                                                            "(not followed)", directory=True))
+            dirnames.sort()
+            for name in sorted(filenames):
+                rel = base + name
+                if not want(name) or not self._name_ok(rel, refused):
+                    continue
+                why = self._why_not(rel)
+                if why:
+                    refused.append(Refused(self.shown(rel), why, rel=rel))
+                else:
+                    found.append(rel)
+        return sorted(found, key=lambda rel: rel.split("/")), refused
+
+    def _name_ok(self, rel: str, refused: list[Refused]) -> bool:
+        if shown(rel) != rel:
+            refused.append(Refused(self.shown(rel), "name is not valid UTF-8"))
+            return False
+        if _CONTROL.search(rel):
+            refused.append(Refused(self.shown(rel), "name holds control characters"))
+            return False
+        return True
+
+    def _why_not(self, rel: str) -> str:
+        """Why ``rel`` cannot be read from this tree ('' when it can), without opening it."""
+        path = self.root / rel
+        target = os.path.realpath(path)
+        if os.path.commonpath([target, self.root]) != str(self.root):
+            return f"a symbolic link leading out of the {self.what}"
+        try:
+            st = os.stat(target, follow_symlinks=False)
+        except FileNotFoundError:
+            return "a dangling symbolic link"
+        except OSError as exc:
+            return _os_reason(exc)
+        if not stat.S_ISREG(st.st_mode):
+            return f"not a regular file ({_kind(st.st_mode)})"
+        return ""
+
+    def read(self, rel: str, max_bytes: int = MAX_FILE_BYTES,
+             max_line: int = MAX_LINE_BYTES) -> bytes:
+        """The bytes of the regular file ``rel`` (relative to the root) of this tree,
+        or :class:`UnsafeInput` saying why not; a read error or a cap passed is a
+        :class:`ParseError` naming the file."""
+        display = self.shown(rel)
+        why = self._why_not(rel)
+        if why:
+            raise UnsafeInput(f"{display}: {why}")
+        inner = Path(os.path.realpath(self.root / rel)).relative_to(self.root)
+        try:
+            fd = self._open(inner.parts)
+        except OSError as exc:
+            reason = ("a symbolic link swapped in" if exc.errno in (errno.ELOOP, errno.ENOTDIR)
+                      else _os_reason(exc))
+            raise UnsafeInput(f"{display}: {reason}") from None
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            os.close(fd)
+            raise UnsafeInput(f"{display}: not a regular file ({_kind(st.st_mode)})")
+        if st.st_size > max_bytes:
+            os.close(fd)
+            raise UnsafeInput(f"{display}: {st.st_size} bytes, over the {_size(max_bytes)} "
+                              "limit for one file")
+        return _read_fd(fd, display, max_bytes, max_line)
+
+    def _open(self, parts: tuple[str, ...]) -> int:
+        """Open root/parts for reading, entering each directory without following a link."""
+        flags = os.O_RDONLY | os.O_CLOEXEC | os.O_NOFOLLOW
+        dirfd = os.open(self.root, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        try:
+            for part in parts[:-1]:
+                nxt = os.open(part, flags | os.O_DIRECTORY, dir_fd=dirfd)
+                os.close(dirfd)
+                dirfd = nxt
+            return os.open(parts[-1], flags | os.O_NONBLOCK | os.O_NOCTTY, dir_fd=dirfd)
+        finally:
+            os.close(dirfd)
+
+
 def _kind(mode: int) -> str:
     return ("a directory" if stat.S_ISDIR(mode) else "a FIFO" if stat.S_ISFIFO(mode) else
             "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else
-            "a socket" if stat.S_ISSOCK(mode) else "not a file")
+            "a socket" if stat.S_ISSOCK(mode) else
+            "a symbolic link" if stat.S_ISLNK(mode) else "not a file")
 
 
 def _os_reason(exc: OSError) -> str:

@@ -59,11 +59,8 @@ def load_corpora(conn: sqlite3.Connection) -> list[CorpusView]:
                 continue
             note = "" if on_disk.source_hash == case.source_hash else \
                 "the source has changed since these results were recorded"
-            try:
-                text = on_disk.path.read_text(errors="replace")
-            except OSError as exc:
-                view.sources[case.id] = CaseSource(case.language, None, f"unreadable: {exc}")
-                continue
+            # read when the corpus loaded, as a regular file inside it (never a path again)
+            text = on_disk.source.decode("utf-8", errors="replace")
             view.sources[case.id] = CaseSource(case.language, text, note)
         out.append(view)
     return out

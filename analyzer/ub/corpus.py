@@ -10,11 +10,13 @@ other only, and ``exploited`` is left unknown.
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from warnscope.errors import BadInput, NotInstalled, ParseError
+from warnscope.errors import BadInput, NotInstalled, ParseError, UnsafeInput
+from warnscope.extract import Refused, Tree, shown
 
 SOURCE_SUFFIXES = {".c": "c", ".cpp": "c++", ".cc": "c++", ".cxx": "c++"}
 REQUIRED = ("category", "standard", "summary", "ub")
@@ -43,7 +45,9 @@ _LINK_ALLOWED = re.compile(
 
 @dataclass(frozen=True)
 class Case:
-    """One program of the corpus, with what we expect of it."""
+    """One program of the corpus, with what we expect of it. ``source`` holds the
+    program's bytes as read once, safely, when the corpus loaded: every later step
+    (compile, libclang, the site) uses these, never the path again."""
 
     id: str                          # 'signed-integer-overflow/loop'
     path: Path
@@ -61,42 +65,94 @@ class Case:
     expected: tuple[bytes, ...] = ()  # empty: no expectation
     source_hash: str = ""            # sha256 of the source and the expected outputs
     meta: dict = field(default_factory=dict, compare=False)
+    source: bytes = field(default=b"", compare=False, repr=False)
+
+
+@dataclass
+class Corpus:
+    """The programs of a corpus directory, and the files it holds that warnscope
+    refused to read (each a line for the user; the rest of the corpus runs)."""
+
+    root: Path
+    cases: list[Case]
+    refused: list[Refused]
+
+
+#: A corpus program or expected output larger than this is not a test case.
+MAX_CORPUS_FILE = 1 << 20
+_OUTPUT = re.compile(r"(?P<stem>.+)\.output(?P<n>[0-9]*)")
+
+
+def load(corpus: str | Path) -> Corpus:
+    """Every program under ``corpus`` that can be read safely, sorted by id, and the
+    refused files. A file is read only if it is a regular file inside the corpus
+    (:class:`warnscope.extract.Tree`): a link to ``/etc/shadow`` or a FIFO where an
+    expected output should be is refused with its reason, never opened. A case whose
+    expected output is refused is refused with it. A malformed metadata block is an
+    error for the whole corpus (it names the file and line)."""
+    tree = Tree(corpus, "corpus")
+    names, refused = tree.walk(lambda n: Path(n).suffix in SOURCE_SUFFIXES
+                               or _OUTPUT.fullmatch(n) is not None)
+    outputs: dict[str, list[str]] = {}
+    for name in names:
+        m = _OUTPUT.fullmatch(name)
+        if m and (m["n"] == "" or m["n"].isdigit()):
+            outputs.setdefault(m["stem"], []).append(name)
+    sources = [n for n in names if Path(n).suffix in SOURCE_SUFFIXES]
+    stems = [str(Path(n).with_suffix("")) for n in sources]
+    # an expectation that cannot be read leaves its case without a meaning: not run
+    unreadable = {m["stem"]: r for r in refused if (m := _OUTPUT.fullmatch(r.rel))}
+    cases = []
+    for name, stem in zip(sources, stems):
+        if stem in unreadable:
+            refused.append(Refused(tree.shown(name), f"not run: its expected output "
+                                                      f"{unreadable[stem]}", rel=name))
+            continue
+        try:
+            cases.append(_load(tree, name, outputs.get(stem, []), keep_suffix=stems.count(stem) > 1))
+        except UnsafeInput as exc:
+            refused.append(Refused(tree.shown(name), f"not run: {exc}", rel=name))
+    if not cases:
+        raise BadInput(f"{shown(str(corpus))}: no .c or .cpp programs in this corpus"
+                       + (f" ({len(refused)} files refused)" if refused else ""))
+    return Corpus(root=tree.root, cases=cases, refused=sorted(refused, key=lambda r: r.path))
 
 
 def discover(corpus: str | Path) -> list[Case]:
-    """Every program under ``corpus``, sorted by id; a malformed metadata block is an error."""
-    root = Path(corpus)
-    if not root.is_dir():
-        raise BadInput(f"{root}: corpus is not a directory")
-    paths = [p for p in sorted(root.rglob("*")) if p.suffix in SOURCE_SUFFIXES and p.is_file()]
-    stems = [p.with_suffix("") for p in paths]
-    cases = [load_case(root, p, keep_suffix=stems.count(p.with_suffix("")) > 1) for p in paths]
-    if not cases:
-        raise BadInput(f"{root}: no .c or .cpp programs in this corpus")
-    return cases
+    """Every program under ``corpus`` that can be read safely (see :func:`load`)."""
+    return load(corpus).cases
 
 
 def load_case(root: Path, path: Path, keep_suffix: bool = False) -> Case:
-    """Read one program: metadata, expected outputs, content hash.
+    """Read one program of the corpus at ``root`` (see :func:`load`)."""
+    tree = Tree(root, "corpus")
+    rel = Path(os.path.relpath(path, root)).as_posix()
+    names, _ = tree.walk(lambda n: n.startswith(path.stem + ".output"))
+    here = [n for n in names if str(Path(n).parent) == str(Path(rel).parent)]
+    return _load(tree, rel, [n for n in here if _OUTPUT.fullmatch(Path(n).name)], keep_suffix)
+
+
+def _load(tree: Tree, rel: str, outputs: list[str], keep_suffix: bool) -> Case:
+    """One program: metadata, expected outputs, content hash.
 
     The id is the path under the corpus without extension; when a .c and a .cpp
     program share a name (``divide.c``, ``divide.cpp``), both ids keep their
     extension so that neither hides the other.
     """
-    rel = path.relative_to(root)
-    case_id = (rel if keep_suffix else rel.with_suffix("")).as_posix()
-    source = path.read_bytes()
+    path = tree.given / rel
+    case_id = (rel if keep_suffix else str(Path(rel).with_suffix(""))).replace(os.sep, "/")
+    source = _read(tree, rel)
     language = SOURCE_SUFFIXES[path.suffix]
     meta = parse_metadata(path, source.decode("utf-8", errors="replace"))
-    folder = path.parent.name if path.parent != root else ""
-    expected = _expected_outputs(path)
+    folder = Path(rel).parent.name
+    expected = _expected_outputs(tree, outputs)
     digest = hashlib.sha256(source)
     for out in expected:
         digest.update(b"\0output\0" + out)
     if meta is None:
         return Case(id=case_id, path=path, language=language, category=folder,
                     std="c17" if language == "c" else "c++17", expected=expected,
-                    source_hash=digest.hexdigest())
+                    source_hash=digest.hexdigest(), source=source)
     if meta["category"] != folder:
         raise ParseError(str(path), None,
                          f"category {meta['category']!r} is not the folder name {folder!r}")
@@ -113,7 +169,7 @@ def load_case(root: Path, path: Path, keep_suffix: bool = False) -> Case:
         link=tuple(meta.get("link", "").split()), args=tuple(meta.get("args", "").split()),
         exit=exit_status, o0_exploited=_yes_no(path, meta, "o0-exploited", "no"),
         note=meta.get("note", ""), expected=expected, source_hash=digest.hexdigest(),
-        meta=meta,
+        meta=meta, source=source,
     )
 
 
@@ -162,14 +218,19 @@ def _yes_no(path: Path, meta: dict[str, str], key: str, default: str | None = No
     return value == "yes"
 
 
-def _expected_outputs(path: Path) -> tuple[bytes, ...]:
+def _expected_outputs(tree: Tree, names: list[str]) -> tuple[bytes, ...]:
     """``NAME.output`` then ``NAME.output1``, ``NAME.output2`` … in numeric order."""
-    found = []
-    for sibling in path.parent.glob(path.stem + ".output*"):
-        tail = sibling.name[len(path.stem) + len(".output"):]
-        if tail == "" or tail.isdigit():
-            found.append((int(tail or 0), sibling.read_bytes()))
-    return tuple(data for _, data in sorted(found))
+    numbered = sorted((int(_OUTPUT.fullmatch(Path(n).name)["n"] or 0), n) for n in names)
+    return tuple(_read(tree, n) for _, n in numbered)
+
+
+def _read(tree: Tree, rel: str) -> bytes:
+    """A file of the corpus; one that is not safe to read, or over the cap, is refused
+    (:class:`UnsafeInput`: the case does not run, the rest of the corpus does)."""
+    try:
+        return tree.read(rel, MAX_CORPUS_FILE, max_line=MAX_CORPUS_FILE)
+    except ParseError as exc:
+        raise UnsafeInput(str(exc)) from None
 
 
 def bundled_corpus() -> Path:

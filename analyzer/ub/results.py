@@ -227,7 +227,8 @@ class CellRef:
 
     def __str__(self) -> str:
         if self.kind == "clang-warnings":
-            return f"libclang warnings of {self.compiler}"
+            return " ".join(p for p in (self.case, self.compiler, self.config, "(libclang warnings)")
+                            if p) if self.case else f"libclang warnings of {self.compiler}"
         return " ".join(p for p in (self.case, self.compiler, self.config) if p)
 
 
@@ -262,5 +263,6 @@ class RunSummary:
     warnings_run: int
     sanitizers_run: int
     failures: list[JobFailure] = field(default_factory=list)
+    refused: list[str] = field(default_factory=list)   # corpus files not read, with why
     seconds: float = 0.0
     outcomes: dict[str, int] = field(default_factory=dict)

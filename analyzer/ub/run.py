@@ -27,7 +27,7 @@ from analyzer.executors import Executor, LocalExecutor, check_workers, map_batch
 from analyzer.toolchain import Toolchain, canonical, resolve
 from analyzer.ub import store as ub_store
 from analyzer.ub.compile import normalize_level
-from analyzer.ub.corpus import Case, discover
+from analyzer.ub.corpus import Case, Corpus, load
 from analyzer.ub.jobs import (CellJob, CellResult, ClangUnit, ClangWarningsJob,
                               ClangWarningsResult, Job, SanitizerJob, SanitizerResult,
                               cell_ref, execute)
@@ -63,13 +63,15 @@ def run(conn, corpus_dir: str | Path, compilers: list[str], levels: list[str],
         raise BadInput("runs per cell must be at least 1")
     check_workers(jobs)
     corpus = str(Path(corpus_dir).resolve())
-    cases, resolved, norm_levels = validate(corpus_dir, compilers, levels)
+    loaded, resolved, norm_levels = validate(corpus_dir, compilers, levels)
+    cases = loaded.cases
     flag_tuples = list(dict.fromkeys(tuple(f.split()) for f in flag_sets))
     ub_store.save_cases(conn, corpus, cases)
     plan = make_plan(cases, resolved, norm_levels, flag_tuples, runs, limits,
                      warnings, sanitizers, ub_store.existing_keys(conn, corpus))
     summary = RunSummary(corpus=corpus, cases=len(cases), cells=plan.total_cells,
-                         cells_run=0, compiled=0, warnings_run=0, sanitizers_run=0)
+                         cells_run=0, compiled=0, warnings_run=0, sanitizers_run=0,
+                         refused=[str(r) for r in loaded.refused])
     work = schedule([*plan.cells, *plan.clang_warnings, *plan.sanitizers],
                     ub_store.hung_cases(conn, corpus))
     if progress is not None and work:
@@ -91,6 +93,7 @@ def run(conn, corpus_dir: str | Path, compilers: list[str], levels: list[str],
                         summary.failures.append(result)
                     else:
                         results.append(result)
+                        summary.failures += unit_failures(result)
                 if results:
                     ub_store.save_results(conn, corpus, results)
                     for result in results:
@@ -107,6 +110,17 @@ def run(conn, corpus_dir: str | Path, compilers: list[str], levels: list[str],
     return summary
 
 
+def unit_failures(result) -> list[JobFailure]:
+    """The units of a libclang batch that got no answer (a limit ended their worker)."""
+    if not isinstance(result, ClangWarningsResult):
+        return []
+    units = {u.key: u for u in result.job.units}
+    return [JobFailure(cell=CellRef("clang-warnings", result.job.compiler.name, units[key].case.id,
+                                    " ".join((units[key].level, *units[key].flags))),
+                       stage="warnings", cause="LimitHit", detail=why)
+            for key, why in result.failed.items()]
+
+
 def group_failures(failures: list[JobFailure]) -> dict[tuple[str, str, str], list[CellRef]]:
     """Failures by (stage, cause, detail), so one problem of many cells is one entry."""
     groups: dict[tuple[str, str, str], list[CellRef]] = {}
@@ -116,10 +130,10 @@ def group_failures(failures: list[JobFailure]) -> dict[tuple[str, str, str], lis
 
 
 def validate(corpus_dir: str | Path, compilers: list[str], levels: list[str]
-             ) -> tuple[list[Case], list[Toolchain], list[str]]:
+             ) -> tuple[Corpus, list[Toolchain], list[str]]:
     """Read the corpus and check compilers and levels, before anything is written.
     Compiler ids are canonical from here on: ``clang-016`` is ``clang-16``."""
-    cases = discover(corpus_dir)
+    corpus = load(corpus_dir)
     resolved = [resolve(c) for c in dict.fromkeys(canonical(c) for c in compilers)]
     if not resolved:
         raise BadInput("no compilers given")
@@ -134,7 +148,7 @@ def validate(corpus_dir: str | Path, compilers: list[str], levels: list[str]
             "namespace sandbox (root, or user namespaces for a normal user); this system allows "
             "neither" + (" (WARNSCOPE_SANDBOX=plain)" if os.environ.get("WARNSCOPE_SANDBOX") == "plain"
                          else ""))
-    return cases, resolved, norm_levels
+    return corpus, resolved, norm_levels
 
 
 def make_plan(cases: list[Case], compilers: list[Toolchain], levels: list[str],
@@ -145,7 +159,7 @@ def make_plan(cases: list[Case], compilers: list[Toolchain], levels: list[str],
     clang_units: dict[str, list[ClangUnit]] = {}
     total = 0
     for case in cases:
-        source = case.path.read_bytes()
+        source = case.source
         for comp in compilers:
             for level in levels:
                 for flags in flag_sets:

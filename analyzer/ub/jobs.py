@@ -85,6 +85,7 @@ class ClangWarningsResult:
     job: ClangWarningsJob
     version: str
     options: dict[str, list[str]]   # unit key -> options
+    failed: dict[str, str] = field(default_factory=dict)  # unit key -> why it has no answer
 
 
 @dataclass(frozen=True)
@@ -230,7 +231,8 @@ def run_clang_warnings(job: ClangWarningsJob) -> ClangWarningsResult:
              for u in job.units]
     with _stage("warnings"):
         answer = warnings_for(job.compiler.major, units)
-    return ClangWarningsResult(job=job, version=answer["version"], options=answer["options"])
+    return ClangWarningsResult(job=job, version=answer.version, options=answer.options,
+                               failed=answer.failed)
 
 
 def run_sanitizer(job: SanitizerJob) -> SanitizerResult:

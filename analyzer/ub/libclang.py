@@ -4,19 +4,24 @@ Each diagnostic of a libclang translation unit carries its option
 (``-Wtautological-compare``), so no text scraping is needed. Every clang version
 is asked through its own library (Debian's ``libclang1-N``): the bindings'
 ``Config.set_library_file`` can be called once per process, so each version runs
-in its own short-lived worker process (``python -m analyzer.ub.libclang``) that
-reads a JSON request on stdin and writes a JSON answer on stdout. A clang of a Debian
-root (``warnscope toolchain add clang-18``) is asked the same way from inside its
-root, by the root's python3 with its python3-clang-N bindings.
+in its own short-lived worker process (:mod:`analyzer.ub.libclang_worker`) that
+reads a JSON request and writes a JSON answer on stdout. The worker parses untrusted
+programs, so it runs in the sandbox like their compiles do. A clang of a Debian
+root (``warnscope toolchain add clang-18``) is asked the same way with the root's
+system directories, by the root's python3 with its python3-clang-N bindings.
 """
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import sys
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from warnscope import tool
 from warnscope.errors import NotInstalled, ToolFailed
+
+from analyzer import sandbox
 
 WORKER_TIMEOUT = 600
 
@@ -46,63 +51,83 @@ def _root_toolchain(major: int):
     return tc if tc.root is not None else None
 
 
-def warnings_for(major: int, units: list[dict]) -> dict:
-    """Ask clang ``major``'s libclang about ``units``.
+#: What one worker may use: libclang parses C++ headers in a few hundred MB; a source
+#: that includes /dev/zero stops at the memory cap, one that never ends at the timeout.
+LIMITS = sandbox.Limits(timeout=WORKER_TIMEOUT, cpu=WORKER_TIMEOUT, address_space=None,
+                        memory=2 << 30, processes=32, file_size=16 << 20, open_files=256,
+                        output_cap=16 << 20, tmpfs_size=64 << 20)
+WORKER = Path(__file__).with_name("libclang_worker.py")
 
-    ``units``: [{"id": str, "filename": str, "source": str, "args": [...]}]. Returns
-    {"version": "...", "options": {id: [option, ...]}}.
+
+@dataclass
+class Answer:
+    """What a libclang worker said: its library's version, the options per unit, and
+    the units it could not parse (unit id -> why: a limit ended its worker)."""
+
+    version: str
+    options: dict[str, list[str]]
+    failed: dict[str, str] = field(default_factory=dict)
+
+
+def warnings_for(major: int, units: list[dict]) -> Answer:
+    """Ask clang ``major``'s libclang about ``units``, in the sandbox.
+
+    ``units``: [{"id": str, "filename": str, "source": str, "args": [...]}]. libclang
+    reads a program's includes from the file system, and the program is untrusted: the
+    worker runs in :mod:`analyzer.sandbox` as a pool uid, under limits, like a compile.
+    A worker ended by a limit is retried one unit at a time, so one hostile program
+    costs only its own answer (in ``failed``), not its batch's.
     """
-    # From the directory that holds this very ``analyzer`` package, so the worker is
-    # the same code as its caller (a source tree or an installed copy).
-    here = str(Path(__file__).resolve().parents[2])
-    argv = [sys.executable, "-m", "analyzer.ub.libclang"]
     tc = _root_toolchain(major)
     if tc is not None:
         library = f"/usr/lib/llvm-{major}/lib/libclang-{major}.so.1"
         if not Path(tc.file(library)).exists():
             raise NotInstalled(f"libclang of clang-{major} not found in its {tc.suite} root")
-        argv = tc.wrap(["python3", "-m", "analyzer.ub.libclang"], ro_binds=(here,), cwd=here)
     else:
         library = library_for(major)
-    request = json.dumps({"library": library, "units": units})
-    proc = tool.run(argv, input=request, timeout=WORKER_TIMEOUT, cwd=here, check=False,
-                    what=f"the libclang worker for clang-{major}")
-    if proc.returncode != 0:
-        tail = proc.stderr.strip().splitlines()[-1:] or ["no output"]
-        raise ToolFailed(f"libclang worker for clang-{major} failed: {tail[0]}")
+    root = tc.root if tc is not None else None
     try:
-        answer = json.loads(proc.stdout)
-    except json.JSONDecodeError as exc:
-        raise ToolFailed(f"libclang worker for clang-{major} answered no JSON ({exc})") from None
-    if f"clang version {major}." not in answer["version"]:
-        raise ToolFailed(f"{library} reports {answer['version']!r}, not clang {major}")
+        return _ask(major, library, units, root)
+    except _LimitHit as hit:
+        if len(units) == 1:
+            return Answer(version="", options={}, failed={units[0]["id"]: str(hit)})
+    answer = Answer(version="", options={})
+    for unit in units:
+        try:
+            one = _ask(major, library, [unit], root)
+        except _LimitHit as hit:
+            answer.failed[unit["id"]] = str(hit)
+            continue
+        answer.version = one.version
+        answer.options.update(one.options)
     return answer
 
 
-def _worker() -> None:
-    """Worker process: one library, many translation units (parsed from memory)."""
-    request = json.load(sys.stdin)
+class _LimitHit(Exception):
+    """A worker ended by one of its limits: the program it parsed, not libclang, is at fault."""
+
+
+def _ask(major: int, library: str, units: list[dict], root: str | None) -> Answer:
+    """One sandboxed worker over ``units``."""
+    with sandbox.workspace() as ws:
+        shutil.copyfile(WORKER, ws.path / WORKER.name)
+        if root is None:  # the host's bindings; a root brings its own python3-clang-N
+            from clang import __file__ as bindings
+            shutil.copytree(Path(bindings).parent, ws.path / "clang",
+                            ignore=shutil.ignore_patterns("__pycache__"))
+        (ws.path / "request.json").write_text(json.dumps({"library": library, "units": units}))
+        python = "/usr/bin/python3" if root is not None else os.path.realpath(sys.executable)
+        result = ws.run([python, "-s", "-E", "-B", WORKER.name, "request.json"], LIMITS, root=root)
+    what = f"libclang worker for clang-{major}"
+    if result.limit is not None:
+        raise _LimitHit(f"{what} stopped at the {result.limit} limit")
+    if result.status != "exit" or result.exit != 0:
+        tail = result.stderr.decode("utf-8", "replace").strip().splitlines()[-1:] or ["no output"]
+        raise ToolFailed(f"{what} failed: {tail[0]}")
     try:
-        from clang import cindex
-    except ImportError:
-        sys.exit("the clang Python bindings are missing: pip install 'clang==14.*'")
-    cindex.Config.set_library_file(request["library"])
-    cindex.Config.set_compatibility_check(False)
-    lib = cindex.conf.lib
-    lib.clang_getClangVersion.restype = cindex._CXString
-    # Converted by hand, not as ctypes' errcheck: from clang 17's bindings on,
-    # from_result takes the result alone (errcheck passes three arguments).
-    version = cindex._CXString.from_result(lib.clang_getClangVersion())
-    index = cindex.Index.create()
-    options: dict[str, list[str]] = {}
-    for unit in request["units"]:
-        tu = index.parse(unit["filename"], args=unit["args"],
-                         unsaved_files=[(unit["filename"], unit["source"])])
-        fired = {d.option for d in tu.diagnostics
-                 if d.severity == cindex.Diagnostic.Warning and d.option}
-        options[unit["id"]] = sorted(o for o in fired if o.startswith("-W"))
-    json.dump({"version": version, "options": options}, sys.stdout)
-
-
-if __name__ == "__main__":
-    _worker()
+        answer = json.loads(result.stdout)
+    except json.JSONDecodeError as exc:
+        raise ToolFailed(f"{what} answered no JSON ({exc})") from None
+    if f"clang version {major}." not in answer["version"]:
+        raise ToolFailed(f"{library} reports {answer['version']!r}, not clang {major}")
+    return Answer(version=answer["version"], options=answer["options"])

@@ -99,6 +99,8 @@ def _save_cell(conn: sqlite3.Connection, corpus: str, r: CellResult) -> None:
 
 def _save_clang_warnings(conn: sqlite3.Connection, corpus: str, r: ClangWarningsResult) -> None:
     for u in r.job.units:
+        if u.key in r.failed:
+            continue  # no answer is not "no warnings": asked again by the next run
         _save_warning(conn, corpus, u.case.id, r.job.compiler.name, u.level,
                       " ".join(u.flags), u.key, "libclang", r.options.get(u.key, []))
 

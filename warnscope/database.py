@@ -23,6 +23,7 @@ import os
 import re
 import sqlite3
 import stat
+import time
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
@@ -34,6 +35,10 @@ from warnscope.schema import MIGRATIONS, SCHEMA, SCHEMA_VERSION
 
 #: How long a writer waits for another one (seconds); ``WARNSCOPE_DB_TIMEOUT`` overrides.
 DEFAULT_TIMEOUT = 30.0
+#: SQLite waits for a lock in C, where no signal handler runs: it is given this much at
+#: a time, and the rest of the wait is Python's, between tries, so that Ctrl-C and
+#: SIGTERM end a command waiting on a busy database at once.
+BUSY_SLICE = 0.1
 
 #: The tables a warnscope database has, as the schema creates them.
 TABLES = frozenset(re.findall(r"CREATE TABLE IF NOT EXISTS (\w+)", SCHEMA))
@@ -91,7 +96,7 @@ class Cursor(sqlite3.Cursor):
 
     def execute(self, *args):
         try:
-            return super().execute(*args)
+            return retry_busy(lambda: super(Cursor, self).execute(*args))
         except sqlite3.Error as exc:
             self._fail(exc)
 
@@ -142,6 +147,31 @@ class Connection(sqlite3.Connection):
         return self.cursor().executemany(*args)
 
 
+def retry_busy(statement):
+    """Run ``statement`` (a call that runs one SQL statement), trying again while the
+    database is busy until :func:`timeout` has passed. Each try waits at most
+    :data:`BUSY_SLICE` inside SQLite; the sleep between tries is where a signal lands.
+    A statement that failed busy did nothing, so trying it again is safe (``BEGIN
+    IMMEDIATE``, a read, ``COMMIT``: SQLite's own busy handler retries the same way)."""
+    deadline = None
+    while True:
+        try:
+            return statement()
+        except sqlite3.OperationalError as exc:
+            if not _is_busy(exc):
+                raise
+            now = time.monotonic()
+            deadline = deadline if deadline is not None else now + max(timeout() - BUSY_SLICE, 0)
+            if now >= deadline:
+                raise
+            time.sleep(min(0.02, deadline - now))
+
+
+def _is_busy(exc: sqlite3.Error) -> bool:
+    name = getattr(exc, "sqlite_errorname", "") or ""
+    return name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")) or "database is locked" in str(exc)
+
+
 def connect(path: str | Path, write: bool = True) -> Connection:
     """Open the database at ``path``: read-only for queries (``write=False``), or for
     writing, creating the file if needed (its schema comes with the first write)."""
@@ -162,8 +192,8 @@ def connect(path: str | Path, write: bool = True) -> Connection:
                              "ingest gcc-12, or give --db)")
     uri = "file:" + quote(os.fsencode(os.path.abspath(path))) + ("?mode=rwc" if write else "?mode=ro")
     try:
-        conn = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=timeout(),
-                               factory=Connection)
+        conn = sqlite3.connect(uri, uri=True, isolation_level=None,
+                               timeout=min(timeout(), BUSY_SLICE), factory=Connection)
     except sqlite3.Error as exc:
         raise explain(exc, path) or exc from None
     conn.path = path
@@ -198,11 +228,13 @@ def open_write(path: str | Path) -> Connection:
 def _check(conn: Connection) -> None:
     """Refuse files that are not warnscope's; bring an older schema up to date (writers)."""
     where = _shown(conn.path)
-    raw = sqlite3.Connection.execute  # untranslated: here any failure means "not ours"
+    def raw(sql: str) -> list:  # untranslated: here any failure means "not ours"
+        return retry_busy(lambda: sqlite3.Connection.execute(conn, sql).fetchall())
+
     try:
-        raw(conn, "PRAGMA foreign_keys = ON")
-        version = raw(conn, "PRAGMA user_version").fetchone()[0]
-        tables = {r[0] for r in raw(conn, "SELECT name FROM sqlite_master WHERE type = 'table'")}
+        raw("PRAGMA foreign_keys = ON")
+        version = raw("PRAGMA user_version")[0][0]
+        tables = {r[0] for r in raw("SELECT name FROM sqlite_master WHERE type = 'table'")}
     except sqlite3.Error as exc:
         err = explain(exc, conn.path)
         if err is not None and not str(exc).startswith("file is not"):

@@ -4,11 +4,17 @@ otherwise (a log file, a pipe, CI), nothing with ``--quiet``.
 The work announces how many steps (builds, TU compiles) it is about to do with
 :meth:`Progress.add_total`, and :meth:`Progress.advance` after each; messages are
 the same in both forms. Output goes to stderr so that ``--json`` stays clean.
+
+Messages and labels hold untrusted text (a project's name, a TU's path, a compiler's
+error line): both forms show it :func:`~warnscope.text.visible`, and the bar prints it
+as plain text, so ``[bold]`` in a name is not rich markup nor ``:smile:`` an emoji.
 """
 from __future__ import annotations
 
 import sys
 from typing import Callable, Protocol, TextIO
+
+from warnscope.text import visible
 
 
 class Progress(Protocol):
@@ -25,7 +31,7 @@ class Lines:
         self.echo = echo
 
     def __call__(self, message: str) -> None:
-        self.echo(message)
+        self.echo(visible(message))
 
     def add_total(self, steps: int) -> None:
         pass
@@ -45,14 +51,16 @@ class Bar:
         from rich.progress import (BarColumn, MofNCompleteColumn, Progress as RichProgress, TextColumn,
                                    TimeElapsedColumn, TimeRemainingColumn)
 
-        self.bar = RichProgress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                                TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
-                                console=Console(file=stream), transient=False)
-        self.task = self.bar.add_task(label, total=0)
+        self.bar = RichProgress(TextColumn("{task.description}", markup=False), BarColumn(),
+                                MofNCompleteColumn(), TimeElapsedColumn(), TextColumn("ETA"),
+                                TimeRemainingColumn(), console=Console(file=stream), transient=False)
+        self.task = self.bar.add_task(visible(label), total=0)
         self.bar.start()
 
     def __call__(self, message: str) -> None:
-        self.bar.console.print(message, markup=False, highlight=False)
+        from rich.text import Text
+
+        self.bar.console.print(Text(visible(message)), highlight=False)
 
     def add_total(self, steps: int) -> None:
         total = self.bar.tasks[0].total or 0

@@ -20,7 +20,9 @@ import click
 
 from warnscope.errors import WarnscopeError
 from warnscope.extract import shown
+from warnscope.text import one_line
 from analyzer.cli.lazy import LazyGroup
+from analyzer.cli.output import echo
 
 #: command name -> "module:attribute" of its click command, imported on first use
 LAZY_COMMANDS = {
@@ -52,8 +54,10 @@ ANTICIPATED_ERRNOS = {errno.E2BIG, errno.ENOSPC, errno.EDQUOT, errno.EROFS, errn
 
 
 def _error(message: str) -> int:
-    """Print one error line (names that are not UTF-8 shown as ``\\xff``); exit 1."""
-    click.echo(f"warnscope: error: {shown(message)}", err=True)
+    """Print one error line (names that are not UTF-8 shown as ``\\xff``, control
+    characters and newlines as ``\\x1b``, ``\\x0a``: it stays one line, and a name
+    cannot drive the terminal); exit 1."""
+    echo(f"warnscope: error: {one_line(shown(message))}", err=True)
     return 1
 
 
@@ -101,12 +105,12 @@ def main(argv: list[str] | None = None) -> int:
                       f"'{shown(str(snippet))}'")
     except click.exceptions.Abort as exc:
         if isinstance(exc.__context__, _Terminated):
-            click.echo("warnscope: terminated", err=True)
+            echo("warnscope: terminated", err=True)
             return 128 + signal.SIGTERM
-        click.echo("warnscope: interrupted", err=True)
+        echo("warnscope: interrupted", err=True)
         return 130
     except _Terminated:  # outside click's own handling
-        click.echo("warnscope: terminated", err=True)
+        echo("warnscope: terminated", err=True)
         return 128 + signal.SIGTERM
     except NO_ARGS_IS_HELP as exc:  # a bare `warnscope` or `warnscope flags`: the help
         exc.show()
@@ -114,11 +118,9 @@ def main(argv: list[str] | None = None) -> int:
     except click.UsageError as exc:
         # Bad input like any other: one line, exit 1 (click's own form is four lines, exit 2).
         hint = f" (see: {exc.ctx.command_path} --help)" if exc.ctx is not None else ""
-        click.echo(f"warnscope: error: {exc.format_message()}{hint}", err=True)
-        return 1
+        return _error(f"{exc.format_message()}{hint}")
     except click.ClickException as exc:
-        click.echo(f"warnscope: error: {exc.format_message()}", err=True)
-        return 1
+        return _error(exc.format_message())
     except click.exceptions.Exit as exc:
         return exc.exit_code
     return code if isinstance(code, int) else 0

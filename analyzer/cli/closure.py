@@ -7,6 +7,7 @@ from warnscope.errors import BadInput
 from warnscope.serial import to_json
 
 from analyzer.cli.flags import FlagArgsCommand
+from analyzer.cli.output import echo
 from analyzer.gccplugin import binary as gcc_binary
 from analyzer.gccplugin.closure import closure_entries
 
@@ -29,11 +30,11 @@ def closure(ctx: click.Context, compiler: str, flags: tuple[str, ...], lang: str
         raise BadInput("--std needs the plugin: the database's edges do not depend on it")
     entries, note = closure_entries(db, compiler, list(flags), lang, not no_plugin, std)
     if as_json:
-        click.echo(to_json(entries))
-        click.echo(f"closure {note}", err=True)
+        echo(to_json(entries))
+        echo(f"closure {note}", err=True)
         return
     where = f"{lang}, -std={std}" if std else lang
-    click.echo(f"{' '.join(flags)} in {compiler} ({where}) turns on {len(entries)} flags, {note}:")
+    echo(f"{' '.join(flags)} in {compiler} ({where}) turns on {len(entries)} flags, {note}:")
     for e in entries:
         via = f"   [{e.via}]" if e.via == gcc_binary.VIA_POST else ""
-        click.echo(f"  {e.as_typed()}{via}")
+        echo(f"  {e.as_typed()}{via}")

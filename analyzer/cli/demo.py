@@ -14,6 +14,7 @@ from pathlib import Path
 
 import click
 
+from analyzer.cli.output import echo
 from analyzer.progress import for_cli
 from flagdb import compare, store
 from flagdb.closure import Index, enabled_by_group, typed_on
@@ -34,8 +35,8 @@ SITE_DIR = "warnscope-site"
 
 
 def _section(title: str) -> None:
-    click.echo("")
-    click.secho(f"== {title}", bold=True)
+    echo("")
+    echo(f"== {title}", bold=True)
 
 
 @click.command()
@@ -50,17 +51,17 @@ def demo(ctx: click.Context, site_dir: str | None) -> None:
     _section(f"Ingesting warning options into {path}")
     for compiler in GCCS:
         data, status = ingest(conn, compiler)
-        click.echo(f"{compiler}: {status} — {data.version}, {len(data.flags)} flags from {data.source}")
+        echo(f"{compiler}: {status} — {data.version}, {len(data.flags)} flags from {data.source}")
 
     _section("Verifying against the compiler binaries")
     for compiler in GCCS:
         if shutil.which(compiler) is None:
-            click.echo(f"{compiler}: not installed, skipped")
+            echo(f"{compiler}: not installed, skipped")
             continue
         report = verify(store.load(conn, compiler))
         explained = sum(1 for f in report.findings if f.reason)
-        click.echo(f"{compiler}: {sum(report.compared.values())} comparisons, "
-                   f"{explained} explained differences, {len(report.unexplained)} unexplained")
+        echo(f"{compiler}: {sum(report.compared.values())} comparisons, "
+             f"{explained} explained differences, {len(report.unexplained)} unexplained")
         if not report.ok:
             raise WarnscopeError(f"{compiler}: verification found unexplained differences "
                                  f"(run: warnscope flags verify {compiler})")
@@ -69,10 +70,10 @@ def demo(ctx: click.Context, site_dir: str | None) -> None:
     result = compare.diff(old, new)
     _section(f"What {new.compiler} ({new.version}) added over {old.compiler} ({old.version})")
     for f in result.added:
-        click.echo(f"  + {f.name:40} {f.description[:70]}")
+        echo(f"  + {f.name:40} {f.description[:70]}")
     for c in result.changed:
-        click.echo(f"  ~ {c.name:40} "
-                   + "; ".join(describe_change(ch) for ch in c.changes)[:100])
+        echo(f"  ~ {c.name:40} "
+             + "; ".join(describe_change(ch) for ch in c.changes)[:100])
 
     index = Index(new)
     for lang in ("C", "C++"):
@@ -82,10 +83,10 @@ def demo(ctx: click.Context, site_dir: str | None) -> None:
         line = " "
         for name in names:
             if len(line) + len(name) > 100:
-                click.echo(line)
+                echo(line)
                 line = " "
             line += " " + name
-        click.echo(line)
+        echo(line)
     _ub(conn)
     out = Path(site_dir) if site_dir else path.parent / SITE_DIR
     _site(conn, out)
@@ -94,7 +95,7 @@ def demo(ctx: click.Context, site_dir: str | None) -> None:
                     "flags check -c gcc-11,gcc-12 -- -Wall -Wshadow=local -Wfoo",
                     "ub report --case signed-integer-overflow/loop",
                     "ub run --levels O0,O1,O2,O3,Os,Og", f"site serve -d {out}"):
-        click.echo(f"  warnscope --db {path} {example}")
+        echo(f"  warnscope --db {path} {example}")
 
 
 def _ub(conn) -> None:
@@ -109,7 +110,7 @@ def _ub(conn) -> None:
     _section(f"Running the UB corpus: {', '.join(compilers) or 'no compiler'} x "
              f"{', '.join(UB_LEVELS)} (sandboxed; warnings and sanitizers recorded)")
     if not compilers:
-        click.echo("none of " + ", ".join(UB_COMPILERS) + " is installed: skipped")
+        echo("none of " + ", ".join(UB_COMPILERS) + " is installed: skipped")
         return
     progress = for_cli(False, "ub run")
     try:
@@ -117,24 +118,26 @@ def _ub(conn) -> None:
                              progress=progress)
     finally:
         progress.close()
-    click.echo(f"{summary.cells} cells ({summary.cells_run} run now), {summary.warnings_run} "
-               f"warning checks, {summary.sanitizers_run} sanitizer runs in {summary.seconds:.1f} s")
+    echo(f"{summary.cells} cells ({summary.cells_run} run now), {summary.warnings_run} "
+         f"warning checks, {summary.sanitizers_run} sanitizer runs in {summary.seconds:.1f} s")
     if summary.failures:
         raise WarnscopeError(f"{len(summary.failures)} UB jobs failed: "
                              f"{failure_lines(summary.failures)[0]}")
     report = ub_report.build(ub_report.load(conn, summary.corpus))
-    click.echo(ub_report.render(report, detail=False), nl=False)
+    echo(ub_report.render(report, detail=False), nl=False)
     _section(f"The classic: {LOOP_CASE}")
-    click.echo(ub_report.render(report.only(LOOP_CASE), matrix=False), nl=False)
+    echo(ub_report.render(report.only(LOOP_CASE), matrix=False), nl=False)
 
 
 
 def _site(conn, out: Path) -> None:
     """The report site of everything above; unchanged pages are left as they are."""
+    from analyzer.cli.site import warn_skipped
     from analyzer.site.builder import build
 
     _section(f"Building the report site in {out}")
     result = build(conn, out)
-    click.echo(f"{result.pages} pages in {result.seconds:.1f} s "
-               f"({len(result.stats.written)} files written, {result.stats.unchanged} unchanged)")
-    click.echo(f"open {(out.resolve() / 'index.html').as_uri()}")
+    warn_skipped(result.stats.skipped)
+    echo(f"{result.pages} pages in {result.seconds:.1f} s "
+         f"({len(result.stats.written)} files written, {result.stats.unchanged} unchanged)")
+    echo(f"open {(out.resolve() / 'index.html').as_uri()}")

@@ -5,8 +5,6 @@ as text or, with ``--json``, as JSON. No logic lives here that tests could miss.
 """
 from __future__ import annotations
 
-import sys
-
 import click
 
 from flagdb import compare, store, views
@@ -22,6 +20,7 @@ from warnscope.paths import db_path
 from warnscope.serial import to_json
 from analyzer.cli import render
 from analyzer.cli.lazy import LazyGroup
+from analyzer.cli.output import echo
 
 
 #: flags GCC takes as warning options, or ``check`` knows, that do not start with -W
@@ -63,9 +62,9 @@ def _conn(ctx: click.Context, write: bool = False):
 def _emit(value, as_json: bool, text: str | None = None) -> None:
     """``value`` (query results) as JSON, or its rendered ``text``."""
     if as_json:
-        click.echo(to_json(value))
+        echo(to_json(value))
     elif text is not None:
-        click.echo(text.rstrip("\n"))
+        echo(text.rstrip("\n"))
 
 
 @click.group(cls=LazyGroup, lazy={"closure": "analyzer.cli.closure:closure"})
@@ -102,8 +101,8 @@ def ingest(ctx, compilers, source, from_binary, force, suite) -> None:
             data = load_compiler(compiler, source, suite)
         conn = conn or _conn(ctx, write=True)
         status = store_data(conn, data, force)
-        click.echo(f"{compiler}: {status} ({data.version}, {len(data.flags)} flags, "
-                   f"{len(data.edges)} edges; from {data.source})")
+        echo(f"{compiler}: {status} ({data.version}, {len(data.flags)} flags, "
+             f"{len(data.edges)} edges; from {data.source})")
 
 
 @flags.command()
@@ -256,7 +255,7 @@ def export(ctx, compiler, fmt) -> None:
     if fmt == "json":
         _emit(views.list_flags(data), True)
     else:
-        sys.stdout.write(render.export_list(data))
+        echo(render.export_list(data), nl=False)
 
 
 @flags.command()

@@ -11,6 +11,8 @@ from warnscope.errors import BadInput, NoData, WarnscopeError
 from warnscope.paths import db_path
 
 from analyzer import toolchain
+from analyzer.cli import options
+from analyzer.cli.output import echo
 from analyzer.overhead import levels as levels_mod
 from analyzer import progress as progress_mod
 from analyzer.overhead import recipes, report as report_mod, store, study
@@ -42,10 +44,10 @@ def projects_cmd(as_json: bool) -> None:
                            languages=list(r.languages), needs=list(r.needs), description=r.description)
              for r in recipes.RECIPES.values()]
     if as_json:
-        click.echo(to_json({"projects": items}))
+        echo(to_json({"projects": items}))
         return
     for p in items:
-        click.echo(f"{p.name:10} {p.build_system:9} {'/'.join(p.languages):4} {p.description}")
+        echo(f"{p.name:10} {p.build_system:9} {'/'.join(p.languages):4} {p.description}")
 
 
 @overhead.command("run")
@@ -63,7 +65,8 @@ def projects_cmd(as_json: bool) -> None:
 @click.option("--flag-set", "flag_sets", multiple=True,
               help="A custom level NAME=FLAGS (repeatable); a level's name among FLAGS stands "
                    "for its flags, e.g. nomt='all -Wno-mismatched-tags'.")
-@click.option("--runs", default=3, show_default=True, help="Counted runs per cell, after one warm-up.")
+@click.option("--runs", type=options.RUNS, default=3, show_default=True,
+              help="Counted runs per cell, after one warm-up.")
 @click.option("--mode", default=None, type=click.Choice(["build", "tu"]), help="Whole build (default) or per TU.")
 @click.option("--inject", default=None, type=click.Choice(["build", "wrapper", "both"]),
               help="How each level's flags reach the compiler: build (default for whole builds): "
@@ -75,11 +78,15 @@ def projects_cmd(as_json: bool) -> None:
 @click.option("--opt", default="-O2", show_default=True, help="Optimization level.")
 @click.option("--preset", default=None, type=click.Choice(["classic"]),
               help="classic: -O3, at least 3 runs (the published study's set-up).")
-@click.option("-j", "--jobs", type=int, default=None, help="Build parallelism (default: cores).")
-@click.option("--nice", default=0, show_default=True, help="Niceness of the timed processes.")
+@click.option("-j", "--jobs", type=options.BUILD_JOBS, default=None,
+              help="Build parallelism (default: cores).")
+@click.option("--nice", type=options.NICE, default=0, show_default=True,
+              help="Niceness of the timed processes (below 0 needs root).")
 @click.option("--sched", default=None, type=click.Choice(["batch", "idle"]), help="Linux scheduling policy.")
-@click.option("--noise", default=0.05, show_default=True, help="Spread (max-min)/median above which a cell is noisy.")
-@click.option("--timeout", default=3600.0, show_default=True, help="Seconds per build step.")
+@click.option("--noise", type=options.NOISE, default=0.05, show_default=True,
+              help="Spread (max-min)/median above which a cell is noisy.")
+@click.option("--timeout", type=options.SECONDS, default=3600.0, show_default=True,
+              help="Seconds per build step.")
 @click.option("--scheduler", default=None,
               help="A Dask scheduler tcp://HOST:PORT: each compiler's cells run on one worker.")
 @click.option("--json", "as_json", is_flag=True, help="Print the cells as JSON.")
@@ -137,9 +144,9 @@ def run_cmd(ctx, project, source, configure_cmd, build_cmd, clean_cmd, language,
         if executor is not None:
             executor.close()
     if as_json:
-        click.echo(to_json({"study": sid, "cells": cells}))
+        echo(to_json({"study": sid, "cells": cells}))
     else:
-        click.echo(report_mod.render(report_mod.report(info, cells), "text"))
+        echo(report_mod.render(report_mod.report(info, cells), "text"))
     failed = [c for c in cells if c.status != "ok"]
     if failed:  # recorded with their log tail; the exit status says so
         first = failed[0]
@@ -148,11 +155,12 @@ def run_cmd(ctx, project, source, configure_cmd, build_cmd, clean_cmd, language,
 
 
 @overhead.command("report")
-@click.option("--study", "study_id", type=int, default=None, help="A study id (default: the latest).")
+@click.option("--study", "study_id", type=options.ROW_ID, default=None, help="A study id (default: the latest).")
 @click.option("--project", default=None, help="The latest study of this project.")
 @click.option("--format", "fmt", default="text", type=click.Choice(["text", "csv", "json", "markdown"]),
               show_default=True)
-@click.option("--top", default=10, show_default=True, help="tu mode: TUs listed per compiler and level.")
+@click.option("--top", type=options.COUNT, default=10, show_default=True,
+              help="tu mode: TUs listed per compiler and level.")
 @click.pass_context
 def report_cmd(ctx, study_id, project, fmt, top) -> None:
     """The overhead table: each level's CPU time as a ratio to 'off'."""
@@ -173,40 +181,47 @@ def report_cmd(ctx, study_id, project, fmt, top) -> None:
     if not cells:
         raise NoData(f"study {sid} ({info.project}) has no finished cell yet: rerunning "
                      "`warnscope overhead run` with its parameters resumes it")
-    click.echo(report_mod.render(report_mod.report(info, cells, top), fmt))
+    echo(report_mod.render(report_mod.report(info, cells, top), fmt))
 
 
 @overhead.command("calibrate")
-@click.option("--seconds", default=1.0, show_default=True, help="CPU seconds the burn takes.")
-@click.option("--runs", default=5, show_default=True, help="Runs per condition.")
-@click.option("--load", type=int, default=None, help="Competing spinning processes (default: cores).")
+@click.option("--seconds", type=options.SECONDS, default=1.0, show_default=True,
+              help="CPU seconds the burn takes.")
+@click.option("--runs", type=options.RUNS, default=5, show_default=True, help="Runs per condition.")
+@click.option("--load", type=options.LOAD, default=None,
+              help="Competing spinning processes (default: cores).")
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
 def calibrate_cmd(seconds, runs, load, as_json) -> None:
     """How exact CPU and wall time are here: idle vs loaded, nice 0 vs 19."""
     from analyzer.overhead import calibrate
 
     result = calibrate.calibrate(seconds, runs, load)
-    click.echo(to_json(result) if as_json else calibrate.render(result))
+    echo(to_json(result) if as_json else calibrate.render(result))
 
 
 @overhead.command("attribute")
 @click.argument("project")
 @click.option("--compiler", "compiler", default="gcc-12", show_default=True, help="gcc-N or clang-N.")
 @click.option("--opt", default="-O2", show_default=True, help="Optimization level.")
-@click.option("--top", default=10, show_default=True, help="TUs of the workload (top by added CPU).")
+@click.option("--top", type=options.COUNT, default=10, show_default=True,
+              help="TUs of the workload (top by added CPU).")
 @click.option("--metric", default="cpu", show_default=True, type=click.Choice(["cpu", "instructions"]),
               help="What each probe measures: CPU user+sys, or instructions counted exactly by valgrind "
                    "cachegrind (slower, one run per probe, unaffected by the machine's load).")
-@click.option("--runs", default=3, show_default=True,
+@click.option("--runs", type=options.RUNS, default=3, show_default=True,
               help="Runs of baselines, confirmations and printing probes (cpu metric).")
-@click.option("--search-runs", default=1, show_default=True, help="Runs of each group-testing probe (cpu metric).")
-@click.option("--min-share", default=0.05, show_default=True,
+@click.option("--search-runs", type=options.RUNS, default=1, show_default=True,
+              help="Runs of each group-testing probe (cpu metric).")
+@click.option("--min-share", type=options.SHARE, default=0.05, show_default=True,
               help="A flag group costs when it adds more than this share of all's added cost.")
-@click.option("--max-suspects", default=12, show_default=True, help="Stop the search after this many suspects.")
+@click.option("--max-suspects", type=options.COUNT, default=12, show_default=True,
+              help="Stop the search after this many suspects.")
 @click.option("--instructions", is_flag=True,
               help="With --metric cpu: also count the baselines and confirmations exactly (cachegrind).")
-@click.option("--study", "study_id", type=int, default=None, help="The tu-mode study to take the TUs from.")
-@click.option("--timeout", default=600.0, show_default=True, help="Seconds per compile.")
+@click.option("--study", "study_id", type=options.ROW_ID, default=None,
+              help="The tu-mode study to take the TUs from.")
+@click.option("--timeout", type=options.SECONDS, default=600.0, show_default=True,
+              help="Seconds per compile.")
 @click.option("--json", "as_json", is_flag=True, help="Print the attribution as JSON.")
 @click.option("--quiet", is_flag=True, help="No progress on stderr.")
 @click.pass_context
@@ -231,4 +246,4 @@ def attribute_cmd(ctx, project, compiler, opt, top, metric, runs, search_runs, m
     finally:
         conn.close()
         progress.close()
-    click.echo(to_json(result) if as_json else report_mod.render_attribution(result))
+    echo(to_json(result) if as_json else report_mod.render_attribution(result))

@@ -7,6 +7,10 @@ import click
 
 from warnscope.errors import WarnscopeError
 from warnscope.paths import db_path
+from warnscope.text import one_line
+
+from analyzer.cli import options
+from analyzer.cli.output import echo
 
 
 def _conn(ctx: click.Context):
@@ -33,16 +37,24 @@ def build(ctx, out_dir: str) -> None:
 
     result = build_site(_conn(ctx), out_dir)
     s = result.stats
-    click.echo(f"{result.pages} pages in {result.seconds:.1f} s: {len(s.written)} files written, "
-               f"{s.unchanged} unchanged, {len(s.removed)} removed; "
-               f"largest {s.largest[1]} ({s.largest[0] // 1024} KB)")
-    click.echo(f"open {(Path(out_dir).resolve() / 'index.html').as_uri()}")
+    warn_skipped(s.skipped)
+    echo(f"{result.pages} pages in {result.seconds:.1f} s: {len(s.written)} files written, "
+         f"{s.unchanged} unchanged, {len(s.removed)} removed; "
+         f"largest {s.largest[1]} ({s.largest[0] // 1024} KB)")
+    echo(f"open {(Path(out_dir).resolve() / 'index.html').as_uri()}")
+
+
+def warn_skipped(skipped: list[str]) -> None:
+    """A warning line on stderr per manifest entry the build left alone (not removed
+    because removing it was not safe): the build went on, but someone put it there."""
+    for line in skipped:
+        echo(f"warnscope: warning: {one_line(line)}", err=True)
 
 
 @site.command()
 @click.option("-d", "--directory", "out_dir", required=True,
               type=click.Path(file_okay=False, exists=True), help="A built site.")
-@click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535),
+@click.option("--port", default=8000, show_default=True, type=options.PORT,
               help="Port on 127.0.0.1 (0: any free port, printed).")
 def serve(out_dir: str, port: int) -> None:
     """Serve a built site on 127.0.0.1 for a local preview (Ctrl-C stops it)."""
@@ -56,7 +68,7 @@ def serve(out_dir: str, port: int) -> None:
         server = http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
     except OSError as exc:
         raise WarnscopeError(f"cannot listen on 127.0.0.1:{port}: {exc.strerror}") from None
-    click.echo(f"serving {out_dir} at http://127.0.0.1:{server.server_port}/ (Ctrl-C stops)")
+    echo(f"serving {out_dir} at http://127.0.0.1:{server.server_port}/ (Ctrl-C stops)")
     try:
         server.serve_forever()
     except KeyboardInterrupt:

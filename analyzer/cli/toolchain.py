@@ -12,6 +12,7 @@ from warnscope.errors import WarnscopeError
 from warnscope.serial import to_json
 
 from analyzer import roots
+from analyzer.cli.output import echo
 from analyzer.toolchain import resolve_in_root
 from warnscope.compilers import CompilerId
 
@@ -36,11 +37,11 @@ def add(compilers: tuple[str, ...], suite: str | None) -> None:
                                  "it in a root as well")
     # Progress only for a person watching: a failure stays one line in logs and scripts.
     stderr = click.get_text_stream("stderr")
-    say = (lambda m: click.echo(f"toolchain: {m}", err=True)) if stderr.isatty() else (lambda _: None)
+    say = (lambda m: echo(f"toolchain: {m}", err=True)) if stderr.isatty() else (lambda _: None)
     for cid in ids:
         root = roots.add(cid, suite, progress=say)
         tc = resolve_in_root(str(cid), root.suite)
-        click.echo(f"{cid}: {tc.version} in {root.path}")
+        echo(f"{cid}: {tc.version} in {root.path}")
 
 
 @toolchain.command("remove")
@@ -50,7 +51,7 @@ def remove(compilers: tuple[str, ...]) -> None:
     for cid in map(CompilerId.of, compilers):
         root = roots.remove(cid)
         gone = "" if root.path.exists() else f"; {root.suite} root removed"
-        click.echo(f"{cid}: removed from the {root.suite} root{gone}")
+        echo(f"{cid}: removed from the {root.suite} root{gone}")
 
 
 @toolchain.command("list")
@@ -60,7 +61,7 @@ def list_(as_json: bool) -> None:
     """Compilers on the host, in roots, and those `toolchain add` could prepare."""
     entries = roots.listing()
     if as_json:
-        click.echo(to_json(entries))
+        echo(to_json(entries))
         return
     for e in entries:
         if e.status == "host":
@@ -69,4 +70,4 @@ def list_(as_json: bool) -> None:
             where = f"{e.suite} root, {e.package}"
         else:
             where = f"available: toolchain add {e.compiler} (from {e.suite})"
-        click.echo(f"{e.compiler:10} {where}")
+        echo(f"{e.compiler:10} {where}")

@@ -7,22 +7,22 @@ from pathlib import Path
 import click
 
 from warnscope.database import connect
-from warnscope.errors import BadInput, NoData, ToolFailed
+from warnscope.errors import NoData, ToolFailed, UnsafeInput
 from warnscope.paths import db_path
 from warnscope.serial import to_json
+from warnscope.text import one_line
 
 from analyzer import progress as progress_mod
 from analyzer import sandbox
-from analyzer.executors import check_scheduler, check_workers
+from analyzer.cli import options
+from analyzer.cli.output import echo
+from analyzer.executors import check_scheduler
 from analyzer.toolchain import canonical
 from analyzer.ub import report as ub_report
 from analyzer.ub import run as ub_run
 from analyzer.ub.compile import normalize_level
 from analyzer.ub.corpus import bundled_corpus
 from analyzer.ub.jobs import JobFailure
-
-#: the longest --timeout accepted, in seconds
-MAX_TIMEOUT = 86400.0
 
 DEFAULT_COMPILERS = "gcc-11,gcc-12,clang-14,clang-16,clang-19"
 DEFAULT_LEVELS = "O0,O1,O2,O3,Os,Og"
@@ -46,11 +46,11 @@ def ub() -> None:
               help="Comma-separated optimization levels; O2 and -O2 both work.")
 @click.option("--flags", "flag_sets", multiple=True,
               help="An extra flag set (repeatable), run besides the plain one: --flags -fwrapv")
-@click.option("--runs", default=ub_run.DEFAULT_RUNS, show_default=True,
+@click.option("--runs", type=options.RUNS, default=ub_run.DEFAULT_RUNS, show_default=True,
               help="Runs per cell (more than one catches nondeterminism).")
-@click.option("--timeout", default=sandbox.Limits().timeout, show_default=True,
+@click.option("--timeout", type=options.SECONDS, default=sandbox.Limits().timeout, show_default=True,
               help="Wall-clock seconds per run before it counts as a hang.")
-@click.option("-j", "--jobs", type=int, default=None,
+@click.option("-j", "--jobs", type=options.WORKERS, default=None,
               help="Local worker processes (default 2 per core; never more than the jobs "
                    "to do, nor 8 per core).")
 @click.option("--scheduler", default=None, help="Dask scheduler address, tcp://HOST:PORT.")
@@ -65,13 +65,9 @@ def run_cmd(ctx, corpus_dir, compilers, levels, flag_sets, runs, timeout, jobs, 
     compiler_list = list(dict.fromkeys(canonical(c) for c in compilers.split(",") if c.strip()))
     level_list = [normalize_level(l.strip()) for l in levels.split(",") if l.strip()]
     flag_list = ["", *[f.strip() for f in flag_sets if f.strip()]]
-    limits = sandbox.Limits(timeout=check_timeout(timeout),
-                            cpu=max(1, math.ceil(timeout) + 1))
-    check_workers(jobs)
+    limits = sandbox.Limits(timeout=timeout, cpu=max(1, math.ceil(timeout) + 1))
     if scheduler is not None:
         check_scheduler(scheduler)
-    if runs < 1:
-        raise BadInput(f"--runs must be at least 1, not {runs}")
     ub_run.validate(corpus_dir, compiler_list, level_list)  # bad input: nothing written
     executor = None
     if scheduler is not None:
@@ -88,19 +84,25 @@ def run_cmd(ctx, corpus_dir, compilers, levels, flag_sets, runs, timeout, jobs, 
         progress.close()
         if executor is not None:
             executor.close()
+    for line in summary.refused:
+        echo(f"warnscope: error: refused {one_line(line)}", err=True)
     for line in failure_lines(summary.failures):
-        click.echo(f"warnscope: error: {line}", err=True)
+        echo(f"warnscope: error: {one_line(line)}", err=True)
     if as_json:
         data = ub_report.load(conn, summary.corpus)
         flags_norm = {" ".join(f.split()) for f in flag_list}
-        click.echo(to_json(ub_report.cells(data, set(compiler_list), set(level_list),
-                                           flags_norm)))
+        echo(to_json(ub_report.cells(data, set(compiler_list), set(level_list), flags_norm)))
     else:
-        click.echo(f"{summary.cells} cells ({summary.cells_run} run now, {summary.compiled} "
-                   f"compiled), {summary.warnings_run} warning checks, {summary.sanitizers_run} "
-                   f"sanitizer runs in {summary.seconds:.1f} s")
+        echo(f"{summary.cells} cells ({summary.cells_run} run now, {summary.compiled} "
+             f"compiled), {summary.warnings_run} warning checks, {summary.sanitizers_run} "
+             f"sanitizer runs in {summary.seconds:.1f} s")
     if summary.failures:
-        raise ToolFailed(f"{len(summary.failures)} jobs failed; their results are not stored")
+        raise ToolFailed(f"{len(summary.failures)} jobs failed; their results are not stored"
+                         + (f"; {len(summary.refused)} files of the corpus refused"
+                            if summary.refused else ""))
+    if summary.refused:
+        raise UnsafeInput(f"{len(summary.refused)} files of the corpus refused (not read, "
+                          "not run); the rest of it ran")
 
 
 @ub.command("report")
@@ -119,17 +121,9 @@ def report_cmd(ctx, corpus_dir, case_id, as_json) -> None:
     if case_id is not None:
         report = report.only(case_id)
     if as_json:
-        click.echo(to_json(report))
+        echo(to_json(report))
     else:
-        click.echo(ub_report.render(report), nl=False)
-
-
-def check_timeout(seconds: float) -> float:
-    """--timeout: finite, above 0, at most :data:`MAX_TIMEOUT`; else a one-line error."""
-    if not math.isfinite(seconds) or not 0 < seconds <= MAX_TIMEOUT:
-        raise BadInput(f"--timeout must be a number of seconds above 0 and at most "
-                             f"{MAX_TIMEOUT:g}, not {seconds:g}")
-    return seconds
+        echo(ub_report.render(report), nl=False)
 
 
 def failure_lines(failures: list[JobFailure]) -> list[str]:

@@ -9,6 +9,7 @@ CPU time within 2 % of the idle figure under load, while wall time grows.
 from __future__ import annotations
 
 import hashlib
+import math
 import os
 import statistics
 import signal
@@ -43,7 +44,7 @@ def _once(burn: Path, iterations: int, nice: int, work: Path) -> process.Timed:
 
 def calibrate(seconds: float = 1.0, runs: int = 5, load: int | None = None) -> Calibration:
     """Measure the burn idle and loaded, at nice 0 and 19; returns figures per condition."""
-    if seconds <= 0 or runs < 1:
+    if not 0 < seconds < math.inf or runs < 1:
         raise WarnscopeError("calibrate needs --seconds > 0 and --runs >= 1")
     if load is not None and load < 1:
         raise WarnscopeError("--load must be at least 1 (the competing processes)")

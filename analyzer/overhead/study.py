@@ -23,6 +23,7 @@ a rerun with the same parameters skips stored cells.
 from __future__ import annotations
 
 import contextlib
+import math
 import os
 import re
 import shlex
@@ -86,10 +87,10 @@ class Options:
             raise WarnscopeError(f"--opt {self.opt}: expected -O0 … -O3, -Os, -Og, -Oz or -Ofast")
         if self.jobs < 1:
             raise WarnscopeError("--jobs must be at least 1")
-        if self.noise <= 0:
+        if not self.noise > 0:  # NaN is not above 0 either
             raise WarnscopeError("--noise must be positive")
-        if self.timeout <= 0:
-            raise WarnscopeError("--timeout must be positive")
+        if not 0 < self.timeout < math.inf:
+            raise WarnscopeError("--timeout must be positive and finite")
         if self.inject not in (None, "build", "wrapper", "both"):
             raise BadInput(f"--inject {self.inject}: expected build, wrapper or both")
         if self.mode == "tu" and self.inject in ("build", "both"):

@@ -78,7 +78,7 @@ def test_flag_sets_are_extra_cells(tmp_path, capsys):
     (["--compilers", "icc"], "unknown compiler id 'icc'"),
     (["--levels", "O9"], "unknown optimization level 'O9'"),
     (["--corpus", "/nonexistent/corpus"], "corpus is not a directory"),
-    (["--timeout", "0"], "--timeout must be a number of seconds above 0"),
+    (["--timeout", "0"], "'--timeout': '0': expected a number in (0, 86400]"),
 ])
 def test_bad_input_is_one_line_and_leaves_the_database_unchanged(tmp_path, capsys, args, message, dump):
     db = tmp_path / "ub.db"

@@ -29,7 +29,7 @@ from warnscope.errors import WarnscopeError
 from analyzer.site import flagdata, overheaddata, ubdata, web_dir
 from analyzer.executors import LocalExecutor, can_fork, cores
 from analyzer.site.output import SiteWriter, WriteStats, WrittenPart
-from analyzer.site.slugs import base_slug, path_slug, slug_map
+from analyzer.site.slugs import base_slug, path_slug, slug_map, unique_slug
 from analyzer.ub.report import LETTERS
 from warnscope import serial
 from warnscope.compilers import level_key, sort_key
@@ -218,17 +218,13 @@ def diff_pages(b: Build) -> None:
 def ub_pages(b: Build) -> None:
     """Per corpus: the matrix (divergent cases first) and a page per case."""
     corpora = ubdata.load_corpora(b.conn)
-    stems = slug_map([Path(c.corpus).name or "corpus" for c in corpora])
+    stems = corpus_stems([view.corpus for view in corpora])
     listed = []
-    seen: set[str] = set()
     for view in corpora:
-        stem = stems[Path(view.corpus).name or "corpus"]
-        if stem in seen:  # two corpora of one base name: the path tells them apart
-            stem = path_slug(view.corpus)
-        seen.add(stem)
+        stem = stems[view.corpus]
         report = view.report
         columns = _columns(report.configurations)
-        case_slugs = {c.case: path_slug(c.case) for c in report.cases}
+        case_slugs = slug_map([c.case for c in report.cases], base=path_slug)
         outcome = {(c.case, c.compiler, c.level, c.flags): c
                    for case in report.cases for c in case.cells}
         b.page(f"ub/{stem}.html", "ub_matrix.html", view=view, stem=stem, columns=columns,
@@ -247,6 +243,22 @@ def ub_pages(b: Build) -> None:
     b.writer.write("static/pygments.css", ubdata.pygments_css() + "\n")
     b.page("ub/index.html", "ub_index.html", corpora=listed)
     b.headlines.append(Headline("_ub_headline.html", {"corpora": listed}))
+
+
+def corpus_stems(corpora: list[str]) -> dict[str, str]:
+    """Each corpus directory's page name under ``ub/``: its base name's slug, and for a
+    later corpus of the same base name its whole path's; never ``index`` (the page
+    listing them), never one name for two corpora. ``corpora`` come most recently run
+    first: that one keeps the short name."""
+    names = slug_map([Path(c).name or "corpus" for c in corpora], reserved={"index"})
+    taken = {"index"}
+    stems = {}
+    for corpus in corpora:
+        stem = names[Path(corpus).name or "corpus"]
+        if stem in taken:  # two corpora of one base name: the path tells them apart
+            stem = path_slug(corpus)
+        stems[corpus] = unique_slug(stem, corpus, taken)
+    return stems
 
 
 def overhead_pages(b: Build) -> None:
@@ -349,7 +361,7 @@ def build(conn: sqlite3.Connection, out_dir: str | Path) -> BuildResult:
     ref.append(b)
     b.compilers = flagdata.load_compilers(conn)
     names = flagdata.all_names(b.compilers)
-    b.slugs = slug_map(names)
+    b.slugs = slug_map(names, reserved={"index"})  # flags/index.html lists them
     b.histories = flagdata.histories(conn, b.compilers, names)
     for h in b.histories:
         for view, entry in zip(b.compilers, h.entries):

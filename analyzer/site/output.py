@@ -5,6 +5,14 @@ static host or rsync sees only real changes. The files of the last build are lis
 in a manifest; a later build removes the ones it no longer produces and never
 touches anything else in the directory.
 
+The manifest lies in a directory that may be shared or copied from elsewhere, so its
+entries are not trusted: an entry is removed only if it is a relative path of plain
+components (no ``..``, ``.`` or empty one) that leads, through real directories only
+(never a symbolic link), to a regular file inside the output directory. Any other
+entry is left alone and reported (:attr:`WriteStats.skipped`): an absolute path,
+``../outside`` or ``sub/x.html`` where ``sub`` links out of the site never removes a
+file outside it.
+
 A build into an empty (or new) directory has nothing to compare with and no reader
 to protect: there every file is written in place, without reading it back first and
 without the temporary sibling and rename :func:`warnscope.paths.atomic_write` uses to
@@ -19,11 +27,15 @@ renders the next pages on the other. The writer's first error is raised by the n
 """
 from __future__ import annotations
 
+import errno
+import os
+import stat
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from warnscope.errors import WarnscopeError
+from warnscope.extract import shown
 from warnscope.paths import atomic_write
 
 MANIFEST = ".warnscope-site"
@@ -35,6 +47,8 @@ class WriteStats:
     unchanged: int = 0
     removed: list[str] = field(default_factory=list)
     largest: tuple[int, str] = (0, "")
+    #: a line for each manifest entry left alone because removing it was not safe
+    skipped: list[str] = field(default_factory=list)
 
     @property
     def total(self) -> int:
@@ -156,15 +170,62 @@ class SiteWriter:
         self.close()
         if self._error is not None:
             raise self._error
-        manifest = self.root / MANIFEST
-        old = manifest.read_text().split("\n") if manifest.is_file() else []
-        for rel in old:
-            if rel and rel not in self._seen and ".." not in Path(rel).parts:
-                path = self.root / rel
-                if path.is_file():
-                    path.unlink()
-                    self.stats.removed.append(rel)
+        old = self._old_manifest()
+        for rel in (old or "").split("\n"):
+            if rel and rel not in self._seen:
+                self._remove_stale(rel)
         listing = "\n".join(sorted(self._seen)) + "\n"
-        if not manifest.is_file() or manifest.read_text() != listing:
-            atomic_write(manifest, listing.encode())
+        if old != listing:
+            atomic_write(self.root / MANIFEST, listing.encode())
         return self.stats
+
+    def _old_manifest(self) -> str | None:
+        """The previous build's manifest, or None: read only if it is a regular file in
+        the directory itself (a link of its name is not followed, and is replaced)."""
+        manifest = self.root / MANIFEST
+        try:
+            fd = os.open(manifest, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+        except FileNotFoundError:
+            return None
+        except OSError as exc:
+            if exc.errno != errno.ELOOP:
+                raise
+            self.stats.skipped.append(f"{shown(str(manifest))}: not read: a symbolic link")
+            return None
+        with os.fdopen(fd, "rb") as f:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                self.stats.skipped.append(f"{shown(str(manifest))}: not read: not a regular file")
+                return None
+            return f.read().decode("utf-8", "surrogateescape")
+
+    def _remove_stale(self, rel: str) -> None:
+        """Remove the previous build's file ``rel`` if it is safely this site's (see the
+        module's docstring), else say why it stays. A file already gone is nothing to do."""
+        parts = rel.split("/")
+        if any(p in ("", ".", "..") or "\0" in p for p in parts):  # "" also for /absolute
+            self._skip(rel, "not a plain relative path inside the site")
+            return
+        fd = os.open(self.root, os.O_RDONLY | os.O_DIRECTORY)
+        try:
+            for part in parts[:-1]:  # each directory entered without following a link
+                below = os.open(part, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=fd)
+                os.close(fd)
+                fd = below
+            if not stat.S_ISREG(os.stat(parts[-1], dir_fd=fd, follow_symlinks=False).st_mode):
+                self._skip(rel, "not a regular file")
+                return
+            os.unlink(parts[-1], dir_fd=fd)
+            self.stats.removed.append(rel)
+        except FileNotFoundError:
+            return
+        except OSError as exc:
+            if exc.errno not in (errno.ELOOP, errno.ENOTDIR):
+                raise
+            self._skip(rel, "it leads through a symbolic link or a file, not a directory of the site")
+        finally:
+            os.close(fd)
+
+    def _skip(self, rel: str, reason: str) -> None:
+        self.stats.skipped.append(f"{shown(str(self.root / MANIFEST))}: entry '{shown(rel)}' "
+                                  f"not removed: {reason}")
+

@@ -51,3 +51,58 @@ def test_a_file_that_cannot_be_created_is_one_error(tmp_path: Path):
         writer.write("a/b.html", "x")
         writer.finish()  # the writer thread's error surfaces here at the latest
     writer.close()
+
+
+def test_a_rebuild_removes_what_it_dropped_and_nothing_else(tmp_path: Path):
+    out = tmp_path / "site"
+    first = SiteWriter(out)
+    first.write("keep.html", "k")
+    first.write("deep/gone.html", "g")
+    first.finish()
+    (out / "mine.txt").write_text("not the site's")
+    again = SiteWriter(out)
+    again.write("keep.html", "k")
+    stats = again.finish()
+    assert stats.removed == ["deep/gone.html"] and stats.skipped == []
+    assert not (out / "deep/gone.html").exists() and (out / "mine.txt").exists()
+    assert (out / MANIFEST).read_text() == "keep.html\n"
+
+
+def test_manifest_entries_outside_the_site_are_left_alone(tmp_path: Path):
+    """An absolute path, ``..``, a path through a link to a directory outside, a link to
+    a file outside, a directory: each is reported, none is followed or removed."""
+    out, outside = tmp_path / "site", tmp_path / "outside"
+    outside.mkdir()
+    for name in ("abs.html", "x.html", "target.html"):
+        (outside / name).write_text("outside")
+    out.mkdir()
+    (out / "sub").symlink_to(outside, target_is_directory=True)
+    (out / "link.html").symlink_to(outside / "target.html")
+    (out / "adir").mkdir()
+    hostile = [str(outside / "abs.html"), "../outside/x.html", "sub/x.html", "link.html", "adir",
+               "a//b", "./x.html", "sub/../x.html"]
+    (out / MANIFEST).write_text("\n".join(hostile) + "\n")
+    writer = SiteWriter(out)
+    writer.write("index.html", "i")
+    stats = writer.finish()
+    assert stats.removed == []
+    assert len(stats.skipped) == len(hostile)
+    for entry, line in zip(hostile, stats.skipped):
+        assert f"entry '{entry}' not removed" in line
+    assert all((outside / n).read_text() == "outside" for n in ("abs.html", "x.html", "target.html"))
+    assert (out / "link.html").is_symlink() and (out / "adir").is_dir()
+    assert (out / MANIFEST).read_text() == "index.html\n"
+
+
+def test_a_manifest_that_is_a_link_is_not_read(tmp_path: Path):
+    out, elsewhere = tmp_path / "site", tmp_path / "list"
+    out.mkdir()
+    (out / "victim.html").write_text("v")
+    elsewhere.write_text("victim.html\n")
+    (out / MANIFEST).symlink_to(elsewhere)
+    writer = SiteWriter(out)
+    writer.write("index.html", "i")
+    stats = writer.finish()
+    assert stats.removed == [] and "not read: a symbolic link" in stats.skipped[0]
+    assert (out / "victim.html").exists() and elsewhere.read_text() == "victim.html\n"
+    assert not (out / MANIFEST).is_symlink() and (out / MANIFEST).read_text() == "index.html\n"

@@ -26,6 +26,7 @@ import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from warnscope import extract
 from warnscope.errors import ParseError, WarnscopeError
 
 CMAKE_CONFIGURE = ('cmake -S . -B _build -G "Unix Makefiles" -DCMAKE_BUILD_TYPE=None '
@@ -111,14 +112,19 @@ def configures_per_level(recipe: Recipe) -> bool:
     return recipe.inject == "cmake" or any(p in recipe.configure for p in PLACEHOLDERS)
 
 
+#: A compile database larger than this is not one warnscope can replay.
+MAX_CCDB_BYTES = 256 << 20
+
+
 def compile_commands(path_text: str) -> Recipe:
     """A compile database: its TUs are replayed (tu mode), the compiler swapped for the
     one under test. Malformed entries are refused with the file and entry."""
     path = Path(path_text).resolve()
+    # a regular file only (a FIFO would block the read for ever), of a bounded size
+    raw = extract.read_regular(path_text, path_text, max_bytes=MAX_CCDB_BYTES,
+                               max_line=MAX_CCDB_BYTES)
     try:
-        data = json.loads(path.read_text())
-    except OSError as exc:
-        raise WarnscopeError(f"{path_text}: {exc.strerror}") from None
+        data = json.loads(raw)
     except json.JSONDecodeError as exc:
         raise ParseError(path_text, exc.lineno, f"not JSON: {exc.msg}") from None
     except UnicodeDecodeError:

@@ -36,7 +36,8 @@ from typing import Any, Callable, Iterable
 from warnscope.apt import AptState
 from warnscope.database import transaction, utc_now
 from warnscope.accounting import Accountant, ProcessTable, Unavailable
-from warnscope.errors import BadInput, WarnscopeError
+from warnscope import extract
+from warnscope.errors import BadInput, ParseError, UnsafeInput, WarnscopeError
 from warnscope.measure import TreeRun, host
 from warnscope.paths import cache_dir
 
@@ -345,9 +346,9 @@ def _commands(text: str, cell: CellResult, opts: Options, inject: str) -> str:
 def configured_flags(tree: Path, var: str) -> str | None:
     """``CFLAGS``'s value as configure wrote it into the tree's top Makefile (``CFLAGS =
     -O2 -D_LARGEFILE64_SOURCE=1``), or None where the Makefile has no such line."""
-    try:
-        text = (tree / "Makefile").read_text(errors="replace")
-    except OSError:
+    try:  # the tree may be a user's: only its own regular file (a link out is refused)
+        text = extract.Tree(tree, "build tree").read("Makefile").decode("utf-8", "replace")
+    except (UnsafeInput, ParseError):
         return None
     found = re.search(rf"^{var}\s*=[ \t]*(.*)$", text, re.M)
     return found.group(1).strip() if found else None

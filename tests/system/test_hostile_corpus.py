@@ -259,3 +259,14 @@ def test_sigterm_ends_a_command_waiting_on_a_busy_database(tmp_path, gcc_tree, c
     assert proc.returncode == 128 + signal.SIGTERM, err
     assert took < 1.0, took
     assert err.strip().splitlines()[-1] == "warnscope: terminated"
+
+
+def test_a_fifo_as_compile_database_is_one_line_not_a_hang(tmp_path, warnscope, one_error):
+    fifo = tmp_path / "compile_commands.json"
+    os.mkfifo(fifo)
+    started = time.monotonic()
+    line = one_error(warnscope("--db", str(tmp_path / "o.db"), "overhead", "run",
+                               "--compile-commands", str(fifo), "--compilers", "gcc-12",
+                               "--mode", "tu", timeout=60))
+    assert time.monotonic() - started < 30
+    assert "compile_commands.json: not a regular file (a FIFO)" in line

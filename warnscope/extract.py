@@ -302,6 +302,9 @@ class Tree:
                 elif os.path.islink(os.path.join(dirpath, name)):
                     refused.append(Refused(self.shown(rel), "a symbolic link to a directory "
                                                             "(not followed)", directory=True))
+                elif want(name):  # a directory where a wanted file's name is
+                    refused.append(Refused(self.shown(rel), "not a regular file (a directory)",
+                                           rel=rel))
             dirnames.sort()
             for name in sorted(filenames):
                 rel = base + name
@@ -316,27 +319,27 @@ class Tree:
 
     def _name_ok(self, rel: str, refused: list[Refused]) -> bool:
         if shown(rel) != rel:
-            refused.append(Refused(self.shown(rel), "name is not valid UTF-8"))
+            refused.append(Refused(self.shown(rel), "file name is not valid UTF-8"))
             return False
         if _CONTROL.search(rel):
-            refused.append(Refused(self.shown(rel), "name holds control characters"))
+            refused.append(Refused(self.shown(rel), "file name holds control characters"))
             return False
         return True
 
     def _why_not(self, rel: str) -> str:
-        """Why ``rel`` cannot be read from this tree ('' when it can), without opening it."""
+        """Why ``rel`` cannot be read from this tree ('' when it can), without opening it:
+        what it is (followed through links, as ``stat`` sees it) before where it leads."""
         path = self.root / rel
-        target = os.path.realpath(path)
-        if os.path.commonpath([target, self.root]) != str(self.root):
-            return f"a symbolic link leading out of the {self.what}"
         try:
-            st = os.stat(target, follow_symlinks=False)
+            st = os.stat(path)
         except FileNotFoundError:
-            return "a dangling symbolic link"
+            return "dangling symbolic link" if os.path.islink(path) else "no such file"
         except OSError as exc:
             return _os_reason(exc)
         if not stat.S_ISREG(st.st_mode):
             return f"not a regular file ({_kind(st.st_mode)})"
+        if os.path.commonpath([os.path.realpath(path), self.root]) != str(self.root):
+            return f"a symbolic link leading out of the {self.what}"
         return ""
 
     def read(self, rel: str, max_bytes: int = MAX_FILE_BYTES,
@@ -355,15 +358,7 @@ class Tree:
             reason = ("a symbolic link swapped in" if exc.errno in (errno.ELOOP, errno.ENOTDIR)
                       else _os_reason(exc))
             raise UnsafeInput(f"{display}: {reason}") from None
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode):
-            os.close(fd)
-            raise UnsafeInput(f"{display}: not a regular file ({_kind(st.st_mode)})")
-        if st.st_size > max_bytes:
-            os.close(fd)
-            raise UnsafeInput(f"{display}: {st.st_size} bytes, over the {_size(max_bytes)} "
-                              "limit for one file")
-        return _read_fd(fd, display, max_bytes, max_line)
+        return _read_fd(fd, display, max_bytes, max_line)  # fstat: a regular file, capped
 
     def _open(self, parts: tuple[str, ...]) -> int:
         """Open root/parts for reading, entering each directory without following a link."""

@@ -36,7 +36,9 @@ from analyzer.ub.results import CellRef, JobFailure, RunSummary
 #: Bump when the meaning of a stored result changes, so old results are recomputed.
 #: "4": a run stopped by the CPU limit could be stored as a crash (SIGKILL with rusage
 #: just under the limit); such cells are run again.
-RESULT_VERSION = "4"
+#: "5": a cell keeps its program's generated code (compiled with -g, which leaves the code
+#: as it is, and disassembled): cells stored without it are run again.
+RESULT_VERSION = "5"
 DEFAULT_RUNS = 2
 CLANG_UNITS_PER_JOB = 40
 SANITIZER_LIMITS = sandbox.Limits(timeout=10.0, cpu=10, address_space=None)

@@ -58,10 +58,12 @@ def ub() -> None:
 @click.option("--scheduler", default=None, help="Dask scheduler address, tcp://HOST:PORT.")
 @click.option("--no-warnings", is_flag=True, help="Skip warning detection.")
 @click.option("--no-sanitizers", is_flag=True, help="Skip the sanitizer builds.")
+@click.option("--no-code", is_flag=True,
+              help="Keep no generated code (no -g, no disassembly; ub explain has none).")
 @click.option("--json", "as_json", is_flag=True, help="Print the cells as JSON.")
 @click.pass_context
 def run_cmd(ctx, corpus_dir, compilers, levels, flag_sets, runs, timeout, jobs, scheduler,
-            no_warnings, no_sanitizers, as_json) -> None:
+            no_warnings, no_sanitizers, no_code, as_json) -> None:
     """Compile and run every cell: program x compiler x level x flag set."""
     corpus_dir = corpus_dir or str(bundled_corpus())
     compiler_list = list(dict.fromkeys(canonical(c) for c in compilers.split(",") if c.strip()))
@@ -81,7 +83,7 @@ def run_cmd(ctx, corpus_dir, compilers, levels, flag_sets, runs, timeout, jobs, 
         summary = ub_run.run(conn, corpus_dir, compiler_list, level_list, flag_list,
                              jobs=jobs, runs=runs, limits=limits,
                              warnings=not no_warnings, sanitizers=not no_sanitizers,
-                             executor=executor, progress=progress)
+                             code=not no_code, executor=executor, progress=progress)
     finally:
         progress.close()
         if executor is not None:
@@ -136,10 +138,10 @@ def report_cmd(ctx, corpus_dir, case_id, as_json) -> None:
 @click.option("--level", default=None, help="Only this level's configurations (O2 or -O2).")
 @click.option("--vs", "vs", default=None, metavar="COMPILER:LEVEL",
               help="Align the code of the first configuration shown with this one.")
-@click.option("--no-code", is_flag=True, help="Labels only, without the instructions.")
+@click.option("--labels-only", is_flag=True, help="The labels without the instructions.")
 @click.option("--json", "as_json", is_flag=True, help="Print the explanation as JSON.")
 @click.pass_context
-def explain_cmd(ctx, case_id, corpus_dir, compiler, level, vs, no_code, as_json) -> None:
+def explain_cmd(ctx, case_id, corpus_dir, compiler, level, vs, labels_only, as_json) -> None:
     """What the compiler did with a case: per configuration the labels and the code of
     the program's functions; --vs shows two configurations aligned."""
     from analyzer.ub import explain as ub_explain
@@ -161,7 +163,7 @@ def explain_cmd(ctx, case_id, corpus_dir, compiler, level, vs, no_code, as_json)
     if as_json:
         echo(to_json(ex))
     else:
-        echo(explain_text.render(ex, code=not no_code), nl=False)
+        echo(explain_text.render(ex, code=not labels_only), nl=False)
 
 
 def failure_lines(failures: list[JobFailure]) -> list[str]:

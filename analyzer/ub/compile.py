@@ -50,9 +50,9 @@ COMPILE_LIMITS = sandbox.Limits(timeout=COMPILE_TIMEOUT, cpu=COMPILE_TIMEOUT,
 #: unsandboxed compiler (which could embed any file root can read) are not reused;
 #: "-2": GCC 14's multi-line JSON diagnostics were stored as text, not as warnings.
 CACHE_VERSION = "sandboxed-2"
-#: Part of the key of a build that keeps its code ("code-1": -g and objdump in the
+#: Part of the key of a build that keeps its code ("code-2": -g and one objdump in the
 #: compile's sandbox run); builds without code (sanitizers) keep their old keys.
-CODE_VERSION = "code-1"
+CODE_VERSION = "code-2"
 #: Messages of a compile that failed for want of room, not because of the program.
 _NO_ROOM = ("No space left on device", "File too large", "Disk quota exceeded")
 #: ... and for want of memory (the address-space limit reached before the watchdog's).
@@ -161,14 +161,15 @@ def _read_code(ws: sandbox.Workspace) -> tuple[str | None, str]:
     if status != b"0":
         err = (ws.read("a.err") or b"").decode("utf-8", "replace")
         why = " ".join(err.split())[:200] or (
-            f"objdump ended with status {status.decode('ascii', 'replace')}" if status
-            else "objdump did not finish (time or size limit)")
+            f"objdump ended with status {status.decode('ascii', 'replace')}"
+            + (" (its time or size limit)" if status in (b"152", b"153", b"137") else "")
+            if status else "objdump did not finish")
         return None, why
     try:
-        sym, dis = ws.read("a.sym"), ws.read("a.dis")
-        if sym is None or dis is None:
+        dis = ws.read("a.dis")
+        if dis is None:
             return None, "objdump wrote no output"
-        code = disasm.parse(sym.decode("utf-8", "replace"), dis.decode("utf-8", "replace"))
+        code = disasm.parse(dis.decode("utf-8", "replace"))
     except disasm.Unavailable as exc:
         return None, str(exc)
     if not code.functions:

@@ -26,20 +26,20 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-#: What the compile's sandbox runs after a successful compile: the symbol table and
-#: section headers of every section (the function after an empty one may be in ``.fini``),
-#: then the disassembly of ``.text`` with line numbers, demangled, without encodings.
-#: objdump gets its own time and output limits, so a binary it cannot handle costs a
-#: missing disassembly ('code unavailable'), never a failed compile. A compiler killed by
-#: a signal kills the shell by the same signal, so the sandbox reports it as before.
+#: What the compile's sandbox runs after a successful compile: one objdump that prints
+#: the section headers and the symbol table (the function after an empty one may be in
+#: ``.fini``) and the disassembly with line numbers, demangled, without encodings. objdump
+#: gets its own CPU-time and file-size limits, so a binary it cannot handle costs a missing
+#: disassembly ('code unavailable'), never a failed compile; it reads no input, so CPU time
+#: bounds it (the compile's own wall-clock limit holds as well). A compiler killed by a
+#: signal kills the shell by the same signal, so the sandbox reports it as before.
 SCRIPT = r"""
 "$@" || { s=$?; [ "$s" -gt 128 ] && kill -"$((s - 128))" $$; exit "$s"; }
 (
-  ulimit -f 65536 2>/dev/null
-  timeout -s KILL 30 objdump -h -t -C a.out > a.sym 2> a.err &&
-  timeout -s KILL 30 objdump -d -l -C -w --no-show-raw-insn -j .text a.out > a.dis 2>> a.err
-  echo $? > a.status
+  ulimit -t 30 2>/dev/null; ulimit -f 65536 2>/dev/null
+  exec objdump -h -t -d -l -C -w --no-show-raw-insn a.out > a.dis 2> a.err
 ) < /dev/null
+echo $? > a.status
 exit 0
 """
 #: Instructions kept per function; the rest are counted, not kept.
@@ -116,10 +116,13 @@ _RIP = re.compile(r"-?0x[0-9a-f]+\(%rip\)")
 _BRANCH = re.compile(r"^(j[a-z]+|call[a-z]*|loop[a-z]*|jmp[a-z]*|xbegin)$")
 
 
-def parse(symbols: str, disassembly: str) -> Code:
-    """The program's functions from objdump's ``-h -t`` text and its ``-d -l`` text of
-    ``.text``. Raises :class:`Unavailable` when there is no ``.text`` to read."""
-    if len(symbols) + len(disassembly) > MAX_TEXT:
+def parse(symbols: str, disassembly: str | None = None) -> Code:
+    """The program's functions from objdump's ``-h -t`` text and its ``-d -l`` text (one
+    text holding both, as :data:`SCRIPT` writes it, or two). Raises :class:`Unavailable`
+    when there is no ``.text`` to read."""
+    if disassembly is None:
+        disassembly = symbols
+    if len(symbols) + (0 if disassembly is symbols else len(disassembly)) > MAX_TEXT:
         raise Unavailable("disassembly larger than 32 MB")
     syms = _symbols(symbols)
     text_funcs = sorted(((addr, size, name) for addr, size, name, sect in syms

@@ -78,7 +78,18 @@ def explain(conn: sqlite3.Connection, data: StoredResults, case_id: str,
     mine = [c for c in data.cells if c.case_id == case_id]
     if not mine:
         raise NoData(f"no case {case_id!r} in the results of {data.corpus}")
-    texts = ub_store.codes(conn, {c.code for c in mine if c.code})
+    texts = data.codes or ub_store.codes(conn, {c.code for c in mine if c.code})
+    return explanation(data.corpus, mine, texts, compiler, level, vs)
+
+
+def explanation(corpus: str, mine: list[CellRecord], texts: dict[str, str],
+                compiler: str | None = None, level: str | None = None,
+                vs: tuple[str, str] | None = None, first_divergent: bool = False
+                ) -> Explanation:
+    """The explanation of one case's cells (``mine``) from their code texts; with
+    ``first_divergent`` the diff is that of the first two configurations whose behaviour
+    differs (the site's case page), if any."""
+    case_id = mine[0].case_id
     labels = labelled(mine, texts)
     codes = parsed_codes(mine, texts)
     shown = [c for c in mine if (compiler is None or c.compiler == compiler)
@@ -94,7 +105,23 @@ def explain(conn: sqlite3.Connection, data: StoredResults, case_id: str,
         if other is None:
             raise BadInput(f"--vs {vs[0]}:{vs[1]}: no such cell of {case_id}")
         diff = code_diff(_cell_code(shown[0], labels, codes), _cell_code(other, labels, codes))
-    return Explanation(corpus=data.corpus, case=case_id, configurations=configs, diff=diff)
+    elif first_divergent:
+        pair = divergent_pair(shown)
+        if pair is not None:
+            diff = code_diff(*(_cell_code(c, labels, codes) for c in pair))
+    return Explanation(corpus=corpus, case=case_id, configurations=configs, diff=diff)
+
+
+def divergent_pair(cells: list[CellRecord]) -> tuple[CellRecord, CellRecord] | None:
+    """The first two cells (in the order given) that behave differently and both have
+    code: the first cell with code, and the first after it that differs from it; failing
+    that, any such pair."""
+    with_code = [c for c in cells if c.code]
+    for i, a in enumerate(with_code):
+        for b in with_code[i + 1:]:
+            if a.behaviour != b.behaviour:
+                return a, b
+    return None
 
 
 def _cell_code(c: CellRecord, labels, codes) -> CellCode:

@@ -157,3 +157,32 @@ def test_ub_explain_shows_labels_code_and_the_aligned_pair(stored, cli_at):
     assert code == 0 and "code unavailable: no functions of the program" in out
     code, _, err = cli("ub", "explain", "signed-integer-overflow/loop", "--vs", "clang-16")
     assert code == 1 and "expected COMPILER:LEVEL" in err
+
+
+ROOT_LOOP = {"gcc-14": ("loop-without-exit", "main", "loop.c:14"),
+             "clang-18": ("empty-function", "main", ""),
+             "gcc-10": ("loop-without-exit", "main", "loop.c:14"),
+             "clang-11": ("loop-without-exit", "main", "loop.c:14")}
+
+
+@pytest.mark.parametrize("compiler", sorted(ROOT_LOOP))
+def test_a_root_compilers_code_comes_from_the_roots_objdump(compiler, tmp_path):
+    """A compiler of a Debian root (prepared by test_zoo_roots*.py or `toolchain add`):
+    its binary is disassembled by the root's own objdump, in the same sandbox run."""
+    from warnscope.errors import WarnscopeError
+    try:
+        tc = resolve(compiler)
+    except WarnscopeError as exc:
+        pytest.skip(f"{compiler} is not available here: {exc}")
+    if tc.root is None:
+        pytest.skip(f"{compiler} is a host compiler here")
+    src = (REPO / "corpus" / "signed-integer-overflow" / "loop.c").read_bytes()
+    from analyzer.ub import codelabels, disasm
+    builds = {level: compile_program(tc, "c", "gnu17", "loop.c", src, [level], [], True, True)
+              for level in ("-O0", "-O2")}
+    assert all(b.ok and b.code for b in builds.values()), {l: b.code_note for l, b in builds.items()}
+    o0, o2 = (disasm.loads(builds[l].code) for l in ("-O0", "-O2"))
+    assert [l.kind for l in codelabels.labels(o0)] == []
+    kinds = [(l.kind, l.function, l.line) for l in codelabels.labels(o2, o0)]
+    assert ROOT_LOOP[compiler] in kinds
+    assert any(i.line == "loop.c:14" for i in o0.function("main").insns)   # the root's line tables

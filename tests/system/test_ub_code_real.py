@@ -35,6 +35,9 @@ pytestmark = pytest.mark.skipif(any(shutil.which(c) is None for c in ("gcc-12", 
 NO_SYMBOL = b"""/* a main of bare assembly: no function symbol, nothing to disassemble as the program's */
 __asm__(".text\\n.globl main\\nmain:\\n xor %eax,%eax\\n ret\\n");
 """
+ESCAPE = (b'__asm__(".text\\n.globl \\"ev\\x1b[2Jil\\"\\n.type \\"ev\\x1b[2Jil\\",@function\\n'
+          b'\\"ev\\x1b[2Jil\\":\\n ret\\n.size \\"ev\\x1b[2Jil\\", .-\\"ev\\x1b[2Jil\\"\\n");\n'
+          b"int main(void) { return 0; }\n")
 HUGE = b"""/* a function of a megabyte of nops */
 __asm__(".text\\n.globl main\\n.type main,@function\\nmain:\\n.fill 1048576,1,0x90\\n"
         "xor %eax,%eax\\nret\\n.size main, .-main\\n");
@@ -52,6 +55,7 @@ def stored(tmp_path_factory):
     (corpus / "bad").mkdir()
     (corpus / "bad" / "no-symbol.c").write_bytes(NO_SYMBOL)
     (corpus / "bad" / "huge.c").write_bytes(HUGE)
+    (corpus / "bad" / "escape.c").write_bytes(ESCAPE)
     db = tmp / "ub.db"
     conn = connect(db)
     summary = ub_run.run(conn, corpus, ["gcc-12", "clang-16"], ["O0", "O2"], limits=LIMITS,
@@ -127,6 +131,14 @@ def test_bad_binaries_keep_their_outcome_and_say_why_there_is_no_code(stored):
         assert "no functions of the program" in bare.code_note
         huge = cells["bad/huge", compiler, "-O2"]
         assert huge.outcome == "completed" and huge.labels == [] and huge.code_note == ""
+
+
+def test_a_function_name_with_a_terminal_escape_is_shown_as_text(stored, warnscope):
+    db = stored[0]
+    proc = warnscope("--db", str(db), "ub", "explain", "bad/escape", "--level", "O2")
+    assert proc.returncode == 0, proc.stderr
+    assert b"\x1b" not in proc.stdout
+    assert b"ev\\x1b[2Jil:" in proc.stdout
 
 
 def test_a_function_of_a_megabyte_is_cut_and_says_so(stored, cli_at):

@@ -166,7 +166,8 @@ def align(left: disasm.Function | None, right: disasm.Function | None) -> list[D
     rows: list[DiffRow] = []
     for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, ka, kb, autojunk=False).get_opcodes():
         if op == "equal":
-            rows += [DiffRow(a[i].text, b[j].text, a[i].line, b[j].line, True)
+            # aligned as equal; the same code only if the branch targets agree too
+            rows += [DiffRow(a[i].text, b[j].text, a[i].line, b[j].line, a[i].text == b[j].text)
                      for i, j in zip(range(i1, i2), range(j1, j2))]
             continue
         n = max(i2 - i1, j2 - j1)

@@ -198,3 +198,14 @@ a t.c:7 call __printf_chk@plt
     o2 = _code("F main 10\n0 t.c:5 call puts@plt\n5 t.c:7 jmp putchar@plt")
     assert _kinds(o2, o0) == []
     assert _kinds(_code("F main 1\n0 - ret"), o0) == [("call-removed", "main", "t.c:5")]
+
+
+def test_aligned_code_pairs_equal_runs_and_marks_the_rest():
+    from analyzer.ub.explain import align
+    o0, o2 = O0.functions[0], _code("F main 2\n0 t.c:14 jmp main").functions[0]
+    rows = align(o0, o2)
+    paired = [r for r in rows if r.left is not None and r.right is not None]
+    assert [(r.left, r.right, r.same) for r in paired] == [("jmp main+0x20", "jmp main", False)]
+    assert all(not r.same for r in rows) and len(rows) == len(o0.insns)
+    assert [r.same for r in align(o0, o0)] == [True] * len(o0.insns)
+    assert [(r.left, r.right) for r in align(None, o2)] == [(None, "jmp main")]

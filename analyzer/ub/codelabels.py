@@ -12,14 +12,17 @@ none here. Each rule names the function and, where the line table says, the sour
 * ``loop-without-exit``: a cycle of the control-flow graph that no edge leaves, no
   ``ret`` ends and no jump leaves the function from; with the reference, the test the
   -O0 build made on the loop's lines is named as removed.
-* ``call-removed``: a library function the reference calls and this build never does
+* ``call-removed``: a C library function the reference calls and this build never does
   (the ``printf`` that never happens); calls the compiler expands inline (``memcpy``,
-  ``strlen``, ...) and the ``printf``/``puts``/``putchar`` rewrites do not count.
+  ``strlen``, ...), the ``printf``/``puts``/``putchar`` rewrites, C++ library
+  functions (templates inlined at will) and the C++ ABI's exception handling
+  (``__cxa_*``, ``_Unwind_*``: landing pads go when nothing can throw) do not count.
 * ``constant-output``: a value passed to ``printf`` that this build loads as a constant
   where the reference loaded it from memory or a register.
 * ``check-removed``: a source line whose -O0 code compares and branches, where this
   build has no compare, branch, conditional move or set on that line in any function
-  (a null or overflow test folded away).
+  (a null or overflow test folded away). Lines of headers are not looked at: inlined
+  library code is the library's.
 """
 from __future__ import annotations
 
@@ -47,6 +50,13 @@ _EXPANDABLE = {"memcpy", "memmove", "memset", "memcmp", "bcmp", "strlen", "strcm
 _SAME_AS = {"puts": "printf", "putchar": "printf", "printf_chk": "printf", "vprintf": "printf",
             "fputs": "fprintf", "fputc": "fprintf", "fwrite": "fprintf", "putc": "fprintf",
             "fprintf_chk": "fprintf", "IO_putc": "fprintf", "sprintf_chk": "sprintf"}
+#: A line of the program's own source, not of a header it includes: the rules that read
+#: lines look only at these (a libstdc++ header's tests and calls, inlined at -O2, are the
+#: library's, not the program's).
+_SOURCE_LINE = re.compile(r"\.(c|cc|cpp|cxx|C|c\+\+):\d+$")
+#: A C function's name: a C++ callee (``std::...``, ``operator new(...)``) is a library
+#: template the compiler may inline at will, so its disappearance says nothing.
+_C_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 #: The register of printf's first value, per callee.
 _VALUE_REG = {"printf": ("%esi", "%rsi"), "printf_chk": ("%edx", "%rdx")}
 
@@ -245,7 +255,8 @@ def calls_removed(code: Code, ref: Code) -> list[CodeLabel]:
     for f in ref.functions:
         for i in f.insns:
             c = _callee(i)
-            if c is None or c in _EXPANDABLE or (c.endswith("_chk") and c[:-4] in _EXPANDABLE):
+            if c is None or c in _EXPANDABLE or (c.endswith("_chk") and c[:-4] in _EXPANDABLE) \
+                    or not _C_NAME.fullmatch(c) or c.startswith(("cxa_", "Unwind_", "gxx_")):
                 continue
             if _group(c) not in made and _group(c) not in found:
                 where = f" (at {i.line} at -O0)" if i.line else ""
@@ -271,7 +282,8 @@ def checks_removed(code: Code, ref: Code) -> list[CodeLabel]:
     for f in ref.functions:
         insns = f.insns
         for n, i in enumerate(insns):
-            if not (i.line and _JCC.match(i.mnemonic)) or i.line in found or i.line in now:
+            if not (_SOURCE_LINE.search(i.line) and _JCC.match(i.mnemonic)) or i.line in found \
+                    or i.line in now:
                 continue
             test = next((p for p in reversed(insns[max(n - 3, 0):n])
                          if _TEST.match(p.mnemonic) and p.line == i.line), None)
@@ -290,7 +302,7 @@ def constant_outputs(code: Code, ref: Code) -> list[CodeLabel]:
         for f in c.functions:
             for n, i in enumerate(f.insns):
                 callee = _callee(i)
-                if callee not in _VALUE_REG or not i.line:
+                if callee not in _VALUE_REG or not _SOURCE_LINE.search(i.line):
                     continue
                 regs = _VALUE_REG[callee]
                 value: str | None = None

@@ -209,3 +209,16 @@ def test_aligned_code_pairs_equal_runs_and_marks_the_rest():
     assert all(not r.same for r in rows) and len(rows) == len(o0.insns)
     assert [r.same for r in align(o0, o0)] == [True] * len(o0.insns)
     assert [(r.left, r.right) for r in align(None, o2)] == [(None, "jmp main")]
+
+
+def test_inlined_library_code_is_not_the_programs():
+    o0 = _code("""
+F main 30
+0 s.cpp:9 call _ZNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEE9_M_createERmm@plt
+5 basic_string.h:234 cmp $0xf,%rax
+9 basic_string.h:234 ja main+0x10
+10 s.cpp:10 ret
+""")
+    o0.functions[0].insns[0] = Insn(0, "call", "std::__cxx11::basic_string<char>::_M_create(unsigned long&, unsigned long)@plt",
+                                    "std::__cxx11::basic_string<char>::_M_create(unsigned long&, unsigned long)@plt", "s.cpp:9")
+    assert _kinds(_code("F main 1\n0 s.cpp:10 ret"), o0) == []

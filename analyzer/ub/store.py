@@ -27,11 +27,14 @@ from analyzer.ub.results import (CaseInfo, CellRecord, CellRun, SanitizerRecord,
 
 def save_cases(conn: sqlite3.Connection, corpus: str, cases: list[Case]) -> None:
     """Insert or refresh the corpus's cases, in one transaction; cases gone from the
-    corpus are dropped with their results."""
+    corpus are dropped with their results, and stored code no cell refers to with them."""
     with transaction(conn):
         known = {r[0] for r in conn.execute("SELECT id FROM ub_case WHERE corpus = ?", (corpus,))}
         for gone in known - {c.id for c in cases}:
             conn.execute("DELETE FROM ub_case WHERE corpus = ? AND id = ?", (corpus, gone))
+        # code no cell refers to any more (its cells were replaced or dropped)
+        conn.execute("DELETE FROM ub_code WHERE hash NOT IN "
+                     "(SELECT code FROM ub_cell WHERE code IS NOT NULL)")
         for c in cases:
             conn.execute(
                 """INSERT INTO ub_case (corpus, id, category, language, std, standard, summary,

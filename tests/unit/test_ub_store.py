@@ -189,3 +189,14 @@ def test_no_results_is_no_data(tmp_path, db):
         ub_store.load(connect(db[0], write=False), "/elsewhere")
     with pytest.raises(NoData, match="no case 'nope'"):
         ub_report.build(ub_store.load(connect(db[0], write=False))).only("nope")
+
+
+def test_code_no_cell_refers_to_is_dropped_with_the_next_run(db):
+    path, corpus = db
+    conn = connect(path)
+    _code(conn, "-O0", b"F\tmain\t0\t0\t\n")
+    with transaction(conn):
+        conn.execute("INSERT INTO ub_code (hash, size, code) VALUES ('orphan', 1, x'00')")
+    ub_store.save_cases(conn, corpus, discover(MINI))
+    assert [r[0] for r in conn.execute("SELECT hash FROM ub_code")] == \
+        [hashlib.sha256(b"F\tmain\t0\t0\t\n").hexdigest()]

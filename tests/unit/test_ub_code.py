@@ -222,3 +222,21 @@ F main 30
     o0.functions[0].insns[0] = Insn(0, "call", "std::__cxx11::basic_string<char>::_M_create(unsigned long&, unsigned long)@plt",
                                     "std::__cxx11::basic_string<char>::_M_create(unsigned long&, unsigned long)@plt", "s.cpp:9")
     assert _kinds(_code("F main 1\n0 s.cpp:10 ret"), o0) == []
+
+
+@pytest.mark.parametrize("files, why", [
+    ({"a.status": b"127\n", "a.err": b"sh: 3: exec: objdump: not found\n"}, "sh: 3: exec: objdump: not found"),
+    ({"a.status": b"152\n"}, "objdump ended with status 152 (its time or size limit)"),
+    ({}, "objdump did not finish"),
+    ({"a.status": b"0\n", "a.dis": b"a.out:     file format elf64-x86-64\n"}, "stripped or empty"),
+    ({"a.status": b"0\n"}, "objdump wrote no output"),
+])
+def test_what_objdump_left_in_the_workspace_is_code_or_a_reason(tmp_path, files, why):
+    """What the compile's sandbox run wrote (a disassembler missing from a root, a limit
+    hit, an empty binary) is a reason the cell shows, never an exception."""
+    from analyzer.sandbox import Workspace
+    from analyzer.ub.compile import _read_code
+    for name, data in files.items():
+        (tmp_path / name).write_bytes(data)
+    code, note = _read_code(Workspace(tmp_path, None))
+    assert code is None and why in note

@@ -92,17 +92,18 @@ def labels(code: Code, ref: Code | None = None) -> list[CodeLabel]:
             loops.append((label, lines))
     if ref is None:
         return found + [l for l, _ in loops]
-    removed = checks_removed(code, ref)
+    removed = _removed_tests(code, ref)
     for label, lines in loops:
         tests = [r for r in removed if r.line in lines]
         if tests:
             label = CodeLabel(label.kind, label.function, label.line,
                               f"loop in {label.function} at {label.line or tests[0].line} kept, "
-                              f"its exit test removed ({tests[0].text.split('(', 1)[1].rstrip(')')})")
+                              f"its exit test removed (at -O0: {tests[0].test})")
         found.append(label)
     loop_lines = set().union(*(lines for _, lines in loops)) if loops else set()
     empty = {f.name for f in code.functions if not f.insns}
-    found += [r for r in removed if r.line not in loop_lines and r.function not in empty]
+    found += [_check_label(r) for r in removed
+              if r.line not in loop_lines and r.function not in empty]
     found += calls_removed(code, ref)
     found += constant_outputs(code, ref)
     return found
@@ -275,10 +276,19 @@ def _line_tests(code: Code) -> dict[str, list[str]]:
     return out
 
 
-def checks_removed(code: Code, ref: Code) -> list[CodeLabel]:
-    """Source lines with a compare-and-branch at -O0 and nothing deciding there now."""
+@dataclass(frozen=True)
+class _RemovedTest:
+    """A compare-and-branch of the -O0 build on a source line where this build decides
+    nothing: its function there, the line, and the two instructions ('cmpl ...; jg')."""
+
+    function: str
+    line: str
+    test: str
+
+
+def _removed_tests(code: Code, ref: Code) -> list[_RemovedTest]:
     now = _line_tests(code)
-    found: dict[str, CodeLabel] = {}
+    found: dict[str, _RemovedTest] = {}
     for f in ref.functions:
         insns = f.insns
         for n, i in enumerate(insns):
@@ -287,12 +297,19 @@ def checks_removed(code: Code, ref: Code) -> list[CodeLabel]:
                 continue
             test = next((p for p in reversed(insns[max(n - 3, 0):n])
                          if _TEST.match(p.mnemonic) and p.line == i.line), None)
-            if test is None:
-                continue
-            found[i.line] = CodeLabel("check-removed", f.name, i.line,
-                                      f"the check at {i.line} is gone "
-                                      f"(at -O0: {test.text}; {i.mnemonic})")
+            if test is not None:
+                found[i.line] = _RemovedTest(f.name, i.line, f"{test.text}; {i.mnemonic}")
     return list(found.values())
+
+
+def _check_label(r: _RemovedTest) -> CodeLabel:
+    return CodeLabel("check-removed", r.function, r.line,
+                     f"the check at {r.line} is gone (at -O0: {r.test})")
+
+
+def checks_removed(code: Code, ref: Code) -> list[CodeLabel]:
+    """Source lines with a compare-and-branch at -O0 and nothing deciding there now."""
+    return [_check_label(r) for r in _removed_tests(code, ref)]
 
 
 def constant_outputs(code: Code, ref: Code) -> list[CodeLabel]:

@@ -18,7 +18,7 @@ migration of its own, and tests/unit/test_migrations.py checks that a database o
 earlier version (tests/fixtures/schema/) migrates to the tables ``SCHEMA`` creates.
 """
 
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 
 #: The current schema, by family; what a new database is created with.
 SCHEMA = """
@@ -123,8 +123,19 @@ CREATE TABLE IF NOT EXISTS ub_cell (
     runs          TEXT NOT NULL,          -- JSON list: status, exit, signal, wall, user, sys, maxrss
     host          TEXT NOT NULL,
     finished_at   TEXT NOT NULL,
+    code          TEXT,                   -- ub_code.hash of the program's code; NULL: none
+    code_note     TEXT,                   -- why there is no code; '' when there is; NULL: stored
+                                          -- before code was kept (schema 7)
     PRIMARY KEY (corpus, case_id, compiler, level, flags),
     FOREIGN KEY (corpus, case_id) REFERENCES ub_case(corpus, id) ON DELETE CASCADE
+);
+
+-- The generated code of cells (analyzer/ub/disasm.py's normalised text), once per content:
+-- cells whose programs compiled to the same code share a row.
+CREATE TABLE IF NOT EXISTS ub_code (
+    hash          TEXT PRIMARY KEY,       -- sha256 of the text
+    size          INTEGER NOT NULL,       -- bytes of the text
+    code          BLOB NOT NULL           -- the text, zlib-compressed
 );
 
 -- Warning options that fired for a case, compiler, level and flag set.
@@ -592,6 +603,20 @@ DROP TABLE oh_cell_v6;
 """
 
 
+#: v8, frozen: the generated code of every cell, stored once per content.
+_V8_CODE = """
+-- The generated code of cells (analyzer/ub/disasm.py's normalised text), once per content:
+-- cells whose programs compiled to the same code share a row.
+CREATE TABLE IF NOT EXISTS ub_code (
+    hash          TEXT PRIMARY KEY,       -- sha256 of the text
+    size          INTEGER NOT NULL,       -- bytes of the text
+    code          BLOB NOT NULL           -- the text, zlib-compressed
+);
+ALTER TABLE ub_cell ADD COLUMN code TEXT;
+ALTER TABLE ub_cell ADD COLUMN code_note TEXT;
+"""
+
+
 #: version reached -> SQL that brings the previous version up to it.
 MIGRATIONS: dict[int, str] = {
     # v2: the untyped ``extra`` column becomes ``facts``, one typed shape per family.
@@ -625,4 +650,6 @@ UPDATE compiler
     6: _V6_ATTRIBUTION_RESULT,
     # v7: a cell's injection (its key) and a run's CPU by process
     7: _V7_INJECT_AND_PROCESSES,
+    # v8: a cell's generated code (ub_code, ub_cell.code and code_note)
+    8: _V8_CODE,
 }

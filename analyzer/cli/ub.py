@@ -1,4 +1,5 @@
-"""``warnscope ub run`` and ``warnscope ub report``: thin shells over ub_run and ub_report."""
+"""``warnscope ub run``, ``ub report`` and ``ub explain``: thin shells over ub_run,
+ub_report and ub_explain."""
 from __future__ import annotations
 
 import math
@@ -7,7 +8,7 @@ from pathlib import Path
 import click
 
 from warnscope.database import connect
-from warnscope.errors import NoData, ToolFailed, UnsafeInput
+from warnscope.errors import BadInput, NoData, ToolFailed, UnsafeInput
 from warnscope.paths import db_path
 from warnscope.serial import to_json
 from warnscope.text import one_line
@@ -20,6 +21,7 @@ from analyzer.executors import check_scheduler
 from analyzer.toolchain import canonical
 from analyzer.ub import report as ub_report
 from analyzer.ub import run as ub_run
+from analyzer.ub import store as ub_store
 from analyzer.ub.compile import normalize_level
 from analyzer.ub.corpus import bundled_corpus
 from analyzer.ub.jobs import JobFailure
@@ -56,10 +58,12 @@ def ub() -> None:
 @click.option("--scheduler", default=None, help="Dask scheduler address, tcp://HOST:PORT.")
 @click.option("--no-warnings", is_flag=True, help="Skip warning detection.")
 @click.option("--no-sanitizers", is_flag=True, help="Skip the sanitizer builds.")
+@click.option("--no-code", is_flag=True,
+              help="Keep no generated code (no -g, no disassembly; ub explain has none).")
 @click.option("--json", "as_json", is_flag=True, help="Print the cells as JSON.")
 @click.pass_context
 def run_cmd(ctx, corpus_dir, compilers, levels, flag_sets, runs, timeout, jobs, scheduler,
-            no_warnings, no_sanitizers, as_json) -> None:
+            no_warnings, no_sanitizers, no_code, as_json) -> None:
     """Compile and run every cell: program x compiler x level x flag set."""
     corpus_dir = corpus_dir or str(bundled_corpus())
     compiler_list = list(dict.fromkeys(canonical(c) for c in compilers.split(",") if c.strip()))
@@ -79,7 +83,7 @@ def run_cmd(ctx, corpus_dir, compilers, levels, flag_sets, runs, timeout, jobs, 
         summary = ub_run.run(conn, corpus_dir, compiler_list, level_list, flag_list,
                              jobs=jobs, runs=runs, limits=limits,
                              warnings=not no_warnings, sanitizers=not no_sanitizers,
-                             executor=executor, progress=progress)
+                             code=not no_code, executor=executor, progress=progress)
     finally:
         progress.close()
         if executor is not None:
@@ -124,6 +128,42 @@ def report_cmd(ctx, corpus_dir, case_id, as_json) -> None:
         echo(to_json(report))
     else:
         echo(ub_report.render(report), nl=False)
+
+
+@ub.command("explain")
+@click.argument("case_id")
+@click.option("--corpus", "corpus_dir", default=None,
+              help="Corpus directory (default: the one run most recently).")
+@click.option("--compiler", default=None, help="Only this compiler's configurations.")
+@click.option("--level", default=None, help="Only this level's configurations (O2 or -O2).")
+@click.option("--vs", "vs", default=None, metavar="COMPILER:LEVEL",
+              help="Align the code of the first configuration shown with this one.")
+@click.option("--labels-only", is_flag=True, help="The labels without the instructions.")
+@click.option("--json", "as_json", is_flag=True, help="Print the explanation as JSON.")
+@click.pass_context
+def explain_cmd(ctx, case_id, corpus_dir, compiler, level, vs, labels_only, as_json) -> None:
+    """What the compiler did with a case: per configuration the labels and the code of
+    the program's functions; --vs shows two configurations aligned."""
+    from analyzer.ub import explain as ub_explain
+    from analyzer.ub import explain_text
+    compiler = canonical(compiler) if compiler else None
+    level = normalize_level(level) if level else None
+    other = None
+    if vs is not None:
+        comp, sep, lvl = vs.partition(":")
+        if not sep or not comp or not lvl:
+            raise BadInput(f"--vs {vs}: expected COMPILER:LEVEL, e.g. clang-16:O2")
+        other = (canonical(comp), normalize_level(lvl))
+    if not _db(ctx).exists():
+        raise NoData(f"{_db(ctx)}: no such database: run 'warnscope ub run' first")
+    conn = connect(_db(ctx), write=False)
+    corpus = str(Path(corpus_dir).resolve()) if corpus_dir else None
+    data = ub_store.load(conn, corpus, with_code=False)
+    ex = ub_explain.explain(conn, data, case_id, compiler, level, other)
+    if as_json:
+        echo(to_json(ex))
+    else:
+        echo(explain_text.render(ex, code=not labels_only), nl=False)
 
 
 def failure_lines(failures: list[JobFailure]) -> list[str]:

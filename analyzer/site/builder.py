@@ -236,9 +236,12 @@ def ub_pages(b: Build) -> None:
             cells = sorted(case.cells, key=lambda c: (sort_key(c.compiler), c.flags,
                                                       level_key(c.level)))
             sanitizers = sorted(case.sanitizers.items(), key=lambda kv: sort_key(kv[0]))
+            ex = view.explanations.get(case.case)
+            asm = [(cc, Markup(ubdata.assembly(cc.functions)) if cc.functions else None)
+                   for cc in (ex.configurations if ex else [])]
             b.page(f"ub/{stem}/{case_slugs[case.case]}.html", "ub_case.html", case=case,
                    stem=stem, view=view, source=source, code=code, cells=cells,
-                   sanitizers=sanitizers)
+                   sanitizers=sanitizers, asm=asm, diff=ex.diff if ex else None)
         listed.append((view, stem))
     b.writer.write("static/pygments.css", ubdata.pygments_css() + "\n")
     b.page("ub/index.html", "ub_index.html", corpora=listed)

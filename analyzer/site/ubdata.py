@@ -14,10 +14,12 @@ from pathlib import Path
 
 from warnscope.errors import BadInput
 
+from analyzer.ub import explain as ub_explain
 from analyzer.ub import report as ub_report
 from analyzer.ub import store as ub_store
 from analyzer.ub.corpus import Case, discover
-from analyzer.ub.results import Report
+from analyzer.ub.disasm import Function
+from analyzer.ub.results import Explanation, Report
 
 
 @dataclass
@@ -38,6 +40,9 @@ class CorpusView:
     corpus: str
     report: Report
     sources: dict[str, CaseSource] = field(default_factory=dict)
+    #: each case's code per configuration, and the first two that behave differently
+    #: aligned (``ub explain``'s objects)
+    explanations: dict[str, Explanation] = field(default_factory=dict)
 
     @property
     def divergent(self) -> int:
@@ -50,6 +55,12 @@ def load_corpora(conn: sqlite3.Connection) -> list[CorpusView]:
     for corpus in ub_store.corpora(conn):
         data = ub_report.load(conn, corpus)
         view = CorpusView(corpus=corpus, report=ub_report.build(data))
+        by_case: dict[str, list] = {}
+        for cell in data.cells:
+            by_case.setdefault(cell.case_id, []).append(cell)
+        view.explanations = {case_id: ub_explain.explanation(corpus, cells, data.codes,
+                                                             first_divergent=True)
+                             for case_id, cells in by_case.items()}
         found = _discover(corpus)
         for case in data.cases:
             on_disk = found.get(case.id)
@@ -90,6 +101,35 @@ def highlight(source: CaseSource) -> str:
 
     lexer = CppLexer() if source.language == "c++" else CLexer()
     return pyg(source.text or "", lexer, _formatter())
+
+
+def assembly(functions: list[Function]) -> str:
+    """A configuration's code as Pygments HTML of GNU assembler text: a label per
+    function, an instruction per line with its source line as a comment."""
+    from pygments import highlight as pyg
+    from pygments.lexers import GasLexer
+
+    lines = []
+    for f in functions:
+        if not f.insns:
+            lines.append(f"{f.name}:    # empty: runs into {f.next or 'what follows'}")
+            continue
+        lines.append(f"{f.name}:")
+        last = None
+        for i in f.insns:
+            note = f"    # {i.line}" if i.line and i.line != last else ""
+            last = i.line or last
+            lines.append(f"    {i.mnemonic:<8} {i.operands}{note}")
+        if f.cut:
+            lines.append(f"    # ... cut: {f.cut} more instructions")
+    return pyg("\n".join(lines) + "\n", GasLexer(), _asm_formatter())
+
+
+@lru_cache(maxsize=None)
+def _asm_formatter():
+    from pygments.formatters import HtmlFormatter
+
+    return HtmlFormatter(cssclass="code")
 
 
 def pygments_css() -> str:

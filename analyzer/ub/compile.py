@@ -15,6 +15,13 @@ process of the compile, stdin from /dev/null, and a root file system with only
 the system directories and the compile's own directory in it. A compiler of a
 Debian root compiles with that root's system directories (``root=``), and its
 programs run with them too (the caller passes ``compiler.root`` to ``sandbox.run``).
+
+A cell's compile (``want_code``) also keeps the program's generated code: the same
+sandboxed run compiles with ``-g`` (line tables; tested to leave ``.text`` byte for byte
+as it is without) and then runs that system's objdump on the binary
+(:data:`analyzer.ub.disasm.SCRIPT`), so untrusted bytes are disassembled only inside the
+sandbox, and once per binary: the normalised text is cached beside the binary
+(``KEY.code``, zlib), or why there is none (``code_note`` in the meta).
 """
 from __future__ import annotations
 
@@ -22,6 +29,7 @@ import hashlib
 import json
 import os
 import re
+import zlib
 from dataclasses import dataclass
 
 from warnscope.errors import BadInput
@@ -29,6 +37,7 @@ from warnscope.paths import atomic_write, cache_dir
 
 from analyzer import sandbox
 from analyzer.toolchain import Toolchain
+from analyzer.ub import disasm
 
 LEVELS = ("-O0", "-O1", "-O2", "-O3", "-Os", "-Og", "-Oz", "-Ofast")
 COMPILE_TIMEOUT = 120
@@ -41,6 +50,9 @@ COMPILE_LIMITS = sandbox.Limits(timeout=COMPILE_TIMEOUT, cpu=COMPILE_TIMEOUT,
 #: unsandboxed compiler (which could embed any file root can read) are not reused;
 #: "-2": GCC 14's multi-line JSON diagnostics were stored as text, not as warnings.
 CACHE_VERSION = "sandboxed-2"
+#: Part of the key of a build that keeps its code ("code-2": -g and one objdump in the
+#: compile's sandbox run); builds without code (sanitizers) keep their old keys.
+CODE_VERSION = "code-2"
 #: Messages of a compile that failed for want of room, not because of the program.
 _NO_ROOM = ("No space left on device", "File too large", "Disk quota exceeded")
 #: ... and for want of memory (the address-space limit reached before the watchdog's).
@@ -65,47 +77,59 @@ class Build:
     diagnostics: list    # gcc's JSON diagnostics; [] for clang
     cached: bool
     command: list[str]
+    #: the program's code (:func:`analyzer.ub.disasm.dumps`), None when not asked or
+    #: unavailable; ``code_note`` says why it is unavailable ('' when it is there)
+    code: str | None = None
+    code_note: str = ""
 
 
 def compile_program(compiler: Toolchain, language: str, std: str, filename: str,
                     source: bytes, flags: list[str], link: list[str],
-                    want_diagnostics: bool) -> Build:
+                    want_diagnostics: bool, want_code: bool = False) -> Build:
     """Compile ``source`` (named ``filename``) with ``flags``, through the cache.
 
     ``want_diagnostics`` asks gcc for ``-fdiagnostics-format=json`` with broad
     warnings on, so the same compile also says which warning options fired.
-    Warning options do not change the generated code.
+    Warning options do not change the generated code. ``want_code`` adds ``-g`` and keeps
+    the disassembly of the program's own functions (``Build.code``).
     """
-    args = [f"-std={std}", *flags]
+    args = [f"-std={std}", *flags] + (["-g"] if want_code else [])
     if want_diagnostics and compiler.family == "gcc":
         # GCC 16 dropped the JSON format (deprecated in 15) for SARIF.
         fmt = "json" if compiler.major < 16 else "sarif-stderr"
         args += gcc_warning_flags() + [f"-fdiagnostics-format={fmt}"]
     key = hashlib.sha256("\0".join(
-        [CACHE_VERSION, compiler.identity, language, filename, *args, "--link", *link]).encode()
+        [CACHE_VERSION, *([CODE_VERSION] if want_code else []), compiler.identity, language,
+         filename, *args, "--link", *link]).encode()
         + b"\0" + source).hexdigest()
     store = cache_dir("ub", "bin", key[:2])
-    meta_path, bin_path = store / f"{key}.json", store / key
+    meta_path, bin_path, code_path = store / f"{key}.json", store / key, store / f"{key}.code"
     driver = compiler.driver(language)
     if meta_path.exists():
         meta = json.loads(meta_path.read_text())
         if not meta["ok"] or bin_path.exists():
+            code, note = _cached_code(code_path, meta) if want_code and meta["ok"] else (None, "")
             return Build(ok=meta["ok"], binary=str(bin_path) if meta["ok"] else None,
                          log=meta["log"], diagnostics=meta["diagnostics"], cached=True,
-                         command=meta["command"])
+                         command=meta["command"], code=code, code_note=note)
     if not _SAFE_NAME.fullmatch(filename):
         raise BadInput(f"{filename!r}: not a plain source file name")
     # Relative names: no temp path ends up in the binary. -pipe: no temporary
     # files between the stages (about 7% less CPU here), same code.
     command = [driver, "-pipe", *args, filename, "-o", "a.out", *link]
+    argv = ["/bin/sh", "-c", disasm.SCRIPT, "sh", *command] if want_code else command
+    code: str | None = None
+    note = ""
     with sandbox.workspace() as ws:
         src = ws.path / filename
         src.write_bytes(source)
         os.chmod(src, 0o644)
-        result = ws.run(command, COMPILE_LIMITS, root=compiler.root)
+        result = ws.run(argv, COMPILE_LIMITS, root=compiler.root)
         stderr = result.stderr.decode("utf-8", "replace")
         ok = result.status == "exit" and result.exit == 0
         binary = ws.read("a.out") if ok else None
+        if ok and binary is not None and want_code:
+            code, note = _read_code(ws)
     diagnostics: list = []
     if any(a.startswith("-fdiagnostics-format=") for a in args):
         diagnostics, stderr = _split_gcc_json(stderr)
@@ -118,11 +142,53 @@ def compile_program(compiler: Toolchain, language: str, std: str, filename: str,
     shown = command
     if ok:
         atomic_write(bin_path, binary, mode=0o755)
+        if code is not None:
+            atomic_write(code_path, zlib.compress(code.encode(), 6))
     if ok or not why_not:
         meta = {"ok": ok, "log": log, "diagnostics": diagnostics, "command": shown}
+        if want_code and ok:
+            meta["code_note"] = note
         atomic_write(meta_path, json.dumps(meta).encode())
     return Build(ok=ok, binary=str(bin_path) if ok else None, log=log,
-                 diagnostics=diagnostics, cached=False, command=shown)
+                 diagnostics=diagnostics, cached=False, command=shown,
+                 code=code, code_note=note)
+
+
+def _read_code(ws: sandbox.Workspace) -> tuple[str | None, str]:
+    """The normalised code from what objdump wrote in the workspace, or (None, why not).
+    Whatever the binary holds, this is a reason, never an exception."""
+    status = (ws.read("a.status") or b"").strip()
+    if status != b"0":
+        err = (ws.read("a.err") or b"").decode("utf-8", "replace")
+        why = " ".join(err.split())[:200] or (
+            f"objdump ended with status {status.decode('ascii', 'replace')}"
+            + (" (its time or size limit)" if status in (b"152", b"153", b"137") else "")
+            if status else "objdump did not finish")
+        return None, why
+    try:
+        dis = ws.read("a.dis")
+        if dis is None:
+            return None, "objdump wrote no output"
+        code = disasm.parse(dis.decode("utf-8", "replace"))
+    except disasm.Unavailable as exc:
+        return None, str(exc)
+    if not code.functions:
+        return None, "no functions of the program in .text (stripped or empty binary)"
+    return disasm.dumps(code), ""
+
+
+def _cached_code(code_path: os.PathLike, meta: dict) -> tuple[str | None, str]:
+    """The code cached beside a binary, or (None, why there is none)."""
+    note = meta.get("code_note")
+    if note is None:
+        return None, "built before code capture"
+    if note:
+        return None, note
+    try:
+        with open(code_path, "rb") as f:
+            return zlib.decompress(f.read()).decode(), ""
+    except (OSError, zlib.error, UnicodeDecodeError):
+        return None, "the cached code is missing or damaged"
 
 
 #: What the driver is given as the program's file name: never an option, never a path.

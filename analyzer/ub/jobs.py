@@ -48,6 +48,8 @@ class CellJob:
     runs: int
     limits: sandbox.Limits
     key: str
+    #: keep the program's generated code (compile with -g, disassemble in the sandbox)
+    code: bool = True
 
 
 @dataclass
@@ -63,6 +65,9 @@ class CellResult:
     warnings: list[str] | None     # gcc only; clang's come from ClangWarningsJob
     runs: list[CellRun] = field(default_factory=list)
     host: str = ""
+    #: the program's code (analyzer.ub.disasm's stored text), or None and why not
+    code: str | None = None
+    code_note: str = ""
 
 
 @dataclass(frozen=True)
@@ -166,21 +171,22 @@ def execute(job: Job) -> Result:
 
 
 def _build(case: Case, source: bytes, compiler: Toolchain, flags: list[str],
-           want_diagnostics: bool) -> Build:
+           want_diagnostics: bool, want_code: bool = False) -> Build:
     with _stage("compile"):
         return compile_program(compiler, case.language, case.std, case.path.name, source,
-                               flags, list(case.link), want_diagnostics)
+                               flags, list(case.link), want_diagnostics, want_code)
 
 
 def run_cell(job: CellJob) -> CellResult:
     case = job.case
-    build = _build(case, job.source, job.compiler, [job.level, *job.flags], True)
+    build = _build(case, job.source, job.compiler, [job.level, *job.flags], True, job.code)
     warnings = gcc_options_fired(build.diagnostics) if job.compiler.family == "gcc" else None
     if not build.ok:
         return CellResult(job=job, verdict=verdict(case, "compile-error"), exit=None,
                           signal=None, stdout="", stderr="", compile_log=build.log,
                           compile_cached=build.cached, warnings=warnings,
-                          host=socket.gethostname())
+                          host=socket.gethostname(),
+                          code_note="the compile failed" if job.code else "not asked (--no-code)")
     with _stage("run"):
         root = job.compiler.root
         results = [sandbox.run(build.binary, case.args, job.limits, root=root)]
@@ -194,7 +200,8 @@ def run_cell(job: CellJob) -> CellResult:
         compile_cached=build.cached, warnings=warnings,
         runs=[cell_run(r, limits.timeout)
               for r, limits in zip(results, [job.limits, *[later] * (job.runs - 1)])],
-        host=socket.gethostname(),
+        host=socket.gethostname(), code=build.code,
+        code_note=build.code_note if job.code else "not asked (--no-code)",
     )
 
 

@@ -5,7 +5,8 @@ into a :class:`~analyzer.ub.results.Report`; the text (:func:`render`) and the J
 (:func:`warnscope.serial.to_json` of the report itself) are rendered from it alone.
 The matrix has one row per case (divergent cases first) and one column per
 configuration (compiler, level, flag set), one letter per cell; the detail says
-for each case and compiler what each level did, which warning options fired,
+for each case and compiler what each level did, what the compiler did to the code
+where a rule of :mod:`analyzer.ub.codelabels` says so, which warning options fired,
 and which sanitizers caught it.
 """
 from __future__ import annotations
@@ -17,6 +18,7 @@ from warnscope.compilers import level_key, sort_key
 
 from analyzer.ub import store as ub_store
 from analyzer.ub.classify import diverges
+from analyzer.ub.explain import labelled
 from analyzer.ub.results import (CaseReport, Cell, Configuration, Report, SanitizerFinding,
                                  StoredResults)
 
@@ -25,8 +27,8 @@ LETTERS = {"expected": ".", "completed": "=", "unexpected-output": "O", "crash":
 
 
 def load(conn: sqlite3.Connection, corpus: str | None = None) -> StoredResults:
-    """The stored results of ``corpus`` (default: the corpus run most recently);
-    :class:`~warnscope.errors.NoData` when there are none."""
+    """The stored results of ``corpus`` (default: the corpus run most recently), with
+    the cells' code; :class:`~warnscope.errors.NoData` when there are none."""
     return ub_store.load(conn, corpus)
 
 
@@ -39,6 +41,7 @@ def cells(data: StoredResults, compilers: set[str] | None = None,
     for s in data.sanitizers:
         sans.setdefault((s.case_id, s.compiler), {})[s.sanitizer] = s.detected
     out = []
+    labels = labelled(data.cells, data.codes)
     for c in data.cells:
         if compilers is not None and c.compiler not in compilers:
             continue
@@ -51,7 +54,9 @@ def cells(data: StoredResults, compilers: set[str] | None = None,
             outcome=c.outcome, exploited=c.exploited, exit=c.exit, signal=c.signal,
             stdout=c.stdout, warnings=warn.get((c.case_id, c.compiler, c.level, c.flags)),
             sanitizers=sans.get((c.case_id, c.compiler), {}),
-            compiler_version=c.compiler_version, runs=c.runs))
+            compiler_version=c.compiler_version, runs=c.runs,
+            labels=labels[(c.case_id, c.compiler, c.level, c.flags)][0],
+            code_note=labels[(c.case_id, c.compiler, c.level, c.flags)][1]))
     return out
 
 
@@ -133,6 +138,10 @@ def _detail(case: CaseReport) -> list[str]:
                 grouped.setdefault(_describe_outcome(c), []).append(c.level)
             lines.append(f"  {label:<10} " + "; ".join(
                 f"{' '.join(lv)} {what}" for what, lv in grouped.items()))
+            for c in mine:
+                if c.labels:
+                    lines.append(f"  {'':<10} {c.level} {_describe_outcome(c)} — "
+                                 + "; ".join(l.text for l in c.labels))
             fired: dict[str, list[str]] = {}
             for c in mine:
                 for opt in c.warnings or []:

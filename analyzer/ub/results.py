@@ -20,6 +20,8 @@ from typing import Any, NamedTuple
 from warnscope.errors import NoData
 from warnscope.measure import Sample
 
+from analyzer.ub.disasm import Function
+
 
 # ------------------------------------------------------------------ stored records
 
@@ -93,6 +95,10 @@ class CellRecord:
     runs: list[CellRun]
     host: str
     finished_at: str
+    #: the hash of the cell's stored code (``ub_code``), None when there is none, and
+    #: then ``code_note`` says why ('' when there is code)
+    code: str | None = None
+    code_note: str = ""
 
 
 @dataclass(frozen=True)
@@ -133,6 +139,83 @@ class StoredResults:
     cells: list[CellRecord]
     warnings: list[WarningRecord]
     sanitizers: list[SanitizerRecord]
+    #: the stored code texts of the cells (hash -> analyzer.ub.disasm text)
+    codes: dict[str, str] = field(default_factory=dict)
+
+
+# ------------------------------------------------------------------ the code
+
+@dataclass(frozen=True)
+class CodeLabel:
+    """What the compiler did, read from a cell's code by a rule of
+    :mod:`analyzer.ub.codelabels`: ``kind`` names the rule ('empty-function', 'trap',
+    'loop-without-exit', 'call-removed', 'constant-output', 'check-removed'),
+    ``function`` and ``line`` ('loop.c:14'; '' where unknown) say where, ``text`` says it
+    in words."""
+
+    kind: str
+    function: str
+    line: str
+    text: str
+
+
+@dataclass(frozen=True)
+class CellCode:
+    """One configuration of a case as ``ub explain`` shows it: the outcome (``said``
+    in a few words), the labels, and the code of the program's functions (None, with
+    ``code_note`` saying why, where there is none)."""
+
+    compiler: str
+    level: str
+    flags: str
+    outcome: str
+    said: str
+    labels: list[CodeLabel] | None
+    code_note: str
+    functions: list[Function] | None
+
+
+@dataclass(frozen=True)
+class DiffRow:
+    """One row of two aligned functions: an instruction on each side (None where that
+    side has none here), their source lines, and whether the two are the same code."""
+
+    left: str | None
+    right: str | None
+    left_line: str
+    right_line: str
+    same: bool
+
+
+@dataclass(frozen=True)
+class FunctionDiff:
+    """A function of either build, aligned; ``left_note``/``right_note`` say when a side
+    has no such function or an empty one."""
+
+    name: str
+    rows: list[DiffRow]
+    left_note: str = ""
+    right_note: str = ""
+
+
+@dataclass(frozen=True)
+class CodeDiff:
+    """The code of two configurations of one case, aligned (``ub explain --vs``)."""
+
+    left: "Configuration"
+    right: "Configuration"
+    functions: list[FunctionDiff]
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """``ub explain CASE``: each configuration's outcome, labels and code, and with
+    ``--vs`` two of them aligned."""
+
+    corpus: str
+    case: str
+    configurations: list[CellCode]
+    diff: CodeDiff | None
 
 
 # ------------------------------------------------------------------ the report
@@ -177,6 +260,10 @@ class Cell:
     sanitizers: dict[str, bool | None]
     compiler_version: str
     runs: list[CellRun]
+    #: what the compiler did, read from the cell's code (None: no code, see code_note)
+    labels: list[CodeLabel] | None = None
+    #: why the cell has no code ('' when it has)
+    code_note: str = ""
 
 
 @dataclass(frozen=True)

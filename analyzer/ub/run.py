@@ -36,7 +36,9 @@ from analyzer.ub.results import CellRef, JobFailure, RunSummary
 #: Bump when the meaning of a stored result changes, so old results are recomputed.
 #: "4": a run stopped by the CPU limit could be stored as a crash (SIGKILL with rusage
 #: just under the limit); such cells are run again.
-RESULT_VERSION = "4"
+#: "5": a cell keeps its program's generated code (compiled with -g, which leaves the code
+#: as it is, and disassembled): cells stored without it are run again.
+RESULT_VERSION = "5"
 DEFAULT_RUNS = 2
 CLANG_UNITS_PER_JOB = 40
 SANITIZER_LIMITS = sandbox.Limits(timeout=10.0, cpu=10, address_space=None)
@@ -52,12 +54,14 @@ class Plan:
 def run(conn, corpus_dir: str | Path, compilers: list[str], levels: list[str],
         flag_sets: list[str] = ("",), *, jobs: int | None = None, runs: int = DEFAULT_RUNS,
         limits: sandbox.Limits = sandbox.Limits(), warnings: bool = True,
-        sanitizers: bool = True, executor: Executor | None = None,
+        sanitizers: bool = True, code: bool = True, executor: Executor | None = None,
         progress: Progress | None = None) -> RunSummary:
     """Run every missing cell of ``corpus_dir`` and store the results in ``conn``.
 
     ``progress`` (:mod:`analyzer.progress`) is told how many jobs there are, in one
-    message, and advanced as each one's result arrives."""
+    message, and advanced as each one's result arrives. ``code`` False keeps no generated
+    code (no -g, no objdump; part of the cells' keys, so a later run with code runs them
+    again)."""
     start = time.monotonic()
     if runs < 1:
         raise BadInput("runs per cell must be at least 1")
@@ -68,7 +72,7 @@ def run(conn, corpus_dir: str | Path, compilers: list[str], levels: list[str],
     flag_tuples = list(dict.fromkeys(tuple(f.split()) for f in flag_sets))
     ub_store.save_cases(conn, corpus, cases)
     plan = make_plan(cases, resolved, norm_levels, flag_tuples, runs, limits,
-                     warnings, sanitizers, ub_store.existing_keys(conn, corpus))
+                     warnings, sanitizers, ub_store.existing_keys(conn, corpus), code)
     summary = RunSummary(corpus=corpus, cases=len(cases), cells=plan.total_cells,
                          cells_run=0, compiled=0, warnings_run=0, sanitizers_run=0,
                          refused=[str(r) for r in loaded.refused])
@@ -153,7 +157,8 @@ def validate(corpus_dir: str | Path, compilers: list[str], levels: list[str]
 
 def make_plan(cases: list[Case], compilers: list[Toolchain], levels: list[str],
               flag_sets: list[tuple[str, ...]], runs: int, limits: sandbox.Limits,
-              warnings: bool, sanitizers: bool, done: dict[str, set[str]]) -> Plan:
+              warnings: bool, sanitizers: bool, done: dict[str, set[str]],
+              code: bool = True) -> Plan:
     """The jobs still to do; ``done`` holds the keys already stored, per table."""
     cells, sans = [], []
     clang_units: dict[str, list[ClangUnit]] = {}
@@ -165,11 +170,11 @@ def make_plan(cases: list[Case], compilers: list[Toolchain], levels: list[str],
                 for flags in flag_sets:
                     total += 1
                     key = _key("cell", case.source_hash, comp.identity, level, *flags,
-                               str(runs), repr(limits))
+                               str(runs), repr(limits), *([] if code else ["no-code"]))
                     if key not in done["ub_cell"]:
                         cells.append(CellJob(case=case, source=source, compiler=comp,
                                              level=level, flags=flags, runs=runs,
-                                             limits=limits, key=key))
+                                             limits=limits, key=key, code=code))
                     if warnings and comp.family == "clang":
                         wkey = _key("libclang", case.source_hash, comp.identity, level, *flags)
                         if wkey not in done["ub_warning"]:

@@ -8,8 +8,10 @@ all read those.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import sqlite3
+import zlib
 from typing import Any
 
 from warnscope.database import transaction, utc_now
@@ -25,11 +27,14 @@ from analyzer.ub.results import (CaseInfo, CellRecord, CellRun, SanitizerRecord,
 
 def save_cases(conn: sqlite3.Connection, corpus: str, cases: list[Case]) -> None:
     """Insert or refresh the corpus's cases, in one transaction; cases gone from the
-    corpus are dropped with their results."""
+    corpus are dropped with their results, and stored code no cell refers to with them."""
     with transaction(conn):
         known = {r[0] for r in conn.execute("SELECT id FROM ub_case WHERE corpus = ?", (corpus,))}
         for gone in known - {c.id for c in cases}:
             conn.execute("DELETE FROM ub_case WHERE corpus = ? AND id = ?", (corpus, gone))
+        # code no cell refers to any more (its cells were replaced or dropped)
+        conn.execute("DELETE FROM ub_code WHERE hash NOT IN "
+                     "(SELECT code FROM ub_cell WHERE code IS NOT NULL)")
         for c in cases:
             conn.execute(
                 """INSERT INTO ub_case (corpus, id, category, language, std, standard, summary,
@@ -83,18 +88,29 @@ def save_results(conn: sqlite3.Connection, corpus: str, results: list[Result]) -
 def _save_cell(conn: sqlite3.Connection, corpus: str, r: CellResult) -> None:
     j = r.job
     flags = " ".join(j.flags)
+    code_hash = _save_code(conn, r.code) if r.code is not None else None
     conn.execute(
         """INSERT OR REPLACE INTO ub_cell (corpus, case_id, compiler, level, flags, key,
                outcome, exploited, behaviour, exit, signal, stdout, stderr, compile_log,
-               compiler_version, runs, host, finished_at)
-           VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)""",
+               compiler_version, runs, host, finished_at, code, code_note)
+           VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)""",
         (corpus, j.case.id, j.compiler.name, j.level, flags, j.key, r.verdict.outcome,
          None if r.verdict.exploited is None else int(r.verdict.exploited),
          r.verdict.behaviour, r.exit, r.signal, r.stdout, r.stderr, r.compile_log[-8192:],
-         j.compiler.version, json.dumps(plain(r.runs)), r.host, utc_now()))
+         j.compiler.version, json.dumps(plain(r.runs)), r.host, utc_now(), code_hash,
+         "" if code_hash else (r.code_note or "no code")))
     if r.warnings is not None:
         _save_warning(conn, corpus, j.case.id, j.compiler.name, j.level, flags, j.key,
                       "gcc-json", r.warnings)
+
+
+def _save_code(conn: sqlite3.Connection, code: str) -> str:
+    """Store a program's code once per content; its hash, which the cell keeps."""
+    data = code.encode()
+    digest = hashlib.sha256(data).hexdigest()
+    conn.execute("INSERT OR IGNORE INTO ub_code (hash, size, code) VALUES (?,?,?)",
+                 (digest, len(data), zlib.compress(data, 6)))
+    return digest
 
 
 def _save_clang_warnings(conn: sqlite3.Connection, corpus: str, r: ClangWarningsResult) -> None:
@@ -129,8 +145,10 @@ def corpora(conn: sqlite3.Connection) -> list[str]:
         "SELECT corpus FROM ub_cell GROUP BY corpus ORDER BY max(finished_at) DESC")]
 
 
-def load(conn: sqlite3.Connection, corpus: str | None = None) -> StoredResults:
-    """Everything stored for ``corpus`` (default: the corpus run most recently).
+def load(conn: sqlite3.Connection, corpus: str | None = None, with_code: bool = True
+         ) -> StoredResults:
+    """Everything stored for ``corpus`` (default: the corpus run most recently); with
+    ``with_code`` the cells' code texts too (what their labels are read from).
 
     No results at all, or none for that corpus, is :class:`NoData`; a JSON column
     that does not decode is :class:`CorruptDatabase` (one line, never a traceback)."""
@@ -168,11 +186,13 @@ def load(conn: sqlite3.Connection, corpus: str | None = None) -> StoredResults:
                       "FROM ub_sanitizer WHERE corpus = ? ORDER BY case_id, compiler, sanitizer",
                       (corpus,))]
     return StoredResults(corpus=corpus, cases=cases, cells=cells, warnings=warnings,
-                         sanitizers=sanitizers)
+                         sanitizers=sanitizers,
+                         codes=codes(conn, {c.code for c in cells if c.code}) if with_code else {})
 
 
 _CELL_COLUMNS = ("case_id, compiler, level, flags, key, outcome, exploited, behaviour, exit, "
-                 "signal, stdout, stderr, compile_log, compiler_version, runs, host, finished_at")
+                 "signal, stdout, stderr, compile_log, compiler_version, runs, host, finished_at, "
+                 "code, code_note")
 
 
 def _cell(conn: sqlite3.Connection, r: sqlite3.Row) -> CellRecord:
@@ -187,7 +207,26 @@ def _cell(conn: sqlite3.Connection, r: sqlite3.Row) -> CellRecord:
                       exploited=_bool(r["exploited"]), behaviour=r["behaviour"], exit=r["exit"],
                       signal=r["signal"], stdout=r["stdout"], stderr=r["stderr"],
                       compile_log=r["compile_log"], compiler_version=r["compiler_version"],
-                      runs=decoded, host=r["host"], finished_at=r["finished_at"])
+                      runs=decoded, host=r["host"], finished_at=r["finished_at"],
+                      code=r["code"],
+                      code_note="stored before code was kept" if r["code_note"] is None
+                      else r["code_note"])
+
+
+def codes(conn: sqlite3.Connection, hashes: set[str]) -> dict[str, str]:
+    """The stored code texts of ``hashes`` (hash -> text); one that does not decompress
+    is :class:`CorruptDatabase`."""
+    found: dict[str, str] = {}
+    wanted = sorted(hashes)
+    for i in range(0, len(wanted), 500):
+        part = wanted[i:i + 500]
+        for h, blob in conn.execute(
+                f"SELECT hash, code FROM ub_code WHERE hash IN ({','.join('?' * len(part))})", part):
+            try:
+                found[h] = zlib.decompress(blob).decode()
+            except (zlib.error, UnicodeDecodeError, TypeError):
+                raise _corrupt(conn, f"ub_code {h[:12]}", "not compressed code") from None
+    return found
 
 
 def _options(conn: sqlite3.Connection, r: sqlite3.Row) -> list[str]:

@@ -368,6 +368,9 @@ def _as_v1(path: Path) -> None:
     conn.execute("ALTER TABLE flag RENAME COLUMN facts TO extra")
     for column in ("package", "debian_version", "suite"):    # schema 5's provenance
         conn.execute(f"ALTER TABLE compiler DROP COLUMN {column}")
+    for column in ("code", "code_note"):                        # schema 8's code of a cell
+        conn.execute(f"ALTER TABLE ub_cell DROP COLUMN {column}")
+    conn.execute("DROP TABLE ub_code")
     conn.execute("PRAGMA user_version = 1")
     conn.commit()
     conn.close()

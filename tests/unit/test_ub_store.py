@@ -7,8 +7,10 @@ system tests, tests/system/test_ub_run.py, do that); the cases are the mini corp
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import sqlite3
+import zlib
 from pathlib import Path
 
 import pytest
@@ -82,7 +84,8 @@ def test_report_json_is_the_document_users_have(db, capsys):
     cell = {"case": CASE, "compiler": "gcc-12", "level": "-O0", "flags": "", "outcome": "expected",
             "exploited": False, "exit": 3, "signal": None, "stdout": "",
             "warnings": ["-Wformat"], "sanitizers": {"undefined": False},
-            "compiler_version": "gcc (Debian 12.2.0-14) 12.2.0", "runs": [RUN, RUN]}
+            "compiler_version": "gcc (Debian 12.2.0-14) 12.2.0", "runs": [RUN, RUN],
+            "labels": None, "code_note": "stored before code was kept"}
     assert doc == {
         "corpus": corpus,
         "configurations": [["gcc-12", "-O0", ""], ["clang-16", "-O2", ""]],
@@ -99,6 +102,45 @@ def test_report_json_is_the_document_users_have(db, capsys):
     text = capsys.readouterr().out
     assert "-O0 expected" in text and "warns: -Wformat (-O0)" in text
     assert "sanitizers: undefined silent" in text
+
+
+def _code(conn: sqlite3.Connection, level: str, text: bytes, compiler: str = "gcc-12") -> None:
+    """Give a stored cell code: the text (compressed as the store keeps it) in ub_code."""
+    digest = hashlib.sha256(text).hexdigest()
+    with transaction(conn):
+        conn.execute("INSERT OR IGNORE INTO ub_code (hash, size, code) VALUES (?,?,?)",
+                     (digest, len(text), zlib.compress(text)))
+        conn.execute("UPDATE ub_cell SET code = ?, code_note = '' WHERE level = ? AND compiler = ?",
+                     (digest, level, compiler))
+
+
+def test_labels_come_from_the_stored_code_against_the_O0_cell(db, capsys):
+    path, corpus = db
+    conn = connect(path)
+    _cell(conn, corpus, "-O2", json.dumps([RUN]), outcome="hang")
+    _code(conn, "-O0", b"F\tmain\t9\t0\t\nI\t0\tt.c:4\tcmpl\t$0x0,-0x8(%rbp)\t\n"
+                       b"I\t4\tt.c:4\tjg\tmain\tmain\nI\t6\tt.c:5\tcall\tprintf@plt\tprintf@plt\n")
+    _code(conn, "-O2", b"F\tmain\t2\t0\t\nI\t0\tt.c:4\tjmp\tmain\tmain\n")
+    assert main(["--db", str(path), "ub", "report", "--json", "--case", CASE]) == 0
+    cells = {c["level"]: c for c in json.loads(capsys.readouterr().out)["cases"][0]["cells"]
+             if c["compiler"] == "gcc-12"}
+    assert cells["-O0"]["labels"] == [] and cells["-O0"]["code_note"] == ""
+    assert [l["kind"] for l in cells["-O2"]["labels"]] == ["loop-without-exit", "call-removed"]
+    assert cells["-O2"]["labels"][0] == {
+        "kind": "loop-without-exit", "function": "main", "line": "t.c:4",
+        "text": "loop in main at t.c:4 kept, its exit test removed (at -O0: cmpl $0x0,-0x8(%rbp); jg)"}
+    assert main(["--db", str(path), "ub", "report", "--case", CASE]) == 0
+    assert "hang — loop in main at t.c:4 kept" in capsys.readouterr().out
+
+
+def test_damaged_stored_code_is_one_error_line(db):
+    path, corpus = db
+    conn = connect(path)
+    _code(conn, "-O0", b"F\tmain\t0\t0\t\n")
+    with transaction(conn):
+        conn.execute("UPDATE ub_code SET code = x'00ff'")
+    with pytest.raises(CorruptDatabase, match="ub_code .* is not compressed code"):
+        ub_store.load(conn)
 
 
 def test_a_run_stored_before_runs_had_a_timeout_still_reads(db):
@@ -147,3 +189,14 @@ def test_no_results_is_no_data(tmp_path, db):
         ub_store.load(connect(db[0], write=False), "/elsewhere")
     with pytest.raises(NoData, match="no case 'nope'"):
         ub_report.build(ub_store.load(connect(db[0], write=False))).only("nope")
+
+
+def test_code_no_cell_refers_to_is_dropped_with_the_next_run(db):
+    path, corpus = db
+    conn = connect(path)
+    _code(conn, "-O0", b"F\tmain\t0\t0\t\n")
+    with transaction(conn):
+        conn.execute("INSERT INTO ub_code (hash, size, code) VALUES ('orphan', 1, x'00')")
+    ub_store.save_cases(conn, corpus, discover(MINI))
+    assert [r[0] for r in conn.execute("SELECT hash FROM ub_code")] == \
+        [hashlib.sha256(b"F\tmain\t0\t0\t\n").hexdigest()]

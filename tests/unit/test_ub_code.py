@@ -1,0 +1,242 @@
+"""Reading objdump's text into a cell's code, and the labels the rules give it.
+
+The objdump texts of ``fixtures/code`` are what Debian 12's objdump 2.40 printed for
+corpus signed-integer-overflow/loop built with ``-g`` (the directory rewritten to
+/work): gcc-12 -O0 and -O2, clang-16 -O2. The label tests use hand-written code in the
+stored form, one rule at a time.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from analyzer.ub import codelabels, disasm
+from analyzer.ub.disasm import Code, Function, Insn
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "code"
+
+
+def _read(name: str) -> Code:
+    return disasm.parse((FIXTURES / f"{name}.sym").read_text(), (FIXTURES / f"{name}.dis").read_text())
+
+
+def test_the_program_functions_are_kept_normalised_with_lines():
+    code = _read("loop0-gcc-12")
+    assert [f.name for f in code.functions] == ["main"]       # no _start, frame_dummy, ...
+    main = code.functions[0]
+    assert main.size == 70 and main.insns[0] == Insn(0, "push", "%rbp", None, "loop.c:12")
+    texts = [(i.offset, i.text, i.line) for i in main.insns]
+    assert (0x16, "jmp main+0x20", "loop.c:14") in texts     # a branch by symbol, not address
+    assert (0x2b, "lea (%rip),%rax <_IO_stdin_used+0x4>", "loop.c:16") in texts  # no displacement
+    assert (0x3a, "call printf@plt", "loop.c:16") in texts
+    assert texts[-1] == (0x45, "ret", "loop.c:18")          # the padding after ret is dropped
+
+
+def test_an_empty_function_says_what_follows_it():
+    main = _read("loop-clang-16").functions[0]
+    assert (main.name, main.size, main.insns, main.next) == ("main", 0, [], "_fini")
+
+
+def test_the_stored_form_round_trips_and_is_the_same_for_the_same_code():
+    code = _read("loop-gcc-12")
+    text = disasm.dumps(code)
+    assert text == "F\tmain\t2\t0\t\nI\t0\tloop.c:14\tjmp\tmain\tmain\n"
+    assert disasm.loads(text) == code
+    moved = (FIXTURES / "loop-gcc-12.dis").read_text().replace("/work/", "/elsewhere/x/")
+    assert disasm.dumps(disasm.parse((FIXTURES / "loop-gcc-12.sym").read_text(), moved)) == text
+
+
+def test_a_big_function_is_cut_and_says_so(monkeypatch):
+    monkeypatch.setattr(disasm, "MAX_INSNS", 5)
+    main = _read("loop0-gcc-12").functions[0]
+    assert len(main.insns) == 5 and main.cut == 14
+
+
+@pytest.mark.parametrize("sym, dis", [("", ""), ("garbage\n\x00\x1b[2J", "more garbage <x>:\n")])
+def test_text_that_is_not_a_disassembly_is_unavailable_or_empty(sym, dis):
+    try:
+        code = disasm.parse(sym, dis)
+    except disasm.Unavailable as exc:
+        assert "stripped or empty" in str(exc)
+    else:
+        assert code.functions == []
+
+
+def test_stored_text_that_is_damaged_is_refused():
+    with pytest.raises(ValueError):
+        disasm.loads("X\tnot\tcode\n")
+
+
+# ------------------------------------------------------------------ labels
+
+def _code(text: str) -> Code:
+    """Hand-written code: 'F name' lines, then 'offset line mnemonic operands' lines
+    (target: the operands of a branch or call)."""
+    functions: list[Function] = []
+    for raw in text.strip().splitlines():
+        parts = raw.split()
+        if parts[0] == "F":
+            functions.append(Function(name=parts[1], size=int(parts[2]), next=parts[3] if len(parts) > 3 else ""))
+            continue
+        off, line, mnemonic, *ops = parts
+        operands = " ".join(ops)
+        target = operands if mnemonic.startswith(("j", "call")) and not operands.startswith("*") else None
+        functions[-1].insns.append(Insn(int(off, 16), mnemonic, operands, target, "" if line == "-" else line))
+    return Code(functions)
+
+
+O0 = _code("""
+F main 70
+0 t.c:12 push %rbp
+16 t.c:14 jmp main+0x20
+18 t.c:15 addl $0x1,-0x4(%rbp)
+1c t.c:14 addl $0x1,-0x8(%rbp)
+20 t.c:14 cmpl $0x0,-0x8(%rbp)
+24 t.c:14 jg main+0x18
+26 t.c:16 mov -0x4(%rbp),%eax
+29 t.c:16 mov %eax,%esi
+3a t.c:16 call printf@plt
+45 t.c:18 ret
+""")
+
+
+def _kinds(code: Code, ref: Code | None = None) -> list[tuple[str, str, str]]:
+    return [(l.kind, l.function, l.line) for l in codelabels.labels(code, ref)]
+
+
+def test_a_loop_without_exit_and_its_removed_test():
+    o2 = _code("F main 2\n0 t.c:14 jmp main")
+    assert _kinds(o2) == [("loop-without-exit", "main", "t.c:14")]
+    labels = codelabels.labels(o2, O0)
+    assert [l.text for l in labels] == [
+        "loop in main at t.c:14 kept, its exit test removed (at -O0: cmpl $0x0,-0x8(%rbp); jg)",
+        "printf is never called (at t.c:16 at -O0)"]
+
+
+def test_a_loop_with_an_exit_is_no_label():
+    code = _code("""
+F f 20
+0 t.c:3 add $0x1,%eax
+3 t.c:3 cmp $0x9,%eax
+6 t.c:3 jle f
+8 t.c:4 ret
+""")
+    assert _kinds(code) == []
+    assert codelabels.endless_loops(code.functions[0]) == []
+
+
+def test_a_loop_that_leaves_through_a_tail_call_or_ret_is_no_endless_loop():
+    code = _code("""
+F f 20
+0 t.c:3 test %edi,%edi
+2 t.c:3 je f+0x9
+4 t.c:4 jmp exit@plt
+9 t.c:5 jmp f
+""")
+    assert _kinds(code) == []
+
+
+def test_an_empty_function_and_a_trap():
+    code = _code("""
+F main 0 _fini
+F f 9
+0 t.c:27 mov 0x0,%eax
+7 t.c:27 ud2
+""")
+    assert [l.text for l in codelabels.labels(code)] == [
+        "main is empty: execution runs into _fini", "trap (ud2) in f at t.c:27"]
+
+
+def test_a_removed_null_check_and_a_constant_output():
+    o0 = _code("""
+F poll 36
+8 t.c:27 mov (%rax),%eax
+11 t.c:28 cmpq $0x0,-0x18(%rbp)
+16 t.c:28 jne poll+0x1f
+18 t.c:29 mov $0xffffffff,%eax
+1f t.c:30 ret
+F main 90
+46 t.c:39 call poll
+4b t.c:39 mov %eax,%esi
+5c t.c:39 call printf@plt
+""")
+    o2 = _code("""
+F main 52
+1d t.c:39 mov $0x7,%esi
+22 t.c:39 lea (%rip),%rdi
+2b t.c:39 call printf@plt
+""")
+    assert [l.text for l in codelabels.labels(o2, o0)] == [
+        "the check at t.c:28 is gone (at -O0: cmpq $0x0,-0x18(%rbp); jne)",
+        "the value printed at t.c:39 became the constant 7"]
+
+
+def test_a_check_kept_as_a_conditional_move_is_not_removed():
+    o2 = _code("""
+F poll 10
+0 t.c:28 test %rdi,%rdi
+3 t.c:28 cmove %edx,%eax
+6 t.c:30 ret
+""")
+    o0 = _code("""
+F poll 36
+11 t.c:28 cmpq $0x0,-0x18(%rbp)
+16 t.c:28 jne poll+0x1f
+1f t.c:30 ret
+""")
+    assert _kinds(o2, o0) == []
+
+
+def test_calls_the_compiler_rewrites_or_expands_are_not_removed():
+    o0 = _code("""
+F main 20
+0 t.c:5 call printf@plt
+5 t.c:6 call memcpy@plt
+a t.c:7 call __printf_chk@plt
+""")
+    o2 = _code("F main 10\n0 t.c:5 call puts@plt\n5 t.c:7 jmp putchar@plt")
+    assert _kinds(o2, o0) == []
+    assert _kinds(_code("F main 1\n0 - ret"), o0) == [("call-removed", "main", "t.c:5")]
+
+
+def test_aligned_code_pairs_equal_runs_and_marks_the_rest():
+    from analyzer.ub.explain import align
+    o0, o2 = O0.functions[0], _code("F main 2\n0 t.c:14 jmp main").functions[0]
+    rows = align(o0, o2)
+    paired = [r for r in rows if r.left is not None and r.right is not None]
+    assert [(r.left, r.right, r.same) for r in paired] == [("jmp main+0x20", "jmp main", False)]
+    assert all(not r.same for r in rows) and len(rows) == len(o0.insns)
+    assert [r.same for r in align(o0, o0)] == [True] * len(o0.insns)
+    assert [(r.left, r.right) for r in align(None, o2)] == [(None, "jmp main")]
+
+
+def test_inlined_library_code_is_not_the_programs():
+    o0 = _code("""
+F main 30
+0 s.cpp:9 call _ZNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEE9_M_createERmm@plt
+5 basic_string.h:234 cmp $0xf,%rax
+9 basic_string.h:234 ja main+0x10
+10 s.cpp:10 ret
+""")
+    o0.functions[0].insns[0] = Insn(0, "call", "std::__cxx11::basic_string<char>::_M_create(unsigned long&, unsigned long)@plt",
+                                    "std::__cxx11::basic_string<char>::_M_create(unsigned long&, unsigned long)@plt", "s.cpp:9")
+    assert _kinds(_code("F main 1\n0 s.cpp:10 ret"), o0) == []
+
+
+@pytest.mark.parametrize("files, why", [
+    ({"a.status": b"127\n", "a.err": b"sh: 3: exec: objdump: not found\n"}, "sh: 3: exec: objdump: not found"),
+    ({"a.status": b"152\n"}, "objdump ended with status 152 (its time or size limit)"),
+    ({}, "objdump did not finish"),
+    ({"a.status": b"0\n", "a.dis": b"a.out:     file format elf64-x86-64\n"}, "stripped or empty"),
+    ({"a.status": b"0\n"}, "objdump wrote no output"),
+])
+def test_what_objdump_left_in_the_workspace_is_code_or_a_reason(tmp_path, files, why):
+    """What the compile's sandbox run wrote (a disassembler missing from a root, a limit
+    hit, an empty binary) is a reason the cell shows, never an exception."""
+    from analyzer.sandbox import Workspace
+    from analyzer.ub.compile import _read_code
+    for name, data in files.items():
+        (tmp_path / name).write_bytes(data)
+    code, note = _read_code(Workspace(tmp_path, None))
+    assert code is None and why in note

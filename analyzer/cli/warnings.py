@@ -14,6 +14,7 @@ from warnscope.serial import to_json
 from analyzer import progress as progress_mod
 from analyzer import toolchain
 from analyzer.cli import options
+from analyzer.cli.flags import FLAG_ARGS
 from analyzer.cli.output import echo
 from analyzer.cli.warnings_render import render_diff, render_report, render_run, render_show, render_top
 
@@ -151,7 +152,7 @@ def top_cmd(ctx, projects, level, limit, as_json) -> None:
     echo(to_json(result) if as_json else render_top(result))
 
 
-@warnings.command("show")
+@warnings.command("show", **FLAG_ARGS)
 @click.argument("option")
 @click.option("--project", default=None, help="Only this project's builds.")
 @click.option("--limit", type=options.COUNT, default=10, show_default=True, help="Examples shown.")

@@ -11,16 +11,27 @@ belong to their parent and are not diagnostics of their own, but not only: GCC (
 repeated at each expansion of a macro comes as one element with the other expansions'
 warnings as its children (adler32.c of zlib at ``all``: 31 top-level elements, 72
 warnings among their children, 103 warnings in the text output of the same compile).
-So every element of the tree that is not a note is a diagnostic. A truncated array (a compiler killed mid-write) or another shape is a problem: the TU is
+So every element of the tree that is not a note is a diagnostic.
+
+Two more things GCC 11 and 12 do (measured on tests/fixtures/warnings/formats): once a
+warning about the command line was printed as text (``cc1: warning: command-line option
+'-Wctor-dtor-privacy' is valid for C++/ObjC++ but not for C``), every later JSON message
+starts with that text's prefix, ``cc1: warning: ``, which is removed here; and a warning
+inside a macro is placed at each expansion of the macro, where the text output places it
+at the macro's definition (with an ``in expansion of macro`` note). A truncated array (a compiler killed mid-write) or another shape is a problem: the TU is
 reported with it, and what was read before it is kept.
 """
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from analyzer.warnings import parse_text
 from analyzer.warnings.results import Parsed, RawDiagnostic
+
+#: the text prefix GCC leaks into JSON messages after a command-line warning (above)
+LEAKED_PREFIX = re.compile(r"^[\w.+-]+: (?:warning|error|fatal error|note|sorry, unimplemented): ")
 
 KINDS = {"fatal error": "fatal", "internal compiler error": "ice", "ice": "ice",
          "sorry, unimplemented": "sorry"}
@@ -57,7 +68,8 @@ def _diagnostic(item: Any) -> RawDiagnostic | None:
             file, line, column = caret.get("file"), caret.get("line"), caret.get("column")
     return RawDiagnostic(option=option or None, severity=KINDS.get(kind, kind), file=file,
                          line=line if isinstance(line, int) else None,
-                         column=column if isinstance(column, int) else None, message=item["message"])
+                         column=column if isinstance(column, int) else None,
+                         message=LEAKED_PREFIX.sub("", item["message"], count=1))
 
 
 def parse(text: str) -> Parsed:
@@ -68,7 +80,7 @@ def parse(text: str) -> Parsed:
         if text[pos].isspace():
             pos += 1
             continue
-        if text[pos] != "[":
+        if text[pos] not in "[{":
             end = text.find("\n", pos)
             end = n if end < 0 else end
             d = parse_text.line_diagnostic(text[pos:end])

@@ -126,15 +126,17 @@ def report_cmd(ctx, project, compilers, level, limit, as_json) -> None:
 @click.argument("new")
 @click.option("--project", required=True, help="A project built by both compilers.")
 @click.option("--level", default="all", show_default=True, help="The level both were built at.")
+@click.option("--limit", type=options.COUNT, default=10, show_default=True,
+              help="Diagnostics shown per option in text (JSON has them all).")
 @click.option("--json", "as_json", is_flag=True, help="Print the diff as JSON.")
 @click.pass_context
-def diff_cmd(ctx, old, new, project, level, as_json) -> None:
+def diff_cmd(ctx, old, new, project, level, limit, as_json) -> None:
     """What appears, disappears and is reworded from OLD to NEW, by option."""
     from analyzer.warnings import queries
 
     conn = connect(_db(ctx), write=False)
     result = queries.diff(conn, project, toolchain.canonical(old), toolchain.canonical(new), level)
-    echo(to_json(result) if as_json else render_diff(result))
+    echo(to_json(result) if as_json else render_diff(result, limit))
 
 
 @warnings.command("top")

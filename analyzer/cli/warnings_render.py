@@ -16,10 +16,10 @@ def _where(file: str | None, line: int | None, column: int | None = None) -> str
 def render_run(builds: list[Build]) -> str:
     lines = []
     for b in builds:
-        shared = sum(1 for d in b.diagnostics if len(d.tus) > 1)
+        shared = sum(1 for d in b.diagnostics if len({tu.split(" -> ")[0] for tu in d.tus}) > 1)
         unread = sum(1 for t in b.tus if t.problem)
         line = (f"{b.project} {b.compiler} {b.level}: {b.status}, {len(b.diagnostics)} diagnostics "
-                f"({shared} printed by more than one TU) from {len(b.tus)} compiles, format {b.format}")
+                f"({shared} of them printed by several sources: headers) from {len(b.tus)} compiles, format {b.format}")
         if unread:
             line += f", {unread} compiles unread"
         lines.append(line)
@@ -57,16 +57,18 @@ def render_report(r: Report, limit: int = 15) -> str:
     return "\n".join(lines)
 
 
-def render_diff(d: Diff) -> str:
+def render_diff(d: Diff, limit: int = 10) -> str:
     lines = [f"{d.project} at {d.level}: {d.old} -> {d.new}: {d.added} added, {d.removed} removed, "
              f"{d.changed} reworded, {d.unchanged} unchanged"]
     for o in d.by_option:
         lines.append(f"{_opt(o.option)}: +{o.added} -{o.removed} ~{o.changed}")
-        for e in o.entries:
+        for e in o.entries[:limit]:
             mark = {"added": "+", "removed": "-", "changed": "~"}[e.change]
             lines.append(f"  {mark} {_where(e.file, e.line)}: {e.message}")
             if e.old_message is not None:
                 lines.append(f"      was: {e.old_message}")
+        if len(o.entries) > limit:
+            lines.append(f"  ... {len(o.entries) - limit} more")
     return "\n".join(lines)
 
 

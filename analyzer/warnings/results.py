@@ -42,7 +42,8 @@ class Diagnostic:
 
     option: str | None
     severity: str
-    file: str | None        # relative to the project's tree; absolute outside it (/usr/include/...)
+    file: str | None        # relative to the project's tree; absolute outside it (/usr/include/...);
+    #                         the compiler's own headers as <gcc>/include/stddef.h, <clang>/include/...
     line: int | None
     column: int | None
     message: str

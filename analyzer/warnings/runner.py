@@ -22,6 +22,7 @@ parallel, each in its own configured copy of the tree.
 from __future__ import annotations
 
 import os
+import re
 import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
@@ -183,12 +184,22 @@ def _relative(path: str, tree: Path) -> str:
     return real
 
 
+#: the compiler's own headers (stddef.h, limits.h), whose directory names the version:
+#: said as ``<gcc>/include/stddef.h`` so that a diff of two versions matches them
+OWN_HEADERS = re.compile(r"^/usr/lib/(?:gcc/[^/]+/[^/]+/(?P<gcc>include(?:-fixed)?)"
+                         r"|llvm-[^/]+/lib/clang/[^/]+/(?P<clang>include))/")
+
+
 def _file(d: RawDiagnostic, cwd: str, tree: Path) -> str | None:
     if d.file is None:
         return None
     if d.file.startswith("<"):   # <command-line>, <built-in>
         return d.file
-    return _relative(os.path.join(cwd, d.file), tree)
+    path = _relative(os.path.join(cwd, d.file), tree)
+    own = OWN_HEADERS.match(path)
+    if own:
+        return f"<gcc>/{own['gcc']}/" + path[own.end():] if own["gcc"] else "<clang>/include/" + path[own.end():]
+    return path
 
 
 def collect(records: list[Record], tree: Path, fmt: formats.Format) -> tuple[list[Diagnostic], list[TuOutcome]]:

@@ -78,7 +78,7 @@ def run(conn: sqlite3.Connection, recipe: Recipe, source: tuple[Path, str], tool
     try:
         for done in executor.map(build, jobs):
             job = done.job
-            result = done.result if done.error is None else _failed(job, f"worker failed: {done.error}")
+            result = done.result if done.error is None else _result(job, "failed", f"worker failed: {done.error}")
             with transaction(conn):
                 store.save_build(conn, result)
             builds.append(result)
@@ -95,10 +95,11 @@ def run(conn: sqlite3.Connection, recipe: Recipe, source: tuple[Path, str], tool
     return builds
 
 
-def _failed(job: Job, error: str) -> Build:
+def _result(job: Job, status: str = "ok", error: str | None = None) -> Build:
+    """The job's build, without diagnostics yet."""
     return Build(project=job.recipe.name, origin=job.origin, compiler=job.tc.name,
                  compiler_version=job.tc.version, level=job.level, flags=job.flags,
-                 format=formats.for_toolchain(job.tc).name, status="failed", error=error,
+                 format=formats.for_toolchain(job.tc).name, status=status, error=error,
                  finished_at=utc_now())
 
 
@@ -115,7 +116,7 @@ def build(job: Job) -> Build:
         setup = prepared and study.cell_setup(job.recipe, tree, prepared, cell, job.opts, work,
                                               work / "wrapper.log", quiet)
         if not setup:
-            return _failed(job, cell.error or "configure failed")
+            return _result(job, "failed", cell.error or "configure failed")
         errors = work / "stderr"
         errors.mkdir()
         env = {**setup.env, STDERR_ENV: str(errors)}
@@ -124,8 +125,7 @@ def build(job: Job) -> Build:
         log = work / "build.log"
         t = process.run(setup.build, setup.tree, env, log, timeout=job.opts.timeout)
         records = read_log(Path(env[LOG_ENV]))
-        result = _failed(job, "")
-        result.status, result.error, result.finished_at = "ok", None, utc_now()
+        result = _result(job)
         result.diagnostics, result.tus = collect(records, setup.tree, fmt)
         if t.exit != 0:
             what = "timed out" if t.exit == -1 else f"exit {t.exit}"

@@ -28,18 +28,20 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
+from warnscope import tool
 from warnscope.database import transaction, utc_now
+from warnscope.errors import ToolFailed
 
 from analyzer.executors import LocalExecutor
 from analyzer.overhead import arrival, levels as levels_mod, process, study
 from analyzer.overhead.recipes import Recipe, is_source
 from analyzer.overhead.results import CellResult
-from analyzer.overhead.wrapper import FLAGS_ENV, LOG_ENV, STDERR_ENV, Record, read_log
+from analyzer.overhead.wrapper import FLAGS_ENV, LOG_ENV, MARKER, STDERR_ENV, Record, read_log
 from analyzer.overhead.workdir import WorkDir
 from analyzer.progress import Progress, as_progress
 from analyzer.toolchain import Toolchain
-from analyzer.warnings import formats, store
-from analyzer.warnings.results import Build, Diagnostic, RawDiagnostic, TuOutcome
+from analyzer.warnings import formats, parse_text, store
+from analyzer.warnings.results import Build, Diagnostic, Parsed, RawDiagnostic, TuOutcome
 
 FAILING = ("error", "fatal", "ice")
 
@@ -123,10 +125,13 @@ def build(job: Job) -> Build:
         for var in FLAGS_ENV.values():  # after whatever the wrapper appends already
             env[var] = " ".join(filter(None, [env.get(var, ""), *fmt.flags]))
         log = work / "build.log"
+        # a per-level configure (CMake) ran its try-compiles through the wrapper: not the build's
+        Path(env[LOG_ENV]).unlink(missing_ok=True)
         t = process.run(setup.build, setup.tree, env, log, timeout=job.opts.timeout)
         records = read_log(Path(env[LOG_ENV]))
         result = _result(job)
-        result.diagnostics, result.tus = collect(records, setup.tree, fmt)
+        result.diagnostics, result.tus = collect(records, setup.tree, fmt,
+                                                 lambda r: replay_text(r, job.tc, job.opts.timeout))
         if t.exit != 0:
             what = "timed out" if t.exit == -1 else f"exit {t.exit}"
             result.status = "failed"
@@ -145,7 +150,8 @@ def _first_error(result: Build, log: Path) -> str | None:
     for d in result.diagnostics:
         if d.severity in FAILING:
             where = ":".join(str(x) for x in (d.file, d.line, d.column) if x is not None)
-            return (f"{where}: " if where else "") + f"{d.severity}: {d.message}" + \
+            words = {"ice": "internal compiler error", "fatal": "fatal error"}.get(d.severity, d.severity)
+            return (f"{where}: " if where else "") + f"{words}: {d.message}" + \
                 (f" [{d.option}]" if d.option else "")
     try:
         with open(log, errors="replace") as fh:
@@ -202,9 +208,31 @@ def _file(d: RawDiagnostic, cwd: str, tree: Path) -> str | None:
     return path
 
 
-def collect(records: list[Record], tree: Path, fmt: formats.Format) -> tuple[list[Diagnostic], list[TuOutcome]]:
+#: GCC's text output, for a failed compile replayed (:func:`replay_text`)
+TEXT_FLAGS = ("-fdiagnostics-format=text", "-fno-diagnostics-show-caret")
+
+
+def replay_text(record: Record, tc: Toolchain, timeout: float) -> str:
+    """A failed compile run again as the build ran it, with text diagnostics: its stderr.
+
+    GCC's JSON is written when the compiler ends normally. An internal compiler error
+    ends it without: the build's log then holds only the end of a backtrace and
+    "Please submit a full bug report" (cppcheck's mc_analyzerinfo.cpp with g++-12 at
+    ``all``), and every diagnostic of that TU up to the crash, the crash's own line
+    included, is lost. The same compile in text says them all."""
+    args = [a for a in record.args[1:] if not a.startswith(MARKER)]
+    argv = tc.wrap([record.args[0], *args, *TEXT_FLAGS], binds=(record.cwd,), cwd=record.cwd)
+    done = tool.run(argv, timeout=timeout, check=False, cwd=record.cwd, env=process.build_env(),
+                    what=f"{tc.name} (a failed compile replayed with text diagnostics)")
+    return done.stderr if isinstance(done.stderr, str) else done.stderr.decode("utf-8", "replace")
+
+
+def collect(records: list[Record], tree: Path, fmt: formats.Format,
+            replay: Callable[[Record], str] | None = None) -> tuple[list[Diagnostic], list[TuOutcome]]:
     """Every compile's diagnostics read and merged: one diagnostic per (file, line,
-    column, option, severity, message), with the TUs that printed it."""
+    column, option, severity, message), with the TUs that printed it. A compile that
+    failed without an error in its structured output is read from ``replay`` (the same
+    compile with text diagnostics, :func:`replay_text`) and says so."""
     compiles = [r for r in records if r.args and arrival.is_compile(list(r.args[1:]))]
     merged: dict[tuple, Diagnostic] = {}
     tus = []
@@ -221,6 +249,14 @@ def collect(records: list[Record], tree: Path, fmt: formats.Format) -> tuple[lis
             tus.append(TuOutcome(name, language, exit_, 0, f"its output could not be read: {exc.strerror}"))
             continue
         parsed = fmt.parse(text)
+        if exit_ != 0 and replay is not None and fmt is not formats.CLANG_TEXT \
+                and not any(d.severity in FAILING for d in parsed.diagnostics):
+            why = f"exit {exit_} and no error in its {fmt.name} output (a compiler that crashes writes none)"
+            try:
+                parsed = Parsed(parse_text.parse(replay(record)).diagnostics,
+                                f"{why}: read from the same compile run again with text diagnostics")
+            except ToolFailed as exc:   # a timeout, output past the cap
+                parsed = Parsed(parsed.diagnostics, f"{why}; run again with text diagnostics: {exc}")
         for raw in parsed.diagnostics:
             d = Diagnostic(raw.option, raw.severity, _file(raw, record.cwd, tree), raw.line, raw.column,
                            raw.message)

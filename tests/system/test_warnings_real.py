@@ -185,6 +185,30 @@ def test_a_build_failing_under_werror_keeps_its_diagnostics(gcc_db, tmp_path, cl
     assert report["builds"][0]["status"] == "failed" and report["builds"][0]["error"] == b["error"]
 
 
+def test_an_internal_compiler_error_is_the_failed_builds_line(gcc_db, tmp_path, cli_at, require):
+    """g++-12 crashes on cppcheck under -Wmismatched-tags (part of `all`). In JSON mode the
+    crash leaves no JSON, only the end of a backtrace: the compile is run again with text
+    diagnostics, and its line is the build's error."""
+    require("cmake")
+    db = tmp_path / "ice.db"
+    shutil.copy(gcc_db, db)
+    code, out, err = cli_at(db)("warnings", "run", "--project", "cppcheck", "--compilers", "gcc-12",
+                                "--level", "all", "--json", "--quiet")
+    assert code == 1 and len(err.strip().splitlines()) == 1
+    b = json.loads(out)["builds"][0]
+    assert b["status"] == "failed"
+    assert b["error"].startswith("build failed (exit 2): lib/analyzerinfo.cpp:")
+    assert ": internal compiler error: in diag_mismatched_tags" in b["error"]
+    crashed = [t for t in b["tus"] if t["exit"] != 0]
+    assert [t["tu"] for t in crashed] == ["_build/lib/build/mc_analyzerinfo.cpp"]
+    assert "read from the same compile run again with text diagnostics" in crashed[0]["problem"]
+    assert crashed[0]["diagnostics"] > 1
+    assert any("_build/lib/build/mc_analyzerinfo.cpp" in d["tus"] and d["severity"] == "warning"
+               for d in b["diagnostics"])
+    # no try-compile of CMake's configure counted as a TU of the build
+    assert not [t for t in b["tus"] if "CMakeScratch" in t["tu"] or t["tu"].startswith("/usr/share/cmake")]
+
+
 def test_an_unreadable_compile_output_is_reported_and_the_rest_goes_on(tmp_path):
     """Real GCC JSON of one compile, cut in half for a second: that TU is reported with
     the reason, the first is read whole."""

@@ -24,14 +24,10 @@ reported with it, and what was read before it is kept.
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 from analyzer.warnings import parse_text
 from analyzer.warnings.results import Parsed, RawDiagnostic
-
-#: the text prefix GCC leaks into JSON messages after a command-line warning (above)
-LEAKED_PREFIX = re.compile(r"^[\w.+-]+: (?:warning|error|fatal error|note|sorry, unimplemented): ")
 
 KINDS = {"fatal error": "fatal", "internal compiler error": "ice", "ice": "ice",
          "sorry, unimplemented": "sorry"}
@@ -69,7 +65,7 @@ def _diagnostic(item: Any) -> RawDiagnostic | None:
     return RawDiagnostic(option=option or None, severity=KINDS.get(kind, kind), file=file,
                          line=line if isinstance(line, int) else None,
                          column=column if isinstance(column, int) else None,
-                         message=LEAKED_PREFIX.sub("", item["message"], count=1))
+                         message=parse_text.unleaked(item["message"]))
 
 
 def parse(text: str) -> Parsed:

@@ -64,7 +64,8 @@ def _result(result: Any, rules: list) -> RawDiagnostic | None:
         option = "-W" + option[len("-Werror="):]
     return RawDiagnostic(option=option, severity=severity, file=file,
                          line=line if isinstance(line, int) else None,
-                         column=column if isinstance(column, int) else None, message=message)
+                         column=column if isinstance(column, int) else None,
+                         message=parse_text.unleaked(message))
 
 
 def _log(value: Any) -> list[RawDiagnostic]:

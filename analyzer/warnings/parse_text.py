@@ -23,6 +23,14 @@ UNLOCATED = re.compile(rf"^(?P<prog>[^\s:]+): (?P<sev>{_SEV}): (?P<msg>.*)$")
 OPTIONS = re.compile(r" \[(?P<opts>-[WR][^\]\s]*)\]$")
 #: printed by clang for the SARIF format itself, not by the code under test
 OWN = {"-Wsarif-format-unstable"}
+#: the prefix of a text diagnostic that GCC (11, 12, 14 measured) leaks into every later
+#: JSON or SARIF message once it printed a command-line warning as text
+LEAKED_PREFIX = re.compile(r"^[\w.+-]+: (?:warning|error|fatal error|note|sorry, unimplemented): ")
+
+
+def unleaked(message: str) -> str:
+    """A structured diagnostic's message without the text prefix GCC leaked into it."""
+    return LEAKED_PREFIX.sub("", message, count=1)
 
 
 def option_of(options: str) -> str | None:

@@ -28,6 +28,7 @@ CLANG_FLAGS = ["-O2", "-Wall", "-Wextra", "-Wstrict-prototypes"]
 
 
 def _toolchain(name: str) -> toolchain.Toolchain:
+    """The compiler, on the host or in a prepared root; skipped where neither has it."""
     try:
         return toolchain.resolve(name)
     except WarnscopeError as exc:
@@ -51,7 +52,7 @@ def _same_file(d: RawDiagnostic) -> RawDiagnostic:
     return RawDiagnostic(d.option, d.severity, path, d.line, d.column, d.message)
 
 
-@pytest.mark.parametrize("name", ["gcc-11", "gcc-12"])
+@pytest.mark.parametrize("name", ["gcc-11", "gcc-12", "gcc-13", "gcc-14", "gcc-15"])
 def test_gcc_json_reads_as_the_text_of_the_same_compile(name, tmp_path):
     tc = _toolchain(name)
     fmt = formats.for_toolchain(tc)
@@ -79,12 +80,23 @@ def test_gcc_json_reads_as_the_text_of_the_same_compile(name, tmp_path):
 
 @pytest.mark.parametrize("name", ["gcc-13", "gcc-14", "gcc-15", "gcc-16"])
 def test_gcc_sarif_from_a_root_reads_as_its_text(name, tmp_path):
+    """GCC's SARIF names the option (``ruleId``) of each result and carries the same
+    'cc1: warning: ' leak as its JSON; but a group's later diagnostics become
+    ``relatedLocations`` of the first, with neither kind nor option (gcc-14: 11 results
+    for the text's 14 warnings; the notes are there too, indistinguishable). That is why
+    GCC 13-15 are read from JSON; GCC 16 has only SARIF."""
     tc = _toolchain(name)   # skips without a root holding it
     sarif = parse_sarif.parse(_stderr(tc, [*GCC_FLAGS, "-fdiagnostics-format=sarif-stderr"], tmp_path))
     text = parse_text.parse(_stderr(tc, [*GCC_FLAGS, "-fno-diagnostics-show-caret"], tmp_path))
     assert sarif.problem is None
-    assert Counter((d.option, d.line, d.message) for d in map(_same_file, sarif.diagnostics)) == \
-        Counter((d.option, d.line, d.message) for d in map(_same_file, text.diagnostics))
+    in_macro = "traditional C rejects the \"U\" suffix"
+
+    def plain(ds: list[RawDiagnostic]) -> Counter:
+        return Counter((d.option, d.line, d.message) for d in ds if d.message != in_macro)
+    assert not plain(sarif.diagnostics) - plain(text.diagnostics)      # nothing SARIF has is wrong
+    assert {d.option for d in sarif.diagnostics} == {d.option for d in text.diagnostics}
+    if tc.major < 16:
+        assert len(sarif.diagnostics) < len(text.diagnostics)           # the grouped ones are lost
 
 
 @pytest.mark.parametrize("name", ["clang-14", "clang-16", "clang-19"])

@@ -313,7 +313,7 @@ CREATE TABLE IF NOT EXISTS oh_attr_result (
 
 -- ------------------------------------------------------------------ warnings of real builds
 -- Read and written by analyzer/warnings/store.py.
--- One build of a project by one compiler at one level; a rerun replaces it.
+-- One build of a project by one compiler at one level; a rerun (at any -O) replaces it.
 CREATE TABLE IF NOT EXISTS wn_build (
     id               INTEGER PRIMARY KEY,
     project          TEXT NOT NULL,       -- a recipe's name, 'local:NAME'
@@ -321,6 +321,7 @@ CREATE TABLE IF NOT EXISTS wn_build (
     compiler         TEXT NOT NULL,
     compiler_version TEXT NOT NULL,
     level            TEXT NOT NULL,       -- 'all', 'wall', a --flag-set name
+    opt              TEXT NOT NULL,       -- the -O level it was built at ('-O2')
     flags            TEXT NOT NULL,       -- JSON {language: [flags]}
     format           TEXT NOT NULL,       -- 'gcc-json' | 'sarif' | 'clang-text'
     status           TEXT NOT NULL,       -- 'ok' | 'failed'
@@ -649,7 +650,7 @@ DROP TABLE oh_cell_v6;
 _V8_WARNINGS = """
 -- ------------------------------------------------------------------ warnings of real builds
 -- Read and written by analyzer/warnings/store.py.
--- One build of a project by one compiler at one level; a rerun replaces it.
+-- One build of a project by one compiler at one level; a rerun (at any -O) replaces it.
 CREATE TABLE IF NOT EXISTS wn_build (
     id               INTEGER PRIMARY KEY,
     project          TEXT NOT NULL,       -- a recipe's name, 'local:NAME'
@@ -657,6 +658,7 @@ CREATE TABLE IF NOT EXISTS wn_build (
     compiler         TEXT NOT NULL,
     compiler_version TEXT NOT NULL,
     level            TEXT NOT NULL,       -- 'all', 'wall', a --flag-set name
+    opt              TEXT NOT NULL,       -- the -O level it was built at ('-O2')
     flags            TEXT NOT NULL,       -- JSON {language: [flags]}
     format           TEXT NOT NULL,       -- 'gcc-json' | 'sarif' | 'clang-text'
     status           TEXT NOT NULL,       -- 'ok' | 'failed'

@@ -33,7 +33,7 @@ def render_report(r: Report, limit: int = 15) -> str:
     lines = [f"{r.project} ({r.origin})"]
     for b in r.builds:
         lines.append("")
-        lines.append(f"{b.compiler} at {b.level}: {b.diagnostics} diagnostics "
+        lines.append(f"{b.compiler} at {b.level} {b.opt}: {b.diagnostics} diagnostics "
                      f"({b.printed} as printed in the build's log) in {b.tus} compiles, "
                      f"{len(b.by_option)} options" + ("" if b.status == "ok" else f"  FAILED: {b.error}"))
         width = max([len(_opt(c.option)) for c in b.by_option[:limit]] + [6])

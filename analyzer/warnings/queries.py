@@ -94,7 +94,7 @@ def report(conn: sqlite3.Connection, project: str, compilers: list[str] | None =
                   for o, ds in by.items()]
         counts.sort(key=lambda c: (-c.count, c.option or ""))
         out.append(CompilerReport(
-            compiler=b.compiler, compiler_version=b.compiler_version, level=b.level, status=b.status,
+            compiler=b.compiler, compiler_version=b.compiler_version, level=b.level, opt=b.opt, status=b.status,
             diagnostics=len(b.diagnostics), printed=sum(d.printed for d in b.diagnostics),
             tus=len(b.tus), by_option=counts, silent=view.silent(b),
             unread=[t for t in b.tus if t.problem], error=b.error))

@@ -78,6 +78,7 @@ class Build:
     compiler: str
     compiler_version: str
     level: str
+    opt: str                # the -O level ('-O2'): some warnings need the optimiser
     flags: dict[str, list[str]]
     format: str             # 'gcc-json' | 'sarif' | 'clang-text'
     status: str = "ok"      # 'ok' | 'failed'
@@ -107,6 +108,7 @@ class CompilerReport:
     compiler: str
     compiler_version: str
     level: str
+    opt: str
     status: str
     diagnostics: int
     printed: int

@@ -100,7 +100,7 @@ def run(conn: sqlite3.Connection, recipe: Recipe, source: tuple[Path, str], tool
 def _result(job: Job, status: str = "ok", error: str | None = None) -> Build:
     """The job's build, without diagnostics yet."""
     return Build(project=job.recipe.name, origin=job.origin, compiler=job.tc.name,
-                 compiler_version=job.tc.version, level=job.level, flags=job.flags,
+                 compiler_version=job.tc.version, level=job.level, opt=job.opts.opt, flags=job.flags,
                  format=formats.for_toolchain(job.tc).name, status=status, error=error,
                  finished_at=utc_now())
 
@@ -147,8 +147,9 @@ def build(job: Job) -> Build:
 def _first_error(result: Build, log: Path) -> str | None:
     """The compiler's line that stopped the build: the first error diagnostic read, else
     the first error line of the build's log (a linker's, a make's), relative to the tree."""
-    for d in result.diagnostics:
-        if d.severity in FAILING:
+    worst = sorted((d for d in result.diagnostics if d.severity in FAILING),
+                   key=lambda d: FAILING.index(d.severity), reverse=True)   # a crash first
+    for d in worst[:1]:
             where = ":".join(str(x) for x in (d.file, d.line, d.column) if x is not None)
             words = {"ice": "internal compiler error", "fatal": "fatal error"}.get(d.severity, d.severity)
             return (f"{where}: " if where else "") + f"{words}: {d.message}" + \

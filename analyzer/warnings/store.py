@@ -14,9 +14,9 @@ def save_build(conn: sqlite3.Connection, b: Build) -> int:
     conn.execute("DELETE FROM wn_build WHERE project = ? AND compiler = ? AND level = ?",
                  (b.project, b.compiler, b.level))
     bid = conn.execute(
-        "INSERT INTO wn_build (project, origin, compiler, compiler_version, level, flags, format, status, "
-        "error, finished_at) VALUES (?,?,?,?,?,?,?,?,?,?)",
-        (b.project, b.origin, b.compiler, b.compiler_version, b.level, json.dumps(b.flags, sort_keys=True),
+        "INSERT INTO wn_build (project, origin, compiler, compiler_version, level, opt, flags, format, "
+        "status, error, finished_at) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+        (b.project, b.origin, b.compiler, b.compiler_version, b.level, b.opt, json.dumps(b.flags, sort_keys=True),
          b.format, b.status, b.error, b.finished_at)).lastrowid
     conn.executemany("INSERT INTO wn_tu (build_id, tu, language, exit, diagnostics, problem) "
                      "VALUES (?,?,?,?,?,?)",
@@ -30,9 +30,9 @@ def save_build(conn: sqlite3.Connection, b: Build) -> int:
 
 
 def _build(conn: sqlite3.Connection, row: sqlite3.Row | tuple, with_diagnostics: bool) -> Build:
-    (bid, project, origin, compiler, version, level, flags, fmt, status, error, finished) = row
+    (bid, project, origin, compiler, version, level, opt, flags, fmt, status, error, finished) = row
     b = Build(project=project, origin=origin, compiler=compiler, compiler_version=version, level=level,
-              flags=json.loads(flags), format=fmt, status=status, error=error, finished_at=finished)
+              opt=opt, flags=json.loads(flags), format=fmt, status=status, error=error, finished_at=finished)
     b.tus = [TuOutcome(*r) for r in conn.execute(
         "SELECT tu, language, exit, diagnostics, problem FROM wn_tu WHERE build_id = ? ORDER BY tu", (bid,))]
     if with_diagnostics:
@@ -47,7 +47,7 @@ def _build(conn: sqlite3.Connection, row: sqlite3.Row | tuple, with_diagnostics:
     return b
 
 
-_COLUMNS = ("id, project, origin, compiler, compiler_version, level, flags, format, status, error, "
+_COLUMNS = ("id, project, origin, compiler, compiler_version, level, opt, flags, format, status, error, "
             "finished_at")
 
 

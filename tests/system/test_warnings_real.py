@@ -104,7 +104,7 @@ def test_zlib_report(zlib, cli_at):
     assert by["clang-16"]["silent"] is None                              # clang-16 is not
     assert {o["known"] for o in by["clang-16"]["by_option"]} == {None}
     text = _ok(cli_at(db)("warnings", "report", "--project", "zlib", "--top", "3"))
-    assert "gcc-12 at all:" in text and "-Wunsafe-buffer-usage" in text
+    assert "gcc-12 at all -O2:" in text and "-Wunsafe-buffer-usage" in text
     assert "clang-16 is not in the flag database" in text
 
 

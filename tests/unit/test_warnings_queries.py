@@ -16,7 +16,7 @@ from warnscope.serial import to_json
 
 def _build(compiler: str, diagnostics: list[Diagnostic], project: str = "p", status: str = "ok") -> Build:
     return Build(project=project, origin="/nonexistent/p", compiler=compiler, compiler_version=f"{compiler} 1.0",
-                 level="all", flags={"c": ["-Wall"]}, format="clang-text", status=status,
+                 level="all", opt="-O2", flags={"c": ["-Wall"]}, format="clang-text", status=status,
                  diagnostics=diagnostics, tus=[TuOutcome("a.c", "c", 0, len(diagnostics)),
                                                TuOutcome("b.c", "c", 1, 0, "SARIF of an unknown shape: no 'runs' list")],
                  finished_at="2026-11-25T00:00:00+00:00")

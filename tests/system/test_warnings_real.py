@@ -231,3 +231,18 @@ def test_unknown_project_and_compiler_are_one_line(gcc_db_copy, fails_on):
     assert "gcc-99" in fails_on(gcc_db_copy, "warnings", "run", "--project", "zlib", "--compilers", "gcc-99")
     assert "no warnings build of zlib" in fails_on(gcc_db_copy, "warnings", "report", "--project", "zlib")
     assert "unknown level" in fails_on(gcc_db_copy, "warnings", "run", "--level", "loud")
+
+
+def test_builds_on_a_dask_cluster(gcc_db_copy, cli_at):
+    """The same builds as jobs on a Dask cluster (a real LocalCluster): each worker fetches
+    the source itself and the client stores what comes back."""
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster:
+        code, out, err = cli_at(gcc_db_copy)("warnings", "run", "--source", str(UPGRADE), "--build", "make",
+                                             "--compilers", "gcc-12,clang-16", *LEVEL, "--json", "--quiet",
+                                             "--scheduler", cluster.scheduler_address)
+    assert code == 0, err
+    builds = {b["compiler"]: b for b in json.loads(out)["builds"]}
+    assert set(builds) == {"gcc-12", "clang-16"} and all(b["status"] == "ok" for b in builds.values())
+    assert {d["option"] for d in builds["gcc-12"]["diagnostics"]} >= {"-Wuse-after-free", "-Wunused-variable"}

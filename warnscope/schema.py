@@ -1,6 +1,6 @@
 """The database schema: one commented SQL string, a version, and the migrations.
 
-One module holds the tables of all three families (flags, UB, build overhead with its
+One module holds the tables of all four families (flags, UB, build overhead with its
 attribution) because the database is one versioned contract: a single ``PRAGMA
 user_version`` numbers the whole file, a migration may touch any family, and the base
 (:mod:`warnscope.database`) creates and migrates the file without importing the
@@ -18,7 +18,7 @@ migration of its own, and tests/unit/test_migrations.py checks that a database o
 earlier version (tests/fixtures/schema/) migrates to the tables ``SCHEMA`` creates.
 """
 
-SCHEMA_VERSION = 8
+SCHEMA_VERSION = 9
 
 #: The current schema, by family; what a new database is created with.
 SCHEMA = """
@@ -321,6 +321,57 @@ CREATE TABLE IF NOT EXISTS oh_attr_result (
     attr_id  INTEGER PRIMARY KEY REFERENCES oh_attr(id) ON DELETE CASCADE,
     result   TEXT NOT NULL        -- JSON: the Attribution
 );
+
+-- ------------------------------------------------------------------ warnings of real builds
+-- Read and written by analyzer/warnings/store.py.
+-- One build of a project by one compiler at one level; a rerun (at any -O) replaces it.
+CREATE TABLE IF NOT EXISTS wn_build (
+    id               INTEGER PRIMARY KEY,
+    project          TEXT NOT NULL,       -- a recipe's name, 'local:NAME'
+    origin           TEXT NOT NULL,       -- the source package's directory, or the tree's path
+    compiler         TEXT NOT NULL,
+    compiler_version TEXT NOT NULL,
+    level            TEXT NOT NULL,       -- 'all', 'wall', a --flag-set name
+    opt              TEXT NOT NULL,       -- the -O level it was built at ('-O2')
+    flags            TEXT NOT NULL,       -- JSON {language: [flags]}
+    format           TEXT NOT NULL,       -- 'gcc-json' | 'sarif' | 'clang-text'
+    status           TEXT NOT NULL,       -- 'ok' | 'failed'
+    error            TEXT,                -- a failed build's reason, with the compiler's line
+    finished_at      TEXT NOT NULL,
+    UNIQUE (project, compiler, level)
+);
+
+-- Each compile of a build (a source compiled twice is two TUs, '-> object').
+CREATE TABLE IF NOT EXISTS wn_tu (
+    build_id     INTEGER NOT NULL REFERENCES wn_build(id) ON DELETE CASCADE,
+    tu           TEXT NOT NULL,           -- source relative to the tree
+    language     TEXT NOT NULL,           -- 'c' | 'c++'
+    exit         INTEGER NOT NULL,
+    diagnostics  INTEGER NOT NULL,        -- as it printed them (before merging with other TUs)
+    problem      TEXT,                    -- why its output could not be read (truncated JSON, ...)
+    PRIMARY KEY (build_id, tu)
+);
+
+-- A diagnostic of a build, once however many TUs printed it (a header's warning).
+CREATE TABLE IF NOT EXISTS wn_diag (
+    id        INTEGER PRIMARY KEY,
+    build_id  INTEGER NOT NULL REFERENCES wn_build(id) ON DELETE CASCADE,
+    option    TEXT,                       -- '-Wunused-variable'; NULL: no option controls it
+    severity  TEXT NOT NULL,              -- 'warning' | 'error' | 'fatal' | 'ice' | ...
+    file      TEXT,                       -- relative to the tree; absolute outside it; NULL: none
+    line      INTEGER,
+    col       INTEGER,
+    message   TEXT NOT NULL,
+    printed   INTEGER NOT NULL            -- times printed over all its TUs (as a build log counts it)
+);
+CREATE INDEX IF NOT EXISTS wn_diag_build ON wn_diag (build_id, option);
+
+-- The TUs that printed a diagnostic.
+CREATE TABLE IF NOT EXISTS wn_diag_tu (
+    diag_id  INTEGER NOT NULL REFERENCES wn_diag(id) ON DELETE CASCADE,
+    tu       TEXT NOT NULL,
+    PRIMARY KEY (diag_id, tu)
+);
 """
 
 #: The v1 ``extra`` object of a GCC flag -> the v2 ``facts`` object (:class:`GccFacts`).
@@ -617,6 +668,63 @@ ALTER TABLE ub_cell ADD COLUMN code_note TEXT;
 """
 
 
+
+#: v9, frozen: the warnings family (``warnings run``): builds, their compiles, their
+#: diagnostics and the TUs of each. Self-contained (it only creates ``wn_*`` tables).
+_V9_WARNINGS = """
+-- ------------------------------------------------------------------ warnings of real builds
+-- Read and written by analyzer/warnings/store.py.
+-- One build of a project by one compiler at one level; a rerun (at any -O) replaces it.
+CREATE TABLE IF NOT EXISTS wn_build (
+    id               INTEGER PRIMARY KEY,
+    project          TEXT NOT NULL,       -- a recipe's name, 'local:NAME'
+    origin           TEXT NOT NULL,       -- the source package's directory, or the tree's path
+    compiler         TEXT NOT NULL,
+    compiler_version TEXT NOT NULL,
+    level            TEXT NOT NULL,       -- 'all', 'wall', a --flag-set name
+    opt              TEXT NOT NULL,       -- the -O level it was built at ('-O2')
+    flags            TEXT NOT NULL,       -- JSON {language: [flags]}
+    format           TEXT NOT NULL,       -- 'gcc-json' | 'sarif' | 'clang-text'
+    status           TEXT NOT NULL,       -- 'ok' | 'failed'
+    error            TEXT,                -- a failed build's reason, with the compiler's line
+    finished_at      TEXT NOT NULL,
+    UNIQUE (project, compiler, level)
+);
+
+-- Each compile of a build (a source compiled twice is two TUs, '-> object').
+CREATE TABLE IF NOT EXISTS wn_tu (
+    build_id     INTEGER NOT NULL REFERENCES wn_build(id) ON DELETE CASCADE,
+    tu           TEXT NOT NULL,           -- source relative to the tree
+    language     TEXT NOT NULL,           -- 'c' | 'c++'
+    exit         INTEGER NOT NULL,
+    diagnostics  INTEGER NOT NULL,        -- as it printed them (before merging with other TUs)
+    problem      TEXT,                    -- why its output could not be read (truncated JSON, ...)
+    PRIMARY KEY (build_id, tu)
+);
+
+-- A diagnostic of a build, once however many TUs printed it (a header's warning).
+CREATE TABLE IF NOT EXISTS wn_diag (
+    id        INTEGER PRIMARY KEY,
+    build_id  INTEGER NOT NULL REFERENCES wn_build(id) ON DELETE CASCADE,
+    option    TEXT,                       -- '-Wunused-variable'; NULL: no option controls it
+    severity  TEXT NOT NULL,              -- 'warning' | 'error' | 'fatal' | 'ice' | ...
+    file      TEXT,                       -- relative to the tree; absolute outside it; NULL: none
+    line      INTEGER,
+    col       INTEGER,
+    message   TEXT NOT NULL,
+    printed   INTEGER NOT NULL            -- times printed over all its TUs (as a build log counts it)
+);
+CREATE INDEX IF NOT EXISTS wn_diag_build ON wn_diag (build_id, option);
+
+-- The TUs that printed a diagnostic.
+CREATE TABLE IF NOT EXISTS wn_diag_tu (
+    diag_id  INTEGER NOT NULL REFERENCES wn_diag(id) ON DELETE CASCADE,
+    tu       TEXT NOT NULL,
+    PRIMARY KEY (diag_id, tu)
+);
+"""
+
+
 #: version reached -> SQL that brings the previous version up to it.
 MIGRATIONS: dict[int, str] = {
     # v2: the untyped ``extra`` column becomes ``facts``, one typed shape per family.
@@ -652,4 +760,6 @@ UPDATE compiler
     7: _V7_INJECT_AND_PROCESSES,
     # v8: a cell's generated code (ub_code, ub_cell.code and code_note)
     8: _V8_CODE,
+    # v9: the warnings of real builds
+    9: _V9_WARNINGS,
 }

@@ -32,6 +32,7 @@ LAZY_COMMANDS = {
     "site": "analyzer.cli.site:site",
     "overhead": "analyzer.cli.overhead:overhead",
     "toolchain": "analyzer.cli.toolchain:toolchain",
+    "warnings": "analyzer.cli.warnings:warnings",
 }
 
 

@@ -262,7 +262,7 @@ def first_error(lines: Iterable[str]) -> str | None:
     return None
 
 
-def _fail(cells: list[CellResult], what: str, log: Path) -> None:
+def fail(cells: list[CellResult], what: str, log: Path) -> None:
     """Mark ``cells`` failed with ``what`` and, where the log has one, the compiler's
     first error line: in a build under all warnings it can sit 100,000 lines before
     the log's tail, and it says what went wrong (an internal compiler error, say)."""
@@ -279,7 +279,7 @@ def _fail(cells: list[CellResult], what: str, log: Path) -> None:
         c.status, c.error, c.log_tail, c.runs, c.tu_runs = "failed", what, log_tail(log), [], []
 
 
-def _prepare(recipe: Recipe, tree: Path, tc: Toolchain, opts: Options, work: Path,
+def prepare(recipe: Recipe, tree: Path, tc: Toolchain, opts: Options, work: Path,
              cells: list[CellResult], progress: Progress) -> tuple[Path, dict[str, str]] | None:
     """A configured private copy of the tree and the base environment; None if configure failed
     (the cells are then marked failed)."""
@@ -293,7 +293,7 @@ def _prepare(recipe: Recipe, tree: Path, tc: Toolchain, opts: Options, work: Pat
     t = process.run(_commands(recipe.configure, cells[0], opts, "wrapper"), copy, env, log,
                     timeout=opts.timeout)
     if t.exit != 0:
-        _fail(cells, f"configure failed (exit {t.exit}): {recipe.configure}", log)
+        fail(cells, f"configure failed (exit {t.exit}): {recipe.configure}", log)
         return None
     return copy, env
 
@@ -354,7 +354,7 @@ def configured_flags(tree: Path, var: str) -> str | None:
     return found.group(1).strip() if found else None
 
 
-def _setup(recipe: Recipe, pristine: Path, base: tuple[Path, dict[str, str]], cell: CellResult,
+def cell_setup(recipe: Recipe, pristine: Path, base: tuple[Path, dict[str, str]], cell: CellResult,
            opts: Options, work: Path, wrap_log: Path, progress: Progress) -> Setup | None:
     """How ``cell`` builds (None: its own configure failed, and the cell with it)."""
     tree, env = base
@@ -372,7 +372,7 @@ def _setup(recipe: Recipe, pristine: Path, base: tuple[Path, dict[str, str]], ce
             t = process.run(_commands(recipe.configure, cell, opts, "build"), tree, env, log,
                             timeout=opts.timeout)
             if t.exit != 0:
-                _fail([cell], f"configure with the level's flags failed (exit {t.exit})", log)
+                fail([cell], f"configure with the level's flags failed (exit {t.exit})", log)
                 return None
     elif recipe.inject == "make":
         for var, language in recipe.make_vars:
@@ -386,12 +386,12 @@ def _setup(recipe: Recipe, pristine: Path, base: tuple[Path, dict[str, str]], ce
 
 def _build_cells(recipe: Recipe, tree: Path, tc: Toolchain, cells: list[CellResult], opts: Options,
                  work: Path, progress: Progress, accountant: Accountant | None = None) -> None:
-    prepared = _prepare(recipe, tree, tc, opts, work, cells, progress)
+    prepared = prepare(recipe, tree, tc, opts, work, cells, progress)
     if prepared is None:
         return
     setups: dict[int, Setup] = {}
     for cell in cells:
-        setup = _setup(recipe, tree, prepared, cell, opts, work, work / f"{id(cell)}.wrap", progress)
+        setup = cell_setup(recipe, tree, prepared, cell, opts, work, work / f"{id(cell)}.wrap", progress)
         if setup is not None:
             setups[id(cell)] = setup
     progress.add_total((opts.runs + 1) * len(cells))
@@ -405,7 +405,7 @@ def _build_cells(recipe: Recipe, tree: Path, tc: Toolchain, cells: list[CellResu
             clean_log = work / "clean.log"
             t = process.run(recipe.clean, setup.tree, setup.env, clean_log, timeout=opts.timeout)
             if t.exit != 0:
-                _fail([cell], f"clean failed (exit {t.exit}): {recipe.clean}", clean_log)
+                fail([cell], f"clean failed (exit {t.exit}): {recipe.clean}", clean_log)
                 continue
             log, wrap_log = work / f"{cell.level}.log", Path(setup.env[LOG_ENV])
             log.unlink(missing_ok=True)
@@ -415,7 +415,7 @@ def _build_cells(recipe: Recipe, tree: Path, tc: Toolchain, cells: list[CellResu
                                              nice=opts.nice, sched=opts.sched, timeout=opts.timeout)
             if t.exit != 0:
                 what = "timed out" if t.exit == -1 else f"exit {t.exit}"
-                _fail([cell], f"build failed ({what}): {setup.build}", log)
+                fail([cell], f"build failed ({what}): {setup.build}", log)
                 progress(f"{name}: {label}: build FAILED ({what})")
                 continue
             progress.advance()
@@ -423,7 +423,7 @@ def _build_cells(recipe: Recipe, tree: Path, tc: Toolchain, cells: list[CellResu
             arrived = arrival.check(records, cell.level, cell.inject,
                                     lambda driver, args, source: flags_for(cell, tu_language(driver, args, source)))
             if not arrived.proven:
-                _fail([cell], arrived.why(cell.inject), log)
+                fail([cell], arrived.why(cell.inject), log)
                 progress(f"{name}: {label}: FAILED ({cell.error})")
                 continue
             compiler_cpu = sum(r.cpu for r in records)
@@ -504,7 +504,7 @@ def capture(recipe: Recipe, tree: Path, tc: Toolchain, opts: Options, work: Path
     if recipe.build_system == "ccdb":
         entries = [(e["directory"], list(e["arguments"])) for e in recipe.commands]
         return tus_from(entries, Path(recipe.source or "/"), strip_warnings=True)
-    prepared = _prepare(recipe, tree, tc, opts, work, cells, progress)
+    prepared = prepare(recipe, tree, tc, opts, work, cells, progress)
     if prepared is None:
         return None
     copy, env = prepared
@@ -514,12 +514,12 @@ def capture(recipe: Recipe, tree: Path, tc: Toolchain, opts: Options, work: Path
     t = process.run(_commands(recipe.build, capture, opts, "wrapper"), copy, _level_env(env, capture, wrap_log), log,
                     timeout=opts.timeout)
     if t.exit != 0:
-        _fail(cells, f"build failed (exit {t.exit}) while capturing compile commands", log)
+        fail(cells, f"build failed (exit {t.exit}) while capturing compile commands", log)
         return None
     tus = tus_from([(r.cwd, list(r.args)) for r in read_log(wrap_log) if r.status == 0],
                    copy, strip_warnings=False)
     if not tus:
-        _fail(cells, "the build ran no compile command (-c) to replay", log)
+        fail(cells, "the build ran no compile command (-c) to replay", log)
     return tus or None
 
 
@@ -542,7 +542,7 @@ def _tu_cells(recipe: Recipe, tree: Path, tc: Toolchain, cells: list[CellResult]
                 t = compile_tu(tc, tu, flags_for(cell, tu.language), objects / f"{i}.o", out,
                                opts.timeout, nice=opts.nice, sched=opts.sched)
                 if t.exit != 0:
-                    _fail([cell], f"{tu.name} failed to compile (exit {t.exit})", out)
+                    fail([cell], f"{tu.name} failed to compile (exit {t.exit})", out)
                     break
                 progress.advance()
                 rows.append(TuRun(tu=tu.name, seq=rnd, tree=t, warnings=count_warnings(out), host=host()))

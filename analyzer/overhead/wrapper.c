@@ -22,11 +22,17 @@
  *    that every compile got the level's flags exactly once. A compile that bypasses the
  *    wrapper fails loudly instead (no compiler knows the option).
  *
+ *  - when WARNSCOPE_OVERHEAD_STDERR names a directory as well, the driver's stderr goes
+ *    to a fresh file there (mkstemps), whose path ends the log line; once the driver is
+ *    reaped the file is copied to the wrapper's own stderr, so the build's log still
+ *    holds everything. That is how `warnscope warnings run` gets each compile's
+ *    diagnostics apart from every other compile's, whatever make -j interleaves.
+ *
  * A shell or Python wrapper would itself cost more than the warnings being measured.
  *
- * Log line: utime_us \t stime_us \t maxrss_kb \t status \t cwd \t REAL \x1f arg1 \x1f ... \n
- * (the real driver, then the original arguments without the appended flags; tabs and
- * newlines in them are replaced by spaces).
+ * Log line: utime_us \t stime_us \t maxrss_kb \t status \t cwd \t REAL \x1f arg1 \x1f ...
+ * [\t stderr_file] \n (the real driver, then the original arguments without the appended
+ * flags; tabs and newlines in them are replaced by spaces).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -89,9 +95,18 @@ int main(int argc, char **argv) {
         perror("warnscope-wrapper: exec " REAL);
         return 127;
     }
+    const char *errdir = getenv("WARNSCOPE_OVERHEAD_STDERR");
+    char errpath[4096] = "";
+    int errfd = -1;
+    if (errdir && *errdir) {
+        snprintf(errpath, sizeof errpath, "%s/XXXXXX.err", errdir);
+        errfd = mkostemps(errpath, 4, O_CLOEXEC);
+        if (errfd < 0) { perror("warnscope-wrapper: stderr file"); return 127; }
+    }
     pid_t pid = fork();
     if (pid < 0) { perror("warnscope-wrapper: fork"); return 127; }
     if (pid == 0) {
+        if (errfd >= 0 && dup2(errfd, 2) < 0) _exit(127);
         execv(REAL, args);
         perror("warnscope-wrapper: exec " REAL);
         _exit(127);
@@ -116,6 +131,21 @@ int main(int argc, char **argv) {
     for (int i = 1; i < argc; i++) {
         append(&buf, &len, &cap, "\x1f", 0);
         append(&buf, &len, &cap, argv[i], 1);
+    }
+    if (errfd >= 0) {
+        append(&buf, &len, &cap, "\t", 0);
+        append(&buf, &len, &cap, errpath, 1);
+        char chunk[65536];
+        ssize_t got;
+        if (lseek(errfd, 0, SEEK_SET) == 0)
+            while ((got = read(errfd, chunk, sizeof chunk)) > 0)
+                for (ssize_t off = 0; off < got;) {
+                    ssize_t put = write(2, chunk + off, (size_t)(got - off));
+                    if (put < 0 && errno == EINTR) continue;
+                    if (put <= 0) break;
+                    off += put;
+                }
+        close(errfd);
     }
     append(&buf, &len, &cap, "\n", 0);
     int fd = open(log, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);

@@ -15,6 +15,9 @@ from warnscope.paths import cache_dir
 
 SOURCE = Path(__file__).with_name("wrapper.c")
 LOG_ENV = "WARNSCOPE_OVERHEAD_LOG"
+#: a directory: each compiler process's stderr goes to a file of its own there, named
+#: in its log record (what `warnings run` reads each TU's diagnostics from)
+STDERR_ENV = "WARNSCOPE_OVERHEAD_STDERR"
 FLAGS_ENV = {"c": "WARNSCOPE_OVERHEAD_CFLAGS", "c++": "WARNSCOPE_OVERHEAD_CXXFLAGS"}
 #: put in front of a level's flags passed through the build system; the wrapper removes
 #: it before the compiler runs and logs it, which proves where the flags arrived
@@ -44,6 +47,7 @@ class Record:
     cwd: str
     args: tuple[str, ...]  # the real driver, then the arguments as the build system gave them
     #                        (no flags the wrapper appended; the marker, if any, kept)
+    stderr: str | None = None  # the file holding its stderr (with STDERR_ENV set), else None
 
 
 def read_log(path: Path) -> list[Record]:
@@ -54,10 +58,11 @@ def read_log(path: Path) -> list[Record]:
         return []
     out = []
     for line in text.splitlines():
-        parts = line.split("\t", 5)
-        if len(parts) != 6:
+        parts = line.split("\t")  # the wrapper turns tabs inside a field into spaces
+        if len(parts) not in (6, 7):
             continue  # a record cut short by a killed build
-        user, sys_, rss, status, cwd, args = parts
+        user, sys_, rss, status, cwd, args = parts[:6]
         out.append(Record(cpu=(int(user) + int(sys_)) / 1e6, maxrss_kb=int(rss), status=int(status),
-                          cwd=cwd, args=tuple(args.split("\x1f")) if args else ()))
+                          cwd=cwd, args=tuple(args.split("\x1f")) if args else (),
+                          stderr=parts[6] if len(parts) == 7 else None))
     return out

@@ -1,0 +1,169 @@
+"""``warnscope warnings run|report|diff|top|show``: thin shells over analyzer.warnings."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import click
+
+from warnscope.database import connect
+from warnscope.errors import WarnscopeError
+from warnscope.paths import db_path
+from warnscope.serial import to_json
+
+from analyzer import progress as progress_mod
+from analyzer import toolchain
+from analyzer.cli import options
+from analyzer.cli.flags import FLAG_ARGS
+from analyzer.cli.output import echo
+from analyzer.cli.warnings_render import render_diff, render_report, render_run, render_show, render_top
+
+DEFAULT_COMPILERS = "gcc-12,clang-16"
+
+
+def _db(ctx: click.Context) -> Path:
+    return db_path((ctx.find_root().obj or {}).get("db"))
+
+
+def _split(text: str) -> list[str]:
+    return [x.strip() for x in text.split(",") if x.strip()]
+
+
+@click.group()
+def warnings() -> None:
+    """Every diagnostic of real projects' builds, per compiler version and level."""
+
+
+@warnings.command("run")
+@click.option("--project", default=None, help="A recipe (see `overhead projects`); default zlib.")
+@click.option("--source", default=None, type=click.Path(), help="A local source tree instead of a recipe.")
+@click.option("--configure", "configure_cmd", default="", help="With --source: configure command.")
+@click.option("--build", "build_cmd", default="", help="With --source: build command ({jobs} = -j).")
+@click.option("--clean", "clean_cmd", default="make clean", show_default=True, help="With --source: clean command.")
+@click.option("--language", default="c", type=click.Choice(["c", "c++"]), help="With --source: its language.")
+@click.option("--compilers", default=DEFAULT_COMPILERS, show_default=True, help="Comma-separated gcc-N / clang-N.")
+@click.option("--level", "levels", default="all", show_default=True,
+              help="Comma-separated: off, default, wall, wextra, all, or --flag-set names.")
+@click.option("--flag-set", "flag_sets", multiple=True,
+              help="A custom level NAME=FLAGS (repeatable), as in `overhead run`.")
+@click.option("--opt", default="-O2", show_default=True, help="Optimization level.")
+@click.option("-j", "--jobs", type=options.BUILD_JOBS, default=None,
+              help="Each build's parallelism (default: cores).")
+@click.option("--workers", type=options.WORKERS, default=None,
+              help="Builds at once (default: 2 per core, at most one per build).")
+@click.option("--timeout", type=options.SECONDS, default=3600.0, show_default=True,
+              help="Seconds per build step.")
+@click.option("--scheduler", default=None, help="A Dask scheduler tcp://HOST:PORT to run the builds on.")
+@click.option("--json", "as_json", is_flag=True, help="Print the builds as JSON.")
+@click.option("--quiet", is_flag=True, help="No progress on stderr.")
+@click.pass_context
+def run_cmd(ctx, project, source, configure_cmd, build_cmd, clean_cmd, language, compilers, levels,
+            flag_sets, opt, jobs, workers, timeout, scheduler, as_json, quiet) -> None:
+    """Build a project with each compiler at each level and store every diagnostic."""
+    from analyzer.overhead import levels as levels_mod, recipes, study
+    from analyzer.warnings import runner
+
+    if project is not None and source is not None:
+        raise WarnscopeError("give one of --project, --source")
+    recipe = (recipes.local(source, configure_cmd, build_cmd, clean_cmd, (language,)) if source
+              else recipes.get(project or "zlib"))
+    recipes.check_needs(recipe)
+    custom = levels_mod.parse_custom(tuple(flag_sets))
+    level_list = _split(levels)
+    level_list += [n for n in custom if n not in level_list]
+    levels_mod.validate(level_list, custom)
+    opts = study.Options(runs=1, opt=opt, jobs=(os.cpu_count() or 1) if jobs is None else jobs,
+                         timeout=timeout, custom=custom, inject="build", accounting=False)
+    opts.validate()
+    names = _split(compilers)
+    if not names:
+        raise WarnscopeError("no compilers given")
+    toolchains = [toolchain.resolve(n) for n in names]   # not installed: one line, nothing written
+    source_tree = study.source_tree(recipe)               # cannot fetch: one line, nothing written
+    executor = None
+    if scheduler:
+        from analyzer.executors import DaskExecutor
+
+        executor = DaskExecutor(scheduler)                 # unreachable: one line, nothing written
+    progress = progress_mod.for_cli(quiet, f"{recipe.name} warnings")
+    conn = connect(_db(ctx))
+    try:
+        builds = runner.run(conn, recipe, source_tree, toolchains, level_list, opts, progress, executor, workers)
+    finally:
+        conn.close()
+        progress.close()
+        if executor is not None:
+            executor.close()
+    if as_json:
+        echo(to_json({"builds": builds}))
+    else:
+        echo(render_run(builds))
+    failed = [b for b in builds if b.status != "ok"]
+    if failed:
+        raise WarnscopeError(f"{len(failed)} of {len(builds)} builds failed, stored with the diagnostics "
+                             f"up to the failure (first: {failed[0].compiler} {failed[0].level}: {failed[0].error})")
+
+
+@warnings.command("report")
+@click.option("--project", required=True, help="A project built by `warnings run`.")
+@click.option("--compilers", default=None, help="Comma-separated; default: every stored build.")
+@click.option("--level", default=None, help="One level; default: every stored level.")
+@click.option("--top", "limit", type=options.COUNT, default=15, show_default=True,
+              help="Options shown per build in text (JSON has them all).")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@click.pass_context
+def report_cmd(ctx, project, compilers, level, limit, as_json) -> None:
+    """Per compiler: the diagnostics by option, and the level's options that never fired."""
+    from analyzer.warnings import queries
+
+    conn = connect(_db(ctx), write=False)
+    result = queries.report(conn, project, _split(compilers) if compilers else None, level)
+    echo(to_json(result) if as_json else render_report(result, limit))
+
+
+@warnings.command("diff")
+@click.argument("old")
+@click.argument("new")
+@click.option("--project", required=True, help="A project built by both compilers.")
+@click.option("--level", default="all", show_default=True, help="The level both were built at.")
+@click.option("--limit", type=options.COUNT, default=10, show_default=True,
+              help="Diagnostics shown per option in text (JSON has them all).")
+@click.option("--json", "as_json", is_flag=True, help="Print the diff as JSON.")
+@click.pass_context
+def diff_cmd(ctx, old, new, project, level, limit, as_json) -> None:
+    """What appears, disappears and is reworded from OLD to NEW, by option."""
+    from analyzer.warnings import queries
+
+    conn = connect(_db(ctx), write=False)
+    result = queries.diff(conn, project, toolchain.canonical(old), toolchain.canonical(new), level)
+    echo(to_json(result) if as_json else render_diff(result, limit))
+
+
+@warnings.command("top")
+@click.option("--projects", default=None, help="Comma-separated; default: every stored project.")
+@click.option("--level", default="all", show_default=True)
+@click.option("--limit", type=options.COUNT, default=20, show_default=True, help="Options listed.")
+@click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
+@click.pass_context
+def top_cmd(ctx, projects, level, limit, as_json) -> None:
+    """The noisiest options across projects and compilers, and the ones that stay silent."""
+    from analyzer.warnings import queries
+
+    conn = connect(_db(ctx), write=False)
+    result = queries.top(conn, _split(projects) if projects else None, level, limit)
+    echo(to_json(result) if as_json else render_top(result))
+
+
+@warnings.command("show", **FLAG_ARGS)
+@click.argument("option")
+@click.option("--project", default=None, help="Only this project's builds.")
+@click.option("--limit", type=options.COUNT, default=10, show_default=True, help="Examples shown.")
+@click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
+@click.pass_context
+def show_cmd(ctx, option, project, limit, as_json) -> None:
+    """Where OPTION fired, with the source lines."""
+    from analyzer.warnings import queries
+
+    conn = connect(_db(ctx), write=False)
+    result = queries.show(conn, option, project, limit)
+    echo(to_json(result) if as_json else render_show(result))

@@ -1,0 +1,94 @@
+"""Text for the warnings family's results: one renderer per result type, over the same
+dataclasses ``--json`` prints (nothing here is parsed back)."""
+from __future__ import annotations
+
+from analyzer.warnings.results import Build, Diff, Report, Show, Top
+
+
+def _opt(option: str | None) -> str:
+    return option or "(no option)"
+
+
+def _where(file: str | None, line: int | None, column: int | None = None) -> str:
+    return ":".join(str(x) for x in (file, line, column) if x is not None) or "(no location)"
+
+
+def render_run(builds: list[Build]) -> str:
+    lines = []
+    for b in builds:
+        shared = sum(1 for d in b.diagnostics if len({tu.split(" -> ")[0] for tu in d.tus}) > 1)
+        unread = sum(1 for t in b.tus if t.problem)
+        line = (f"{b.project} {b.compiler} {b.level}: {b.status}, {len(b.diagnostics)} diagnostics "
+                f"({shared} of them printed by several sources: headers) from {len(b.tus)} compiles, format {b.format}")
+        if unread:
+            line += f", {unread} compiles unread"
+        lines.append(line)
+        if b.error:
+            lines.append(f"  {b.error}")
+        lines += [f"  unread: {t.tu}: {t.problem}" for t in b.tus if t.problem]
+    return "\n".join(lines)
+
+
+def render_report(r: Report, limit: int = 15) -> str:
+    lines = [f"{r.project} ({r.origin})"]
+    for b in r.builds:
+        lines.append("")
+        lines.append(f"{b.compiler} at {b.level} {b.opt}: {b.diagnostics} diagnostics "
+                     f"({b.printed} as printed in the build's log) in {b.tus} compiles, "
+                     f"{len(b.by_option)} options" + ("" if b.status == "ok" else f"  FAILED: {b.error}"))
+        width = max([len(_opt(c.option)) for c in b.by_option[:limit]] + [6])
+        for c in b.by_option[:limit]:
+            note = "" if c.known is not False else "  (not in the flag database)"
+            lines.append(f"  {_opt(c.option):{width}}  {c.count:6}  in {len(c.files):3} files  "
+                         f"({c.printed} printed){note}")
+        if len(b.by_option) > limit:
+            rest = b.by_option[limit:]
+            lines.append(f"  ... {len(rest)} more options, {sum(c.count for c in rest)} diagnostics")
+        unknown = [c.option for c in b.by_option if c.known is False]
+        if unknown:
+            lines.append(f"  not in the flag database: {', '.join(map(_opt, unknown))}")
+        if b.silent is None:
+            lines.append(f"  silent options: unknown ({b.compiler} is not in the flag database: "
+                         f"warnscope flags ingest {b.compiler})")
+        else:
+            lines.append(f"  {len(b.silent)} options of the level never fired")
+        for t in b.unread:
+            lines.append(f"  unread: {t.tu}: {t.problem}")
+    return "\n".join(lines)
+
+
+def render_diff(d: Diff, limit: int = 10) -> str:
+    lines = [f"{d.project} at {d.level}: {d.old} -> {d.new}: {d.added} added, {d.removed} removed, "
+             f"{d.changed} reworded, {d.unchanged} unchanged"]
+    for o in d.by_option:
+        lines.append(f"{_opt(o.option)}: +{o.added} -{o.removed} ~{o.changed}")
+        for e in o.entries[:limit]:
+            mark = {"added": "+", "removed": "-", "changed": "~"}[e.change]
+            lines.append(f"  {mark} {_where(e.file, e.line)}: {e.message}")
+            if e.old_message is not None:
+                lines.append(f"      was: {e.old_message}")
+        if len(o.entries) > limit:
+            lines.append(f"  ... {len(o.entries) - limit} more")
+    return "\n".join(lines)
+
+
+def render_top(t: Top) -> str:
+    lines = [f"noisiest options at {t.level} over {', '.join(t.projects)}:"]
+    width = max([len(_opt(o.option)) for o in t.noisiest] + [6])
+    for o in t.noisiest:
+        lines.append(f"  {_opt(o.option):{width}}  {o.diagnostics:6}  {', '.join(o.projects)}  "
+                     f"({', '.join(o.compilers)})")
+    lines.append(f"silent in every build ({len(t.silent)}): " + (", ".join(t.silent[:40]) or "none known")
+                 + (" ..." if len(t.silent) > 40 else ""))
+    return "\n".join(lines)
+
+
+def render_show(s: Show) -> str:
+    lines = [f"{s.option}: {s.total} diagnostics stored"
+             + ("".join(f"; not in {c}'s flag data" for c, k in s.known.items() if not k))]
+    for e in s.examples:
+        lines.append(f"{e.project} {e.compiler} {_where(e.file, e.line, e.column)}: {e.severity}: {e.message}"
+                     f"  ({len(e.tus)} TUs)")
+        if e.source_line is not None:
+            lines.append(f"    {e.source_line.strip()}")
+    return "\n".join(lines)

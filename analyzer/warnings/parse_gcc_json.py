@@ -1,0 +1,97 @@
+"""GCC's ``-fdiagnostics-format=json`` (GCC 9-15): each compiler process of a compile
+(the driver, cc1) prints one JSON array of its diagnostics at its end; text it prints
+outside the diagnostic machinery (``cc1: warning: command-line option ... is valid for
+C++``) stands between them as lines and is read as text.
+
+Each element: ``kind`` ('warning', 'error', 'fatal error', 'internal compiler error',
+...), ``message``, ``option`` (absent where no option controls it), ``locations`` with a
+``caret`` {file, line, column}, and ``children``. The children are mostly notes, which
+belong to their parent and are not diagnostics of their own, but not only: GCC (11 and
+12 measured) nests the diagnostics of one group there, and a preprocessor warning
+repeated at each expansion of a macro comes as one element with the other expansions'
+warnings as its children (adler32.c of zlib at ``all``: 31 top-level elements, 72
+warnings among their children, 103 warnings in the text output of the same compile).
+So every element of the tree that is not a note is a diagnostic.
+
+Two more things GCC 11 and 12 do (measured on tests/fixtures/warnings/formats): once a
+warning about the command line was printed as text (``cc1: warning: command-line option
+'-Wctor-dtor-privacy' is valid for C++/ObjC++ but not for C``), every later JSON message
+starts with that text's prefix, ``cc1: warning: ``, which is removed here; and a warning
+inside a macro is placed at each expansion of the macro, where the text output places it
+at the macro's definition (with an ``in expansion of macro`` note). A truncated array (a compiler killed mid-write) or another shape is a problem: the TU is
+reported with it, and what was read before it is kept.
+"""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from analyzer.warnings import parse_text
+from analyzer.warnings.results import Parsed, RawDiagnostic
+
+KINDS = {"fatal error": "fatal", "internal compiler error": "ice", "ice": "ice",
+         "sorry, unimplemented": "sorry"}
+
+
+def _flatten(items: list) -> list:
+    """Every element of a JSON array and of its elements' ``children``, depth first."""
+    out = []
+    for item in items:
+        out.append(item)
+        children = item.get("children") if isinstance(item, dict) else None
+        if isinstance(children, list):
+            out += _flatten(children)
+    return out
+
+
+def _diagnostic(item: Any) -> RawDiagnostic | None:
+    if not isinstance(item, dict) or not isinstance(item.get("kind"), str) \
+            or not isinstance(item.get("message"), str):
+        raise ValueError("an element without a string 'kind' and 'message'")
+    kind = item["kind"]
+    if kind == "note":
+        return None
+    option = item.get("option")
+    if option is not None and not isinstance(option, str):
+        raise ValueError("an 'option' that is not a string")
+    if option and option.startswith("-Werror="):
+        option = "-W" + option[len("-Werror="):]
+    file = line = column = None
+    locations = item.get("locations") or []
+    if locations:
+        caret = locations[0].get("caret") if isinstance(locations[0], dict) else None
+        if isinstance(caret, dict):
+            file, line, column = caret.get("file"), caret.get("line"), caret.get("column")
+    return RawDiagnostic(option=option or None, severity=KINDS.get(kind, kind), file=file,
+                         line=line if isinstance(line, int) else None,
+                         column=column if isinstance(column, int) else None,
+                         message=parse_text.unleaked(item["message"]))
+
+
+def parse(text: str) -> Parsed:
+    decoder = json.JSONDecoder()
+    found: list[RawDiagnostic] = []
+    pos, n = 0, len(text)
+    while pos < n:
+        if text[pos].isspace():
+            pos += 1
+            continue
+        if text[pos] not in "[{":
+            end = text.find("\n", pos)
+            end = n if end < 0 else end
+            d = parse_text.line_diagnostic(text[pos:end])
+            if d is not None:
+                found.append(d)
+            pos = end + 1
+            continue
+        try:
+            value, pos = decoder.raw_decode(text, pos)
+        except json.JSONDecodeError as exc:
+            return Parsed(found, f"GCC JSON cut short or malformed at byte {exc.pos}: {exc.msg}")
+        if not isinstance(value, list):
+            return Parsed(found, "GCC JSON: expected an array of diagnostics")
+        try:
+            found += [d for d in map(_diagnostic, _flatten(value)) if d is not None]
+        except (ValueError, AttributeError) as exc:
+            return Parsed(found, f"GCC JSON of an unknown shape: {exc}")
+    return Parsed(found)

@@ -1,0 +1,230 @@
+"""The questions over stored builds: ``report``, ``diff``, ``top``, ``show``. Each
+returns a dataclass of :mod:`analyzer.warnings.results`; the CLI prints it as JSON or
+renders it as text.
+
+They tie back to the flag database: an option it does not know for that compiler is
+reported with ``known`` false (never dropped), and a level's options that never fired
+are computed from the flag data (``silent``; null when the compiler is not ingested).
+"""
+from __future__ import annotations
+
+import os
+import sqlite3
+from collections import defaultdict
+from pathlib import Path
+
+from flagdb import store as flag_store
+from flagdb.closure import Index, closure
+from warnscope.errors import BadInput, NoData, NotIngested, WarnscopeError
+from warnscope.extract import Tree
+
+from analyzer.warnings import store
+from analyzer.warnings.results import (Build, CompilerReport, Diagnostic, Diff, DiffEntry, Example,
+                                       OptionCount, OptionDiff, Report, Show, Top, TopOption)
+
+#: what never counts as a level's option that could fire
+NOT_OPTIONS = {"-w", "-Weverything", "-Werror", "-pedantic", "-Wpedantic"}
+
+
+class FlagView:
+    """The flag database's view of the compilers of a question, loaded once each."""
+
+    def __init__(self, conn: sqlite3.Connection):
+        self.conn = conn
+        self._index: dict[str, Index | None] = {}
+
+    def index(self, compiler: str) -> Index | None:
+        if compiler not in self._index:
+            try:
+                self._index[compiler] = Index(flag_store.load(self.conn, compiler, with_messages=False))
+            except NotIngested:
+                self._index[compiler] = None
+        return self._index[compiler]
+
+    def known(self, compiler: str, option: str | None) -> bool | None:
+        """Whether the flag database knows ``option`` for ``compiler`` (None: not ingested;
+        a diagnostic without option is neither)."""
+        index = self.index(compiler)
+        if index is None or option is None:
+            return None
+        return index.resolve(option) is not None
+
+    def silent(self, build: Build) -> list[str] | None:
+        """The options the build's level turns on (as the flag database says, for the
+        languages it built) that never fired, nor anything they turn on."""
+        index = self.index(build.compiler)
+        if index is None:
+            return None
+        fired = set()
+        for d in build.diagnostics:
+            hit = index.resolve(d.option) if d.option else None
+            if hit is not None:
+                fired.add(hit[0].name)
+        candidates: dict[str, None] = {}
+        for language, flags in build.flags.items():
+            if "-Weverything" in flags:
+                for f in index.data.flags:
+                    if f.kind == "warning" and not f.alias_of and not f.ignored and f.c_family:
+                        candidates.setdefault(f.name)
+            lang = {"c": "C", "c++": "C++"}.get(language)
+            for name in closure(index, [f for f in flags if f not in NOT_OPTIONS], lang):
+                flag = index.flags.get(name)
+                if flag is not None and not flag.alias_of and not flag.ignored:
+                    candidates.setdefault(name)
+        return sorted(name for name in candidates
+                      if name not in fired and not fired.intersection(closure(index, [name])))
+
+
+def report(conn: sqlite3.Connection, project: str, compilers: list[str] | None = None,
+           level: str | None = None) -> Report:
+    """Per build of ``project``: its diagnostics by option (most first) and the level's
+    options that never fired."""
+    builds = store.builds(conn, project, compilers, level)
+    if not builds:
+        raise NoData(f"no warnings build of {project}" + (f" at level {level}" if level else "")
+                     + ": run `warnscope warnings run --project " + project + "` first")
+    view = FlagView(conn)
+    out = []
+    for b in builds:
+        by: dict[str | None, list[Diagnostic]] = defaultdict(list)
+        for d in b.diagnostics:
+            by[d.option].append(d)
+        counts = [OptionCount(option=o, count=len(ds), printed=sum(d.printed for d in ds),
+                              files=sorted({d.file for d in ds if d.file}), known=view.known(b.compiler, o))
+                  for o, ds in by.items()]
+        counts.sort(key=lambda c: (-c.count, c.option or ""))
+        out.append(CompilerReport(
+            compiler=b.compiler, compiler_version=b.compiler_version, level=b.level, opt=b.opt, status=b.status,
+            diagnostics=len(b.diagnostics), printed=sum(d.printed for d in b.diagnostics),
+            tus=len(b.tus), by_option=counts, silent=view.silent(b),
+            unread=[t for t in b.tus if t.problem], error=b.error))
+    return Report(project=project, origin=builds[0].origin, builds=out)
+
+
+def _build(conn: sqlite3.Connection, project: str, compiler: str, level: str) -> Build:
+    found = store.builds(conn, project, [compiler], level)
+    if not found:
+        raise NoData(f"no warnings build of {project} with {compiler} at level {level}: run "
+                     f"`warnscope warnings run --project {project} --compilers {compiler} --level {level}`")
+    return found[0]
+
+
+def diff(conn: sqlite3.Connection, project: str, old: str, new: str, level: str = "all") -> Diff:
+    """What appears and disappears from ``old`` to ``new``: diagnostics matched by file,
+    line, option and message; one at the same file, line and option whose message
+    differs is 'changed' (a rewording), not removed plus added."""
+    a, b = _build(conn, project, old, level), _build(conn, project, new, level)
+
+    def key(d: Diagnostic) -> tuple:
+        return (d.file, d.line, d.option, d.message)
+
+    def place(d: Diagnostic) -> tuple:
+        return (d.file, d.line, d.option)
+
+    old_left: dict[tuple, list[Diagnostic]] = defaultdict(list)
+    for d in a.diagnostics:
+        old_left[key(d)].append(d)
+    unchanged, added_raw = 0, []
+    for d in b.diagnostics:
+        if old_left.get(key(d)):
+            old_left[key(d)].pop()
+            unchanged += 1
+        else:
+            added_raw.append(d)
+    removed_by_place: dict[tuple, list[Diagnostic]] = defaultdict(list)
+    for ds in old_left.values():
+        for d in ds:
+            removed_by_place[place(d)].append(d)
+    entries = []
+    for d in added_raw:
+        was = removed_by_place.get(place(d))
+        if was:
+            entries.append(DiffEntry("changed", d.option, d.file, d.line, d.message, was.pop(0).message))
+        else:
+            entries.append(DiffEntry("added", d.option, d.file, d.line, d.message))
+    for ds in removed_by_place.values():
+        entries += [DiffEntry("removed", d.option, d.file, d.line, d.message) for d in ds]
+    groups: dict[str | None, list[DiffEntry]] = defaultdict(list)
+    for e in entries:
+        groups[e.option].append(e)
+    by_option = []
+    for option, es in groups.items():
+        es.sort(key=lambda e: (e.change, e.file or "", e.line or 0, e.message))
+        by_option.append(OptionDiff(option, sum(e.change == "added" for e in es),
+                                    sum(e.change == "removed" for e in es),
+                                    sum(e.change == "changed" for e in es), es))
+    by_option.sort(key=lambda o: (-len(o.entries), o.option or ""))
+    return Diff(project=project, level=level, old=old, new=new, unchanged=unchanged,
+                added=sum(o.added for o in by_option), removed=sum(o.removed for o in by_option),
+                changed=sum(o.changed for o in by_option), by_option=by_option)
+
+
+def top(conn: sqlite3.Connection, projects: list[str] | None = None, level: str = "all",
+        limit: int = 20) -> Top:
+    """The noisiest options over the builds of ``projects`` (default: every project) at
+    ``level``, across compilers; and the options silent in every build that knows them."""
+    chosen = projects or store.projects(conn)
+    builds = [b for p in chosen for b in store.builds(conn, p, level=level)]
+    if not builds:
+        raise NoData(f"no warnings builds at level {level}" + (f" of {', '.join(chosen)}" if projects else ""))
+    view = FlagView(conn)
+    count: dict[str | None, int] = defaultdict(int)
+    where: dict[str | None, tuple[set, set]] = defaultdict(lambda: (set(), set()))
+    for b in builds:
+        for d in b.diagnostics:
+            count[d.option] += 1
+            where[d.option][0].add(b.project)
+            where[d.option][1].add(b.compiler)
+    noisiest = sorted((TopOption(o, n, sorted(where[o][0]), sorted(where[o][1])) for o, n in count.items()),
+                      key=lambda t: (-t.diagnostics, t.option or ""))[:limit]
+    silent_sets = [set(s) for b in builds if b.status == "ok" and (s := view.silent(b)) is not None]
+    silent = sorted(set.intersection(*silent_sets)) if silent_sets else []
+    return Top(projects=sorted({b.project for b in builds}), level=level, noisiest=noisiest, silent=silent)
+
+
+def source_root(build: Build) -> Path | None:
+    """The pristine tree a build was made from, where it still is (a Debian package's
+    extracted tree in the cache, a local tree's path); never fetched for a question."""
+    if os.path.isabs(build.origin):
+        path = Path(build.origin)
+    else:
+        from warnscope.paths import cache_dir
+        path = cache_dir("apt") / "trees" / build.origin
+    return path if path.is_dir() else None
+
+
+def _source_line(tree: Tree | None, file: str | None, line: int | None) -> str | None:
+    if tree is None or not file or line is None or os.path.isabs(file) or file.startswith("<"):
+        return None
+    try:
+        text = tree.read(file).decode("utf-8", errors="replace")
+    except BadInput:
+        return None   # not a regular file inside the tree (or generated by the build)
+    lines = text.splitlines()
+    return lines[line - 1] if 0 < line <= len(lines) else None
+
+
+def show(conn: sqlite3.Connection, option: str, project: str | None = None, limit: int = 10) -> Show:
+    """Examples of ``option`` firing, with their source lines read from the project's tree
+    (through :class:`warnscope.extract.Tree`: regular files inside the tree only)."""
+    if not option.startswith(("-W", "-R")):
+        raise WarnscopeError(f"{option}: expected a warning option (-Wname)")
+    found = store.examples(conn, option, project)
+    view = FlagView(conn)
+    trees: dict[str, Tree | None] = {}
+    examples = []
+    seen = set()
+    for b, d in found:
+        if (b.project, d.file, d.line, d.message) in seen:
+            continue  # the same warning from another compiler adds nothing to read
+        seen.add((b.project, d.file, d.line, d.message))
+        if b.origin not in trees:
+            root = source_root(b)
+            trees[b.origin] = Tree(root, "project") if root is not None else None
+        examples.append(Example(b.project, b.compiler, b.level, d.option, d.severity, d.file, d.line,
+                                d.column, d.message, d.tus, _source_line(trees[b.origin], d.file, d.line)))
+        if len(examples) >= limit:
+            break
+    compilers = sorted({b.compiler for b, _ in found})
+    known = {c: k for c in compilers if (k := view.known(c, option)) is not None}
+    return Show(option=option, known=known, examples=examples, total=len(found))

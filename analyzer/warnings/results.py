@@ -1,0 +1,206 @@
+"""What the warnings family returns: plain dataclasses, serialised by
+:mod:`warnscope.serial` for ``--json`` and rendered as text by the CLI.
+
+Names of options are as the compiler reports them (``-Wunused-variable``); a diagnostic
+no option controls has ``option`` None (JSON null), never a made-up name.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from warnscope.serial import OPTIONAL
+
+
+@dataclass(frozen=True)
+class RawDiagnostic:
+    """One diagnostic as one compile printed it, before paths are made relative to the
+    tree and before the TUs that share it are merged. Notes are not diagnostics of
+    their own (they belong to the warning above them) and are dropped by the parsers."""
+
+    option: str | None      # '-Wunused-variable'; None: no option controls it
+    severity: str           # 'warning' | 'error' | 'fatal' | 'ice' | 'remark' | another word the compiler used
+    file: str | None        # as printed (relative to the compile's directory, or absolute); None: no location
+    line: int | None
+    column: int | None
+    message: str
+
+
+@dataclass(frozen=True)
+class Parsed:
+    """A compile's diagnostics output read: what it held, and ``problem`` when part of it
+    could not be read (truncated JSON, an unknown SARIF shape): the TU is then reported
+    with that reason, and the diagnostics read before the problem are kept."""
+
+    diagnostics: list[RawDiagnostic]
+    problem: str | None = None
+
+
+@dataclass
+class Diagnostic:
+    """A diagnostic of one build (project x compiler x level): counted once however many
+    TUs printed it (a header's warning), with those TUs listed."""
+
+    option: str | None
+    severity: str
+    file: str | None        # relative to the project's tree; absolute outside it (/usr/include/...);
+    #                         the compiler's own headers as <gcc>/include/stddef.h, <clang>/include/...
+    line: int | None
+    column: int | None
+    message: str
+    tus: list[str] = field(default_factory=list)
+    #: times printed over all its TUs: a build log's count (a TU can print one
+    #: diagnostic more than once: a macro's warning at each expansion)
+    printed: int = 0
+
+    @property
+    def key(self) -> tuple:
+        """What makes two TUs' diagnostics the same one."""
+        return (self.file, self.line, self.column, self.option, self.severity, self.message)
+
+
+@dataclass
+class TuOutcome:
+    """One compile of a build: its TU, exit status, and whether its output was read."""
+
+    tu: str                 # source relative to the tree, '-> object' when compiled more than once
+    language: str
+    exit: int
+    diagnostics: int        # diagnostics it printed (before merging with other TUs)
+    problem: str | None = field(default=None, metadata=OPTIONAL)  # why its output could not be read
+
+
+@dataclass
+class Build:
+    """One cell: a project built by one compiler at one level, every diagnostic kept."""
+
+    project: str
+    origin: str
+    compiler: str
+    compiler_version: str
+    level: str
+    opt: str                # the -O level ('-O2'): some warnings need the optimiser
+    flags: dict[str, list[str]]
+    format: str             # 'gcc-json' | 'sarif' | 'clang-text'
+    status: str = "ok"      # 'ok' | 'failed'
+    error: str | None = field(default=None, metadata=OPTIONAL)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    tus: list[TuOutcome] = field(default_factory=list)
+    finished_at: str = ""
+
+
+# ------------------------------------------------------------------ questions
+
+@dataclass
+class OptionCount:
+    """How often one option fired in a build."""
+
+    option: str | None
+    count: int              # diagnostics, a header's counted once
+    printed: int            # as a build log shows them: every time a TU printed one
+    files: list[str]
+    known: bool | None      # the flag database knows the option (None: the compiler is not ingested)
+
+
+@dataclass
+class CompilerReport:
+    """``warnings report``: one build's diagnostics by option, and the level's silent options."""
+
+    compiler: str
+    compiler_version: str
+    level: str
+    opt: str
+    status: str
+    diagnostics: int
+    printed: int
+    tus: int
+    by_option: list[OptionCount]
+    silent: list[str]       # options the level turns on that never fired
+    unread: list[TuOutcome] # TUs whose output could not be read, with the reason
+    error: str | None = field(default=None, metadata=OPTIONAL)
+
+
+@dataclass
+class Report:
+    project: str
+    origin: str
+    builds: list[CompilerReport]
+
+
+@dataclass
+class DiffEntry:
+    """A diagnostic that appears, disappears or is reworded between two compilers."""
+
+    change: str             # 'added' | 'removed' | 'changed'
+    option: str | None
+    file: str | None
+    line: int | None
+    message: str            # the new message ('removed': the old one)
+    old_message: str | None = field(default=None, metadata=OPTIONAL)  # 'changed' only
+
+
+@dataclass
+class OptionDiff:
+    option: str | None
+    added: int
+    removed: int
+    changed: int
+    entries: list[DiffEntry]
+
+
+@dataclass
+class Diff:
+    """``warnings diff OLD NEW``: the upgrade report of one project at one level."""
+
+    project: str
+    level: str
+    old: str
+    new: str
+    unchanged: int
+    added: int
+    removed: int
+    changed: int
+    by_option: list[OptionDiff]
+
+
+@dataclass
+class TopOption:
+    option: str | None
+    diagnostics: int
+    projects: list[str]
+    compilers: list[str]
+
+
+@dataclass
+class Top:
+    """``warnings top``: the noisiest options over the chosen builds, and the silent ones
+    (on in every build's level, fired in none)."""
+
+    projects: list[str]
+    level: str
+    noisiest: list[TopOption]
+    silent: list[str]
+
+
+@dataclass
+class Example:
+    """One diagnostic of ``warnings show``, with its source line when the file is in the tree."""
+
+    project: str
+    compiler: str
+    level: str
+    option: str | None
+    severity: str
+    file: str | None
+    line: int | None
+    column: int | None
+    message: str
+    tus: list[str]
+    source_line: str | None
+
+
+@dataclass
+class Show:
+    option: str
+    known: dict[str, bool]  # per compiler of the examples: whether the flag database knows it
+    examples: list[Example]
+    total: int

@@ -1,0 +1,278 @@
+"""``warnings run``: build a project with each compiler at each level and keep every
+diagnostic, in structured form.
+
+Shared with the overhead matrix, not copied: the recipes and local trees
+(:mod:`analyzer.overhead.recipes`), the private work directories, configuring a copy of
+the tree and passing a level's flags where a user puts them (``study.prepare`` and
+``study.cell_setup``: ``make CFLAGS=…``, CMake's flags, ``$CFLAGS``), the compiler
+wrapper and its log, the proof that the flags arrived (:mod:`analyzer.overhead.arrival`),
+and the worker pool or Dask cluster (:mod:`analyzer.executors`).
+
+What this adds is one thing the wrapper does when asked (``STDERR_ENV``): each compiler
+process's stderr goes to a file of its own, named in its log record, and is then copied
+to the build's log. So every TU's diagnostics are read apart from every other TU's
+whatever ``make -j`` interleaves, with the TU named from the same record; and the
+diagnostics format flags (:mod:`analyzer.warnings.formats`) are appended by the wrapper
+to every compile, so the build system never sees them (a configure test or a
+``-Werror`` in the project is not disturbed by them).
+
+These builds are not timing runs: each (compiler, level) is one job, and jobs run in
+parallel, each in its own configured copy of the tree.
+"""
+from __future__ import annotations
+
+import os
+import re
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+from warnscope import tool
+from warnscope.database import transaction, utc_now
+from warnscope.errors import ToolFailed
+
+from analyzer.executors import LocalExecutor
+from analyzer.overhead import arrival, levels as levels_mod, process, study
+from analyzer.overhead.recipes import Recipe, is_source
+from analyzer.overhead.results import CellResult
+from analyzer.overhead.wrapper import FLAGS_ENV, LOG_ENV, MARKER, STDERR_ENV, Record, read_log
+from analyzer.overhead.workdir import WorkDir
+from analyzer.progress import Progress, as_progress
+from analyzer.toolchain import Toolchain
+from analyzer.warnings import formats, parse_text, store
+from analyzer.warnings.results import Build, Diagnostic, Parsed, RawDiagnostic, TuOutcome
+
+FAILING = ("error", "fatal", "ice")
+
+
+@dataclass
+class Job:
+    """One build: a project, a compiler, a level (picklable: a worker or Dask runs it)."""
+
+    recipe: Recipe
+    origin: str
+    tree: Path | None           # None: the worker fetches the source itself (its own cache)
+    tc: Toolchain
+    level: str
+    flags: dict[str, list[str]]
+    other_flags: dict[str, list[str]]
+    opts: study.Options
+
+
+def run(conn: sqlite3.Connection, recipe: Recipe, source: tuple[Path, str], toolchains: list[Toolchain],
+        level_names: list[str], opts: study.Options,
+        progress: Progress | Callable[[str], None] = lambda _m: None, executor: Any = None,
+        workers: int | None = None) -> list[Build]:
+    """Build every (compiler, level) and store each build as it finishes (one transaction
+    each; a rerun replaces a build). ``source`` is :func:`study.source_tree`'s answer."""
+    progress = as_progress(progress)
+    tree, origin = source
+    others = tuple(lang for lang in ("c", "c++") if lang not in recipe.languages)
+    jobs = [Job(recipe, origin, tree if executor is None else None, tc, level,
+                levels_mod.flags(conn, tc, level, recipe.languages, opts.custom),
+                levels_mod.flags(conn, tc, level, others, opts.custom), opts)
+            for tc in toolchains for level in level_names]
+    progress.add_total(len(jobs))
+    own = executor is None
+    executor = executor or LocalExecutor(workers)
+    builds = []
+    try:
+        for done in executor.map(build, jobs):
+            job = done.job
+            result = done.result if done.error is None else _result(job, "failed", f"worker failed: {done.error}")
+            with transaction(conn):
+                store.save_build(conn, result)
+            builds.append(result)
+            progress(f"{recipe.name} {job.tc.name} {job.level}: {result.status}, "
+                     f"{len(result.diagnostics)} diagnostics in {len(result.tus)} compiles"
+                     + (f" ({result.error})" if result.error else ""))
+            progress.advance()
+    except BaseException:
+        executor.abort()  # Ctrl-C or a failed write: stop every worker now
+        raise
+    finally:
+        if own:
+            executor.close()
+    return builds
+
+
+def _result(job: Job, status: str = "ok", error: str | None = None) -> Build:
+    """The job's build, without diagnostics yet."""
+    return Build(project=job.recipe.name, origin=job.origin, compiler=job.tc.name,
+                 compiler_version=job.tc.version, level=job.level, opt=job.opts.opt, flags=job.flags,
+                 format=formats.for_toolchain(job.tc).name, status=status, error=error,
+                 finished_at=utc_now())
+
+
+def build(job: Job) -> Build:
+    """Configure a private copy, build it once at the job's level, read every compile's
+    diagnostics. A failed build keeps the diagnostics printed up to the failure."""
+    fmt = formats.for_toolchain(job.tc)
+    tree = job.tree if job.tree is not None else study.source_tree(job.recipe)[0]
+    cell = CellResult(job.tc.name, job.tc.version, job.tc.identity, job.level, job.flags,
+                      inject="build", other_flags=job.other_flags)
+    quiet = as_progress(lambda _m: None)
+    with WorkDir(f"warnings-{job.tc.name}-") as work:
+        prepared = study.prepare(job.recipe, tree, job.tc, job.opts, work, [cell], quiet)
+        setup = prepared and study.cell_setup(job.recipe, tree, prepared, cell, job.opts, work,
+                                              work / "wrapper.log", quiet)
+        if not setup:
+            return _result(job, "failed", cell.error or "configure failed")
+        errors = work / "stderr"
+        errors.mkdir()
+        env = {**setup.env, STDERR_ENV: str(errors)}
+        for var in FLAGS_ENV.values():  # after whatever the wrapper appends already
+            env[var] = " ".join(filter(None, [env.get(var, ""), *fmt.flags]))
+        log = work / "build.log"
+        # a per-level configure (CMake) ran its try-compiles through the wrapper: not the build's
+        Path(env[LOG_ENV]).unlink(missing_ok=True)
+        t = process.run(setup.build, setup.tree, env, log, timeout=job.opts.timeout)
+        records = read_log(Path(env[LOG_ENV]))
+        result = _result(job)
+        result.diagnostics, result.tus = collect(records, setup.tree, fmt,
+                                                 lambda r: replay_text(r, job.tc, job.opts.timeout))
+        if t.exit != 0:
+            what = "timed out" if t.exit == -1 else f"exit {t.exit}"
+            result.status = "failed"
+            result.error = f"build failed ({what})" + (f": {line}" if (line := _first_error(result, log)) else "")
+            return result
+        arrived = arrival.check(records, job.level, "build",
+                                lambda driver, args, src: study.flags_for(cell, study.tu_language(driver, args, src)))
+        if not arrived.proven:
+            result.status, result.error = "failed", arrived.why("build")
+        return result
+
+
+def _first_error(result: Build, log: Path) -> str | None:
+    """The compiler's line that stopped the build: the first error diagnostic read, else
+    the first error line of the build's log (a linker's, a make's), relative to the tree."""
+    worst = sorted((d for d in result.diagnostics if d.severity in FAILING),
+                   key=lambda d: FAILING.index(d.severity), reverse=True)   # a crash first
+    for d in worst[:1]:
+            where = ":".join(str(x) for x in (d.file, d.line, d.column) if x is not None)
+            words = {"ice": "internal compiler error", "fatal": "fatal error"}.get(d.severity, d.severity)
+            return (f"{where}: " if where else "") + f"{words}: {d.message}" + \
+                (f" [{d.option}]" if d.option else "")
+    try:
+        with open(log, errors="replace") as fh:
+            line = study.first_error(fh)
+    except OSError:
+        return None
+    return line.replace(f"{log.parent / 'tree'}/", "")[:300] if line else None
+
+
+def tu_names(records: list[Record], tree: Path) -> list[str]:
+    """Each compile's TU: its source relative to the tree, with '-> object' where one
+    source is compiled more than once (zlib builds each file for the static and the
+    shared library), as the overhead study names TUs."""
+    found = []
+    for r in records:
+        args = list(r.args[1:])
+        src = next(a for a in args if is_source(a))
+        out = next((args[i + 1] for i, a in enumerate(args[:-1]) if a == "-o"), None) \
+            or next((a[2:] for a in args if a.startswith("-o") and len(a) > 2), "")
+        found.append((_relative(os.path.join(r.cwd, src), tree),
+                      _relative(os.path.join(r.cwd, out), tree) if out else ""))
+    counts: dict[str, int] = {}
+    for src, _ in found:
+        counts[src] = counts.get(src, 0) + 1
+    return [src if counts[src] == 1 else f"{src} -> {obj}" for src, obj in found]
+
+
+def _relative(path: str, tree: Path) -> str:
+    """``path`` relative to the tree when inside it, else as it is (normalised)."""
+    real, root = os.path.normpath(path), os.path.realpath(tree)
+    if real == root or real.startswith(root + os.sep):
+        return os.path.relpath(real, root)
+    alt = os.path.normpath(str(tree))
+    if real.startswith(alt + os.sep):
+        return os.path.relpath(real, alt)
+    return real
+
+
+#: the compiler's own headers (stddef.h, limits.h), whose directory names the version:
+#: said as ``<gcc>/include/stddef.h`` so that a diff of two versions matches them
+OWN_HEADERS = re.compile(r"^/usr/lib/(?:gcc/[^/]+/[^/]+/(?P<gcc>include(?:-fixed)?)"
+                         r"|llvm-[^/]+/lib/clang/[^/]+/(?P<clang>include))/")
+
+
+def _file(d: RawDiagnostic, cwd: str, tree: Path) -> str | None:
+    if d.file is None:
+        return None
+    if d.file.startswith("<"):   # <command-line>, <built-in>
+        return d.file
+    path = _relative(os.path.join(cwd, d.file), tree)
+    own = OWN_HEADERS.match(path)
+    if own:
+        return f"<gcc>/{own['gcc']}/" + path[own.end():] if own["gcc"] else "<clang>/include/" + path[own.end():]
+    return path
+
+
+#: GCC's text output, for a failed compile replayed (:func:`replay_text`)
+TEXT_FLAGS = ("-fdiagnostics-format=text", "-fno-diagnostics-show-caret")
+
+
+def replay_text(record: Record, tc: Toolchain, timeout: float) -> str:
+    """A failed compile run again as the build ran it, with text diagnostics: its stderr.
+
+    GCC's JSON is written when the compiler ends normally. An internal compiler error
+    ends it without: the build's log then holds only the end of a backtrace and
+    "Please submit a full bug report" (cppcheck's mc_analyzerinfo.cpp with g++-12 at
+    ``all``), and every diagnostic of that TU up to the crash, the crash's own line
+    included, is lost. The same compile in text says them all."""
+    args = [a for a in record.args[1:] if not a.startswith(MARKER)]
+    argv = tc.wrap([record.args[0], *args, *TEXT_FLAGS], binds=(record.cwd,), cwd=record.cwd)
+    done = tool.run(argv, timeout=timeout, check=False, cwd=record.cwd, env=process.build_env(),
+                    what=f"{tc.name} (a failed compile replayed with text diagnostics)")
+    return done.stderr if isinstance(done.stderr, str) else done.stderr.decode("utf-8", "replace")
+
+
+def collect(records: list[Record], tree: Path, fmt: formats.Format,
+            replay: Callable[[Record], str] | None = None) -> tuple[list[Diagnostic], list[TuOutcome]]:
+    """Every compile's diagnostics read and merged: one diagnostic per (file, line,
+    column, option, severity, message), with the TUs that printed it. A compile that
+    failed without an error in its structured output is read from ``replay`` (the same
+    compile with text diagnostics, :func:`replay_text`) and says so."""
+    compiles = [r for r in records if r.args and arrival.is_compile(list(r.args[1:]))]
+    merged: dict[tuple, Diagnostic] = {}
+    tus = []
+    for record, name in zip(compiles, tu_names(compiles, tree)):
+        language = study.tu_language(record.args[0], list(record.args[1:]),
+                                     next(a for a in record.args[1:] if is_source(a)))
+        exit_ = _exit(record.status)
+        if record.stderr is None:
+            tus.append(TuOutcome(name, language, exit_, 0, "no output captured for this compile"))
+            continue
+        try:
+            text = Path(record.stderr).read_bytes().decode("utf-8", errors="replace")
+        except OSError as exc:
+            tus.append(TuOutcome(name, language, exit_, 0, f"its output could not be read: {exc.strerror}"))
+            continue
+        parsed = fmt.parse(text)
+        if exit_ != 0 and replay is not None and fmt is not formats.CLANG_TEXT \
+                and not any(d.severity in FAILING for d in parsed.diagnostics):
+            why = f"exit {exit_} and no error in its {fmt.name} output (a compiler that crashes writes none)"
+            try:
+                parsed = Parsed(parse_text.parse(replay(record)).diagnostics,
+                                f"{why}: read from the same compile run again with text diagnostics")
+            except ToolFailed as exc:   # a timeout, output past the cap
+                parsed = Parsed(parsed.diagnostics, f"{why}; run again with text diagnostics: {exc}")
+        for raw in parsed.diagnostics:
+            d = Diagnostic(raw.option, raw.severity, _file(raw, record.cwd, tree), raw.line, raw.column,
+                           raw.message)
+            d = merged.setdefault(d.key, d)
+            d.printed += 1
+            if name not in d.tus:
+                d.tus.append(name)
+        tus.append(TuOutcome(name, language, exit_, len(parsed.diagnostics), parsed.problem))
+    diagnostics = sorted(merged.values(), key=lambda d: (d.file or "", d.line or 0, d.column or 0,
+                                                          d.option or "", d.message))
+    return diagnostics, tus
+
+
+def _exit(status: int) -> int:
+    """A raw wait status as an exit code (a signal as 128 + its number)."""
+    if os.WIFSIGNALED(status):
+        return 128 + os.WTERMSIG(status)
+    return os.WEXITSTATUS(status) if os.WIFEXITED(status) else status

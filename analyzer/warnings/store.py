@@ -1,0 +1,80 @@
+"""All SQL of the warnings family (tables ``wn_*``, schema 8): builds, their compiles,
+their diagnostics (each once) and the TUs that printed each."""
+from __future__ import annotations
+
+import json
+import sqlite3
+
+from analyzer.warnings.results import Build, Diagnostic, TuOutcome
+
+
+def save_build(conn: sqlite3.Connection, b: Build) -> int:
+    """Store one build, replacing the same project, compiler and level (inside the
+    caller's transaction)."""
+    conn.execute("DELETE FROM wn_build WHERE project = ? AND compiler = ? AND level = ?",
+                 (b.project, b.compiler, b.level))
+    bid = conn.execute(
+        "INSERT INTO wn_build (project, origin, compiler, compiler_version, level, opt, flags, format, "
+        "status, error, finished_at) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+        (b.project, b.origin, b.compiler, b.compiler_version, b.level, b.opt, json.dumps(b.flags, sort_keys=True),
+         b.format, b.status, b.error, b.finished_at)).lastrowid
+    conn.executemany("INSERT INTO wn_tu (build_id, tu, language, exit, diagnostics, problem) "
+                     "VALUES (?,?,?,?,?,?)",
+                     [(bid, t.tu, t.language, t.exit, t.diagnostics, t.problem) for t in b.tus])
+    for d in b.diagnostics:
+        did = conn.execute("INSERT INTO wn_diag (build_id, option, severity, file, line, col, message, printed) "
+                           "VALUES (?,?,?,?,?,?,?,?)",
+                           (bid, d.option, d.severity, d.file, d.line, d.column, d.message, d.printed)).lastrowid
+        conn.executemany("INSERT INTO wn_diag_tu (diag_id, tu) VALUES (?, ?)", [(did, tu) for tu in d.tus])
+    return bid
+
+
+def _build(conn: sqlite3.Connection, row: sqlite3.Row | tuple, with_diagnostics: bool) -> Build:
+    (bid, project, origin, compiler, version, level, opt, flags, fmt, status, error, finished) = row
+    b = Build(project=project, origin=origin, compiler=compiler, compiler_version=version, level=level,
+              opt=opt, flags=json.loads(flags), format=fmt, status=status, error=error, finished_at=finished)
+    b.tus = [TuOutcome(*r) for r in conn.execute(
+        "SELECT tu, language, exit, diagnostics, problem FROM wn_tu WHERE build_id = ? ORDER BY tu", (bid,))]
+    if with_diagnostics:
+        tus: dict[int, list[str]] = {}
+        for did, tu in conn.execute("SELECT t.diag_id, t.tu FROM wn_diag_tu t JOIN wn_diag d ON d.id = t.diag_id "
+                                    "WHERE d.build_id = ? ORDER BY t.tu", (bid,)):
+            tus.setdefault(did, []).append(tu)
+        b.diagnostics = [Diagnostic(option, sev, file, line, col, msg, tus.get(did, []), printed)
+                         for did, option, sev, file, line, col, msg, printed in conn.execute(
+                             "SELECT id, option, severity, file, line, col, message, printed FROM wn_diag "
+                             "WHERE build_id = ? ORDER BY id", (bid,))]
+    return b
+
+
+_COLUMNS = ("id, project, origin, compiler, compiler_version, level, opt, flags, format, status, error, "
+            "finished_at")
+
+
+def builds(conn: sqlite3.Connection, project: str | None = None, compilers: list[str] | None = None,
+           level: str | None = None, with_diagnostics: bool = True) -> list[Build]:
+    """Stored builds, optionally of one project, some compilers, one level."""
+    where, args = [], []
+    if project is not None:
+        where.append("project = ?")
+        args.append(project)
+    if level is not None:
+        where.append("level = ?")
+        args.append(level)
+    if compilers:
+        where.append(f"compiler IN ({','.join('?' * len(compilers))})")
+        args += compilers
+    sql = f"SELECT {_COLUMNS} FROM wn_build" + (f" WHERE {' AND '.join(where)}" if where else "")
+    return [_build(conn, row, with_diagnostics) for row in conn.execute(sql + " ORDER BY project, level, id", args)]
+
+
+def projects(conn: sqlite3.Connection) -> list[str]:
+    return [r[0] for r in conn.execute("SELECT DISTINCT project FROM wn_build ORDER BY project")]
+
+
+def examples(conn: sqlite3.Connection, option: str, project: str | None = None) -> list[tuple[Build, Diagnostic]]:
+    """The diagnostics of ``option`` in every stored build (or one project's)."""
+    out = []
+    for b in builds(conn, project, with_diagnostics=True):
+        out += [(b, d) for d in b.diagnostics if d.option == option]
+    return out

@@ -1,0 +1,36 @@
+"""How the runner names what it read: a TU from its compile record, a diagnostic's file
+relative to the tree, the compiler's own headers without their version."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from analyzer.overhead.wrapper import Record
+from analyzer.warnings import runner
+from analyzer.warnings.results import RawDiagnostic
+
+
+def _record(cwd: str, *args: str) -> Record:
+    return Record(0.0, 0, 0, cwd, ("/usr/bin/gcc-12", *args))
+
+
+def test_a_source_compiled_twice_is_two_tus_named_by_their_objects(tmp_path):
+    records = [_record(str(tmp_path), "-c", "adler32.c", "-o", "adler32.o"),
+               _record(str(tmp_path), "-fPIC", "-c", "adler32.c", "-oobjs/adler32.lo"),
+               _record(str(tmp_path / "src"), "-c", "../crc32.c")]
+    assert runner.tu_names(records, tmp_path) == ["adler32.c -> adler32.o", "adler32.c -> objs/adler32.lo",
+                                                  "crc32.c"]
+
+
+def test_files_relative_to_the_tree_system_and_compiler_headers_not(tmp_path):
+    def file(path: str, cwd: Path = tmp_path / "src") -> str | None:
+        return runner._file(RawDiagnostic("-Wx", "warning", path, 1, 1, "m"), str(cwd), tmp_path)
+
+    assert file("../zlib.h") == "zlib.h"
+    assert file("./inflate.c") == "src/inflate.c"
+    assert file(str(tmp_path / "src" / "a.h")) == "src/a.h"
+    assert file("/usr/include/stdio.h") == "/usr/include/stdio.h"
+    assert file("/usr/lib/gcc/x86_64-linux-gnu/12/include/stddef.h") == "<gcc>/include/stddef.h"
+    assert file("/usr/lib/gcc/x86_64-linux-gnu/11/include-fixed/limits.h") == "<gcc>/include-fixed/limits.h"
+    assert file("/usr/lib/llvm-16/lib/clang/16/include/stdint.h") == "<clang>/include/stdint.h"
+    assert file("<command-line>") == "<command-line>"
+    assert runner._file(RawDiagnostic("-Wx", "warning", None, None, None, "m"), "/", tmp_path) is None

@@ -354,3 +354,9 @@ class DaskExecutor:
                  tb: TracebackType | None) -> None:
         self.close()
 
+
+def for_scheduler(scheduler: str | None) -> "DaskExecutor | None":
+    """The executor a command's ``--scheduler`` asks for: a :class:`DaskExecutor` on that
+    cluster (an unreachable one is one error line, before anything is written), or None
+    for the caller's local pool."""
+    return DaskExecutor(scheduler) if scheduler else None

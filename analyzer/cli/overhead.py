@@ -14,6 +14,7 @@ from analyzer import toolchain
 from analyzer.cli import options
 from analyzer.cli.output import echo
 from analyzer.overhead import levels as levels_mod
+from analyzer import executors
 from analyzer import progress as progress_mod
 from analyzer.overhead import recipes, report as report_mod, store, study
 from analyzer.overhead.results import ProjectRecipe
@@ -126,11 +127,7 @@ def run_cmd(ctx, project, source, configure_cmd, build_cmd, clean_cmd, language,
     if recipe.build_system == "ccdb" and opts.mode != "tu":
         raise WarnscopeError("a compile_commands.json is replayed per TU: use --mode tu")
     source_tree = study.source_tree(recipe)               # cannot fetch: one line, nothing written
-    executor = None
-    if scheduler:
-        from analyzer.executors import DaskExecutor
-
-        executor = DaskExecutor(scheduler)                 # unreachable: one line, nothing written
+    executor = executors.for_scheduler(scheduler)        # unreachable: one line, nothing written
     progress = progress_mod.for_cli(quiet, f"{recipe.name} {opts.mode}")
     conn = connect(_db(ctx))
     try:

@@ -13,6 +13,7 @@ from warnscope.paths import db_path
 from warnscope.serial import to_json
 from warnscope.text import one_line
 
+from analyzer import executors
 from analyzer import progress as progress_mod
 from analyzer import sandbox
 from analyzer.cli import options
@@ -73,10 +74,7 @@ def run_cmd(ctx, corpus_dir, compilers, levels, flag_sets, runs, timeout, jobs, 
     if scheduler is not None:
         check_scheduler(scheduler)
     ub_run.validate(corpus_dir, compiler_list, level_list)  # bad input: nothing written
-    executor = None
-    if scheduler is not None:
-        from analyzer.executors import DaskExecutor
-        executor = DaskExecutor(scheduler)
+    executor = executors.for_scheduler(scheduler)
     conn = connect(_db(ctx), write=True)
     progress = progress_mod.for_cli(as_json, "ub run")
     try:

@@ -11,6 +11,7 @@ from warnscope.errors import WarnscopeError
 from warnscope.paths import db_path
 from warnscope.serial import to_json
 
+from analyzer import executors
 from analyzer import progress as progress_mod
 from analyzer import toolchain
 from analyzer.cli import options
@@ -80,11 +81,7 @@ def run_cmd(ctx, project, source, configure_cmd, build_cmd, clean_cmd, language,
         raise WarnscopeError("no compilers given")
     toolchains = [toolchain.resolve(n) for n in names]   # not installed: one line, nothing written
     source_tree = study.source_tree(recipe)               # cannot fetch: one line, nothing written
-    executor = None
-    if scheduler:
-        from analyzer.executors import DaskExecutor
-
-        executor = DaskExecutor(scheduler)                 # unreachable: one line, nothing written
+    executor = executors.for_scheduler(scheduler)        # unreachable: one line, nothing written
     progress = progress_mod.for_cli(quiet, f"{recipe.name} warnings")
     conn = connect(_db(ctx))
     try:

@@ -232,7 +232,7 @@ def build_from_tree(root: Path, compiler: str, source_kind: str, provenance: str
     # Only regular files inside the tree are read: a .opt linked to /etc/shadow would
     # otherwise be quoted, line by line, in the parse errors.
     tree = extract.Tree(root, "GCC source tree")
-    raw = _read_tree(tree, "gcc/BASE-VER", max_bytes=4096)
+    raw = tree.read("gcc/BASE-VER", max_bytes=4096)
     version = raw.decode("utf-8", "backslashreplace").strip()
     if not re.fullmatch(r"\d+\.\d+\.\d+", version):
         raise ParseError(f"{shown_root}/gcc/BASE-VER", 1, f"not a GCC version: {version[:40]!r}")
@@ -240,15 +240,10 @@ def build_from_tree(root: Path, compiler: str, source_kind: str, provenance: str
     bad = [r for r in refused if not r.directory]
     if bad:
         raise UnsafeInput(f"{bad[0]}: refusing the tree")
-    files = [gcc_opt.parse_bytes(_read_tree(tree, name), name[len("gcc/"):]) for name in names]
+    files = [gcc_opt.parse_bytes(tree.read(name), name[len("gcc/"):]) for name in names]
     _require_complete(files, shown_root)
     data = build(files, compiler, version, source_kind, provenance)
     return data
-
-
-def _read_tree(tree: extract.Tree, rel: str, max_bytes: int = extract.MAX_FILE_BYTES) -> bytes:
-    """A file of the tree; cap and read errors name it as :func:`extract.read_regular` does."""
-    return tree.read(rel, max_bytes)
 
 
 def _require_complete(files: list[OptFile], root: str) -> None:

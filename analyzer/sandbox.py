@@ -5,25 +5,30 @@ allocate gigabytes, print without end, ignore SIGTERM, open sockets, or try to
 write where they should not. Their compiles are untrusted too (``#include
 "/dev/zero"``, ``.incbin "/etc/shadow"``). Containment, in layers:
 
-* Namespaces (:mod:`analyzer.sandbox_ns`), when the kernel allows them (as root,
-  or through a user namespace without root): no network at all (a new network
-  namespace, loopback down), a minimal root file system (system directories
-  read-only, a fresh /proc, a few /dev nodes, the run's directory at /work) in
-  which /tmp, /var/tmp, /dev/shm and /run/lock are private size-capped tmpfs
-  that vanish with the run, and a PID namespace whose init is killed at the
-  end: every process of the run dies at once, and the ones that were still
-  there are counted (``leftovers_killed``).
+* Namespaces, when the kernel allows them (as root, or through a user namespace
+  without root): no network at all (a new network namespace, loopback down), a
+  minimal root file system (system directories and /dev read-only, a fresh
+  /proc, the run's directory at /work) in which /tmp, /var/tmp, /dev/shm and
+  /run/lock are private size-capped tmpfs that vanish with the run, new IPC
+  objects, and a PID namespace whose init is killed at the end: every process of
+  the run dies at once, and the ones that were still there are counted
+  (``leftovers_killed``). What is the same for every run -- the user, network
+  and UTS namespaces, the read-only root -- is built once per worker by a zygote
+  (``sandbox_zygote.c``, driven by :mod:`analyzer.sandbox_ns`); each run is a
+  clone of it with its own PID, mount and IPC namespaces, so nothing of one run
+  (processes, files, IPC objects, cwd, rlimits) reaches the next, and no Python
+  starts or forks on the way to the program.
 * As root, the program runs under a dedicated unprivileged uid taken from a
-  pool (one uid per concurrent run, claimed with a lock file), so that
-  RLIMIT_NPROC is enforced and root-only files stay unreadable.
+  pool (one uid per worker, claimed with a lock file), so that RLIMIT_NPROC is
+  enforced and root-only files stay unreadable.
 * rlimits: CPU seconds, address space (off for sanitizer builds, which reserve
   terabytes of shadow memory), processes, file size, open files, no core dumps;
   and a resident-memory cap over the whole process tree that also holds for
   sanitizer builds (a watchdog polling /proc).
 * stdout and stderr are read with a cap; past the cap the run is killed.
 * A wall-clock timeout; the whole namespace (or process group and uid) is killed.
-* PR_SET_PDEATHSIG on every sandbox process: they die with the worker, whatever
-  kills it; a start-up sweep (:func:`kill_leftovers`) catches the rest.
+* PR_SET_PDEATHSIG on every sandbox process (the zygote's too): they die with the
+  worker, whatever kills it; a start-up sweep (:func:`kill_leftovers`) catches the rest.
 
 A compiler of a prepared Debian root (:mod:`analyzer.roots`) compiles, and its
 programs run, in the same sandbox with ``root=``: the system directories bound into
@@ -32,8 +37,8 @@ root's own loader and libc; everything else (uid, limits, tmpfs, PID namespace, 
 network) is unchanged. That needs namespaces.
 
 Without namespaces (a container that forbids them) it falls back to the uid
-(root) or the process group alone, rlimits and the timeout, in a private temp
-dir, cleaning the shared temp directories afterwards.
+(root, claimed per run) or the process group alone, rlimits and the timeout, in a
+private temp dir, cleaning the shared temp directories afterwards.
 
 Children are measured with ``os.wait4`` (user, sys, max RSS) and a monotonic
 clock.
@@ -41,6 +46,7 @@ clock.
 from __future__ import annotations
 
 import ctypes
+import fcntl
 import os
 import resource
 import select
@@ -121,7 +127,7 @@ def run(binary: str | Path, args: Sequence[str] = (), limits: Limits = Limits(),
     ``root``: a Debian root whose system directories the program sees instead of the
     host's (a program built by that root's compiler)."""
     _become_subreaper()
-    with _claim_uid() as uid:
+    with _run_uid() as uid:
         if namespaces_available():
             return _run_ns(["./prog", *args], uid, limits, env, host_dir=None,
                            copy_in=((str(binary), "prog"),), root=root)
@@ -177,8 +183,51 @@ class Workspace:
 def workspace() -> Iterator[Workspace]:
     """A claimed uid (as root) and a fresh directory it owns, removed afterwards."""
     _become_subreaper()
-    with _claim_uid() as uid, _private_dir(uid) as path:
+    with _run_uid() as uid, _private_dir(
+            uid, sandbox_ns.work_base() if namespaces_available() else None) as path:
         yield Workspace(path, uid)
+
+
+@contextmanager
+def _run_uid() -> Iterator[int | None]:
+    """The pool uid of a run (as root). In the namespace sandbox it is one uid held by
+    this process for its whole life: a run's processes cannot outlive its PID namespace
+    nor its files its tmpfs, so nothing of one run is left under the uid for the next.
+    Without namespaces, a uid is claimed per run and swept when claimed."""
+    if namespaces_available():
+        yield _held_uid()
+    else:
+        with _claim_uid() as uid:
+            yield uid
+
+
+#: (pid of the holder, uid, descriptor of its lock): the uid this process holds
+_HELD: tuple[int, int, int] | None = None
+
+
+def _held_uid() -> int | None:
+    """This process's uid of the pool, claimed on first use. The lock's descriptor stays
+    open for the life of the process and is never unlocked explicitly: a forked child
+    inherits it, and an explicit unlock there would release the parent's claim; the
+    child claims a uid of its own."""
+    global _HELD
+    if LOCK_DIR is None:
+        return None
+    if _HELD is not None and _HELD[0] == os.getpid():
+        return _HELD[1]
+    LOCK_DIR.mkdir(mode=0o700, exist_ok=True)
+    while True:
+        for uid in range(UID_BASE, UID_BASE + UID_COUNT):
+            fd = os.open(LOCK_DIR / str(uid), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                os.close(fd)
+                continue
+            _kill_all(-1, uid)  # a crashed earlier holder may have left processes
+            _HELD = (os.getpid(), uid, fd)
+            return uid
+        time.sleep(0.05)
 
 
 def _no_root_without_namespaces(root: str | None) -> None:
@@ -195,13 +244,13 @@ def namespaces_available() -> bool:
     /bin/true through it); ``WARNSCOPE_SANDBOX=plain`` turns it off (measurements)."""
     global _NS_STATE
     if _NS_STATE is None:
-        if os.environ.get("WARNSCOPE_SANDBOX") == "plain" or sandbox_ns.SYS_PIVOT_ROOT is None:
+        if os.environ.get("WARNSCOPE_SANDBOX") == "plain":
             _NS_STATE = False
         else:
             _NS_STATE = True
             try:
-                with _claim_uid() as uid:
-                    r = _run_ns(["/bin/true"], uid, Limits(), None, host_dir=None, copy_in=())
+                r = _run_ns(["/bin/true"], _held_uid(), Limits(), None, host_dir=None,
+                            copy_in=())
                 _NS_STATE = r.status == "exit" and r.exit == 0
             except (SandboxError, OSError):
                 _NS_STATE = False
@@ -230,8 +279,9 @@ def _rlimits(limits: Limits, uid: int | None,
     if uid is not None:
         lims.append((resource.RLIMIT_NPROC, limits.processes))
     elif namespace:
-        # Counted per user namespace: the program's processes, plus P and C of sandbox_ns.
-        lims.append((resource.RLIMIT_NPROC, limits.processes + 2))
+        # Counted per user namespace: the program's processes, plus the zygote's
+        # launcher and init and the run's init (analyzer/sandbox_zygote.c).
+        lims.append((resource.RLIMIT_NPROC, limits.processes + 3))
     else:
         soft, _ = resource.getrlimit(resource.RLIMIT_NPROC)
         if soft == resource.RLIM_INFINITY:
@@ -251,48 +301,64 @@ def _staging_dir() -> str:
 def _run_ns(argv: list[str], uid: int | None, limits: Limits, env: dict[str, str] | None,
             host_dir: str | None, copy_in: tuple[tuple[str, str], ...],
             root: str | None = None) -> RunResult:
-    """One run in fresh namespaces (see :mod:`analyzer.sandbox_ns` for the children)."""
+    """One run through this worker's zygote for ``root`` (see :mod:`analyzer.sandbox_ns`).
+
+    A zygote that dies or stops answering is replaced once; a second failure is a
+    :class:`SandboxError`."""
     if root is not None and not os.path.isdir(os.path.join(root, "usr")):
         raise SandboxError(f"sandbox: {root} is not a prepared root (no usr/)")
-    msg_r, msg_w = os.pipe()
-    plan = sandbox_ns.Plan(parent=os.getpid(), message_fd=msg_w, host_dir=host_dir,
-                           copy_in=copy_in, staging=_staging_dir(), uid=uid,
-                           system_root=(root or "").rstrip("/"),
-                           real_uid=os.getuid(), real_gid=os.getgid(),
-                           tmpfs_size=limits.tmpfs_size,
-                           rlimits=_rlimits(limits, uid, namespace=True))
+    system_root = (root or "").rstrip("/")
+    request = sandbox_ns.Request(
+        argv=tuple(argv), env=_child_env("/work", "/tmp", env), uid=uid,
+        tmpfs_size=limits.tmpfs_size, rlimits=_rlimits(limits, uid, namespace=True),
+        host_dir=host_dir, copy_in=copy_in[0][0] if copy_in else None,
+        copy_name=copy_in[0][1] if copy_in else "")
+    for attempt in (1, 2):
+        try:
+            return _supervise(sandbox_ns.zygote(system_root, _staging_dir()), request, limits)
+        except sandbox_ns.ZygoteFailed as exc:
+            sandbox_ns.discard(system_root)
+            if attempt == 2:
+                raise SandboxError(str(exc)) from exc
+    raise AssertionError("unreachable")
+
+
+def _supervise(zygote: sandbox_ns.Zygote, request: sandbox_ns.Request,
+               limits: Limits) -> RunResult:
+    """Hand ``request`` to ``zygote`` and watch the run: output (capped), the wall clock,
+    the memory of the whole namespace; then count what is left and kill the namespace."""
+    msg_r, msg_w = os.pipe2(os.O_CLOEXEC)
+    out_r, out_w = os.pipe2(os.O_CLOEXEC)
+    err_r, err_w = os.pipe2(os.O_CLOEXEC)
     start = time.monotonic()
     try:
-        proc = subprocess.Popen(
-            argv, env=_child_env("/work", "/tmp", env),
-            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            start_new_session=True, close_fds=True, preexec_fn=lambda: sandbox_ns.enter(plan))
+        zygote.send(request, msg_w, out_w, err_w)
     except BaseException:
-        os.close(msg_r)
+        for fd in (msg_r, out_r, err_r):
+            os.close(fd)
         raise
     finally:
-        os.close(msg_w)
-    out, err = bytearray(), bytearray()
-    messages = bytearray()
+        for fd in (msg_w, out_w, err_w):
+            os.close(fd)
+    out, err, messages = bytearray(), bytearray(), bytearray()
     truncated = timed_out = memory_hit = False
     sel = selectors.DefaultSelector()
-    for stream in (proc.stdout, proc.stderr):
-        os.set_blocking(stream.fileno(), False)
-        sel.register(stream, selectors.EVENT_READ)
-    os.set_blocking(msg_r, False)
-    sel.register(msg_r, selectors.EVENT_READ)
+    for fd in (out_r, err_r, msg_r):
+        os.set_blocking(fd, False)
+        sel.register(fd, selectors.EVENT_READ)
     deadline = start + limits.timeout
     init_pid: int | None = None
-    ended: list[str] | None = None
-    failure: str | None = None
+    state = _Messages()
     peak_rss = 0
     next_watch = start
     try:
-        while ended is None and failure is None:
+        while state.ended is None and state.failure is None and state.reaped is None:
             now = time.monotonic()
             if now >= deadline:
                 timed_out = True
                 break
+            if init_pid is None and state.started:
+                init_pid = zygote.run_init()
             if init_pid is not None and now >= next_watch:
                 next_watch = now + WATCH_INTERVAL
                 rss = sandbox_ns.rss_bytes(sandbox_ns.probe_children(init_pid))
@@ -302,50 +368,63 @@ def _run_ns(argv: list[str], uid: int | None, limits: Limits, env: dict[str, str
                     break
             for key, _ in sel.select(timeout=min(WATCH_INTERVAL, deadline - now)):
                 if key.fileobj == msg_r:
-                    if not _read_into(msg_r, messages, sel, key.fileobj):
-                        if init_pid is None and failure is None:
-                            failure = "sandbox child ended without a word"
-                    init_pid, ended, failure = _parse_messages(messages, init_pid, ended,
-                                                               failure)
+                    if not _read_into(msg_r, messages, sel, msg_r) and not state.started:
+                        state.failure = "the zygote ended without a word"
+                    state.parse(messages)
                     continue
-                buf = out if key.fileobj is proc.stdout else err
+                buf = out if key.fileobj == out_r else err
                 truncated |= _read_capped(key.fd, buf, limits.output_cap, sel, key.fileobj)
             if truncated:
                 break
-    finally:
-        leftovers, p_rusage = _end_namespace(proc, init_pid, msg_r, messages)
-    init_pid, ended, failure = _parse_messages(messages, init_pid, ended, failure)
-    os.close(msg_r)
-    if ended is None:
-        leftovers = max(leftovers - 1, 0)  # the program itself was among them
-    # Whatever the program wrote before it ended is still in the pipes: drain them.
-    for stream, buf in ((proc.stdout, out), (proc.stderr, err)):
-        if stream in [k.fileobj for k in sel.get_map().values()]:
-            os.set_blocking(stream.fileno(), True)
-            while not truncated:
-                chunk = os.read(stream.fileno(), 65536)
-                if not chunk:
+        if init_pid is None and state.reaped is None:
+            # "P" may still be on its way (a tiny time limit): the run must be found to end
+            while not state.started and state.reaped is None:
+                rest, done = sandbox_ns.read_messages(msg_r, time.monotonic() + 10, first=True)
+                messages += rest
+                state.parse(messages)
+                if done or not rest:
                     break
-                room = limits.output_cap - len(buf)
-                buf += chunk[:max(room, 0)]
-                truncated = len(chunk) > room
-        stream.close()
-    sel.close()
-    if failure is not None and ended is None:
-        raise SandboxError(f"sandbox: {failure}")
+            if state.started and state.reaped is None:
+                init_pid = zygote.run_init()
+        leftovers = _end_run(init_pid)
+        rest, done = sandbox_ns.read_messages(msg_r, time.monotonic() + 10)
+        messages += rest
+        state.parse(messages)
+        if not done:  # the zygote did not reap the run: it is not to be trusted again
+            raise sandbox_ns.ZygoteFailed("sandbox: the zygote did not end a run")
+        # Whatever the program wrote before it ended is still in the pipes: drain them.
+        for fd, buf in ((out_r, out), (err_r, err)):
+            if fd in sel.get_map():
+                os.set_blocking(fd, True)
+                while not truncated:
+                    chunk = os.read(fd, 65536)
+                    if not chunk:
+                        break
+                    room = limits.output_cap - len(buf)
+                    buf += chunk[:max(room, 0)]
+                    truncated = len(chunk) > room
+    finally:
+        sel.close()
+        for fd in (msg_r, out_r, err_r):
+            os.close(fd)
+    if state.exec_errno is not None:
+        raise OSError(state.exec_errno, f"sandbox: cannot run {request.argv[0]}: "
+                                        f"{os.strerror(state.exec_errno)}")
+    if state.failure is not None and state.ended is None:
+        raise SandboxError(f"sandbox: {state.failure}")
     wall = time.monotonic() - start
-    if ended is not None:
-        status_word = int(ended[0])
-        user, sys_, maxrss = float(ended[1]), float(ended[2]), int(ended[3])
+    if state.ended is not None:
+        status_word, user, sys_, maxrss = state.ended
         exit_code = os.WEXITSTATUS(status_word) if os.WIFEXITED(status_word) else None
         sig = os.WTERMSIG(status_word) if os.WIFSIGNALED(status_word) else None
     else:
-        user, sys_, maxrss = p_rusage.ru_utime, p_rusage.ru_stime, peak_rss // 1024
+        leftovers = max(leftovers - 1, 0)  # the program itself was among them
+        _, user, sys_, maxrss = state.reaped or (0, 0.0, 0.0, 0)
         exit_code, sig = None, signal.SIGKILL
     status, limit = _status(limits, timed_out, memory_hit, truncated, sig, user + sys_)
     return RunResult(status=status, exit=exit_code, signal=sig, stdout=bytes(out),
                      stderr=bytes(err), truncated=truncated, wall=wall, user=user, sys=sys_,
-                     maxrss_kb=max(maxrss, peak_rss // 1024), uid=uid,
+                     maxrss_kb=max(maxrss, peak_rss // 1024), uid=request.uid,
                      leftovers_killed=leftovers, limit=limit, mode="namespace")
 
 
@@ -390,54 +469,52 @@ def _read_capped(fd: int, buf: bytearray, cap: int, sel: selectors.BaseSelector,
     return len(chunk) > room
 
 
-def _parse_messages(messages: bytearray, init_pid: int | None, ended: list[str] | None,
-                    failure: str | None) -> tuple[int | None, list[str] | None, str | None]:
-    """The children's messages: ``P <pid of init>``, ``S <status> <utime> <stime> <maxrss>``
-    (the program ended), ``E <error>`` (the sandbox could not be built)."""
-    for line in bytes(messages).split(b"\n")[:-1]:
-        kind, _, rest = line.decode("utf-8", "replace").partition(" ")
-        if kind == "P":
-            init_pid = int(rest)
-        elif kind == "S":
-            ended = rest.split()
-        elif kind == "E":
-            failure = rest
-    return init_pid, ended, failure
+class _Messages:
+    """What the zygote and the run's init said on the message pipe: ``P`` (the run's
+    init exists), ``S status utime stime maxrss`` (the program ended), ``X errno`` (it
+    could not be executed), ``E why`` (the run's sandbox could not be built), ``R
+    status utime stime maxrss`` (the init was reaped: the run is over; its rusage
+    includes whatever it reaped)."""
+
+    def __init__(self) -> None:
+        self.started = False
+        self.ended: tuple[int, float, float, int] | None = None
+        self.reaped: tuple[int, float, float, int] | None = None
+        self.exec_errno: int | None = None
+        self.failure: str | None = None
+
+    def parse(self, messages: bytearray) -> None:
+        for line in bytes(messages).split(b"\n")[:-1]:
+            kind, _, rest = line.decode("utf-8", "replace").partition(" ")
+            if kind == "P":
+                self.started = True
+            elif kind in ("S", "R"):
+                st, utime, stime, maxrss = rest.split()
+                value = (int(st), float(utime), float(stime), int(maxrss))
+                if kind == "S":
+                    self.ended = value
+                else:
+                    self.reaped = value
+            elif kind == "X":
+                self.exec_errno = int(rest)
+            elif kind == "E":
+                self.failure = rest
 
 
-def _end_namespace(proc: subprocess.Popen, init_pid: int | None, msg_r: int,
-                   messages: bytearray) -> tuple[int, resource.struct_rusage]:
-    """Count what still runs in the namespace, kill its init (the kernel then kills
-    the rest), and reap P, which exits once the namespace is empty. Returns the count
-    and P's rusage (which includes whatever of the namespace was reaped)."""
-    if init_pid is None:  # P has not said yet: it is quick to, unless it failed
-        os.set_blocking(msg_r, True)
-        while b"\n" not in messages and proc.poll() is None:
-            r, _, _ = select.select([msg_r], [], [], 0.5)
-            if not r:
-                break
-            chunk = os.read(msg_r, 4096)
-            if not chunk:
-                break
-            messages += chunk
-        init_pid, _, _ = _parse_messages(messages, None, None, None)
-    leftovers = 0
-    if init_pid is not None:
-        kids = sandbox_ns.probe_children(init_pid)
-        leftovers = sum(1 for k in kids if sandbox_ns.ns_pid(k) != 2)  # 2: the program
-        leftovers += any(sandbox_ns.ns_pid(k) == 2 for k in kids)      # (subtracted later)
-        try:
-            os.kill(init_pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-    else:
-        try:
-            os.killpg(proc.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
-    _, _, rusage = os.wait4(proc.pid, 0)
-    proc.returncode = 0  # reaped by us; keep Popen from waiting again
-    return leftovers, rusage
+def _end_run(init_pid: int | None) -> int:
+    """Count what still runs in the run's namespace and kill its init (the kernel then
+    kills the rest, and the namespace's tmpfs go with them). Returns the count, the
+    program itself included while it runs."""
+    if init_pid is None:
+        return 0
+    kids = sandbox_ns.probe_children(init_pid)
+    leftovers = sum(1 for k in kids if sandbox_ns.ns_pid(k) != 2)  # 2: the program
+    leftovers += any(sandbox_ns.ns_pid(k) == 2 for k in kids)      # (subtracted later)
+    try:
+        os.kill(init_pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    return leftovers
 
 
 def _run_plain(argv: list[str], workdir: Path, uid: int | None, limits: Limits,
@@ -689,9 +766,10 @@ def _claim_uid() -> Iterator[int | None]:
 
 
 @contextmanager
-def _private_dir(uid: int | None) -> Iterator[Path]:
-    """A fresh directory owned by the sandbox uid; removed, with anything in it, afterwards."""
-    path = Path(tempfile.mkdtemp(prefix="warnscope-run-"))
+def _private_dir(uid: int | None, base: Path | None = None) -> Iterator[Path]:
+    """A fresh directory owned by the sandbox uid (in ``base``, else the temporary
+    directory); removed, with anything in it, afterwards."""
+    path = Path(tempfile.mkdtemp(prefix="warnscope-run-", dir=base))
     try:
         if uid is not None:
             os.chown(path, uid, uid)

@@ -61,7 +61,8 @@ def no_processes_left(result: sandbox.RunResult) -> bool:
     """Nothing of the run is alive: no descendant of this process (any mode, root or
     not), and as root no process of the run's pool uid either."""
     from analyzer import sandbox_ns
-    if set(sandbox_ns.probe_children(os.getpid())) - _BEFORE:
+    # the worker's zygotes live on between runs: they are the sandbox, not the run's
+    if set(sandbox_ns.probe_children(os.getpid())) - _BEFORE - sandbox_ns.zygote_pids():
         return False
     return result.uid is None or sandbox._pids_of(result.uid, keep=-1) == []
 

@@ -25,7 +25,8 @@ EXEMPT = {
     "warnscope/tool.py": "the one runner itself",
     "analyzer/sandbox.py": "the sandbox creates the namespaces, limits and process of an "
                            "untrusted program itself: a tool run has none of them",
-    "analyzer/sandbox_ns.py": "the sandbox's init inside the namespace forks the program",
+    "analyzer/sandbox_ns.py": "starts the sandbox's zygote (sandbox_zygote.c), which "
+                              "forks each untrusted compile and run in its namespaces",
     "analyzer/executors.py": "the worker pool (multiprocessing fork context, "
                              "PR_SET_PDEATHSIG): workers run warnscope's own code, and "
                              "every tool they start goes through the runner",

@@ -1,0 +1,114 @@
+"""Nothing a run leaves reaches the next run in the same worker.
+
+The namespace sandbox builds its namespaces and read-only root once per worker (the
+zygote, ``analyzer/sandbox_zygote.c``) and forks every run inside. A real program
+(``fixtures/sandbox/leave-behind.c``, compiled by gcc-12) first leaves everything it
+can -- files in each writable place, a daemon holding an abstract socket, SysV shared
+memory and a message queue, a lower rlimit, umask 0, another cwd, an environment
+variable -- then a second run of it in the same process, through the same zygote,
+looks for each. As root and as a normal user (through a user namespace).
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from analyzer import sandbox, sandbox_ns
+from analyzer.toolchain import resolve as resolve_compiler
+from analyzer.ub.compile import compile_program
+
+SOURCE = Path(__file__).resolve().parents[1] / "fixtures" / "sandbox" / "leave-behind.c"
+REPO = Path(__file__).resolve().parents[2]
+LIMITS = sandbox.Limits(timeout=5.0, cpu=2)
+ITEMS = ("/tmp", "/var/tmp", "/dev/shm", "/run/lock", "/work", "/dev", "shm", "msg", "daemon",
+         "processes", "rlimit", "umask", "cwd", "env")
+
+pytestmark = pytest.mark.skipif(shutil.which("gcc-12") is None, reason="gcc-12 not installed")
+
+
+def exercise() -> dict:
+    """Leave, then look, in this one process; what each run printed, and the zygotes."""
+    build = compile_program(resolve_compiler("gcc-12"), "c", "gnu17", SOURCE.name,
+                            SOURCE.read_bytes(), ["-O0"], [], False)
+    assert build.ok, build.log
+    leave = sandbox.run(build.binary, ["leave"], LIMITS)
+    zygotes_after_leave = sorted(sandbox_ns.zygote_pids())
+    look = sandbox.run(build.binary, ["look"], LIMITS)
+    return {"euid": os.geteuid(), "namespaces": sandbox.namespaces_available(),
+            "leave": {"status": leave.status, "stdout": leave.stdout.decode(),
+                      "leftovers": leave.leftovers_killed},
+            "look": {"status": look.status, "stdout": look.stdout.decode()},
+            "zygotes": [zygotes_after_leave, sorted(sandbox_ns.zygote_pids())]}
+
+
+def check(seen: dict) -> None:
+    assert seen["namespaces"]
+    leave = seen["leave"]
+    assert leave["status"] == "exit" and leave["stdout"].endswith("left\n"), leave
+    wrote = dict(line.rsplit(" ", 1) for line in leave["stdout"].splitlines()[:-1])
+    # it did leave things: files in every private place, SysV objects, its daemon
+    for place in ("/tmp", "/var/tmp", "/dev/shm", "/run/lock", "/work"):
+        assert wrote[f"{place}/warnscope-left-behind"] == "written", wrote
+    assert wrote["/dev/warnscope-left-behind"] == "refused"   # /dev is read-only
+    assert wrote["shm"] == wrote["msg"] == "created"
+    assert leave["leftovers"] == 1                             # the daemon, killed and counted
+    # both runs went through one zygote: this is the reuse under test
+    assert seen["zygotes"][0] and seen["zygotes"][0] == seen["zygotes"][1]
+    look = seen["look"]
+    assert look["status"] == "exit"
+    found = {}
+    for line in look["stdout"].splitlines():
+        name, what = line.rsplit(" ", 1)
+        found[name.removesuffix("/warnscope-left-behind")] = what
+    assert set(found) == set(ITEMS)
+    assert {name for name, what in found.items() if what != "absent"} == set(), found
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="the root half; the user half runs below")
+def test_nothing_of_a_run_reaches_the_next_as_root():
+    check(exercise())
+
+
+@pytest.fixture
+def test_user():
+    """A throw-away normal user (created as root), or the current user when not root."""
+    import pwd
+    if os.geteuid() != 0:
+        yield None
+        return
+    try:
+        pwd.getpwnam("warnscope-test")
+    except KeyError:
+        subprocess.run(["useradd", "--system", "--no-create-home", "--shell",
+                        "/usr/sbin/nologin", "warnscope-test"], check=True)
+    yield pwd.getpwnam("warnscope-test")
+
+
+def test_nothing_of_a_run_reaches_the_next_as_a_normal_user(test_user, reachable_as):
+    home = Path(tempfile.mkdtemp(prefix="warnscope-test-user-", dir="/var/tmp"))
+    try:
+        cmd = [sys.executable, "-c", "import json, tests.system.test_sandbox_reuse as t; "
+               "print(json.dumps(t.exercise()))"]
+        env = {"PATH": "/usr/bin:/bin", "HOME": str(home), "WARNSCOPE_CACHE": str(home / "cache"),
+               "PYTHONPATH": str(REPO), "LC_ALL": "C"}
+        if test_user is not None:
+            reachable_as(test_user.pw_uid, test_user.pw_gid)
+            os.chown(home, test_user.pw_uid, test_user.pw_gid)
+            cmd = ["setpriv", f"--reuid={test_user.pw_uid}", f"--regid={test_user.pw_gid}",
+                   "--clear-groups", "--reset-env", "--", "env",
+                   *[f"{k}={v}" for k, v in env.items()], *cmd]
+        proc = subprocess.run(cmd, cwd=REPO, env=env, capture_output=True, text=True,
+                              timeout=600)
+        assert proc.returncode == 0, proc.stderr[-3000:]
+        seen = json.loads(proc.stdout.splitlines()[-1])
+        assert seen["euid"] != 0
+        check(seen)
+    finally:
+        shutil.rmtree(home, ignore_errors=True)

@@ -7,8 +7,9 @@ gcc's ``-Wall -Wextra ... -fdiagnostics-format=json``) and runs it twice under
 a time: the cores). It has no sandbox, no cache, classifies nothing and stores nothing.
 
 warnscope runs the same cells as a whole ``warnscope ub run`` process (``python -m
-analyzer``) with warnings and sanitizers off (a cell is then exactly what the driver
-does: one compile, gcc's JSON warnings included, and two sandboxed runs), into an empty
+analyzer``) with warnings, sanitizers and code capture off (a cell is then exactly what
+the driver does: one compile, gcc's JSON warnings included, and two sandboxed runs; no
+``-g``, no objdump, which bench_ub_code measures), into an empty
 database with an empty compile cache -- cold, like the driver, which caches nothing.
 
 Both are measured with :func:`warnscope.measure.run_tree` (``os.wait4`` of the whole
@@ -101,7 +102,7 @@ def write_driver(root: Path, cases: list[Case], compilers: list[Toolchain]) -> t
 def warnscope_argv(db: Path) -> list[str]:
     argv = [sys.executable, "-m", "analyzer", "--db", str(db), "ub", "run", "--corpus", CORPUS,
             "--compilers", ",".join(COMPILERS), "--levels", ",".join(LEVELS),
-            "--no-warnings", "--no-sanitizers", "--runs", str(DEFAULT_RUNS),
+            "--no-warnings", "--no-sanitizers", "--no-code", "--runs", str(DEFAULT_RUNS),
             "--timeout", f"{TIMEOUT:g}"]
     return argv + (["-j", JOBS] if JOBS else [])
 

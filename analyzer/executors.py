@@ -26,10 +26,12 @@ from __future__ import annotations
 import concurrent.futures as cf
 import ctypes
 import multiprocessing
+import multiprocessing.util
 import os
 import queue
 import re
 import signal
+import sys
 import time
 from types import TracebackType
 from typing import Any, Callable, Iterable, Iterator, NamedTuple, Protocol
@@ -230,6 +232,15 @@ def _worker_init(parent: int) -> None:
     set_parent_death_signal(signal.SIGTERM)
     if os.getppid() != parent:  # the parent died before the request took effect
         _die()
+    # A worker ends with os._exit (no atexit): stop its sandbox zygotes first, so that
+    # they reap their runs and their CPU reaches the worker's rusage, then the client's.
+    multiprocessing.util.Finalize(None, _close_zygotes, exitpriority=10)
+
+
+def _close_zygotes() -> None:
+    sandbox_ns = sys.modules.get("analyzer.sandbox_ns")
+    if sandbox_ns is not None:
+        sandbox_ns.close_all()
 
 
 def set_parent_death_signal(sig: int) -> bool:

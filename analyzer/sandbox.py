@@ -19,7 +19,7 @@ write where they should not. Their compiles are untrusted too (``#include
   (processes, files, IPC objects, cwd, rlimits) reaches the next, and no Python
   starts or forks on the way to the program.
 * As root, the program runs under a dedicated unprivileged uid taken from a
-  pool (one uid per worker, claimed with a lock file), so that RLIMIT_NPROC is
+  pool (one uid per worker thread, claimed with a lock file), so that RLIMIT_NPROC is
   enforced and root-only files stay unreadable.
 * rlimits: CPU seconds, address space (off for sanitizer builds, which reserve
   terabytes of shadow memory), processes, file size, open files, no core dumps;
@@ -56,6 +56,7 @@ import signal
 import stat
 import subprocess
 import tempfile
+import threading
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -191,7 +192,7 @@ def workspace() -> Iterator[Workspace]:
 @contextmanager
 def _run_uid() -> Iterator[int | None]:
     """The pool uid of a run (as root). In the namespace sandbox it is one uid held by
-    this process for its whole life: a run's processes cannot outlive its PID namespace
+    this thread of this process for its whole life: a run's processes cannot outlive its PID namespace
     nor its files its tmpfs, so nothing of one run is left under the uid for the next.
     Without namespaces, a uid is claimed per run and swept when claimed."""
     if namespaces_available():
@@ -201,20 +202,19 @@ def _run_uid() -> Iterator[int | None]:
             yield uid
 
 
-#: (pid of the holder, uid, descriptor of its lock): the uid this process holds
-_HELD: tuple[int, int, int] | None = None
+#: .pid, .uid: the uid this thread holds (per thread, as the zygotes are)
+_HELD = threading.local()
 
 
 def _held_uid() -> int | None:
-    """This process's uid of the pool, claimed on first use. The lock's descriptor stays
+    """This thread's uid of the pool, claimed on first use. The lock's descriptor stays
     open for the life of the process and is never unlocked explicitly: a forked child
     inherits it, and an explicit unlock there would release the parent's claim; the
     child claims a uid of its own."""
-    global _HELD
     if LOCK_DIR is None:
         return None
-    if _HELD is not None and _HELD[0] == os.getpid():
-        return _HELD[1]
+    if getattr(_HELD, "pid", None) == os.getpid():
+        return _HELD.uid
     LOCK_DIR.mkdir(mode=0o700, exist_ok=True)
     while True:
         for uid in range(UID_BASE, UID_BASE + UID_COUNT):
@@ -225,7 +225,7 @@ def _held_uid() -> int | None:
                 os.close(fd)
                 continue
             _kill_all(-1, uid)  # a crashed earlier holder may have left processes
-            _HELD = (os.getpid(), uid, fd)
+            _HELD.pid, _HELD.uid = os.getpid(), uid
             return uid
         time.sleep(0.05)
 
@@ -315,7 +315,7 @@ def _run_ns(argv: list[str], uid: int | None, limits: Limits, env: dict[str, str
         copy_name=copy_in[0][1] if copy_in else "")
     for attempt in (1, 2):
         try:
-            return _supervise(sandbox_ns.zygote(system_root, _staging_dir()), request, limits)
+            return _supervise(sandbox_ns.zygote(system_root, _staging_dir), request, limits)
         except sandbox_ns.ZygoteFailed as exc:
             sandbox_ns.discard(system_root)
             if attempt == 2:
@@ -376,6 +376,15 @@ def _supervise(zygote: sandbox_ns.Zygote, request: sandbox_ns.Request,
                 truncated |= _read_capped(key.fd, buf, limits.output_cap, sel, key.fileobj)
             if truncated:
                 break
+    except BaseException:
+        # Ctrl-C, SIGTERM: the run must not outlive the wait for it
+        _end_run(init_pid if init_pid is not None else
+                 zygote.run_init() if state.started else None)
+        sel.close()
+        for fd in (msg_r, out_r, err_r):
+            os.close(fd)
+        raise
+    try:
         if init_pid is None and state.reaped is None:
             # "P" may still be on its way (a tiny time limit): the run must be found to end
             while not state.started and state.reaped is None:

@@ -14,15 +14,18 @@ A zygote belongs to the process that started it: a forked worker starts its own
 from __future__ import annotations
 
 import array
+import atexit
 import hashlib
 import os
 import select
 import signal
 import socket
 import subprocess
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 from warnscope import tool
 from warnscope.errors import SandboxUnavailable
@@ -143,11 +146,17 @@ class Zygote:
         return kids[0] if kids else None
 
     def close(self) -> None:
-        """Stop the zygote: closing the socket ends it; SIGKILL makes sure."""
-        if self.owner != os.getpid():
-            self.sock.close()  # the parent's: not ours to stop
-            return
+        """Stop the zygote: closing the socket ends it, and its launcher with it, each
+        having reaped what it started (so their CPU reaches this process's rusage);
+        SIGKILL if it does not end at once."""
         self.sock.close()
+        if self.owner != os.getpid():
+            return  # the parent's: not ours to stop
+        try:
+            self.proc.wait(timeout=2)
+            return
+        except subprocess.TimeoutExpired:
+            pass
         try:
             os.killpg(self.proc.pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
@@ -158,32 +167,67 @@ class Zygote:
             pass
 
 
-_ZYGOTES: dict[str, Zygote] = {}
+#: Zygotes are per thread: a zygote serves one run at a time, and a Dask worker runs
+#: tasks in several threads of one process.
+_LOCAL = threading.local()
+#: every zygote started in this process, for :func:`zygote_pids`
+_ALL: list[Zygote] = []
 
 
-def zygote(system_root: str, staging: str) -> Zygote:
-    """This process's zygote for ``system_root``, started on first use or again after
-    it died."""
-    z = _ZYGOTES.get(system_root)
+def _mine() -> dict[str, Zygote]:
+    if getattr(_LOCAL, "pid", None) != os.getpid():  # a forked child starts afresh
+        _LOCAL.pid, _LOCAL.zygotes = os.getpid(), {}
+    return _LOCAL.zygotes
+
+
+def zygote(system_root: str, staging: Callable[[], str]) -> Zygote:
+    """This thread's zygote for ``system_root``, started on first use or again after it
+    died (on the empty directory ``staging()``)."""
+    mine = _mine()
+    z = mine.get(system_root)
     if z is not None and not z.alive():
-        z.close()
+        discard(system_root)
         z = None
     if z is None:
-        z = _ZYGOTES[system_root] = Zygote(system_root, staging)
+        z = mine[system_root] = Zygote(system_root, staging())
+        _ALL.append(z)
     return z
 
 
 def discard(system_root: str) -> None:
-    """Stop a zygote that misbehaved; the next run starts a new one."""
-    z = _ZYGOTES.pop(system_root, None)
+    """Stop this thread's zygote for ``system_root`` (it misbehaved, or the work is
+    done); the next run starts a new one."""
+    z = _mine().pop(system_root, None)
     if z is not None:
         z.close()
+        if z in _ALL:
+            _ALL.remove(z)
+
+
+def discard_all() -> None:
+    """Stop this thread's zygotes: they are reaped, and their CPU counted, now."""
+    for root in list(_mine()):
+        discard(root)
+
+
+def close_all() -> None:
+    """Stop every zygote of this process (all threads'), each reaping what it started:
+    at exit, so that their CPU reaches this process's rusage and no zygote is left to
+    die of its parent's death signal."""
+    for z in list(_ALL):
+        if z.owner == os.getpid():
+            z.close()
+            _ALL.remove(z)
+    _mine().clear()
+
+
+atexit.register(close_all)
 
 
 def zygote_pids() -> set[int]:
     """The processes of this process's zygotes (the launcher and its init): long-lived
     helpers of the worker, not anything a run left."""
-    return {p for z in _ZYGOTES.values() if z.alive() for p in (z.proc.pid, z.init_pid)}
+    return {p for z in list(_ALL) if z.alive() for p in (z.proc.pid, z.init_pid)}
 
 
 def read_messages(fd: int, deadline: float, first: bool = False) -> tuple[bytes, bool]:
@@ -216,19 +260,32 @@ def _prctl_deathsig() -> None:
         raise OSError(err, f"prctl: {os.strerror(err)}")
 
 
+def _read(path: str) -> bytes | None:
+    """A small /proc file in one read (no buffered file object: this runs many times
+    per run)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+    except OSError:
+        return None
+    try:
+        return os.read(fd, 65536)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
 def children(pid: int) -> list[int]:
     """The direct children of ``pid`` (every thread's)."""
-    found = []
     try:
         tids = os.listdir(f"/proc/{pid}/task")
     except OSError:
-        return found
+        return []
+    found: list[int] = []
     for tid in tids:
-        try:
-            with open(f"/proc/{pid}/task/{tid}/children", "rb") as f:
-                found += [int(x) for x in f.read().split()]
-        except OSError:
-            continue
+        data = _read(f"/proc/{pid}/task/{tid}/children")
+        if data:
+            found += [int(x) for x in data.split()]
     return found
 
 
@@ -244,10 +301,10 @@ def probe_children(init_pid: int) -> list[int]:
 
 
 def _state(pid: int) -> bytes | None:
+    data = _read(f"/proc/{pid}/stat")
     try:
-        with open(f"/proc/{pid}/stat", "rb") as f:
-            return f.read().rsplit(b")", 1)[1].split()[0]
-    except (OSError, IndexError):
+        return data.rsplit(b")", 1)[1].split()[0] if data else None
+    except IndexError:
         return None
 
 
@@ -256,21 +313,21 @@ def rss_bytes(pids: list[int]) -> int:
     total = 0
     page = os.sysconf("SC_PAGE_SIZE")
     for pid in pids:
+        data = _read(f"/proc/{pid}/statm")
         try:
-            with open(f"/proc/{pid}/statm", "rb") as f:
-                total += int(f.read().split()[1]) * page
-        except (OSError, IndexError, ValueError):
+            total += int(data.split()[1]) * page if data else 0
+        except (IndexError, ValueError):
             continue
     return total
 
 
 def ns_pid(pid: int) -> int | None:
     """The pid of host process ``pid`` in its own (innermost) PID namespace."""
-    try:
-        with open(f"/proc/{pid}/status", "rb") as f:
-            for line in f:
-                if line.startswith(b"NSpid:"):
-                    return int(line.split()[-1])
-    except (OSError, ValueError):
-        return None
+    data = _read(f"/proc/{pid}/status")
+    for line in (data or b"").splitlines():
+        if line.startswith(b"NSpid:"):
+            try:
+                return int(line.split()[-1])
+            except ValueError:
+                return None
     return None

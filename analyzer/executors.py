@@ -23,6 +23,7 @@ keeps what it had stored -- it does not wait for the running jobs to end.
 """
 from __future__ import annotations
 
+import collections
 import concurrent.futures as cf
 import ctypes
 import multiprocessing
@@ -88,6 +89,51 @@ def check_workers(workers: int | None) -> int | None:
     return workers
 
 
+class JobQueue:
+    """Jobs waiting for a worker, in order; the jobs of a group (say, the cells of one
+    program) can be moved to the front while they wait, when a finished job says they
+    will be long (the program hung): a long job started late leaves the other workers
+    idle at the end of a run. Iterating gives the waiting jobs in their current order
+    (for executors that take them all at once)."""
+
+    def __init__(self, jobs: Iterable[Any], group: Callable[[Any], str | None] = lambda j: None):
+        self._order: collections.deque = collections.deque(enumerate(jobs))
+        self._left = len(self._order)
+        self._taken: set[int] = set()
+        self._groups: dict[str, list[tuple[int, Any]]] = {}
+        self._urgent: collections.deque = collections.deque()
+        for item in self._order:
+            key = group(item[1])
+            if key is not None:
+                self._groups.setdefault(key, []).append(item)
+
+    def __len__(self) -> int:
+        return self._left
+
+    def __iter__(self) -> Iterator[Any]:
+        seen = set(self._taken)
+        for i, job in (*self._urgent, *self._order):
+            if i not in seen:
+                seen.add(i)
+                yield job
+
+    def promote(self, key: str) -> None:
+        """Start the waiting jobs of group ``key`` before any other (in their order)."""
+        self._urgent.extend(item for item in self._groups.pop(key, ())
+                            if item[0] not in self._taken)
+
+    def pop(self) -> Any | None:
+        """The next job to start, or None when none is waiting."""
+        for source in (self._urgent, self._order):
+            while source:
+                i, job = source.popleft()
+                if i not in self._taken:
+                    self._taken.add(i)
+                    self._left -= 1
+                    return job
+        return None
+
+
 class LocalExecutor:
     """A pool of worker processes on this host.
 
@@ -113,21 +159,34 @@ class LocalExecutor:
                     ) -> Iterator[list[Finished]]:
         """Like :meth:`map`, but each item is every job that had finished when the
         caller asked (at least one): a caller that writes results can write them
-        together. Jobs are started in the order given."""
-        jobs = list(jobs)
-        if not jobs:
+        together. Jobs are started in the order given -- or, for a :class:`JobQueue`,
+        in its order at the moment a worker is free, so that the caller can move
+        jobs forward (:meth:`JobQueue.promote`) while the run goes on: only a few
+        more jobs than workers are handed to the pool ahead of time."""
+        pending = jobs if isinstance(jobs, JobQueue) else JobQueue(jobs)
+        total = len(pending)
+        if not total:
             return
-        pool = self._start(self.workers_for(len(jobs)))
+        workers = self.workers_for(total)
+        pool = self._start(workers)
         # Each future puts itself in ``done`` when it ends (one callback each: no
         # rescanning of thousands of pending futures per batch, as cf.wait would).
         done: queue.SimpleQueue = queue.SimpleQueue()
         futures = {}
-        for job in jobs:
-            fut = pool.submit(fn, job)
-            futures[fut] = job
-            fut.add_done_callback(done.put)
-        for batch in _batches_of(done, len(futures)):
-            yield [_finished(futures[fut], fut) for fut in batch]
+
+        def submit_next() -> None:
+            job = pending.pop()
+            if job is not None:
+                fut = pool.submit(fn, job)
+                futures[fut] = job
+                fut.add_done_callback(done.put)
+
+        for _ in range(2 * workers + 2):
+            submit_next()
+        for batch in _batches_of(done, total):
+            yield [_finished(futures.pop(fut), fut) for fut in batch]
+            for _ in batch:
+                submit_next()
 
     def submit(self, fn: Callable[[Any], Any], job: Any) -> cf.Future:
         """Start ``fn(job)`` in a worker and return at once; the future's ``result()``

@@ -23,7 +23,8 @@ from warnscope.errors import BadInput, SandboxUnavailable
 
 from analyzer import sandbox
 from analyzer.progress import Progress
-from analyzer.executors import Executor, LocalExecutor, check_workers, map_batches
+from analyzer.executors import (Executor, JobQueue, LocalExecutor, check_workers,
+                                map_batches)
 from analyzer.toolchain import Toolchain, canonical, resolve
 from analyzer.ub import store as ub_store
 from analyzer.ub.compile import normalize_level
@@ -76,8 +77,11 @@ def run(conn, corpus_dir: str | Path, compilers: list[str], levels: list[str],
     summary = RunSummary(corpus=corpus, cases=len(cases), cells=plan.total_cells,
                          cells_run=0, compiled=0, warnings_run=0, sanitizers_run=0,
                          refused=[str(r) for r in loaded.refused])
-    work = schedule([*plan.cells, *plan.clang_warnings, *plan.sanitizers],
-                    ub_store.hung_cases(conn, corpus))
+    # A program that hangs in one cell likely hangs in its others: they move forward
+    # as soon as it does, so that no hang starts last (JobQueue.promote below).
+    work = JobQueue(schedule([*plan.cells, *plan.clang_warnings, *plan.sanitizers],
+                             ub_store.hung_cases(conn, corpus)),
+                    group=lambda job: job.case.id if isinstance(job, CellJob) else None)
     if progress is not None and work:
         progress(f"ub run: {len(plan.cells)} of {plan.total_cells} cells to run, "
                  f"{len(plan.clang_warnings)} libclang batches, {len(plan.sanitizers)} "
@@ -98,6 +102,9 @@ def run(conn, corpus_dir: str | Path, compilers: list[str], levels: list[str],
                     else:
                         results.append(result)
                         summary.failures += unit_failures(result)
+                        if isinstance(result, CellResult) and result.runs \
+                                and result.runs[0].status == "timeout":
+                            work.promote(result.job.case.id)
                 if results:
                     ub_store.save_results(conn, corpus, results)
                     for result in results:

@@ -26,8 +26,11 @@ Cells: the bundled corpus (or BENCH_UB_CORPUS) x BENCH_UB_COMPILERS (gcc-12,clan
 x BENCH_UB_LEVELS (O0,O2); BENCH_UB_JOBS sets warnscope's -j (default: its own);
 BENCH_UB_DRIVER_P the driver's parallelism (default 2). BENCH_UB_BASELINE=DIR adds a third
 configuration to the interleaving: the ``warnscope`` of another source tree (say ``git
-archive`` of an earlier commit), for before/after figures. Run from the repository root:
-``.venv/bin/python -m bench.bench_ub_driver``.
+archive`` of an earlier commit), for before/after figures. BENCH_UB_FULL=1 measures, instead,
+the cold default run (``warnscope ub run`` with no options: every default compiler and
+level, warnings, sanitizers and code) of this tree against BENCH_UB_BASELINE, no driver
+(it has no warnings step to compare with), interleaved, no warm-up (each is minutes long).
+Run from the repository root: ``.venv/bin/python -m bench.bench_ub_driver``.
 """
 from __future__ import annotations
 
@@ -53,6 +56,7 @@ WARMUP = os.environ.get("BENCH_WARMUP", "1") != "0"
 JOBS = os.environ.get("BENCH_UB_JOBS")
 PARALLEL = int(os.environ.get("BENCH_UB_DRIVER_P", "2"))
 BASELINE = os.environ.get("BENCH_UB_BASELINE")
+FULL = os.environ.get("BENCH_UB_FULL") == "1"
 TIMEOUT = sandbox.Limits().timeout
 #: The tree whose ``analyzer`` ``python -m analyzer`` imports (run with it as cwd).
 THIS_TREE = Path(__file__).resolve().parents[1]
@@ -100,6 +104,8 @@ def write_driver(root: Path, cases: list[Case], compilers: list[Toolchain]) -> t
 
 
 def warnscope_argv(db: Path) -> list[str]:
+    if FULL:
+        return [sys.executable, "-m", "analyzer", "--db", str(db), "ub", "run"]
     argv = [sys.executable, "-m", "analyzer", "--db", str(db), "ub", "run", "--corpus", CORPUS,
             "--compilers", ",".join(COMPILERS), "--levels", ",".join(LEVELS),
             "--no-warnings", "--no-sanitizers", "--no-code", "--runs", str(DEFAULT_RUNS),
@@ -143,7 +149,13 @@ def main() -> None:
                    ("warnscope", lambda i: run_warnscope(tmp, i))]
         if BASELINE:
             configs.append(("baseline", lambda i: run_warnscope(tmp, f"b{i}", Path(BASELINE))))
-        for _, fn in configs[:None if WARMUP else 1]:   # warm-up: page cache, compilers
+        if FULL:  # the baseline is the reference; the driver has no full run
+            if not BASELINE:
+                raise SystemExit("BENCH_UB_FULL=1 needs BENCH_UB_BASELINE")
+            configs = [configs[2], configs[1]]
+            print("the default run of every default compiler and level, cold: this tree "
+                  "(warnscope) against the baseline")
+        for _, fn in configs[:0 if FULL else None if WARMUP else 1]:  # warm-up: page cache
             fn(0)
         runs: dict[str, list[TreeRun]] = {name: [] for name, _ in configs}
         for i in range(1, RUNS + 1):
@@ -152,14 +164,20 @@ def main() -> None:
                 runs[name].append(r)
                 print(f"  run {i} {name}: wall {r.wall:.1f} s, CPU user+sys {r.cpu:.1f} s "
                       f"(load {r.load1:.2f} at start)", flush=True)
+        ref = configs[0][0]
+        if FULL:  # the cells of the default run, as stored
+            import sqlite3
+            with sqlite3.connect(tmp / "run1.db") as db:
+                cells = db.execute("SELECT count(*) FROM ub_cell").fetchone()[0]
+            print(f"cells of the default run: {cells}")
         for name, _ in configs:
             print(line(f"{name:9}", runs[name], cells))
         for name, _ in configs[1:]:
-            r = stats([d.wall / w.wall for d, w in zip(runs["driver"], runs[name])])
-            print(f"throughput {name} / driver (per interleaved round): min {r.min:.2f} / "
+            r = stats([d.wall / w.wall for d, w in zip(runs[ref], runs[name])])
+            print(f"throughput {name} / {ref} (per interleaved round): min {r.min:.2f} / "
                   f"median {r.median:.2f} / max {r.max:.2f}")
-            c = stats([w.cpu / d.cpu for d, w in zip(runs["driver"], runs[name])])
-            print(f"CPU user+sys {name} / driver (per interleaved round; < 1: warnscope uses "
+            c = stats([w.cpu / d.cpu for d, w in zip(runs[ref], runs[name])])
+            print(f"CPU user+sys {name} / {ref} (per interleaved round; < 1: {name} uses "
                   f"less): min {c.min:.2f} / median {c.median:.2f} / max {c.max:.2f}")
         print(f"machine after: {machine()}")
 

@@ -49,7 +49,6 @@ import ctypes
 import fcntl
 import os
 import resource
-import select
 import selectors
 import shutil
 import signal

@@ -17,7 +17,11 @@ wall), once with N runs and once with none, and the per-run cost is the differen
 divided by N: start-up (the interpreter, the zygote) cancels out. Configurations are
 interleaved within each round; BENCH_RUNS rounds (default 5), N = BENCH_SANDBOX_N
 (default 200). Printed: per-run wall and CPU min / median / max of the rounds, and the
-ratio to ``timeout`` of the medians. Run from the repository root as root:
+ratio to ``timeout`` of the medians. As root with bpftrace, each measurement is also
+split by program from the kernel's own per-process account (:mod:`warnscope.accounting`,
+the table that sums to the tree's ``wait4``): per run, the median difference for each
+program name -- the program itself, ``timeout`` and ``sh``, or the zygote's processes
+and the Python that supervises. Run from the repository root as root:
 ``.venv/bin/python -m bench.bench_sandbox``.
 """
 from __future__ import annotations
@@ -27,6 +31,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from warnscope.accounting import Accountant, Unavailable
 from warnscope.measure import machine, run_tree, stats
 
 RUNS = int(os.environ.get("BENCH_RUNS", "5"))
@@ -70,12 +75,25 @@ def main() -> None:
         loop.write_text('i=0\nwhile [ "$i" -lt "$1" ]; do timeout 3 ./prog >/dev/null; '
                         'i=$((i+1)); done\n')
 
+        try:
+            accountant: Accountant | None = Accountant().start()
+        except Unavailable as exc:
+            print(f"no per-program split: {exc}")
+            accountant = None
+        tables: list[dict[str, float]] = []
+
+        def measured(argv: list[str], cwd: Path, env_=None):
+            def account(pid: int, usage) -> None:
+                if accountant is not None:
+                    tables.append(accountant.table(pid, usage.cpu).as_dict())
+            return run_tree(argv, cwd=cwd, env=env_, on_reaped=account)
+
         def timeout_cfg(n: int):
-            return run_tree(["sh", str(loop), str(n)], cwd=tmp)
+            return measured(["sh", str(loop), str(n)], tmp)
 
         def sandbox_cfg(tree: Path):
-            return lambda n: run_tree([sys.executable, "-c", CHILD, str(n), str(prog)],
-                                      cwd=tree, env=env)
+            return lambda n: measured([sys.executable, "-c", CHILD, str(n), str(prog)], tree,
+                                      env)
 
         configs = [("timeout", timeout_cfg), ("sandbox", sandbox_cfg(THIS_TREE))]
         if BASELINE:
@@ -85,13 +103,19 @@ def main() -> None:
         for _, fn in configs:  # warm-up: page cache, the zygote's build
             fn(5)
         per: dict[str, list[tuple[float, float]]] = {c: [] for c, _ in configs}
+        split: dict[str, dict[str, list[float]]] = {c: {} for c, _ in configs}
         for i in range(RUNS):
             load = os.getloadavg()[0]
             for name_, fn in configs:
+                tables.clear()
                 full, empty = fn(N), fn(0)
                 if full.exit or empty.exit:
                     raise SystemExit(f"{name_} failed (exit {full.exit}, {empty.exit})")
                 per[name_].append(((full.wall - empty.wall) / N, (full.cpu - empty.cpu) / N))
+                if len(tables) == 2:
+                    for prog_name in set(tables[0]) | set(tables[1]):
+                        split[name_].setdefault(prog_name, []).append(
+                            (tables[0].get(prog_name, 0.0) - tables[1].get(prog_name, 0.0)) / N)
             print(f"round {i + 1}: load average {load:.2f}: " + "; ".join(
                 f"{c} {w * 1e3:.2f} ms wall, {cpu * 1e3:.2f} ms CPU" for c, ((w, cpu), *_)
                 in ((c, v[-1:]) for c, v in per.items())))
@@ -103,6 +127,13 @@ def main() -> None:
                   f"{cpu.min * 1e3:.2f} / median {cpu.median * 1e3:.2f} / max "
                   f"{cpu.max * 1e3:.2f} ms; median / timeout's: wall "
                   f"{wall.median / base[0]:.2f}, CPU {cpu.median / base[1]:.2f}")
+            for prog_name, values_ in sorted(split[name_].items(),
+                                             key=lambda kv: -stats(kv[1]).median):
+                m = stats(values_).median
+                if abs(m) >= 0.00001:
+                    print(f"    {prog_name:28} {m * 1e3:6.3f} ms CPU per run (median)")
+        if accountant is not None:
+            accountant.close()
 
 
 if __name__ == "__main__":

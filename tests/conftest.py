@@ -333,6 +333,57 @@ def cell_count() -> Callable[[Path], int]:
     return _cell_count
 
 
+@pytest.fixture
+def test_user():
+    """A throw-away normal user (created as root) that runs warnscope in the tests of
+    containment as a normal user, or None when the tests are not run as root (they then
+    run as the current user)."""
+    import pwd
+    if os.geteuid() != 0:
+        return None
+    try:
+        return pwd.getpwnam("warnscope-test")
+    except KeyError:
+        subprocess.run(["useradd", "--system", "--no-create-home", "--shell",
+                        "/usr/sbin/nologin", "warnscope-test"], check=True, timeout=60)
+    return pwd.getpwnam("warnscope-test")
+
+
+@pytest.fixture
+def exercised_as_user(test_user, reachable_as):
+    """``exercised_as_user("tests.system.test_x")``: that module's ``exercise()`` run in a
+    child Python by a normal user (the test user as root, else the current user), with a
+    home and cache of its own; what it returned (JSON). How containment is tested
+    without privileges: the user namespace instead of the uid pool."""
+    import json
+    import tempfile
+    homes: list[Path] = []
+
+    def run(module: str) -> dict:
+        home = Path(tempfile.mkdtemp(prefix="warnscope-test-user-", dir="/var/tmp"))
+        homes.append(home)
+        cmd = [sys.executable, "-c",
+               f"import json, {module} as t; print(json.dumps(t.exercise()))"]
+        env = {"PATH": "/usr/bin:/bin", "HOME": str(home), "WARNSCOPE_CACHE": str(home / "cache"),
+               "PYTHONPATH": str(ROOT), "LC_ALL": "C"}
+        if test_user is not None:
+            reachable_as(test_user.pw_uid, test_user.pw_gid)
+            os.chown(home, test_user.pw_uid, test_user.pw_gid)
+            cmd = ["setpriv", f"--reuid={test_user.pw_uid}", f"--regid={test_user.pw_gid}",
+                   "--clear-groups", "--reset-env", "--", "env",
+                   *[f"{k}={v}" for k, v in env.items()], *cmd]
+        proc = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True,
+                              timeout=600)
+        assert proc.returncode == 0, proc.stderr[-3000:]
+        seen = json.loads(proc.stdout.splitlines()[-1])
+        assert seen["euid"] != 0
+        return seen
+
+    yield run
+    for home in homes:
+        shutil.rmtree(home, ignore_errors=True)
+
+
 @pytest.fixture(scope="session")
 def reachable_as():
     """``reachable_as(uid, gid)``: skip the test when that unprivileged user cannot read

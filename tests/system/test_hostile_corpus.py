@@ -23,7 +23,6 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[2]
-TEST_USER = "warnscope-test"
 #: In the root-only file: seen anywhere in a database or an output, warnscope read it.
 SECRET = "warnscope_secret_7f3a"
 #: In warnscope's own environment: seen anywhere, something read /proc/self/environ.
@@ -147,19 +146,6 @@ def test_links_and_fifos_in_a_corpus_as_root(shared_dir, secret_file):
     proc = run_cli(args, None, shared_dir)
     assert time.monotonic() - started < 120      # no FIFO held it
     check_run(proc, corpus, db)
-
-
-@pytest.fixture
-def test_user():
-    """A throw-away normal user (created as root), or None when not root."""
-    if os.geteuid() != 0:
-        return None
-    try:
-        pwd.getpwnam(TEST_USER)
-    except KeyError:
-        subprocess.run(["useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin",
-                        TEST_USER], check=True, timeout=60)
-    return pwd.getpwnam(TEST_USER)
 
 
 def test_links_and_fifos_in_a_corpus_as_a_normal_user(shared_dir, secret_file, test_user,

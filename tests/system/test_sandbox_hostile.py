@@ -10,14 +10,9 @@ the same namespaces, and permissions are the user's own.
 """
 from __future__ import annotations
 
-import json
 import os
-import pwd
 import shutil
 import signal
-import subprocess
-import sys
-import tempfile
 from pathlib import Path
 
 import pytest
@@ -33,7 +28,6 @@ REPO = Path(__file__).resolve().parents[2]
 LIMITS = sandbox.Limits(timeout=3.0, cpu=2)
 SHARED = ("/tmp", "/var/tmp", "/dev/shm", "/run/lock")
 NESTED = Path("/var/cache/warnscope-test-nested/open")
-TEST_USER = "warnscope-test"
 
 pytestmark = pytest.mark.skipif(shutil.which("gcc-12") is None, reason="gcc-12 not installed")
 
@@ -152,47 +146,10 @@ def test_hostile_programs_as_root(nested_dir):
     assert _left_behind() == before == []
 
 
-@pytest.fixture
-def test_user():
-    """A throw-away normal user (created as root), or the current user when not root."""
-    if os.geteuid() != 0:
-        yield None
-        return
-    try:
-        pwd.getpwnam(TEST_USER)
-    except KeyError:
-        subprocess.run(["useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin",
-                        TEST_USER], check=True)
-    yield pwd.getpwnam(TEST_USER)
-
-
-@pytest.fixture
-def user_home():
-    """A home the test user can reach (pytest's tmp_path is root's, mode 0700)."""
-    home = Path(tempfile.mkdtemp(prefix="warnscope-test-user-", dir="/var/tmp"))
-    yield home
-    shutil.rmtree(home, ignore_errors=True)
-
-
-def test_hostile_programs_as_a_normal_user(user_home, nested_dir, test_user, reachable_as):
+def test_hostile_programs_as_a_normal_user(nested_dir, exercised_as_user):
     """The same programs, the same assertions, by a user without privileges: what the
     user namespace gives. (As root, the uid pool is not used by that user.)"""
-    home = user_home
-    cmd = [sys.executable, "-c",
-           "import json, tests.system.test_sandbox_hostile as t; print(json.dumps(t.exercise()))"]
-    env = {"PATH": "/usr/bin:/bin", "HOME": str(home), "WARNSCOPE_CACHE": str(home / "cache"),
-           "PYTHONPATH": str(REPO), "LC_ALL": "C"}
-    if test_user is not None:
-        reachable_as(test_user.pw_uid, test_user.pw_gid)
-        os.chown(home, test_user.pw_uid, test_user.pw_gid)
-        cmd = ["setpriv", f"--reuid={test_user.pw_uid}", f"--regid={test_user.pw_gid}",
-               "--clear-groups", "--reset-env", "--", "env", *[f"{k}={v}" for k, v in env.items()],
-               *cmd]
-    proc = subprocess.run(cmd, cwd=REPO, env=env, capture_output=True, text=True, timeout=600)
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    seen = json.loads(proc.stdout.splitlines()[-1])
-    assert seen["euid"] != 0
-    check(seen)
+    check(exercised_as_user("tests.system.test_sandbox_hostile"))
     assert _left_behind() == []
 
 

@@ -10,12 +10,8 @@ looks for each. As root and as a normal user (through a user namespace).
 """
 from __future__ import annotations
 
-import json
 import os
 import shutil
-import subprocess
-import sys
-import tempfile
 from pathlib import Path
 
 import pytest
@@ -25,7 +21,6 @@ from analyzer.toolchain import resolve as resolve_compiler
 from analyzer.ub.compile import compile_program
 
 SOURCE = Path(__file__).resolve().parents[1] / "fixtures" / "sandbox" / "leave-behind.c"
-REPO = Path(__file__).resolve().parents[2]
 LIMITS = sandbox.Limits(timeout=5.0, cpu=2)
 ITEMS = ("/tmp", "/var/tmp", "/dev/shm", "/run/lock", "/work", "/dev", "shm", "msg", "daemon",
          "processes", "rlimit", "umask", "cwd", "env")
@@ -76,39 +71,5 @@ def test_nothing_of_a_run_reaches_the_next_as_root():
     check(exercise())
 
 
-@pytest.fixture
-def test_user():
-    """A throw-away normal user (created as root), or the current user when not root."""
-    import pwd
-    if os.geteuid() != 0:
-        yield None
-        return
-    try:
-        pwd.getpwnam("warnscope-test")
-    except KeyError:
-        subprocess.run(["useradd", "--system", "--no-create-home", "--shell",
-                        "/usr/sbin/nologin", "warnscope-test"], check=True)
-    yield pwd.getpwnam("warnscope-test")
-
-
-def test_nothing_of_a_run_reaches_the_next_as_a_normal_user(test_user, reachable_as):
-    home = Path(tempfile.mkdtemp(prefix="warnscope-test-user-", dir="/var/tmp"))
-    try:
-        cmd = [sys.executable, "-c", "import json, tests.system.test_sandbox_reuse as t; "
-               "print(json.dumps(t.exercise()))"]
-        env = {"PATH": "/usr/bin:/bin", "HOME": str(home), "WARNSCOPE_CACHE": str(home / "cache"),
-               "PYTHONPATH": str(REPO), "LC_ALL": "C"}
-        if test_user is not None:
-            reachable_as(test_user.pw_uid, test_user.pw_gid)
-            os.chown(home, test_user.pw_uid, test_user.pw_gid)
-            cmd = ["setpriv", f"--reuid={test_user.pw_uid}", f"--regid={test_user.pw_gid}",
-                   "--clear-groups", "--reset-env", "--", "env",
-                   *[f"{k}={v}" for k, v in env.items()], *cmd]
-        proc = subprocess.run(cmd, cwd=REPO, env=env, capture_output=True, text=True,
-                              timeout=600)
-        assert proc.returncode == 0, proc.stderr[-3000:]
-        seen = json.loads(proc.stdout.splitlines()[-1])
-        assert seen["euid"] != 0
-        check(seen)
-    finally:
-        shutil.rmtree(home, ignore_errors=True)
+def test_nothing_of_a_run_reaches_the_next_as_a_normal_user(exercised_as_user):
+    check(exercised_as_user("tests.system.test_sandbox_reuse"))

@@ -4,7 +4,9 @@ Each label is checked against the binary's own disassembly (objdump run here, on
 cached binary of our own corpus): the overflowing loop is ``jmp main`` at gcc-12 -O2
 and an empty ``main`` (a symbol of size 0) at clang-16 -O2; gcc-12 -O2 isolates the null
 dereference of null-dereference/check-after-use into a ``ud2`` and folds the null check
-of its line 28 away. Bad binaries (no function symbol, a function of a megabyte) keep
+of its line 28 away; clang-16's own trap at the end of a C++ function that returns
+nothing is there at -O0 already and is no label, and a loop the compiler computes
+(control/unsigned-loop: no UB) loses its test without a removed-check label. Bad binaries (no function symbol, a function of a megabyte) keep
 their outcome and say why their code is missing or cut.
 """
 from __future__ import annotations
@@ -26,7 +28,8 @@ from warnscope import tool
 from warnscope.database import connect
 
 REPO = Path(__file__).resolve().parents[2]
-CASES = ["signed-integer-overflow/loop", "null-dereference/check-after-use"]
+CASES = ["signed-integer-overflow/loop", "null-dereference/check-after-use",
+         "missing-return/switch-fallthrough", "control/unsigned-loop"]
 LIMITS = sandbox.Limits(timeout=1.0, cpu=2)
 
 pytestmark = pytest.mark.skipif(any(shutil.which(c) is None for c in ("gcc-12", "clang-16", "objdump")),
@@ -121,6 +124,33 @@ def test_gcc_12_O2_traps_the_null_path_and_folds_the_null_check(stored):
     ref = _objdump("-d", "-l", "--no-show-raw-insn",
                    _binary(corpus, "null-dereference/check-after-use", "gcc-12", "-O0"))
     assert re.search(r"check-after-use\.c:28\n\s+[0-9a-f]+:\tcmpq\s+\$0x0", ref)
+
+
+def test_a_trap_the_O0_build_has_is_not_the_optimisers(stored):
+    _, corpus, cells = stored
+    case = "missing-return/switch-fallthrough"
+    assert cells[case, "clang-16", "-O0"].outcome == "crash"
+    assert "trap" not in [k for k, _, _ in _kinds(cells[case, "clang-16", "-O0"])]
+    dis = _objdump("-d", "-C", "--no-show-raw-insn", _binary(corpus, case, "clang-16", "-O0"))
+    body = re.search(r"<name\(int\)>:\n((?:.+\n)+)", dis).group(1)
+    assert re.search(r"\tud2", body)                   # the front end's trap, at -O0
+
+
+def test_a_loop_the_compiler_computes_is_no_removed_check(stored):
+    """control/unsigned-loop counts from UINT_MAX - 2 while i > 0 (no UB: it wraps): at
+    -O2 the loop's test of line 13 is gone, folded from constants, not a check removed."""
+    _, corpus, cells = stored
+    case = "control/unsigned-loop"
+    for compiler in ("gcc-12", "clang-16"):
+        cell = cells[case, compiler, "-O2"]
+        assert cell.outcome == "expected"
+        assert "check-removed" not in [k for k, _, _ in _kinds(cell)]
+        o0 = _objdump("-d", "-l", "--no-show-raw-insn", _binary(corpus, case, compiler, "-O0"))
+        line13 = r"unsigned-loop\.c:13(?: \(discriminator \d+\))?\n"
+        assert re.search(line13 + r"(?:\s+[0-9a-f]+:\t.*\n)*?\s+[0-9a-f]+:\tcmpl", o0)
+        o2 = _objdump("-d", "-l", "--no-show-raw-insn", _binary(corpus, case, compiler, "-O2"))
+        main = re.search(r"<main>:\n((?:.+\n)+)", o2).group(1)
+        assert not re.search(line13, main)              # no code of line 13 at all
 
 
 def test_bad_binaries_keep_their_outcome_and_say_why_there_is_no_code(stored):

@@ -419,13 +419,24 @@ def _operands(text: str) -> list[str]:
     return out
 
 
-def _join(a: str | None, b: str) -> str:
-    return b if a is None or a == b else _OPEN
+def _join(a: str | None, b: str | None) -> str | None:
+    """Two values a location may hold; None is 'nothing known yet' (the data flow starts
+    from it, so that a value that only feeds itself, a loop's ``p = p + 32``, keeps the
+    kind of its start)."""
+    if a is None or a == b:
+        return b
+    return a if b is None else _OPEN
 
 
-def _arith(vals: list[str], mnemonic: str = "add") -> str:
+def _known(v: str | None) -> bool:
+    return v is None or v in _KNOWN
+
+
+def _arith(vals: list[str | None], mnemonic: str = "add") -> str | None:
     """The value of arithmetic on ``vals``: constants give a constant, an address plus
     or minus constants an address, the difference of two addresses a constant."""
+    if any(v is None for v in vals):
+        return None
     if all(v == _CONST for v in vals):
         return _CONST
     if mnemonic.startswith(("add", "sub", "inc", "dec")):
@@ -443,8 +454,9 @@ def open_tests(f: Function) -> set[int]:
 
     -O0 code keeps every variable in its stack slot (``-0x14(%rbp)``) and loads it for
     each use, so a small data flow over the slots decides it: a slot is constant if every
-    store to it stores a constant (found by iterating from 'all constant', so a counted
-    loop's ``i = 0; i++`` stays constant), an address if every store is an address, else
+    store to it stores a constant (found by iterating from 'nothing known yet', so a
+    counted loop's ``i = 0; i++`` stays constant), an address of the frame or a global
+    plus constants if every store is one (a pointer stepping through a local array), else
     open; a slot whose address is taken is open, and so is a load of a slot that is not
     stored on every path before it (an uninitialised variable: the compiler may take any
     value for it). Registers are followed within a basic block (open at its start: values
@@ -474,17 +486,17 @@ def open_tests(f: Function) -> set[int]:
                                         if preds[b] else set())
             if ins != inited[b]:
                 inited[b], changed = ins, True
-    slots: dict[str, str] = {}
+    slots: dict[str, str | None] = {}
     opened: set[int] = set()
     for _ in range(20):
-        new: dict[str, str] = {}
+        new: dict[str, str | None] = {}
         opened = set()
         for b, blk in enumerate(bl):
-            regs: dict[str, str] = {}
+            regs: dict[str, str | None] = {}
             flags = _OPEN
             init = set(inited[b])
 
-            def value(op: str) -> str:
+            def value(op: str) -> str | None:
                 if _IMM.match(op):
                     return _CONST
                 if op in _REG:
@@ -494,10 +506,10 @@ def open_tests(f: Function) -> set[int]:
                     key = m.group(1) or "0"
                     if key in escaped or key not in init:
                         return _OPEN
-                    return slots.get(key, _CONST)
+                    return slots.get(key)
                 return _OPEN
 
-            def put(op: str, v: str) -> None:
+            def put(op: str, v: str | None) -> None:
                 if op in _REG:
                     regs[_REG[op]] = v
                     return
@@ -517,7 +529,7 @@ def open_tests(f: Function) -> set[int]:
                     elif mn.startswith("cmp") and len(ops) == 2 and vals[1] in (_ADDR, _NONNULL) \
                             and ops[0] in ("$0x0", "$0"):
                         flags = _CONST
-                    elif all(v in _KNOWN for v in vals):
+                    elif all(_known(v) for v in vals):
                         flags = _CONST
                     else:
                         flags = _OPEN
@@ -533,7 +545,7 @@ def open_tests(f: Function) -> set[int]:
                     base = regs_in[0].strip() if regs_in else ""
                     index = regs_in[1].strip() if len(regs_in) > 1 else ""
                     if base in ("%rbp", "%rip", "%rsp"):
-                        known = not index or value(index) == _CONST
+                        known = not index or value(index) in (_CONST, None)
                         put(ops[1], _ADDR if known else _OPEN)
                     elif base and not index:
                         put(ops[1], _arith([value(base)]))
@@ -553,7 +565,7 @@ def open_tests(f: Function) -> set[int]:
                     put(ops[-1], flags)
                 elif mn.startswith("cmov") and ops:
                     put(ops[-1], _CONST if flags == _CONST and all(
-                        value(o) == _CONST for o in ops) else _OPEN)
+                        value(o) in (_CONST, None) for o in ops) else _OPEN)
                 elif mn.startswith(("push", "pop", "j", "ret", "nop", "endbr", "leave")):
                     if mn.startswith("pop") and ops:
                         put(ops[0], _OPEN)

@@ -250,6 +250,32 @@ d t.c:10 mov -0x8(%rbp),%eax
     assert codelabels.open_tests(o0.functions[0]) == set()
 
 
+def test_a_pointer_stepping_through_a_local_array_is_known():
+    """clang -O0's loop over the elements of a local array (destroying them, say): the
+    pointer starts at an address of the frame and steps by constants, so its test against
+    the array's start is decided; the same loop over an argument's array is open."""
+    body = """
+0 t.cpp:15 lea -0xd8(%rbp),%rax
+7 t.cpp:15 mov %rax,-0x268(%rbp)
+e t.cpp:15 add $0xa0,%rax
+14 t.cpp:15 mov %rax,-0x260(%rbp)
+1b t.cpp:15 mov -0x260(%rbp),%rdi
+22 t.cpp:15 add $0xffffffffffffffe0,%rdi
+26 t.cpp:15 mov %rdi,-0x270(%rbp)
+2d t.cpp:15 call g@plt
+32 t.cpp:15 mov -0x268(%rbp),%rcx
+39 t.cpp:15 mov -0x270(%rbp),%rax
+40 t.cpp:15 cmp %rcx,%rax
+43 t.cpp:15 mov %rax,-0x260(%rbp)
+4a t.cpp:15 jne main+0x1b
+50 t.cpp:16 ret
+"""
+    local = _code("F main 80" + body)
+    assert codelabels.open_tests(local.functions[0]) == set()
+    argument = _code("F main 80" + body.replace("lea -0xd8(%rbp),%rax", "mov %rdi,%rax"))
+    assert codelabels.open_tests(argument.functions[0]) == {0x40}
+
+
 def test_a_delete_expressions_null_test_is_not_the_sources():
     o0 = _code("""
 F main 40

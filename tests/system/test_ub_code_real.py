@@ -5,7 +5,8 @@ cached binary of our own corpus): the overflowing loop is ``jmp main`` at gcc-12
 and an empty ``main`` (a symbol of size 0) at clang-16 -O2; gcc-12 -O2 isolates the null
 dereference of null-dereference/check-after-use into a ``ud2`` and folds the null check
 of its line 28 away; clang-16's own trap at the end of a C++ function that returns
-nothing is there at -O0 already and is no label, and a loop the compiler computes
+nothing is there at -O0 already and is no label (GCC 13+'s at -O0 and -Og, in a root,
+alike), and a loop the compiler computes
 (control/unsigned-loop: no UB) loses its test without a removed-check label. Bad binaries (no function symbol, a function of a megabyte) keep
 their outcome and say why their code is missing or cut.
 """
@@ -228,3 +229,28 @@ def test_a_root_compilers_code_comes_from_the_roots_objdump(compiler, tmp_path):
     kinds = [(l.kind, l.function, l.line) for l in codelabels.labels(o2, o0)]
     assert ROOT_LOOP[compiler] in kinds
     assert any(i.line == "loop.c:14" for i in o0.function("main").insns)   # the root's line tables
+
+
+@pytest.mark.parametrize("compiler", ["gcc-13", "gcc-16"])
+def test_gccs_trap_for_a_missing_return_at_O0_and_Og_is_no_label(compiler):
+    """GCC 13 on trap a C++ function's missing return at -O0 and -Og alike
+    (-funreachable-traps), the ud2 on the last statement's line at -O0 and on the closing
+    brace's at -Og: the front end's trap, not the optimiser's."""
+    from warnscope.errors import WarnscopeError
+    try:
+        tc = resolve(compiler)
+    except WarnscopeError as exc:
+        pytest.skip(f"{compiler} is not available here: {exc}")
+    from analyzer.ub import codelabels, disasm
+    src = (REPO / "corpus" / "missing-return" / "value-unused.cpp").read_bytes()
+    builds = {level: compile_program(tc, "c++", "c++17", "value-unused.cpp", src, [level], [], False, True)
+              for level in ("-O0", "-Og")}
+    assert all(b.ok and b.code for b in builds.values()), {l: b.code_note for l, b in builds.items()}
+    o0, og = (disasm.loads(builds[l].code) for l in ("-O0", "-Og"))
+    for level, code in (("-O0", o0), ("-Og", og)):
+        assert any(i.mnemonic == "ud2" for i in code.function("log_value(int)").insns), level
+        dis = _objdump("-d", "-C", "--no-show-raw-insn", builds[level].binary)
+        body = re.search(r"<log_value\(int\)>:\n((?:.+\n)+)", dis).group(1)
+        assert re.search(r"\tud2", body), level
+    assert "trap" not in [l.kind for l in codelabels.labels(o0)]
+    assert "trap" not in [l.kind for l in codelabels.labels(og, o0)]

@@ -174,6 +174,9 @@ F g 2
     assert [(l.kind, l.function, l.line) for l in codelabels.labels(o2, o0) if l.kind == "trap"] == [
         ("trap", "g", "")]
     assert [l.kind for l in codelabels.labels(o0)] == []        # -O0 itself: never a trap label
+    # GCC 13+ at -Og: the same trap (-funreachable-traps), moved to the closing brace's line
+    og = _code("F name(int) 8\n0 t.cpp:13 lea (%rip),%rax <s>\n7 t.cpp:17 ud2")
+    assert "trap" not in [l.kind for l in codelabels.labels(og, o0)]
 
 
 def test_a_removed_null_check_and_a_constant_output():

@@ -393,7 +393,8 @@ for _r in ("si", "di", "bp", "sp"):
 for _k in range(8, 16):
     for _n in (f"%r{_k}", f"%r{_k}d", f"%r{_k}w", f"%r{_k}b"):
         _REG[_n] = f"r{_k}"
-#: Registers a call may change (the System V ABI's caller-saved ones, and vector registers).
+#: Registers a call may change (the System V ABI's caller-saved ones; vector registers are
+#: not followed at all: always open).
 _CLOBBERED = {"rax", "rcx", "rdx", "rsi", "rdi", "r8", "r9", "r10", "r11"}
 _SLOT = re.compile(r"^(-?0x[0-9a-f]+)?\(%rbp\)$")
 _IMM = re.compile(r"^\$-?(0x[0-9a-f]+|\d+)$")

@@ -8,7 +8,18 @@ none here. Each rule names the function and, where the line table says, the sour
 
 * ``empty-function``: a function of no instructions; execution falls into whatever the
   linker placed next (``main is empty: execution runs into _fini``).
-* ``trap``: a ``ud2`` the compiler put in (``trap (ud2) at check-after-use.c:27``).
+* ``trap``: a ``ud2`` the optimiser put in (``trap (ud2) in main.cold at
+  check-after-use.c:27``): one in a function and on a source line where the same
+  compiler's -O0 build has none. A trap the -O0 build has too is not what optimising
+  did (in the same function it is taken for the same trap, wherever its line moved, so a
+  second trap the optimiser adds to a function that has one is not seen): it is the
+  source's own
+  (``__builtin_trap``) or the front end's for a point the program must not reach
+  (clang's trap at the end of a C++ function that returns no value, GCC 13+'s
+  ``-funreachable-traps`` for ``__builtin_unreachable`` at -O0 and -Og), at every level
+  alike. So at -O0 itself, and without a reference, nothing is labelled ``trap``: the
+  code alone cannot tell the source's trap from the compiler's. (``abort()`` and the
+  like stay calls: they are never a ``ud2``.)
 * ``loop-without-exit``: a cycle of the control-flow graph that no edge leaves, no
   ``ret`` ends and no jump leaves the function from; with the reference, the test the
   -O0 build made on the loop's lines is named as removed.
@@ -19,10 +30,23 @@ none here. Each rule names the function and, where the line table says, the sour
   (``__cxa_*``, ``_Unwind_*``: landing pads go when nothing can throw) do not count.
 * ``constant-output``: a value passed to ``printf`` that this build loads as a constant
   where the reference loaded it from memory or a register.
-* ``check-removed``: a source line whose -O0 code compares and branches, where this
-  build has no compare, branch, conditional move or set on that line in any function
-  (a null or overflow test folded away). Lines of headers are not looked at: inlined
-  library code is the library's.
+* ``check-removed``: a test of the source that this build no longer makes (a null or
+  overflow test folded away): a compare-and-branch of the -O0 build on a source line
+  where this build has no compare, branch, conditional move or set in any function, and
+  only if its outcome was open in the -O0 build: it tests a value that build does not
+  know (:func:`open_tests`: an argument, a call's result, memory, an uninitialised
+  variable). A test of values computed from constants alone (a counted loop's bound,
+  a variable only ever assigned constants) is the compiler computing what the source
+  fixed, at any level, and is not labelled; nor is a null test against a pointer known
+  to be non-null (``operator new``'s result, an address), nor the null test a C++
+  ``delete`` expression makes (a call of ``operator delete`` on the same line): the
+  source does not contain it. Lines of headers and functions of the C++ library
+  (``std::``, ``__gnu_cxx::``) are not looked at: inlined library code is the
+  library's. A loop without exit names its exit test whether or not it was open (the
+  overflowing loop's bound is a constant; the test went because of the overflow).
+  What the rule cannot see: a parameter the compiler knows from the callers (inlined,
+  or propagated into a ``static`` function) reads as open, and a test moved to another
+  line (hoisted out of a loop) as gone.
 """
 from __future__ import annotations
 
@@ -83,7 +107,7 @@ def labels(code: Code, ref: Code | None = None) -> list[CodeLabel]:
                                    f"{f.name} is empty: execution runs into {f.next or 'what follows'}"))
             continue
         for i in f.insns:
-            if _TRAP.match(i.mnemonic):
+            if _TRAP.match(i.mnemonic) and ref is not None and not _trap_in(ref, f.name, i.line):
                 found.append(CodeLabel("trap", f.name, i.line,
                                        f"trap (ud2) in {f.name}" + (f" at {i.line}" if i.line else "")))
         for lines, where in endless_loops(f):
@@ -103,7 +127,7 @@ def labels(code: Code, ref: Code | None = None) -> list[CodeLabel]:
     loop_lines = set().union(*(lines for _, lines in loops)) if loops else set()
     empty = {f.name for f in code.functions if not f.insns}
     found += [_check_label(r) for r in removed
-              if r.line not in loop_lines and r.function not in empty]
+              if r.open and r.line not in loop_lines and r.function not in empty]
     found += calls_removed(code, ref)
     found += constant_outputs(code, ref)
     return found
@@ -279,27 +303,65 @@ def _line_tests(code: Code) -> dict[str, list[str]]:
 @dataclass(frozen=True)
 class _RemovedTest:
     """A compare-and-branch of the -O0 build on a source line where this build decides
-    nothing: its function there, the line, and the two instructions ('cmpl ...; jg')."""
+    nothing: its function there, the line, the two instructions ('cmpl ...; jg'), and
+    whether its outcome was open in the -O0 build (see :func:`open_tests`)."""
 
     function: str
     line: str
     test: str
+    open: bool = True
+
+
+#: A C++ library function (its qualified name, after the return type, in ``std::`` or
+#: ``__gnu_cxx::``): its tests are the library's even where the line table names the
+#: program's file (objdump 2.40 reads some DWARF 5 line tables of headers so).
+_LIBRARY_NAME = re.compile(r"^(std|__gnu_cxx|__cxxabiv1)::")
+
+
+def library_function(name: str) -> bool:
+    """Whether ``name`` (demangled) is a function of the C++ library, not the program's."""
+    plain, depth = [], 0
+    for ch in name:
+        if ch in "<(":
+            depth += 1
+        elif ch in ">)" and depth:
+            depth -= 1
+        elif depth == 0:
+            plain.append(ch)
+    words = "".join(plain).split()
+    return bool(words) and (bool(_LIBRARY_NAME.match(words[-1])) or words[-1].startswith("__clang"))
 
 
 def _removed_tests(code: Code, ref: Code) -> list[_RemovedTest]:
     now = _line_tests(code)
     found: dict[str, _RemovedTest] = {}
     for f in ref.functions:
+        if library_function(f.name):
+            continue
         insns = f.insns
+        opened = None
         for n, i in enumerate(insns):
-            if not (_SOURCE_LINE.search(i.line) and _JCC.match(i.mnemonic)) or i.line in found \
-                    or i.line in now:
+            if not (_SOURCE_LINE.search(i.line) and _JCC.match(i.mnemonic)) or i.line in now:
+                continue
+            if i.line in found and found[i.line].open:
                 continue
             test = next((p for p in reversed(insns[max(n - 3, 0):n])
                          if _TEST.match(p.mnemonic) and p.line == i.line), None)
-            if test is not None:
-                found[i.line] = _RemovedTest(f.name, i.line, f"{test.text}; {i.mnemonic}")
+            if test is None:
+                continue
+            if opened is None:
+                opened = open_tests(f)
+            is_open = test.offset in opened and not _deletes_on(f, i.line)
+            if i.line not in found or is_open:
+                found[i.line] = _RemovedTest(f.name, i.line, f"{test.text}; {i.mnemonic}", is_open)
     return list(found.values())
+
+
+def _deletes_on(f: Function, line: str) -> bool:
+    """Whether ``f`` calls ``operator delete`` on ``line``: the null test there is the
+    delete expression's own ([expr.delete]: deleting a null pointer does nothing)."""
+    return any(_CALL.match(i.mnemonic) and i.target and "operator delete" in i.target
+               for i in f.insns if i.line == line)
 
 
 def _check_label(r: _RemovedTest) -> CodeLabel:
@@ -308,8 +370,227 @@ def _check_label(r: _RemovedTest) -> CodeLabel:
 
 
 def checks_removed(code: Code, ref: Code) -> list[CodeLabel]:
-    """Source lines with a compare-and-branch at -O0 and nothing deciding there now."""
-    return [_check_label(r) for r in _removed_tests(code, ref)]
+    """Source lines with an open compare-and-branch at -O0 and nothing deciding there now."""
+    return [_check_label(r) for r in _removed_tests(code, ref) if r.open]
+
+
+# ------------------------------------------------------------------ what -O0 knows
+
+#: What a value of the -O0 build is, to the compiler: computed from constants alone, an
+#: address of the frame or of a global plus constants (known, and never null), a pointer
+#: known only not to be null (``operator new``'s result), or open (an argument, a call's
+#: result, memory, an uninitialised variable).
+_CONST, _ADDR, _NONNULL, _OPEN = "const", "addr", "nonnull", "open"
+_KNOWN = (_CONST, _ADDR)
+#: Registers by their 64-bit name (``%eax``, ``%ax``, ``%al`` are ``rax``).
+_REG = {}
+for _r in "abcd":
+    for _n in (f"%r{_r}x", f"%e{_r}x", f"%{_r}x", f"%{_r}l", f"%{_r}h"):
+        _REG[_n] = f"r{_r}x"
+for _r in ("si", "di", "bp", "sp"):
+    for _n in (f"%r{_r}", f"%e{_r}", f"%{_r}", f"%{_r}l"):
+        _REG[_n] = f"r{_r}"
+for _k in range(8, 16):
+    for _n in (f"%r{_k}", f"%r{_k}d", f"%r{_k}w", f"%r{_k}b"):
+        _REG[_n] = f"r{_k}"
+#: Registers a call may change (the System V ABI's caller-saved ones; vector registers are
+#: not followed at all: always open).
+_CLOBBERED = {"rax", "rcx", "rdx", "rsi", "rdi", "r8", "r9", "r10", "r11"}
+_SLOT = re.compile(r"^(-?0x[0-9a-f]+)?\(%rbp\)$")
+_IMM = re.compile(r"^\$-?(0x[0-9a-f]+|\d+)$")
+_MOVE = re.compile(r"^(mov[a-z]*|cltq|cwtl|cltd|cqto|cdqe)$")
+_ARITH = re.compile(r"^(add|sub|imul|and|or|xor|shl|sal|shr|sar|neg|not|inc|dec|rol|ror)[bwlq]?$")
+
+
+def _operands(text: str) -> list[str]:
+    """The operands of an AT&T instruction, split at the commas outside parentheses (a
+    trailing ``<symbol>`` comment dropped)."""
+    text = re.sub(r"\s*<[^>]*>$", "", text)
+    out, depth, cur = [], 0, ""
+    for ch in text:
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        if ch == "," and depth == 0:
+            out.append(cur.strip())
+            cur = ""
+        else:
+            cur += ch
+    if cur.strip():
+        out.append(cur.strip())
+    return out
+
+
+def _join(a: str | None, b: str | None) -> str | None:
+    """Two values a location may hold; None is 'nothing known yet' (the data flow starts
+    from it, so that a value that only feeds itself, a loop's ``p = p + 32``, keeps the
+    kind of its start)."""
+    if a is None or a == b:
+        return b
+    return a if b is None else _OPEN
+
+
+def _known(v: str | None) -> bool:
+    return v is None or v in _KNOWN
+
+
+def _arith(vals: list[str | None], mnemonic: str = "add") -> str | None:
+    """The value of arithmetic on ``vals``: constants give a constant, an address plus
+    or minus constants an address, the difference of two addresses a constant."""
+    if any(v is None for v in vals):
+        return None
+    if all(v == _CONST for v in vals):
+        return _CONST
+    if mnemonic.startswith(("add", "sub", "inc", "dec")):
+        addrs = sum(v == _ADDR for v in vals)
+        if addrs == 1 and all(v in _KNOWN for v in vals):
+            return _ADDR
+        if addrs == 2 and len(vals) == 2 and mnemonic.startswith("sub"):
+            return _CONST
+    return _OPEN
+
+
+def open_tests(f: Function) -> set[int]:
+    """The offsets of the compares and tests of ``f`` (an -O0 build) whose outcome the
+    compiler cannot know: one of the values tested is open.
+
+    -O0 code keeps every variable in its stack slot (``-0x14(%rbp)``) and loads it for
+    each use, so a small data flow over the slots decides it: a slot is constant if every
+    store to it stores a constant (found by iterating from 'nothing known yet', so a
+    counted loop's ``i = 0; i++`` stays constant), an address of the frame or a global
+    plus constants if every store is one (a pointer stepping through a local array), else
+    open; a slot whose address is taken is open, and so is a load of a slot that is not
+    stored on every path before it (an uninitialised variable: the compiler may take any
+    value for it). Registers are followed within a basic block (open at its start: values
+    that cross blocks are taken as unknown, so a test is kept rather than hidden);
+    arguments, memory other than the frame, and what a call returns are open, except
+    ``operator new``'s result (never null). A test is open if a value it reads is open;
+    a null test of an address (``test %rax,%rax`` after ``lea``) is decided, not open."""
+    bl = blocks(f)
+    preds: dict[int, list[int]] = {b: [] for b in range(len(bl))}
+    for b, blk in enumerate(bl):
+        for s in blk.succs:
+            preds[s].append(b)
+    escaped = {m.group(1) or "0" for i in f.insns if i.mnemonic.startswith("lea")
+               for m in [_SLOT.match(_operands(i.operands)[0] if i.operands else "")] if m}
+    stores = [{(m.group(1) or "0") for i in f.insns[blk.start:blk.end]
+               for ops in [_operands(i.operands)] if ops and not i.mnemonic.startswith(("cmp", "test"))
+               for m in [_SLOT.match(ops[-1])] if m}
+              for blk in bl]
+    # slots stored on every path into each block (must-initialised), from the entry
+    every = set().union(*stores) if stores else set()
+    inited: list[set[str]] = [set() if b == 0 else set(every) for b in range(len(bl))]
+    changed = True
+    while changed:
+        changed = False
+        for b in range(len(bl)):
+            ins = set() if b == 0 else (set.intersection(*(inited[p] | stores[p] for p in preds[b]))
+                                        if preds[b] else set())
+            if ins != inited[b]:
+                inited[b], changed = ins, True
+    slots: dict[str, str | None] = {}
+    opened: set[int] = set()
+    for _ in range(20):
+        new: dict[str, str | None] = {}
+        opened = set()
+        for b, blk in enumerate(bl):
+            regs: dict[str, str | None] = {}
+            flags = _OPEN
+            init = set(inited[b])
+
+            def value(op: str) -> str | None:
+                if _IMM.match(op):
+                    return _CONST
+                if op in _REG:
+                    return regs.get(_REG[op], _OPEN)
+                m = _SLOT.match(op)
+                if m:
+                    key = m.group(1) or "0"
+                    if key in escaped or key not in init:
+                        return _OPEN
+                    return slots.get(key)
+                return _OPEN
+
+            def put(op: str, v: str | None) -> None:
+                if op in _REG:
+                    regs[_REG[op]] = v
+                    return
+                m = _SLOT.match(op)
+                if m:
+                    key = m.group(1) or "0"
+                    new[key] = _join(new.get(key), v)
+                    init.add(key)
+
+            for i in f.insns[blk.start:blk.end]:
+                mn, ops = i.mnemonic, _operands(i.operands)
+                if _TEST.match(mn):
+                    vals = [value(o) for o in ops]
+                    if mn.startswith("test") and len(ops) == 2 and ops[0] == ops[1] \
+                            and vals[0] in (_ADDR, _NONNULL):
+                        flags = _CONST                    # an address is never null
+                    elif mn.startswith("cmp") and len(ops) == 2 and vals[1] in (_ADDR, _NONNULL) \
+                            and ops[0] in ("$0x0", "$0"):
+                        flags = _CONST
+                    elif all(_known(v) for v in vals):
+                        flags = _CONST
+                    else:
+                        flags = _OPEN
+                        opened.add(i.offset)
+                elif _CALL.match(mn):
+                    for r in _CLOBBERED:
+                        regs[r] = _OPEN
+                    if i.target and "operator new" in i.target:
+                        regs["rax"] = _NONNULL
+                elif mn.startswith("lea") and len(ops) == 2:
+                    inside = re.search(r"\(([^)]*)\)", ops[0])
+                    regs_in = inside.group(1).split(",") if inside else []
+                    base = regs_in[0].strip() if regs_in else ""
+                    index = regs_in[1].strip() if len(regs_in) > 1 else ""
+                    if base in ("%rbp", "%rip", "%rsp"):
+                        known = not index or value(index) in (_CONST, None)
+                        put(ops[1], _ADDR if known else _OPEN)
+                    elif base and not index:
+                        put(ops[1], _arith([value(base)]))
+                    else:
+                        put(ops[1], _OPEN)
+                elif mn in ("cltq", "cwtl", "cdqe"):
+                    pass
+                elif mn in ("cltd", "cqto"):
+                    regs["rdx"] = regs.get("rax", _OPEN)
+                elif _MOVE.match(mn) and len(ops) == 2:
+                    put(ops[1], value(ops[0]))
+                elif mn.startswith("xor") and len(ops) == 2 and ops[0] == ops[1]:
+                    put(ops[1], _CONST)
+                elif _ARITH.match(mn) and ops:
+                    put(ops[-1], _arith([value(o) for o in ops], mn))
+                elif mn.startswith("set") and ops:
+                    put(ops[-1], flags)
+                elif mn.startswith("cmov") and ops:
+                    put(ops[-1], _CONST if flags == _CONST and all(
+                        value(o) in (_CONST, None) for o in ops) else _OPEN)
+                elif mn.startswith(("push", "pop", "j", "ret", "nop", "endbr", "leave")):
+                    if mn.startswith("pop") and ops:
+                        put(ops[0], _OPEN)
+                elif ops:
+                    put(ops[-1], _OPEN)                # anything else: its result is unknown
+                    if mn.startswith(("div", "idiv", "mul")):
+                        regs["rax"] = regs["rdx"] = _OPEN
+        if new == slots:
+            break
+        slots = new
+    return opened
+
+
+def _trap_in(ref: Code, function: str, line: str) -> bool:
+    """Whether the -O0 build ``ref`` has a ``ud2`` on ``line`` or in ``function``
+    (``main.cold`` is ``main``'s): the same trap, though its line may move (GCC's trap
+    for the end of a function that returns nothing is on the last statement's line at
+    -O0 and on the closing brace's at -Og)."""
+    base = function.split(".", 1)[0]
+    return any(_TRAP.match(i.mnemonic) and ((line and i.line == line)
+                                            or f.name.split(".", 1)[0] == base)
+               for f in ref.functions for i in f.insns)
 
 
 def constant_outputs(code: Code, ref: Code) -> list[CodeLabel]:

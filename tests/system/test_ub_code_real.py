@@ -4,7 +4,10 @@ Each label is checked against the binary's own disassembly (objdump run here, on
 cached binary of our own corpus): the overflowing loop is ``jmp main`` at gcc-12 -O2
 and an empty ``main`` (a symbol of size 0) at clang-16 -O2; gcc-12 -O2 isolates the null
 dereference of null-dereference/check-after-use into a ``ud2`` and folds the null check
-of its line 28 away. Bad binaries (no function symbol, a function of a megabyte) keep
+of its line 28 away; clang-16's own trap at the end of a C++ function that returns
+nothing is there at -O0 already and is no label (GCC 13+'s at -O0 and -Og, in a root,
+alike), and a loop the compiler computes
+(control/unsigned-loop: no UB) loses its test without a removed-check label. Bad binaries (no function symbol, a function of a megabyte) keep
 their outcome and say why their code is missing or cut.
 """
 from __future__ import annotations
@@ -26,7 +29,8 @@ from warnscope import tool
 from warnscope.database import connect
 
 REPO = Path(__file__).resolve().parents[2]
-CASES = ["signed-integer-overflow/loop", "null-dereference/check-after-use"]
+CASES = ["signed-integer-overflow/loop", "null-dereference/check-after-use",
+         "missing-return/switch-fallthrough", "control/unsigned-loop"]
 LIMITS = sandbox.Limits(timeout=1.0, cpu=2)
 
 pytestmark = pytest.mark.skipif(any(shutil.which(c) is None for c in ("gcc-12", "clang-16", "objdump")),
@@ -123,6 +127,33 @@ def test_gcc_12_O2_traps_the_null_path_and_folds_the_null_check(stored):
     assert re.search(r"check-after-use\.c:28\n\s+[0-9a-f]+:\tcmpq\s+\$0x0", ref)
 
 
+def test_a_trap_the_O0_build_has_is_not_the_optimisers(stored):
+    _, corpus, cells = stored
+    case = "missing-return/switch-fallthrough"
+    assert cells[case, "clang-16", "-O0"].outcome == "crash"
+    assert "trap" not in [k for k, _, _ in _kinds(cells[case, "clang-16", "-O0"])]
+    dis = _objdump("-d", "-C", "--no-show-raw-insn", _binary(corpus, case, "clang-16", "-O0"))
+    body = re.search(r"<name\(int\)>:\n((?:.+\n)+)", dis).group(1)
+    assert re.search(r"\tud2", body)                   # the front end's trap, at -O0
+
+
+def test_a_loop_the_compiler_computes_is_no_removed_check(stored):
+    """control/unsigned-loop counts from UINT_MAX - 2 while i > 0 (no UB: it wraps): at
+    -O2 the loop's test of line 13 is gone, folded from constants, not a check removed."""
+    _, corpus, cells = stored
+    case = "control/unsigned-loop"
+    for compiler in ("gcc-12", "clang-16"):
+        cell = cells[case, compiler, "-O2"]
+        assert cell.outcome == "expected"
+        assert "check-removed" not in [k for k, _, _ in _kinds(cell)]
+        o0 = _objdump("-d", "-l", "--no-show-raw-insn", _binary(corpus, case, compiler, "-O0"))
+        line13 = r"unsigned-loop\.c:13(?: \(discriminator \d+\))?\n"
+        assert re.search(line13 + r"(?:\s+[0-9a-f]+:\t.*\n)*?\s+[0-9a-f]+:\tcmpl", o0)
+        o2 = _objdump("-d", "-l", "--no-show-raw-insn", _binary(corpus, case, compiler, "-O2"))
+        main = re.search(r"<main>:\n((?:.+\n)+)", o2).group(1)
+        assert not re.search(line13, main)              # no code of line 13 at all
+
+
 def test_bad_binaries_keep_their_outcome_and_say_why_there_is_no_code(stored):
     _, _, cells = stored
     for compiler in ("gcc-12", "clang-16"):
@@ -198,3 +229,28 @@ def test_a_root_compilers_code_comes_from_the_roots_objdump(compiler, tmp_path):
     kinds = [(l.kind, l.function, l.line) for l in codelabels.labels(o2, o0)]
     assert ROOT_LOOP[compiler] in kinds
     assert any(i.line == "loop.c:14" for i in o0.function("main").insns)   # the root's line tables
+
+
+@pytest.mark.parametrize("compiler", ["gcc-13", "gcc-16"])
+def test_gccs_trap_for_a_missing_return_at_O0_and_Og_is_no_label(compiler):
+    """GCC 13 on trap a C++ function's missing return at -O0 and -Og alike
+    (-funreachable-traps), the ud2 on the last statement's line at -O0 and on the closing
+    brace's at -Og: the front end's trap, not the optimiser's."""
+    from warnscope.errors import WarnscopeError
+    try:
+        tc = resolve(compiler)
+    except WarnscopeError as exc:
+        pytest.skip(f"{compiler} is not available here: {exc}")
+    from analyzer.ub import codelabels, disasm
+    src = (REPO / "corpus" / "missing-return" / "value-unused.cpp").read_bytes()
+    builds = {level: compile_program(tc, "c++", "c++17", "value-unused.cpp", src, [level], [], False, True)
+              for level in ("-O0", "-Og")}
+    assert all(b.ok and b.code for b in builds.values()), {l: b.code_note for l, b in builds.items()}
+    o0, og = (disasm.loads(builds[l].code) for l in ("-O0", "-Og"))
+    for level, code in (("-O0", o0), ("-Og", og)):
+        assert any(i.mnemonic == "ud2" for i in code.function("log_value(int)").insns), level
+        dis = _objdump("-d", "-C", "--no-show-raw-insn", builds[level].binary)
+        body = re.search(r"<log_value\(int\)>:\n((?:.+\n)+)", dis).group(1)
+        assert re.search(r"\tud2", body), level
+    assert "trap" not in [l.kind for l in codelabels.labels(o0)]
+    assert "trap" not in [l.kind for l in codelabels.labels(og, o0)]

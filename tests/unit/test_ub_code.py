@@ -137,15 +137,46 @@ F f 20
     assert _kinds(code) == []
 
 
-def test_an_empty_function_and_a_trap():
+def test_an_empty_function_and_a_trap_the_optimiser_put_in():
     code = _code("""
 F main 0 _fini
 F f 9
 0 t.c:27 mov 0x0,%eax
 7 t.c:27 ud2
 """)
-    assert [l.text for l in codelabels.labels(code)] == [
+    o0 = _code("F f 20\n0 t.c:27 mov -0x8(%rbp),%rax\n4 t.c:27 mov (%rax),%eax\n6 t.c:28 ret")
+    assert [l.text for l in codelabels.labels(code, o0)] == [
         "main is empty: execution runs into _fini", "trap (ud2) in f at t.c:27"]
+    # without the -O0 build there is nothing to tell the source's trap from the compiler's
+    assert [l.kind for l in codelabels.labels(code)] == ["empty-function"]
+
+
+def test_a_trap_the_O0_build_has_too_is_not_the_optimisers():
+    """__builtin_trap() in the source, or the front end's trap at the end of a C++
+    function that returns nothing: a ud2 on that line at -O0 already."""
+    o0 = _code("""
+F name(int) 30
+0 t.cpp:12 cmpl $0x2,-0x4(%rbp)
+4 t.cpp:12 je name(int)+0x10
+6 t.cpp:16 ud2
+F main.part.0 4
+0 - ud2
+""")
+    o2 = _code("""
+F name(int) 8
+0 t.cpp:13 lea (%rip),%rax <s>
+7 t.cpp:16 ud2
+F main.cold 2
+0 - ud2
+F g 2
+0 - ud2
+""")
+    assert [(l.kind, l.function, l.line) for l in codelabels.labels(o2, o0) if l.kind == "trap"] == [
+        ("trap", "g", "")]
+    assert [l.kind for l in codelabels.labels(o0)] == []        # -O0 itself: never a trap label
+    # GCC 13+ at -Og: the same trap (-funreachable-traps), moved to the closing brace's line
+    og = _code("F name(int) 8\n0 t.cpp:13 lea (%rip),%rax <s>\n7 t.cpp:17 ud2")
+    assert "trap" not in [l.kind for l in codelabels.labels(og, o0)]
 
 
 def test_a_removed_null_check_and_a_constant_output():
@@ -170,6 +201,124 @@ F main 52
     assert [l.text for l in codelabels.labels(o2, o0)] == [
         "the check at t.c:28 is gone (at -O0: cmpq $0x0,-0x18(%rbp); jne)",
         "the value printed at t.c:39 became the constant 7"]
+
+
+def test_a_folded_test_of_a_value_from_outside_is_a_removed_check():
+    """Open at -O0: an argument (argc > 1), a call's result, an uninitialised variable."""
+    o0 = _code("""
+F main 90
+0 t.c:10 mov %edi,-0x14(%rbp)
+3 t.c:13 cmpl $0x1,-0x14(%rbp)
+7 t.c:13 jle main+0x10
+9 t.c:14 movl $0x1,-0x4(%rbp)
+10 t.c:15 cmpl $0x0,-0x4(%rbp)
+14 t.c:15 jne main+0x20
+16 t.c:16 call f
+1b t.c:16 test %eax,%eax
+1d t.c:16 je main+0x20
+20 t.c:17 ret
+""")
+    o2 = _code("F main 10\n0 t.c:17 xor %eax,%eax\n2 t.c:17 ret")
+    assert [(l.kind, l.line) for l in codelabels.labels(o2, o0)] == [
+        ("check-removed", "t.c:13"), ("check-removed", "t.c:15"), ("check-removed", "t.c:16")]
+    assert codelabels.labels(o2, o0)[1].text == "the check at t.c:15 is gone (at -O0: cmpl $0x0,-0x4(%rbp); jne)"
+
+
+def test_a_test_of_constants_alone_is_no_removed_check():
+    """A counted loop's bound (i = 0; i < 10; i++, and clang's load-add-store form), a
+    variable only ever assigned a constant, a null test of an address: the compiler
+    computes them from the source, at any level."""
+    o0 = _code("""
+F main 90
+0 t.c:10 movl $0x0,-0x8(%rbp)
+7 t.c:10 jmp main+0x18
+9 t.c:11 addl $0x1,-0x4(%rbp)
+d t.c:10 mov -0x8(%rbp),%eax
+10 t.c:10 add $0x1,%eax
+13 t.c:10 mov %eax,-0x8(%rbp)
+18 t.c:10 cmpl $0x9,-0x8(%rbp)
+1c t.c:10 jle main+0x9
+1e t.c:12 movl $0x3,-0xc(%rbp)
+25 t.c:13 cmpl $0x3,-0xc(%rbp)
+29 t.c:13 jne main+0x40
+2b t.c:14 lea -0x20(%rbp),%rax
+2f t.c:14 mov %rax,-0x18(%rbp)
+33 t.c:15 mov -0x18(%rbp),%rax
+37 t.c:15 test %rax,%rax
+3a t.c:15 je main+0x40
+40 t.c:17 ret
+""")
+    o2 = _code("F main 10\n0 t.c:17 xor %eax,%eax\n2 t.c:17 ret")
+    assert _kinds(o2, o0) == []
+    assert codelabels.open_tests(o0.functions[0]) == set()
+
+
+def test_a_pointer_stepping_through_a_local_array_is_known():
+    """clang -O0's loop over the elements of a local array (destroying them, say): the
+    pointer starts at an address of the frame and steps by constants, so its test against
+    the array's start is decided; the same loop over an argument's array is open."""
+    body = """
+0 t.cpp:15 lea -0xd8(%rbp),%rax
+7 t.cpp:15 mov %rax,-0x268(%rbp)
+e t.cpp:15 add $0xa0,%rax
+14 t.cpp:15 mov %rax,-0x260(%rbp)
+1b t.cpp:15 mov -0x260(%rbp),%rdi
+22 t.cpp:15 add $0xffffffffffffffe0,%rdi
+26 t.cpp:15 mov %rdi,-0x270(%rbp)
+2d t.cpp:15 call g@plt
+32 t.cpp:15 mov -0x268(%rbp),%rcx
+39 t.cpp:15 mov -0x270(%rbp),%rax
+40 t.cpp:15 cmp %rcx,%rax
+43 t.cpp:15 mov %rax,-0x260(%rbp)
+4a t.cpp:15 jne main+0x1b
+50 t.cpp:16 ret
+"""
+    local = _code("F main 80" + body)
+    assert codelabels.open_tests(local.functions[0]) == set()
+    argument = _code("F main 80" + body.replace("lea -0xd8(%rbp),%rax", "mov %rdi,%rax"))
+    assert codelabels.open_tests(argument.functions[0]) == {0x40}
+
+
+def test_a_delete_expressions_null_test_is_not_the_sources():
+    o0 = _code("""
+F main 40
+0 t.cpp:20 call operator new(unsigned long)@plt
+5 t.cpp:20 mov %rax,%rbx
+8 t.cpp:20 mov %rbx,-0x18(%rbp)
+c t.cpp:22 mov -0x18(%rbp),%rax
+10 t.cpp:22 test %rax,%rax
+13 t.cpp:22 je main+0x1d
+15 t.cpp:22 mov %rax,%rdi
+18 t.cpp:22 call operator delete(void*, unsigned long)@plt
+1d t.cpp:23 ret
+F f(Job*) 20
+0 t.cpp:30 mov %rdi,-0x8(%rbp)
+4 t.cpp:31 cmpq $0x0,-0x8(%rbp)
+9 t.cpp:31 je f(Job*)+0x14
+b t.cpp:31 mov -0x8(%rbp),%rdi
+f t.cpp:31 call operator delete(void*, unsigned long)@plt
+14 t.cpp:32 ret
+""")
+    o2 = _code("F main 5\n0 t.cpp:23 xor %eax,%eax\n2 t.cpp:23 ret\nF f(Job*) 5\n0 t.cpp:31 jmp operator delete(void*, unsigned long)@plt")
+    assert _kinds(o2, o0) == []
+
+
+def test_the_tests_of_a_cxx_library_function_are_the_librarys():
+    assert codelabels.library_function("int const& std::max<int>(int const&, int const&)")
+    assert codelabels.library_function("bool __gnu_cxx::operator!=<char*>(__gnu_cxx::__normal_iterator<char*> const&)")
+    assert codelabels.library_function("std::__cxx11::basic_string<char> std::operator+<char>(char const*)")
+    assert not codelabels.library_function("main")
+    assert not codelabels.library_function("Job::finish()")
+    assert not codelabels.library_function("void sort_all(std::vector<int>&)")
+    o0 = _code("""
+F int_const&_std::max<int>(int_const&,_int_const&) 40
+0 t.cpp:259 mov %rdi,-0x8(%rbp)
+4 t.cpp:259 cmpq $0x0,-0x8(%rbp)
+9 t.cpp:259 jge main+0x22
+b t.cpp:260 ret
+""")
+    o0.functions[0] = Function("int const& std::max<int>(int const&, int const&)", 40, o0.functions[0].insns)
+    assert _kinds(_code("F main 1\n0 t.cpp:10 ret"), o0) == []
 
 
 def test_a_check_kept_as_a_conditional_move_is_not_removed():

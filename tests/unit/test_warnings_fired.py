@@ -2,7 +2,7 @@
 printed through the flag database (an alias to its target, a -Wno- form, a level form),
 by name where the compiler is not ingested; an option the flag database does not know
 marked, never dropped; ``flags show`` / ``flags history`` with the section in text and
-JSON."""
+JSON; the site's project, examples and upgrade pages and the flag pages' section."""
 from __future__ import annotations
 
 import json
@@ -10,6 +10,7 @@ import json
 import pytest
 
 from analyzer.cli import main
+from analyzer.site import builder, warningsdata
 from analyzer.warnings import queries, store
 from analyzer.warnings.results import Build, Diagnostic, TuOutcome
 from flagdb import store as flag_store
@@ -128,3 +129,40 @@ def test_without_builds_the_json_is_unchanged(tmp_path, capsys):
     assert "real_code" not in json.loads(capsys.readouterr().out)
     assert main(["--db", str(path), "flags", "history", "-Wshadow"]) == 0
     assert "fires on real code" not in capsys.readouterr().out
+
+
+def test_upgrade_pairs_are_consecutive_versions_of_a_family():
+    builds = [_build(c, []) for c in ("clang-16", "gcc-12", "clang-14", "gcc-9", "gcc-11")]
+    pairs = [(a.compiler, b.compiler) for a, b in warningsdata.upgrade_pairs(builds)]
+    assert pairs == [("gcc-9", "gcc-11"), ("gcc-11", "gcc-12"), ("clang-14", "clang-16")]
+
+
+def test_site_pages(db, tmp_path):
+    out = tmp_path / "site"
+    builder.build(connect(db), out)
+    conn = connect(db, write=False)
+    project = (out / "projects/p.html").read_text()
+    assert json.loads((out / "projects/p.json").read_text()) == json.loads(to_json(queries.report(conn, "p")))
+    assert '<a href="p/gcc-90--gcc-91.wall.html">gcc-90 → gcc-91</a>' in project
+    assert "<code>-Wmade-up</code> <span class=\"tag unknown\">not in the flag database</span>" in project
+    assert '<a class="flag" href="../flags/wshadow.html">-Wshadow</a>' in project
+    assert "clang-90 is not in the flag database" in project
+    diff = (out / "projects/p/gcc-90--gcc-91.wall.html").read_text()
+    assert XSS not in diff and "x shadows &lt;script&gt;" in diff
+    assert "2 added, 1 removed, 1 reworded, 2 unchanged" in diff
+    examples = (out / "projects/p/gcc-90.wall.html").read_text()
+    assert 'id="o-wformat_eq"' in examples and "b.c:2:1" in examples
+    flag = (out / "flags/wformat.html").read_text()
+    part = flag[flag.index('id="real-code"'):flag.index("</table>", flag.index('id="real-code"'))]
+    assert part.count("<tr") == 3  # the header, gcc-90, gcc-91
+    assert 'href="../projects/p/gcc-90.wall.html#o-wformat_eq"' in part and "as -Wformat=" in part
+    # the flag page's JSON is `flags history --json`, "fires on real code" included
+    entries = json.loads((out / "flags/wshadow.json").read_text())
+    assert [len(e["real_code"]) for e in entries] == [1, 2]
+    shadow = (out / "flags/wshadow.html").read_text()
+    assert "not ingested: matched by name" in shadow and "q&lt;&amp;&gt;" in shadow
+    quiet = (out / "flags/wquiet.html").read_text()
+    assert "It fired in none of the stored builds of real projects (gcc-90, gcc-91, clang-90)" in quiet
+    index = (out / "index.html").read_text()
+    assert 'href="projects/p.html"' in index and 'href="projects/index.html"' in index
+    assert (out / "projects/q_3c_26_3e.html").is_file()

@@ -112,7 +112,8 @@ def render_fired_show(rows: list[Fired] | None, compiler: str) -> list[str]:
         return []
     if not rows:
         return [f"  fires on real code: in none of the stored warnings builds of {compiler}"]
-    return [f"  fires on real code ({compiler}'s stored warnings builds):"] + [f"    {fired_line(f)}" for f in rows]
+    return ([f"  fires on real code ({compiler}'s stored warnings builds):"]
+            + [f"    {fired_line(f)}" for f in rows])
 
 
 def render_fired_history(entries: list) -> list[str]:

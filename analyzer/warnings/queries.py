@@ -152,7 +152,8 @@ def fired(conn: sqlite3.Connection, typed: str, compilers: list[str] | None = No
     return {c: _order(rows) for c, rows in out.items()}
 
 
-def fired_by_flag(conn: sqlite3.Connection, view: FlagView | None = None) -> tuple[dict[tuple[str, str], list[Fired]], list[str]]:
+def fired_by_flag(conn: sqlite3.Connection, view: FlagView | None = None
+                  ) -> tuple[dict[tuple[str, str], list[Fired]], list[str]]:
     """Every build's options at once (the site asks for every flag): ``(compiler, flag
     name) -> [Fired]`` (a compiler not ingested keys by the option as printed), and the
     compilers with stored builds."""

@@ -39,8 +39,9 @@ class BuildPage:
     stem: str
     #: option as printed (None: no option) -> its anchor on the examples page
     anchors: dict[str | None, str] = field(default_factory=dict)
-    #: option -> its first :data:`EXAMPLES` diagnostics, in the build's order
-    examples: dict[str | None, list[Diagnostic]] = field(default_factory=dict)
+    #: option -> its first :data:`EXAMPLES` diagnostics, in the build's order, each with
+    #: its source line where the project's tree is still there (as ``warnings show``)
+    examples: dict[str | None, list[tuple[Diagnostic, str | None]]] = field(default_factory=dict)
 
 
 @dataclass
@@ -76,6 +77,7 @@ def load_projects(conn: sqlite3.Connection, indexes: dict[str, Index]) -> list[P
     view = queries.FlagView(conn, indexes)
     names = store.projects(conn)
     slugs = slug_map(names, reserved={"index"})
+    sources = queries.SourceLines()
     out = []
     for project in names:
         builds = store.builds(conn, project)   # in `warnings report`'s order: its JSON is the page's
@@ -91,7 +93,7 @@ def load_projects(conn: sqlite3.Connection, indexes: dict[str, Index]) -> list[P
             for d in b.diagnostics:
                 shown = page.examples.setdefault(d.option, [])
                 if len(shown) < EXAMPLES:
-                    shown.append(d)
+                    shown.append((d, sources.line(b, d.file, d.line)))
             pages.append(page)
         diffs = []
         for old, new in upgrade_pairs(builds):

@@ -234,6 +234,7 @@ def test_a_flag_page_fires_on_real_code_with_its_examples(browser):
     assert page.url.endswith(f"projects/{SLUG}/gcc-12.upgrade.html#o-wuse-after-free")
     section = page.locator("section#o-wuse-after-free")
     assert "gcc_changes.c:10:12" in section.inner_text() and "used after" in section.inner_text()
+    assert section.locator("pre.source").inner_text() == "return *p;"   # read from the project's tree
     assert section.locator("h2 a.flag").get_attribute("href") == "../../flags/wuse-after-free.html"
     page.close()
     page = browser("flags/wdangling-pointer_eq.html")

@@ -39,8 +39,8 @@ class BuildPage:
     stem: str
     #: option as printed (None: no option) -> its anchor on the examples page
     anchors: dict[str | None, str] = field(default_factory=dict)
-    #: option -> its first :data:`EXAMPLES` diagnostics, in the build's order, each with
-    #: its source line where the project's tree is still there (as ``warnings show``)
+    #: option -> its first :data:`EXAMPLES` diagnostics, those in the project's files first,
+    #: each with its source line where the project's tree is still there (as ``warnings show``)
     examples: dict[str | None, list[tuple[Diagnostic, str | None]]] = field(default_factory=dict)
 
 
@@ -90,7 +90,8 @@ def load_projects(conn: sqlite3.Connection, indexes: dict[str, Index]) -> list[P
             options = [c.option for c in r.by_option]
             named = slug_map([o for o in options if o is not None])
             page.anchors = {o: ("o-" + named[o]) if o is not None else NO_OPTION for o in options}
-            for d in b.diagnostics:
+            # the project's own files first: a system header's warnings say less about the code
+            for d in sorted(b.diagnostics, key=lambda d: outside_tree(d.file)):
                 shown = page.examples.setdefault(d.option, [])
                 if len(shown) < EXAMPLES:
                     shown.append((d, sources.line(b, d.file, d.line)))
@@ -102,6 +103,12 @@ def load_projects(conn: sqlite3.Connection, indexes: dict[str, Index]) -> list[P
             diffs.append(DiffPage(stem=stem, diff=queries.diff_of(old, new)))
         out.append(ProjectView(project=project, slug=slugs[project], report=report, builds=pages, diffs=diffs))
     return out
+
+
+def outside_tree(file: str | None) -> bool:
+    """A diagnostic's file is not the project's: none, a system header (absolute) or the
+    compiler's own (``<gcc>/include/stddef.h``)."""
+    return not file or file.startswith(("/", "<"))
 
 
 def upgrade_pairs(builds: list[Build]) -> list[tuple[Build, Build]]:

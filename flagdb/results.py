@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from flagdb.model import Message
+from warnscope.serial import OPTIONAL
 
 
 def as_typed(name: str, value: str | None) -> str:
@@ -92,6 +93,10 @@ class ShowResult(FlagInfo):
     origin: str = ""
     turns_on: list[TurnedOn] = field(default_factory=list)
     messages: list[MessageInfo] = field(default_factory=list)
+    #: "fires on real code": the stored warnings builds of this compiler in which the flag
+    #: fired (``analyzer.warnings`` fills it: the builds are not the flag database's);
+    #: [] when it fired in none, None (left out of JSON) when there is no build
+    real_code: list[Any] | None = field(default=None, metadata=OPTIONAL)
 
 
 @dataclass
@@ -169,6 +174,9 @@ class HistoryEntry:
     aliases: list[str] = field(default_factory=list)
     ignored: bool = False
     removed: bool = False
+    #: "fires on real code" in this version's stored warnings builds, as in
+    #: :attr:`ShowResult.real_code` (None, left out of JSON: no build of this version)
+    real_code: list[Any] | None = field(default=None, metadata=OPTIONAL)
 
 
 @dataclass

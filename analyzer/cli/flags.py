@@ -9,7 +9,7 @@ import click
 
 from flagdb import compare, store, views
 from flagdb.check import check_in_db, portable as portable_flags
-from flagdb.closure import lang_name
+from flagdb.closure import Index, lang_name
 from warnscope import apt
 from warnscope.apt import SUITES
 from warnscope.database import connect
@@ -156,9 +156,14 @@ def list_(ctx, compiler, include_all, lang, as_json) -> None:
 @json_option
 @click.pass_context
 def show(ctx, flag, compiler, lang, as_json) -> None:
-    """One FLAG in detail (a level form such as -Wformat=2 shows that level)."""
-    data = store.load(_conn(ctx), compiler)
+    """One FLAG in detail (a level form such as -Wformat=2 shows that level), and where
+    it fired in the stored warnings builds of COMPILER."""
+    from analyzer.warnings.queries import with_show
+
+    conn = _conn(ctx)
+    data = store.load(conn, compiler)
     info = views.show(data, flag, lang_name(lang))
+    with_show(conn, info, Index(data))
     _emit(info, as_json, render.show(info))
 
 
@@ -194,8 +199,12 @@ def diff(ctx, old, new, include_all, as_json) -> None:
 @json_option
 @click.pass_context
 def history(ctx, flag, as_json) -> None:
-    """FLAG across every ingested version."""
-    rows = compare.history(_conn(ctx), flag)
+    """FLAG across every ingested version, and where it fired in each version's stored
+    warnings builds."""
+    from analyzer.warnings.queries import with_history
+
+    conn = _conn(ctx)
+    rows = with_history(conn, flag, compare.history(conn, flag))
     _emit(rows, as_json, render.history(rows))
 
 

@@ -9,6 +9,7 @@ from flagdb.closure import Index
 from flagdb.compare import spans
 from flagdb.describe import describe_change
 from flagdb.views import tree_of
+from analyzer.cli.warnings_render import render_fired_history, render_fired_show
 from flagdb.model import CompilerData
 from warnscope.compilers import CompilerId
 from flagdb.results import (
@@ -64,6 +65,7 @@ def show(info: ShowResult) -> str:
                      + " ".join(t.typed for t in info.turns_on))
     for m in info.messages:
         lines.append(f"  {m.diag_class.lower():9} {m.severity:8} {m.text}")
+    lines += render_fired_show(info.real_code, info.compiler)
     return "\n".join(lines)
 
 
@@ -126,6 +128,7 @@ def history(rows: list[HistoryEntry]) -> str:
         s = found.get(family)
         lines.append(f"{family}: " + ("in no ingested version" if s is None else
                      f"first in {s.first}" + (f", last in {s.last}" if s.last else ", still present")))
+    lines += render_fired_history(rows)
     return "\n".join(lines)
 
 

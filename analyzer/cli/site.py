@@ -24,7 +24,7 @@ def _conn(ctx: click.Context):
 
 @click.group()
 def site() -> None:
-    """The static report site: flags, histories, diffs and UB results as HTML."""
+    """The static report site: flags, histories, diffs, projects' warnings, UB and overhead results as HTML."""
 
 
 @site.command()

@@ -2,7 +2,9 @@
 dataclasses ``--json`` prints (nothing here is parsed back)."""
 from __future__ import annotations
 
-from analyzer.warnings.results import Build, Diff, Report, Show, Top
+import shlex
+
+from analyzer.warnings.results import Build, Diff, Fired, Report, Show, Top
 
 
 def _opt(option: str | None) -> str:
@@ -92,3 +94,37 @@ def render_show(s: Show) -> str:
         if e.source_line is not None:
             lines.append(f"    {e.source_line.strip()}")
     return "\n".join(lines)
+
+
+def fired_line(f: Fired) -> str:
+    """One build in which a flag fired: ``zlib at all: 32 diagnostics in 7 files (100
+    printed) as -Wconversion; examples: warnscope warnings show -Wconversion --project zlib``."""
+    how = " (matched by name: the compiler is not in the flag database)" if f.by_spelling else ""
+    failed = "" if f.status == "ok" else " (the build failed: up to the failure)"
+    examples = f"warnscope warnings show {shlex.quote(f.options[0])} --project {shlex.quote(f.project)}"
+    return (f"{f.project} at {f.level}: {f.diagnostics} diagnostics in {f.files} files "
+            f"({f.printed} printed) as {', '.join(f.options)}{failed}{how}; examples: {examples}")
+
+
+def render_fired_show(rows: list[Fired] | None, compiler: str) -> list[str]:
+    """``flags show``'s section: the builds of its compiler where the flag fired."""
+    if rows is None:
+        return []
+    if not rows:
+        return [f"  fires on real code: in none of the stored warnings builds of {compiler}"]
+    return ([f"  fires on real code ({compiler}'s stored warnings builds):"]
+            + [f"    {fired_line(f)}" for f in rows])
+
+
+def render_fired_history(entries: list) -> list[str]:
+    """``flags history``'s section: per version with builds, where the flag fired."""
+    with_builds = [e for e in entries if e.real_code is not None]
+    if not with_builds:
+        return []
+    lines = ["fires on real code (stored warnings builds):"]
+    for e in with_builds:
+        if not e.real_code:
+            lines.append(f"  {e.compiler:10} in none of its builds")
+        for f in e.real_code:
+            lines.append(f"  {e.compiler:10} {fired_line(f)}")
+    return lines

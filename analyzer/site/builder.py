@@ -26,7 +26,7 @@ from flagdb import compare
 from flagdb.describe import describe_change
 from warnscope.errors import WarnscopeError
 
-from analyzer.site import flagdata, overheaddata, ubdata, web_dir
+from analyzer.site import flagdata, overheaddata, ubdata, warningsdata, web_dir
 from analyzer.executors import LocalExecutor, can_fork, cores
 from analyzer.site.output import SiteWriter, WriteStats, WrittenPart
 from analyzer.site.slugs import base_slug, path_slug, slug_map, unique_slug
@@ -36,7 +36,8 @@ from warnscope.compilers import level_key, sort_key
 
 #: the top navigation: title -> page (relative to the site root)
 NAV = (("Compilers", "index.html#compilers"), ("Flags", "flags/index.html"),
-       ("Diffs", "diffs/index.html"), ("UB", "ub/index.html"), ("Overhead", "overhead/index.html"))
+       ("Diffs", "diffs/index.html"), ("Projects", "projects/index.html"), ("UB", "ub/index.html"),
+       ("Overhead", "overhead/index.html"))
 
 
 @dataclass
@@ -63,6 +64,11 @@ class Build:
     headlines: list[Headline] = field(default_factory=list)
     #: diff pages: (old, new, file stem, result)
     diffs: list[tuple[str, str, str, Any]] = field(default_factory=list)
+    #: the projects of the warnings builds, and the compilers that built them
+    projects: list[warningsdata.ProjectView] = field(default_factory=list)
+    built: list[str] = field(default_factory=list)
+    #: flag name -> the builds it fired in, with the link to their examples
+    fired: dict[str, list[warningsdata.FiredLink]] = field(default_factory=dict)
 
     def page(self, rel: str, template: str, **context: Any) -> None:
         """Render ``template`` to ``rel``; ``root`` leads from the page back to the site root."""
@@ -177,7 +183,8 @@ def flag_pages(b: Build) -> None:
             if head is None:
                 head = heads[version] = macros.history_head(e, root)
             rows.append((e, desc, kind, item, head))
-        b.page(f"flags/{slug}.html", "flag.html", h=h, slug=slug, rows=rows)
+        b.page(f"flags/{slug}.html", "flag.html", h=h, slug=slug, rows=rows,
+               fired=b.fired.get(h.name, []), built=b.built)
         b.json(f"flags/{slug}.json", h.entries)
     b.page("flags/index.html", "flags.html", names=names)
     b.writer.write("data/names.json", json.dumps(names, separators=(",", ":")) + "\n")
@@ -213,6 +220,26 @@ def diff_pages(b: Build) -> None:
         b.page(f"diffs/{stem}.html", "diff.html", d=result)
         b.json(f"diffs/{stem}.json", result)
     b.page("diffs/index.html", "diffs.html", diffs=b.diffs)
+
+
+def project_pages(b: Build) -> None:
+    """Per project of the warnings builds: its page (per build, the diagnostics by option,
+    the options the flag database does not know marked, the level's options that never
+    fired; the upgrades), a page of examples per build and a diff page per upgrade. The
+    JSON beside them is ``warnings report --json``, the build as ``warnings run --json``
+    gives it, and ``warnings diff --json``."""
+    for v in b.projects:
+        b.page(f"projects/{v.slug}.html", "project.html", v=v)
+        b.json(f"projects/{v.slug}.json", v.report)
+        for p in v.builds:
+            b.page(f"projects/{v.slug}/{p.stem}.html", "project_build.html", v=v, p=p,
+                   limit=warningsdata.EXAMPLES)
+            b.json(f"projects/{v.slug}/{p.stem}.json", p.build)
+        for d in v.diffs:
+            b.page(f"projects/{v.slug}/{d.stem}.html", "project_diff.html", v=v, d=d)
+            b.json(f"projects/{v.slug}/{d.stem}.json", d.diff)
+    b.page("projects/index.html", "projects.html", projects=b.projects)
+    b.headlines.append(Headline("_projects_headline.html", {"projects": b.projects}))
 
 
 def ub_pages(b: Build) -> None:
@@ -308,7 +335,7 @@ def _columns(configurations: list) -> list[tuple[str, str, list[str]]]:
 
 #: the sections in build order; the index page is written after all of them
 SECTIONS: tuple[Callable[[Build], None], ...] = (
-    compiler_pages, flag_pages, diff_pages, ub_pages, overhead_pages)
+    compiler_pages, flag_pages, diff_pages, project_pages, ub_pages, overhead_pages)
 #: the sections a forked worker renders while the builder renders the others: some
 #: 60 % of the rendering, and they change nothing in the build the others read (the
 #: headlines and the diff list for the index page come from the builder's sections)
@@ -369,6 +396,8 @@ def build(conn: sqlite3.Connection, out_dir: str | Path) -> BuildResult:
     for h in b.histories:
         for view, entry in zip(b.compilers, h.entries):
             b.entry[(view.name, h.name)] = entry
+    b.projects = warningsdata.load_projects(conn, {v.name: v.index for v in b.compilers})
+    b.fired, b.built = warningsdata.fires_on_flags(conn, b.histories, b.compilers, b.projects)
     # The loaded data (about a million objects) is kept out of the collector's reach
     # while the pages are rendered: each full collection would visit all of it again
     # (a good part of a build's CPU), and in the forked worker it would write to every

@@ -1,4 +1,5 @@
-"""The questions over stored builds: ``report``, ``diff``, ``top``, ``show``. Each
+"""The questions over stored builds: ``report``, ``diff``, ``top``, ``show``, and
+"fires on real code" for the flag side (``fired``, ``fired_by_flag``). Each
 returns a dataclass of :mod:`analyzer.warnings.results`; the CLI prints it as JSON or
 renders it as text.
 
@@ -14,12 +15,13 @@ from collections import defaultdict
 from pathlib import Path
 
 from flagdb import store as flag_store
-from flagdb.closure import Index, closure
+from flagdb.closure import Index, closure, positive_of
+from warnscope.compilers import sort_key
 from warnscope.errors import BadInput, NoData, NotIngested, WarnscopeError
 from warnscope.extract import Tree
 
 from analyzer.warnings import store
-from analyzer.warnings.results import (Build, CompilerReport, Diagnostic, Diff, DiffEntry, Example,
+from analyzer.warnings.results import (Build, CompilerReport, Diagnostic, Diff, DiffEntry, Example, Fired,
                                        OptionCount, OptionDiff, Report, Show, Top, TopOption)
 
 #: what never counts as a level's option that could fire
@@ -29,9 +31,10 @@ NOT_OPTIONS = {"-w", "-Weverything", "-Werror", "-pedantic", "-Wpedantic"}
 class FlagView:
     """The flag database's view of the compilers of a question, loaded once each."""
 
-    def __init__(self, conn: sqlite3.Connection):
+    def __init__(self, conn: sqlite3.Connection, indexes: dict[str, Index] | None = None):
         self.conn = conn
-        self._index: dict[str, Index | None] = {}
+        #: compiler -> its index; ``indexes`` spares loading those a caller holds already
+        self._index: dict[str, Index | None] = dict(indexes or {})
 
     def index(self, compiler: str) -> Index | None:
         if compiler not in self._index:
@@ -75,6 +78,112 @@ class FlagView:
                       if name not in fired and not fired.intersection(closure(index, [name])))
 
 
+def flag_of(index: Index, option: str) -> str | None:
+    """The flag database's name for an option as a compiler printed it (or as a user
+    typed it): through an alias to the flag it spells, as :meth:`Index.target` does
+    (GCC's ``-Wformat`` is ``-Wformat=``; ``-Wno-shadow`` is ``-Wshadow``); None for a
+    name the compiler's entry does not know."""
+    hit = index.target(option)
+    return hit[0].name if hit is not None else None
+
+
+def spelled(typed: str) -> str:
+    """A flag as typed, as a compiler prints the option: ``-Wno-shadow`` is
+    ``-Wshadow``, ``-Wformat=2`` is ``-Wformat=`` (for a compiler without flag data)."""
+    name = positive_of(typed)
+    return name[:name.index("=") + 1] if "=" in name else name
+
+
+def _fired_rows(conn: sqlite3.Connection, compilers: list[str] | None, view: FlagView) -> list[tuple]:
+    """(key, Fired) per build and flag: the counts of :func:`store.option_counts` merged
+    per flag-database name (an alias and its target printed in one build are one flag),
+    keyed ``(compiler, name)``; a compiler not in the flag database keys by the option
+    as printed and marks the row ``by_spelling``."""
+    merged: dict[tuple, Fired] = {}
+    for project, compiler, version, level, status, option, count, files, printed in \
+            store.option_counts(conn, compilers):
+        if option is None:
+            continue  # no option controls it: no flag's diagnostic
+        index = view.index(compiler)
+        name = flag_of(index, option) if index is not None else option
+        if name is None:
+            continue  # not in the flag database: reported by `warnings report`, on no flag page
+        key = (project, compiler, level, name)
+        row = merged.get(key)
+        if row is None:
+            merged[key] = Fired(project=project, compiler=compiler, compiler_version=version, level=level,
+                                status=status, diagnostics=count, files=files, printed=printed,
+                                options=[option], by_spelling=index is None)
+        else:
+            # two spellings of one flag in one build: diagnostics add up; files may be
+            # shared, so the larger count is the one known to be true (a lower bound)
+            row.diagnostics += count
+            row.printed += printed
+            row.files = max(row.files, files)
+            row.options.append(option)
+    return [((k[1], k[3]), f) for k, f in merged.items()]
+
+
+def _order(rows: list[Fired]) -> list[Fired]:
+    return sorted(rows, key=lambda f: (sort_key(f.compiler), f.project, f.level))
+
+
+def fired(conn: sqlite3.Connection, typed: str, compilers: list[str] | None = None,
+          view: FlagView | None = None) -> dict[str, list[Fired]]:
+    """"Fires on real code" for one flag: per compiler with stored builds (of
+    ``compilers``, default every one), the builds in which the flag fired, how often and
+    in how many files. The flag is matched through each compiler's flag data (``typed``
+    and every printed option taken to the flag they name, :func:`flag_of`), or by the
+    name as printed where the compiler is not ingested. A compiler with builds where the
+    flag never fired maps to []; one without builds is absent; a database without
+    warnings builds gives {}."""
+    view = view or FlagView(conn)
+    built = [c for c in store.compilers_built(conn) if compilers is None or c in compilers]
+    if not built:
+        return {}
+    wanted: dict[str, str | None] = {}
+    for compiler in built:
+        index = view.index(compiler)
+        wanted[compiler] = flag_of(index, typed) if index is not None else spelled(typed)
+    out: dict[str, list[Fired]] = {c: [] for c in sorted(built, key=sort_key)}
+    for (compiler, name), row in _fired_rows(conn, built, view):
+        if name is not None and wanted.get(compiler) == name:
+            out[compiler].append(row)
+    return {c: _order(rows) for c, rows in out.items()}
+
+
+def fired_by_flag(conn: sqlite3.Connection, view: FlagView | None = None
+                  ) -> tuple[dict[tuple[str, str], list[Fired]], list[str]]:
+    """Every build's options at once (the site asks for every flag): ``(compiler, flag
+    name) -> [Fired]`` (a compiler not ingested keys by the option as printed), and the
+    compilers with stored builds."""
+    view = view or FlagView(conn)
+    out: dict[tuple[str, str], list[Fired]] = defaultdict(list)
+    for key, row in _fired_rows(conn, None, view):
+        out[key].append(row)
+    return {k: _order(v) for k, v in out.items()}, sorted(store.compilers_built(conn), key=sort_key)
+
+
+def with_show(conn: sqlite3.Connection, info, index: Index):
+    """``flags show``'s result (a :class:`flagdb.results.ShowResult` of ``index``'s
+    compiler) with its "fires on real code" filled in: the builds of that compiler in
+    which the flag fired ([] none; left None when the compiler has no build)."""
+    found = fired(conn, info.typed, [info.compiler], FlagView(conn, {info.compiler: index}))
+    info.real_code = found.get(info.compiler)
+    return info
+
+
+def with_history(conn: sqlite3.Connection, typed: str, entries: list) -> list:
+    """``flags history``'s entries (:class:`flagdb.results.HistoryEntry`, one per
+    ingested version) each with the builds of its version in which the flag fired
+    (left None for a version without builds). Builds by compilers the flag database
+    does not hold have no entry here: ``warnings report`` lists them."""
+    found = fired(conn, typed, [e.compiler for e in entries])
+    for e in entries:
+        e.real_code = found.get(e.compiler)
+    return entries
+
+
 def report(conn: sqlite3.Connection, project: str, compilers: list[str] | None = None,
            level: str | None = None) -> Report:
     """Per build of ``project``: its diagnostics by option (most first) and the level's
@@ -83,7 +192,11 @@ def report(conn: sqlite3.Connection, project: str, compilers: list[str] | None =
     if not builds:
         raise NoData(f"no warnings build of {project}" + (f" at level {level}" if level else "")
                      + ": run `warnscope warnings run --project " + project + "` first")
-    view = FlagView(conn)
+    return report_of(project, builds, FlagView(conn))
+
+
+def report_of(project: str, builds: list[Build], view: FlagView) -> Report:
+    """:func:`report` over builds loaded already (the site loads each project's once)."""
     out = []
     for b in builds:
         by: dict[str | None, list[Diagnostic]] = defaultdict(list)
@@ -113,7 +226,12 @@ def diff(conn: sqlite3.Connection, project: str, old: str, new: str, level: str 
     """What appears and disappears from ``old`` to ``new``: diagnostics matched by file,
     line, option and message; one at the same file, line and option whose message
     differs is 'changed' (a rewording), not removed plus added."""
-    a, b = _build(conn, project, old, level), _build(conn, project, new, level)
+    return diff_of(_build(conn, project, old, level), _build(conn, project, new, level))
+
+
+def diff_of(a: Build, b: Build) -> Diff:
+    """:func:`diff` of two builds loaded already (of one project, at one level)."""
+    project, level, old, new = a.project, a.level, a.compiler, b.compiler
 
     def key(d: Diagnostic) -> tuple:
         return (d.file, d.line, d.option, d.message)
@@ -193,15 +311,33 @@ def source_root(build: Build) -> Path | None:
     return path if path.is_dir() else None
 
 
-def _source_line(tree: Tree | None, file: str | None, line: int | None) -> str | None:
-    if tree is None or not file or line is None or os.path.isabs(file) or file.startswith("<"):
-        return None
-    try:
-        text = tree.read(file).decode("utf-8", errors="replace")
-    except BadInput:
-        return None   # not a regular file inside the tree (or generated by the build)
-    lines = text.splitlines()
-    return lines[line - 1] if 0 < line <= len(lines) else None
+class SourceLines:
+    """Source lines of the builds' pristine trees, each file read once (through
+    :class:`warnscope.extract.Tree`: regular files inside the tree only); None where
+    the tree is gone, the file is outside it (a system header, the compiler's own) or
+    generated by the build, or the line is past its end."""
+
+    def __init__(self) -> None:
+        self._trees: dict[str, Tree | None] = {}
+        self._files: dict[tuple[str, str], list[str] | None] = {}
+
+    def line(self, build: Build, file: str | None, line: int | None) -> str | None:
+        if not file or line is None or os.path.isabs(file) or file.startswith("<"):
+            return None
+        if build.origin not in self._trees:
+            root = source_root(build)
+            self._trees[build.origin] = Tree(root, "project") if root is not None else None
+        tree = self._trees[build.origin]
+        if tree is None:
+            return None
+        key = (build.origin, file)
+        if key not in self._files:
+            try:
+                self._files[key] = tree.read(file).decode("utf-8", errors="replace").splitlines()
+            except BadInput:
+                self._files[key] = None   # not a regular file inside the tree (or generated by the build)
+        lines = self._files[key]
+        return lines[line - 1] if lines is not None and 0 < line <= len(lines) else None
 
 
 def show(conn: sqlite3.Connection, option: str, project: str | None = None, limit: int = 10) -> Show:
@@ -211,18 +347,15 @@ def show(conn: sqlite3.Connection, option: str, project: str | None = None, limi
         raise WarnscopeError(f"{option}: expected a warning option (-Wname)")
     found = store.examples(conn, option, project)
     view = FlagView(conn)
-    trees: dict[str, Tree | None] = {}
+    sources = SourceLines()
     examples = []
     seen = set()
     for b, d in found:
         if (b.project, d.file, d.line, d.message) in seen:
             continue  # the same warning from another compiler adds nothing to read
         seen.add((b.project, d.file, d.line, d.message))
-        if b.origin not in trees:
-            root = source_root(b)
-            trees[b.origin] = Tree(root, "project") if root is not None else None
         examples.append(Example(b.project, b.compiler, b.level, d.option, d.severity, d.file, d.line,
-                                d.column, d.message, d.tus, _source_line(trees[b.origin], d.file, d.line)))
+                                d.column, d.message, d.tus, sources.line(b, d.file, d.line)))
         if len(examples) >= limit:
             break
     compilers = sorted({b.compiler for b, _ in found})

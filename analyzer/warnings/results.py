@@ -204,3 +204,22 @@ class Show:
     known: dict[str, bool]  # per compiler of the examples: whether the flag database knows it
     examples: list[Example]
     total: int
+
+
+@dataclass
+class Fired:
+    """"Fires on real code": how often one flag fired in one stored build (``flags show``,
+    ``flags history`` and each flag page). Only builds where it fired are listed."""
+
+    project: str
+    compiler: str
+    compiler_version: str
+    level: str
+    status: str             # the build's: 'ok' | 'failed' (counts up to the failure)
+    diagnostics: int        # a header's counted once
+    files: int
+    printed: int            # as the build's log shows them
+    options: list[str]      # the flag as the compiler printed it (one name, unless aliases differ)
+    #: False: matched through the flag database; True: the compiler is not in it, and the
+    #: option was matched by its name as printed
+    by_spelling: bool = False

@@ -1,4 +1,4 @@
-"""All SQL of the warnings family (tables ``wn_*``, schema 8): builds, their compiles,
+"""All SQL of the warnings family (tables ``wn_*``, schema 9): builds, their compiles,
 their diagnostics (each once) and the TUs that printed each."""
 from __future__ import annotations
 
@@ -70,6 +70,37 @@ def builds(conn: sqlite3.Connection, project: str | None = None, compilers: list
 
 def projects(conn: sqlite3.Connection) -> list[str]:
     return [r[0] for r in conn.execute("SELECT DISTINCT project FROM wn_build ORDER BY project")]
+
+
+def has_builds(conn: sqlite3.Connection) -> bool:
+    """Whether the database holds the warnings tables and a build in them (a new or
+    flags-only database has none: the questions over builds then answer nothing)."""
+    if conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'wn_build'").fetchone() is None:
+        return False
+    return conn.execute("SELECT 1 FROM wn_build LIMIT 1").fetchone() is not None
+
+
+def option_counts(conn: sqlite3.Connection, compilers: list[str] | None = None) -> list[tuple]:
+    """Per stored build (of ``compilers``, default all) and option: (project, compiler,
+    compiler version, level, status, option, diagnostics, distinct files, printed), one row
+    per option that fired; ordered by project, compiler, level. Empty without builds."""
+    if not has_builds(conn):
+        return []
+    where, args = "", []
+    if compilers is not None:
+        where = f"WHERE b.compiler IN ({','.join('?' * len(compilers))})"
+        args = list(compilers)
+    return conn.execute(
+        "SELECT b.project, b.compiler, b.compiler_version, b.level, b.status, d.option, COUNT(*), "
+        "COUNT(DISTINCT d.file), SUM(d.printed) FROM wn_build b JOIN wn_diag d ON d.build_id = b.id "
+        f"{where} GROUP BY b.id, d.option ORDER BY b.project, b.compiler, b.level, d.option", args).fetchall()
+
+
+def compilers_built(conn: sqlite3.Connection) -> list[str]:
+    """Every compiler with a stored build (sorted by name; callers order them)."""
+    if not has_builds(conn):
+        return []
+    return [r[0] for r in conn.execute("SELECT DISTINCT compiler FROM wn_build ORDER BY compiler")]
 
 
 def examples(conn: sqlite3.Connection, option: str, project: str | None = None) -> list[tuple[Build, Diagnostic]]:

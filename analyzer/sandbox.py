@@ -75,6 +75,9 @@ UID_COUNT = 64
 LOCK_DIR = Path("/run/warnscope-sandbox") if os.geteuid() == 0 else None
 #: How often the memory watchdog looks at the process tree.
 WATCH_INTERVAL = 0.02
+#: Seconds a run's init has, once asked, to kill and reap what is left before it is
+#: killed itself (then the kernel reaps the rest, and their CPU is nobody's).
+END_GRACE = 2.0
 
 
 @dataclass(frozen=True)
@@ -378,7 +381,7 @@ def _supervise(zygote: sandbox_ns.Zygote, request: sandbox_ns.Request,
     except BaseException:
         # Ctrl-C, SIGTERM: the run must not outlive the wait for it
         _end_run(init_pid if init_pid is not None else
-                 zygote.run_init() if state.started else None)
+                 zygote.run_init() if state.started else None, signal.SIGKILL)
         sel.close()
         for fd in (msg_r, out_r, err_r):
             os.close(fd)
@@ -394,8 +397,13 @@ def _supervise(zygote: sandbox_ns.Zygote, request: sandbox_ns.Request,
                     break
             if state.started and state.reaped is None:
                 init_pid = zygote.run_init()
+        program_ended = state.ended is not None
         leftovers = _end_run(init_pid)
-        rest, done = sandbox_ns.read_messages(msg_r, time.monotonic() + 10)
+        rest, done = sandbox_ns.read_messages(msg_r, time.monotonic() + END_GRACE)
+        if not done and init_pid is not None:  # the init did not end its run: end it all
+            _end_run(init_pid, signal.SIGKILL)
+            more, done = sandbox_ns.read_messages(msg_r, time.monotonic() + 10)
+            rest += more
         messages += rest
         state.parse(messages)
         if not done:  # the zygote did not reap the run: it is not to be trusted again
@@ -421,13 +429,16 @@ def _supervise(zygote: sandbox_ns.Zygote, request: sandbox_ns.Request,
     if state.failure is not None and state.ended is None:
         raise SandboxError(f"sandbox: {state.failure}")
     wall = time.monotonic() - start
-    if state.ended is not None:
-        status_word, user, sys_, maxrss = state.ended
+    if not program_ended:
+        leftovers = max(leftovers - 1, 0)  # the program itself was among them
+    # The program's own rusage, told when it was reaped -- also when it was killed at
+    # the end (a timeout, the memory cap, the output cap): its CPU until then counts.
+    _, user, sys_, maxrss = state.ended or state.reaped or (0, 0.0, 0.0, 0)
+    if program_ended:
+        status_word = state.ended[0]
         exit_code = os.WEXITSTATUS(status_word) if os.WIFEXITED(status_word) else None
         sig = os.WTERMSIG(status_word) if os.WIFSIGNALED(status_word) else None
     else:
-        leftovers = max(leftovers - 1, 0)  # the program itself was among them
-        _, user, sys_, maxrss = state.reaped or (0, 0.0, 0.0, 0)
         exit_code, sig = None, signal.SIGKILL
     status, limit = _status(limits, timed_out, memory_hit, truncated, sig, user + sys_)
     return RunResult(status=status, exit=exit_code, signal=sig, stdout=bytes(out),
@@ -509,17 +520,18 @@ class _Messages:
                 self.failure = rest
 
 
-def _end_run(init_pid: int | None) -> int:
-    """Count what still runs in the run's namespace and kill its init (the kernel then
-    kills the rest, and the namespace's tmpfs go with them). Returns the count, the
-    program itself included while it runs."""
+def _end_run(init_pid: int | None, how: int = signal.SIGTERM) -> int:
+    """Count what still runs in the run's namespace and end it: SIGTERM asks its init to
+    kill and reap every other process (so their CPU reaches the rusage), then exit;
+    SIGKILL kills the init, and the kernel the rest. The namespace's tmpfs go with it.
+    Returns the count, the program itself included while it runs."""
     if init_pid is None:
         return 0
     kids = sandbox_ns.probe_children(init_pid)
     leftovers = sum(1 for k in kids if sandbox_ns.ns_pid(k) != 2)  # 2: the program
     leftovers += any(sandbox_ns.ns_pid(k) == 2 for k in kids)      # (subtracted later)
     try:
-        os.kill(init_pid, signal.SIGKILL)
+        os.kill(init_pid, how)
     except ProcessLookupError:
         pass
     return leftovers

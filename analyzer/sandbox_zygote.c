@@ -32,15 +32,16 @@
  * Per request Z clones I with new PID, mount and IPC namespaces and says "P <pid>"
  * on MSG. I, pid 1 there, mounts /work, a fresh /proc and private size-capped tmpfs
  * on /tmp, /var/tmp, /dev/shm and /run/lock, forks D and reaps; when D ends it says
- * "S <status> <utime> <stime> <maxrss_kb>" and waits to be killed. D starts a session,
+ * "S <status> <utime> <stime> <maxrss_kb>" and goes on reaping until SIGTERM, when it
+ * kills every process left in the namespace, reaps them and exits. D starts a session,
  * takes OUT, ERR and /dev/null as its stdio, sets the rlimits (as root before the
  * uid, so they cannot be raised), drops to UID, and execs ARGV (PATH of ENV); if the
  * exec fails it says "X <errno>". The parent (analyzer/sandbox.py) reads OUT, ERR and
- * MSG, enforces the wall clock and the memory cap, counts what is left and kills I,
- * which takes the whole PID namespace -- and with it the mount and IPC namespaces
- * and their tmpfs -- down at once. Z reaps I, says "R <status> <utime> <stime>
- * <maxrss_kb>" (I's rusage, which includes whatever I reaped) and closes MSG: the
- * end of the run for the parent. Nothing a run creates is visible to the next: its
+ * MSG, enforces the wall clock and the memory cap, counts what is left and sends I
+ * SIGTERM (SIGKILL if it does not end at once), which takes the whole PID namespace --
+ * and with it the mount and IPC namespaces and their tmpfs -- down. Z reaps I, says
+ * "R <status> <utime> <stime> <maxrss_kb>" (I's rusage, which includes everything of
+ * the run, reaped by I) and closes MSG: the end of the run for the parent. Nothing a run creates is visible to the next: its
  * processes, files, SysV IPC objects, cwd and rlimits all belong to the clone.
  *
  * Each process has PR_SET_PDEATHSIG: L dies with the worker, Z with L, I with Z, D
@@ -336,33 +337,41 @@ static void run_init(int sock, struct request *r) {
             fail(r->msg, "copy in");
     }
     if (chdir("/work") != 0) fail(r->msg, "chdir /work");
+    /* SIGCHLD and SIGTERM are taken with sigwaitinfo (the program unblocks them) */
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGCHLD);
+    sigaddset(&set, SIGTERM);
+    sigprocmask(SIG_BLOCK, &set, NULL);
     pid_t program = fork();
     if (program < 0) fail(r->msg, "fork");
     if (program == 0) become_program(r);
     close(r->out);
     close(r->err);
     close(r->data);
+    /* Reap everything, saying when the program ends; on SIGTERM (the parent has counted
+     * what is left) kill every other process of the namespace and reap them too, then
+     * exit. Killed and reaped here, not by the kernel as the namespace's init exits:
+     * the kernel autoreaps those, and their CPU time would reach no one's rusage. */
+    int ending = 0, told = 0;
     for (;;) {
+        pid_t pid;
         int status;
         struct rusage ru;
-        pid_t pid = wait4(-1, &status, 0, &ru);
-        if (pid < 0) {
-            if (errno == EINTR) continue;
-            break;
+        while ((pid = wait4(-1, &status, WNOHANG, &ru)) > 0) {
+            if (pid == program && !told) {
+                say(r->msg, "S %d %ld.%06ld %ld.%06ld %ld", status, (long)ru.ru_utime.tv_sec,
+                    (long)ru.ru_utime.tv_usec, (long)ru.ru_stime.tv_sec,
+                    (long)ru.ru_stime.tv_usec, ru.ru_maxrss);
+                told = 1;
+            }
         }
-        if (pid == program) {
-            say(r->msg, "S %d %ld.%06ld %ld.%06ld %ld", status, (long)ru.ru_utime.tv_sec,
-                (long)ru.ru_utime.tv_usec, (long)ru.ru_stime.tv_sec, (long)ru.ru_stime.tv_usec,
-                ru.ru_maxrss);
-            break;
+        if (pid < 0 && errno == ECHILD && ending) break;
+        if (ending) kill(-1, SIGKILL);  /* whatever forked since */
+        if (sigwaitinfo(&set, NULL) == SIGTERM && !ending) {
+            ending = 1;
+            kill(-1, SIGKILL);  /* from the namespace's init: every process but itself */
         }
-    }
-    /* Wait to be killed, so the parent can count what the program left first; if it
-     * never does (it died), give up after a few seconds: the namespace dies with us. */
-    for (int i = 0; i < 100; i++) {
-        while (waitpid(-1, NULL, WNOHANG) > 0) {}
-        struct timespec t = {0, 50 * 1000 * 1000};
-        nanosleep(&t, NULL);
     }
     _exit(0);
 }

@@ -232,6 +232,13 @@ def _held_uid() -> int | None:
         time.sleep(0.05)
 
 
+def prepare() -> None:
+    """What every worker needs built before it forks (the namespace sandbox's zygote
+    binary): built once by the caller, not raced for by each worker. A failure here is
+    the sandbox's to report at its first run."""
+    namespaces_available()  # the probe builds it (or finds that it cannot be)
+
+
 def _no_root_without_namespaces(root: str | None) -> None:
     if root is not None:
         raise SandboxError(f"sandbox: a compiler of a Debian root ({root}) needs the "
@@ -352,7 +359,9 @@ def _supervise(zygote: sandbox_ns.Zygote, request: sandbox_ns.Request,
     init_pid: int | None = None
     state = _Messages()
     peak_rss = 0
-    next_watch = start
+    # The first look at the memory after one interval, as between any two looks: most
+    # runs have ended by then, and a look costs /proc reads of the whole tree.
+    next_watch = start + WATCH_INTERVAL
     try:
         while state.ended is None and state.failure is None and state.reaped is None:
             now = time.monotonic()

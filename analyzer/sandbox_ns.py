@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Callable
 
 from warnscope import tool
-from warnscope.errors import SandboxUnavailable
+from warnscope.errors import SandboxUnavailable, WarnscopeError
 from warnscope.paths import cache_dir
 
 SOURCE = Path(__file__).with_name("sandbox_zygote.c")
@@ -102,10 +102,14 @@ class Zygote:
     def __init__(self, system_root: str, staging: str):
         self.system_root = system_root
         self.owner = os.getpid()
+        try:
+            binary = zygote_binary()
+        except WarnscopeError as exc:  # no C compiler: no zygote, no namespace sandbox
+            raise ZygoteFailed(f"sandbox: {exc}") from exc
         self.sock, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         try:
             self.proc = subprocess.Popen(
-                [str(zygote_binary()), str(theirs.fileno()), staging, system_root or "-",
+                [str(binary), str(theirs.fileno()), staging, system_root or "-",
                  "0" if os.geteuid() == 0 else "1", str(os.getpid()), str(work_base())],
                 pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)

@@ -217,7 +217,7 @@ def build_helper(source: Path, dest: Path, args: Sequence[str] = (), *, what: st
     calibration burner) with the machine's ``cc`` into ``dest``, atomically (a
     temporary sibling, then a rename), so concurrent first builds never see half a file.
     ``what`` names it in the one-line error."""
-    cc = shutil.which("cc") or shutil.which("gcc")
+    cc = shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
     if cc is None:
         raise NotInstalled(f"no C compiler (cc) to build {what} with")
     dest.parent.mkdir(parents=True, exist_ok=True)

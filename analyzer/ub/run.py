@@ -89,6 +89,7 @@ def run(conn, corpus_dir: str | Path, compilers: list[str], levels: list[str],
         progress.add_total(len(work))
     if work:
         sandbox.kill_leftovers()  # of an earlier run on this host that was killed
+        sandbox.prepare()         # once here, not once per forked worker
         own = executor is None
         executor = executor or LocalExecutor(jobs)
         try:

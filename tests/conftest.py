@@ -226,6 +226,17 @@ def gcc_db(tmp_path_factory) -> Path:
     return path
 
 
+@pytest.fixture(scope="session")
+def gcc_clang_db(gcc_db, tmp_path_factory) -> Path:
+    """``gcc_db`` with clang-16 from its tables too (read it, or copy it to write)."""
+    path = tmp_path_factory.mktemp("db") / "gcc-clang.db"
+    shutil.copy(gcc_db, path)
+    conn = connect(path)
+    ingest(conn, "clang-16")
+    conn.close()
+    return path
+
+
 @pytest.fixture
 def gcc_db_copy(gcc_db, tmp_path) -> Path:
     """A private copy for tests that write."""
@@ -382,6 +393,36 @@ def exercised_as_user(test_user, reachable_as):
     yield run
     for home in homes:
         shutil.rmtree(home, ignore_errors=True)
+
+
+@pytest.fixture
+def page_links():
+    """``page_links(page)``: what an HTML file of a built site links to (``.refs``: every
+    href and src) and the anchors it holds (``.ids``), parsed once per page per test."""
+    from html.parser import HTMLParser
+
+    class Links(HTMLParser):
+        def __init__(self):
+            super().__init__()
+            self.refs: list[str] = []
+            self.ids: set[str] = set()
+
+        def handle_starttag(self, tag, attrs):
+            for key, value in attrs:
+                if key in ("href", "src") and value is not None:
+                    self.refs.append(value)
+                if key == "id" and value:
+                    self.ids.add(value)
+
+    parsed: dict[Path, Links] = {}
+
+    def links(page: Path) -> Links:
+        if page not in parsed:
+            parsed[page] = Links()
+            parsed[page].feed(page.read_text())
+        return parsed[page]
+
+    return links
 
 
 @pytest.fixture(scope="session")

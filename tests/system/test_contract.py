@@ -27,7 +27,7 @@ from analyzer.gccplugin import binary as gcc_binary
 from analyzer.gccplugin import plugin as gcc_plugin
 from flagdb import store
 from warnscope.database import connect
-from flagdb.ingest import ingest, store_data
+from flagdb.ingest import store_data
 from warnscope.schema import SCHEMA_VERSION
 
 #: an option name as typed: -W…, clang's -R…, and the few other spellings GCC files as
@@ -45,13 +45,10 @@ def _require_plugin() -> None:
 
 
 @pytest.fixture(scope="module")
-def files_db(gcc_db, tmp_path_factory) -> Path:
+def files_db(gcc_clang_db, tmp_path_factory) -> Path:
     """gcc-11 and gcc-12 from the option files, clang-16 from its tables."""
     path = tmp_path_factory.mktemp("contract") / "files.db"
-    shutil.copy(gcc_db, path)
-    conn = connect(path)
-    ingest(conn, "clang-16")
-    conn.close()
+    shutil.copy(gcc_clang_db, path)
     return path
 
 

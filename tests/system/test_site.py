@@ -14,7 +14,6 @@ import shutil
 import signal
 import sqlite3
 import time
-from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
@@ -209,28 +208,10 @@ def test_slugs_are_unique_and_safe(site):
     assert base_slug("-Wa/b\\c:d") == "wa_2fb_5cc_3ad"
 
 
-class Links(HTMLParser):
-    def __init__(self):
-        super().__init__()
-        self.refs: list[str] = []
-        self.ids: set[str] = set()
-
-    def handle_starttag(self, tag, attrs):
-        for key, value in attrs:
-            if key in ("href", "src") and value is not None:
-                self.refs.append(value)
-            if key == "id" and value:
-                self.ids.add(value)
-
-
-def test_every_relative_link_resolves(site):
+def test_every_relative_link_resolves(site, page_links):
     """Crawl every page: each href/src is relative and names a file of the site
     (and an anchor that exists); nothing points outside."""
-    parsed: dict[Path, Links] = {}
-    for page in html_files(site):
-        p = Links()
-        p.feed(page.read_text())
-        parsed[page] = p
+    parsed = {page: page_links(page) for page in html_files(site)}
     checked = 0
     for page, p in parsed.items():
         for ref in p.refs:

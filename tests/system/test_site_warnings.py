@@ -11,7 +11,6 @@ import json
 import re
 import shutil
 import sqlite3
-from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
@@ -19,7 +18,6 @@ import pytest
 
 from analyzer.cli import main
 from analyzer.site import builder
-from flagdb.ingest import ingest
 from warnscope.database import connect
 
 UPGRADE = Path(__file__).resolve().parents[1] / "fixtures" / "warnings" / "upgrade"
@@ -41,12 +39,9 @@ def _json(db: Path, capsys, *args: str):
 
 
 @pytest.fixture(scope="module")
-def wn_db(gcc_db, tmp_path_factory) -> Path:
+def wn_db(gcc_clang_db, tmp_path_factory) -> Path:
     path = tmp_path_factory.mktemp("site-warnings") / "w.db"
-    shutil.copy(gcc_db, path)
-    conn = connect(path)
-    ingest(conn, "clang-16")
-    conn.close()
+    shutil.copy(gcc_clang_db, path)
     assert main(["--db", str(path), "warnings", "run", "--source", str(UPGRADE), "--build", "make",
                  "--compilers", ",".join(HOST), *LEVEL, "--quiet"]) == 0
     raw = sqlite3.connect(path)  # a diagnostic of an option gcc-12's flag data does not know
@@ -100,32 +95,12 @@ def test_flags_show_json_carries_the_section(wn_db, capsys):
            "warnscope warnings show -Wuse-after-free --project local:upgrade" in text
 
 
-class Links(HTMLParser):
-    def __init__(self):
-        super().__init__()
-        self.refs: list[str] = []
-        self.ids: set[str] = set()
-
-    def handle_starttag(self, tag, attrs):
-        for key, value in attrs:
-            if key in ("href", "src") and value is not None:
-                self.refs.append(value)
-            if key == "id" and value:
-                self.ids.add(value)
-
-
-def test_project_links_resolve(site):
+def test_project_links_resolve(site, page_links):
     """Every link of the project pages and of the flag pages' sections names a page of
     the site and an anchor on it."""
     pages = sorted((site / "projects").rglob("*.html")) + [site / "flags/wunused-variable.html",
                                                             site / "flags/wuse-after-free.html"]
-    parsed: dict[Path, Links] = {}
-
-    def links(page: Path) -> Links:
-        if page not in parsed:
-            parsed[page] = Links()
-            parsed[page].feed(page.read_text())
-        return parsed[page]
+    links = page_links
 
     checked = 0
     for page in pages:

@@ -62,7 +62,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator, Sequence
 
-from warnscope.errors import SandboxUnavailable
+from warnscope.errors import SandboxUnavailable, WarnscopeError
 from warnscope.locks import flocked
 from warnscope.measure import Sample
 from warnscope.paths import cache_dir
@@ -234,9 +234,15 @@ def _held_uid() -> int | None:
 
 def prepare() -> None:
     """What every worker needs built before it forks (the namespace sandbox's zygote
-    binary): built once by the caller, not raced for by each worker. A failure here is
-    the sandbox's to report at its first run."""
-    namespaces_available()  # the probe builds it (or finds that it cannot be)
+    binary): built once by the caller, not raced for by each worker, and no zygote
+    started in the caller, which runs nothing itself. A failure here is the sandbox's
+    to report at its first run."""
+    if os.environ.get("WARNSCOPE_SANDBOX") == "plain":
+        return
+    try:
+        sandbox_ns.zygote_binary()
+    except WarnscopeError:
+        pass  # no C compiler: the workers find the namespace sandbox unavailable
 
 
 def _no_root_without_namespaces(root: str | None) -> None:

@@ -51,6 +51,15 @@ class Recipe:
     #: inject 'make': the Makefile variables that carry compile flags, and their language
     make_vars: tuple[tuple[str, str], ...] = (("CFLAGS", "c"), ("CXXFLAGS", "c++"))
     commands: tuple[dict, ...] = field(default=(), repr=False)  # a compile_commands.json's entries
+    #: flags through the build: (language of a compile, language whose flags the build
+    #: system gives it), where the project does not give each language its own
+    flags_language: tuple[tuple[str, str], ...] = ()
+
+    def build_flags_language(self, language: str) -> str:
+        """The language whose level flags a compile of ``language`` gets when the flags
+        go through the build system (lua's C++ objects get the C flags: its Makefile
+        compiles them with ``$(CFLAGS)``, so a user's C warnings reach them too)."""
+        return dict(self.flags_language).get(language, language)
 
 
 RECIPES: dict[str, Recipe] = {r.name: r for r in (
@@ -69,7 +78,9 @@ RECIPES: dict[str, Recipe] = {r.name: r for r in (
            build='set -- CC="$CC -std=gnu99" CXX="$CXX" LIBTOOL="libtool --quiet" '
                  'MYCFLAGS="$CFLAGS -DLUA_USE_LINUX" MYCXXFLAGS="$CXXFLAGS -DLUA_USE_LINUX" MYLDFLAGS=; '
                  'make -C src -j{jobs} "$@" o && make -C src "$@" all',
-           clean="make -C src clean", package="lua5.4", needs=("libtool",), inject="env"),
+           clean="make -C src clean", package="lua5.4", needs=("libtool",), inject="env",
+           # Debian's src/Makefile: `$(CXX) $(CFLAGS) -c $< -o $*-c++.o` (MYCXXFLAGS unused)
+           flags_language=(("c++", "c"),)),
     Recipe("sqlite3", "SQLite 3.40, C, autoconf (amalgamation generated with tclsh)", ("c",), "autotools",
            configure="./configure --disable-tcl --disable-readline", build="make -j{jobs}",
            clean="make clean", package="sqlite3", needs=("tclsh",)),

@@ -421,7 +421,8 @@ def _build_cells(recipe: Recipe, tree: Path, tc: Toolchain, cells: list[CellResu
             progress.advance()
             records = read_log(wrap_log)
             arrived = arrival.check(records, cell.level, cell.inject,
-                                    lambda driver, args, source: flags_for(cell, tu_language(driver, args, source)))
+                                    lambda driver, args, source: flags_for(
+                                        cell, recipe.build_flags_language(tu_language(driver, args, source))))
             if not arrived.proven:
                 fail([cell], arrived.why(cell.inject), log)
                 progress(f"{name}: {label}: FAILED ({cell.error})")

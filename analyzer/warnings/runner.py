@@ -138,7 +138,8 @@ def build(job: Job) -> Build:
             result.error = f"build failed ({what})" + (f": {line}" if (line := _first_error(result, log)) else "")
             return result
         arrived = arrival.check(records, job.level, "build",
-                                lambda driver, args, src: study.flags_for(cell, study.tu_language(driver, args, src)))
+                                lambda driver, args, src: study.flags_for(
+                                    cell, job.recipe.build_flags_language(study.tu_language(driver, args, src))))
         if not arrived.proven:
             result.status, result.error = "failed", arrived.why("build")
         return result

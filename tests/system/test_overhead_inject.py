@@ -156,7 +156,10 @@ def test_a_cmake_project_configured_per_level(gcc_db_copy, capsys, tmp_path):
 
 @pytest.mark.skipif(not shutil.which("libtool"), reason="lua5.4's Makefile needs libtool")
 def test_lua_through_libtool_both_ways(gcc_db_copy, capsys):
-    code, cells, err = _run(gcc_db_copy, capsys, "--project", "lua5.4", "--levels", "off,wall", "--runs", "1",
+    """At `all`, whose C and C++ lists differ: Debian's Makefile compiles the C++ objects
+    with $(CFLAGS), so through the build they carry the C list -- what a user's build
+    does -- and that is what arrives (the recipe says so), not a failed cell."""
+    code, cells, err = _run(gcc_db_copy, capsys, "--project", "lua5.4", "--levels", "off,all", "--runs", "1",
                             "--opt", "-O0", "--inject", "both")
     assert code == 0, err
     by = {(c["level"], c["inject"]): c for c in cells}

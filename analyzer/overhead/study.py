@@ -48,7 +48,7 @@ from analyzer.overhead.experiment import (Experiment, Tu, compile_tu, count_warn
 from analyzer.progress import Progress, as_progress
 from analyzer.overhead.recipes import Recipe, configures_per_level, is_source, language_of
 from analyzer.overhead.results import BuildRun, CellResult, TuRun
-from analyzer.overhead.wrapper import FLAGS_ENV, LOG_ENV, read_log, wrapper_for
+from analyzer.overhead.wrapper import FLAGS_ENV, LOG_ENV, driver_for, read_log, wrapper_for
 from analyzer.overhead.workdir import WorkDir
 from analyzer.toolchain import Toolchain
 
@@ -124,6 +124,11 @@ def run_study(conn: sqlite3.Connection, recipe: Recipe, source: tuple[Path, str]
     cells are one job on a worker: its levels are interleaved on one host, so every
     ratio to ``off`` is within one host; the worker's host is recorded with each run."""
     progress = as_progress(progress)
+    rooted = [tc.name for tc in toolchains if tc.root is not None]
+    if rooted:
+        raise BadInput(f"{', '.join(rooted)}: a compiler of a Debian root runs through "
+                       "bubblewrap, whose set-up a timed build would count as the compiler's: "
+                       "overhead studies take host compilers (warnings run takes both)")
     if recipe.build_system == "ccdb" and opts.mode != "tu":
         raise WarnscopeError("a compile_commands.json is replayed per TU: use --mode tu")
     if recipe.build_system == "ccdb" and "build" in opts.injects:
@@ -285,8 +290,8 @@ def prepare(recipe: Recipe, tree: Path, tc: Toolchain, opts: Options, work: Path
     (the cells are then marked failed)."""
     copy = work / "tree"
     shutil.copytree(tree, copy, symlinks=True)
-    env = process.build_env({"CC": str(wrapper_for(tc.c_driver, "c")),
-                             "CXX": str(wrapper_for(tc.cxx_driver, "c++")),
+    env = process.build_env({"CC": str(wrapper_for(driver_for(tc, "c"), "c")),
+                             "CXX": str(wrapper_for(driver_for(tc, "c++"), "c++")),
                              "CFLAGS": opts.opt, "CXXFLAGS": opts.opt})
     progress(f"{recipe.name} {tc.name}: configure")
     log = work / "configure.log"

@@ -9,9 +9,13 @@ import hashlib
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from warnscope import tool
 from warnscope.paths import cache_dir
+
+if TYPE_CHECKING:
+    from analyzer.toolchain import Toolchain
 
 SOURCE = Path(__file__).with_name("wrapper.c")
 LOG_ENV = "WARNSCOPE_OVERHEAD_LOG"
@@ -22,6 +26,31 @@ FLAGS_ENV = {"c": "WARNSCOPE_OVERHEAD_CFLAGS", "c++": "WARNSCOPE_OVERHEAD_CXXFLA
 #: put in front of a level's flags passed through the build system; the wrapper removes
 #: it before the compiler runs and logs it, which proves where the flags arrived
 MARKER = "--warnscope-level="
+
+
+def driver_for(tc: "Toolchain", language: str) -> str:
+    """The driver a whole build runs for ``tc``: the host's driver; for a compiler of a
+    Debian root, a launcher script in the cache (named like the driver) that runs it
+    through bubblewrap with the root's system directories and the builds' work
+    directories at their own paths, in the build's current directory. Trusted runs only
+    (a project's build, as a user would run it); corpus programs use the sandbox."""
+    driver = tc.driver(language)
+    if tc.root is None:
+        return driver
+    import shlex
+
+    from analyzer.roots import bwrap_argv
+    prefix = bwrap_argv(Path(tc.root), [], binds=(str(cache_dir("overhead", "work")),))[:-1]
+    script = (f"#!/bin/sh\n# {tc.name} of the {tc.suite} root, for warnscope's builds\n"
+              f'exec {shlex.join(prefix)} --chdir "$PWD" -- {shlex.quote(driver)} "$@"\n')
+    key = hashlib.sha256(script.encode()).hexdigest()[:16]
+    dest = cache_dir("overhead", "launchers", key) / os.path.basename(driver)
+    if not dest.exists():
+        tmp = dest.with_name(f".{dest.name}.{os.getpid()}.tmp")
+        tmp.write_text(script)
+        tmp.chmod(0o755)
+        os.replace(tmp, dest)
+    return str(dest)
 
 
 def wrapper_for(driver: str, language: str) -> Path:

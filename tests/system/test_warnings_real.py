@@ -246,3 +246,27 @@ def test_builds_on_a_dask_cluster(gcc_db_copy, cli_at):
     builds = {b["compiler"]: b for b in json.loads(out)["builds"]}
     assert set(builds) == {"gcc-12", "clang-16"} and all(b["status"] == "ok" for b in builds.values())
     assert {d["option"] for d in builds["gcc-12"]["diagnostics"]} >= {"-Wuse-after-free", "-Wunused-variable"}
+
+
+@pytest.mark.parametrize("compiler", ["gcc-14", "gcc-16"])
+def test_a_root_compiler_builds_a_project_but_times_none(compiler, gcc_db_copy, cli_at, fails_on):
+    """A compiler of a Debian root builds a whole project as a user's build would (the
+    compiler wrapper runs a launcher that enters the root through bubblewrap), its
+    diagnostics read in its own format (GCC 16: SARIF); an overhead study, which times
+    builds, refuses it in one line: bubblewrap's set-up would count as the compiler's."""
+    from analyzer import toolchain
+    from warnscope.errors import WarnscopeError
+    try:
+        tc = toolchain.resolve(compiler)
+    except WarnscopeError as exc:
+        pytest.skip(f"{compiler}: {exc}")
+    if tc.root is None:
+        pytest.skip(f"{compiler} is a host compiler here")
+    code, out, err = cli_at(gcc_db_copy)("warnings", "run", "--source", str(UPGRADE), "--build", "make",
+                                         "--compilers", compiler, *LEVEL, "--json", "--quiet")
+    assert code == 0, err
+    (build,) = json.loads(out)["builds"]
+    assert build["status"] == "ok" and build["compiler"] == compiler
+    assert {d["option"] for d in build["diagnostics"]} >= {"-Wunused-variable", "-Wstrict-prototypes"}
+    assert "Debian root" in fails_on(gcc_db_copy, "overhead", "run", "--project", "zlib",
+                                     "--compilers", compiler)

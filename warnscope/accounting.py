@@ -31,7 +31,7 @@ why in one line and the caller carries on without the table.
 """
 from __future__ import annotations
 
-import codecs
+import re
 import os
 import select
 import shutil
@@ -194,12 +194,14 @@ class _Tree:
     ended: bool = False
 
 
+#: bpftrace's ``%r`` prints each byte that is not printable as ``\xNN`` and every other
+#: byte as it is (a backslash too): only those escapes are undone
+_HEX_ESCAPE = re.compile(rb"\\x([0-9a-fA-F]{2})")
+
+
 def _arguments(escaped: bytes) -> tuple[str, str]:
     """argv[1] and argv[2] from bpftrace's ``%r`` of a process's argument area."""
-    try:
-        raw = codecs.escape_decode(escaped)[0]
-    except ValueError:
-        return "", ""
+    raw = _HEX_ESCAPE.sub(lambda m: bytes([int(m.group(1), 16)]), escaped)
     argv = [a.decode("utf-8", "backslashreplace") for a in raw.split(b"\0")] + ["", ""]
     return argv[1], argv[2]
 

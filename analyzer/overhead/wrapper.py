@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from warnscope import tool
-from warnscope.paths import cache_dir
+from warnscope.paths import atomic_write, cache_dir
 
 if TYPE_CHECKING:
     from analyzer.toolchain import Toolchain
@@ -46,10 +46,7 @@ def driver_for(tc: "Toolchain", language: str) -> str:
     key = hashlib.sha256(script.encode()).hexdigest()[:16]
     dest = cache_dir("overhead", "launchers", key) / os.path.basename(driver)
     if not dest.exists():
-        tmp = dest.with_name(f".{dest.name}.{os.getpid()}.tmp")
-        tmp.write_text(script)
-        tmp.chmod(0o755)
-        os.replace(tmp, dest)
+        atomic_write(dest, script.encode(), mode=0o755)
     return str(dest)
 
 

@@ -406,6 +406,43 @@ def _du(path: Path) -> int:
 # ----------------------------------------------------------------------------- running
 
 
+def resolve_inside(root: Path, path: str) -> Path:
+    """``path`` as the root sees it, as a host path: its symlinks followed inside the root
+    (an absolute link target is the root's, not the host's). Raises OSError on a loop."""
+    parts, here, hops = [p for p in path.split("/") if p], Path("/"), 0
+    while parts:
+        part = parts.pop(0)
+        if part == "..":
+            here = here.parent
+            continue
+        candidate = here / part
+        host = Path(f"{root}{candidate}")
+        if host.is_symlink():
+            hops += 1
+            if hops > 40:
+                raise OSError(f"{host}: too many levels of symbolic links")
+            target = os.readlink(host)
+            parts = [p for p in target.split("/") if p] + parts
+            here = Path("/") if target.startswith("/") else here
+        elif part != ".":
+            here = candidate
+    return Path(f"{root}{here}")
+
+
+#: the x86-64 program interpreter every Debian executable names
+INTERPRETER = "/lib64/ld-linux-x86-64.so.2"
+
+
+def host_link_flags(root: Path) -> list[str]:
+    """Linker flags that make an executable linked in ``root`` run on the host with the
+    root's own loader and libraries, as it would in the root: a build that runs a tool it
+    built (sqlite3's lemon) would otherwise load the host's older libc and fail
+    (``GLIBC_2.38' not found``). Link flags only; no compile sees them."""
+    loader = resolve_inside(root, INTERPRETER)
+    libs = resolve_inside(root, "/lib/x86_64-linux-gnu")
+    return [f"-Wl,--dynamic-linker={loader}", f"-Wl,-rpath,{libs}"]
+
+
 def bwrap_argv(root: Path, argv: list[str], binds: tuple[str, ...] = (),
                ro_binds: tuple[str, ...] = (), cwd: str | None = None) -> list[str]:
     """``argv`` run with ``root``'s system directories in place of the host's, for a

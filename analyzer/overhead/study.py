@@ -259,12 +259,25 @@ def _on_cluster(conn: sqlite3.Connection, study: int, jobs: list[CompilerJob], o
 ERROR_LINE = re.compile(r"(?:^|: )(?:fatal error|internal compiler error|error): ")
 
 
+#: a build tool giving up: make's ``make[1]: *** [Makefile:12: x.o] Error 1``, ninja's ``FAILED: x.o``
+TOOL_FAILED = re.compile(r"^(?:g?make(?:\[\d+\])?: \*\*\* |FAILED: )")
+#: a compiler's warning or note, which says nothing about why a step failed
+DIAGNOSTIC_LINE = re.compile(r": (?:warning|note|remark): ")
+
+
 def first_error(lines: Iterable[str]) -> str | None:
-    """The first compiler error line among ``lines``, stripped; None if there is none."""
+    """The first compiler error line among ``lines``, stripped. Without one, the line just
+    before the build tool's first failure (a build-time tool that would not start, a
+    script's message), else that failure line itself; None if the build tool did not fail."""
+    previous, failed = "", None
     for line in lines:
         if ERROR_LINE.search(line):
             return line.strip()
-    return None
+        if failed is None and TOOL_FAILED.match(line):
+            failed = line.strip() if not previous or DIAGNOSTIC_LINE.search(previous) else previous
+        if line.strip() and not TOOL_FAILED.match(line):
+            previous = line.strip()
+    return failed
 
 
 def fail(cells: list[CellResult], what: str, log: Path) -> None:

@@ -39,9 +39,13 @@ def driver_for(tc: "Toolchain", language: str) -> str:
         return driver
     import shlex
 
-    from analyzer.roots import bwrap_argv
+    from analyzer.roots import bwrap_argv, host_link_flags
     prefix = bwrap_argv(Path(tc.root), [], binds=(str(cache_dir("overhead", "work")),))[:-1]
+    # a link (no -c, -S, -E, -fsyntax-only) gets the root's loader and libraries, so that a
+    # tool the build makes and runs starts on the host; compiles see exactly their arguments
     script = (f"#!/bin/sh\n# {tc.name} of the {tc.suite} root, for warnscope's builds\n"
+              'link=yes\nfor a in "$@"; do case $a in -c|-S|-E|-M|-MM|-fsyntax-only) link=no;; esac; done\n'
+              f'[ $link = yes ] && set -- "$@" {shlex.join(host_link_flags(Path(tc.root)))}\n'
               f'exec {shlex.join(prefix)} --chdir "$PWD" -- {shlex.quote(driver)} "$@"\n')
     key = hashlib.sha256(script.encode()).hexdigest()[:16]
     dest = cache_dir("overhead", "launchers", key) / os.path.basename(driver)

@@ -65,3 +65,22 @@ def test_wrap_runs_host_tools_as_they_are_and_root_tools_in_bubblewrap(tmp_path)
     assert ["--symlink", "usr/bin", "/bin"] == argv[argv.index("usr/bin") - 1:][:3]
     assert ["--bind", "/srv/out", "/srv/out"] == argv[argv.index("--bind"):][:3]
     assert zoo.where == "trixie root (14.2.0-19)" and host.where == "host"
+
+
+def test_a_path_resolved_inside_a_root_follows_its_links_there(tmp_path):
+    """The loader a root's executable names, found as the root sees it: Debian's
+    /lib64/ld-linux-x86-64.so.2 links relatively (sid) or absolutely (older roots), and
+    an absolute target is the root's own, never the host's."""
+    from analyzer.roots import resolve_inside
+    libs = tmp_path / "usr" / "lib" / "x86_64-linux-gnu"
+    libs.mkdir(parents=True)
+    (libs / "ld-2.31.so").touch()
+    (tmp_path / "lib").symlink_to("usr/lib")
+    (tmp_path / "lib64").mkdir()
+    (tmp_path / "lib64" / "ld-linux-x86-64.so.2").symlink_to("/lib/x86_64-linux-gnu/ld-2.31.so")
+    assert resolve_inside(tmp_path, "/lib64/ld-linux-x86-64.so.2") == libs / "ld-2.31.so"
+    (tmp_path / "lib64" / "rel").symlink_to("../lib/x86_64-linux-gnu/ld-2.31.so")
+    assert resolve_inside(tmp_path, "/lib64/rel") == libs / "ld-2.31.so"
+    (tmp_path / "loop").symlink_to("/loop")
+    with pytest.raises(OSError):
+        resolve_inside(tmp_path, "/loop")

@@ -21,6 +21,20 @@ def test_a_source_compiled_twice_is_two_tus_named_by_their_objects(tmp_path):
                                                   "crc32.c"]
 
 
+def test_a_compile_and_link_is_a_tu_and_a_link_or_preprocessing_is_not(tmp_path):
+    # sqlite3's build: lemon and the shell are compiled and linked in one step
+    lemon = ("-O2", "-Wall", "-o", "lemon", str(tmp_path / "tool" / "lemon.c"))
+    shell = ("-O2", "-o", "sqlite3", "shell.c", "sqlite3.c", "-lm")
+    assert runner.compiles_source(lemon) and runner.compiles_source(shell)
+    assert runner.compiles_source(("-c", "a.c", "-o", "a.o"))
+    assert not runner.compiles_source(("-o", "lua", "lua.o", "liblua.a", "-lm"))
+    assert not runner.compiles_source(("-E", "a.c"))
+    assert not runner.compiles_source(("-MM", "a.c"))
+    assert not runner.compiles_source(("--version",))
+    records = [_record(str(tmp_path), *lemon), _record(str(tmp_path), *shell)]
+    assert runner.tu_names(records, tmp_path) == ["tool/lemon.c", "shell.c + sqlite3.c"]
+
+
 def test_files_relative_to_the_tree_system_and_compiler_headers_not(tmp_path):
     def file(path: str, cwd: Path = tmp_path / "src") -> str | None:
         return runner._file(RawDiagnostic("-Wx", "warning", path, 1, 1, "m"), str(cwd), tmp_path)

@@ -105,16 +105,19 @@ def run_cmd(ctx, project, source, configure_cmd, build_cmd, clean_cmd, language,
 @click.option("--project", required=True, help="A project built by `warnings run`.")
 @click.option("--compilers", default=None, help="Comma-separated; default: every stored build.")
 @click.option("--level", default=None, help="One level; default: every stored level.")
+@click.option("--as", "as_level", default=None, metavar="LEVEL",
+              help="Answer for wall, wextra or default from the builds at --level (default all), "
+                   "through the flag database, without building again.")
 @click.option("--top", "limit", type=options.COUNT, default=15, show_default=True,
               help="Options shown per build in text (JSON has them all).")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.pass_context
-def report_cmd(ctx, project, compilers, level, limit, as_json) -> None:
+def report_cmd(ctx, project, compilers, level, as_level, limit, as_json) -> None:
     """Per compiler: the diagnostics by option, and the level's options that never fired."""
     from analyzer.warnings import queries
 
     conn = connect(_db(ctx), write=False)
-    result = queries.report(conn, project, _split(compilers) if compilers else None, level)
+    result = queries.report(conn, project, _split(compilers) if compilers else None, level, as_level)
     echo(to_json(result) if as_json else render_report(result, limit))
 
 

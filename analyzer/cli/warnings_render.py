@@ -35,7 +35,8 @@ def render_report(r: Report, limit: int = 15) -> str:
     lines = [f"{r.project} ({r.origin})"]
     for b in r.builds:
         lines.append("")
-        lines.append(f"{b.compiler} at {b.level} {b.opt}: {b.diagnostics} diagnostics "
+        source = f" (answered from its {b.derived_from} build)" if b.derived_from else ""
+        lines.append(f"{b.compiler} at {b.level}{source} {b.opt}: {b.diagnostics} diagnostics "
                      f"({b.printed} as printed in the build's log) in {b.tus} compiles, "
                      f"{len(b.by_option)} options" + ("" if b.status == "ok" else f"  FAILED: {b.error}"))
         width = max([len(_opt(c.option)) for c in b.by_option[:limit]] + [6])
@@ -56,6 +57,14 @@ def render_report(r: Report, limit: int = 15) -> str:
             lines.append(f"  {len(b.silent)} options of the level never fired")
         for t in b.unread:
             lines.append(f"  unread: {t.tu}: {t.problem}")
+        if b.uncertain:
+            lines.append(f"  not exact: {sum(u.count for u in b.uncertain)} more diagnostics "
+                         f"may or may not be printed at {b.level}:")
+            lines += [f"    {_opt(u.option)}  {u.count}  ({u.why})" for u in b.uncertain[:limit]]
+            if len(b.uncertain) > limit:
+                lines.append(f"    ... {len(b.uncertain) - limit} more options")
+        elif b.derived_from:
+            lines.append(f"  exact: the flag database places every diagnostic of the {b.derived_from} build")
     return "\n".join(lines)
 
 

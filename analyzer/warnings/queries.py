@@ -20,7 +20,7 @@ from warnscope.compilers import sort_key
 from warnscope.errors import BadInput, NoData, NotIngested, WarnscopeError
 from warnscope.extract import Tree
 
-from analyzer.warnings import store
+from analyzer.warnings import derive, store
 from analyzer.warnings.results import (Build, CompilerReport, Diagnostic, Diff, DiffEntry, Example, Fired,
                                        OptionCount, OptionDiff, Report, Show, Top, TopOption)
 
@@ -185,14 +185,59 @@ def with_history(conn: sqlite3.Connection, typed: str, entries: list) -> list:
 
 
 def report(conn: sqlite3.Connection, project: str, compilers: list[str] | None = None,
-           level: str | None = None) -> Report:
+           level: str | None = None, as_level: str | None = None) -> Report:
     """Per build of ``project``: its diagnostics by option (most first) and the level's
-    options that never fired."""
+    options that never fired. With ``as_level`` (``wall``, ``wextra``, ``default``),
+    each build at ``level`` (default ``all``) answers for that narrower level through
+    the flag database (:mod:`analyzer.warnings.derive`), saying what it cannot place."""
+    if as_level is not None:
+        if as_level not in derive.DERIVABLE:
+            raise BadInput(f"--as {as_level}: one of {', '.join(derive.DERIVABLE)} can be answered from a build")
+        level = level or "all"
     builds = store.builds(conn, project, compilers, level)
     if not builds:
         raise NoData(f"no warnings build of {project}" + (f" at level {level}" if level else "")
                      + ": run `warnscope warnings run --project " + project + "` first")
-    return report_of(project, builds, FlagView(conn))
+    view = FlagView(conn)
+    if as_level is None:
+        return report_of(project, builds, view)
+    derived, uncertain = [], []
+    for b in builds:
+        index = view.index(b.compiler)
+        if index is None:
+            raise NotIngested(f"{b.compiler} is not in the flag database, which answers --as {as_level}: "
+                              f"warnscope flags ingest {b.compiler}")
+        narrow, unsure = derive.as_level(b, as_level, index, _decided_by(b.compiler))
+        derived.append(narrow)
+        uncertain.append(unsure)
+    result = report_of(project, derived, view)
+    for b, source, unsure in zip(result.builds, builds, uncertain):
+        b.derived_from, b.uncertain = source.level, unsure
+    return result
+
+
+def _decided_by(compiler: str) -> derive.Decided | None:
+    """What a GCC's own code decides, asked through our plugin where one is built for it
+    (none is built here: a query does not compile; ``flags verify`` and ``flags
+    closure --from-plugin`` build them); None for clang or without a plugin."""
+    if not compiler.startswith("gcc-"):
+        return None
+    from analyzer.gccplugin import plugin as gcc_plugin
+    try:
+        found = gcc_plugin.locate(compiler, build=False)
+    except WarnscopeError:
+        return None
+    answers: dict[tuple, dict[str, str] | None] = {}
+
+    def decided(flags: list[str], language: str) -> dict[str, str] | None:
+        key = (tuple(flags), language)
+        if key not in answers:
+            try:
+                answers[key] = gcc_plugin.run(found, language, flags=flags)["states"]
+            except WarnscopeError:
+                answers[key] = None   # the answer stays unsure, as without a plugin
+        return answers[key]
+    return decided
 
 
 def report_of(project: str, builds: list[Build], view: FlagView) -> Report:

@@ -102,6 +102,18 @@ class OptionCount:
 
 
 @dataclass
+class Uncertain:
+    """Diagnostics of a wider build that a narrower level may or may not print
+    (:mod:`analyzer.warnings.derive`): the flag database cannot say, and ``why`` says
+    what stops it (``-Wformat= is 2 at the build's level and 1 here``)."""
+
+    option: str | None
+    count: int
+    printed: int
+    why: str
+
+
+@dataclass
 class CompilerReport:
     """``warnings report``: one build's diagnostics by option, and the level's silent options."""
 
@@ -117,6 +129,10 @@ class CompilerReport:
     silent: list[str]       # options the level turns on that never fired
     unread: list[TuOutcome] # TUs whose output could not be read, with the reason
     error: str | None = field(default=None, metadata=OPTIONAL)
+    #: answered from the build at this level (``all``) through the flag database, not built
+    derived_from: str | None = field(default=None, metadata=OPTIONAL)
+    #: with ``derived_from``: what the flag database cannot place in or out, per option
+    uncertain: list[Uncertain] | None = field(default=None, metadata=OPTIONAL)
 
 
 @dataclass

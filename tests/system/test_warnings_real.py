@@ -108,6 +108,46 @@ def test_zlib_report(zlib, cli_at):
     assert "clang-16 is not in the flag database" in text
 
 
+def test_wall_and_wextra_answered_from_the_all_build_match_real_builds(zlib, tmp_path, cli_at):
+    """`report --as wall` answers from the `all` build through the flag database: what it
+    calls exact is exactly what a real build at that level prints, and whatever a real
+    build prints beyond it is among the options it says it cannot place."""
+    from analyzer.cli import main
+    from flagdb.ingest import ingest
+    from warnscope.database import connect
+    db = tmp_path / "zlib.db"
+    shutil.copy(zlib[0], db)
+    conn = connect(db)
+    ingest(conn, "clang-16")
+    conn.close()
+    assert main(["--db", str(db), "warnings", "run", "--project", "zlib", "--compilers", "gcc-12,clang-16",
+                 "--level", "wall,wextra", "--quiet"]) == 0
+    cli = cli_at(db)
+
+    for level in ("wall", "wextra"):
+        derived = {b["compiler"]: b for b in json.loads(_ok(cli("warnings", "report", "--project", "zlib",
+                                                                "--as", level, "--json")))["builds"]}
+        real = {b["compiler"]: b for b in json.loads(_ok(cli("warnings", "report", "--project", "zlib",
+                                                             "--level", level, "--json")))["builds"]}
+        assert set(derived) == set(real) == {"gcc-12", "clang-16"}
+        for compiler, d in derived.items():
+            r = real[compiler]
+            assert d["derived_from"] == "all" and "derived_from" not in r
+            counts = {o["option"]: o["count"] for o in d["by_option"]}
+            real_counts = {o["option"]: o["count"] for o in r["by_option"]}
+            unsure = {u["option"] for u in d["uncertain"]}
+            # every option placed exactly has the real build's count; the rest are unsure
+            for option, n in real_counts.items():
+                assert counts.get(option) == n or option in unsure, (compiler, level, option)
+            for option, n in counts.items():
+                assert real_counts.get(option) == n, (compiler, level, option)
+        assert d["uncertain"] is not None
+    # the reasons are said per option: gcc-12's -Wformat=2 in `all` against -Wall's -Wformat=1
+    text = _ok(cli("warnings", "report", "--project", "zlib", "--as", "wall", "--compilers", "gcc-12"))
+    assert "gcc-12 at wall (answered from its all build)" in text
+    assert "-Wformat=  2  (-Wformat= is 2 at the build's level and 1 here)" in text
+
+
 # ------------------------------------------------------------------ the fixture project
 
 @pytest.fixture(scope="module")

@@ -75,6 +75,8 @@ UID_COUNT = 64
 LOCK_DIR = Path("/run/warnscope-sandbox") if os.geteuid() == 0 else None
 #: How often the memory watchdog looks at the process tree.
 WATCH_INTERVAL = 0.02
+#: ... doubling after each look up to this
+WATCH_MAX = 0.08
 #: Seconds a run's init has, once asked, to kill and reap what is left before it is
 #: killed itself (then the kernel reaps the rest, and their CPU is nobody's).
 END_GRACE = 2.0
@@ -365,9 +367,12 @@ def _supervise(zygote: sandbox_ns.Zygote, request: sandbox_ns.Request,
     init_pid: int | None = None
     state = _Messages()
     peak_rss = 0
-    # The first look at the memory after one interval, as between any two looks: most
-    # runs have ended by then, and a look costs /proc reads of the whole tree.
-    next_watch = start + WATCH_INTERVAL
+    # The first look at the memory after one interval: most runs have ended by then, and
+    # a look costs /proc reads of the whole tree. The interval then doubles up to
+    # WATCH_MAX: a compile of a tenth of a second is looked at twice, not five times, and
+    # RLIMIT_AS bounds each process in between.
+    interval = WATCH_INTERVAL
+    next_watch = start + interval
     try:
         while state.ended is None and state.failure is None and state.reaped is None:
             now = time.monotonic()
@@ -376,14 +381,16 @@ def _supervise(zygote: sandbox_ns.Zygote, request: sandbox_ns.Request,
                 break
             if init_pid is None and state.started:
                 init_pid = zygote.run_init()
-            if init_pid is not None and now >= next_watch:
-                next_watch = now + WATCH_INTERVAL
+            if now >= next_watch and init_pid is not None:
+                interval = min(2 * interval, WATCH_MAX)
+                next_watch = now + interval
                 rss = sandbox_ns.rss_bytes(sandbox_ns.probe_children(init_pid))
                 peak_rss = max(peak_rss, rss)
                 if rss > limits.memory:
                     memory_hit = True
                     break
-            for key, _ in sel.select(timeout=min(WATCH_INTERVAL, deadline - now)):
+            wake = next_watch if init_pid is not None else now + WATCH_INTERVAL
+            for key, _ in sel.select(timeout=max(0.0, min(wake, deadline) - now)):
                 if key.fileobj == msg_r:
                     if not _read_into(msg_r, messages, sel, msg_r) and not state.started:
                         state.failure = "the zygote ended without a word"
@@ -413,14 +420,17 @@ def _supervise(zygote: sandbox_ns.Zygote, request: sandbox_ns.Request,
             if state.started and state.reaped is None:
                 init_pid = zygote.run_init()
         program_ended = state.ended is not None
-        leftovers = _end_run(init_pid)
+        _end_run(init_pid)
         rest, done = sandbox_ns.read_messages(msg_r, time.monotonic() + END_GRACE)
+        killed = 0
         if not done and init_pid is not None:  # the init did not end its run: end it all
+            killed = _left_behind(init_pid)
             _end_run(init_pid, signal.SIGKILL)
             more, done = sandbox_ns.read_messages(msg_r, time.monotonic() + 10)
             rest += more
         messages += rest
         state.parse(messages)
+        leftovers = state.left if state.left is not None else killed
         if not done:  # the zygote did not reap the run: it is not to be trusted again
             raise sandbox_ns.ZygoteFailed("sandbox: the zygote did not end a run")
         # Whatever the program wrote before it ended is still in the pipes: drain them.
@@ -444,8 +454,6 @@ def _supervise(zygote: sandbox_ns.Zygote, request: sandbox_ns.Request,
     if state.failure is not None and state.ended is None:
         raise SandboxError(f"sandbox: {state.failure}")
     wall = time.monotonic() - start
-    if not program_ended:
-        leftovers = max(leftovers - 1, 0)  # the program itself was among them
     # The program's own rusage, told when it was reaped -- also when it was killed at
     # the end (a timeout, the memory cap, the output cap): its CPU until then counts.
     _, user, sys_, maxrss = state.ended or state.reaped or (0, 0.0, 0.0, 0)
@@ -508,9 +516,11 @@ class _Messages:
     init exists), ``S status utime stime maxrss`` (the program ended), ``X errno`` (it
     could not be executed), ``E why`` (the run's sandbox could not be built), ``R
     status utime stime maxrss`` (the init was reaped: the run is over; its rusage
-    includes whatever it reaped)."""
+    includes whatever it reaped), ``L count`` (the init ended the run: how many processes
+    besides the program it found alive, killed and reaped)."""
 
     def __init__(self) -> None:
+        self.left: int | None = None
         self.started = False
         self.ended: tuple[int, float, float, int] | None = None
         self.reaped: tuple[int, float, float, int] | None = None
@@ -529,27 +539,30 @@ class _Messages:
                     self.ended = value
                 else:
                     self.reaped = value
+            elif kind == "L":
+                self.left = int(rest)
             elif kind == "X":
                 self.exec_errno = int(rest)
             elif kind == "E":
                 self.failure = rest
 
 
-def _end_run(init_pid: int | None, how: int = signal.SIGTERM) -> int:
-    """Count what still runs in the run's namespace and end it: SIGTERM asks its init to
-    kill and reap every other process (so their CPU reaches the rusage), then exit;
-    SIGKILL kills the init, and the kernel the rest. The namespace's tmpfs go with it.
-    Returns the count, the program itself included while it runs."""
+def _end_run(init_pid: int | None, how: int = signal.SIGTERM) -> None:
+    """End the run: SIGTERM asks its init to kill and reap every other process (so their
+    CPU reaches the rusage), say how many there were besides the program (``L``), and
+    exit; SIGKILL kills the init, and the kernel the rest. The namespace's tmpfs go with it."""
     if init_pid is None:
-        return 0
-    kids = sandbox_ns.probe_children(init_pid)
-    leftovers = sum(1 for k in kids if sandbox_ns.ns_pid(k) != 2)  # 2: the program
-    leftovers += any(sandbox_ns.ns_pid(k) == 2 for k in kids)      # (subtracted later)
+        return
     try:
         os.kill(init_pid, how)
     except ProcessLookupError:
         pass
-    return leftovers
+
+
+def _left_behind(init_pid: int) -> int:
+    """What still runs in a run's namespace besides the program (pid 2 there), counted
+    from /proc: for a run whose init is killed rather than asked to end it."""
+    return sum(1 for k in sandbox_ns.probe_children(init_pid) if sandbox_ns.ns_pid(k) != 2)
 
 
 def _run_plain(argv: list[str], workdir: Path, uid: int | None, limits: Limits,

@@ -33,11 +33,12 @@
  * on MSG. I, pid 1 there, mounts /work, a fresh /proc and private size-capped tmpfs
  * on /tmp, /var/tmp, /dev/shm and /run/lock, forks D and reaps; when D ends it says
  * "S <status> <utime> <stime> <maxrss_kb>" and goes on reaping until SIGTERM, when it
- * kills every process left in the namespace, reaps them and exits. D starts a session,
+ * kills every process left in the namespace, reaps them, says "L <count>" (how many
+ * besides the program were left) and exits. D starts a session,
  * takes OUT, ERR and /dev/null as its stdio, sets the rlimits (as root before the
  * uid, so they cannot be raised), drops to UID, and execs ARGV (PATH of ENV); if the
  * exec fails it says "X <errno>". The parent (analyzer/sandbox.py) reads OUT, ERR and
- * MSG, enforces the wall clock and the memory cap, counts what is left and sends I
+ * MSG, enforces the wall clock and the memory cap, and sends I
  * SIGTERM (SIGKILL if it does not end at once), which takes the whole PID namespace --
  * and with it the mount and IPC namespaces and their tmpfs -- down. Z reaps I, says
  * "R <status> <utime> <stime> <maxrss_kb>" (I's rusage, which includes everything of
@@ -353,7 +354,7 @@ static void run_init(int sock, struct request *r) {
      * what is left) kill every other process of the namespace and reap them too, then
      * exit. Killed and reaped here, not by the kernel as the namespace's init exits:
      * the kernel autoreaps those, and their CPU time would reach no one's rusage. */
-    int ending = 0, told = 0;
+    int ending = 0, told = 0, left = 0;
     for (;;) {
         pid_t pid;
         int status;
@@ -364,15 +365,27 @@ static void run_init(int sock, struct request *r) {
                     (long)ru.ru_utime.tv_usec, (long)ru.ru_stime.tv_sec,
                     (long)ru.ru_stime.tv_usec, ru.ru_maxrss);
                 told = 1;
+            } else if (ending && pid != program) {
+                left++;  /* alive when the run ended: left behind by the program */
             }
         }
         if (pid < 0 && errno == ECHILD && ending) break;
         if (ending) kill(-1, SIGKILL);  /* whatever forked since */
         if (sigwaitinfo(&set, NULL) == SIGTERM && !ending) {
+            /* what had ended already is not left behind: reap it first, uncounted */
+            while ((pid = wait4(-1, &status, WNOHANG, &ru)) > 0) {
+                if (pid == program && !told) {
+                    say(r->msg, "S %d %ld.%06ld %ld.%06ld %ld", status, (long)ru.ru_utime.tv_sec,
+                        (long)ru.ru_utime.tv_usec, (long)ru.ru_stime.tv_sec,
+                        (long)ru.ru_stime.tv_usec, ru.ru_maxrss);
+                    told = 1;
+                }
+            }
             ending = 1;
             kill(-1, SIGKILL);  /* from the namespace's init: every process but itself */
         }
     }
+    say(r->msg, "L %d", left);
     _exit(0);
 }
 

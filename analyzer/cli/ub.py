@@ -73,7 +73,7 @@ def run_cmd(ctx, corpus_dir, compilers, levels, flag_sets, runs, timeout, jobs, 
     limits = sandbox.Limits(timeout=timeout, cpu=max(1, math.ceil(timeout) + 1))
     if scheduler is not None:
         check_scheduler(scheduler)
-    ub_run.validate(corpus_dir, compiler_list, level_list)  # bad input: nothing written
+    validated = ub_run.validate(corpus_dir, compiler_list, level_list)  # bad input: nothing written
     executor = executors.for_scheduler(scheduler)
     conn = connect(_db(ctx), write=True)
     progress = progress_mod.for_cli(as_json, "ub run")
@@ -81,7 +81,8 @@ def run_cmd(ctx, corpus_dir, compilers, levels, flag_sets, runs, timeout, jobs, 
         summary = ub_run.run(conn, corpus_dir, compiler_list, level_list, flag_list,
                              jobs=jobs, runs=runs, limits=limits,
                              warnings=not no_warnings, sanitizers=not no_sanitizers,
-                             code=not no_code, executor=executor, progress=progress)
+                             code=not no_code, executor=executor, progress=progress,
+                             validated=validated)
     finally:
         progress.close()
         if executor is not None:

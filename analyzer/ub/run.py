@@ -56,19 +56,21 @@ def run(conn, corpus_dir: str | Path, compilers: list[str], levels: list[str],
         flag_sets: list[str] = ("",), *, jobs: int | None = None, runs: int = DEFAULT_RUNS,
         limits: sandbox.Limits = sandbox.Limits(), warnings: bool = True,
         sanitizers: bool = True, code: bool = True, executor: Executor | None = None,
-        progress: Progress | None = None) -> RunSummary:
+        progress: Progress | None = None,
+        validated: tuple[Corpus, list[Toolchain], list[str]] | None = None) -> RunSummary:
     """Run every missing cell of ``corpus_dir`` and store the results in ``conn``.
 
     ``progress`` (:mod:`analyzer.progress`) is told how many jobs there are, in one
     message, and advanced as each one's result arrives. ``code`` False keeps no generated
     code (no -g, no objdump; part of the cells' keys, so a later run with code runs them
-    again)."""
+    again). ``validated``: :func:`validate`'s answer for these arguments, when the caller
+    has it already (the corpus is not read twice)."""
     start = time.monotonic()
     if runs < 1:
         raise BadInput("runs per cell must be at least 1")
     check_workers(jobs)
     corpus = str(Path(corpus_dir).resolve())
-    loaded, resolved, norm_levels = validate(corpus_dir, compilers, levels)
+    loaded, resolved, norm_levels = validated or validate(corpus_dir, compilers, levels)
     cases = loaded.cases
     flag_tuples = list(dict.fromkeys(tuple(f.split()) for f in flag_sets))
     ub_store.save_cases(conn, corpus, cases)

@@ -304,6 +304,13 @@ static int copy_file(int in, const char *dst) {
     return n < 0 ? -1 : 0;
 }
 
+/* "S": the program ended, with its wait status and rusage. */
+static void told_ended(int msg, int status, const struct rusage *ru) {
+    say(msg, "S %d %ld.%06ld %ld.%06ld %ld", status, (long)ru->ru_utime.tv_sec,
+        (long)ru->ru_utime.tv_usec, (long)ru->ru_stime.tv_sec, (long)ru->ru_stime.tv_usec,
+        ru->ru_maxrss);
+}
+
 /* I: pid 1 of the run's namespaces. Never returns. */
 static void run_init(int sock, struct request *r) {
     char path[4200], opts[128];
@@ -361,9 +368,7 @@ static void run_init(int sock, struct request *r) {
         struct rusage ru;
         while ((pid = wait4(-1, &status, WNOHANG, &ru)) > 0) {
             if (pid == program && !told) {
-                say(r->msg, "S %d %ld.%06ld %ld.%06ld %ld", status, (long)ru.ru_utime.tv_sec,
-                    (long)ru.ru_utime.tv_usec, (long)ru.ru_stime.tv_sec,
-                    (long)ru.ru_stime.tv_usec, ru.ru_maxrss);
+                told_ended(r->msg, status, &ru);
                 told = 1;
             } else if (ending && pid != program) {
                 left++;  /* alive when the run ended: left behind by the program */
@@ -375,9 +380,7 @@ static void run_init(int sock, struct request *r) {
             /* what had ended already is not left behind: reap it first, uncounted */
             while ((pid = wait4(-1, &status, WNOHANG, &ru)) > 0) {
                 if (pid == program && !told) {
-                    say(r->msg, "S %d %ld.%06ld %ld.%06ld %ld", status, (long)ru.ru_utime.tv_sec,
-                        (long)ru.ru_utime.tv_usec, (long)ru.ru_stime.tv_sec,
-                        (long)ru.ru_stime.tv_usec, ru.ru_maxrss);
+                    told_ended(r->msg, status, &ru);
                     told = 1;
                 }
             }

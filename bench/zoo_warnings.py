@@ -13,6 +13,12 @@ Two steps, both from the repository root:
     limits the projects. A project's run exits 1 when a build fails (cppcheck with
     gcc-11/12: the compiler's crash under ``-Wmismatched-tags``); its builds are stored.
 
+``.venv/bin/python -m bench.zoo_warnings check``
+    Builds zlib and lua5.4 at ``wall`` and ``wextra`` for real with the same compilers
+    (timed likewise; BENCH_ZOO_BUILD=0 compares the stored builds only), and compares
+    each with ``report --as`` of its ``all`` build: how many builds the flag database
+    answers exactly, and every option where it does not.
+
 ``.venv/bin/python -m bench.zoo_warnings report``
     Prints, as Markdown, from the stored builds through warnscope's own queries
     (``analyzer.warnings.queries``, never by parsing its text): diagnostics per project
@@ -97,6 +103,50 @@ def report() -> None:
     _releases(conn, [p for p in projects if PLAN[p] == ZOO])
 
 
+def check() -> None:
+    """Builds zlib and lua5.4 at ``wall`` and ``wextra`` for real with every compiler of
+    the zoo, and compares them with ``report --as`` of the ``all`` builds: per build,
+    whether every option placed has the real build's count, and whatever the real build
+    printed beyond them is among the options said unsure."""
+    from analyzer.warnings import queries
+    projects = [p for p in os.environ.get("BENCH_ZOO_PROJECTS", "zlib,lua5.4").split(",") if p]
+    print(f"# warnings run --level wall,wextra into {DB}; {machine()}")
+    print("| project | compilers | wall s | CPU user+sys s | load before | exit |")
+    print("|---|---|---|---|---|---|")
+    for project in projects if os.environ.get("BENCH_ZOO_BUILD", "1") != "0" else ():
+        argv = [sys.executable, "-m", "analyzer", "--db", str(DB), "warnings", "run", "--project", project,
+                "--compilers", PLAN[project], "--level", "wall,wextra", "--quiet"]
+        run = run_tree(argv, cwd=THIS_TREE, output=DB.parent / f"zoo-{project}-narrow.log")
+        print(f"| {project} | {len(PLAN[project].split(','))} | {run.wall:.0f} | {run.cpu:.0f} | "
+              f"{run.load1:.2f} | {run.exit} |", flush=True)
+    conn = connect(DB, write=False)
+    print("\n| project | level | builds | exact | placed but not printed | printed but not placed |")
+    print("|---|---|---|---|---|---|")
+    wrong: list[str] = []
+    for project in projects:
+        for level in ("wall", "wextra"):
+            derived = {b.compiler: b for b in queries.report(conn, project, level="all", as_level=level).builds}
+            real = {b.compiler: b for b in queries.report(conn, project, level=level).builds}
+            exact = over = under = 0
+            for compiler in sorted(set(derived) & set(real), key=sort_key):
+                d, r = derived[compiler], real[compiler]
+                placed = {c.option: c.count for c in d.by_option}
+                printed = {c.option: c.count for c in r.by_option}
+                unsure = {u.option for u in d.uncertain or []}
+                too_many = {o: (n, printed.get(o, 0)) for o, n in placed.items() if printed.get(o, 0) < n}
+                too_few = {o: (placed.get(o, 0), n) for o, n in printed.items()
+                           if placed.get(o, 0) < n and o not in unsure}
+                exact += not too_many and not too_few
+                over += bool(too_many)
+                under += bool(too_few)
+                wrong += [f"{project} {compiler} {level}: `{o}` placed {a}, printed {b}"
+                          for o, (a, b) in {**too_many, **too_few}.items()]
+            print(f"| {project} | {level} | {len(set(derived) & set(real))} | {exact} | {over} | {under} |")
+    print()
+    for line in wrong:
+        print(f"- {line}")
+
+
 def _version(text: str) -> str:
     """``gcc-12 (Debian 12.2.0-14+deb12u1) 12.2.0`` -> ``12.2.0``."""
     found = re.search(r"\b\d+\.\d+(?:\.\d+)?\b", text)
@@ -106,7 +156,8 @@ def _version(text: str) -> str:
 def _own(file: str | None) -> bool:
     """A file of the project's tree (not /usr/include, not the compiler's own headers,
     whose diagnostics change with each root's libc as much as with the compiler)."""
-    return bool(file) and not file.startswith(("/", "<"))
+    from analyzer.warnings.derive import in_system_header
+    return bool(file) and not in_system_header(file)
 
 
 def _reason(why: str) -> str:
@@ -161,7 +212,9 @@ if __name__ == "__main__":
     what = sys.argv[1] if len(sys.argv) > 1 else ""
     if what == "build":
         build()
+    elif what == "check":
+        check()
     elif what == "report":
         report()
     else:
-        sys.exit("usage: python -m bench.zoo_warnings build|report")
+        sys.exit("usage: python -m bench.zoo_warnings build|check|report")

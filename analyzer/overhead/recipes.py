@@ -81,8 +81,12 @@ RECIPES: dict[str, Recipe] = {r.name: r for r in (
            clean="make -C src clean", package="lua5.4", needs=("libtool",), inject="env",
            # Debian's src/Makefile: `$(CXX) $(CFLAGS) -c $< -o $*-c++.o` (MYCXXFLAGS unused)
            flags_language=(("c++", "c"),)),
+    # no zlib: configure turns the shell's zlib code on wherever libz links (the host has
+    # zlib1g-dev, a Debian root has not), and two compilers would build other code
     Recipe("sqlite3", "SQLite 3.40, C, autoconf (amalgamation generated with tclsh)", ("c",), "autotools",
-           configure="./configure --disable-tcl --disable-readline", build="make -j{jobs}",
+           configure="./configure --disable-tcl --disable-readline ac_cv_header_zlib_h=no "
+                     "ac_cv_search_deflate=no",
+           build="make -j{jobs}",
            clean="make clean", package="sqlite3", needs=("tclsh",)),
     Recipe("fftw3", "FFTW 3.3.10, C, autotools (the classic study's C project)", ("c",), "autotools",
            configure="./configure --disable-fortran --disable-doc", build="make -j{jobs}",

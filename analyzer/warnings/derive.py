@@ -4,24 +4,34 @@ Building a project at ``wall`` and ``wextra`` as well as ``all`` triples the wor
 build at ``all`` printed every diagnostic the narrower levels print, and the flag
 database says which options ``-Wall`` turns on. So ``wall`` is answered from the ``all``
 build by keeping the diagnostics whose option the narrower level turns on *in the same
-state*. Where that is not exact the answer says so, per option, and never guesses:
+state*. Where GCC's own code decides a state (``Init(-1)`` in its option files:
+``-Wlong-long`` depends on ``-pedantic`` and the standard; or a default set for a
+language standard: GCC 16's C++20 turns ``-Wdeprecated-enum-enum-conversion`` on), the
+option files cannot say; where our GCC plugin can run in that GCC, GCC answers
+instead: the plugin reports every option's state after GCC's own option processing
+under each level's flags (:func:`analyzer.gccplugin.plugin.run`), and those states
+replace the flag database's for both levels. Where the answer is not exact it says so,
+per option, and never guesses:
 
 - the option is on in both, but at another value: ``all`` has ``-Wformat=2`` where
   ``-Wall`` gives ``-Wformat=1``, and ``-Wformat=2`` checks more (the same for
   ``-Warray-bounds=2``, ``-Wimplicit-fallthrough=5``, ``-Wstringop-overflow=4`` …);
-- the option's default is decided in the compiler's code (GCC's ``Init(-1)``:
-  ``-Wlong-long`` depends on ``-pedantic`` and the standard) and the compiler could not
-  be asked, or only part of a clang group is on by default. Where our GCC plugin can
-  run in that GCC, the compiler answers: the plugin reports every option's state after
-  GCC's own post-option code under the narrower level's flags
-  (:func:`analyzer.gccplugin.plugin.run`), and a state still ``-1`` there is left to
-  the diagnostic's own code and stays unsure;
+- the state is left to the diagnostic's own code (a GCC state still ``-1`` after option
+  processing; without the plugin, every ``Init(-1)``), or only part of a clang group is
+  on by default;
 - the diagnostic has no option (GCC's pedantic remarks without one), or an option the
   flag database does not know for that compiler.
 
 Dropped exactly: diagnostics in system headers when the wider level had
 ``-Wsystem-headers`` (GCC's ``all`` has it) and the narrower one has not, and every
 option the narrower level leaves off. Errors are kept: no warning flag makes them.
+
+Beyond it: a compiler's code can make one option's diagnostics depend on another flag
+that no table connects. clang 19 and 21 print their signedness mismatches of format
+strings under ``-Wformat``, but only when ``-Wformat-signedness`` is on, which
+``-Weverything`` turns on and ``-Wall`` does not: two such diagnostics of zlib are placed
+at ``wall`` and a real ``wall`` build does not print them
+(``python -m bench.zoo_warnings check`` measures this against real builds).
 """
 from __future__ import annotations
 
@@ -49,8 +59,8 @@ Decided = Callable[[list[str], str], "dict[str, str] | None"]
 
 def states(index: Index, flags: list[str], language: str) -> dict[str, str]:
     """Every warning flag that is on (name -> value) in a compile of ``language`` given
-    ``flags``: the compiler's defaults, then what the flags turn on (clang's
-    ``-Weverything`` turns on every warning)."""
+    ``flags``, as the flag database says: the compiler's defaults, then what the flags
+    turn on (clang's ``-Weverything`` turns on every warning)."""
     on = {f.name: ("1" if f.default == "on" else f.default) for f in index.data.flags
           if f.default not in OFF + UNDECIDED and not f.alias_of}
     if "-Weverything" in flags:
@@ -59,29 +69,43 @@ def states(index: Index, flags: list[str], language: str) -> dict[str, str]:
     return {name: value for name, value in on.items() if value not in OFF}
 
 
-def in_system_header(d: Diagnostic) -> bool:
-    """A diagnostic in a header outside the tree: /usr/include, the compiler's own."""
-    return bool(d.file) and (d.file.startswith("/") or d.file.startswith("<"))
+def undecided(index: Index) -> dict[str, str]:
+    """The flags whose default the flag database cannot give, and why."""
+    return {f.name: f"{f.name}'s default is decided " + ("in the compiler's code" if f.default == "code"
+                                                        else "per diagnostic (part of the group is on)")
+            for f in index.data.flags if f.default in UNDECIDED}
+
+
+def binary_states(binary: dict[str, str]) -> tuple[dict[str, str], dict[str, str]]:
+    """The compiler's own states: those on (name -> value), and those it left undecided."""
+    on = {name: value for name, value in binary.items() if value not in OFF and value != "-1"}
+    left = {name: f"{name} is left to the diagnostic's own code (-1 after option processing)"
+            for name, value in binary.items() if value == "-1"}
+    return on, left
+
+
+def in_system_header(file: str | None) -> bool:
+    """A diagnostic's file outside the tree: /usr/include, the compiler's own headers
+    (``<gcc>/include/stddef.h``); the runner names every file of the tree relative to it."""
+    return bool(file) and file.startswith(("/", "<"))
 
 
 def as_level(build: Build, level: str, index: Index,
              decided: Decided | None = None) -> tuple[Build, list[Uncertain]]:
     """``build`` (at a wider level) as a build at ``level`` would have printed it: the
     diagnostics known to be printed at ``level``, and those that may or may not be,
-    per option with the reason. ``decided`` asks the compiler what its code decides."""
+    per option with the reason. ``decided`` asks the compiler for its own states."""
     narrow = {lang: list(FIXED[level]) for lang in build.flags}
-    wide_on = {lang: states(index, flags, lang) for lang, flags in build.flags.items()}
-    narrow_on = {lang: states(index, flags, lang) for lang, flags in narrow.items()}
-    for lang, flags in narrow.items():
-        binary = decided(flags, lang) if decided is not None else None
-        for f in index.data.flags:
-            value = binary.get(f.name) if binary is not None and f.default in UNDECIDED else None
-            if value is None or value == "-1":
-                continue   # not asked, or still left to the diagnostic's code
-            if value in OFF:
-                narrow_on[lang][f.name] = "0"     # known off: "out" below, not unsure
-            else:
-                narrow_on[lang][f.name] = value
+    wide_on, narrow_on, unsure_of = {}, {}, {}
+    for lang in build.flags:
+        wide = decided(build.flags[lang], lang) if decided is not None else None
+        mine = decided(narrow[lang], lang) if decided is not None else None
+        if wide is not None and mine is not None:
+            wide_on[lang] = binary_states(wide)[0]
+            narrow_on[lang], unsure_of[lang] = binary_states(mine)
+        else:
+            wide_on[lang] = states(index, build.flags[lang], lang)
+            narrow_on[lang], unsure_of[lang] = states(index, narrow[lang], lang), undecided(index)
     tu_language = {t.tu: t.language for t in build.tus}
     system_dropped = any("-Wsystem-headers" in fl for fl in build.flags.values()) \
         and not any("-Wsystem-headers" in fl for fl in narrow.values())
@@ -91,10 +115,12 @@ def as_level(build: Build, level: str, index: Index,
         if d.severity in ALWAYS:
             kept.append(d)
             continue
-        if system_dropped and in_system_header(d):
+        if system_dropped and in_system_header(d.file):
             continue
-        verdicts = {_verdict(d.option, index, wide_on.get(lang, {}), narrow_on.get(lang, {}))
-                    for lang in {tu_language.get(tu, "c") for tu in d.tus} or {"c"}}
+        languages = {tu_language.get(tu, "c") for tu in d.tus} or {"c"}
+        verdicts = {_verdict(d.option, index, wide_on.get(lang, {}), narrow_on.get(lang, {}),
+                             unsure_of.get(lang, {}))
+                    for lang in languages}
         if verdicts == {"in"}:
             kept.append(d)
         elif verdicts != {"out"}:
@@ -107,22 +133,17 @@ def as_level(build: Build, level: str, index: Index,
     return derived, uncertain
 
 
-def _verdict(option: str | None, index: Index, wide: dict[str, str], narrow: dict[str, str]) -> str:
+def _verdict(option: str | None, index: Index, wide: dict[str, str], narrow: dict[str, str],
+             unsure_of: dict[str, str]) -> str:
     """``in``, ``out``, or why it cannot be said."""
     if option is None:
         return "no option controls it, so no flag says whether it is printed"
     hit = index.target(option)
     if hit is None:
         return "not in the flag database"
-    flag = hit[0]
-    name = flag.name
-    if narrow.get(name) == "0":
-        return "out"
+    name = hit[0].name
     if name not in narrow:
-        if flag.default in UNDECIDED:
-            return f"{name}'s default is decided " + ("in the compiler's code" if flag.default == "code"
-                                                      else "per diagnostic (part of the group is on)")
-        return "out"
+        return unsure_of.get(name, "out")
     if narrow[name] != wide.get(name, narrow[name]):
         return f"{name} is {wide[name]} at the build's level and {narrow[name]} here"
     return "in"

@@ -108,7 +108,7 @@ def test_zlib_report(zlib, cli_at):
     assert "clang-16 is not in the flag database" in text
 
 
-def test_wall_and_wextra_answered_from_the_all_build_match_real_builds(zlib, tmp_path, cli_at):
+def test_wall_and_wextra_answered_from_the_all_build_match_real_builds(zlib, tmp_path, cli_at, fails_on):
     """`report --as wall` answers from the `all` build through the flag database: what it
     calls exact is exactly what a real build at that level prints, and whatever a real
     build prints beyond it is among the options it says it cannot place."""
@@ -117,6 +117,11 @@ def test_wall_and_wextra_answered_from_the_all_build_match_real_builds(zlib, tmp
     from warnscope.database import connect
     db = tmp_path / "zlib.db"
     shutil.copy(zlib[0], db)
+    # clang-16 is not in the flag database yet: no answer for it, in one line
+    assert "clang-16 is not in the flag database" in fails_on(db, "warnings", "report", "--project", "zlib",
+                                                              "--as", "wall")
+    assert "--as wextra-ish: one of" in fails_on(db, "warnings", "report", "--project", "zlib",
+                                                 "--as", "wextra-ish")
     conn = connect(db)
     ingest(conn, "clang-16")
     conn.close()

@@ -52,9 +52,23 @@ def test_the_compilers_own_answer_settles_a_default_decided_in_code():
         asked.append((flags, language))
         return {"-Wlong-long": "0"}
     wall, unsure = as_level(build, "wall", Index(DATA), decided)
-    assert wall.diagnostics == [] and unsure == [] and asked == [(["-Wall"], "c")]
+    assert wall.diagnostics == [] and unsure == [] and asked == [(ALL, "c"), (["-Wall"], "c")]
     wall, unsure = as_level(build, "wall", Index(DATA), lambda f, lang: {"-Wlong-long": "1"})
     assert [d.option for d in wall.diagnostics] == ["-Wlong-long"] and unsure == []
     # still -1 after GCC's post-option code: left to the diagnostic, so unsure
     wall, unsure = as_level(build, "wall", Index(DATA), lambda f, lang: {"-Wlong-long": "-1"})
     assert wall.diagnostics == [] and [u.option for u in unsure] == ["-Wlong-long"]
+
+
+def test_the_compilers_states_replace_the_option_files_for_both_levels():
+    """GCC 16's C++20 turns -Wdeprecated-enum-enum-conversion on in code: its option
+    file says off, the compiler says on, and the compiler is right (lua5.4's C++ build)."""
+    build = _build(_d("-Wpadded"))
+
+    def decided(flags, language):
+        return {"-Wpadded": "1"} if flags == ["-Wall"] or "-Wpadded" in flags else {}
+    wall, unsure = as_level(build, "wall", Index(DATA), decided)
+    assert [d.option for d in wall.diagnostics] == ["-Wpadded"] and unsure == []
+    # a compiler that cannot be asked: the option files answer
+    wall, unsure = as_level(build, "wall", Index(DATA), lambda f, lang: None)
+    assert wall.diagnostics == [] and unsure == []

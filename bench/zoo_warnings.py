@@ -9,7 +9,8 @@ Two steps, both from the repository root:
     the host's five (HOST), into BENCH_ZOO_DB (default
     ``~/.cache/warnscope-bench/zoo-warnings.db``), each project as one measured
     process tree (``warnscope.measure.run_tree``: wall, CPU user+sys of every process
-    of the builds), one run each, with the load average before it. BENCH_ZOO_PROJECTS
+    of the builds), one run each, with the load average before it; first the clangs'
+    flag data is ingested (``flags ingest``, untimed: ``report --as`` needs it). BENCH_ZOO_PROJECTS
     limits the projects. A project's run exits 1 when a build fails (cppcheck with
     gcc-11/12: the compiler's crash under ``-Wmismatched-tags``); its builds are stored.
 
@@ -50,6 +51,10 @@ THIS_TREE = Path(__file__).resolve().parents[1]
 
 def build() -> None:
     projects = [p for p in os.environ.get("BENCH_ZOO_PROJECTS", ",".join(PLAN)).split(",") if p]
+    # the flag data `report --as` answers through (a GCC's is ingested by its first build;
+    # clang's from libclang-N-dev here, untimed)
+    clangs = sorted({c for p in projects for c in PLAN[p].split(",") if c.startswith("clang-")}, key=sort_key)
+    run_tree([sys.executable, "-m", "analyzer", "--db", str(DB), "flags", "ingest", *clangs], cwd=THIS_TREE)
     print(f"# warnings run --level all into {DB}; {machine()}")
     print("| project | compilers | wall s | CPU user+sys s | load before | exit |")
     print("|---|---|---|---|---|---|")

@@ -311,6 +311,24 @@ static void told_ended(int msg, int status, const struct rusage *ru) {
         ru->ru_maxrss);
 }
 
+/* Reap whatever has ended, saying "S" when the program is among it (once); the count of
+ * the others, and *none set when no child is left. */
+static int reap(int msg, pid_t program, int *told, int *none) {
+    pid_t pid;
+    int status, others = 0;
+    struct rusage ru;
+    while ((pid = wait4(-1, &status, WNOHANG, &ru)) > 0) {
+        if (pid != program) {
+            others++;
+        } else if (!*told) {
+            told_ended(msg, status, &ru);
+            *told = 1;
+        }
+    }
+    *none = pid < 0 && errno == ECHILD;
+    return others;
+}
+
 /* I: pid 1 of the run's namespaces. Never returns. */
 static void run_init(int sock, struct request *r) {
     char path[4200], opts[128];
@@ -363,27 +381,12 @@ static void run_init(int sock, struct request *r) {
      * the kernel autoreaps those, and their CPU time would reach no one's rusage. */
     int ending = 0, told = 0, left = 0;
     for (;;) {
-        pid_t pid;
-        int status;
-        struct rusage ru;
-        while ((pid = wait4(-1, &status, WNOHANG, &ru)) > 0) {
-            if (pid == program && !told) {
-                told_ended(r->msg, status, &ru);
-                told = 1;
-            } else if (ending && pid != program) {
-                left++;  /* alive when the run ended: left behind by the program */
-            }
-        }
-        if (pid < 0 && errno == ECHILD && ending) break;
+        int none = 0, others = reap(r->msg, program, &told, &none);
+        if (ending) left += others;  /* alive when the run ended: left behind by the program */
+        if (none && ending) break;
         if (ending) kill(-1, SIGKILL);  /* whatever forked since */
         if (sigwaitinfo(&set, NULL) == SIGTERM && !ending) {
-            /* what had ended already is not left behind: reap it first, uncounted */
-            while ((pid = wait4(-1, &status, WNOHANG, &ru)) > 0) {
-                if (pid == program && !told) {
-                    told_ended(r->msg, status, &ru);
-                    told = 1;
-                }
-            }
+            reap(r->msg, program, &told, &none);  /* ended already: not left behind */
             ending = 1;
             kill(-1, SIGKILL);  /* from the namespace's init: every process but itself */
         }

@@ -273,9 +273,10 @@ def first_error(lines: Iterable[str]) -> str | None:
     for line in lines:
         if ERROR_LINE.search(line):
             return line.strip()
-        if failed is None and TOOL_FAILED.match(line):
-            failed = line.strip() if not previous or DIAGNOSTIC_LINE.search(previous) else previous
-        if line.strip() and not TOOL_FAILED.match(line):
+        if TOOL_FAILED.match(line):
+            if failed is None:
+                failed = line.strip() if not previous or DIAGNOSTIC_LINE.search(previous) else previous
+        elif line.strip():
             previous = line.strip()
     return failed
 

@@ -78,13 +78,14 @@ def report() -> None:
           "(listed below the table by option and reason). `failed`: the build stopped; what it "
           "printed up to there is counted.\n")
     unsure_reasons: Counter = Counter()
+    view = queries.FlagView(conn)   # each compiler's flag data and its own states, once
     for project in projects:
-        full = queries.report(conn, project, level="all")
-        derived = {level: {b.compiler: b for b in queries.report(conn, project, level="all", as_level=level).builds}
+        builds = store.builds(conn, project, level="all")
+        full = queries.report_of(project, builds, view)
+        derived = {level: {b.compiler: b for b in queries.report_of(project, builds, view, level).builds}
                    for level in ("wall", "wextra")}
         print(f"### {project} ({full.origin})\n")
-        own = {b.compiler: sum(1 for d in b.diagnostics if _own(d.file))
-               for b in store.builds(conn, project, level="all")}
+        own = {b.compiler: sum(1 for d in b.diagnostics if _own(d.file)) for b in builds}
         print("| compiler | all | in the project's files | options fired | wall | wextra | top options at all |")
         print("|---|---|---|---|---|---|---|")
         for b in sorted(full.builds, key=lambda b: sort_key(b.compiler)):
@@ -113,7 +114,7 @@ def check() -> None:
     the zoo, and compares them with ``report --as`` of the ``all`` builds: per build,
     whether every option placed has the real build's count, and whatever the real build
     printed beyond them is among the options said unsure."""
-    from analyzer.warnings import queries
+    from analyzer.warnings import queries, store
     projects = [p for p in os.environ.get("BENCH_ZOO_PROJECTS", "zlib,lua5.4").split(",") if p]
     print(f"# warnings run --level wall,wextra into {DB}; {machine()}")
     print("| project | compilers | wall s | CPU user+sys s | load before | exit |")
@@ -128,9 +129,11 @@ def check() -> None:
     print("\n| project | level | builds | exact | placed but not printed | printed but not placed |")
     print("|---|---|---|---|---|---|")
     wrong: list[str] = []
+    view = queries.FlagView(conn)
     for project in projects:
+        builds = store.builds(conn, project, level="all")
         for level in ("wall", "wextra"):
-            derived = {b.compiler: b for b in queries.report(conn, project, level="all", as_level=level).builds}
+            derived = {b.compiler: b for b in queries.report_of(project, builds, view, level).builds}
             real = {b.compiler: b for b in queries.report(conn, project, level=level).builds}
             exact = over = under = 0
             for compiler in sorted(set(derived) & set(real), key=sort_key):

@@ -68,6 +68,16 @@ def is_compile(args: Sequence[str]) -> bool:
             and any(is_source(a) for a in args))
 
 
+def compiles_source(args: Sequence[str]) -> bool:
+    """A compiler process that compiles source, whether to an object (:func:`is_compile`)
+    or straight into a program: sqlite3 compiles its lemon and its shell with the build's
+    flags in one compile-and-link, and what they print is in the build's log like any
+    other compile's (warnings runs read them all). Not ``-E``/``-M`` (no diagnostics of a
+    compile) or a link of objects. The arrival check keeps to :func:`is_compile`: a tool
+    the build compiles for itself need not get the level's flags."""
+    return any(is_source(a) for a in args) and not {"-E", "-M", "-MM"} & set(args)
+
+
 def check(records: Sequence[Record], level: str, inject: str,
           flags_of: Callable[[str, list[str], str], list[str]]) -> Arrival:
     """Check each compile of one build's wrapper log. ``flags_of(driver, args, source)``

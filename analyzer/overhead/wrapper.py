@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shlex
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -37,8 +38,6 @@ def driver_for(tc: "Toolchain", language: str) -> str:
     driver = tc.driver(language)
     if tc.root is None:
         return driver
-    import shlex
-
     from analyzer.roots import bwrap_argv, host_link_flags
     prefix = bwrap_argv(Path(tc.root), [], binds=(str(cache_dir("overhead", "work")),))[:-1]
     # a link (no -c, -S, -E, -fsyntax-only) gets the root's loader and libraries, so that a

@@ -35,6 +35,10 @@ class FlagView:
         self.conn = conn
         #: compiler -> its index; ``indexes`` spares loading those a caller holds already
         self._index: dict[str, Index | None] = dict(indexes or {})
+        #: (compiler, flags, language) -> the compiler's own option states, or None
+        self._states: dict[tuple, dict[str, str] | None] = {}
+        #: compiler -> our GCC plugin built for it, or None
+        self._plugins: dict[str, object | None] = {}
 
     def index(self, compiler: str) -> Index | None:
         if compiler not in self._index:
@@ -43,6 +47,34 @@ class FlagView:
             except NotIngested:
                 self._index[compiler] = None
         return self._index[compiler]
+
+    def decided_by(self, compiler: str) -> derive.Decided | None:
+        """What a GCC decides itself, asked through our plugin where one is built for it
+        (none is built here: a query does not compile; ``flags verify`` and ``flags
+        closure`` build them), each (flags, language) once per view; None for clang or
+        without a plugin."""
+        if not compiler.startswith("gcc-"):
+            return None
+        if compiler not in self._plugins:
+            from analyzer.gccplugin import plugin as gcc_plugin
+            try:
+                self._plugins[compiler] = gcc_plugin.locate(compiler, build=False)
+            except WarnscopeError:
+                self._plugins[compiler] = None
+        found = self._plugins[compiler]
+        if found is None:
+            return None
+
+        def decided(flags: list[str], language: str) -> dict[str, str] | None:
+            key = (compiler, tuple(flags), language)
+            if key not in self._states:
+                from analyzer.gccplugin import plugin as gcc_plugin
+                try:
+                    self._states[key] = gcc_plugin.run(found, language, flags=flags)["states"]
+                except WarnscopeError:
+                    self._states[key] = None   # the answer stays unsure, as without a plugin
+            return self._states[key]
+        return decided
 
     def known(self, compiler: str, option: str | None) -> bool | None:
         """Whether the flag database knows ``option`` for ``compiler`` (None: not ingested;
@@ -191,59 +223,38 @@ def report(conn: sqlite3.Connection, project: str, compilers: list[str] | None =
     each build at ``level`` (default ``all``) answers for that narrower level through
     the flag database (:mod:`analyzer.warnings.derive`), saying what it cannot place."""
     if as_level is not None:
-        if as_level not in derive.DERIVABLE:
-            raise BadInput(f"--as {as_level}: one of {', '.join(derive.DERIVABLE)} can be answered from a build")
+        check_derivable(as_level)
         level = level or "all"
     builds = store.builds(conn, project, compilers, level)
     if not builds:
         raise NoData(f"no warnings build of {project}" + (f" at level {level}" if level else "")
                      + ": run `warnscope warnings run --project " + project + "` first")
-    view = FlagView(conn)
-    if as_level is None:
-        return report_of(project, builds, view)
-    derived, uncertain = [], []
-    for b in builds:
-        index = view.index(b.compiler)
-        if index is None:
-            raise NotIngested(f"{b.compiler} is not in the flag database, which answers --as {as_level}: "
-                              f"warnscope flags ingest {b.compiler}")
-        narrow, unsure = derive.as_level(b, as_level, index, _decided_by(b.compiler))
-        derived.append(narrow)
-        uncertain.append(unsure)
-    result = report_of(project, derived, view)
-    for b, source, unsure in zip(result.builds, builds, uncertain):
-        b.derived_from, b.uncertain = source.level, unsure
-    return result
+    return report_of(project, builds, FlagView(conn), as_level)
 
 
-def _decided_by(compiler: str) -> derive.Decided | None:
-    """What a GCC's own code decides, asked through our plugin where one is built for it
-    (none is built here: a query does not compile; ``flags verify`` and ``flags
-    closure --from-plugin`` build them); None for clang or without a plugin."""
-    if not compiler.startswith("gcc-"):
-        return None
-    from analyzer.gccplugin import plugin as gcc_plugin
-    try:
-        found = gcc_plugin.locate(compiler, build=False)
-    except WarnscopeError:
-        return None
-    answers: dict[tuple, dict[str, str] | None] = {}
-
-    def decided(flags: list[str], language: str) -> dict[str, str] | None:
-        key = (tuple(flags), language)
-        if key not in answers:
-            try:
-                answers[key] = gcc_plugin.run(found, language, flags=flags)["states"]
-            except WarnscopeError:
-                answers[key] = None   # the answer stays unsure, as without a plugin
-        return answers[key]
-    return decided
+def check_derivable(level: str) -> None:
+    if level not in derive.DERIVABLE:
+        raise BadInput(f"--as {level}: one of {', '.join(derive.DERIVABLE)} can be answered from a build")
 
 
-def report_of(project: str, builds: list[Build], view: FlagView) -> Report:
-    """:func:`report` over builds loaded already (the site loads each project's once)."""
+def report_of(project: str, builds: list[Build], view: FlagView, as_level: str | None = None) -> Report:
+    """:func:`report` over builds loaded already (the site loads each project's once);
+    with ``as_level``, each build answers for that level (:func:`derive.as_level`)."""
+    uncertain: list[list | None] = [None] * len(builds)
+    sources: list[str | None] = [None] * len(builds)
+    if as_level is not None:
+        check_derivable(as_level)
+        derived = []
+        for i, b in enumerate(builds):
+            index = view.index(b.compiler)
+            if index is None:
+                raise NotIngested(f"{b.compiler} is not in the flag database, which answers --as {as_level}: "
+                                  f"warnscope flags ingest {b.compiler}")
+            narrow, uncertain[i] = derive.as_level(b, as_level, index, view.decided_by(b.compiler))
+            derived.append(narrow)
+        sources, builds = [b.level for b in builds], derived
     out = []
-    for b in builds:
+    for b, source, unsure in zip(builds, sources, uncertain):
         by: dict[str | None, list[Diagnostic]] = defaultdict(list)
         for d in b.diagnostics:
             by[d.option].append(d)
@@ -255,7 +266,8 @@ def report_of(project: str, builds: list[Build], view: FlagView) -> Report:
             compiler=b.compiler, compiler_version=b.compiler_version, level=b.level, opt=b.opt, status=b.status,
             diagnostics=len(b.diagnostics), printed=sum(d.printed for d in b.diagnostics),
             tus=len(b.tus), by_option=counts, silent=view.silent(b),
-            unread=[t for t in b.tus if t.problem], error=b.error))
+            unread=[t for t in b.tus if t.problem], error=b.error,
+            derived_from=source, uncertain=unsure))
     return Report(project=project, origin=builds[0].origin, builds=out)
 
 

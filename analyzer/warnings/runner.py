@@ -26,7 +26,7 @@ import re
 import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Callable
 
 from warnscope import tool
 from warnscope.database import transaction, utc_now
@@ -163,14 +163,6 @@ def _first_error(result: Build, log: Path) -> str | None:
     return line.replace(f"{log.parent / 'tree'}/", "")[:300] if line else None
 
 
-def compiles_source(args: Sequence[str]) -> bool:
-    """A compiler process that compiles source, whether to an object (``-c``) or straight
-    into a program: sqlite3 compiles its lemon and its shell with the build's flags in
-    one compile-and-link, and what they print is in the build's log like any other
-    compile's. Not ``-E``/``-M`` (no diagnostics of a compile) or a link of objects."""
-    return any(is_source(a) for a in args) and not {"-E", "-M", "-MM"} & set(args)
-
-
 def tu_names(records: list[Record], tree: Path) -> list[str]:
     """Each compile's TU: its source relative to the tree, with '-> object' where one
     source is compiled more than once (zlib builds each file for the static and the
@@ -242,7 +234,7 @@ def collect(records: list[Record], tree: Path, fmt: formats.Format,
     column, option, severity, message), with the TUs that printed it. A compile that
     failed without an error in its structured output is read from ``replay`` (the same
     compile with text diagnostics, :func:`replay_text`) and says so."""
-    compiles = [r for r in records if r.args and compiles_source(r.args[1:])]
+    compiles = [r for r in records if r.args and arrival.compiles_source(r.args[1:])]
     merged: dict[tuple, Diagnostic] = {}
     tus = []
     for record, name in zip(compiles, tu_names(compiles, tree)):

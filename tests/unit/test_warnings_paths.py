@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from analyzer.overhead import arrival
 from analyzer.overhead.wrapper import Record
 from analyzer.warnings import runner
 from analyzer.warnings.results import RawDiagnostic
@@ -25,12 +26,12 @@ def test_a_compile_and_link_is_a_tu_and_a_link_or_preprocessing_is_not(tmp_path)
     # sqlite3's build: lemon and the shell are compiled and linked in one step
     lemon = ("-O2", "-Wall", "-o", "lemon", str(tmp_path / "tool" / "lemon.c"))
     shell = ("-O2", "-o", "sqlite3", "shell.c", "sqlite3.c", "-lm")
-    assert runner.compiles_source(lemon) and runner.compiles_source(shell)
-    assert runner.compiles_source(("-c", "a.c", "-o", "a.o"))
-    assert not runner.compiles_source(("-o", "lua", "lua.o", "liblua.a", "-lm"))
-    assert not runner.compiles_source(("-E", "a.c"))
-    assert not runner.compiles_source(("-MM", "a.c"))
-    assert not runner.compiles_source(("--version",))
+    assert arrival.compiles_source(lemon) and arrival.compiles_source(shell)
+    assert arrival.compiles_source(("-c", "a.c", "-o", "a.o"))
+    assert not arrival.compiles_source(("-o", "lua", "lua.o", "liblua.a", "-lm"))
+    assert not arrival.compiles_source(("-E", "a.c"))
+    assert not arrival.compiles_source(("-MM", "a.c"))
+    assert not arrival.compiles_source(("--version",))
     records = [_record(str(tmp_path), *lemon), _record(str(tmp_path), *shell)]
     assert runner.tu_names(records, tmp_path) == ["tool/lemon.c", "shell.c + sqlite3.c"]
 

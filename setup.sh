@@ -34,7 +34,13 @@ if [ ${#missing[@]} -gt 0 ]; then
   sudo_ env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
 
-[ -x .venv/bin/python ] || python3 -m venv .venv
+# Debian's python3, whatever else is on PATH (pyenv, conda): the sandbox shows a program
+# only the system's directories, and the libclang warnings step runs this interpreter in it.
+if [ -x .venv/bin/python ] && ! grep -qx 'home = /usr/bin' .venv/pyvenv.cfg; then
+  echo "setup: .venv was made with another python than /usr/bin/python3: making it again"
+  rm -rf .venv build
+fi
+[ -x .venv/bin/python ] || /usr/bin/python3 -m venv .venv
 # meson-python looks for meson and ninja on PATH: the venv's own, never whatever the machine has.
 export PATH="$PWD/.venv/bin:$PATH"
 .venv/bin/python -m pip install -q --upgrade pip

@@ -234,6 +234,14 @@ def _held_uid() -> int | None:
         time.sleep(0.05)
 
 
+def prepare_soon() -> None:
+    """Start building what :func:`prepare` needs, without waiting for it: called first
+    by a command that will run programs, so that the build overlaps its reading of the
+    input."""
+    if os.environ.get("WARNSCOPE_SANDBOX") != "plain":
+        sandbox_ns.start_build()
+
+
 def prepare() -> None:
     """What every worker needs built before it forks (the namespace sandbox's zygote
     binary): built once by the caller, not raced for by each worker, and no zygote

@@ -29,7 +29,8 @@ def cache_dir(*parts: str) -> Path:
         xdg = os.environ.get("XDG_CACHE_HOME") or os.path.join(Path.home(), ".cache")
         root = Path(xdg) / "warnscope"
     path = root.joinpath(*parts)
-    path.mkdir(parents=True, exist_ok=True)
+    if not path.is_dir():  # one stat where it exists: this is asked per compile and run
+        path.mkdir(parents=True, exist_ok=True)
     return path
 
 
@@ -37,7 +38,8 @@ def atomic_write(dest: Path, data: bytes | BinaryIO, mode: int | None = None) ->
     """Write ``data`` (bytes, or a stream to copy) to ``dest`` so that readers see the
     old file or the whole new one, never a part: a temporary sibling unique to this
     process and thread, then a rename. The cache is shared by concurrent processes."""
-    dest.parent.mkdir(parents=True, exist_ok=True)
+    if not dest.parent.is_dir():
+        dest.parent.mkdir(parents=True, exist_ok=True)
     tmp = dest.with_name(f".{dest.name}.{os.getpid()}.{threading.get_ident()}.tmp")
     try:
         with open(tmp, "wb") as out:

@@ -217,18 +217,64 @@ def build_helper(source: Path, dest: Path, args: Sequence[str] = (), *, what: st
     calibration burner) with the machine's ``cc`` into ``dest``, atomically (a
     temporary sibling, then a rename), so concurrent first builds never see half a file.
     ``what`` names it in the one-line error."""
-    cc = shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
-    if cc is None:
-        raise NotInstalled(f"no C compiler (cc) to build {what} with")
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(dir=dest.parent, prefix=".build-") as tmp:
-        out = Path(tmp) / dest.name
-        done = run([cc, "-O2", "-w", *args, str(source), "-o", str(out)], timeout=120,
-                   what=f"cc (building {what})", check=False)
-        if done.returncode != 0:
-            raise ToolFailed(f"cannot build {what}: {done.stderr.strip()[:300]}")
-        os.replace(out, dest)
-    return dest
+    return HelperBuild(source, dest, args, what=what).result()
+
+
+class HelperBuild:
+    """A build of one of warnscope's C helpers, started now and collected with
+    :meth:`result`: a caller that needs the helper only later (the UB runner's sandbox
+    zygote, once the corpus is read) lets ``cc`` run on another core meanwhile. The
+    same rules as every tool run: its own session, stdin from /dev/null, a timeout
+    (counted from the start), the group killed at the end, on an error and on Ctrl-C;
+    :meth:`cancel` for a build that is no longer wanted. Its messages go to a file
+    beside the output, so nothing can fill a pipe while nobody reads it."""
+
+    def __init__(self, source: Path, dest: Path, args: Sequence[str] = (), *, what: str):
+        cc = shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
+        if cc is None:
+            raise NotInstalled(f"no C compiler (cc) to build {what} with")
+        self.dest, self.what = dest, what
+        self.seconds = timeout_for(120)
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        self.tmp = Path(tempfile.mkdtemp(dir=dest.parent, prefix=".build-"))
+        self.out = self.tmp / dest.name
+        self.proc: subprocess.Popen | None = None
+        try:
+            with open(self.tmp / "messages", "wb") as messages:
+                self.proc = _start([cc, "-O2", "-w", *args, str(source), "-o", str(self.out)],
+                                   f"cc (building {what})", stdin=subprocess.DEVNULL,
+                                   stdout=messages, stderr=subprocess.STDOUT)
+        except BaseException:
+            shutil.rmtree(self.tmp, ignore_errors=True)
+            raise
+        self.deadline = time.monotonic() + self.seconds
+
+    def result(self) -> Path:
+        """Wait for the build; ``dest`` once it is in place, else :class:`ToolFailed`
+        (or :class:`ToolTimeout`) saying why in one line."""
+        try:
+            if self.proc is None:
+                raise ToolFailed(f"cannot build {self.what}: the build was cancelled")
+            try:
+                code = self.proc.wait(timeout=max(0.0, self.deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                raise ToolTimeout(f"cc (building {self.what}) did not finish within "
+                                  f"{self.seconds:g} s") from None
+            if code != 0:
+                text = (self.tmp / "messages").read_bytes()[:2000].decode("utf-8", "replace")
+                raise ToolFailed(f"cannot build {self.what}: {' '.join(text.split())[:300]}")
+            os.replace(self.out, self.dest)
+            return self.dest
+        finally:
+            self.cancel()
+
+    def cancel(self) -> None:
+        """Kill what is left of the build's group, reap it, remove its files (idempotent)."""
+        proc, self.proc = self.proc, None
+        if proc is not None:
+            _kill_group(proc.pid)
+            proc.wait()
+        shutil.rmtree(self.tmp, ignore_errors=True)
 
 
 def _with_exit(usage: TreeRun, code: int) -> TreeRun:

@@ -66,6 +66,7 @@ def ub() -> None:
 def run_cmd(ctx, corpus_dir, compilers, levels, flag_sets, runs, timeout, jobs, scheduler,
             no_warnings, no_sanitizers, no_code, as_json) -> None:
     """Compile and run every cell: program x compiler x level x flag set."""
+    sandbox.prepare_soon()  # the zygote's build overlaps reading the corpus
     corpus_dir = corpus_dir or str(bundled_corpus())
     compiler_list = list(dict.fromkeys(canonical(c) for c in compilers.split(",") if c.strip()))
     level_list = [normalize_level(l.strip()) for l in levels.split(",") if l.strip()]

@@ -212,8 +212,22 @@ def schedule(work: list[Job], hung: set[str] = frozenset()) -> list[Job]:
     processing time first). A batch of libclang parses is longest; then the jobs of
     cases that hung before (``hung``: a hang spends the whole time limit); then
     sanitizer builds and C++ compiles (their headers make them several times a C
-    compile), optimised before -O0. The order within equals is the plan's."""
-    return sorted(work, key=lambda job: -_expected_cost(job, hung))
+    compile), optimised before -O0. Among equals, the jobs of one compiler and level
+    run one after another, in the plan's order: a core that runs the same compiler
+    again finds its code still in its caches (the same 40 compiles took about 5 % less
+    CPU grouped by compiler than alternating gcc and clang; see bench/README)."""
+    return [job for _, job in sorted(
+        enumerate(work), key=lambda item: (-_expected_cost(item[1], hung),
+                                           *_locality(item[1]), item[0]))]
+
+
+def _locality(job: Job) -> tuple[str, str]:
+    """What jobs that run well one after another share: the compiler, then the level."""
+    if isinstance(job, CellJob):
+        return job.compiler.name, " ".join((job.level, *job.flags))
+    if isinstance(job, SanitizerJob):
+        return job.compiler.name, job.sanitizer
+    return job.compiler.name, ""
 
 
 def _expected_cost(job: Job, hung: set[str]) -> float:

@@ -65,6 +65,19 @@ def test_longest_jobs_start_first_and_equals_keep_the_plan_order():
     assert sorted(map(id, order)) == sorted(map(id, [*o0, *o2, san, warn]))
 
 
+def test_among_equals_the_jobs_of_one_compiler_and_level_run_together():
+    cases = [c for c in discover(bundled_corpus()) if c.language == "c"][:3]
+    plan = [cell for case in cases for comp in (GCC, CLANG) for level in ("-O2", "-O3")
+            for cell in _cells([case], comp, level)]      # the plan's order: case by case
+    order = ub_run.schedule(plan)
+    assert [(j.compiler.name, j.level) for j in order] == (
+        [("clang-16", "-O2")] * 3 + [("clang-16", "-O3")] * 3
+        + [("gcc-12", "-O2")] * 3 + [("gcc-12", "-O3")] * 3)
+    for name, level in {(j.compiler.name, j.level) for j in order}:  # each group in plan order
+        group = [j for j in order if (j.compiler.name, j.level) == (name, level)]
+        assert [j.case.id for j in group] == [c.id for c in cases]
+
+
 def test_a_hung_program_is_rechecked_under_a_short_limit_never_a_longer_one():
     long = recheck_limits(sandbox.Limits(timeout=3.0, cpu=4))
     assert (long.timeout, long.cpu) == (HANG_RECHECK_SECONDS, 1)

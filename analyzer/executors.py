@@ -140,10 +140,19 @@ class LocalExecutor:
     ``workers`` is an upper bound: a run never starts more workers than it has jobs,
     nor more than :data:`MAX_WORKERS_PER_CORE` per core (``-j 100000`` must not fork
     100,000 interpreters). The default is :data:`DEFAULT_WORKERS_PER_CORE` per core.
+
+    ``pin``: each worker, and whatever it starts, keeps to one core (worker i to the
+    i-th core this process may use, round robin; only when every core gets as many
+    workers, so ``-j 1`` or ``-j 3`` on two cores is not pinned). For workers that start compilers one
+    after another: a compiler that runs again on the core it ran on finds its code in
+    that core's caches instead of following the scheduler to the other one (measured
+    in bench/README). Not for work that must share cores with the rest of the machine
+    as it comes and goes.
     """
 
-    def __init__(self, workers: int | None = None):
+    def __init__(self, workers: int | None = None, pin: bool = False):
         self.requested = check_workers(workers)
+        self.pin = pin
         self.pool: cf.ProcessPoolExecutor | None = None
 
     def workers_for(self, n_jobs: int) -> int:
@@ -205,9 +214,14 @@ class LocalExecutor:
         thread), and each first runs :func:`_worker_init`. The pool of an earlier
         ``map`` on this executor is released first."""
         self.close()
-        self.pool = cf.ProcessPoolExecutor(max_workers=workers,
-                                           mp_context=multiprocessing.get_context("fork"),
-                                           initializer=_worker_init, initargs=(os.getpid(),))
+        context = multiprocessing.get_context("fork")
+        cpus = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
+        # as many workers on each core: else one core's would wait while another idles
+        pinning = (cpus, context.Value("i", 0)) \
+            if self.pin and cpus and workers % len(cpus) == 0 else None
+        self.pool = cf.ProcessPoolExecutor(max_workers=workers, mp_context=context,
+                                           initializer=_worker_init,
+                                           initargs=(os.getpid(), pinning))
         return self.pool
 
     def abort(self) -> None:
@@ -283,14 +297,23 @@ def _signal(pid: int | None, sig: int) -> None:
             pass
 
 
-def _worker_init(parent: int) -> None:
+def _worker_init(parent: int, pinning: tuple[list[int], Any] | None = None) -> None:
     """In each worker, first thing: die with the parent, ignore Ctrl-C, and on SIGTERM
-    take the worker's own children down with it."""
+    take the worker's own children down with it; keep to its core when ``pinning``
+    (the cores, and the count of workers pinned so far)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, _die)
     set_parent_death_signal(signal.SIGTERM)
     if os.getppid() != parent:  # the parent died before the request took effect
         _die()
+    if pinning is not None:
+        cpus, count = pinning
+        with count.get_lock():
+            index, count.value = count.value, count.value + 1
+        try:
+            os.sched_setaffinity(0, {cpus[index % len(cpus)]})
+        except OSError:
+            pass  # a core taken away meanwhile: the worker runs where it may
     # A worker ends with os._exit (no atexit): stop its sandbox zygotes first, so that
     # they reap their runs and their CPU reaches the worker's rusage, then the client's.
     multiprocessing.util.Finalize(None, _close_zygotes, exitpriority=10)

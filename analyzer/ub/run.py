@@ -93,7 +93,7 @@ def run(conn, corpus_dir: str | Path, compilers: list[str], levels: list[str],
         sandbox.kill_leftovers()  # of an earlier run on this host that was killed
         sandbox.prepare()         # once here, not once per forked worker
         own = executor is None
-        executor = executor or LocalExecutor(jobs)
+        executor = executor or LocalExecutor(jobs, pin=True)
         try:
             for batch in map_batches(executor, execute, work):
                 results = []

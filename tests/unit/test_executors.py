@@ -86,3 +86,28 @@ def test_a_later_map_releases_the_pool_of_an_earlier_submit():
         first = ex.pool
         assert [d.result for d in ex.map(square, [5])] == [25]
         assert ex.pool is not first
+
+
+def affinity(_: int) -> tuple[int, tuple[int, ...]]:
+    time.sleep(0.05)  # long enough that every worker takes a job
+    return os.getpid(), tuple(sorted(os.sched_getaffinity(0)))
+
+
+@pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="needs two cores")
+def test_pinned_workers_keep_to_one_core_each_and_share_the_cores_evenly():
+    cpus = sorted(os.sched_getaffinity(0))
+    workers = 2 * len(cpus)
+    with LocalExecutor(workers, pin=True) as ex:
+        seen = dict(d.result for d in ex.map(affinity, range(8 * workers)))
+    assert len(seen) == workers
+    assert all(len(mask) == 1 for mask in seen.values())
+    per_core = [mask[0] for mask in seen.values()]
+    assert sorted(per_core) == sorted(cpus * 2)        # two on each core
+    assert sorted(os.sched_getaffinity(0)) == cpus     # the caller itself is not pinned
+
+
+@pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="needs two cores")
+def test_workers_that_cannot_share_the_cores_evenly_are_not_pinned():
+    cpus = tuple(sorted(os.sched_getaffinity(0)))
+    with LocalExecutor(1, pin=True) as ex:
+        assert {d.result[1] for d in ex.map(affinity, range(3))} == {cpus}

@@ -143,11 +143,13 @@ class LocalExecutor:
 
     ``pin``: each worker, and whatever it starts, keeps to one core (worker i to the
     i-th core this process may use, round robin; only when every core gets as many
-    workers, so ``-j 1`` or ``-j 3`` on two cores is not pinned). For workers that start compilers one
-    after another: a compiler that runs again on the core it ran on finds its code in
-    that core's caches instead of following the scheduler to the other one (measured
-    in bench/README). Not for work that must share cores with the rest of the machine
-    as it comes and goes.
+    workers, so ``-j 1`` or ``-j 3`` on two cores is not pinned). For the UB
+    runner's workers: a worker, its sandbox zygote, each run's init and the program
+    wake one another several times per run, and on one core they do so without
+    interrupting another (bench/bench_sandbox.py: 6 % less CPU per run; a whole run
+    of 440 cells went from 1.12 to 1.17 times the minimal driver's throughput,
+    bench/README). Not for work that must share cores with the rest of the machine as
+    it comes and goes.
     """
 
     def __init__(self, workers: int | None = None, pin: bool = False):

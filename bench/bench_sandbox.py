@@ -8,6 +8,9 @@ times, one after the other, and exits:
 * ``sandbox``: a Python process calling ``sandbox.run`` N times
   with the default limits (the namespace sandbox, as root a pool uid), then stops
   its zygotes, so that their CPU is reaped into the process's rusage;
+* ``sandbox, one core``: the same, the process (and with it its zygote, each run's
+  init and the program) kept to one core, as a pinned UB worker is
+  (``LocalExecutor(pin=True)``): a run is a chain of processes waking each other;
 * ``baseline`` (BENCH_BASELINE=DIR): the same child with the ``analyzer`` of another
   source tree (``git archive`` of an earlier commit), for before/after figures.
 
@@ -44,9 +47,11 @@ HELLO = b'#include <stdio.h>\nint main(void) { puts("hello"); return 0; }\n'
 #: The sandbox configuration's process: N runs, then the zygotes stopped (the
 #: ``analyzer`` of its cwd: this tree's or the baseline's, which may have none).
 CHILD = """
-import sys
+import os, sys
 from analyzer import sandbox, sandbox_ns
 n, binary = int(sys.argv[1]), sys.argv[2]
+if len(sys.argv) > 3:
+    os.sched_setaffinity(0, {int(sys.argv[3])})
 sandbox.namespaces_available()
 for _ in range(n):
     r = sandbox.run(binary)
@@ -91,11 +96,13 @@ def main() -> None:
         def timeout_cfg(n: int):
             return measured(["sh", str(loop), str(n)], tmp)
 
-        def sandbox_cfg(tree: Path):
-            return lambda n: measured([sys.executable, "-c", CHILD, str(n), str(prog)], tree,
-                                      env)
+        def sandbox_cfg(tree: Path, *pin: str):
+            return lambda n: measured([sys.executable, "-c", CHILD, str(n), str(prog), *pin],
+                                      tree, env)
 
-        configs = [("timeout", timeout_cfg), ("sandbox", sandbox_cfg(THIS_TREE))]
+        first_core = str(min(os.sched_getaffinity(0)))
+        configs = [("timeout", timeout_cfg), ("sandbox", sandbox_cfg(THIS_TREE)),
+                   ("sandbox, one core", sandbox_cfg(THIS_TREE, first_core))]
         if BASELINE:
             configs.append(("baseline", sandbox_cfg(Path(BASELINE))))
         print(f"{N} runs of a hello program per measurement, {RUNS} rounds, interleaved; "

@@ -166,10 +166,12 @@ class LocalExecutor:
         for batch in self.map_batches(fn, jobs):
             yield from batch
 
-    def map_batches(self, fn: Callable[[Any], Any], jobs: Iterable[Any]
-                    ) -> Iterator[list[Finished]]:
+    def map_batches(self, fn: Callable[[Any], Any], jobs: Iterable[Any],
+                    wait: float | None = None) -> Iterator[list[Finished]]:
         """Like :meth:`map`, but each item is every job that had finished when the
-        caller asked (at least one): a caller that writes results can write them
+        caller asked (at least one; or none, when ``wait`` seconds passed without a job
+        finishing, so that a caller holding results can write them while the
+        remaining jobs are long): a caller that writes results can write them
         together. Jobs are started in the order given -- or, for a :class:`JobQueue`,
         in its order at the moment a worker is free, so that the caller can move
         jobs forward (:meth:`JobQueue.promote`) while the run goes on: only a few
@@ -194,7 +196,7 @@ class LocalExecutor:
 
         for _ in range(2 * workers + 2):
             submit_next()
-        for batch in _batches_of(done, total):
+        for batch in _batches_of(done, total, wait):
             yield [_finished(futures.pop(fut), fut) for fut in batch]
             for _ in batch:
                 submit_next()
@@ -257,11 +259,17 @@ class LocalExecutor:
         self.abort() if exc_type is not None else self.close()
 
 
-def _batches_of(done: queue.SimpleQueue, total: int) -> Iterator[list[Any]]:
-    """Lists of items from ``done``: block for one, then take all that are there too."""
+def _batches_of(done: queue.SimpleQueue, total: int, wait: float | None = None
+                ) -> Iterator[list[Any]]:
+    """Lists of items from ``done``: block for one (an empty list after ``wait``
+    seconds without one), then take all that are there too."""
     left = total
     while left:
-        batch = [done.get()]
+        try:
+            batch = [done.get(timeout=wait)]
+        except queue.Empty:
+            yield []
+            continue
         while True:
             try:
                 batch.append(done.get_nowait())
@@ -276,12 +284,13 @@ def _finished(job: Any, fut: Any) -> Finished:
     return Finished(job, None if exc else fut.result(), exc)
 
 
-def map_batches(executor: Executor, fn: Callable[[Any], Any], jobs: Iterable[Any]
-                ) -> Iterator[list[Finished]]:
-    """``executor.map_batches`` where the executor has it, else one job per batch."""
+def map_batches(executor: Executor, fn: Callable[[Any], Any], jobs: Iterable[Any],
+                wait: float | None = None) -> Iterator[list[Finished]]:
+    """``executor.map_batches`` where the executor has it (``wait`` as there), else one
+    job per batch."""
     batched = getattr(executor, "map_batches", None)
     if batched is not None:
-        return batched(fn, jobs)
+        return batched(fn, jobs, wait)
     return ([f] for f in executor.map(fn, jobs))
 
 

@@ -31,6 +31,20 @@ def test_batches_hold_every_job_exactly_once_and_never_an_empty_batch():
     assert all(f.result == 2 * f.job and f.error is None for b in batches for f in b)
 
 
+def nap(seconds: float) -> float:
+    import time
+    time.sleep(seconds)
+    return seconds
+
+
+def test_a_caller_that_waits_a_limited_time_gets_empty_batches_while_jobs_run():
+    with LocalExecutor(2) as ex:
+        batches = list(ex.map_batches(nap, [0.0, 0.8], wait=0.1))
+    assert sorted(f.job for b in batches for f in b) == [0.0, 0.8]  # each job exactly once
+    assert batches.index([]) < len(batches) - 1                # an empty batch before the end
+    assert sum(1 for b in batches if not b) >= 3               # one per 0.1 s of the 0.8 s job
+
+
 def test_an_executor_without_batches_gives_one_job_per_batch():
     class OneByOne:
         def map(self, fn, jobs):

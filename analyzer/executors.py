@@ -350,6 +350,9 @@ def _die(signum: int | None = None, frame: object = None) -> None:
     """Kill every child of this worker -- a sandboxed program leads its own process
     group, so the group goes with it; a compiler shares ours -- then exit at once."""
     kill_children()
+    sandbox_ns = sys.modules.get("analyzer.sandbox_ns")
+    if sandbox_ns is not None:  # its compile workspaces, on a memory file system
+        sandbox_ns.remove_work_base()
     os._exit(128 + signal.SIGTERM)
 
 

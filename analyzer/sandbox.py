@@ -792,7 +792,9 @@ _SUBREAPER = False
 
 def kill_leftovers() -> int:
     """Kill what runs under any pool uid that no run holds: programs of a run that was
-    itself killed (kill -9) before it could clean up. Returns how many were killed."""
+    itself killed (kill -9) before it could clean up. Returns how many were killed. The
+    workspace directories such runs left on /dev/shm go too."""
+    sandbox_ns.sweep_work_bases()
     if LOCK_DIR is None or not LOCK_DIR.exists():
         return 0
     killed = 0

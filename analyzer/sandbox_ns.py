@@ -18,9 +18,12 @@ import atexit
 import hashlib
 import os
 import select
+import shutil
 import signal
 import socket
+import stat
 import subprocess
+import tempfile
 import threading
 import time
 from dataclasses import dataclass
@@ -41,10 +44,84 @@ class ZygoteFailed(SandboxUnavailable):
     """The zygote could not be started, or stopped answering."""
 
 
+#: A memory file system every user may write to, for this process's compile workspaces.
+SHM = Path("/dev/shm")
+WORK_PREFIX = "warnscope-work-"
+#: this process's workspace directory (per pid: a forked worker makes its own)
+_BASES: dict[int, Path] = {}
+
+
 def work_base() -> Path:
     """Where compile workspaces are made in the namespace sandbox: the zygote sees this
-    directory (and only it) of the host, and binds one workspace of it per run."""
+    directory (and only it) of the host, and binds one workspace of it per run.
+
+    A directory of this process's own on /dev/shm when that is a tmpfs (made by
+    ``mkdtemp``: mode 0700, a name nobody could have prepared), removed when the process
+    ends (:func:`close_all`; a worker stopped by SIGTERM: :func:`remove_work_base`) or, after ``kill -9``, by the next run
+    (:func:`sweep_work_bases`): a compiler's output written there, read back and
+    removed costs no file system journal (whole runs 1-3 % faster than with the
+    workspaces in the cache's directory on disk, bench/README). Else that directory."""
+    base = _BASES.get(os.getpid())
+    if base is None:
+        base = _BASES[os.getpid()] = _new_work_base()
+    return base
+
+
+def _new_work_base() -> Path:
+    if _is_tmpfs(SHM):
+        try:
+            return Path(tempfile.mkdtemp(prefix=f"{WORK_PREFIX}{os.getpid()}-", dir=SHM))
+        except OSError:
+            pass
     return cache_dir("sandbox", "work")
+
+
+def _is_tmpfs(path: Path) -> bool:
+    """Whether ``path`` is the mount point of a tmpfs (from /proc/self/mounts)."""
+    try:
+        with open("/proc/self/mounts", encoding="utf-8", errors="replace") as f:
+            return any(fields[1:3] == [str(path), "tmpfs"]
+                       for fields in (line.split() for line in f))
+    except OSError:
+        return False
+
+
+def remove_work_base() -> None:
+    """Remove this process's workspace directory on /dev/shm (and what a compile still
+    running at an abort left in it)."""
+    base = _BASES.pop(os.getpid(), None)
+    if base is not None and base.parent == SHM:
+        shutil.rmtree(base, ignore_errors=True)
+
+
+def sweep_work_bases() -> int:
+    """Remove the workspace directories on /dev/shm of this user's processes that are
+    gone (killed before they could remove their own). Returns how many."""
+    removed = 0
+    try:
+        entries = list(os.scandir(SHM))
+    except OSError:
+        return 0
+    for entry in entries:
+        if not entry.name.startswith(WORK_PREFIX):
+            continue
+        pid = entry.name[len(WORK_PREFIX):].partition("-")[0]
+        try:
+            st = entry.stat(follow_symlinks=False)
+        except OSError:
+            continue
+        if not (pid.isdigit() and stat.S_ISDIR(st.st_mode) and st.st_uid == os.geteuid()):
+            continue
+        try:
+            os.kill(int(pid), 0)
+            continue  # its process still runs
+        except ProcessLookupError:
+            pass
+        except PermissionError:
+            continue
+        shutil.rmtree(entry.path, ignore_errors=True)
+        removed += 1
+    return removed
 
 
 #: The zygote is linked statically where a static C library is installed: no dynamic
@@ -270,12 +347,13 @@ def discard_all() -> None:
 def close_all() -> None:
     """Stop every zygote of this process (all threads'), each reaping what it started:
     at exit, so that their CPU reaches this process's rusage and no zygote is left to
-    die of its parent's death signal."""
+    die of its parent's death signal; then remove this process's workspace directory."""
     for z in list(_ALL):
         if z.owner == os.getpid():
             z.close()
             _ALL.remove(z)
     _mine().clear()
+    remove_work_base()
 
 
 atexit.register(close_all)

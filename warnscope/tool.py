@@ -171,18 +171,26 @@ def run_measured(argv: Sequence[str], *, timeout: float | None = None,
 
 class Background:
     """A tool that runs beside warnscope while it works (bpftrace for a study's
-    accounting), started by the same rules as every other: its own session, stdin from
-    /dev/null, a missing binary a :class:`NotInstalled`. Its caller reads
-    :attr:`stdout`/:attr:`stderr` (pipes) and ends it with :meth:`stop`, which waits
+    accounting, a helper's build), started by the same rules as every other: its own
+    session, stdin from /dev/null, a missing binary a :class:`NotInstalled`. Its caller
+    reads :attr:`stdout`/:attr:`stderr` (pipes; with ``output``, both go to that file
+    instead, which no unread pipe can block) and ends it with :meth:`stop`, which waits
     ``grace`` seconds after ``signal`` and then kills the whole group; also as a
     context manager, so an exception or Ctrl-C never leaves it running."""
 
     def __init__(self, argv: Sequence[str], *, what: str | None = None,
-                 env: Mapping[str, str] | None = None):
+                 env: Mapping[str, str] | None = None,
+                 output: str | os.PathLike | None = None):
         self.what = what or shown(argv)
-        self.proc = _start(list(argv), self.what, stdin=subprocess.DEVNULL,
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                           env=None if env is None else dict(env))
+        if output is None:
+            self.proc = _start(list(argv), self.what, stdin=subprocess.DEVNULL,
+                               env=None if env is None else dict(env),
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        else:
+            with open(output, "wb") as sink:
+                self.proc = _start(list(argv), self.what, stdin=subprocess.DEVNULL,
+                                   env=None if env is None else dict(env), stdout=sink,
+                                   stderr=subprocess.STDOUT)
         self.stdout = self.proc.stdout
         self.stderr = self.proc.stderr
 
@@ -223,11 +231,10 @@ def build_helper(source: Path, dest: Path, args: Sequence[str] = (), *, what: st
 class HelperBuild:
     """A build of one of warnscope's C helpers, started now and collected with
     :meth:`result`: a caller that needs the helper only later (the UB runner's sandbox
-    zygote, once the corpus is read) lets ``cc`` run on another core meanwhile. The
-    same rules as every tool run: its own session, stdin from /dev/null, a timeout
-    (counted from the start), the group killed at the end, on an error and on Ctrl-C;
-    :meth:`cancel` for a build that is no longer wanted. Its messages go to a file
-    beside the output, so nothing can fill a pipe while nobody reads it."""
+    zygote, once the corpus is read) lets ``cc`` run on another core meanwhile. A
+    :class:`Background` tool, so the same rules as every tool run, plus a timeout
+    counted from the start; :meth:`cancel` for a build that is no longer wanted. Its
+    messages go to a file beside the output."""
 
     def __init__(self, source: Path, dest: Path, args: Sequence[str] = (), *, what: str):
         cc = shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
@@ -238,12 +245,10 @@ class HelperBuild:
         dest.parent.mkdir(parents=True, exist_ok=True)
         self.tmp = Path(tempfile.mkdtemp(dir=dest.parent, prefix=".build-"))
         self.out = self.tmp / dest.name
-        self.proc: subprocess.Popen | None = None
+        self.tool: Background | None = None
         try:
-            with open(self.tmp / "messages", "wb") as messages:
-                self.proc = _start([cc, "-O2", "-w", *args, str(source), "-o", str(self.out)],
-                                   f"cc (building {what})", stdin=subprocess.DEVNULL,
-                                   stdout=messages, stderr=subprocess.STDOUT)
+            self.tool = Background([cc, "-O2", "-w", *args, str(source), "-o", str(self.out)],
+                                   what=f"cc (building {what})", output=self.tmp / "messages")
         except BaseException:
             shutil.rmtree(self.tmp, ignore_errors=True)
             raise
@@ -253,10 +258,10 @@ class HelperBuild:
         """Wait for the build; ``dest`` once it is in place, else :class:`ToolFailed`
         (or :class:`ToolTimeout`) saying why in one line."""
         try:
-            if self.proc is None:
+            if self.tool is None:
                 raise ToolFailed(f"cannot build {self.what}: the build was cancelled")
             try:
-                code = self.proc.wait(timeout=max(0.0, self.deadline - time.monotonic()))
+                code = self.tool.proc.wait(timeout=max(0.0, self.deadline - time.monotonic()))
             except subprocess.TimeoutExpired:
                 raise ToolTimeout(f"cc (building {self.what}) did not finish within "
                                   f"{self.seconds:g} s") from None
@@ -270,10 +275,9 @@ class HelperBuild:
 
     def cancel(self) -> None:
         """Kill what is left of the build's group, reap it, remove its files (idempotent)."""
-        proc, self.proc = self.proc, None
-        if proc is not None:
-            _kill_group(proc.pid)
-            proc.wait()
+        background, self.tool = self.tool, None
+        if background is not None:
+            background.stop(signal.SIGKILL, grace=0)
         shutil.rmtree(self.tmp, ignore_errors=True)
 
 

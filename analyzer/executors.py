@@ -68,12 +68,17 @@ class Executor(Protocol):
     def close(self) -> None: ...
 
 
+def allowed_cpus() -> list[int]:
+    """The CPUs this process may run on (its affinity mask), [] where it cannot be read."""
+    try:
+        return sorted(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return []
+
+
 def cores() -> int:
     """CPUs this process may run on (the affinity mask, not the machine's count)."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        return os.cpu_count() or 1
+    return len(allowed_cpus()) or os.cpu_count() or 1
 
 
 def can_fork() -> bool:
@@ -219,7 +224,7 @@ class LocalExecutor:
         ``map`` on this executor is released first."""
         self.close()
         context = multiprocessing.get_context("fork")
-        cpus = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
+        cpus = allowed_cpus()
         # as many workers on each core: else one core's would wait while another idles
         pinning = (cpus, context.Value("i", 0)) \
             if self.pin and cpus and workers % len(cpus) == 0 else None
@@ -327,10 +332,12 @@ def _worker_init(parent: int, pinning: tuple[list[int], Any] | None = None) -> N
             pass  # a core taken away meanwhile: the worker runs where it may
     # A worker ends with os._exit (no atexit): stop its sandbox zygotes first, so that
     # they reap their runs and their CPU reaches the worker's rusage, then the client's.
-    multiprocessing.util.Finalize(None, _close_zygotes, exitpriority=10)
+    multiprocessing.util.Finalize(None, _release_sandbox, exitpriority=10)
 
 
-def _close_zygotes() -> None:
+def _release_sandbox() -> None:
+    """What a worker's sandbox holds, let go at its end however it ends: its zygotes
+    (reaped, their CPU counted) and its compile workspaces' directory."""
     sandbox_ns = sys.modules.get("analyzer.sandbox_ns")
     if sandbox_ns is not None:
         sandbox_ns.close_all()
@@ -350,9 +357,7 @@ def _die(signum: int | None = None, frame: object = None) -> None:
     """Kill every child of this worker -- a sandboxed program leads its own process
     group, so the group goes with it; a compiler shares ours -- then exit at once."""
     kill_children()
-    sandbox_ns = sys.modules.get("analyzer.sandbox_ns")
-    if sandbox_ns is not None:  # its compile workspaces, on a memory file system
-        sandbox_ns.remove_work_base()
+    _release_sandbox()
     os._exit(128 + signal.SIGTERM)
 
 

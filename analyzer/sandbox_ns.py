@@ -129,17 +129,16 @@ def sweep_work_bases() -> int:
 #: loader, and no lazy binding redone in each forked run (about 0.1 ms less CPU per
 #: run, measured in bench/bench_sandbox.py); else against the shared one. -O1: its time
 #: is in system calls, and -O1 builds in 0.16 s against -O2's 0.21 s on a cold start's
-#: critical path. Part of its cache key.
+#: critical path. Both are part of its cache key.
 OPTIMIZE = ("-O1",)
 STATIC = (*OPTIMIZE, "-static")
-#: The build started by :func:`start_build` (and the process that started it),
-#: collected by :func:`zygote_binary`.
-_PENDING: dict[Path, tuple[int, "tool.HelperBuild"]] = {}
+#: The build :func:`start_build` started, and the process that started it.
+_PENDING: tuple[int, "tool.HelperBuild"] | None = None
 
 
 def _zygote_path() -> Path:
-    key = hashlib.sha256(SOURCE.read_bytes() + b"\0static-first -O1").hexdigest()[:16]
-    return cache_dir("sandbox", key) / "warnscope-zygote"
+    key = hashlib.sha256(SOURCE.read_bytes() + repr((STATIC, OPTIMIZE)).encode())
+    return cache_dir("sandbox", key.hexdigest()[:16]) / "warnscope-zygote"
 
 
 def start_build() -> None:
@@ -147,42 +146,39 @@ def start_build() -> None:
     starts this first and reads its corpus meanwhile (the build is the larger part of
     a cold start). :func:`zygote_binary` collects it; a build nobody collects is
     cancelled at exit."""
-    dest = _zygote_path()
-    if dest.exists() or dest in _PENDING:
-        return
-    try:
-        _PENDING[dest] = (os.getpid(), tool.HelperBuild(SOURCE, dest, STATIC,
-                                                        what="the sandbox zygote"))
-    except WarnscopeError:
-        pass  # no C compiler: zygote_binary says so when a run needs it
+    global _PENDING
+    if _PENDING is None and not _zygote_path().exists():
+        try:
+            _PENDING = (os.getpid(), tool.HelperBuild(SOURCE, _zygote_path(), STATIC,
+                                                      what="the sandbox zygote"))
+        except WarnscopeError:
+            pass  # no C compiler: zygote_binary says so when a run needs it
 
 
 def zygote_binary() -> Path:
-    """The zygote, built with the machine's cc once per version of its source (the
-    build :func:`start_build` started, if there is one)."""
+    """The zygote, built with the machine's cc once per version of its source: the
+    build :func:`start_build` started, else one started now; statically, else (no
+    static C library) against the shared one."""
+    global _PENDING
     dest = _zygote_path()
-    static_failed = False
-    pending = _PENDING.pop(dest, None)
-    if pending is not None and pending[0] == os.getpid():
-        try:
-            return pending[1].result()
-        except WarnscopeError:
-            static_failed = True
-    if dest.exists():
-        return dest
-    if not static_failed:
-        try:
-            return tool.build_helper(SOURCE, dest, STATIC, what="the sandbox zygote")
-        except WarnscopeError:
-            pass
-    return tool.build_helper(SOURCE, dest, OPTIMIZE, what="the sandbox zygote")
+    pending, _PENDING = _PENDING, None
+    if pending is not None and pending[0] != os.getpid():
+        pending = None  # the parent's, inherited by a fork
+    if pending is None:
+        if dest.exists():
+            return dest
+        pending = (os.getpid(), tool.HelperBuild(SOURCE, dest, STATIC, what="the sandbox zygote"))
+    try:
+        return pending[1].result()
+    except WarnscopeError:
+        return tool.build_helper(SOURCE, dest, OPTIMIZE, what="the sandbox zygote")
 
 
 def _cancel_pending() -> None:
-    for dest in list(_PENDING):
-        pid, build = _PENDING.pop(dest)
-        if pid == os.getpid():
-            build.cancel()
+    global _PENDING
+    pending, _PENDING = _PENDING, None
+    if pending is not None and pending[0] == os.getpid():
+        pending[1].cancel()
 
 
 atexit.register(_cancel_pending)

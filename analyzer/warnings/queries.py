@@ -55,8 +55,8 @@ class FlagView:
         without a plugin."""
         if not compiler.startswith("gcc-"):
             return None
+        from analyzer.gccplugin import plugin as gcc_plugin
         if compiler not in self._plugins:
-            from analyzer.gccplugin import plugin as gcc_plugin
             try:
                 self._plugins[compiler] = gcc_plugin.locate(compiler, build=False)
             except WarnscopeError:
@@ -68,7 +68,6 @@ class FlagView:
         def decided(flags: list[str], language: str) -> dict[str, str] | None:
             key = (compiler, tuple(flags), language)
             if key not in self._states:
-                from analyzer.gccplugin import plugin as gcc_plugin
                 try:
                     self._states[key] = gcc_plugin.run(found, language, flags=flags)["states"]
                 except WarnscopeError:

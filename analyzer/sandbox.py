@@ -202,7 +202,7 @@ def _run_uid() -> Iterator[int | None]:
     if namespaces_available():
         yield _held_uid()
     else:
-        with _claim_uid() as uid:
+        with claim_uid() as uid:
             yield uid
 
 
@@ -806,8 +806,10 @@ def kill_leftovers() -> int:
 
 
 @contextmanager
-def _claim_uid() -> Iterator[int | None]:
-    """A uid of the pool that no other run on this host is using, held by a lock file."""
+def claim_uid() -> Iterator[int | None]:
+    """A uid of the pool that no other run on this host is using, held by a lock file
+    (None when not root: everything runs as the user). A run without namespaces, and a
+    project's build (:mod:`analyzer.build.sandbox`), hold one for as long as they last."""
     if LOCK_DIR is None:
         yield None
         return

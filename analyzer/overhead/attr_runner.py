@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import re
 import sqlite3
+from contextlib import ExitStack
 from pathlib import Path
 
 from warnscope.errors import WarnscopeError
 from warnscope.measure import host
 
+from analyzer.build.sandbox import BuildSandbox, build_sandbox
 from analyzer.overhead import phases as phases_mod, report, store, study
 from analyzer.overhead.experiment import Tu, compile_tu, count_warnings, log_tail
 from analyzer.overhead.recipes import Recipe
@@ -41,26 +43,28 @@ class Workspace:
         self.recipe, self.tree, self.tc, self.opt, self.timeout = recipe, tree, tc, opt, timeout
         self.progress = progress
         self.work: Path | None = None
-        self._workdir: WorkDir | None = None
+        self.box: BuildSandbox | None = None
+        self._open = ExitStack()
         self._tus: list[Tu] | None = None
 
     def tus(self) -> list[Tu]:
         if self._tus is None:
-            self._workdir = WorkDir(f"attr-{self.tc.name}-")
-            self.work = self._workdir.path
+            self.work = self._open.enter_context(WorkDir(f"attr-{self.tc.name}-"))
+            self.box = self._open.enter_context(build_sandbox(self.work, study.readable_for(self.recipe)))
             opts = study.Options(opt=self.opt, timeout=max(self.timeout, 3600.0))
             probe = CellResult(self.tc.name, "", "", "capture", {})
-            tus = study.capture(self.recipe, self.tree, self.tc, opts, self.work, [probe], self.progress)
+            tus = study.capture(self.recipe, self.tree, self.tc, opts, self.work, [probe], self.progress,
+                                self.box)
             if tus is None:
                 raise WarnscopeError(f"{self.recipe.name} {self.tc.name}: {probe.error}: "
                                      f"{_first_error(probe.log_tail or '')[:200]}")
-            (self.work / "objects").mkdir()
+            (self.box.box / "objects").mkdir()
+            self.box.adopt(self.box.box / "objects")
             self._tus = tus
         return self._tus
 
     def close(self) -> None:
-        if self._workdir is not None:
-            self._workdir.close()
+        self._open.close()
 
 
 def _first_error(log: str) -> str:
@@ -89,11 +93,11 @@ class Attributor:
 
     def _compile(self, tu: Tu, flags: list[str], instrument: str, seq: int,
                  index: int) -> tuple[TuRun, dict[str, tuple[float, float]]]:
-        assert self.ws.work is not None
+        assert self.ws.work is not None and self.ws.box is not None
         out = self.ws.work / "tu.log"
         t = compile_tu(self.tc, tu, [*flags, *(["-ftime-report"] if instrument == "time-report" else [])],
-                       self.ws.work / "objects" / f"{index}.o", out, self.timeout,
-                       wrapper=CACHEGRIND if instrument == "instructions" else ())
+                       self.ws.box.box / "objects" / f"{index}.o", out, self.timeout,
+                       wrapper=CACHEGRIND if instrument == "instructions" else (), box=self.ws.box)
         if t.exit != 0:
             raise WarnscopeError(f"{tu.name} failed to compile with {' '.join(flags[:3])}"
                                  f"{' …' if len(flags) > 3 else ''} (exit {t.exit}): {log_tail(out)[-200:]}")

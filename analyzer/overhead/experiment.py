@@ -14,13 +14,16 @@ import json
 import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 from warnscope import measure
 
 from analyzer.overhead import process, store
 from analyzer.overhead.recipes import Recipe
 from analyzer.toolchain import Toolchain
+
+if TYPE_CHECKING:
+    from analyzer.build.sandbox import BuildSandbox
 
 
 @dataclass(frozen=True)
@@ -87,11 +90,13 @@ def count_warnings(path: Path) -> int:
 
 
 def compile_tu(tc: Toolchain, tu: Tu, flags: Sequence[str], obj: Path, log: Path, timeout: float,
-               nice: int = 0, sched: str | None = None, wrapper: Sequence[str] = ()) -> measure.TreeRun:
+               nice: int = 0, sched: str | None = None, wrapper: Sequence[str] = (),
+               box: "BuildSandbox | None" = None) -> measure.TreeRun:
     """Compile ``tu`` alone with ``flags`` appended (the last word on warnings), its object
-    to ``obj`` and its output to a fresh ``log``, and measure the compile's process tree.
-    ``wrapper``: a command the compiler runs under (cachegrind counting instructions)."""
+    to ``obj`` and its output to a fresh ``log``, and measure the compile's process tree,
+    in the build sandbox ``box``. ``wrapper``: a command the compiler runs under
+    (cachegrind counting instructions)."""
     argv = [*wrapper, tc.driver(tu.language), *tu.args, "-o", str(obj), *flags]
     log.unlink(missing_ok=True)
     return process.run(argv, Path(tu.cwd), process.build_env(), log, nice=nice, sched=sched,
-                       timeout=timeout)
+                       timeout=timeout, box=box)

@@ -8,11 +8,15 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from warnscope.errors import WarnscopeError
 
 from warnscope.accounting import Accountant, ProcessTable
 from warnscope.measure import SCHED, TreeRun, run_tree
+
+if TYPE_CHECKING:
+    from analyzer.build.sandbox import BuildSandbox
 
 #: variables that would change what a build compiles or bypass the measured compiler
 SCRUBBED = {"CC", "CXX", "CPP", "CFLAGS", "CXXFLAGS", "CPPFLAGS", "LDFLAGS", "MAKEFLAGS", "MFLAGS",
@@ -44,18 +48,24 @@ def validate_sched(nice: int, sched: str | None) -> None:
 
 
 def run(command: str | list[str], cwd: Path, env: dict[str, str], output: Path,
-        nice: int = 0, sched: str | None = None, timeout: float | None = None) -> Timed:
+        nice: int = 0, sched: str | None = None, timeout: float | None = None,
+        box: "BuildSandbox | None" = None) -> Timed:
     """Run a build step (a shell string or argv) in ``cwd``, its output appended to
-    ``output``, and measure its process tree (:func:`warnscope.measure.run_tree`)."""
-    return run_accounted(command, cwd, env, output, None, nice=nice, sched=sched, timeout=timeout)[0]
+    ``output``, and measure its process tree (:func:`warnscope.measure.run_tree`); with
+    ``box``, the step runs in that build sandbox (:mod:`analyzer.build.sandbox`)."""
+    return run_accounted(command, cwd, env, output, None, nice=nice, sched=sched, timeout=timeout,
+                         box=box)[0]
 
 
 def run_accounted(command: str | list[str], cwd: Path, env: dict[str, str], output: Path,
                   accountant: Accountant | None, nice: int = 0, sched: str | None = None,
-                  timeout: float | None = None) -> tuple[Timed, ProcessTable | None]:
+                  timeout: float | None = None, box: "BuildSandbox | None" = None
+                  ) -> tuple[Timed, ProcessTable | None]:
     """:func:`run`, and with an ``accountant`` the table of every process of the tree
     (by program name, from the kernel's account of each), read once its root is reaped."""
     argv = ["/bin/sh", "-c", command] if isinstance(command, str) else command
+    if box is not None:
+        argv, env = box.argv(argv, cwd), box.env(env)
     tables: list[ProcessTable] = []
 
     def reaped(pid: int, usage: TreeRun) -> None:

@@ -41,6 +41,7 @@ from warnscope.errors import BadInput, ParseError, UnsafeInput, WarnscopeError
 from warnscope.measure import TreeRun, host
 from warnscope.paths import cache_dir
 
+from analyzer.build.sandbox import BuildSandbox, build_sandbox, copy_tree
 from analyzer.overhead import arrival, levels as levels_mod
 from analyzer.overhead import process, store
 from analyzer.overhead.experiment import (Experiment, Tu, compile_tu, count_warnings, log_tail,
@@ -187,13 +188,25 @@ def measure_compiler(job: CompilerJob, progress: Progress | Callable[[str], None
     """Measure one compiler's cells (interleaved) in a private work directory."""
     progress = as_progress(progress)
     tree = job.tree if job.tree is not None else source_tree(job.recipe)[0]
-    with WorkDir(f"{job.tc.name}-") as work:
+    with WorkDir(f"{job.tc.name}-") as work, build_sandbox(work, readable_for(job.recipe)) as box:
         if job.opts.mode == "build":
             with _accountant(job.opts, progress) as accountant:
-                _build_cells(job.recipe, tree, job.tc, job.cells, job.opts, work, progress, accountant)
+                _build_cells(job.recipe, tree, job.tc, job.cells, job.opts, work, progress, box,
+                             accountant)
         else:
-            _tu_cells(job.recipe, tree, job.tc, job.cells, job.opts, work, progress)
+            _tu_cells(job.recipe, tree, job.tc, job.cells, job.opts, work, progress, box)
     return job.cells
+
+
+def readable_for(recipe: Recipe) -> list[Path]:
+    """What a build of ``recipe`` reads besides the system (:func:`analyzer.build.sandbox.build_sandbox`):
+    the compiler wrappers and a root's launchers; a compile database's tree, whose TUs
+    are compiled where they lie."""
+    from analyzer.roots import roots_dir
+    found = [cache_dir("overhead", "wrappers"), cache_dir("overhead", "launchers"), roots_dir()]
+    if recipe.build_system == "ccdb" and recipe.source is not None:
+        found.append(recipe.source)
+    return found
 
 
 @contextlib.contextmanager
@@ -281,38 +294,40 @@ def first_error(lines: Iterable[str]) -> str | None:
     return failed
 
 
-def fail(cells: list[CellResult], what: str, log: Path) -> None:
+def fail(cells: list[CellResult], what: str, log: Path, tree: Path | None = None) -> None:
     """Mark ``cells`` failed with ``what`` and, where the log has one, the compiler's
     first error line: in a build under all warnings it can sit 100,000 lines before
-    the log's tail, and it says what went wrong (an internal compiler error, say)."""
+    the log's tail, and it says what went wrong (an internal compiler error, say).
+    Paths inside ``tree`` (the private copy built) are said relative to it."""
     try:
         with open(log, errors="replace") as fh:
             error = first_error(fh)
     except OSError:
         error = None
     if error is not None:
-        # paths inside the private copy of the tree, said relative to the tree
-        error = error.replace(f"{log.parent / 'tree'}/", "")
+        if tree is not None:
+            error = error.replace(f"{tree}/", "")
         what = f"{what}: {error[:300]}"
     for c in cells:
         c.status, c.error, c.log_tail, c.runs, c.tu_runs = "failed", what, log_tail(log), [], []
 
 
 def prepare(recipe: Recipe, tree: Path, tc: Toolchain, opts: Options, work: Path,
-             cells: list[CellResult], progress: Progress) -> tuple[Path, dict[str, str]] | None:
-    """A configured private copy of the tree and the base environment; None if configure failed
-    (the cells are then marked failed)."""
-    copy = work / "tree"
-    shutil.copytree(tree, copy, symlinks=True)
+            cells: list[CellResult], progress: Progress, box: BuildSandbox
+            ) -> tuple[Path, dict[str, str]] | None:
+    """A configured private copy of the tree in the build's box and the base environment;
+    None if configure failed (the cells are then marked failed). ``work`` holds the logs."""
+    copy = box.box / "tree"
+    copy_tree(tree, copy, box)
     env = process.build_env({"CC": str(wrapper_for(driver_for(tc, "c"), "c")),
                              "CXX": str(wrapper_for(driver_for(tc, "c++"), "c++")),
                              "CFLAGS": opts.opt, "CXXFLAGS": opts.opt})
     progress(f"{recipe.name} {tc.name}: configure")
     log = work / "configure.log"
     t = process.run(_commands(recipe.configure, cells[0], opts, "wrapper"), copy, env, log,
-                    timeout=opts.timeout)
+                    timeout=opts.timeout, box=box)
     if t.exit != 0:
-        fail(cells, f"configure failed (exit {t.exit}): {recipe.configure}", log)
+        fail(cells, f"configure failed (exit {t.exit}): {recipe.configure}", log, copy)
         return None
     return copy, env
 
@@ -374,8 +389,10 @@ def configured_flags(tree: Path, var: str) -> str | None:
 
 
 def cell_setup(recipe: Recipe, pristine: Path, base: tuple[Path, dict[str, str]], cell: CellResult,
-           opts: Options, work: Path, wrap_log: Path, progress: Progress) -> Setup | None:
-    """How ``cell`` builds (None: its own configure failed, and the cell with it)."""
+               opts: Options, work: Path, wrap_log: Path, progress: Progress, box: BuildSandbox
+               ) -> Setup | None:
+    """How ``cell`` builds (None: its own configure failed, and the cell with it); a
+    per-level tree is copied into the box, its configure log kept in ``work``."""
     tree, env = base
     if cell.inject == "wrapper":
         return Setup(tree, _level_env(env, cell, wrap_log), _commands(recipe.build, cell, opts, "wrapper"))
@@ -383,15 +400,15 @@ def cell_setup(recipe: Recipe, pristine: Path, base: tuple[Path, dict[str, str]]
            LOG_ENV: str(wrap_log)}
     build = _commands(recipe.build, cell, opts, "build")
     if configures_per_level(recipe):
-        tree = work / f"tree-{arrival.tag(cell.level)}"
-        if not tree.exists():
-            shutil.copytree(pristine, tree, symlinks=True)
+        tree = box.box / f"tree-{arrival.tag(cell.level)}"
+        if not os.path.lexists(tree):
+            copy_tree(pristine, tree, box)
             progress(f"{recipe.name} {cell.compiler} {cell.level}: configure with the level's flags")
             log = work / f"configure-{tree.name}.log"
             t = process.run(_commands(recipe.configure, cell, opts, "build"), tree, env, log,
-                            timeout=opts.timeout)
+                            timeout=opts.timeout, box=box)
             if t.exit != 0:
-                fail([cell], f"configure with the level's flags failed (exit {t.exit})", log)
+                fail([cell], f"configure with the level's flags failed (exit {t.exit})", log, tree)
                 return None
     elif recipe.inject == "make":
         for var, language in recipe.make_vars:
@@ -404,13 +421,15 @@ def cell_setup(recipe: Recipe, pristine: Path, base: tuple[Path, dict[str, str]]
 
 
 def _build_cells(recipe: Recipe, tree: Path, tc: Toolchain, cells: list[CellResult], opts: Options,
-                 work: Path, progress: Progress, accountant: Accountant | None = None) -> None:
-    prepared = prepare(recipe, tree, tc, opts, work, cells, progress)
+                 work: Path, progress: Progress, box: BuildSandbox,
+                 accountant: Accountant | None = None) -> None:
+    prepared = prepare(recipe, tree, tc, opts, work, cells, progress, box)
     if prepared is None:
         return
     setups: dict[int, Setup] = {}
     for cell in cells:
-        setup = cell_setup(recipe, tree, prepared, cell, opts, work, work / f"{id(cell)}.wrap", progress)
+        setup = cell_setup(recipe, tree, prepared, cell, opts, work, box.box / f"{id(cell)}.wrap",
+                           progress, box)
         if setup is not None:
             setups[id(cell)] = setup
     progress.add_total((opts.runs + 1) * len(cells))
@@ -422,23 +441,24 @@ def _build_cells(recipe: Recipe, tree: Path, tc: Toolchain, cells: list[CellResu
             name = f"{recipe.name} {tc.name} {cell.level}" + (f" ({cell.inject})" if len(opts.injects) > 1 else "")
             label = "warm-up" if rnd == 0 else f"run {rnd}/{opts.runs}"
             clean_log = work / "clean.log"
-            t = process.run(recipe.clean, setup.tree, setup.env, clean_log, timeout=opts.timeout)
+            t = process.run(recipe.clean, setup.tree, setup.env, clean_log, timeout=opts.timeout, box=box)
             if t.exit != 0:
-                fail([cell], f"clean failed (exit {t.exit}): {recipe.clean}", clean_log)
+                fail([cell], f"clean failed (exit {t.exit}): {recipe.clean}", clean_log, setup.tree)
                 continue
             log, wrap_log = work / f"{cell.level}.log", Path(setup.env[LOG_ENV])
             log.unlink(missing_ok=True)
             wrap_log.unlink(missing_ok=True)
             started = utc_now()
             t, table = process.run_accounted(setup.build, setup.tree, setup.env, log, accountant,
-                                             nice=opts.nice, sched=opts.sched, timeout=opts.timeout)
+                                             nice=opts.nice, sched=opts.sched, timeout=opts.timeout,
+                                             box=box)
             if t.exit != 0:
                 what = "timed out" if t.exit == -1 else f"exit {t.exit}"
-                fail([cell], f"build failed ({what}): {setup.build}", log)
+                fail([cell], f"build failed ({what}): {setup.build}", log, setup.tree)
                 progress(f"{name}: {label}: build FAILED ({what})")
                 continue
             progress.advance()
-            records = read_log(wrap_log)
+            records = read_log(wrap_log, box)
             arrived = arrival.check(records, cell.level, cell.inject,
                                     lambda driver, args, source: flags_for(
                                         cell, recipe.build_flags_language(tu_language(driver, args, source))))
@@ -520,23 +540,23 @@ def tus_from(entries: list[tuple[str, list[str]]], root: Path, strip_warnings: b
 
 
 def capture(recipe: Recipe, tree: Path, tc: Toolchain, opts: Options, work: Path,
-             cells: list[CellResult], progress: Progress) -> list[Tu] | None:
+            cells: list[CellResult], progress: Progress, box: BuildSandbox) -> list[Tu] | None:
     if recipe.build_system == "ccdb":
         entries = [(e["directory"], list(e["arguments"])) for e in recipe.commands]
         return tus_from(entries, Path(recipe.source or "/"), strip_warnings=True)
-    prepared = prepare(recipe, tree, tc, opts, work, cells, progress)
+    prepared = prepare(recipe, tree, tc, opts, work, cells, progress, box)
     if prepared is None:
         return None
     copy, env = prepared
-    log, wrap_log = work / "capture.log", work / "capture.wrap"
+    log, wrap_log = work / "capture.log", box.box / "capture.wrap"
     progress(f"{recipe.name} {tc.name}: build capturing the compile commands (warm-up)")
     capture = CellResult(tc.name, "", "", "off", {lang: ["-w"] for lang in recipe.languages})
     t = process.run(_commands(recipe.build, capture, opts, "wrapper"), copy, _level_env(env, capture, wrap_log), log,
-                    timeout=opts.timeout)
+                    timeout=opts.timeout, box=box)
     if t.exit != 0:
-        fail(cells, f"build failed (exit {t.exit}) while capturing compile commands", log)
+        fail(cells, f"build failed (exit {t.exit}) while capturing compile commands", log, copy)
         return None
-    tus = tus_from([(r.cwd, list(r.args)) for r in read_log(wrap_log) if r.status == 0],
+    tus = tus_from([(r.cwd, list(r.args)) for r in read_log(wrap_log, box) if r.status == 0],
                    copy, strip_warnings=False)
     if not tus:
         fail(cells, "the build ran no compile command (-c) to replay", log)
@@ -544,12 +564,13 @@ def capture(recipe: Recipe, tree: Path, tc: Toolchain, opts: Options, work: Path
 
 
 def _tu_cells(recipe: Recipe, tree: Path, tc: Toolchain, cells: list[CellResult], opts: Options,
-              work: Path, progress: Progress) -> None:
-    tus = capture(recipe, tree, tc, opts, work, cells, progress)
+              work: Path, progress: Progress, box: BuildSandbox) -> None:
+    tus = capture(recipe, tree, tc, opts, work, cells, progress, box)
     if tus is None:
         return
-    objects = work / "objects"
+    objects = box.box / "objects"
     objects.mkdir()
+    box.adopt(objects)
     progress.add_total(opts.runs * len(cells) * len(tus))
     for rnd in range(1, opts.runs + 1):
         for cell in cells:
@@ -560,7 +581,7 @@ def _tu_cells(recipe: Recipe, tree: Path, tc: Toolchain, cells: list[CellResult]
             for i, tu in enumerate(tus):
                 out = work / "tu.log"
                 t = compile_tu(tc, tu, flags_for(cell, tu.language), objects / f"{i}.o", out,
-                               opts.timeout, nice=opts.nice, sched=opts.sched)
+                               opts.timeout, nice=opts.nice, sched=opts.sched, box=box)
                 if t.exit != 0:
                     fail([cell], f"{tu.name} failed to compile (exit {t.exit})", out)
                     break

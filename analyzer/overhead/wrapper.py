@@ -16,6 +16,7 @@ from warnscope import tool
 from warnscope.paths import atomic_write, cache_dir
 
 if TYPE_CHECKING:
+    from analyzer.build.sandbox import BuildSandbox
     from analyzer.toolchain import Toolchain
 
 SOURCE = Path(__file__).with_name("wrapper.c")
@@ -27,6 +28,9 @@ FLAGS_ENV = {"c": "WARNSCOPE_OVERHEAD_CFLAGS", "c++": "WARNSCOPE_OVERHEAD_CXXFLA
 #: put in front of a level's flags passed through the build system; the wrapper removes
 #: it before the compiler runs and logs it, which proves where the flags arrived
 MARKER = "--warnscope-level="
+#: a wrapper log larger than this is not one a real build wrote (cppcheck's at ``all``:
+#: about 1 MB)
+MAX_LOG_BYTES = 1 << 30
 
 
 def driver_for(tc: "Toolchain", language: str) -> str:
@@ -79,12 +83,16 @@ class Record:
     stderr: str | None = None  # the file holding its stderr (with STDERR_ENV set), else None
 
 
-def read_log(path: Path) -> list[Record]:
-    """The wrapper's records; a missing log (no compiler ran) is an empty list."""
-    try:
-        text = path.read_text(errors="replace")
-    except FileNotFoundError:
+def read_log(path: Path, box: "BuildSandbox | None" = None) -> list[Record]:
+    """The wrapper's records; a missing log (no compiler ran) is an empty list. With
+    ``box``, the log was written in that build sandbox, whose build could have put a
+    link or a FIFO in its place: it is read as a regular file inside the box only."""
+    if not os.path.lexists(path):
         return []
+    if box is not None:
+        text = box.read(path, max_bytes=MAX_LOG_BYTES).decode("utf-8", "replace")
+    else:
+        text = path.read_text(errors="replace")
     out = []
     for line in text.splitlines():
         parts = line.split("\t")  # the wrapper turns tabs inside a field into spaces

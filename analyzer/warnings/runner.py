@@ -24,19 +24,21 @@ from __future__ import annotations
 import os
 import re
 import sqlite3
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from warnscope import tool
+from warnscope import extract
 from warnscope.database import transaction, utc_now
-from warnscope.errors import ToolFailed
+from warnscope.errors import ToolFailed, WarnscopeError
 
+from analyzer.build.sandbox import BuildSandbox, build_sandbox
 from analyzer.executors import LocalExecutor
 from analyzer.overhead import arrival, levels as levels_mod, process, study
 from analyzer.overhead.recipes import Recipe, is_source
 from analyzer.overhead.results import CellResult
-from analyzer.overhead.wrapper import FLAGS_ENV, LOG_ENV, MARKER, STDERR_ENV, Record, read_log
+from analyzer.overhead.wrapper import FLAGS_ENV, LOG_ENV, MARKER, STDERR_ENV, Record, driver_for, read_log
 from analyzer.overhead.workdir import WorkDir
 from analyzer.progress import Progress, as_progress
 from analyzer.toolchain import Toolchain
@@ -113,29 +115,33 @@ def build(job: Job) -> Build:
     cell = CellResult(job.tc.name, job.tc.version, job.tc.identity, job.level, job.flags,
                       inject="build", other_flags=job.other_flags)
     quiet = as_progress(lambda _m: None)
-    with WorkDir(f"warnings-{job.tc.name}-") as work:
-        prepared = study.prepare(job.recipe, tree, job.tc, job.opts, work, [cell], quiet)
+    with WorkDir(f"warnings-{job.tc.name}-") as work, \
+            build_sandbox(work, study.readable_for(job.recipe)) as box:
+        prepared = study.prepare(job.recipe, tree, job.tc, job.opts, work, [cell], quiet, box)
         setup = prepared and study.cell_setup(job.recipe, tree, prepared, cell, job.opts, work,
-                                              work / "wrapper.log", quiet)
+                                              box.box / "wrapper.log", quiet, box)
         if not setup:
             return _result(job, "failed", cell.error or "configure failed")
-        errors = work / "stderr"
+        errors = box.box / "stderr"
         errors.mkdir()
+        box.adopt(errors)
         env = {**setup.env, STDERR_ENV: str(errors)}
         for var in FLAGS_ENV.values():  # after whatever the wrapper appends already
             env[var] = " ".join(filter(None, [env.get(var, ""), *fmt.flags]))
         log = work / "build.log"
         # a per-level configure (CMake) ran its try-compiles through the wrapper: not the build's
         Path(env[LOG_ENV]).unlink(missing_ok=True)
-        t = process.run(setup.build, setup.tree, env, log, timeout=job.opts.timeout)
-        records = read_log(Path(env[LOG_ENV]))
+        t = process.run(setup.build, setup.tree, env, log, timeout=job.opts.timeout, box=box)
+        records = read_log(Path(env[LOG_ENV]), box)
         result = _result(job)
         result.diagnostics, result.tus = collect(records, setup.tree, fmt,
-                                                 lambda r: replay_text(r, job.tc, job.opts.timeout))
+                                                 lambda r: replay_text(r, job.tc, job.opts.timeout, box),
+                                                 box)
         if t.exit != 0:
             what = "timed out" if t.exit == -1 else f"exit {t.exit}"
             result.status = "failed"
-            result.error = f"build failed ({what})" + (f": {line}" if (line := _first_error(result, log)) else "")
+            result.error = f"build failed ({what})" + (f": {line}" if (line := _first_error(result, log, setup.tree))
+                                                       else "")
             return result
         arrived = arrival.check(records, job.level, "build",
                                 lambda driver, args, src: study.flags_for(
@@ -145,7 +151,7 @@ def build(job: Job) -> Build:
         return result
 
 
-def _first_error(result: Build, log: Path) -> str | None:
+def _first_error(result: Build, log: Path, tree: Path) -> str | None:
     """The compiler's line that stopped the build: the first error diagnostic read, else
     the first error line of the build's log (a linker's, a make's), relative to the tree."""
     worst = sorted((d for d in result.diagnostics if d.severity in FAILING),
@@ -160,7 +166,7 @@ def _first_error(result: Build, log: Path) -> str | None:
             line = study.first_error(fh)
     except OSError:
         return None
-    return line.replace(f"{log.parent / 'tree'}/", "")[:300] if line else None
+    return line.replace(f"{tree}/", "")[:300] if line else None
 
 
 def tu_names(records: list[Record], tree: Path) -> list[str]:
@@ -213,7 +219,7 @@ def _file(d: RawDiagnostic, cwd: str, tree: Path) -> str | None:
 TEXT_FLAGS = ("-fdiagnostics-format=text", "-fno-diagnostics-show-caret")
 
 
-def replay_text(record: Record, tc: Toolchain, timeout: float) -> str:
+def replay_text(record: Record, tc: Toolchain, timeout: float, box: BuildSandbox) -> str:
     """A failed compile run again as the build ran it, with text diagnostics: its stderr.
 
     GCC's JSON is written when the compiler ends normally. An internal compiler error
@@ -222,14 +228,19 @@ def replay_text(record: Record, tc: Toolchain, timeout: float) -> str:
     ``all``), and every diagnostic of that TU up to the crash, the crash's own line
     included, is lost. The same compile in text says them all."""
     args = [a for a in record.args[1:] if not a.startswith(MARKER)]
-    argv = tc.wrap([record.args[0], *args, *TEXT_FLAGS], binds=(record.cwd,), cwd=record.cwd)
-    done = tool.run(argv, timeout=timeout, check=False, cwd=record.cwd, env=process.build_env(),
-                    what=f"{tc.name} (a failed compile replayed with text diagnostics)")
-    return done.stderr if isinstance(done.stderr, str) else done.stderr.decode("utf-8", "replace")
+    with tempfile.NamedTemporaryFile(dir=box.box.parent, prefix="replay-", suffix=".log") as out:
+        language = study.tu_language(record.args[0], args, next((a for a in args if is_source(a)), ""))
+        t = process.run([driver_for(tc, language), *args, *TEXT_FLAGS],
+                        Path(record.cwd), process.build_env(), Path(out.name), timeout=timeout, box=box)
+        if t.exit == -1:
+            raise ToolFailed(f"{tc.name}: the failed compile replayed with text diagnostics "
+                             f"timed out after {timeout:g} s")
+        return extract.read_regular(out.name, "the replayed compile's output").decode("utf-8", "replace")
 
 
 def collect(records: list[Record], tree: Path, fmt: formats.Format,
-            replay: Callable[[Record], str] | None = None) -> tuple[list[Diagnostic], list[TuOutcome]]:
+            replay: Callable[[Record], str] | None = None, box: BuildSandbox | None = None
+            ) -> tuple[list[Diagnostic], list[TuOutcome]]:
     """Every compile's diagnostics read and merged: one diagnostic per (file, line,
     column, option, severity, message), with the TUs that printed it. A compile that
     failed without an error in its structured output is read from ``replay`` (the same
@@ -245,9 +256,13 @@ def collect(records: list[Record], tree: Path, fmt: formats.Format,
             tus.append(TuOutcome(name, language, exit_, 0, "no output captured for this compile"))
             continue
         try:
-            text = Path(record.stderr).read_bytes().decode("utf-8", errors="replace")
+            raw = box.read(record.stderr) if box is not None else Path(record.stderr).read_bytes()
+            text = raw.decode("utf-8", errors="replace")
         except OSError as exc:
             tus.append(TuOutcome(name, language, exit_, 0, f"its output could not be read: {exc.strerror}"))
+            continue
+        except WarnscopeError as exc:   # a link, a FIFO, a file outside the box, too large
+            tus.append(TuOutcome(name, language, exit_, 0, f"its output was refused: {exc}"))
             continue
         parsed = fmt.parse(text)
         if exit_ != 0 and replay is not None and fmt is not formats.CLANG_TEXT \

@@ -14,11 +14,11 @@ pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="the uid pool is used 
 
 
 def test_concurrent_claims_get_different_uids():
-    with sandbox._claim_uid() as first:
+    with sandbox.claim_uid() as first:
         assert sandbox.UID_BASE <= first < sandbox.UID_BASE + sandbox.UID_COUNT
-        with sandbox._claim_uid() as second:
+        with sandbox.claim_uid() as second:
             assert second != first
-        with sandbox._claim_uid() as third:
+        with sandbox.claim_uid() as third:
             assert third != first
 
 
@@ -28,5 +28,5 @@ def test_a_uid_whose_lock_is_held_elsewhere_is_never_claimed():
     with flocked(sandbox.LOCK_DIR / str(held_uid), wait=False) as held:
         if held is None:
             pytest.skip("another run on this host uses the first uid of the pool")
-        with sandbox._claim_uid() as uid:
+        with sandbox.claim_uid() as uid:
             assert uid != held_uid

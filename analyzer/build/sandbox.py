@@ -1,0 +1,255 @@
+"""The build sandbox: every process of a project's build runs in it.
+
+A project's tree may come from anyone, and warnscope often runs as root: its configure
+script, its Makefile's recipes, its CMake files and everything they start are the
+tree author's code. So, as Debian's sbuild and Fedora's mock build untrusted sources,
+each step of a build (configure, clean, the build, a TU compiled again) runs under
+bubblewrap:
+
+* as root, under an unprivileged uid of the sandbox's pool, claimed for the whole
+  build (:func:`analyzer.sandbox.claim_uid`), with every capability dropped
+  (``setpriv``); as a normal user, as that user inside a user namespace;
+* with no network (a network namespace of its own: even loopback is down) and its own
+  PID, IPC and UTS namespaces, so that every process of a step ends with the step;
+* the system directories (``/usr``, ``/etc``, ``/lib*``) read-only, a fresh ``/proc``,
+  a minimal ``/dev``, private ``/tmp``, ``/var/tmp`` and ``/dev/shm``; read-only too the
+  helpers warnscope built for builds (the compiler wrappers, a root's launchers), the
+  toolchain roots and, for a replayed compile database, the project's tree;
+* writable only the build's *box*: the private copies of the tree, their build
+  directories, the wrapper's logs and each compile's output, a scratch ``HOME``. The
+  repository, the database, the rest of the cache and the home directories are not
+  there at all.
+
+The box is a directory of the build's work directory, owned by the pool uid. What
+warnscope reads back from it (the wrapper's log, each compile's stderr, a configured
+Makefile) it reads as a regular file inside it, never through a link
+(:meth:`BuildSandbox.read`); the logs warnscope writes itself stay outside the box, in
+the work directory, which the build cannot write.
+
+Each step sets the sandbox up in its own process: the outer ``bwrap`` is the harness's
+child, so ``wait4`` still covers every process of the step (bwrap's init reaps them
+all, those killed at the end included) and the kernel's per-process account still
+finds them (they descend from it). The set-up costs one bwrap and one setpriv per
+step (bench/README: the FFTW and zlib figures before and after).
+
+``WARNSCOPE_SANDBOX=plain``, or a host where bubblewrap cannot make its namespaces: as
+root each step still runs under the pool uid (``setpriv``), without the hidden file
+system and the network isolation; as a normal user, as that user.
+"""
+from __future__ import annotations
+
+import enum
+import errno
+import os
+import shutil
+import stat
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable, Iterator, Sequence
+
+from warnscope import extract, tool
+from warnscope.errors import NotInstalled, ToolFailed, UnsafeInput
+
+from analyzer import sandbox
+
+#: the host's system directories, shown read-only (links, as Debian's merged /usr has
+#: them, are recreated as links)
+SYSTEM_DIRS = ("/usr", "/etc", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+#: the box's name in a work directory, and the scratch HOME inside it
+BOX, HOME = "box", ".home"
+#: seconds the one-time probe of bubblewrap may take
+PROBE_TIMEOUT = 30.0
+
+
+class Containment(enum.Enum):
+    """How a build step is contained."""
+
+    NAMESPACE = "namespace"    # bubblewrap: hidden file system, no network, pool uid as root
+    UID = "uid"                # the pool uid only (as root, without namespaces)
+    NONE = "none"              # as the user who runs warnscope (no namespaces, not root)
+
+
+@dataclass(frozen=True)
+class BuildSandbox:
+    """Where one build's steps run: its box, the uid they run as, and what they may read."""
+
+    box: Path
+    uid: int | None
+    containment: Containment
+    readable: tuple[str, ...] = ()
+
+    @property
+    def home(self) -> Path:
+        return self.box / HOME
+
+    def argv(self, argv: Sequence[str], cwd: str | os.PathLike) -> list[str]:
+        """``argv`` as run in the sandbox, in ``cwd`` (inside the box or a readable tree)."""
+        drop = [] if self.uid is None else [
+            "setpriv", f"--reuid={self.uid}", f"--regid={self.uid}", "--clear-groups",
+            "--inh-caps=-all", "--bounding-set=-all", "--"]
+        if self.containment is not Containment.NAMESPACE:
+            return [*drop, *argv]
+        return [*_bwrap(self.readable, str(self.box)), "--chdir", os.fspath(cwd), "--", *drop, *argv]
+
+    def env(self, env: dict[str, str]) -> dict[str, str]:
+        """A step's environment: the build's, with the box's scratch HOME and a private TMPDIR."""
+        return {**env, "HOME": str(self.home), "TMPDIR": "/tmp"}
+
+    def read(self, path: str | os.PathLike, max_bytes: int = extract.MAX_FILE_BYTES) -> bytes:
+        """A file the build wrote: a regular file inside the box reached without a link,
+        else :class:`UnsafeInput` (a :class:`ParseError` past ``max_bytes``)."""
+        rel = os.path.relpath(os.path.abspath(path), self.box)
+        if rel == os.curdir or rel.startswith(os.pardir):
+            raise UnsafeInput(f"{extract.shown(os.fspath(path))}: not inside the build's directory")
+        return extract.Tree(self.box, "build's directory").read(rel, max_bytes=max_bytes,
+                                                                 max_line=max_bytes)
+
+    def adopt(self, path: Path) -> None:
+        """Give ``path`` (a directory warnscope made in the box, and all below it) to the
+        build's uid, never following a link."""
+        if self.uid is None:
+            return
+        for dirpath, dirnames, filenames in os.walk(path):
+            for name in dirnames + filenames:
+                os.lchown(os.path.join(dirpath, name), self.uid, self.uid)
+        os.lchown(path, self.uid, self.uid)
+
+
+def _bwrap(readable: Iterable[str], box: str) -> list[str]:
+    out = [_which("bwrap"), "--die-with-parent", "--new-session", "--unshare-net", "--unshare-pid",
+           "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try"]
+    if os.geteuid() != 0:
+        out.append("--unshare-user")
+    out += ["--tmpfs", "/"]
+    for d in SYSTEM_DIRS:
+        if os.path.islink(d):
+            out += ["--symlink", os.readlink(d), d]
+        elif os.path.isdir(d):
+            out += ["--ro-bind", d, d]
+    out += ["--proc", "/proc", "--dev", "/dev"]
+    for d in ("/dev/shm", "/tmp", "/var/tmp"):   # everyone's, as on the host (bwrap: 0755)
+        out += ["--perms", "1777", "--tmpfs", d]
+    made: set[str] = set()
+    for path, how in [*((p, "--ro-bind") for p in readable), (box, "--bind")]:
+        # the directories on the way, made traversable (bwrap would make them 0700)
+        for parent in reversed(Path(path).parents):
+            p = str(parent)
+            if p != "/" and p not in made and not any(p == s or p.startswith(s + "/") for s in SYSTEM_DIRS):
+                made.add(p)
+                out += ["--perms", "0755", "--dir", p]
+        out += [how, path, path]
+        made.add(path)
+    return out
+
+
+def _which(name: str) -> str:
+    found = shutil.which(name)
+    if found is None:
+        raise NotInstalled(f"{name} is not installed (apt-get install "
+                           f"{'bubblewrap' if name == 'bwrap' else 'util-linux'})")
+    return found
+
+
+_CONTAINMENT: Containment | None = None
+
+
+def containment() -> Containment:
+    """How this host contains builds (tried once: ``/bin/true`` run in a real sandbox)."""
+    global _CONTAINMENT
+    if _CONTAINMENT is None:
+        fallback = Containment.UID if os.geteuid() == 0 else Containment.NONE
+        _CONTAINMENT = fallback
+        if os.environ.get("WARNSCOPE_SANDBOX") != "plain":
+            try:
+                argv = [*_bwrap((), "/tmp"), "--chdir", "/", "--", "/bin/true"]
+                tool.run(argv, timeout=PROBE_TIMEOUT, what="bubblewrap (the build sandbox)")
+                _CONTAINMENT = Containment.NAMESPACE
+            except (NotInstalled, ToolFailed):
+                pass
+    return _CONTAINMENT
+
+
+@contextmanager
+def build_sandbox(work: Path, readable: Iterable[str | os.PathLike] = ()) -> Iterator[BuildSandbox]:
+    """A build's sandbox in the work directory ``work`` (warnscope's, not the build's):
+    the pool uid claimed (as root) for as long as it is open, and the box made."""
+    how = containment()
+    if how is Containment.UID:
+        _which("setpriv")
+    with sandbox.claim_uid() as uid:
+        box = work / BOX
+        os.mkdir(box, 0o700)
+        os.mkdir(box / HOME, 0o700)
+        found = BuildSandbox(box, uid, how, tuple(sorted({os.path.realpath(p) for p in readable})))
+        found.adopt(box)
+        yield found
+
+
+def copy_tree(src: Path, dest: Path, box: BuildSandbox) -> None:
+    """Copy a project's tree ``src`` to ``dest`` (a new directory in the box), as the build
+    will see it: directories, regular files (with their modes, less set-id bits, and
+    times, which make compares) and symbolic links as links. Anything else (a FIFO, a
+    device, a socket) is :class:`UnsafeInput` naming it: the tree is not built. Entered
+    without following a link on either side; then given to the build's uid."""
+    os.mkdir(dest, 0o700)
+    top = os.open(dest, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    src_top = os.open(src, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    try:
+        _copy_dir(src_top, top, Path(src))
+        st = os.fstat(src_top)
+        os.chmod(top, stat.S_IMODE(st.st_mode) & 0o777 | 0o700)
+        os.utime(top, ns=(st.st_atime_ns, st.st_mtime_ns))
+    finally:
+        os.close(src_top)
+        os.close(top)
+    box.adopt(dest)
+
+
+def _copy_dir(src_fd: int, dst_fd: int, shown: Path) -> None:
+    flags = os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC
+    for name in sorted(os.listdir(src_fd)):
+        st = os.stat(name, dir_fd=src_fd, follow_symlinks=False)
+        if stat.S_ISLNK(st.st_mode):
+            os.symlink(os.readlink(name, dir_fd=src_fd), name, dir_fd=dst_fd)
+        elif stat.S_ISDIR(st.st_mode):
+            os.mkdir(name, 0o700, dir_fd=dst_fd)
+            sub_src = os.open(name, flags | os.O_DIRECTORY, dir_fd=src_fd)
+            sub_dst = os.open(name, flags | os.O_DIRECTORY, dir_fd=dst_fd)
+            try:
+                _copy_dir(sub_src, sub_dst, shown / name)
+                os.chmod(sub_dst, stat.S_IMODE(st.st_mode) & 0o777 | 0o700)
+                os.utime(sub_dst, ns=(st.st_atime_ns, st.st_mtime_ns))
+            finally:
+                os.close(sub_src)
+                os.close(sub_dst)
+        elif stat.S_ISREG(st.st_mode):
+            _copy_file(name, src_fd, dst_fd, shown / name)
+        else:
+            raise UnsafeInput(f"{extract.shown(str(shown / name))}: not a regular file, directory or "
+                              f"link ({_kind(st.st_mode)}): the tree is not built")
+
+
+def _copy_file(name: str, src_fd: int, dst_fd: int, shown: Path) -> None:
+    try:
+        fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC,
+                     dir_fd=src_fd)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise UnsafeInput(f"{extract.shown(str(shown))}: a link swapped in") from None
+        raise
+    with os.fdopen(fd, "rb") as fin:
+        st = os.fstat(fin.fileno())
+        if not stat.S_ISREG(st.st_mode):
+            raise UnsafeInput(f"{extract.shown(str(shown))}: not a regular file (replaced while copied)")
+        out = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC,
+                      0o600, dir_fd=dst_fd)
+        with os.fdopen(out, "wb") as fout:
+            shutil.copyfileobj(fin, fout, 1 << 20)
+            os.chmod(fout.fileno(), stat.S_IMODE(st.st_mode) & 0o777)
+            os.utime(fout.fileno(), ns=(st.st_atime_ns, st.st_mtime_ns))
+
+
+def _kind(mode: int) -> str:
+    return ("a FIFO" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode)
+            else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "an unknown kind of file")

@@ -35,6 +35,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from flagdb import names
 from warnscope.errors import ParseError
 from warnscope.extract import Tree, read_regular, shown
 
@@ -449,6 +450,10 @@ def build_tables(groups_path: str, version: str, diags: dict[str, Diag],
         if name != row.comment:
             raise ParseError(groups_path, line, f"name table says {name!r} but the row is commented "
                              f"{row.comment!r} (unknown layout?)")
+        why = names.problem("-W" + name)
+        if why is not None:  # it would become -W<name> on a compiler's command line
+            raise ParseError(groups_path, line, f"group {names.shown(name)} would be the option "
+                             f"{names.shown('-W' + name)}, {why}")
         members = _run(groups_path, line, raw.diag_arrays, row.members_offset, "DiagArrays")
         for member in members:
             if member not in diags:

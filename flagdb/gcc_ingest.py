@@ -17,7 +17,7 @@ from pathlib import Path
 from warnscope import apt, extract
 from warnscope.errors import (BadInput, NotInstalled, PackageError, ParseError, UnsafeInput,
                               WarnscopeError)
-from flagdb import gcc_opt
+from flagdb import gcc_opt, names
 from flagdb.gcc_opt import Option, OptFile, has_flag, merge, nth_arg, opt_args
 from flagdb.model import CompilerData, Edge, Flag, GccFacts
 from warnscope.compilers import CompilerId
@@ -274,6 +274,8 @@ def build(files: list[OptFile], compiler: str, version: str, source_kind: str,
     flags = [
         _flag(opt, languages, enums, canonical) for opt in sorted(warnings.values(), key=lambda o: o.name)
     ]
+    for f in flags:
+        _require_warning_names(f, warnings[f.name[1:]])
     describe_aliases(flags)
     edges: list[Edge] = []
     for opt in warnings.values():
@@ -281,6 +283,20 @@ def build(files: list[OptFile], compiler: str, version: str, source_kind: str,
             edges.extend(_edges(opt, rec.props, options, var_of, rec.path, rec.line))
     return CompilerData(compiler=compiler, family="gcc", version=version,
                         source_kind=source_kind, source=provenance, flags=flags, edges=edges)
+
+
+def _require_warning_names(flag: Flag, opt: Option) -> None:
+    """A warning option's name, and what it is an alias of, must be a warning option's
+    (:mod:`flagdb.names`): a record ``fplugin=evil.so`` or ``Wp,-include,…`` with the
+    ``Warning`` property would otherwise be passed to the compiler by a level-``all``
+    build. Refused at the record, so the ingest stops with file:line."""
+    rec = opt.records[0]
+    for what, name in (("", flag.name), ("an alias of ", flag.alias_of),
+                       ("negated as ", flag.gcc.alias_negative)):
+        why = names.problem(name) if name is not None else None
+        if why is not None:
+            raise ParseError(rec.path, rec.line, f"warning option {names.shown(opt.name)} is "
+                                                 f"{what}{names.shown(name)}: {why}; refusing the tree")
 
 
 def _alias_target(alias: str, canonical: dict[str, str]) -> str:

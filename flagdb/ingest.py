@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from flagdb import store
+from flagdb import names, store
 from warnscope.database import is_empty
 from warnscope.errors import BadInput
 from flagdb.model import CompilerData
@@ -52,6 +52,10 @@ def store_data(conn: sqlite3.Connection, data: CompilerData, force: bool = False
     compiler = data.compiler
     if not data.flags:
         raise BadInput(f"{compiler}: no warning options found in {data.source}")
+    bad = names.first_problem(names.data_names(data))
+    if bad is not None:  # the parsers refuse these with file:line; the binary route ends here
+        raise BadInput(f"{compiler}: {data.source} gives the warning option {names.shown(bad[0])}, "
+                       f"{bad[1]}; not stored")
     if not force and not is_empty(conn):
         stored = next((r for r in store.compilers(conn) if r.name == compiler), None)
         if stored is not None and len(data.flags) < MIN_SHARE * stored.flags:

@@ -211,3 +211,16 @@ def test_source_may_be_an_include_root(tmp_path):
         data = load_clang("clang-15", source=str(root))
         assert data.flag("-W").alias_of == "-Wextra"
         assert data.source == str((tmp_path / "include" / "clang" / "Basic").resolve())
+
+
+@pytest.mark.parametrize("hostile", ["p,-load,evil.so", "zz;touch${IFS}F;", "x y"])
+def test_group_whose_name_is_no_warning_option_is_refused(tmp_path, hostile):
+    """Every group becomes -W<group> on clang's command line (``flags verify``'s probe):
+    a group renamed ``p,-load,evil.so`` would be ``-Wp,-load,evil.so``, which clang hands
+    to cc1. The last name of the table is renamed, so no offset moves."""
+    d = _copy(tmp_path)
+    path = d / "DiagnosticGroups.inc"
+    _edit(path, '\\010pedanti"\n    "c"', f'\\{len(hostile):03o}{hostile}"')
+    _edit(path, "/* pedantic */", f"/* {hostile} */")
+    err = _error(d)
+    assert err.path == str(path) and err.line and "would be the option" in str(err)

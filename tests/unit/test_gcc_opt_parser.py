@@ -120,3 +120,45 @@ def test_help_text_escapes_are_cs():
             'as \\x41 stays.\n')
     [rec] = parse_file(text, "common.opt").options
     assert rec.help == 'Warn if "defined" is used; (\\u and \\U) as \\x41 stays.'
+
+
+@pytest.mark.parametrize("record", [
+    "fplugin=evil.so\nCommon Warning\n",                      # a driver option, not a warning
+    "B/evil/\nCommon Warning\n",
+    "Wp,-include,/root/secret.h\nCommon Warning\n",           # -Wp, hands text to cpp
+    "Wl,-rpath\nCommon Warning\n",
+    "Wzz;touch${IFS}F;\nCommon Warning\n",                    # shell text
+    "Wzz;touch$${IFS}F;\nCommon Warning\n",                   # make text
+    "Wsneaky\nCommon Warning Alias(fplugin=, evil.so)\n",     # a warning aliasing a driver option
+    "fplugin=\nCommon Alias(Wall)\n",                         # an alias of a warning is one too
+])
+def test_names_that_are_no_warning_options_refuse_the_tree(tmp_path, gcc_tree, common_opt, record):
+    """A record filed as a warning must be named -W… of the characters option names
+    use (or one of GCC's own other spellings): anything else would reach a compiler's
+    command line in a level-``all`` build. The ingest stops at the record."""
+    text = common_opt + "\n" + record
+    root = gcc_tree(tmp_path, {"common.opt": text})
+    with pytest.raises(ParseError) as exc:
+        build_from_tree(root, "gcc-99", "source-tree", "x")
+    line = text.splitlines().index(record.splitlines()[0]) + 1
+    assert str(exc.value).startswith(f"common.opt:{line}: ") and "refusing the tree" in str(exc.value)
+    assert "\n" not in str(exc.value)
+
+
+def test_real_spellings_of_warning_names_pass(tmp_path, gcc_tree, common_opt):
+    """What GCC's files really hold: -W names with + = , . _, and the few other
+    spellings it files as warnings (``pedantic``, ``-all-warnings``, Go's, a target's)."""
+    extra = ("Wc++11-compat\nC++ Var(warn_cxx11_compat) Warning\nC++11.\n\n"
+             "Wnormalized=\nC Joined Warning Var(warn_norm)\nNormalized.\n\n"
+             "Wabi=\nC++ Joined Warning Var(warn_abi)\nABI.\n\n"
+             "Wpedantic\nCommon Var(pedantic) Warning\nPedantic.\n\n"
+             "pedantic\nCommon Alias(Wpedantic)\n\n"
+             "-pedantic\nCommon Alias(Wpedantic)\n\n"
+             "-all-warnings\nCommon Warning Alias(Wall)\n\n"
+             "frequire-return-statement\nGo Var(go_rrs) Init(1) Warning\nGo.\n\n"
+             "Werror-implicit\nC Warning Alias(Werror=, implicit)\nAn alias with a value.\n")
+    data = build_from_tree(gcc_tree(tmp_path, {"common.opt": common_opt + "\n" + extra}),
+                           "gcc-99", "source-tree", "x")
+    got = {f.name for f in data.flags}
+    assert {"-Wc++11-compat", "-Wnormalized=", "-Wabi=", "-pedantic", "--pedantic",
+            "--all-warnings", "-frequire-return-statement", "-Werror-implicit"} <= got

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import sqlite3
 
-from flagdb import store
+from flagdb import names, store
 from flagdb.closure import lang_name
 from flagdb.views import everything
-from warnscope.errors import NotIngested, WarnscopeError
+from warnscope.errors import BadInput, NotIngested, WarnscopeError
 
 from analyzer.toolchain import Toolchain
 
@@ -39,6 +39,12 @@ def parse_custom(specs: tuple[str, ...]) -> dict[str, list[str]]:
         if bad:
             raise WarnscopeError(f"--flag-set {name}: {bad[0]!r} is neither an option nor a "
                                  f"level ({', '.join(BUILTIN)})")
+        # spliced into build commands as a level's flags are: the same characters
+        unsafe = [w for w in words if w not in BUILTIN and not names.safe_word(w)]
+        if unsafe:
+            raise BadInput(f"--flag-set {name}: {names.shown(unsafe[0])} is not an option of "
+                           "letters, digits and + - = , . _ : # (it would be spliced into the "
+                           "build's commands)")
         out[name] = words
     return out
 
@@ -68,7 +74,10 @@ def flags(conn: sqlite3.Connection, tc: Toolchain, level: str, languages: tuple[
     if tc.family == "clang":
         return {lang: ["-Weverything"] for lang in languages}
     data = gcc_data(conn, tc.name)
-    return {lang: everything(data, lang_name(lang)) for lang in languages}
+    out = {lang: everything(data, lang_name(lang)) for lang in languages}
+    # the database is someone else's file: its names become arguments and build text
+    names.require_stored(tc.name, (f for flags in out.values() for f in flags))
+    return out
 
 
 def gcc_data(conn: sqlite3.Connection, name: str):

@@ -40,6 +40,7 @@ from warnscope import extract
 from warnscope.errors import BadInput, ParseError, UnsafeInput, WarnscopeError
 from warnscope.measure import TreeRun, host
 from warnscope.paths import cache_dir
+from flagdb import names
 
 from analyzer.build.sandbox import BuildSandbox, build_sandbox, copy_tree
 from analyzer.overhead import arrival, levels as levels_mod
@@ -364,15 +365,25 @@ class Setup:
 
 def _flag_text(cell: CellResult, language: str, opts: Options) -> str:
     """What a ``build`` cell puts where a user puts flags: the -O level, the marker, the
-    level's flags for ``language`` (the marker proves they arrived; the wrapper drops it)."""
-    return shlex.join([opts.opt, *arrival.carried(cell.level, flags_for(cell, language))])
+    level's flags for ``language`` (the marker proves they arrived; the wrapper drops it).
+
+    The words are joined by spaces and never quoted: each is checked to be an option of
+    letters, digits and ``+ - = , . _ : #`` (:func:`flagdb.names.flag_text`; a level's
+    names were checked when read from the database, a ``--flag-set``'s when given,
+    ``--opt`` is ``-O…``, the marker's level name is :func:`arrival.tag`'s). None of these
+    characters means anything to a shell inside ``'…'``, inside ``"…"`` or bare (``#``
+    only starts a comment at a word's start, and every word starts with ``-``), nor to
+    make (no ``$``), so the text is the same words in whatever quoting context the
+    user's template puts it (``make CFLAGS='{cflags}'``), in ``$CFLAGS`` and in make's
+    recipe shell. ``shlex.join`` would add quotes of its own, which end the template's."""
+    return names.flag_text([opts.opt, *arrival.carried(cell.level, flags_for(cell, language))])
 
 
 def _commands(text: str, cell: CellResult, opts: Options, inject: str) -> str:
     """A recipe command with ``{jobs}`` and a local tree's flag placeholders filled in
     (the placeholders stand for nothing in ``wrapper`` cells: the wrapper adds the flags)."""
     def level(language: str) -> str:
-        return _flag_text(cell, language, opts) if inject == "build" else shlex.quote(opts.opt)
+        return _flag_text(cell, language, opts) if inject == "build" else names.flag_text([opts.opt])
     return text.format(jobs=opts.jobs, flags=level(next(iter(cell.flags), "c")), cflags=level("c"),
                        cxxflags=level("c++"))
 
@@ -415,7 +426,12 @@ def cell_setup(recipe: Recipe, pristine: Path, base: tuple[Path, dict[str, str]]
             configured = configured_flags(tree, var)
             if configured is None and language not in recipe.languages:
                 continue
-            value = " ".join([configured or "", *arrival.carried(cell.level, flags_for(cell, language))]).strip()
+            # one word for the command's shell (shlex.quote); then make expands ``$`` in
+            # it and its recipe shell reads it again: the level's part is checked text
+            # with neither (names.flag_text), the configured part is the Makefile's own
+            # line, which make and its shell read the same way without the override
+            level = names.flag_text(arrival.carried(cell.level, flags_for(cell, language)))
+            value = " ".join([configured or "", level]).strip()
             build += f" {var}={shlex.quote(value)}"
     return Setup(tree, env, build)
 

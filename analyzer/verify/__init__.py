@@ -23,7 +23,11 @@ def run(data) -> VerifyReport:
     the acceptance probe.
     """
     from analyzer.verify.package import check_package
+    from flagdb import names
 
+    # every oracle runs the compiler, clang's probe with -W<group> for every stored group:
+    # a name the ingest would have refused (the database is someone else's) is one error
+    names.require_stored(data.compiler, names.data_names(data))
     if data.family == "gcc":
         from analyzer.verify.gcc_q import binary_for, verify_gcc
 

@@ -57,21 +57,10 @@ def warn_skipped(skipped: list[str]) -> None:
 @click.option("--port", default=8000, show_default=True, type=options.PORT,
               help="Port on 127.0.0.1 (0: any free port, printed).")
 def serve(out_dir: str, port: int) -> None:
-    """Serve a built site on 127.0.0.1 for a local preview (Ctrl-C stops it)."""
-    import functools
-    import http.server
+    """Serve a built site on 127.0.0.1 for a local preview: its regular files only,
+    never through a symbolic link (Ctrl-C stops it)."""
+    from analyzer.site.serve import open_server
 
-    if not (Path(out_dir) / "index.html").is_file():
-        raise WarnscopeError(f"{out_dir}: no index.html: run 'warnscope site build -o {out_dir}' first")
-    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=out_dir)
-    try:
-        server = http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
-    except OSError as exc:
-        raise WarnscopeError(f"cannot listen on 127.0.0.1:{port}: {exc.strerror}") from None
-    echo(f"serving {out_dir} at http://127.0.0.1:{server.server_port}/ (Ctrl-C stops)")
-    try:
-        server.serve_forever()
-    except KeyboardInterrupt:
-        pass
-    finally:
-        server.server_close()
+    with open_server(out_dir, port) as server:  # no index.html, port taken: one line
+        echo(f"serving {out_dir} at http://127.0.0.1:{server.server_port}/ (Ctrl-C stops)")
+        server.serve_forever()  # Ctrl-C, SIGTERM: raised here, exit 130 / 143 (analyzer.cli.main)

@@ -206,6 +206,17 @@ def copy_tree(src: Path, dest: Path, box: BuildSandbox) -> None:
     box.adopt(dest)
 
 
+def check_tree(src: Path) -> None:
+    """Refuse a tree :func:`copy_tree` would refuse, before anything is built or stored:
+    :class:`UnsafeInput` naming its first FIFO, device or socket (links are not followed)."""
+    for dirpath, dirnames, filenames in os.walk(src):
+        for name in sorted(dirnames + filenames):
+            mode = os.lstat(os.path.join(dirpath, name)).st_mode
+            if not (stat.S_ISDIR(mode) or stat.S_ISREG(mode) or stat.S_ISLNK(mode)):
+                raise UnsafeInput(f"{extract.shown(os.path.join(dirpath, name))}: not a regular file, "
+                                  f"directory or link ({_kind(mode)}): the tree is not built")
+
+
 def _copy_dir(src_fd: int, dst_fd: int, shown: Path) -> None:
     flags = os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC
     for name in sorted(os.listdir(src_fd)):

@@ -42,7 +42,7 @@ from warnscope.measure import TreeRun, host
 from warnscope.paths import cache_dir
 from flagdb import names
 
-from analyzer.build.sandbox import BuildSandbox, build_sandbox, copy_tree
+from analyzer.build.sandbox import BuildSandbox, build_sandbox, check_tree, copy_tree
 from analyzer.overhead import arrival, levels as levels_mod
 from analyzer.overhead import process, store
 from analyzer.overhead.experiment import (Experiment, Tu, compile_tu, count_warnings, log_tail,
@@ -112,6 +112,8 @@ def source_tree(recipe: Recipe) -> tuple[Path, str]:
         tree = apt_state().source(recipe.package)
         return tree, tree.name
     assert recipe.source is not None
+    if recipe.build_system != "ccdb":   # copied into each build's box: refused before any write
+        check_tree(recipe.source)
     return recipe.source, str(recipe.source)
 
 

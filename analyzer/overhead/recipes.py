@@ -21,13 +21,12 @@ wrapper appends the level's flags: one configured tree serves every level.
 """
 from __future__ import annotations
 
-import json
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from warnscope import extract
-from warnscope.errors import ParseError, WarnscopeError
+from analyzer.build import ccdb
+from warnscope.errors import WarnscopeError
 
 CMAKE_CONFIGURE = ('cmake -S . -B _build -G "Unix Makefiles" -DCMAKE_BUILD_TYPE=None '
                    '-DCMAKE_C_COMPILER="$CC" -DCMAKE_CXX_COMPILER="$CXX" '
@@ -127,46 +126,17 @@ def configures_per_level(recipe: Recipe) -> bool:
     return recipe.inject == "cmake" or any(p in recipe.configure for p in PLACEHOLDERS)
 
 
-#: A compile database larger than this is not one warnscope can replay.
-MAX_CCDB_BYTES = 256 << 20
-
-
 def compile_commands(path_text: str) -> Recipe:
     """A compile database: its TUs are replayed (tu mode), the compiler swapped for the
-    one under test. Malformed entries are refused with the file and entry."""
-    path = Path(path_text).resolve()
-    # a regular file only (a FIFO would block the read for ever), of a bounded size
-    raw = extract.read_regular(path_text, path_text, max_bytes=MAX_CCDB_BYTES,
-                               max_line=MAX_CCDB_BYTES)
-    try:
-        data = json.loads(raw)
-    except json.JSONDecodeError as exc:
-        raise ParseError(path_text, exc.lineno, f"not JSON: {exc.msg}") from None
-    except UnicodeDecodeError:
-        raise ParseError(path_text, None, "not UTF-8 text") from None
-    if not isinstance(data, list) or not data:
-        raise ParseError(path_text, None, "expected a non-empty JSON list of compile commands")
-    entries = []
-    for i, e in enumerate(data):
-        where = f"entry {i}"
-        if not isinstance(e, dict) or not isinstance(e.get("directory"), str) \
-                or not isinstance(e.get("file"), str):
-            raise ParseError(path_text, None, f"{where}: needs string 'directory' and 'file'")
-        args = e.get("arguments")
-        if args is None and isinstance(e.get("command"), str):
-            import shlex
-            try:
-                args = shlex.split(e["command"])
-            except ValueError as exc:
-                raise ParseError(path_text, None, f"{where}: command: {exc}") from None
-        if not isinstance(args, list) or not args or not all(isinstance(a, str) for a in args):
-            raise ParseError(path_text, None, f"{where}: needs 'arguments' (list of strings) or 'command'")
-        if not Path(e["directory"]).is_dir():
-            raise ParseError(path_text, None, f"{where}: directory {e['directory']} does not exist")
-        entries.append({"directory": e["directory"], "file": e["file"], "arguments": args})
-    langs = sorted({language_of(e["file"]) for e in entries})
-    return Recipe(f"ccdb:{path}", f"compile database {path}", tuple(langs), "ccdb",
-                  configure="", build="", clean="", source=path.parent, commands=tuple(entries),
+    one under test. It is untrusted input (:mod:`analyzer.build.ccdb`): a malformed
+    file, an entry naming a path outside its tree or an option a compile does not
+    need is one error naming the file and the entry."""
+    db = ccdb.read(path_text)
+    entries = [{"directory": e.directory, "file": e.file, "arguments": list(e.arguments)}
+               for e in db.entries]
+    langs = sorted({language_of(e.file) for e in db.entries})
+    return Recipe(f"ccdb:{db.path}", f"compile database {db.path}", tuple(langs), "ccdb",
+                  configure="", build="", clean="", source=db.tree, commands=tuple(entries),
                   inject="none")
 
 

@@ -11,6 +11,9 @@ The rules:
 * a file that is not warnscope's (not SQLite, tables of another application, a
   negative or newer ``user_version``, a warnscope table missing) is refused with one
   line and never written;
+* the schema must be warnscope's own, checked before anything runs; every connection
+  has ``trusted_schema`` off, SQLite's defensive rules and a progress handler that lets
+  Ctrl-C and SIGTERM end a query (:mod:`warnscope.dbguard`);
 * SQLite errors a user can cause (busy past the timeout, disk full, read-only, a
   damaged page, a dropped table) become one-line :class:`~warnscope.errors.DatabaseError` s (busy, corrupt, unwritable …) naming
   the file, wherever they surface; other SQLite errors are bugs and keep their
@@ -29,6 +32,7 @@ from pathlib import Path
 from typing import Iterator
 from urllib.parse import quote
 
+from warnscope import dbguard
 from warnscope.errors import (BadInput, CorruptDatabase, DatabaseBusy, DatabaseError, DatabaseUnwritable,
                               NoData, NotADatabase)
 from warnscope.schema import MIGRATIONS, SCHEMA, SCHEMA_VERSION
@@ -89,6 +93,7 @@ class Cursor(sqlite3.Cursor):
     """A cursor whose user-caused SQLite errors are one-line WarnscopeErrors."""
 
     def _fail(self, exc: sqlite3.Error):
+        dbguard.interrupted(self.connection, exc)  # Ctrl-C or SIGTERM during the query
         err = explain(exc, self.connection.path)
         if err is None:
             raise exc
@@ -232,10 +237,12 @@ def _check(conn: Connection) -> None:
         return retry_busy(lambda: sqlite3.Connection.execute(conn, sql).fetchall())
 
     try:
+        dbguard.harden(conn)
         raw("PRAGMA foreign_keys = ON")
         version = raw("PRAGMA user_version")[0][0]
         tables = {r[0] for r in raw("SELECT name FROM sqlite_master WHERE type = 'table'")}
     except sqlite3.Error as exc:
+        dbguard.interrupted(conn, exc)
         err = explain(exc, conn.path)
         if err is not None and not str(exc).startswith("file is not"):
             raise err from None  # busy, damaged, unreadable: said as such
@@ -249,6 +256,7 @@ def _check(conn: Connection) -> None:
         if tables:
             raise NotADatabase(f"{where}: not a warnscope database (it holds other tables: "
                                  f"{', '.join(sorted(tables)[:5])})")
+        dbguard.check(conn, 0, where)  # a view or trigger alone
         if not conn.writable:
             raise NoData(f"{where}: empty database, nothing ingested yet (run: warnscope "
                                  "flags ingest gcc-12)")
@@ -257,6 +265,11 @@ def _check(conn: Connection) -> None:
     if missing:
         raise CorruptDatabase(f"{where}: damaged warnscope database (table "
                              f"{', '.join(sorted(missing))} missing)")
+    try:
+        dbguard.check(conn, version, where)  # nothing planted: before anything runs
+    except sqlite3.Error as exc:
+        dbguard.interrupted(conn, exc)
+        raise explain(exc, conn.path) or exc from None
     if version < SCHEMA_VERSION:
         if not conn.writable:
             raise DatabaseError(f"{where}: schema version {version} is older than this warnscope "
@@ -279,6 +292,8 @@ def _prepare(conn: Connection) -> None:
             conn.execute(statement)
     else:
         _migrate(conn, version)
+        # the migrated schema, checked in full before it commits (a mismatch rolls back)
+        dbguard.check(conn, SCHEMA_VERSION, _shown(conn.path))
     conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
 
@@ -292,6 +307,7 @@ def _migrate(conn: Connection, version: int) -> None:
             try:
                 conn.execute(statement)
             except sqlite3.Error as exc:  # what Cursor left untranslated: the data's doing
+                dbguard.interrupted(conn, exc)
                 raise CorruptDatabase(
                     f"{_shown(conn.path)}: cannot upgrade schema version {target - 1} to {target} "
                     f"({exc}); the file is unchanged") from None

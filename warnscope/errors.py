@@ -84,6 +84,11 @@ class NotADatabase(DatabaseError):
     """The file is not a warnscope database (another application's, not SQLite, too new)."""
 
 
+class ForeignSchema(NotADatabase):
+    """The file's schema holds what warnscope did not put there (a trigger, a view, an
+    index or table of its own, a table defined otherwise): refused before anything runs."""
+
+
 class DatabaseUnwritable(DatabaseError):
     """The database cannot be written here (read-only, disk full, I/O error)."""
 

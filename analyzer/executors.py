@@ -23,6 +23,7 @@ keeps what it had stored -- it does not wait for the running jobs to end.
 """
 from __future__ import annotations
 
+import asyncio
 import collections
 import concurrent.futures as cf
 import ctypes
@@ -37,7 +38,7 @@ import time
 from types import TracebackType
 from typing import Any, Callable, Iterable, Iterator, NamedTuple, Protocol
 
-from warnscope.errors import WarnscopeError
+from warnscope.errors import BadInput, NotInstalled, WarnscopeError
 
 #: Default workers per core: a compile spends much of its wall time starting processes
 #: and faulting in the compiler, not on the CPU (measured in bench/bench_ub.py).
@@ -409,29 +410,101 @@ def children(parent: int) -> list[int]:
 #: tcp://HOST:PORT or tls://HOST:PORT (HOST a name, an IPv4 address or [IPv6])
 SCHEDULER_RE = re.compile(r"^(tcp|tls)://(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$")
 
+#: Seconds to reach a scheduler, all of it: the TCP (or TLS) connect, the handshake and
+#: the client's registration. distributed's own ``timeout`` covers the connect but not
+#: the handshake's read, so a peer that accepts and never answers would hang the
+#: command: the whole start runs under this deadline (see :func:`connect_client`).
+CONNECT_TIMEOUT = 10.0
+#: Seconds a client that failed to start gets to let go of its connection.
+CLOSE_TIMEOUT = 1.0
+#: dask's configuration keys a tls:// scheduler needs (warnscope takes no certificates
+#: of its own: dask reads them from its config files or DASK_DISTRIBUTED__COMM__TLS__…)
+TLS_KEYS = ("distributed.comm.tls.ca-file", "distributed.comm.tls.client.cert",
+            "distributed.comm.tls.client.key")
+
+
+class SchedulerUnreachable(WarnscopeError):
+    """The Dask scheduler given with ``--scheduler`` cannot be used: nothing listens, it
+    does not answer within :data:`CONNECT_TIMEOUT`, it answers what a scheduler would
+    not (a frame too large to receive, another protocol), or TLS has no certificates."""
+
 
 def check_scheduler(address: str) -> str:
     """A Dask scheduler address, or a one-line error naming the expected form."""
     m = SCHEDULER_RE.match(address.strip())
     if not m or not 0 < int(m.group(3)) < 65536:
-        raise WarnscopeError(f"--scheduler {address!r} is not a scheduler address: "
-                             "expected tcp://HOST:PORT")
+        raise BadInput(f"--scheduler {address!r} is not a scheduler address: "
+                       "expected tcp://HOST:PORT or tls://HOST:PORT")
     return address.strip()
+
+
+def _security(address: str) -> Any:
+    """distributed's ``Security`` for ``address``: dask's configuration as it is, which
+    for tls:// must name a CA file and a client certificate (else one line saying so)."""
+    from distributed.security import Security
+
+    try:
+        security = Security()
+        tls = security.get_connection_args("client")["ssl_context"] is not None
+    except (OSError, ValueError) as exc:  # ssl.SSLError is an OSError: a bad file named in the config
+        raise SchedulerUnreachable(f"cannot use dask's TLS configuration for {address}: {exc}") from None
+    if address.startswith("tls://") and not tls:
+        raise SchedulerUnreachable(
+            f"--scheduler {address}: tls:// needs a CA file and a client certificate from dask's "
+            f"configuration ({', '.join(TLS_KEYS)}; e.g. DASK_DISTRIBUTED__COMM__TLS__CA_FILE); "
+            "none is set, and warnscope takes no certificates of its own")
+    return security
+
+
+def connect_client(address: str, timeout: float = CONNECT_TIMEOUT) -> Any:
+    """A ``distributed.Client`` on the scheduler at ``address``, started within
+    ``timeout`` seconds in all (connect, handshake, registration), or a one-line
+    :class:`SchedulerUnreachable`. The deadline is the one ``distributed.utils.sync``
+    enforces on the client's start (``callback_timeout``): the start is cancelled on
+    the client's event loop, its connection closed. Ctrl-C and SIGTERM end the wait at
+    once (they are raised in this thread while it waits) and close the client too."""
+    address = check_scheduler(address)
+    try:
+        from distributed import Client
+    except ImportError:
+        raise NotInstalled("--scheduler needs Dask: pip install distributed") from None
+    security = _security(address)
+
+    class BoundedClient(Client):
+        """A Client whose start obeys a deadline, and lets go of what it holds if the
+        start fails or is interrupted (the constructor raises: no one else could)."""
+
+        def start(self, **kwargs: Any) -> None:
+            try:
+                super().start(callback_timeout=timeout, **kwargs)
+            except BaseException:
+                try:
+                    self.close(timeout=CLOSE_TIMEOUT)
+                except Exception:  # noqa: BLE001 -- closing a client that never started
+                    pass
+                raise
+
+    try:
+        return BoundedClient(address, timeout=timeout, security=security)
+    except MemoryError as exc:  # numpy's: a frame header announcing exabytes
+        size = str(exc).split(" for an array")[0]
+        raise SchedulerUnreachable(f"the peer at {address} is not a Dask scheduler warnscope can "
+                                   f"use: it announced a message too large to receive ({size})") from None
+    except (TimeoutError, asyncio.TimeoutError):
+        raise SchedulerUnreachable(f"the Dask scheduler at {address} did not answer within "
+                                   f"{timeout:g} s (connect and handshake)") from None
+    except OSError as exc:  # refused, unreachable, closed by the peer (CommClosedError)
+        raise SchedulerUnreachable(f"cannot reach the Dask scheduler at {address}: {exc}") from None
+    except Exception as exc:  # noqa: BLE001 -- whatever the peer's answer made distributed raise
+        raise SchedulerUnreachable(f"the peer at {address} is not a Dask scheduler warnscope can use "
+                                   f"({type(exc).__name__}: {exc})") from None
 
 
 class DaskExecutor:
     """The same jobs on a Dask distributed scheduler at ``address``."""
 
-    def __init__(self, address: str):
-        address = check_scheduler(address)
-        try:
-            from distributed import Client
-        except ImportError:
-            raise WarnscopeError("--scheduler needs Dask: pip install distributed") from None
-        try:
-            self.client = Client(address, timeout="10s")
-        except (OSError, TimeoutError, ValueError) as exc:
-            raise WarnscopeError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
+    def __init__(self, address: str, timeout: float = CONNECT_TIMEOUT):
+        self.client = connect_client(address, timeout)
         self.futures: list = []
 
     def map(self, fn: Callable[[Any], Any], jobs: Iterable[Any], **options: Any) -> Iterator[Finished]:

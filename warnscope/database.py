@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Iterator
 from urllib.parse import quote
 
-from warnscope import dbguard
+from warnscope import dbguard, dbvalues
 from warnscope.errors import (BadInput, CorruptDatabase, DatabaseBusy, DatabaseError, DatabaseUnwritable,
                               NoData, NotADatabase)
 from warnscope.schema import MIGRATIONS, SCHEMA, SCHEMA_VERSION
@@ -90,7 +90,11 @@ def explain(exc: sqlite3.Error, path: Path | str) -> DatabaseError | None:
 
 
 class Cursor(sqlite3.Cursor):
-    """A cursor whose user-caused SQLite errors are one-line WarnscopeErrors."""
+    """A cursor whose user-caused SQLite errors are one-line WarnscopeErrors, and whose
+    rows hold what their columns declare (:mod:`warnscope.dbvalues`)."""
+
+    #: the statement last run, for the row factory (which tables a row comes from)
+    sql: str = ""
 
     def _fail(self, exc: sqlite3.Error):
         dbguard.interrupted(self.connection, exc)  # Ctrl-C or SIGTERM during the query
@@ -100,6 +104,7 @@ class Cursor(sqlite3.Cursor):
         raise err from None
 
     def execute(self, *args):
+        self.sql = args[0] if args and isinstance(args[0], str) else ""
         try:
             return retry_busy(lambda: super(Cursor, self).execute(*args))
         except sqlite3.Error as exc:
@@ -203,7 +208,7 @@ def connect(path: str | Path, write: bool = True) -> Connection:
         raise explain(exc, path) or exc from None
     conn.path = path
     conn.writable = write
-    conn.row_factory = sqlite3.Row
+    conn.row_factory = dbvalues.row  # sqlite3.Row, its values checked against their columns
     try:
         _check(conn)
     except BaseException:

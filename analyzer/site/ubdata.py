@@ -3,7 +3,10 @@ that ``ub report --json`` prints) and sources.
 
 The sources are read from the corpus directory the run recorded, through
 :func:`analyzer.ub.corpus.discover`; a corpus moved or edited since the run still
-renders, its pages saying the source is missing or has changed.
+renders, its pages saying the source is missing or has changed. The directory is the
+database's word: it is read only if this user's warnscope ran on it here (or it is in
+the cache, or the bundled corpus; :func:`warnscope.trusted_roots.confined`), so a
+database from someone else cannot publish files of its choosing.
 """
 from __future__ import annotations
 
@@ -13,6 +16,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from warnscope.errors import BadInput
+from warnscope.trusted_roots import confined
 
 from analyzer.ub import explain as ub_explain
 from analyzer.ub import report as ub_report
@@ -61,12 +65,14 @@ def load_corpora(conn: sqlite3.Connection) -> list[CorpusView]:
         view.explanations = {case_id: ub_explain.explanation(corpus, cells, data.codes,
                                                              first_divergent=True)
                              for case_id, cells in by_case.items()}
-        found = _discover(corpus)
+        root = confined(corpus)
+        found = _discover(str(root)) if root is not None else {}
         for case in data.cases:
             on_disk = found.get(case.id)
             if on_disk is None:
-                view.sources[case.id] = CaseSource(case.language, None,
-                                                   f"source not found under {corpus}")
+                view.sources[case.id] = CaseSource(
+                    case.language, None, f"source not found under {corpus}" if root is not None else
+                    f"source not shown: {corpus} is not a corpus warnscope ran on here")
                 continue
             note = "" if on_disk.source_hash == case.source_hash else \
                 "the source has changed since these results were recorded"

@@ -20,6 +20,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from warnscope import trusted_roots
 from warnscope.errors import BadInput, SandboxUnavailable
 
 from analyzer import sandbox
@@ -77,6 +78,7 @@ def run(conn, corpus_dir: str | Path, compilers: list[str], levels: list[str],
     check_workers(jobs)
     corpus = str(Path(corpus_dir).resolve())
     loaded, resolved, norm_levels = validated or validate(corpus_dir, compilers, levels)
+    trusted_roots.vouch(corpus)  # the site may show this corpus's sources (this user chose it)
     cases = loaded.cases
     flag_tuples = list(dict.fromkeys(tuple(f.split()) for f in flag_sets))
     ub_store.save_cases(conn, corpus, cases)

@@ -213,20 +213,46 @@ def _cell(conn: sqlite3.Connection, r: sqlite3.Row) -> CellRecord:
                       else r["code_note"])
 
 
+#: The largest code text inflated from the database: a program's normalised code is
+#: at most MAX_FUNCTIONS x MAX_INSNS short lines (a few MB in practice); a blob that
+#: inflates past this, or past the size stored beside it, is refused, not inflated.
+MAX_CODE = 64 << 20
+
+
 def codes(conn: sqlite3.Connection, hashes: set[str]) -> dict[str, str]:
     """The stored code texts of ``hashes`` (hash -> text); one that does not decompress
-    is :class:`CorruptDatabase`."""
+    to the size stored with it (within :data:`MAX_CODE`) is :class:`CorruptDatabase`."""
     found: dict[str, str] = {}
     wanted = sorted(hashes)
     for i in range(0, len(wanted), 500):
         part = wanted[i:i + 500]
-        for h, blob in conn.execute(
-                f"SELECT hash, code FROM ub_code WHERE hash IN ({','.join('?' * len(part))})", part):
-            try:
-                found[h] = zlib.decompress(blob).decode()
-            except (zlib.error, UnicodeDecodeError, TypeError):
-                raise _corrupt(conn, f"ub_code {h[:12]}", "not compressed code") from None
+        for h, size, blob in conn.execute(
+                f"SELECT hash, size, code FROM ub_code WHERE hash IN ({','.join('?' * len(part))})", part):
+            found[h] = _inflate(conn, h, size, blob)
     return found
+
+
+def _inflate(conn: sqlite3.Connection, h: str, size: int, blob: bytes) -> str:
+    """``blob`` inflated to exactly ``size`` bytes of UTF-8, never more than that is
+    produced (``max_length``): a compression bomb costs its own size, not what it
+    would inflate to."""
+    where = f"ub_code {h[:12]}"
+    if not 0 <= size <= MAX_CODE:
+        raise _corrupt(conn, where, f"code of {size} bytes (at most {MAX_CODE >> 20} MB is read)")
+    inflater = zlib.decompressobj()
+    try:
+        data = inflater.decompress(blob, size + 1)  # one byte more than it may hold: too long shows
+        done = inflater.eof
+    except zlib.error:
+        raise _corrupt(conn, where, "not compressed code") from None
+    if len(data) > size or not done and inflater.unconsumed_tail:
+        raise _corrupt(conn, where, f"code that inflates past its stored size ({size} bytes)")
+    if len(data) != size or not done:
+        raise _corrupt(conn, where, "not compressed code (cut short)")
+    try:
+        return data.decode()
+    except UnicodeDecodeError:
+        raise _corrupt(conn, where, "not compressed code (not UTF-8)") from None
 
 
 def _options(conn: sqlite3.Connection, r: sqlite3.Row) -> list[str]:

@@ -358,13 +358,13 @@ def top(conn: sqlite3.Connection, projects: list[str] | None = None, level: str 
 
 def source_root(build: Build) -> Path | None:
     """The pristine tree a build was made from, where it still is (a Debian package's
-    extracted tree in the cache, a local tree's path); never fetched for a question."""
-    if os.path.isabs(build.origin):
-        path = Path(build.origin)
-    else:
-        from warnscope.paths import cache_dir
-        path = cache_dir("apt") / "trees" / build.origin
-    return path if path.is_dir() else None
+    extracted tree in the cache, a local tree's path); never fetched for a question.
+    The origin is the database's word: only a tree in warnscope's cache or one this
+    user's warnscope built is used (:func:`warnscope.trusted_roots.confined`)."""
+    from warnscope.paths import cache_dir
+    from warnscope.trusted_roots import confined
+
+    return confined(build.origin, cache_dir("apt") / "trees")
 
 
 class SourceLines:

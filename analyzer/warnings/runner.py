@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from warnscope import extract
+from warnscope import extract, trusted_roots
 from warnscope.database import transaction, utc_now
 from warnscope.errors import ToolFailed, WarnscopeError
 
@@ -70,6 +70,8 @@ def run(conn: sqlite3.Connection, recipe: Recipe, source: tuple[Path, str], tool
     each; a rerun replaces a build). ``source`` is :func:`study.source_tree`'s answer."""
     progress = as_progress(progress)
     tree, origin = source
+    if os.path.isabs(origin):
+        trusted_roots.vouch(origin)  # `warnings show` may read this tree's lines (this user chose it)
     others = tuple(lang for lang in ("c", "c++") if lang not in recipe.languages)
     jobs = [Job(recipe, origin, tree if executor is None else None, tc, level,
                 levels_mod.flags(conn, tc, level, recipe.languages, opts.custom),

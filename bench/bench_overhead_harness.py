@@ -9,10 +9,14 @@ once with ``CC=gcc-12`` and ``CFLAGS="-O2 -w"`` directly, once through the wrapp
 with ``analyzer.overhead.process.run``; and a third time through the wrapper with the
 kernel's per-process accounting on (``warnscope.accounting``: bpftrace on the scheduler's
 tracepoints, as a study runs it as root), whose table must sum to the build's rusage.
-Runs are interleaved (direct, harness, accounted, direct, …) after one warm-up of each;
-every run starts from ``make clean``. The figures are the ratios of median CPU
-user+sys to direct and the range of the per-round ratios. The goal: the harness, with
-accounting on, adds at most 1 %.
+And a fourth time as a study builds now, in the build sandbox
+(:mod:`analyzer.build.sandbox`: bubblewrap, the pool uid, the tree copied into the
+box), with the accounting on: its ratio to ``accounted`` is what the sandbox costs.
+Runs are interleaved (direct, harness, accounted, sandboxed, direct, …) after one
+warm-up of each; every run starts from ``make clean``. The figures are the ratios of
+median CPU user+sys to direct (and of sandboxed to accounted) and the range of the
+per-round ratios. The goal: the harness, with accounting on, adds at most 1 %; the
+sandbox is within the noise.
 
 BENCH_RUNS (default 5), BENCH_PROJECT (default zlib), BENCH_COMPILER (default gcc-12).
 
@@ -28,6 +32,7 @@ from pathlib import Path
 
 from warnscope.accounting import Accountant, Unavailable
 from warnscope.measure import machine, stats
+from analyzer.build.sandbox import build_sandbox, copy_tree
 from analyzer.overhead import process, recipes, study
 from analyzer.overhead.wrapper import FLAGS_ENV, LOG_ENV, wrapper_for
 from analyzer.toolchain import resolve
@@ -42,7 +47,8 @@ def main() -> int:
     print(f"machine: {machine()}")
     print(f"{recipe.name} ({origin}) with {tc.name}, -O2 -w, `{build}`, {runs} runs each after a "
           "warm-up, interleaved; CPU = user+sys of the build's process tree (wait4)")
-    with tempfile.TemporaryDirectory(prefix="bench-harness-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="bench-harness-") as tmp, \
+            build_sandbox(Path(tmp), study.readable_for(recipe)) as box:
         work = Path(tmp)
         log = work / "wrap.log"
         setups = {
@@ -55,6 +61,8 @@ def main() -> int:
                                           LOG_ENV: str(log)}),
         }
         setups["accounted"] = setups["harness"]
+        setups["sandboxed"] = {**setups["harness"], LOG_ENV: str(box.box / "wrap.log")}
+        boxes = {"sandboxed": box}
         try:
             accountant = Accountant().start()
         except Unavailable as exc:
@@ -63,9 +71,14 @@ def main() -> int:
             accountant = None
         trees = {}
         for name, env in setups.items():
-            trees[name] = work / name
-            shutil.copytree(tree, trees[name], symlinks=True)
-            t = process.run(recipe.configure, trees[name], env, work / f"{name}.configure.log")
+            if name in boxes:
+                trees[name] = box.box / name
+                copy_tree(tree, trees[name], box)
+            else:
+                trees[name] = work / name
+                shutil.copytree(tree, trees[name], symlinks=True)
+            t = process.run(recipe.configure, trees[name], env, work / f"{name}.configure.log",
+                            box=boxes.get(name))
             if t.exit != 0:
                 print(f"configure failed for {name}: see {work / f'{name}.configure.log'}", file=sys.stderr)
                 return 1
@@ -75,10 +88,11 @@ def main() -> int:
         residuals: list[float] = []
         for rnd in range(runs + 1):
             for name, env in setups.items():
-                process.run(recipe.clean, trees[name], env, work / "clean.log")
-                log.unlink(missing_ok=True)
+                process.run(recipe.clean, trees[name], env, work / "clean.log", box=boxes.get(name))
+                Path(env.get(LOG_ENV, log)).unlink(missing_ok=True)
                 t, table = process.run_accounted(build, trees[name], env, work / f"{name}.log",
-                                                 accountant if name == "accounted" else None)
+                                                 accountant if name in ("accounted", "sandboxed") else None,
+                                                 box=boxes.get(name))
                 if table is not None:
                     residuals.append(table.residual_s / max(t.cpu, 1e-9))
                 if t.exit != 0:
@@ -103,6 +117,11 @@ def main() -> int:
         per_round = stats([h / d for h, d in zip(cpu[name], cpu["direct"])])
         print(f"{name} / direct, median CPU: {ratio:.4f} ({(ratio - 1) * 100:+.2f} %), of minima {low:.4f}; "
               f"per round {per_round.min:.4f} / {per_round.median:.4f} / {per_round.max:.4f} (goal <= 1.01)")
+    if "accounted" in cpu:
+        per_round = stats([s / a for s, a in zip(cpu["sandboxed"], cpu["accounted"])])
+        print(f"sandboxed / accounted, median CPU: {stats(cpu['sandboxed']).median / stats(cpu['accounted']).median:.4f}, "
+              f"of minima {stats(cpu['sandboxed']).min / stats(cpu['accounted']).min:.4f}; per round "
+              f"{per_round.min:.4f} / {per_round.median:.4f} / {per_round.max:.4f}")
     if residuals:
         r = stats([abs(x) for x in residuals])
         print(f"accounted: |residual| / tree CPU {r.min * 100:.3f} / {r.median * 100:.3f} / "

@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import enum
 import errno
+import hashlib
 import os
 import shutil
 import stat
@@ -50,6 +51,7 @@ from typing import Iterable, Iterator, Sequence
 
 from warnscope import extract, tool
 from warnscope.errors import NotInstalled, ToolFailed, UnsafeInput
+from warnscope.paths import cache_dir
 
 from analyzer import sandbox
 
@@ -87,10 +89,12 @@ class BuildSandbox:
         """``argv`` as run in the sandbox, in ``cwd`` (inside the box or a readable tree)."""
         drop = [] if self.uid is None else [
             "setpriv", f"--reuid={self.uid}", f"--regid={self.uid}", "--clear-groups",
-            "--inh-caps=-all", "--bounding-set=-all", "--"]
+            "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs", "--"]
         if self.containment is not Containment.NAMESPACE:
             return [*drop, *argv]
-        return [*_bwrap(self.readable, str(self.box)), "--chdir", os.fspath(cwd), "--", *drop, *argv]
+        init = init_binary()
+        return [*_bwrap((*self.readable, str(init.parent)), str(self.box)), "--as-pid-1",
+                "--chdir", os.fspath(cwd), "--", str(init), *drop, *argv]
 
     def env(self, env: dict[str, str]) -> dict[str, str]:
         """A step's environment: the build's, with the box's scratch HOME and a private TMPDIR."""
@@ -141,6 +145,17 @@ def _bwrap(readable: Iterable[str], box: str) -> list[str]:
         out += [how, path, path]
         made.add(path)
     return out
+
+
+def init_binary() -> Path:
+    """The pid 1 of each step's namespace (``init.c``: it reaps every process, the killed
+    ones too, so that their CPU reaches the step's ``wait4``), built once into the cache."""
+    source = Path(__file__).with_name("init.c")
+    key = hashlib.sha256(source.read_bytes()).hexdigest()[:16]
+    dest = cache_dir("build", "init", key) / "warnscope-build-init"
+    if dest.exists():
+        return dest
+    return tool.build_helper(source, dest, what="the build sandbox's init")
 
 
 def _which(name: str) -> str:

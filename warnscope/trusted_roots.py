@@ -36,11 +36,11 @@ def vouch(root: Path | str) -> None:
     """Record that this user pointed warnscope at ``root`` (resolved), so that the
     results stored from it may show its files later."""
     real = os.path.realpath(root)
-    atomic_write(cache_dir("roots") / _key(real), os.fsencode(real))
+    atomic_write(cache_dir("trusted-roots") / _key(real), os.fsencode(real))
 
 
 def _vouched(real: str) -> bool:
-    mark = cache_dir("roots") / _key(real)
+    mark = cache_dir("trusted-roots") / _key(real)
     try:
         return mark.read_bytes() == os.fsencode(real)
     except OSError:

@@ -38,6 +38,7 @@ system and the network isolation; as a normal user, as that user.
 """
 from __future__ import annotations
 
+import dataclasses
 import enum
 import errno
 import hashlib
@@ -80,6 +81,9 @@ class BuildSandbox:
     uid: int | None
     containment: Containment
     readable: tuple[str, ...] = ()
+    #: (a copy in the box, the path it is shown at, read-only): a compile database's
+    #: tree, whose entries name their directories by their own absolute paths
+    mirrors: tuple[tuple[str, str], ...] = ()
 
     @property
     def home(self) -> Path:
@@ -93,7 +97,7 @@ class BuildSandbox:
         if self.containment is not Containment.NAMESPACE:
             return [*drop, *argv]
         init = init_binary()
-        return [*_bwrap((*self.readable, str(init.parent)), str(self.box)), "--as-pid-1",
+        return [*_bwrap((*self.readable, str(init.parent)), str(self.box), self.mirrors), "--as-pid-1",
                 "--chdir", os.fspath(cwd), "--", str(init), *drop, *argv]
 
     def env(self, env: dict[str, str]) -> dict[str, str]:
@@ -120,7 +124,7 @@ class BuildSandbox:
         os.lchown(path, self.uid, self.uid)
 
 
-def _bwrap(readable: Iterable[str], box: str) -> list[str]:
+def _bwrap(readable: Iterable[str], box: str, mirrors: Iterable[tuple[str, str]] = ()) -> list[str]:
     out = [_which("bwrap"), "--die-with-parent", "--new-session", "--unshare-net", "--unshare-pid",
            "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try"]
     if os.geteuid() != 0:
@@ -135,14 +139,16 @@ def _bwrap(readable: Iterable[str], box: str) -> list[str]:
     for d in ("/dev/shm", "/tmp", "/var/tmp"):   # everyone's, as on the host (bwrap: 0755)
         out += ["--perms", "1777", "--tmpfs", d]
     made: set[str] = set()
-    for path, how in [*((p, "--ro-bind") for p in readable), (box, "--bind")]:
+    binds = [*((p, p, "--ro-bind") for p in readable), (box, box, "--bind"),
+             *((src, dest, "--ro-bind") for src, dest in mirrors)]
+    for src, path, how in binds:
         # the directories on the way, made traversable (bwrap would make them 0700)
         for parent in reversed(Path(path).parents):
             p = str(parent)
             if p != "/" and p not in made and not any(p == s or p.startswith(s + "/") for s in SYSTEM_DIRS):
                 made.add(p)
                 out += ["--perms", "0755", "--dir", p]
-        out += [how, path, path]
+        out += [how, src, path]
         made.add(path)
     return out
 
@@ -199,6 +205,15 @@ def build_sandbox(work: Path, readable: Iterable[str | os.PathLike] = ()) -> Ite
         found = BuildSandbox(box, uid, how, tuple(sorted({os.path.realpath(p) for p in readable})))
         found.adopt(box)
         yield found
+
+
+def mirror_tree(box: BuildSandbox, tree: Path) -> BuildSandbox:
+    """``box`` with a copy of ``tree`` shown read-only at the tree's own path: a compile
+    database's TUs compile where their entries say, as the build's uid, which may not
+    read the tree itself (a root-only directory); nothing of the tree can be written."""
+    copy = box.box / "mirror"
+    copy_tree(tree, copy, box)
+    return dataclasses.replace(box, mirrors=((str(copy), os.path.realpath(tree)),))
 
 
 def copy_tree(src: Path, dest: Path, box: BuildSandbox) -> None:

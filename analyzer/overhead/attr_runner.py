@@ -16,7 +16,7 @@ from pathlib import Path
 from warnscope.errors import WarnscopeError
 from warnscope.measure import host
 
-from analyzer.build.sandbox import BuildSandbox, build_sandbox
+from analyzer.build.sandbox import BuildSandbox, build_sandbox, mirror_tree
 from analyzer.overhead import phases as phases_mod, report, store, study
 from analyzer.overhead.experiment import Tu, compile_tu, count_warnings, log_tail
 from analyzer.overhead.recipes import Recipe
@@ -51,6 +51,8 @@ class Workspace:
         if self._tus is None:
             self.work = self._open.enter_context(WorkDir(f"attr-{self.tc.name}-"))
             self.box = self._open.enter_context(build_sandbox(self.work, study.readable_for(self.recipe)))
+            if self.recipe.build_system == "ccdb":
+                self.box = mirror_tree(self.box, self.tree)
             opts = study.Options(opt=self.opt, timeout=max(self.timeout, 3600.0))
             probe = CellResult(self.tc.name, "", "", "capture", {})
             tus = study.capture(self.recipe, self.tree, self.tc, opts, self.work, [probe], self.progress,

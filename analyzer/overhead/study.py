@@ -42,7 +42,7 @@ from warnscope.measure import TreeRun, host
 from warnscope.paths import cache_dir
 from flagdb import names
 
-from analyzer.build.sandbox import BuildSandbox, build_sandbox, check_tree, copy_tree
+from analyzer.build.sandbox import BuildSandbox, build_sandbox, check_tree, copy_tree, mirror_tree
 from analyzer.overhead import arrival, levels as levels_mod
 from analyzer.overhead import process, store
 from analyzer.overhead.experiment import (Experiment, Tu, compile_tu, count_warnings, log_tail,
@@ -112,8 +112,7 @@ def source_tree(recipe: Recipe) -> tuple[Path, str]:
         tree = apt_state().source(recipe.package)
         return tree, tree.name
     assert recipe.source is not None
-    if recipe.build_system != "ccdb":   # copied into each build's box: refused before any write
-        check_tree(recipe.source)
+    check_tree(recipe.source)   # copied into each build's box: refused before any write
     return recipe.source, str(recipe.source)
 
 
@@ -192,6 +191,8 @@ def measure_compiler(job: CompilerJob, progress: Progress | Callable[[str], None
     progress = as_progress(progress)
     tree = job.tree if job.tree is not None else source_tree(job.recipe)[0]
     with WorkDir(f"{job.tc.name}-") as work, build_sandbox(work, readable_for(job.recipe)) as box:
+        if job.recipe.build_system == "ccdb":
+            box = mirror_tree(box, tree)
         if job.opts.mode == "build":
             with _accountant(job.opts, progress) as accountant:
                 _build_cells(job.recipe, tree, job.tc, job.cells, job.opts, work, progress, box,
@@ -202,14 +203,11 @@ def measure_compiler(job: CompilerJob, progress: Progress | Callable[[str], None
 
 
 def readable_for(recipe: Recipe) -> list[Path]:
-    """What a build of ``recipe`` reads besides the system (:func:`analyzer.build.sandbox.build_sandbox`):
-    the compiler wrappers and a root's launchers; a compile database's tree, whose TUs
-    are compiled where they lie."""
+    """What a build of ``recipe`` reads besides the system and its box
+    (:func:`analyzer.build.sandbox.build_sandbox`): the compiler wrappers, a root's
+    launchers and the roots (a compile database's tree is mirrored: :func:`mirror_tree`)."""
     from analyzer.roots import roots_dir
-    found = [cache_dir("overhead", "wrappers"), cache_dir("overhead", "launchers"), roots_dir()]
-    if recipe.build_system == "ccdb" and recipe.source is not None:
-        found.append(recipe.source)
-    return found
+    return [cache_dir("overhead", "wrappers"), cache_dir("overhead", "launchers"), roots_dir()]
 
 
 @contextlib.contextmanager

@@ -23,8 +23,8 @@ import pytest
 
 from analyzer.build import sandbox as build_sandbox
 
+as_root = pytest.mark.skipif(os.geteuid() != 0, reason="the build sandbox's pool uid is root's to give")
 pytestmark = [
-    pytest.mark.skipif(os.geteuid() != 0, reason="the build sandbox's pool uid is root's to give"),
     pytest.mark.skipif(shutil.which("gcc-12") is None, reason="needs gcc-12"),
     pytest.mark.skipif(build_sandbox.containment() is not build_sandbox.Containment.NAMESPACE,
                        reason="needs bubblewrap's namespaces"),
@@ -94,6 +94,7 @@ def _leftovers() -> list[str]:
     return [line for line in ps.stdout.splitlines() if MARK in line and "build.sh" not in line]
 
 
+@as_root
 def test_a_builds_script_runs_as_a_pool_uid_without_secrets_network_or_the_host(
         gcc_db_copy, cli_at, tmp_path, listener):
     port, accepted = listener
@@ -116,6 +117,7 @@ def test_a_builds_script_runs_as_a_pool_uid_without_secrets_network_or_the_host(
     assert sorted(p.name for p in tree.iterdir()) == ["build.sh"]
 
 
+@as_root
 def test_an_overhead_study_times_its_build_in_the_sandbox(gcc_db_copy, cli_at, tmp_path, listener):
     port, accepted = listener
     outside = tmp_path / "outside"
@@ -131,6 +133,7 @@ def test_an_overhead_study_times_its_build_in_the_sandbox(gcc_db_copy, cli_at, t
     assert not (outside / "pwned").exists() and accepted == [] and _leftovers() == []
 
 
+@as_root
 @pytest.mark.parametrize("planted", ["wrapper log", "compile output"])
 def test_a_link_planted_where_warnscope_reads_the_builds_output_is_refused(
         planted, gcc_db_copy, cli_at, tmp_path, listener, dump):
@@ -158,6 +161,7 @@ def test_a_link_planted_where_warnscope_reads_the_builds_output_is_refused(
         assert any("refused" in (t.get("problem") or "") for t in tus), tus
 
 
+@as_root
 def test_a_fifo_in_the_tree_refuses_the_build_in_one_line(gcc_db_copy, fails_on, tmp_path):
     tree = tmp_path / "proj"
     tree.mkdir()
@@ -166,3 +170,66 @@ def test_a_fifo_in_the_tree_refuses_the_build_in_one_line(gcc_db_copy, fails_on,
     line = fails_on(gcc_db_copy, "warnings", "run", "--source", str(tree), "--build", "true",
                     "--compilers", "gcc-12", "--level", "off", "--quiet")
     assert "pipe.c" in line and "FIFO" in line
+
+
+# ------------------------------------------------------------------ as a normal user
+
+USER_SCRIPT = """
+say() {{ echo "$*"; }}
+say "uid $(id -u)"
+if cat {secret} >/dev/null 2>&1; then say "secret read"; else say "secret refused"; fi
+if touch {home}/pwned 2>/dev/null; then say "outside written"; else say "outside refused"; fi
+if [ -e {home}/marker ]; then say "host seen"; else say "host hidden"; fi
+if python3 -c "import socket; socket.create_connection(('127.0.0.1', {port}), 2)" 2>/dev/null
+then say "network reached"; else say "network refused"; fi
+({mark} &) </dev/null >/dev/null 2>&1
+touch made-in-box && say "box written"
+"""
+
+
+def exercise() -> dict:
+    """What a build step sees of the host, run through the build sandbox by whoever calls
+    it (the user half of the test: a user namespace instead of the uid pool)."""
+    import tempfile
+    from analyzer.overhead import process
+
+    home = Path(os.environ["HOME"])
+    (home / "marker").write_text("")
+    work = Path(tempfile.mkdtemp(dir=home))
+    srv = socket.socket()
+    srv.bind(("127.0.0.1", 0))
+    srv.listen(1)
+    srv.settimeout(0.5)
+    script = USER_SCRIPT.format(secret=ROOT_ONLY, home=home, port=srv.getsockname()[1], mark=MARK)
+    with build_sandbox.build_sandbox(work) as box:
+        t = process.run(script, box.box, process.build_env(), work / "log", box=box)
+        said = (work / "log").read_text().splitlines()
+        made = (box.box / "made-in-box").exists()
+    try:
+        srv.accept()
+        accepted = True
+    except OSError:
+        accepted = False
+    srv.close()
+    return {"euid": os.geteuid(), "exit": t.exit, "said": said, "made": made, "accepted": accepted,
+            "containment": build_sandbox.containment().value, "outside": (home / "pwned").exists()}
+
+
+#: a file only root can read, made by the test as root
+ROOT_ONLY = "/var/tmp/warnscope-build-secret"
+
+
+def test_a_builds_script_as_a_normal_user_sees_nothing_of_the_user(exercised_as_user):
+    Path(ROOT_ONLY).write_text("root only\n")
+    os.chmod(ROOT_ONLY, 0o600)
+    try:
+        seen = exercised_as_user("tests.system.test_hostile_build")
+    finally:
+        os.unlink(ROOT_ONLY)
+    assert seen["containment"] == "namespace" and seen["exit"] == 0, seen
+    said = set(seen["said"])
+    # (a write to a directory above the box lands in the sandbox's own tmpfs, not the host's)
+    assert {"secret refused", "host hidden", "network refused", "box written"} <= said, said
+    assert f"uid {seen['euid']}" in said          # the user itself, in its own user namespace
+    assert seen["made"] and not seen["outside"] and not seen["accepted"]
+    assert _leftovers() == []

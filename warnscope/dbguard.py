@@ -228,8 +228,9 @@ class _Signals:
         stop = 0
         while True:
             try:
-                yield stop
-                stop = 0
+                while True:  # the loop inside the try: its jump back is covered too
+                    yield stop
+                    stop = 0
             except GeneratorExit:  # the connection is gone
                 return
             except BaseException as exc:  # a signal handler's, raised at the yield

@@ -64,24 +64,29 @@ def _spec(sql: str) -> dict[str, tuple[tuple[type, ...], bool, str, str]]:
     return spec
 
 
+@lru_cache(maxsize=512)
+def _checks(sql: str, names: tuple[str, ...]) -> tuple[tuple[int, tuple[type, ...], bool, str, str], ...]:
+    """(index, allowed types, nullable, table, declared type) of each checked column of
+    a result with columns ``names``."""
+    spec = _spec(sql)
+    return tuple((i, *spec[name]) for i, name in enumerate(names) if name in spec)
+
+
 def row(cursor: sqlite3.Cursor, values: tuple) -> sqlite3.Row:
     """The row factory: ``values`` checked against their columns, as a :class:`sqlite3.Row`."""
     sql = getattr(cursor, "sql", "")
     if sql:
-        spec = _spec(sql)
-        if spec:
-            for (name, *_), value in zip(cursor.description, values):
-                want = spec.get(name)
-                if want is None:
-                    continue
-                kinds, nullable, table, decl = want
-                if value is None:
-                    if not nullable:
-                        raise _refused(cursor, table, name, value, decl)
-                elif type(value) not in kinds:
-                    raise _refused(cursor, table, name, value, decl)
-                elif type(value) is float and not math.isfinite(value):
-                    raise _refused(cursor, table, name, value, decl)
+        description = cursor.description
+        if getattr(cursor, "_checked", (None,))[0] is not description:  # once per statement
+            cursor._checked = (description, _checks(sql, tuple(d[0] for d in description)))
+        for i, kinds, nullable, table, decl in cursor._checked[1]:
+            value = values[i]
+            kind = type(value)
+            if kind in kinds:
+                if kind is float and not math.isfinite(value):
+                    raise _refused(cursor, table, cursor.description[i][0], value, decl)
+            elif value is not None or not nullable:
+                raise _refused(cursor, table, cursor.description[i][0], value, decl)
     return sqlite3.Row(cursor, values)
 
 

@@ -1,0 +1,79 @@
+"""``--format cmake``: a file a project ``include()``s that defines the INTERFACE
+target ``warnscope::warnings`` and changes nothing else (no variable, no policy, no
+global flag)::
+
+    include(cmake/warnscope-warnings.cmake)
+    target_link_libraries(mylib PRIVATE warnscope::warnings)
+
+The target is ``INTERFACE IMPORTED`` (a ``::`` name is allowed for an imported or an
+alias target only; an alias would need a second, plain target name beside it), so it
+is seen in the directory that includes the file and below. Its compile options are
+generator expressions on the language of each compile (``$<COMPILE_LANGUAGE:C>``,
+``CXX``), that language's compiler id (``$<C_COMPILER_ID:GNU>``, ``Clang``) and, where
+a listed version lacks a flag, its version (``$<VERSION_GREATER_EQUAL:
+$<C_COMPILER_VERSION>,12>``). Needs CMake 3.11 (options on an imported target).
+"""
+from __future__ import annotations
+
+from analyzer.advise.export.plan import Block, Guard, Plan, Range, header_lines
+
+#: language -> CMake's name of it
+LANGUAGE = {"c": "C", "c++": "CXX"}
+#: family -> CMake's compiler id
+COMPILER_ID = {"gcc": "GNU", "clang": "Clang"}
+
+
+def _all(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else f"$<AND:{','.join(items)}>"
+
+
+def _any(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else f"$<OR:{','.join(items)}>"
+
+
+def _range(lang: str, r: Range) -> list[str]:
+    version = f"$<{lang}_COMPILER_VERSION>"
+    out = []
+    if r.lo is not None:
+        out.append(f"$<VERSION_GREATER_EQUAL:{version},{r.lo}>")
+    if r.hi is not None:
+        out.append(f"$<VERSION_LESS:{version},{r.hi}>")
+    return out
+
+
+def _guard(lang: str, g: Guard) -> str:
+    parts = [f"$<{lang}_COMPILER_ID:{COMPILER_ID[g.family]}>"]
+    if not g.any_version:
+        parts.append(_any([_all(_range(lang, r)) for r in g.ranges]))
+    return _all(parts)
+
+
+def condition(lang: str, block: Block) -> str:
+    """The generator expression that holds for the compiles getting ``block``."""
+    return _all([f"$<COMPILE_LANGUAGE:{lang}>", _any([_guard(lang, g) for g in block.guards])])
+
+
+def render(p: Plan) -> str:
+    lines = ["# " + line for line in header_lines(p, "the INTERFACE target warnscope::warnings")]
+    lines += [
+        "#",
+        "# Use: include() this file (after project()), then",
+        "#   target_link_libraries(<target> PRIVATE warnscope::warnings)",
+        "# Defines the imported target warnscope::warnings (seen in this directory and below)",
+        "# and nothing else: no variable, no policy, no global flag.",
+        "if(CMAKE_VERSION VERSION_LESS 3.11)",
+        '  message(FATAL_ERROR "warnscope::warnings needs CMake 3.11 or newer")',
+        "endif()",
+        "if(NOT TARGET warnscope::warnings)",
+        "  add_library(warnscope::warnings INTERFACE IMPORTED)",
+    ]
+    options = []
+    for language in p.languages():
+        lang = LANGUAGE[language]
+        options.append(f"    # {language}")
+        for block in p.blocks[language]:
+            options.append(f'    "$<{condition(lang, block)}:{";".join(block.flags)}>"')
+    if options:
+        lines += ["  target_compile_options(warnscope::warnings INTERFACE", *options, "  )"]
+    lines.append("endif()")
+    return "\n".join(lines) + "\n"

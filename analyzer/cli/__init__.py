@@ -33,6 +33,7 @@ LAZY_COMMANDS = {
     "overhead": "analyzer.cli.overhead:overhead",
     "toolchain": "analyzer.cli.toolchain:toolchain",
     "warnings": "analyzer.cli.warnings:warnings",
+    "advise": "analyzer.cli.advise:advise",
 }
 
 

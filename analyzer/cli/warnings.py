@@ -1,7 +1,6 @@
 """``warnscope warnings run|report|diff|top|show``: thin shells over analyzer.warnings."""
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import click
@@ -11,10 +10,8 @@ from warnscope.errors import WarnscopeError
 from warnscope.paths import db_path
 from warnscope.serial import to_json
 
-from analyzer import executors
-from analyzer import progress as progress_mod
 from analyzer import toolchain
-from analyzer.cli import options
+from analyzer.cli import options, projects
 from analyzer.cli.flags import FLAG_ARGS
 from analyzer.cli.output import echo
 from analyzer.cli.warnings_render import render_diff, render_report, render_run, render_show, render_top
@@ -36,61 +33,27 @@ def warnings() -> None:
 
 
 @warnings.command("run")
-@click.option("--project", default=None, help="A recipe (see `overhead projects`); default zlib.")
-@click.option("--source", default=None, type=click.Path(), help="A local source tree instead of a recipe.")
-@click.option("--configure", "configure_cmd", default="", help="With --source: configure command.")
-@click.option("--build", "build_cmd", default="", help="With --source: build command ({jobs} = -j).")
-@click.option("--clean", "clean_cmd", default="make clean", show_default=True, help="With --source: clean command.")
-@click.option("--language", default="c", type=click.Choice(["c", "c++"]), help="With --source: its language.")
+@projects.project_options
 @click.option("--compilers", default=DEFAULT_COMPILERS, show_default=True, help="Comma-separated gcc-N / clang-N.")
 @click.option("--level", "levels", default="all", show_default=True,
               help="Comma-separated: off, default, wall, wextra, all, or --flag-set names.")
 @click.option("--flag-set", "flag_sets", multiple=True,
               help="A custom level NAME=FLAGS (repeatable), as in `overhead run`.")
-@click.option("--opt", default="-O2", show_default=True, help="Optimization level.")
-@click.option("-j", "--jobs", type=options.BUILD_JOBS, default=None,
-              help="Each build's parallelism (default: cores).")
-@click.option("--workers", type=options.WORKERS, default=None,
-              help="Builds at once (default: 2 per core, at most one per build).")
-@click.option("--timeout", type=options.SECONDS, default=3600.0, show_default=True,
-              help="Seconds per build step.")
-@click.option("--scheduler", default=None, help="A Dask scheduler tcp://HOST:PORT to run the builds on.")
+@projects.build_options
 @click.option("--json", "as_json", is_flag=True, help="Print the builds as JSON.")
 @click.option("--quiet", is_flag=True, help="No progress on stderr.")
 @click.pass_context
 def run_cmd(ctx, project, source, configure_cmd, build_cmd, clean_cmd, language, compilers, levels,
             flag_sets, opt, jobs, workers, timeout, scheduler, as_json, quiet) -> None:
     """Build a project with each compiler at each level and store every diagnostic."""
-    from analyzer.overhead import levels as levels_mod, recipes, study
-    from analyzer.warnings import runner
+    from analyzer.overhead import levels as levels_mod
 
-    if project is not None and source is not None:
-        raise WarnscopeError("give one of --project, --source")
-    recipe = (recipes.local(source, configure_cmd, build_cmd, clean_cmd, (language,)) if source
-              else recipes.get(project or "zlib"))
-    recipes.check_needs(recipe)
+    recipe = projects.recipe_of(project, source, configure_cmd, build_cmd, clean_cmd, language)
     custom = levels_mod.parse_custom(tuple(flag_sets))
     level_list = _split(levels)
     level_list += [n for n in custom if n not in level_list]
-    levels_mod.validate(level_list, custom)
-    opts = study.Options(runs=1, opt=opt, jobs=(os.cpu_count() or 1) if jobs is None else jobs,
-                         timeout=timeout, custom=custom, inject="build", accounting=False)
-    opts.validate()
-    names = _split(compilers)
-    if not names:
-        raise WarnscopeError("no compilers given")
-    toolchains = [toolchain.resolve(n) for n in names]   # not installed: one line, nothing written
-    source_tree = study.source_tree(recipe)               # cannot fetch: one line, nothing written
-    executor = executors.for_scheduler(scheduler)        # unreachable: one line, nothing written
-    progress = progress_mod.for_cli(quiet, f"{recipe.name} warnings")
-    conn = connect(_db(ctx))
-    try:
-        builds = runner.run(conn, recipe, source_tree, toolchains, level_list, opts, progress, executor, workers)
-    finally:
-        conn.close()
-        progress.close()
-        if executor is not None:
-            executor.close()
+    builds = projects.run_builds(_db(ctx), recipe, _split(compilers), level_list, custom, opt, jobs, workers,
+                                 timeout, scheduler, quiet, f"{recipe.name} warnings")
     if as_json:
         echo(to_json({"builds": builds}))
     else:

@@ -75,3 +75,22 @@ def test_the_scan_sees_every_form_of_import(tmp_path):
     clean.write_text("from analyzer.site import builder\nimport analyzer.client\n")
     assert not any(is_cli(m) for _, m in imported_modules(clean, tmp_path))
 
+
+
+#: the families of ``analyzer``: each imports the shared base, the runtime modules,
+#: ``analyzer.build`` and ``flagdb``, never another family
+FAMILIES = ("analyzer.warnings", "analyzer.ub", "analyzer.overhead", "analyzer.advise",
+            "analyzer.verify", "analyzer.site")
+
+
+def test_the_advice_imports_no_other_family():
+    """``analyzer/advise`` reads the other families' tables with its own SQL
+    (``advise/store.py``) and is handed what it needs of their code by the CLI (the UB
+    checks' flags): importing their packages would tie it to their internals."""
+    files = sorted((ROOT / "analyzer" / "advise").rglob("*.py"))
+    assert ROOT / "analyzer" / "advise" / "store.py" in files
+    others = [f for f in FAMILIES if f != "analyzer.advise"]
+    wrong = [f"{p.relative_to(ROOT)}:{line}: imports {module}"
+             for p in files for line, module in imported_modules(p)
+             if any(module == o or module.startswith(o + ".") for o in others) or is_cli(module)]
+    assert wrong == []

@@ -1,0 +1,476 @@
+"""The advice: the evidence of every family joined into one row per candidate flag, the
+rules' verdict on each (:mod:`analyzer.advise.rules`), and the flags each compiler of
+the list gets (:class:`~analyzer.advise.targets.Target`).
+
+Candidates are every warning flag any compiler of the list knows for the project's
+languages: GCC's ``all`` set (each flag that takes no value, level options at their top
+level: ``-Wformat=2``), every clang warning group that does something; the same name in
+GCC and clang is one row. For each row and compiler:
+
+- *known*: the name resolves in that compiler's flag data (an alias counts: GCC's
+  ``-Wimplicit-fallthrough`` is ``-Wimplicit-fallthrough=3``), for a project language;
+- *on*: the lowest of default, ``-Wall``, ``-Wextra`` that has it on in the typed state
+  (``-Wformat=2`` is not on at ``-Wall``, which gives ``-Wformat=1``);
+- *prints*: the diagnostics of the build at ``all`` under any option the flag turns on
+  (its closure), in the project's files and outside them;
+- *ub*: the corpus cases on which an option it turns on fired, where its checks had the
+  flag on (GCC's checks pass a list; clang's ``-Weverything``);
+- *cost*: from the newest finished ``overhead attribute`` of the project.
+"""
+from __future__ import annotations
+
+import re
+import sqlite3
+from dataclasses import dataclass, field
+
+from flagdb import store as flag_store
+from flagdb.closure import Index, closure, lang_name, typed_on
+from flagdb.compare import histories, spans
+from flagdb.names import safe_word, shown
+from flagdb.views import everything
+from warnscope.compilers import CompilerId, sort_key
+from warnscope.errors import BadInput
+
+from analyzer.advise import rules as rules_mod, store
+from analyzer.advise.results import (Advice, BuildUsed, Cost, CostStatus, FileCount, Forced, OnAt, ORDER,
+                                     PerCompiler, Prints, Row, UbCatch, UbUsed, Verdict)
+from analyzer.advise.rules import BASE_FLAGS, Rules
+from analyzer.advise.targets import Target
+
+#: never a row: the level ``all`` itself, and what changes where warnings are shown
+#: rather than what they check
+NOT_CANDIDATES = frozenset({"-Weverything", "-Wsystem-headers"})
+#: defaults that say neither on nor off
+OFF = ("off", "0", "", "partial", "code")
+#: the umbrellas a row is grouped under, in order
+UMBRELLAS = ("default", "-Wall", "-Wextra", "-Wpedantic")
+#: an internal compiler error in a function named for a warning (g++-12's
+#: ``in diag_mismatched_tags`` under ``-Wmismatched-tags``)
+ICE_FUNCTION = re.compile(r"internal compiler error: in (?:diag_|warn_|maybe_warn_)?([a-z_]+)")
+BRACKETED = re.compile(r"\[(-W[A-Za-z0-9#+=,._:-]+)\]")
+
+
+@dataclass
+class Compiler:
+    """One compiler of the list as the advice sees it: its flag data and what each
+    level has on, per project language."""
+
+    name: str
+    index: Index
+    languages: list[str]
+    #: language -> (flag name -> value) on by default, at -Wall, at -Wall -Wextra
+    levels: dict[str, dict[OnAt, dict[str, str]]] = field(default_factory=dict)
+    _closures: dict[tuple[str, str | None], frozenset[tuple[str, str]]] = field(default_factory=dict)
+    _targets: dict[str, str | None] = field(default_factory=dict)
+    _on: dict[tuple[str, OnAt], frozenset[tuple[str, str]]] = field(default_factory=dict)
+    _base_names: dict[tuple[str, str], frozenset[str]] = field(default_factory=dict)
+
+    @property
+    def family(self) -> str:
+        return self.index.data.family
+
+    def closure(self, typed: str, language: str | None) -> frozenset[tuple[str, str]]:
+        """What ``typed`` turns on for ``language``: (flag name as stored, its value as
+        typed) pairs, so that ``-Wformat=`` at 2 and at 1 are two states."""
+        key = (typed, language)
+        if key not in self._closures:
+            on = closure(self.index, [typed], lang_name(language) if language else None)
+            self._closures[key] = self._pairs(on)
+        return self._closures[key]
+
+    def names(self, typed: str, language: str | None) -> frozenset[str]:
+        return frozenset(n for n, _ in self.closure(typed, language))
+
+    def _pairs(self, on: dict[str, str]) -> frozenset[tuple[str, str]]:
+        return frozenset((n, typed_on(self.index, n, v)) for n, v in on.items() if v != "0")
+
+    def target(self, option: str | None) -> str | None:
+        """An option as printed or typed -> the flag name it sets (None: unknown)."""
+        if option is None:
+            return None
+        if option not in self._targets:
+            hit = self.index.target(option)
+            self._targets[option] = hit[0].name if hit is not None else None
+        return self._targets[option]
+
+    def on_at(self, language: str, level: OnAt) -> frozenset[tuple[str, str]]:
+        """What is on at ``level`` for ``language``, as (name, typed value) pairs."""
+        key = (language, level)
+        if key not in self._on:
+            self._on[key] = self._pairs(self.levels[language][level])
+        return self._on[key]
+
+    def base_on(self, language: str, base: str) -> frozenset[tuple[str, str]]:
+        """What is on at the base level (``default``, ``wall``, ``wextra``)."""
+        return self.on_at(language, rules_mod.BASES[base][-1])
+
+    def base_names(self, language: str, base: str) -> frozenset[str]:
+        key = (language, base)
+        if key not in self._base_names:
+            self._base_names[key] = frozenset(n for n, _ in self.base_on(language, base))
+        return self._base_names[key]
+
+    def candidates(self) -> set[str]:
+        out = set()
+        for language in self.languages:
+            if self.family == "gcc":
+                out.update(everything(self.index.data, lang_name(language)))
+            else:
+                out.update(f.name for f in self.index.data.flags
+                           if f.kind == "warning" and not f.alias_of and not f.ignored and not f.removed
+                           and f.c_family and not f.clang.implicit)
+        return out - NOT_CANDIDATES
+
+
+def load_compiler(conn: sqlite3.Connection, name: str, languages: list[str]) -> Compiler:
+    """The compiler's flag data (not ingested: flagdb's one line naming the command that
+    ingests it) and its states at default, -Wall and -Wall -Wextra."""
+    data = flag_store.load(conn, name, with_messages=False)
+    c = Compiler(name, Index(data), languages)
+    defaults = {f.name: ("1" if f.default == "on" else f.default) for f in data.flags
+                if f.default not in OFF and not f.alias_of}
+    for language in languages:
+        tag = lang_name(language)
+        c.levels[language] = {
+            OnAt.DEFAULT: defaults,
+            OnAt.WALL: {**defaults, **closure(c.index, ["-Wall"], tag)},
+            OnAt.WEXTRA: {**defaults, **closure(c.index, ["-Wall", "-Wextra"], tag)},
+        }
+    return c
+
+
+def check_added(flags: list[str]) -> None:
+    """``--add`` flags: warning options of safe characters, or one line naming the first
+    that is not (it would be spliced into a build's commands)."""
+    for flag in flags:
+        if not (flag.startswith("-W") and safe_word(flag)):
+            raise BadInput(f"--add {shown(flag)}: expected a warning option (-Wfoo, -Wno-foo, -Wfoo=2) of "
+                           "letters, digits and + - = , . _ : #")
+
+
+def advise(conn: sqlite3.Connection, project: str, languages: list[str], compilers: list[str],
+           rules: Rules, add: list[str] = (), ub_flags: dict[str, list[str]] | None = None,
+           ran_now: set[str] = frozenset(), origin: str = "") -> Advice:
+    """The advice for ``project`` (as its warnings builds name it) built in
+    ``languages`` by ``compilers``, from what the database holds.
+
+    ``ub_flags``: per family, the warning flags the UB corpus's checks pass (the UB
+    family's own list, handed in by the caller: a family does not import another);
+    a flag outside their closure was not tried there. ``ran_now``: the compilers whose
+    builds this command ran."""
+    check_added(list(add))
+    if rules.base not in rules_mod.BASES:
+        raise BadInput(f"unknown base level {rules.base!r} (use {', '.join(rules_mod.BASES)})")
+    comps = [load_compiler(conn, name, languages) for name in compilers]
+    by_name = {c.name: c for c in comps}
+    builds = store.builds(conn, project, compilers)
+    ub = store.ub_results(conn, compilers)
+    attributions = store.attributions(conn, project, compilers)
+    tried = {c.name: _tried(c, (ub_flags or {}).get(c.family)) for c in comps}
+    case_ub = {case.id: case.ub for case in ub.cases}
+    fired: dict[str, list[tuple[str, frozenset[str]]]] = {}
+    for f in ub.fired:
+        c = by_name[f.compiler]
+        fired.setdefault(f.compiler, []).append((f.case_id, frozenset(c.target(o) for o in f.options) - {None}))
+    indexed = {name: _indexed(by_name[name], b) for name, b in builds.items()}
+    names = sorted(set().union(*(c.candidates() for c in comps)))
+    spans_of = {name: spans(entries) for name, entries in
+                histories(conn, names, {c.name: c.index for c in comps}).items()}
+    rows = []
+    for name in names:
+        per = [_evidence(name, c, indexed.get(c.name), fired.get(c.name) if c.name in ub.compilers else None,
+                         case_ub, tried[c.name], attributions.get(c.name), project, rules) for c in comps]
+        if not any(p.known for p in per):
+            continue
+        decision = rules_mod.decide(per, rules)
+        rows.append(Row(flag=name, group=_group(name, comps, per), verdict=decision.verdict, compilers=per,
+                        known_since=spans_of.get(name, []), ub_cases=decision.cases, rank=decision.rank,
+                        trouble=_level_form_trouble(name, comps, per), reasons=decision.reasons))
+    rows.sort(key=_row_order)
+    forced = [Forced(flag, c.name, bool(langs), langs) for flag in add for c in comps
+              for langs in [_known_languages(c, flag)]]
+    advice = Advice(
+        project=project, origin=origin or next((b.origin for b in builds.values()), ""),
+        languages=list(languages), compilers=list(compilers), base=rules.base, rules=rules,
+        builds=[_build_used(builds[c], c in ran_now) for c in compilers if c in builds],
+        ub=UbUsed(ub.corpus, sum(1 for c in ub.cases if c.ub), sum(1 for c in ub.cases if c.ub is False),
+                  [c for c in compilers if c in ub.compilers]),
+        rows=rows, targets=[], forced=forced)
+    advice.targets = targets(advice, by_name, list(add))
+    advice.notes = _notes(advice, builds, attributions)
+    return advice
+
+
+def _tried(c: Compiler, flags: list[str] | None) -> frozenset[str] | None:
+    """The flag names the UB corpus's checks had on with this compiler (None: all)."""
+    if flags is None or "-Weverything" in flags:
+        return None
+    on = {n for n, v in c.levels[c.languages[0]][OnAt.DEFAULT].items()}
+    for language in ("c", "c++"):
+        on.update(n for n, v in closure(c.index, flags, lang_name(language)).items() if v != "0")
+    return frozenset(on)
+
+
+def _known_languages(c: Compiler, typed: str) -> list[str]:
+    """The project's languages for which ``c`` knows ``typed`` (an alias counts; a flag
+    GCC reports as removed does not)."""
+    hit = c.index.target(typed)
+    if hit is None or hit[0].removed or c.index.resolve(typed)[0].removed:
+        return []
+    return [lang for lang in c.languages if c.index.applies(hit[0], lang_name(lang))]
+
+
+def _evidence(name: str, c: Compiler, build: Build | None, fired: list[tuple[str, frozenset[str]]] | None,
+              case_ub: dict[str, bool | None], tried: frozenset[str] | None,
+              attribution: store.StoredAttribution | None, project: str, rules: Rules) -> PerCompiler:
+    langs = _known_languages(c, name)
+    out = PerCompiler(c.name, known=bool(langs), languages=langs)
+    if not langs:
+        return out
+    flag, value = c.index.target(name)
+    out.resolves_to = flag.name
+    out.noop = flag.ignored
+    out.on = _on_at(c, name, flag.name, value, langs)
+    # what turning it on adds to the base level: its closure less what the base has on
+    names = frozenset(n for lang in langs for n, _ in c.closure(name, lang) - c.base_on(lang, rules.base))
+    # a level the base has on at another value (-Wformat= at 1 under -Wformat=2): what it
+    # prints counts (the option printed does not say the level), what it catches does not
+    raised = frozenset().union(*(names & c.base_names(lang, rules.base) for lang in langs))
+    caught_by = names - raised
+    if build is not None:
+        out.prints = _prints(build, names, rules.top_files)
+        out.trouble = _build_trouble(c, build.stored, names)
+    if fired is not None:
+        out.ub = UbCatch(tried=tried is None or flag.name in tried)
+        if out.ub.tried and caught_by:
+            for case, targets_fired in fired:
+                if not caught_by.isdisjoint(targets_fired):
+                    (out.ub.cases if case_ub.get(case) else out.ub.controls if case_ub.get(case) is False
+                     else []).append(case)
+    out.cost = _cost(name, attribution, c.name, project)
+    return out
+
+
+def _on_at(c: Compiler, typed: str, name: str, value: str | None, langs: list[str]) -> OnAt | None:
+    """The lowest level with the flag on in the typed state in every language it
+    applies to; a clang group with no diagnostic of its own counts as on where all it
+    turns on is (``-WCL4`` at ``-Wall -Wextra``)."""
+    flag = c.index.flags[name]
+    group_only = c.family == "clang" and flag.clang.direct == 0
+    worst = -1
+    for lang in langs:
+        for i, level in enumerate(OnAt):
+            on = c.levels[lang][level]
+            if (name in on and on[name] != "0" and (
+                    value is None or typed_on(c.index, name, on[name]) == typed_on(c.index, name, value))) \
+                    or (group_only and not {p for p in c.closure(typed, lang) - c.on_at(lang, level)
+                                            if p[0] != name}):
+                worst = max(worst, i)
+                break
+        else:
+            return None
+    return list(OnAt)[worst]
+
+
+def own_file(file: str | None) -> bool:
+    """A diagnostic in the project's own files: stored relative to the tree (outside it,
+    absolute or ``<gcc>/…``; none for a command-line warning)."""
+    return bool(file) and not file.startswith(("/", "<"))
+
+
+@dataclass
+class Build:
+    """A stored build with its diagnostics by the flag (as stored) their option sets."""
+
+    stored: store.StoredBuild
+    by_flag: dict[str | None, list[store.StoredDiagnostic]]
+
+
+def _indexed(c: Compiler, build: store.StoredBuild) -> Build:
+    by_flag: dict[str | None, list[store.StoredDiagnostic]] = {}
+    for d in build.diagnostics:
+        if d.option is not None:
+            by_flag.setdefault(c.target(d.option), []).append(d)
+    return Build(build, by_flag)
+
+
+def _prints(build: Build, names: frozenset[str], top: int) -> Prints:
+    p = Prints()
+    files: dict[str, int] = {}
+    options = set()
+    for name in names:
+        for d in build.by_flag.get(name, ()):
+            options.add(d.option)
+            if own_file(d.file):
+                p.own += 1
+                p.own_printed += d.printed
+                files[d.file] = files.get(d.file, 0) + 1
+            else:
+                p.outside += 1
+    p.options = sorted(options)
+    p.top_files = [FileCount(f, n) for f, n in sorted(files.items(), key=lambda x: (-x[1], x[0]))[:top]]
+    return p
+
+
+def _build_trouble(c: Compiler, build: store.StoredBuild, names: frozenset[str]) -> list[str]:
+    """A failed build at ``all`` whose failing diagnostic names an option the flag turns
+    on: as an option in brackets, or as the function of an internal compiler error."""
+    if build.status == "ok" or not build.error:
+        return []
+    named = {c.target(o) for o in BRACKETED.findall(build.error)}
+    for m in ICE_FUNCTION.finditer(build.error):
+        named.add(c.target("-W" + m.group(1).replace("_", "-")))
+    for d in build.diagnostics:
+        if d.severity in ("error", "fatal", "ice") and d.option:
+            named.add(c.target(d.option))
+    if named & names:
+        return [f"{c.name}'s build at all failed: {build.error}"]
+    return []
+
+
+def _cost(name: str, attribution: store.StoredAttribution | None, compiler: str, project: str) -> Cost:
+    if attribution is None:
+        recipe = not project.startswith(("local:", "ccdb:"))   # attribute takes a recipe
+        return Cost(CostStatus.NONE, command=f"warnscope overhead attribute {project} --compiler {compiler}"
+                    if recipe else None)
+    r = attribution.result
+    base = dict(attribution=attribution.id, metric=r.get("metric"), unit=r.get("unit"))
+    off = sorted(x for x in r.get("off", []) if isinstance(x, (int, float)))
+    off_median = off[len(off) // 2] if off else None
+    for s in r.get("suspects", []):
+        if name in s.get("flags", []) and not s.get("diffuse"):
+            alone = (s.get("alone") or {}).get("median")
+            share = alone / off_median if isinstance(alone, (int, float)) and off_median else None
+            return Cost(CostStatus.MEASURED, alone=alone, share_of_off=share, **base)
+    if r.get("flags_searched", 0) > 1:
+        return Cost(CostStatus.BELOW_THRESHOLD, **base)
+    return Cost(CostStatus.NOT_SEPARATED, **base)
+
+
+def _group(name: str, comps: list[Compiler], per: list[PerCompiler]) -> str:
+    """The umbrella that turns the flag on: the lowest of default, -Wall, -Wextra,
+    -Wpedantic with any compiler that knows it; else its topmost group there."""
+    best, other = len(UMBRELLAS), ""
+    for c, p in zip(comps, per):
+        if not p.known or p.noop:
+            continue
+        if p.on is not None:
+            best = min(best, UMBRELLAS.index("default" if p.on is OnAt.DEFAULT else p.on.value))
+            continue
+        if p.resolves_to in c.names("-Wpedantic", p.languages[0]) and p.resolves_to != c.target("-Wpedantic"):
+            best = min(best, UMBRELLAS.index("-Wpedantic"))
+            continue
+        if not other:
+            other = _topmost(c, p.resolves_to)
+    return UMBRELLAS[best] if best < len(UMBRELLAS) else other
+
+
+def _topmost(c: Compiler, name: str) -> str:
+    """The group above ``name`` that nothing but -Weverything is above ("" if none)."""
+    seen, current = {name}, name
+    while True:
+        parents = sorted(e.parent for e in c.index.by_child.get(current, [])
+                         if e.parent not in NOT_CANDIDATES and e.parent not in seen
+                         and e.parent not in UMBRELLAS)
+        if not parents:
+            return "" if current == name else current
+        current = parents[0]
+        seen.add(current)
+
+
+def _level_form_trouble(name: str, comps: list[Compiler], per: list[PerCompiler]) -> list[str]:
+    """A level form (``-Wformat=2``) both families know but turn different things on with."""
+    if "=" not in name:
+        return []
+    newest: dict[str, tuple[Compiler, PerCompiler]] = {}
+    for c, p in zip(comps, per):
+        if p.known and not p.noop:
+            newest[c.family] = (c, p)   # the list is in the user's order: keep the last one
+    if len(newest) < 2:
+        return []
+    sets = {}
+    for family, (c, p) in newest.items():
+        on = set().union(*(c.names(name, lang) for lang in p.languages)) - {p.resolves_to}
+        sets[family] = (c.name, {n.rstrip("=") for n in on})
+    (a, (an, aset)), (b, (bn, bset)) = sorted(sets.items())
+    if aset == bset:
+        return []
+    parts = []
+    if aset - bset:
+        parts.append(f"{an} also turns on {', '.join(sorted(aset - bset))}")
+    if bset - aset:
+        parts.append(f"{bn} also turns on {', '.join(sorted(bset - aset))}")
+    return [f"{name} means different things: " + "; ".join(parts)]
+
+
+def _row_order(row: Row) -> tuple:
+    most = max((p.prints.own for p in row.compilers if p.prints), default=0)
+    return (ORDER.index(row.verdict), -(row.rank or 0), -len(row.ub_cases), -most, row.group, row.flag)
+
+
+def _build_used(b: store.StoredBuild, ran_now: bool) -> BuildUsed:
+    return BuildUsed(b.compiler, b.compiler_version, b.status, b.error, b.opt, len(b.diagnostics), b.tus,
+                     b.finished_at, ran_now)
+
+
+def targets(advice: Advice, comps: dict[str, Compiler], add: list[str]) -> list[Target]:
+    """Per compiler: the base level's flags, every "turn on now" flag it knows, and the
+    forced ones it knows, for each language it knows them in (a no-op is left out)."""
+    out = []
+    chosen = advice.by_verdict(Verdict.TURN_ON)
+    for name in advice.compilers:
+        c = comps[name]
+        cid = CompilerId.parse(name)
+        flags: dict[str, list[str]] = {}
+        for lang in c.languages:
+            mine = list(BASE_FLAGS[advice.base])
+            for row in chosen:
+                p = row.of(name)
+                if p.known and not p.noop and lang in p.languages and row.flag not in mine \
+                        and not rules_mod.base_on(p, advice.base):
+                    mine.append(row.flag)
+            for flag in add:
+                if lang in _known_languages(c, flag) and flag not in mine:
+                    mine.append(flag)
+            flags[lang] = mine
+        out.append(Target(compiler=name, family=cid.family, major=cid.major, flags=flags))
+    return out
+
+
+def _notes(advice: Advice, builds: dict[str, store.StoredBuild],
+           attributions: dict[str, store.StoredAttribution]) -> list[str]:
+    notes = []
+    for b in advice.builds:
+        if b.status != "ok":
+            notes.append(f"{b.compiler}'s build at all failed ({b.error}): its diagnostics up to the failure "
+                         "are used, and a row whose option the failure names says so")
+    missing = [c for c in advice.compilers if c not in builds]
+    if missing:
+        notes.append(f"no build at all with {', '.join(missing)}: warnscope warnings run --project "
+                     f"{advice.project} --compilers {','.join(missing)} --level all")
+    if advice.ub.corpus is None:
+        notes.append("no UB results in this database: warnscope ub run --compilers "
+                     f"{','.join(advice.compilers)} --levels O2 finds what each flag catches")
+    else:
+        lacking = [c for c in advice.compilers if c not in advice.ub.compilers]
+        if lacking:
+            notes.append(f"no UB results with {', '.join(lacking)}: warnscope ub run --compilers "
+                         f"{','.join(lacking)} --levels O2")
+        notes.append(f"the UB corpus has no fixed twin of each case yet (issue 32): false alarms on correct "
+                     f"programs are counted only on its {advice.ub.controls} control programs")
+    unmeasured = [c for c in advice.compilers if c not in attributions]
+    if unmeasured and advice.project.startswith(("local:", "ccdb:")):
+        notes.append(f"no overhead attribution of {advice.project}: costs are unknown (overhead attribute "
+                     "measures a recipe's project)")
+    elif unmeasured:
+        notes.append(f"no overhead attribution of {advice.project} with {', '.join(unmeasured)}: costs are "
+                     f"unknown (warnscope overhead attribute {advice.project} --compiler "
+                     f"{unmeasured[0]} measures one)")
+    for f in advice.forced:
+        if not f.known:
+            notes.append(f"--add {f.flag}: {f.compiler} does not know it: left out of {f.compiler}'s list")
+    return notes
+
+
+def sorted_compilers(names: list[str]) -> list[str]:
+    return sorted(names, key=sort_key)

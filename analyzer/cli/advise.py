@@ -1,0 +1,130 @@
+"""``warnscope advise``: which warnings a project should turn on, from every family's
+data; the builds at ``all`` it lacks are run first (the warnings runner, its executor
+and ``--scheduler``). A thin shell over :mod:`analyzer.advise`: composing the families
+(the UB checks' flags, the warnings runner) is the CLI's part."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from warnscope.database import connect
+from warnscope.errors import BadInput, NotIngested
+from warnscope.paths import db_path
+from warnscope.serial import to_json
+
+from analyzer import toolchain
+from analyzer.cli import options, projects
+from analyzer.cli.output import echo
+
+FORMATS = ("text", "json", "cmake", "meson", "make", "flags")
+#: the formats written by the exporters (analyzer.advise.export)
+EXPORTS = FORMATS[2:]
+
+
+def _db(ctx: click.Context) -> Path:
+    return db_path((ctx.find_root().obj or {}).get("db"))
+
+
+def _split(text: str) -> list[str]:
+    return [x.strip() for x in text.split(",") if x.strip()]
+
+
+def _exporter():
+    """``analyzer.advise.export.write``, or one line saying the format is not there yet."""
+    try:
+        from analyzer.advise.export import write
+    except ImportError:
+        raise BadInput("--format cmake|meson|make|flags: the exporters (analyzer/advise/export) are not "
+                       "in this version yet; --format text or json") from None
+    return write
+
+
+def ub_flags() -> dict[str, list[str]]:
+    """The warning flags the UB corpus's checks pass, per family (the UB family's own
+    lists: a flag outside them was not tried there)."""
+    from analyzer.ub.compile import gcc_warning_flags
+    from analyzer.ub.libclang import clang_warning_args
+
+    return {"gcc": gcc_warning_flags(),
+            "clang": [a for a in clang_warning_args("c", "c17", "-O2", []) if a.startswith("-W")]}
+
+
+@click.command("advise")
+@projects.project_options
+@click.option("--compilers", default="gcc-12,clang-16", show_default=True,
+              help="The compilers the project supports, comma-separated gcc-N / clang-N.")
+@click.option("--base", default="wextra", show_default=True, type=click.Choice(["default", "wall", "wextra"]),
+              help="The level the project builds at already (wextra: -Wall -Wextra).")
+@click.option("--add", "added", multiple=True, metavar="FLAG",
+              help="A flag to build with whatever the rules say (repeatable): -Wshadow, -Wno-unused, -Wformat=2.")
+@click.option("--portable", default="all", show_default=True, type=click.Choice(["all", "any"]),
+              help="Turn a flag on only if every compiler knows it (all), or for those that do (any).")
+@click.option("--often", type=options.COUNT, default=10, show_default=True,
+              help="Diagnostics per UB case caught (or in all) from which a flag that fires is style.")
+@click.option("--max-control-hits", type=options.Number(int, 0, 100_000), default=0, show_default=True,
+              help="Programs without UB a flag may fire on and still have its UB cases counted.")
+@click.option("--cost-threshold", type=options.SHARE, default=0.05, show_default=True,
+              help="A measured cost above this share of the off compile is said and stops 'turn on now'.")
+@click.option("--format", "fmt", default="text", show_default=True, type=click.Choice(FORMATS),
+              help="The advice (text, json) or the chosen set for a build (cmake, meson, make, flags).")
+@click.option("--json", "as_json", is_flag=True, help="The advice as JSON (--format json).")
+@click.option("--limit", type=options.COUNT, default=10, show_default=True,
+              help="Rows shown per verdict in text (JSON has them all).")
+@click.option("--explain", "explain_flag", default=None, metavar="FLAG",
+              help="One row with all its evidence, per compiler.")
+@projects.build_options
+@click.option("--quiet", is_flag=True, help="No progress on stderr.")
+@click.pass_context
+def advise(ctx, project, source, configure_cmd, build_cmd, clean_cmd, language, compilers, base, added,
+           portable, often, max_control_hits, cost_threshold, fmt, as_json, limit, explain_flag, opt, jobs,
+           workers, timeout, scheduler, quiet) -> None:
+    """Which warnings PROJECT should turn on: one row per flag the compilers know, with
+    what it prints here, what it catches in the UB corpus, what it costs, and a verdict
+    by rules the README states; missing builds at 'all' are run first."""
+    from flagdb import store as flag_store
+    from analyzer.advise import advice as advice_mod, render, store
+    from analyzer.advise.rules import Portability, Rules
+
+    fmt = "json" if as_json else fmt
+    write = _exporter() if fmt in EXPORTS else None
+    rules = Rules(base=base, portable=Portability(portable), often=often, max_control_hits=max_control_hits,
+                  cost_threshold=cost_threshold)
+    add = list(dict.fromkeys(added))
+    advice_mod.check_added(add)
+    names = list(dict.fromkeys(toolchain.canonical(c) for c in _split(compilers)))
+    if not names:
+        raise BadInput("no compilers given")
+    recipe = projects.recipe_of(project, source, configure_cmd, build_cmd, clean_cmd, language)
+    db = _db(ctx)
+    if not db.exists():
+        raise NotIngested(f"compiler {names[0]!r} is not in the database (nothing ingested yet); "
+                          f"run: warnscope flags ingest {' '.join(names)}")
+    conn = connect(db, write=False)
+    try:
+        for name in names:
+            flag_store.compiler_row(conn, name)       # not ingested: the command that ingests it
+        missing = [n for n in names if n not in store.builds(conn, recipe.name, names)]
+    finally:
+        conn.close()
+    if missing:
+        projects.run_builds(db, recipe, missing, ["all"], {}, opt, jobs, workers, timeout, scheduler, quiet,
+                            f"{recipe.name} warnings at all")
+    conn = connect(db, write=False)
+    try:
+        result = advice_mod.advise(conn, recipe.name, list(recipe.languages), names, rules, add, ub_flags(),
+                                   ran_now=set(missing))
+    finally:
+        conn.close()
+    if write is not None:
+        echo(write(result.targets, fmt), nl=False)
+        for f in result.forced:
+            if not f.known:
+                echo(f"warnscope: note: --add {f.flag}: {f.compiler} does not know it: left out of its list",
+                     err=True)
+    elif fmt == "json":
+        echo(to_json(result))
+    elif explain_flag is not None:
+        echo(render.explain(result, explain_flag))
+    else:
+        echo(render.render(result, limit))

@@ -1,0 +1,97 @@
+"""The options of a command over a project's builds, declared once: which project
+(``--project``, or a local tree with its commands) and how its builds run (``--opt``,
+``-j``, ``--workers``, ``--timeout``, ``--scheduler``); the recipe they name, and the
+warnings builds they run (``warnings run``, and ``advise`` for the builds it lacks)."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Callable
+
+import click
+
+from warnscope.database import connect
+from warnscope.errors import WarnscopeError
+
+from analyzer import executors
+from analyzer import progress as progress_mod
+from analyzer import toolchain
+from analyzer.cli import options
+
+#: the project a command builds when none is named
+DEFAULT_PROJECT = "zlib"
+
+
+def _apply(decorators: list[Callable]) -> Callable:
+    def wrap(f: Callable) -> Callable:
+        for d in reversed(decorators):
+            f = d(f)
+        return f
+    return wrap
+
+
+#: --project, or --source with its commands and language
+project_options = _apply([
+    click.option("--project", default=None, help=f"A recipe (see `overhead projects`); default {DEFAULT_PROJECT}."),
+    click.option("--source", default=None, type=click.Path(), help="A local source tree instead of a recipe."),
+    click.option("--configure", "configure_cmd", default="", help="With --source: configure command."),
+    click.option("--build", "build_cmd", default="", help="With --source: build command ({jobs} = -j)."),
+    click.option("--clean", "clean_cmd", default="make clean", show_default=True, help="With --source: clean command."),
+    click.option("--language", default="c", type=click.Choice(["c", "c++"]), help="With --source: its language."),
+])
+
+#: how the builds run
+build_options = _apply([
+    click.option("--opt", default="-O2", show_default=True, help="Optimization level."),
+    click.option("-j", "--jobs", type=options.BUILD_JOBS, default=None,
+                 help="Each build's parallelism (default: cores)."),
+    click.option("--workers", type=options.WORKERS, default=None,
+                 help="Builds at once (default: 2 per core, at most one per build)."),
+    click.option("--timeout", type=options.SECONDS, default=3600.0, show_default=True,
+                 help="Seconds per build step."),
+    click.option("--scheduler", default=None, help="A Dask scheduler tcp://HOST:PORT to run the builds on."),
+])
+
+
+def recipe_of(project: str | None, source: str | None, configure_cmd: str, build_cmd: str, clean_cmd: str,
+              language: str):
+    """The recipe the project options name (one line for an unknown project, both
+    given, a tree that is not a directory, a program the build needs missing)."""
+    from analyzer.overhead import recipes
+
+    if project is not None and source is not None:
+        raise WarnscopeError("give one of --project, --source")
+    recipe = (recipes.local(source, configure_cmd, build_cmd, clean_cmd, (language,)) if source
+              else recipes.get(project or DEFAULT_PROJECT))
+    recipes.check_needs(recipe)
+    return recipe
+
+
+def run_builds(db: Path, recipe, compilers: list[str], levels: list[str], custom: dict[str, list[str]],
+               opt: str, jobs: int | None, workers: int | None, timeout: float, scheduler: str | None,
+               quiet: bool, label: str) -> list:
+    """Build the project with each compiler at each level through the warnings runner and
+    store each build as it finishes; what could stop it (a compiler not installed, a
+    source that cannot be fetched, a scheduler not answering) is one line before
+    anything is written."""
+    from analyzer.overhead import levels as levels_mod, study
+    from analyzer.warnings import runner
+
+    levels_mod.validate(levels, custom)
+    opts = study.Options(runs=1, opt=opt, jobs=(os.cpu_count() or 1) if jobs is None else jobs,
+                         timeout=timeout, custom=custom, inject="build", accounting=False)
+    opts.validate()
+    if not compilers:
+        raise WarnscopeError("no compilers given")
+    toolchains = [toolchain.resolve(n) for n in compilers]   # not installed: one line, nothing written
+    source_tree = study.source_tree(recipe)                  # cannot fetch: one line, nothing written
+    executor = executors.for_scheduler(scheduler)            # unreachable: one line, nothing written
+    progress = progress_mod.for_cli(quiet, label)
+    conn = connect(db)
+    try:
+        return runner.run(conn, recipe, source_tree, toolchains, levels, opts, progress, executor, workers)
+    finally:
+        conn.close()
+        progress.close()
+        if executor is not None:
+            executor.close()

@@ -503,3 +503,36 @@ class Sleeps:
 def sleeps() -> Sleeps:
     """The ``sleep`` processes of a test: see :class:`Sleeps`."""
     return Sleeps()
+
+
+# ------------------------------------------------------------------ the advice's evidence
+
+#: the compilers of the advice's tests: Debian 12's five
+ADVISE_COMPILERS = "gcc-11,gcc-12,clang-14,clang-16,clang-19"
+#: the corpus categories the advice's UB run takes (its controls among them)
+ADVISE_UB = ("control", "restrict-violation", "incompatible-function-pointer", "null-dereference",
+             "format-mismatch", "misaligned-access")
+
+
+@pytest.fixture(scope="session")
+def advise_db(gcc_db, tmp_path_factory) -> Path:
+    """``gcc_db`` with clang-14, clang-16 and clang-19 ingested and a small real UB run
+    (six categories of the corpus, the five compilers at -O2, warnings only), and no
+    warnings build yet: the first ``advise`` on it runs zlib's builds at ``all`` itself.
+    Read it, or copy it to write. Skips where a compiler is missing."""
+    if not all(shutil.which(c) for c in ADVISE_COMPILERS.split(",")):
+        pytest.skip(f"the advice's tests need {ADVISE_COMPILERS}")
+    root = tmp_path_factory.mktemp("advise")
+    path = root / "advise.db"
+    shutil.copy(gcc_db, path)
+    conn = connect(path)
+    for compiler in ("clang-14", "clang-16", "clang-19"):
+        ingest(conn, compiler)
+    conn.close()
+    corpus = root / "corpus"
+    for category in ADVISE_UB:
+        shutil.copytree(ROOT / "corpus" / category, corpus / category)
+    code = main(["--db", str(path), "ub", "run", "--corpus", str(corpus), "--compilers", ADVISE_COMPILERS,
+                 "--levels", "O2", "--no-sanitizers", "--no-code", "--runs", "1"])
+    assert code == 0, "the advice's UB run failed"
+    return path

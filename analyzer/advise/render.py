@@ -85,7 +85,8 @@ def explain(advice: Advice, flag: str) -> str:
             out.append(f"  {p.compiler}: does not know it")
             continue
         facts = [f"as {p.resolves_to}" if p.resolves_to != row.flag else "",
-                 "no-op" if p.noop else "", f"on at {p.on.value}" if p.on else "off at -Wextra"]
+                 "no-op" if p.noop else "",
+                 f"on at {p.on.value}" if p.on else "off by default, at -Wall and at -Wextra"]
         out.append(f"  {p.compiler}: " + ", ".join(f for f in facts if f))
         if p.prints is not None:
             files = ", ".join(f"{f.file} {f.diagnostics}" for f in p.prints.top_files)

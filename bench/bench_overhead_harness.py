@@ -18,7 +18,9 @@ median CPU user+sys to direct (and of sandboxed to accounted) and the range of t
 per-round ratios. The goal: the harness, with accounting on, adds at most 1 %; the
 sandbox is within the noise.
 
-BENCH_RUNS (default 5), BENCH_PROJECT (default zlib), BENCH_COMPILER (default gcc-12).
+BENCH_RUNS (default 5), BENCH_PROJECT (default zlib), BENCH_COMPILER (default gcc-12),
+BENCH_WAYS (default all four: direct,harness,accounted,sandboxed; e.g. accounted,sandboxed
+for the sandbox's cost alone on a long build), BENCH_JOBS (make's -j, default 1).
 
 Run from the repository root after ./setup.sh:  .venv/bin/python -m bench.bench_overhead_harness
 """
@@ -43,7 +45,8 @@ def main() -> int:
     recipe = recipes.get(os.environ.get("BENCH_PROJECT", "zlib"))
     tc = resolve(os.environ.get("BENCH_COMPILER", "gcc-12"))
     tree, origin = study.source_tree(recipe)
-    build = recipe.build.format(jobs=1)
+    build = recipe.build.format(jobs=int(os.environ.get("BENCH_JOBS", "1")))
+    ways = os.environ.get("BENCH_WAYS", "direct,harness,accounted,sandboxed").split(",")
     print(f"machine: {machine()}")
     print(f"{recipe.name} ({origin}) with {tc.name}, -O2 -w, `{build}`, {runs} runs each after a "
           "warm-up, interleaved; CPU = user+sys of the build's process tree (wait4)")
@@ -63,11 +66,12 @@ def main() -> int:
         setups["accounted"] = setups["harness"]
         setups["sandboxed"] = {**setups["harness"], LOG_ENV: str(box.box / "wrap.log")}
         boxes = {"sandboxed": box}
+        setups = {name: env for name, env in setups.items() if name in ways}
         try:
             accountant = Accountant().start()
         except Unavailable as exc:
             print(f"accounting: {exc}; measuring without it", file=sys.stderr)
-            del setups["accounted"]
+            setups.pop("accounted", None)
             accountant = None
         trees = {}
         for name, env in setups.items():
@@ -111,13 +115,13 @@ def main() -> int:
         c, w = stats(cpu[name]), stats(wall[name])
         print(f"{name:8} CPU min {c.min:.3f} / median {c.median:.3f} / max {c.max:.3f} s   "
               f"wall {w.min:.3f} / {w.median:.3f} / {w.max:.3f} s")
-    for name in [n for n in setups if n != "direct"]:
+    for name in [n for n in setups if n != "direct" and "direct" in setups]:
         ratio = stats(cpu[name]).median / stats(cpu["direct"]).median
         low = stats(cpu[name]).min / stats(cpu["direct"]).min
         per_round = stats([h / d for h, d in zip(cpu[name], cpu["direct"])])
         print(f"{name} / direct, median CPU: {ratio:.4f} ({(ratio - 1) * 100:+.2f} %), of minima {low:.4f}; "
               f"per round {per_round.min:.4f} / {per_round.median:.4f} / {per_round.max:.4f} (goal <= 1.01)")
-    if "accounted" in cpu:
+    if "accounted" in cpu and "sandboxed" in cpu:
         per_round = stats([s / a for s, a in zip(cpu["sandboxed"], cpu["accounted"])])
         print(f"sandboxed / accounted, median CPU: {stats(cpu['sandboxed']).median / stats(cpu['accounted']).median:.4f}, "
               f"of minima {stats(cpu['sandboxed']).min / stats(cpu['accounted']).min:.4f}; per round "

@@ -122,11 +122,14 @@ class Compiler:
         return out - NOT_CANDIDATES
 
 
-def load_compiler(conn: sqlite3.Connection, name: str, languages: list[str]) -> Compiler:
+def load_compiler(conn: sqlite3.Connection, name: str, languages: list[str], index: Index | None = None
+                  ) -> Compiler:
     """The compiler's flag data (not ingested: flagdb's one line naming the command that
-    ingests it) and its states at default, -Wall and -Wall -Wextra."""
-    data = flag_store.load(conn, name, with_messages=False)
-    c = Compiler(name, Index(data), languages)
+    ingests it; ``index``: loaded already) and its states at default, -Wall and -Wall -Wextra."""
+    if index is None:
+        index = Index(flag_store.load(conn, name, with_messages=False))
+    data = index.data
+    c = Compiler(name, index, languages)
     defaults = {f.name: ("1" if f.default == "on" else f.default) for f in data.flags
                 if f.default not in OFF and not f.alias_of}
     for language in languages:
@@ -150,18 +153,19 @@ def check_added(flags: list[str]) -> None:
 
 def advise(conn: sqlite3.Connection, project: str, languages: list[str], compilers: list[str],
            rules: Rules, add: list[str] = (), ub_flags: dict[str, list[str]] | None = None,
-           ran_now: set[str] = frozenset(), origin: str = "") -> Advice:
+           ran_now: set[str] = frozenset(), origin: str = "", indexes: dict[str, Index] | None = None
+           ) -> Advice:
     """The advice for ``project`` (as its warnings builds name it) built in
     ``languages`` by ``compilers``, from what the database holds.
 
     ``ub_flags``: per family, the warning flags the UB corpus's checks pass (the UB
     family's own list, handed in by the caller: a family does not import another);
     a flag outside their closure was not tried there. ``ran_now``: the compilers whose
-    builds this command ran."""
+    builds this command ran; ``indexes``: compilers' flag data loaded already (the site's)."""
     check_added(list(add))
     if rules.base not in rules_mod.BASES:
         raise BadInput(f"unknown base level {rules.base!r} (use {', '.join(rules_mod.BASES)})")
-    comps = [load_compiler(conn, name, languages) for name in compilers]
+    comps = [load_compiler(conn, name, languages, (indexes or {}).get(name)) for name in compilers]
     by_name = {c.name: c for c in comps}
     builds = store.builds(conn, project, compilers)
     ub = store.ub_results(conn, compilers)
@@ -175,7 +179,7 @@ def advise(conn: sqlite3.Connection, project: str, languages: list[str], compile
     indexed = {name: _indexed(by_name[name], b) for name, b in builds.items()}
     names = sorted(set().union(*(c.candidates() for c in comps)))
     spans_of = {name: spans(entries) for name, entries in
-                histories(conn, names, {c.name: c.index for c in comps}).items()}
+                histories(conn, names, {**(indexes or {}), **{c.name: c.index for c in comps}}).items()}
     rows = []
     for name in names:
         per = [_evidence(name, c, indexed.get(c.name), fired.get(c.name) if c.name in ub.compilers else None,

@@ -43,11 +43,9 @@ def _exporter():
 def ub_flags() -> dict[str, list[str]]:
     """The warning flags the UB corpus's checks pass, per family (the UB family's own
     lists: a flag outside them was not tried there)."""
-    from analyzer.ub.compile import gcc_warning_flags
-    from analyzer.ub.libclang import clang_warning_args
+    from analyzer.ub.compile import checks_flags
 
-    return {"gcc": gcc_warning_flags(),
-            "clang": [a for a in clang_warning_args("c", "c17", "-O2", []) if a.startswith("-W")]}
+    return checks_flags()
 
 
 @click.command("advise")

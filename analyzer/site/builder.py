@@ -26,7 +26,7 @@ from flagdb import compare
 from flagdb.describe import describe_change
 from warnscope.errors import WarnscopeError
 
-from analyzer.site import flagdata, overheaddata, ubdata, warningsdata, web_dir
+from analyzer.site import advicedata, flagdata, overheaddata, ubdata, warningsdata, web_dir
 from analyzer.executors import LocalExecutor, can_fork, cores
 from analyzer.site.output import SiteWriter, WriteStats, WrittenPart
 from analyzer.site.slugs import base_slug, path_slug, slug_map, unique_slug
@@ -69,6 +69,8 @@ class Build:
     built: list[str] = field(default_factory=list)
     #: flag name -> the builds it fired in, with the link to their examples
     fired: dict[str, list[warningsdata.FiredLink]] = field(default_factory=dict)
+    #: project slug -> which warnings to turn on (``warnscope advise``, default rules)
+    advice: dict[str, Any] = field(default_factory=dict)
 
     def page(self, rel: str, template: str, **context: Any) -> None:
         """Render ``template`` to ``rel``; ``root`` leads from the page back to the site root."""
@@ -139,6 +141,16 @@ def signal_name(number: int | None) -> str:
 
 
 # ------------------------------------------------------------------ sections
+
+#: the advice page's sections: (verdict, title), listed in full
+ADVICE_SECTIONS = (
+    ("turn-on", "Turn on now: silent here, catches UB"),
+    ("fix-first", "Fix first: fires here and catches UB (by UB cases per diagnostic)"),
+    ("costly", "Costly: would be turned on, but for its measured cost"),
+    ("not-portable", "Not portable: would be turned on, not every compiler knows it"),
+    ("review", "Review: fires a few times, catches no UB"),
+    ("style", "Style, your call: fires often for what it catches"),
+)
 
 def compiler_pages(b: Build) -> None:
     """One page per compiler version: its flags with a filter box, its -Wall/-Wextra trees;
@@ -229,7 +241,7 @@ def project_pages(b: Build) -> None:
     JSON beside them is ``warnings report --json``, the build as ``warnings run --json``
     gives it, and ``warnings diff --json``."""
     for v in b.projects:
-        b.page(f"projects/{v.slug}.html", "project.html", v=v)
+        b.page(f"projects/{v.slug}.html", "project.html", v=v, advice=b.advice.get(v.slug))
         b.json(f"projects/{v.slug}.json", v.report)
         for p in v.builds:
             b.page(f"projects/{v.slug}/{p.stem}.html", "project_build.html", v=v, p=p,
@@ -240,6 +252,17 @@ def project_pages(b: Build) -> None:
             b.json(f"projects/{v.slug}/{d.stem}.json", d.diff)
     b.page("projects/index.html", "projects.html", projects=b.projects)
     b.headlines.append(Headline("_projects_headline.html", {"projects": b.projects}))
+
+
+def advice_pages(b: Build) -> None:
+    """Per project built at ``all``: which warnings to turn on, the rows by verdict with
+    their reasons and the set per compiler; the JSON beside it is ``warnscope advise
+    --json`` with the default rules."""
+    for v in b.projects:
+        advice = b.advice.get(v.slug)
+        if advice is not None:
+            b.page(f"projects/{v.slug}/advice.html", "advice.html", v=v, a=advice, verdicts=ADVICE_SECTIONS)
+            b.json(f"projects/{v.slug}/advice.json", advice)
 
 
 def ub_pages(b: Build) -> None:
@@ -335,7 +358,7 @@ def _columns(configurations: list) -> list[tuple[str, str, list[str]]]:
 
 #: the sections in build order; the index page is written after all of them
 SECTIONS: tuple[Callable[[Build], None], ...] = (
-    compiler_pages, flag_pages, diff_pages, project_pages, ub_pages, overhead_pages)
+    compiler_pages, flag_pages, diff_pages, project_pages, advice_pages, ub_pages, overhead_pages)
 #: the sections a forked worker renders while the builder renders the others: some
 #: 60 % of the rendering, and they change nothing in the build the others read (the
 #: headlines and the diff list for the index page come from the builder's sections)
@@ -398,6 +421,7 @@ def build(conn: sqlite3.Connection, out_dir: str | Path) -> BuildResult:
             b.entry[(view.name, h.name)] = entry
     b.projects = warningsdata.load_projects(conn, {v.name: v.index for v in b.compilers})
     b.fired, b.built = warningsdata.fires_on_flags(conn, b.histories, b.compilers, b.projects)
+    b.advice = advicedata.load(conn, b.projects, {v.name: v.index for v in b.compilers})
     # The loaded data (about a million objects) is kept out of the collector's reach
     # while the pages are rendered: each full collection would visit all of it again
     # (a good part of a build's CPU), and in the forked worker it would write to every

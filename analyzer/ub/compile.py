@@ -219,6 +219,16 @@ def gcc_warning_flags() -> list[str]:
             "-Wvla", "-Wuninitialized", "-Wmaybe-uninitialized"]
 
 
+def checks_flags() -> dict[str, list[str]]:
+    """The warning flags the corpus's warning checks pass, per family (GCC's list above;
+    clang's checks through libclang with ``-Weverything``): a flag outside what they turn
+    on was not tried on the corpus (what ``warnscope advise`` needs to know)."""
+    from analyzer.ub.libclang import clang_warning_args
+
+    return {"gcc": gcc_warning_flags(),
+            "clang": [a for a in clang_warning_args("c", "c17", "-O2", []) if a.startswith("-W")]}
+
+
 def gcc_options_fired(diagnostics: list) -> list[str]:
     """The warning options named by gcc's JSON diagnostics (children included)."""
     found: set[str] = set()

@@ -258,3 +258,17 @@ def test_a_build_failing_at_all_is_used_up_to_the_failure_and_said(gcc_db, tmp_p
     text = _ok(cli_at(db)("advise", "--source", str(UPGRADE), "--build", 'make CFLAGS="$CFLAGS -Werror"',
                           "--compilers", "gcc-12"))
     assert "gcc-12's build at all failed" in text and "its diagnostics up to the failure are used" in text
+
+
+def test_the_site_has_a_page_per_project_with_the_advice(zlib, cli_at_module, tmp_path, page_links):
+    db, _, second = zlib
+    site = tmp_path / "site"
+    _ok(cli_at_module(db)("site", "build", "-o", str(site)))
+    assert json.loads((site / "projects/zlib/advice.json").read_text()) == second
+    page = site / "projects/zlib/advice.html"
+    html = page.read_text()
+    for row in rows(second, Verdict.TURN_ON) + rows(second, Verdict.FIX_FIRST):
+        assert f">{row['flag']}</a>" in html
+    assert "zlib/advice.html" in page_links(site / "projects/zlib.html").refs
+    assert all((page.parent / ref.split("#")[0]).resolve().exists() for ref in page_links(page).refs
+               if not ref.startswith(("#", "data:")))

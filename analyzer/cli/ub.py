@@ -173,3 +173,39 @@ def failure_lines(failures: list[JobFailure]) -> list[str]:
         more = f" (and {len(refs) - 1} more jobs)" if len(refs) > 1 else ""
         lines.append(f"{refs[0]}{more}: {stage}: {detail}")
     return lines
+
+
+@ub.command("why")
+@click.argument("case_id")
+@click.option("--compiler", required=True, help="The cell's compiler: gcc-12, clang-16.")
+@click.option("--level", required=True, help="The cell's level (O2 or -O2).")
+@click.option("--flags", "cell_flags", default="", help="The cell's extra flag set, if any.")
+@click.option("--corpus", "corpus_dir", type=click.Path(file_okay=False), default=None,
+              help="Directory tree of .c/.cpp programs (default: the bundled corpus).")
+@click.option("--runs", type=options.RUNS, default=ub_run.DEFAULT_RUNS, show_default=True,
+              help="Runs per build (two tell an unstable outcome).")
+@click.option("--timeout", type=options.SECONDS, default=sandbox.Limits().timeout, show_default=True,
+              help="Wall-clock seconds per run before it counts as a hang.")
+@click.option("--no-cache", is_flag=True, help="Search again even if the answer is cached.")
+@click.option("--json", "as_json", is_flag=True, help="Print the cause as JSON.")
+def why_cmd(case_id, compiler, level, cell_flags, corpus_dir, runs, timeout, no_cache,
+            as_json) -> None:
+    """Why a cell diverges: the flag or pass that changes its behaviour from -O0's
+    (clang: opt-bisect; GCC: the level's flags, then its passes), and which UB-guard
+    switches restore it. Each step is a sandboxed compile and run like a cell's."""
+    from analyzer.ub import why as ub_why
+    from analyzer.ub import why_text
+    sandbox.prepare_soon()
+    corpus_dir = corpus_dir or str(bundled_corpus())
+    corpus, (tc,), (lvl,) = ub_run.validate(corpus_dir, [compiler], [level])
+    case = next((c for c in corpus.cases if c.id == case_id), None)
+    if case is None:
+        raise BadInput(f"no case {case_id!r} in {corpus_dir}")
+    limits = sandbox.Limits(timeout=timeout, cpu=max(1, math.ceil(timeout) + 1))
+    sandbox.prepare()
+    cause = ub_why.why(case, tc, lvl, tuple(cell_flags.split()), runs, limits,
+                       cached=not no_cache)
+    if as_json:
+        echo(to_json(cause))
+    else:
+        echo(why_text.render(cause), nl=False)

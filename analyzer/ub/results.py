@@ -14,6 +14,7 @@ have always been given (``ub run --json``'s shape).
 """
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -353,3 +354,148 @@ class RunSummary:
     refused: list[str] = field(default_factory=list)   # corpus files not read, with why
     seconds: float = 0.0
     outcomes: dict[str, int] = field(default_factory=dict)
+
+
+# ------------------------------------------------------------------ why a cell diverges
+
+class WhyStatus(enum.Enum):
+    """What ``ub why`` found for a cell: ``explained`` (a flag set or a pass changes the
+    level's behaviour back to -O0's), ``same`` (the level behaves as -O0: nothing to
+    explain), ``unstable`` (a build's runs disagree: never bisected into noise),
+    ``unknown`` (cause unknown, ``reason`` says why: no opt-bisect, no readable pass
+    list, no flag or pass explains it, a tool missing)."""
+
+    EXPLAINED = "explained"
+    SAME = "same"
+    UNSTABLE = "unstable"
+    UNKNOWN = "unknown"
+
+
+@dataclass(frozen=True)
+class Probe:
+    """One step of the search: a sandboxed compile and run exactly like a cell's
+    (``flags`` after the level), classified as a cell is."""
+
+    flags: list[str]
+    outcome: str
+    #: what divergence compares (the outcome, with the stdout's digest where it matters)
+    behaviour: str
+    exit: int | None
+    signal: int | None
+    stdout: str
+    #: the outcome in a few words ('prints 3', 'hang', 'exit 48')
+    said: str
+
+
+@dataclass(frozen=True)
+class PassChange:
+    """A pass whose execution changes the program's behaviour. clang: the opt-bisect
+    number (``index``, 1-based: the limit ``index - 1`` is the build just before it),
+    its name and what it ran on (``target`` as clang printed it, ``function`` read from
+    it, '' for a module pass). GCC: a pass of ``-fdump-passes`` (``index`` its place in
+    the list) whose ``-fdisable-…`` is part of the minimal set that restores -O0's
+    behaviour (``switch``)."""
+
+    index: int
+    name: str
+    target: str
+    function: str
+    before: str
+    after: str
+    switch: str = ""
+
+
+@dataclass(frozen=True)
+class GuardCheck:
+    """A UB-guard switch (``-fwrapv``, ``-fno-strict-aliasing``, ...) added to the
+    level: whether it restores -O0's behaviour (None: the compiler refused it)."""
+
+    flag: str
+    restores: bool | None
+    said: str
+
+
+@dataclass(frozen=True)
+class Cause:
+    """``ub why CASE --compiler C --level L``: what turns the level's behaviour into
+    -O0's. ``flags`` (GCC) is a minimal set of ``-fno-…`` among those the level adds
+    over -O0 that restores it; ``passes`` the passes found (clang: every change of
+    behaviour along the pass pipeline, in order; GCC: a minimal set of disabled passes,
+    searched where no flag set restores it); ``guards`` the UB-guard switches tried one
+    by one. ``probes`` compiles and runs were spent, within ``bound``
+    (2·⌈log2 P⌉ + F and the searches' own fixed steps, see :mod:`analyzer.ub.why`)."""
+
+    case: str
+    compiler: str
+    compiler_version: str
+    level: str
+    #: the cell's extra flags ('' none)
+    cell_flags: str
+    status: WhyStatus
+    #: for ``unknown``, ``unstable`` and ``same``: why, in a line; '' when explained
+    reason: str
+    #: 'opt-bisect' (clang) | 'flags' | 'flags+passes' (GCC) | '' (not searched)
+    method: str
+    baseline: Probe | None
+    observed: Probe | None
+    flags: list[str]
+    passes: list[PassChange]
+    #: passes in the pipeline (clang: opt-bisect's count; GCC: candidate passes)
+    passes_total: int
+    #: flags the level adds over -O0 (GCC)
+    flags_total: int
+    guards: list[GuardCheck]
+    probes: int
+    bound: int
+    #: what the search could not settle ('a change between pass 60 and 140 not located')
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def summary(self) -> str:
+        """The cause in one line, as the report, explain and the site say it."""
+        return summary(self)
+
+
+def pass_place(p: PassChange) -> str:
+    """' on main', ' on a loop in main', ' on the module', or ''."""
+    if "loop" in p.target.lower():
+        return f" on a loop in {p.function}" if p.function else " on a loop"
+    if p.target == "[module]":
+        return " on the module"
+    return f" on {p.function or p.target}" if (p.function or p.target) else ""
+
+
+def summary(c: "Cause") -> str:
+    """'hang at -O2: -fno-tree-vrp restores -O0's "prints 3"; guards: -fwrapv, ...'."""
+    if c.status is WhyStatus.UNSTABLE:
+        return f"unstable: {c.reason}"
+    if c.status is WhyStatus.SAME:
+        return f"nothing to explain: {c.reason}"
+    if c.status is WhyStatus.UNKNOWN:
+        return f"cause unknown: {c.reason}"
+    said = c.observed.said if c.observed else "?"
+    parts = [f"{said} at {c.level}"]
+    if c.flags:
+        parts.append(f"{' '.join(c.flags)} restores -O0's {c.baseline.said if c.baseline else ''}".rstrip())
+    for p in c.passes:
+        where = pass_place(p)
+        if p.switch:
+            parts.append(f"pass {p.name} ({p.switch})")
+        else:
+            parts.append(f"pass {p.index} {p.name}{where}: {p.before} -> {p.after}")
+    restoring = [g.flag for g in c.guards if g.restores]
+    if c.guards:
+        parts.append("guards restoring it: " + (", ".join(restoring) if restoring else "none"))
+    return "; ".join(parts)
+
+
+def cause_from_plain(d: dict) -> Cause:
+    """A :class:`Cause` back from its JSON (the cache, the database); a value of another
+    shape is a TypeError, KeyError or ValueError for the caller to handle."""
+    def probe(p: dict | None) -> Probe | None:
+        return None if p is None else Probe(**p)
+
+    return Cause(**{**d, "status": WhyStatus(d["status"]), "baseline": probe(d["baseline"]),
+                    "observed": probe(d["observed"]),
+                    "passes": [PassChange(**p) for p in d["passes"]],
+                    "guards": [GuardCheck(**g) for g in d["guards"]]})

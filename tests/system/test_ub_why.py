@@ -1,0 +1,144 @@
+"""``warnscope ub why``: the cause of a divergent cell, found with real compilers in the
+real sandbox, and checked by building what it says: the -fno- flag GCC's search names,
+and the opt-bisect limit just below the pass clang's search names, each restore the -O0
+behaviour when that build is run; the limit at the pass does not. A program whose output
+changes at every run is reported unstable, never explained; bad input is one line."""
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from analyzer import sandbox
+from analyzer.toolchain import resolve
+from analyzer.ub import why as ub_why
+from analyzer.ub.corpus import bundled_corpus, load_case
+from analyzer.ub.jobs import CellJob, CellResult, execute
+from analyzer.ub.results import WhyStatus
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "ub"
+LOOP = "signed-integer-overflow/loop"
+
+pytestmark = pytest.mark.skipif(shutil.which("gcc-12") is None or shutil.which("clang-16") is None,
+                                reason="needs gcc-12 and clang-16")
+
+
+@pytest.fixture(scope="module")
+def loop():
+    sandbox.prepare()
+    root = bundled_corpus()
+    return load_case(root, root / f"{LOOP}.c")
+
+
+def behaviour(case, compiler, level, flags) -> str:
+    """The behaviour of one build, run as a cell runs (twice, classified)."""
+    result = execute(CellJob(case=case, source=case.source, compiler=compiler, level=level,
+                             flags=tuple(flags), runs=2, limits=sandbox.Limits(), key="",
+                             code=False))
+    assert isinstance(result, CellResult), result
+    return result.verdict.behaviour
+
+
+def test_gcc12_O2_loop_flag_restores_O0(loop, cli_at, tmp_path):
+    gcc = resolve("gcc-12")
+    cause = ub_why.why(loop, gcc, "-O2", cached=False)
+    assert cause.status is WhyStatus.EXPLAINED, cause.reason
+    assert cause.observed.outcome == "hang" and cause.baseline.outcome == "expected"
+    assert cause.method == "flags" and cause.flags and len(cause.flags) <= 2
+    assert all(f.startswith("-fno-") for f in cause.flags)
+    assert cause.probes <= cause.bound
+    # applied, the flag set restores the -O0 outcome
+    o0 = behaviour(loop, gcc, "-O0", [])
+    assert behaviour(loop, gcc, "-O2", cause.flags) == o0
+    assert behaviour(loop, gcc, "-O2", []) != o0
+    guards = {g.flag: g.restores for g in cause.guards}
+    assert guards["-fwrapv"] is True and guards["-fno-strict-overflow"] is True
+    assert guards["-fno-aggressive-loop-optimizations"] is False
+    # the CLI: text and JSON of the same (cached) answer
+    code, out, err = cli_at(tmp_path / "x.db")("ub", "why", LOOP, "--compiler", "gcc-12",
+                                               "--level", "O2")
+    assert code == 0, err
+    assert f"flags: {' '.join(cause.flags)} restore -O0's behaviour" in out
+    assert "-O2: hang" in out and "-fwrapv" in out
+    code, out, err = cli_at(tmp_path / "x.db")("ub", "why", LOOP, "--compiler", "gcc-12",
+                                               "--level", "-O2", "--json")
+    data = json.loads(out)
+    assert data["status"] == "explained" and data["flags"] == cause.flags
+    assert not (tmp_path / "x.db").exists()  # ub why writes no database
+
+
+def test_clang16_O2_loop_each_pass_change(loop):
+    clang = resolve("clang-16")
+    cause = ub_why.why(loop, clang, "-O2", cached=False)
+    assert cause.status is WhyStatus.EXPLAINED, cause.reason
+    assert cause.method == "opt-bisect" and cause.passes_total > 50
+    assert cause.probes <= cause.bound
+    first = cause.passes[0]
+    assert first.name and first.function == "main"
+    o0 = behaviour(loop, clang, "-O0", [])
+    limit = lambda n: ["-mllvm", f"-opt-bisect-limit={n}"]  # noqa: E731
+    # the limit just below the first pass restores the -O0 outcome; the pass itself does not
+    assert behaviour(loop, clang, "-O2", limit(first.index - 1)) == o0
+    assert behaviour(loop, clang, "-O2", limit(first.index)) != o0
+    # every change found is one: the behaviour just before and at each pass differ
+    for p in cause.passes:
+        assert behaviour(loop, clang, "-O2", limit(p.index - 1)) != \
+            behaviour(loop, clang, "-O2", limit(p.index))
+    # the outcome is not monotonic here: more than one change (a hang, then exit 48)
+    assert len(cause.passes) >= 2 and cause.passes[-1].after == cause.observed.said
+    assert [g.flag for g in cause.guards if g.restores] == ["-fwrapv", "-fno-strict-overflow"]
+
+
+def test_unstable_output_is_reported_unstable(cli_at, tmp_path):
+    code, out, err = cli_at(tmp_path / "x.db")(
+        "ub", "why", "timing/clock", "--corpus", str(FIXTURES / "unstable"), "--compiler",
+        "clang-16", "--level", "O2", "--json", "--no-cache")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["status"] == "unstable" and not data["flags"] and not data["passes"]
+    assert data["baseline"]["outcome"] == "nondeterministic"
+    code, out, err = cli_at(tmp_path / "x.db")(
+        "ub", "why", "timing/clock", "--corpus", str(FIXTURES / "unstable"), "--compiler",
+        "gcc-12", "--level", "O2")
+    assert "unstable:" in out and "(not explained)" in out
+
+
+def test_causes_it_cannot_find_are_said(cli_at, tmp_path):
+    cli = cli_at(tmp_path / "x.db")
+    code, out, _ = cli("ub", "why", "broken/does-not-link", "--corpus", str(FIXTURES / "mini"),
+                       "--compiler", "clang-16", "--level", "O2")
+    assert code == 0 and "cause unknown: the -O0 build does not compile" in out
+    code, out, _ = cli("ub", "why", "control/exit-three", "--corpus", str(FIXTURES / "mini"),
+                       "--compiler", "gcc-12", "--level", "O2", "--json")
+    assert json.loads(out)["status"] == "same"
+
+
+def test_clang_listing_is_read():
+    passes = ub_why.parse_bisect(
+        "BISECT: running pass (7) EarlyCSEPass on main\n"
+        "BISECT: running pass (8) GlobalOptPass on [module]\n"
+        "BISECT: running pass (45) LoopDeletionPass on <unnamed loop>\n"
+        "BISECT: running pass (46) LICMPass on loop %<unnamed loop> in function f\n"
+        "BISECT: running pass (98) Merge contiguous icmps into a memcmp on function (g)\n"
+        "warning: something else\n")
+    assert [(p.index, p.name, p.function) for p in passes] == [
+        (7, "EarlyCSEPass", "main"), (8, "GlobalOptPass", ""), (45, "LoopDeletionPass", "main"),
+        (46, "LICMPass", "f"), (98, "Merge contiguous icmps into a memcmp", "g")]
+
+
+@pytest.mark.parametrize("args, words", [
+    (["no/such-case", "--compiler", "gcc-12", "--level", "O2"], "no case 'no/such-case'"),
+    ([LOOP, "--compiler", "gcc-99", "--level", "O2"], "gcc-99 is not installed"),
+    ([LOOP, "--compiler", "icc-16", "--level", "O2"], "unknown compiler id"),
+    ([LOOP, "--compiler", "gcc-12", "--level", "O9"], "unknown optimization level"),
+    ([LOOP, "--compiler", "gcc-12", "--level", "O2", "--timeout", "-1"], "--timeout"),
+    ([LOOP, "--compiler", "gcc-12", "--level", "O2", "--corpus", "/nonexistent"], "nonexistent"),
+    ([LOOP, "--level", "O2"], "--compiler"),
+])
+def test_bad_input_is_one_line(args, words, cli_at, tmp_path):
+    code, out, err = cli_at(tmp_path / "x.db")("ub", "why", *args)
+    assert code != 0 and out == ""
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("warnscope: error:") and words in lines[0], err

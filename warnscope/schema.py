@@ -18,7 +18,7 @@ migration of its own, and tests/unit/test_migrations.py checks that a database o
 earlier version (tests/fixtures/schema/) migrates to the tables ``SCHEMA`` creates.
 """
 
-SCHEMA_VERSION = 9
+SCHEMA_VERSION = 10
 
 #: The current schema, by family; what a new database is created with.
 SCHEMA = """
@@ -163,6 +163,23 @@ CREATE TABLE IF NOT EXISTS ub_sanitizer (
     status        TEXT NOT NULL,          -- sandbox status of the run, or 'compile-error'
     report        TEXT NOT NULL,          -- the sanitizer's first lines
     PRIMARY KEY (corpus, case_id, compiler, sanitizer),
+    FOREIGN KEY (corpus, case_id) REFERENCES ub_case(corpus, id) ON DELETE CASCADE
+);
+
+-- Why a divergent cell behaves as it does (``ub run --why``, analyzer/ub/why.py): the cause
+-- found for the cell whose key it carries (a cell run again has a new key: its old cause
+-- is not shown for it).
+CREATE TABLE IF NOT EXISTS ub_why (
+    corpus        TEXT NOT NULL,
+    case_id       TEXT NOT NULL,
+    compiler      TEXT NOT NULL,
+    level         TEXT NOT NULL,
+    flags         TEXT NOT NULL,
+    key           TEXT NOT NULL,          -- ub_cell.key of the cell explained
+    status        TEXT NOT NULL,          -- 'explained' | 'same' | 'unstable' | 'unknown'
+    summary       TEXT NOT NULL,          -- the cause in one line
+    cause         TEXT NOT NULL,          -- JSON object: analyzer/ub/results.py's Cause
+    PRIMARY KEY (corpus, case_id, compiler, level, flags),
     FOREIGN KEY (corpus, case_id) REFERENCES ub_case(corpus, id) ON DELETE CASCADE
 );
 
@@ -725,6 +742,27 @@ CREATE TABLE IF NOT EXISTS wn_diag_tu (
 """
 
 
+#: v10, frozen: the cause of a divergent cell (``ub run --why``).
+_V10_WHY = """
+-- Why a divergent cell behaves as it does (``ub run --why``, analyzer/ub/why.py): the cause
+-- found for the cell whose key it carries (a cell run again has a new key: its old cause
+-- is not shown for it).
+CREATE TABLE IF NOT EXISTS ub_why (
+    corpus        TEXT NOT NULL,
+    case_id       TEXT NOT NULL,
+    compiler      TEXT NOT NULL,
+    level         TEXT NOT NULL,
+    flags         TEXT NOT NULL,
+    key           TEXT NOT NULL,          -- ub_cell.key of the cell explained
+    status        TEXT NOT NULL,          -- 'explained' | 'same' | 'unstable' | 'unknown'
+    summary       TEXT NOT NULL,          -- the cause in one line
+    cause         TEXT NOT NULL,          -- JSON object: analyzer/ub/results.py's Cause
+    PRIMARY KEY (corpus, case_id, compiler, level, flags),
+    FOREIGN KEY (corpus, case_id) REFERENCES ub_case(corpus, id) ON DELETE CASCADE
+);
+"""
+
+
 #: version reached -> SQL that brings the previous version up to it.
 MIGRATIONS: dict[int, str] = {
     # v2: the untyped ``extra`` column becomes ``facts``, one typed shape per family.
@@ -762,4 +800,6 @@ UPDATE compiler
     8: _V8_CODE,
     # v9: the warnings of real builds
     9: _V9_WARNINGS,
+    # v10: the cause of a divergent cell (ub run --why)
+    10: _V10_WHY,
 }

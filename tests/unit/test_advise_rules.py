@@ -92,3 +92,24 @@ def test_a_compiler_without_a_build_leaves_silence_unknown():
     p = seen("gcc-12", cases=["a/x"])
     p.prints = None
     assert decide([p], Rules()).verdict is Verdict.NO_EVIDENCE
+
+
+def test_a_flags_cost_is_read_from_the_attributions_result():
+    """An attribution's stored result (``overhead attribute --json``): a suspect's cost
+    alone against the off compile; searched and not a suspect; one set measured whole."""
+    from analyzer.advise.advice import _cost
+    from analyzer.advise.store import StoredAttribution
+
+    result = {"metric": "cpu", "unit": "s", "off": [2.0, 2.2, 2.1], "flags_searched": 240,
+              "suspects": [{"flags": ["-Wnull-dereference"], "diffuse": False,
+                            "alone": {"median": 0.21, "low": 0.2, "high": 0.3}}]}
+    attr = StoredAttribution(7, "gcc-12", result)
+    measured = _cost("-Wnull-dereference", attr, "gcc-12", "zlib")
+    assert measured.status is CostStatus.MEASURED and measured.alone == 0.21
+    assert measured.share_of_off == 0.21 / 2.1 and measured.attribution == 7
+    assert _cost("-Wshadow", attr, "gcc-12", "zlib").status is CostStatus.BELOW_THRESHOLD
+    whole = StoredAttribution(8, "clang-16", {**result, "flags_searched": 1, "suspects": []})
+    assert _cost("-Wshadow", whole, "clang-16", "zlib").status is CostStatus.NOT_SEPARATED
+    none = _cost("-Wshadow", None, "gcc-12", "zlib")
+    assert none.status is CostStatus.NONE and none.command == "warnscope overhead attribute zlib --compiler gcc-12"
+    assert _cost("-Wshadow", None, "gcc-12", "local:tree").command is None

@@ -28,7 +28,7 @@ from flagdb.closure import Index, closure, lang_name, typed_on
 from flagdb.compare import histories, spans
 from flagdb.names import safe_word, shown
 from flagdb.views import everything
-from warnscope.compilers import CompilerId, sort_key
+from warnscope.compilers import CompilerId
 from warnscope.errors import BadInput
 
 from analyzer.advise import rules as rules_mod, store
@@ -474,7 +474,3 @@ def _notes(advice: Advice, builds: dict[str, store.StoredBuild],
         if not f.known:
             notes.append(f"--add {f.flag}: {f.compiler} does not know it: left out of {f.compiler}'s list")
     return notes
-
-
-def sorted_compilers(names: list[str]) -> list[str]:
-    return sorted(names, key=sort_key)

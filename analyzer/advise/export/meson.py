@@ -11,7 +11,9 @@ and, where a listed version lacks a flag, ``.version().version_compare('>=12')``
 ``add_languages()`` would enable it), so the file reads only the languages of
 ``warnscope_languages`` when the project sets it before ``subdir()`` (``['c']`` for a
 C-only project), else those the export has flags for; the list of a language not read
-stays empty.
+stays empty. The lists are for the host machine's compilers: in a native build the same
+compilers build ``native: true`` targets, and ``add_project_arguments(..., native: true)``
+gives the lists to those as well (a cross build's build-machine compiler is another one).
 """
 from __future__ import annotations
 

@@ -272,3 +272,20 @@ def test_the_site_has_a_page_per_project_with_the_advice(zlib, cli_at_module, tm
     assert "zlib/advice.html" in page_links(site / "projects/zlib.html").refs
     assert all((page.parent / ref.split("#")[0]).resolve().exists() for ref in page_links(page).refs
                if not ref.startswith(("#", "data:")))
+
+
+def test_the_set_is_written_for_the_build_by_the_exporters(zlib, cli_at_module):
+    """``--format flags``: the exporters' plain list, one line per compiler and language,
+    exactly each Target's flags; a forced flag a compiler lacks is a note per compiler."""
+    db, advice, _ = zlib
+    code, out, err = cli_at_module(db)("advise", "--compilers", COMPILERS, "--format", "flags",
+                                       "--add", "-Wshadow=local")
+    assert code == 0, err
+    lines = {line.split(":", 1)[0]: line.split(":", 1)[1].split() for line in out.splitlines()
+             if line and not line.startswith("#")}
+    for t in advice["targets"]:
+        wanted = t["flags"]["c"] + (["-Wshadow=local"] if t["family"] == "gcc" else [])
+        assert lines[f"{t['compiler']} c"] == wanted
+    assert err.count("--add -Wshadow=local") == 3 and "clang-14 does not know it" in err
+    code, out, err = cli_at_module(db)("advise", "--compilers", COMPILERS, "--format", "cmake")
+    assert code == 0 and "warnscope::warnings" in out

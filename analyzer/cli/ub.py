@@ -61,10 +61,12 @@ def ub() -> None:
 @click.option("--no-sanitizers", is_flag=True, help="Skip the sanitizer builds.")
 @click.option("--no-code", is_flag=True,
               help="Keep no generated code (no -g, no disassembly; ub explain has none).")
+@click.option("--why", "why", is_flag=True,
+              help="Also find why each divergent cell differs from -O0 (ub why), and store it.")
 @click.option("--json", "as_json", is_flag=True, help="Print the cells as JSON.")
 @click.pass_context
 def run_cmd(ctx, corpus_dir, compilers, levels, flag_sets, runs, timeout, jobs, scheduler,
-            no_warnings, no_sanitizers, no_code, as_json) -> None:
+            no_warnings, no_sanitizers, no_code, why, as_json) -> None:
     """Compile and run every cell: program x compiler x level x flag set."""
     sandbox.prepare_soon()  # the zygote's build overlaps reading the corpus
     corpus_dir = corpus_dir or str(bundled_corpus())
@@ -83,7 +85,7 @@ def run_cmd(ctx, corpus_dir, compilers, levels, flag_sets, runs, timeout, jobs, 
                              jobs=jobs, runs=runs, limits=limits,
                              warnings=not no_warnings, sanitizers=not no_sanitizers,
                              code=not no_code, executor=executor, progress=progress,
-                             validated=validated)
+                             validated=validated, why=why)
     finally:
         progress.close()
         if executor is not None:
@@ -99,7 +101,8 @@ def run_cmd(ctx, corpus_dir, compilers, levels, flag_sets, runs, timeout, jobs, 
     else:
         echo(f"{summary.cells} cells ({summary.cells_run} run now, {summary.compiled} "
              f"compiled), {summary.warnings_run} warning checks, {summary.sanitizers_run} "
-             f"sanitizer runs in {summary.seconds:.1f} s")
+             f"sanitizer runs" + (f", {summary.explained} causes found" if why else "")
+             + f" in {summary.seconds:.1f} s")
     if summary.failures:
         raise ToolFailed(f"{len(summary.failures)} jobs failed; their results are not stored"
                          + (f"; {len(summary.refused)} files of the corpus refused"

@@ -63,7 +63,8 @@ def load_corpora(conn: sqlite3.Connection) -> list[CorpusView]:
         for cell in data.cells:
             by_case.setdefault(cell.case_id, []).append(cell)
         view.explanations = {case_id: ub_explain.explanation(corpus, cells, data.codes,
-                                                             first_divergent=True)
+                                                             first_divergent=True,
+                                                             causes=data.causes)
                              for case_id, cells in by_case.items()}
         root = confined(corpus)
         found = _discover(str(root)) if root is not None else {}

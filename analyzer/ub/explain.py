@@ -79,16 +79,17 @@ def explain(conn: sqlite3.Connection, data: StoredResults, case_id: str,
     if not mine:
         raise NoData(f"no case {case_id!r} in the results of {data.corpus}")
     texts = data.codes or ub_store.codes(conn, {c.code for c in mine if c.code})
-    return explanation(data.corpus, mine, texts, compiler, level, vs)
+    return explanation(data.corpus, mine, texts, compiler, level, vs, causes=data.causes)
 
 
 def explanation(corpus: str, mine: list[CellRecord], texts: dict[str, str],
                 compiler: str | None = None, level: str | None = None,
-                vs: tuple[str, str] | None = None, first_divergent: bool = False
-                ) -> Explanation:
+                vs: tuple[str, str] | None = None, first_divergent: bool = False,
+                causes: dict | None = None) -> Explanation:
     """The explanation of one case's cells (``mine``) from their code texts; with
     ``first_divergent`` the diff is that of the first two configurations whose behaviour
-    differs (the site's case page), if any."""
+    differs (the site's case page), if any. ``causes``: the stored causes (``ub run
+    --why``) by (case, compiler, level, flags), said beside each configuration's outcome."""
     case_id = mine[0].case_id
     labels = labelled(mine, texts)
     codes = parsed_codes(mine, texts)
@@ -97,7 +98,8 @@ def explanation(corpus: str, mine: list[CellRecord], texts: dict[str, str],
     if not shown:
         raise NoData(f"{case_id}: no cell of {' '.join(p for p in (compiler, level) if p)}")
     shown.sort(key=lambda c: (c.flags, sort_key(c.compiler), level_key(c.level)))
-    configs = [_cell_code(c, labels, codes) for c in shown]
+    configs = [_cell_code(c, labels, codes, (causes or {}).get(
+        (c.case_id, c.compiler, c.level, c.flags))) for c in shown]
     diff = None
     if vs is not None:
         other = next((c for c in mine if (c.compiler, c.level) == vs and c.flags == shown[0].flags),
@@ -124,12 +126,13 @@ def divergent_pair(cells: list[CellRecord]) -> tuple[CellRecord, CellRecord] | N
     return None
 
 
-def _cell_code(c: CellRecord, labels, codes) -> CellCode:
+def _cell_code(c: CellRecord, labels, codes, cause=None) -> CellCode:
     found, note = labels[(c.case_id, c.compiler, c.level, c.flags)]
     parsed = codes.get(c.code) if c.code else None
     return CellCode(compiler=c.compiler, level=c.level, flags=c.flags, outcome=c.outcome,
                     said=describe(c), labels=found, code_note=note,
-                    functions=parsed.code.functions if parsed and parsed.code else None)
+                    functions=parsed.code.functions if parsed and parsed.code else None,
+                    why=cause.summary if cause is not None else "")
 
 
 def describe(c: CellRecord) -> str:

@@ -19,6 +19,8 @@ def render(ex: Explanation, *, code: bool = True) -> str:
     lines = [f"{ex.case}  ({ex.corpus})", ""]
     for c in ex.configurations:
         lines.append(head(c))
+        if c.why:
+            lines.append(f"  why: {c.why}")
         if c.functions is None:
             lines.append(f"  code unavailable: {c.code_note}")
         elif code:

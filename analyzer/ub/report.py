@@ -6,8 +6,8 @@ into a :class:`~analyzer.ub.results.Report`; the text (:func:`render`) and the J
 The matrix has one row per case (divergent cases first) and one column per
 configuration (compiler, level, flag set), one letter per cell; the detail says
 for each case and compiler what each level did, what the compiler did to the code
-where a rule of :mod:`analyzer.ub.codelabels` says so, which warning options fired,
-and which sanitizers caught it.
+where a rule of :mod:`analyzer.ub.codelabels` says so, why it differs from -O0 where
+``ub run --why`` found it, which warning options fired, and which sanitizers caught it.
 """
 from __future__ import annotations
 
@@ -56,7 +56,8 @@ def cells(data: StoredResults, compilers: set[str] | None = None,
             sanitizers=sans.get((c.case_id, c.compiler), {}),
             compiler_version=c.compiler_version, runs=c.runs,
             labels=labels[(c.case_id, c.compiler, c.level, c.flags)][0],
-            code_note=labels[(c.case_id, c.compiler, c.level, c.flags)][1]))
+            code_note=labels[(c.case_id, c.compiler, c.level, c.flags)][1],
+            why=data.causes.get((c.case_id, c.compiler, c.level, c.flags))))
     return out
 
 
@@ -142,6 +143,9 @@ def _detail(case: CaseReport) -> list[str]:
                 if c.labels:
                     lines.append(f"  {'':<10} {c.level} {_describe_outcome(c)} — "
                                  + "; ".join(l.text for l in c.labels))
+            for c in mine:
+                if c.why is not None:
+                    lines.append(f"  {'':<10} why {c.level}: {c.why.summary}")
             fired: dict[str, list[str]] = {}
             for c in mine:
                 for opt in c.warnings or []:

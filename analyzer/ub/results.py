@@ -20,6 +20,7 @@ from typing import Any, NamedTuple
 
 from warnscope.errors import NoData
 from warnscope.measure import Sample
+from warnscope.serial import OPTIONAL
 
 from analyzer.ub.disasm import Function
 
@@ -142,6 +143,9 @@ class StoredResults:
     sanitizers: list[SanitizerRecord]
     #: the stored code texts of the cells (hash -> analyzer.ub.disasm text)
     codes: dict[str, str] = field(default_factory=dict)
+    #: the causes found by ``ub run --why`` for the cells as stored now, by
+    #: (case, compiler, level, flags)
+    causes: dict[tuple[str, str, str, str], "Cause"] = field(default_factory=dict)
 
 
 # ------------------------------------------------------------------ the code
@@ -174,6 +178,8 @@ class CellCode:
     labels: list[CodeLabel] | None
     code_note: str
     functions: list[Function] | None
+    #: why it behaves as it does, in a line (``ub run --why``); '' when not searched
+    why: str = ""
 
 
 @dataclass(frozen=True)
@@ -265,6 +271,9 @@ class Cell:
     labels: list[CodeLabel] | None = None
     #: why the cell has no code ('' when it has)
     code_note: str = ""
+    #: what turns its behaviour into -O0's (``ub run --why``); left out of the JSON
+    #: where no cause was searched
+    why: "Cause | None" = field(default=None, metadata=OPTIONAL)
 
 
 @dataclass(frozen=True)
@@ -354,6 +363,8 @@ class RunSummary:
     refused: list[str] = field(default_factory=list)   # corpus files not read, with why
     seconds: float = 0.0
     outcomes: dict[str, int] = field(default_factory=dict)
+    #: causes of divergent cells searched and stored now (``--why``)
+    explained: int = 0
 
 
 # ------------------------------------------------------------------ why a cell diverges
@@ -476,7 +487,8 @@ def summary(c: "Cause") -> str:
     said = c.observed.said if c.observed else "?"
     parts = [f"{said} at {c.level}"]
     if c.flags:
-        parts.append(f"{' '.join(c.flags)} restores -O0's {c.baseline.said if c.baseline else ''}".rstrip())
+        parts.append(f"{' '.join(c.flags)} restores -O0's behaviour"
+                     + (f" ({c.baseline.said})" if c.baseline else ""))
     for p in c.passes:
         where = pass_place(p)
         if p.switch:

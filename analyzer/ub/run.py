@@ -64,15 +64,19 @@ def run(conn, corpus_dir: str | Path, compilers: list[str], levels: list[str],
         limits: sandbox.Limits = sandbox.Limits(), warnings: bool = True,
         sanitizers: bool = True, code: bool = True, executor: Executor | None = None,
         progress: Progress | None = None,
-        validated: tuple[Corpus, list[Toolchain], list[str]] | None = None) -> RunSummary:
+        validated: tuple[Corpus, list[Toolchain], list[str]] | None = None,
+        why: bool = False) -> RunSummary:
     """Run every missing cell of ``corpus_dir`` and store the results in ``conn``.
 
     ``progress`` (:mod:`analyzer.progress`) is told how many jobs there are, in one
     message, and advanced as each one's result arrives. ``code`` False keeps no generated
     code (no -g, no objdump; part of the cells' keys, so a later run with code runs them
     again). ``validated``: :func:`validate`'s answer for these arguments, when the caller
-    has it already (the corpus is not read twice)."""
+    has it already (the corpus is not read twice). ``why``: then search the cause of
+    every divergent cell whose cause is not stored (:mod:`analyzer.ub.whyrun`), on the
+    same executor, and store it."""
     start = time.monotonic()
+    given = executor  # the caller's (Dask), used for --why too; a local pool is made per stage
     if runs < 1:
         raise BadInput("runs per cell must be at least 1")
     check_workers(jobs)
@@ -133,8 +137,38 @@ def run(conn, corpus_dir: str | Path, compilers: list[str], levels: list[str],
         finally:
             if own:
                 executor.close()
+    if why:
+        _why(conn, corpus, cases, resolved, norm_levels, flag_tuples, runs, limits, jobs,
+             given, progress, summary)
     summary.seconds = time.monotonic() - start
     return summary
+
+
+def _why(conn, corpus: str, cases: list[Case], compilers: list[Toolchain], levels: list[str],
+         flag_tuples: list[tuple[str, ...]], runs: int, limits: sandbox.Limits,
+         jobs: int | None, executor: Executor | None, progress: Progress | None,
+         summary: RunSummary) -> None:
+    """``--why``: the causes of the run's divergent cells, searched and stored."""
+    from analyzer.ub import whyrun
+    todo = whyrun.plan(conn, corpus, cases, compilers, levels, flag_tuples, runs, limits)
+    if not todo:
+        return
+    if progress is not None:
+        progress(f"ub run --why: {len(todo)} divergent cells to explain")
+        progress.add_total(len(todo))
+    sandbox.prepare()
+    own = executor is None
+    executor = executor or LocalExecutor(jobs, pin=True)
+    try:
+        stored, failures = whyrun.run(conn, corpus, todo, executor, progress)
+    except BaseException:
+        executor.abort()
+        raise
+    finally:
+        if own:
+            executor.close()
+    summary.explained += stored
+    summary.failures += failures
 
 
 def _store(conn, corpus: str, pending: list, summary: RunSummary) -> None:

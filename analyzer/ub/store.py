@@ -21,8 +21,8 @@ from warnscope.serial import plain
 
 from analyzer.ub.corpus import Case
 from analyzer.ub.jobs import CellResult, ClangWarningsResult, Result, SanitizerResult
-from analyzer.ub.results import (CaseInfo, CellRecord, CellRun, SanitizerRecord,
-                                 StoredResults, WarningRecord)
+from analyzer.ub.results import (CaseInfo, Cause, CellRecord, CellRun, SanitizerRecord,
+                                 StoredResults, WarningRecord, cause_from_plain)
 
 
 def save_cases(conn: sqlite3.Connection, corpus: str, cases: list[Case]) -> None:
@@ -137,6 +137,43 @@ def _save_warning(conn, corpus, case_id, compiler, level, flags, key, tool, opti
         (corpus, case_id, compiler, level, flags, key, tool, json.dumps(options)))
 
 
+def save_causes(conn: sqlite3.Connection, corpus: str, found: list[tuple[str, Cause]]) -> None:
+    """Store causes (``ub run --why``), each with the key of the cell it explains, in one
+    transaction."""
+    with transaction(conn):
+        for key, c in found:
+            conn.execute(
+                """INSERT OR REPLACE INTO ub_why (corpus, case_id, compiler, level, flags, key,
+                       status, summary, cause) VALUES (?,?,?,?,?,?,?,?,?)""",
+                (corpus, c.case, c.compiler, c.level, c.cell_flags, key, c.status.value,
+                 c.summary, json.dumps(plain(c))))
+
+
+def explained_keys(conn: sqlite3.Connection, corpus: str) -> set[str]:
+    """The keys of the cells whose cause is stored (a rerun does not search again)."""
+    return {r[0] for r in conn.execute("SELECT key FROM ub_why WHERE corpus = ?", (corpus,))}
+
+
+def causes(conn: sqlite3.Connection, corpus: str, cells: list[CellRecord]
+           ) -> dict[tuple[str, str, str, str], Cause]:
+    """The stored causes of ``cells`` as they are now: a cause stored for an earlier
+    result of a cell (another key) is not its cause."""
+    keys = {(c.case_id, c.compiler, c.level, c.flags): c.key for c in cells}
+    out = {}
+    for r in conn.execute("SELECT case_id, compiler, level, flags, key, cause FROM ub_why "
+                          "WHERE corpus = ?", (corpus,)):
+        where = (r["case_id"], r["compiler"], r["level"], r["flags"])
+        if keys.get(where) != r["key"]:
+            continue
+        value = _decode(conn, r["cause"], dict, f"ub_why.cause of {' '.join(where).rstrip()}")
+        try:
+            out[where] = cause_from_plain(value)
+        except (TypeError, KeyError, ValueError):
+            raise _corrupt(conn, f"ub_why.cause of {' '.join(where).rstrip()}",
+                           "not a cause") from None
+    return out
+
+
 # ------------------------------------------------------------------ reading
 
 def corpora(conn: sqlite3.Connection) -> list[str]:
@@ -187,7 +224,8 @@ def load(conn: sqlite3.Connection, corpus: str | None = None, with_code: bool = 
                       (corpus,))]
     return StoredResults(corpus=corpus, cases=cases, cells=cells, warnings=warnings,
                          sanitizers=sanitizers,
-                         codes=codes(conn, {c.code for c in cells if c.code}) if with_code else {})
+                         codes=codes(conn, {c.code for c in cells if c.code}) if with_code else {},
+                         causes=causes(conn, corpus, cells))
 
 
 _CELL_COLUMNS = ("case_id, compiler, level, flags, key, outcome, exploited, behaviour, exit, "

@@ -142,3 +142,42 @@ def test_bad_input_is_one_line(args, words, cli_at, tmp_path):
     assert code != 0 and out == ""
     lines = err.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("warnscope: error:") and words in lines[0], err
+
+
+def test_run_why_stores_each_divergent_cells_cause(loop, cli_at, tmp_path):
+    corpus = tmp_path / "corpus"
+    for rel in (f"{LOOP}.c", f"{LOOP}.output"):
+        (corpus / rel).parent.mkdir(parents=True, exist_ok=True)
+        (corpus / rel).write_bytes((bundled_corpus() / rel).read_bytes())
+    (corpus / "control").mkdir()
+    for name in ("exit-three.c", "exit-three.output"):
+        (corpus / "control" / name).write_bytes((FIXTURES / "mini" / "control" / name).read_bytes())
+    cli = cli_at(tmp_path / "ub.db")
+    code, out, err = cli("ub", "run", "--corpus", str(corpus), "--compilers", "gcc-12,clang-16",
+                         "--levels", "O0,O2", "--no-sanitizers", "--why")
+    assert code == 0, err
+    assert "2 causes found" in out  # the loop at -O2 with each compiler; nothing else diverges
+    code, out, _ = cli("ub", "report", "--json", "--case", LOOP)
+    cells = {(c["compiler"], c["level"]): c for c in json.loads(out)["cases"][0]["cells"]}
+    assert "why" not in cells[("gcc-12", "-O0")]
+    gcc, clang = cells[("gcc-12", "-O2")]["why"], cells[("clang-16", "-O2")]["why"]
+    assert gcc["status"] == clang["status"] == "explained"
+    assert gcc["flags"] and clang["passes"][0]["function"] == "main"
+    code, out, _ = cli("ub", "report", "--case", LOOP)
+    assert "why -O2: hang at -O2; -fno-" in out and "why -O2: exit 48 at -O2; pass " in out
+    code, out, _ = cli("ub", "explain", LOOP, "--compiler", "clang-16", "--level", "O2",
+                       "--labels-only")
+    assert "  why: exit 48 at -O2; pass " in out
+    # a rerun searches nothing again
+    code, out, _ = cli("ub", "run", "--corpus", str(corpus), "--compilers", "gcc-12,clang-16",
+                       "--levels", "O0,O2", "--no-sanitizers", "--why")
+    assert code == 0 and "0 run now" in out and "0 causes found" in out
+    # the site: beside the labels, in the list of causes, and on hover in the matrix
+    site = tmp_path / "site"
+    code, out, err = cli("site", "build", "-o", str(site))
+    assert code == 0, err
+    [page] = (site / "ub").rglob("*loop.html")
+    html = page.read_text()
+    assert 'id="why"' in html and "why: hang at -O2; -fno-" in html
+    matrix = next(p for p in (site / "ub").glob("*.html") if p.name != "index.html")
+    assert "; why: exit 48 at -O2; pass " in matrix.read_text()

@@ -6,6 +6,7 @@ changes at every run is reported unstable, never explained; bad input is one lin
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -20,6 +21,7 @@ from analyzer.ub.results import WhyStatus
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "ub"
 LOOP = "signed-integer-overflow/loop"
+CHROMIUM = Path("/usr/bin/chromium")
 
 pytestmark = pytest.mark.skipif(shutil.which("gcc-12") is None or shutil.which("clang-16") is None,
                                 reason="needs gcc-12 and clang-16")
@@ -181,3 +183,32 @@ def test_run_why_stores_each_divergent_cells_cause(loop, cli_at, tmp_path):
     assert 'id="why"' in html and "why: hang at -O2; -fno-" in html
     matrix = next(p for p in (site / "ub").glob("*.html") if p.name != "index.html")
     assert "; why: exit 48 at -O2; pass " in matrix.read_text()
+    _in_a_browser(page)
+
+
+def _in_a_browser(page_path: Path) -> None:
+    """The case page in Debian's chromium: the list of causes is shown, each cause beside
+    its cell's labels, and nothing on the page fails or reaches off the site."""
+    if not CHROMIUM.exists():
+        pytest.skip("Debian's chromium is not installed (/usr/bin/chromium)")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        pytest.skip("playwright for Python is not installed")
+    errors: list[str] = []
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM))
+        page = browser.new_page()
+        page.route(re.compile(r"^(?!file://).*"), lambda route: route.abort())
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(page_path.resolve().as_uri())
+        causes = page.locator("ul#why li")
+        assert causes.count() == 2 and causes.first.is_visible()
+        texts = [causes.nth(i).inner_text() for i in range(2)]
+        assert any(t.startswith("clang-16 -O2: exit 48 at -O2; pass ") for t in texts), texts
+        assert any(t.startswith("gcc-12 -O2: hang at -O2; -fno-") for t in texts), texts
+        row = page.locator("table.cells tr", has_text="clang-16").filter(has_text="-O2")
+        assert "why: exit 48 at -O2" in row.locator("td.labels p.why").inner_text()
+        browser.close()
+    assert errors == []

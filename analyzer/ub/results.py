@@ -483,7 +483,9 @@ def summary(c: "Cause") -> str:
     if c.status is WhyStatus.SAME:
         return f"nothing to explain: {c.reason}"
     if c.status is WhyStatus.UNKNOWN:
-        return f"cause unknown: {c.reason}"
+        restoring = [g.flag for g in c.guards if g.restores]
+        return f"cause unknown: {c.reason}" + (
+            f"; guards restoring it: {', '.join(restoring)}" if restoring else "")
     said = c.observed.said if c.observed else "?"
     parts = [f"{said} at {c.level}"]
     if c.flags:

@@ -28,9 +28,10 @@ from functools import lru_cache
 from pathlib import Path
 
 from warnscope import apt, extract
+from flagdb import clang_sources, clang_td, tablegen
 from flagdb.clang_inc import Diag, Tables, parse_dir
 from warnscope.compilers import CompilerId
-from warnscope.errors import BadInput, PackageError, UnsafeInput, WarnscopeError
+from warnscope.errors import BadInput, PackageError, ParseError, UnsafeInput, WarnscopeError
 from flagdb.model import ClangFacts, CompilerData, Edge, Flag, Message
 from warnscope.paths import cache_dir
 
@@ -48,9 +49,27 @@ def major_of(compiler: str) -> int:
     return cid.major
 
 
-def load_clang(compiler: str, source: str | None = None, suite: str | None = None) -> CompilerData:
-    """Parse clang ``compiler``'s tables from ``source`` or from Debian's libclang-N-dev."""
-    major = major_of(compiler)
+def load_clang(compiler: str, source: str | None = None, suite: str | None = None,
+               sha256: str | None = None) -> CompilerData:
+    """Parse clang ``compiler``'s tables from ``source`` or from Debian's libclang-N-dev.
+
+    ``source`` is a directory of generated ``.inc`` tables, or a clang tree or tarball
+    of TableGen ``.td`` files (:mod:`flagdb.clang_sources`, read by :mod:`flagdb.tablegen`);
+    Apple's clang (``apple-clang-10.0``) only comes from such a tree."""
+    cid = CompilerId.of(compiler)
+    if cid.data_family != "clang":
+        raise BadInput(f"{compiler!r} is not a clang version id such as 'clang-16'")
+    if cid.family == "clang" and cid.major < 4 and cid.minor is None:
+        raise BadInput(f"{compiler}: clang before 4 is named with its minor (clang-3.8)")
+    if source is not None and (Path(source).is_file() or clang_sources.is_td_tree(Path(source))):
+        return load_td(compiler, cid, source, sha256)
+    if cid.family != "clang" or cid.major < 9:
+        raise BadInput(f"{compiler}: Debian packages no generated tables of it; give its "
+                       "source tree or release tarball with --source (flags versions "
+                       "--available lists where to get one)")
+    if sha256 is not None:
+        raise BadInput("--sha256 checks a tarball given with --source")
+    major = cid.major
     if source is not None:
         directory = source_dir(Path(source))
         tables = parse_dir(directory)
@@ -65,6 +84,35 @@ def load_clang(compiler: str, source: str | None = None, suite: str | None = Non
     data = build(compiler, tables, kind, provenance)
     data.set_package(candidate if source is None else None)
     return data
+
+
+def load_td(compiler: str, cid: CompilerId, source: str, sha256: str | None) -> CompilerData:
+    """clang's data from a tree or tarball of its TableGen files."""
+    tree, root, found, kind, provenance = clang_sources.locate(source, sha256)
+    version = found or cid.version
+    if cid.family == "clang" and found and not _same_version(found, cid):
+        raise BadInput(f"{provenance}: this is clang {found}, not {compiler}")
+    base = root.rpartition("/")[0]
+
+    def read_text(name: str) -> str:
+        rel = f"{base}/{name}" if base else name
+        data = tree.read(rel)
+        try:
+            return data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            line = data[: exc.start].count(b"\n") + 1
+            raise ParseError(tree.shown(rel), line, "not a text file (not UTF-8)") from None
+
+    records = tablegen.read(root.rpartition("/")[2], read_text)
+    tables = clang_td.tables(records, version, tree.shown(root))
+    return build(compiler, tables, kind, provenance, origin="DiagnosticGroups.td")
+
+
+def _same_version(found: str, cid: CompilerId) -> bool:
+    parts = found.split(".")
+    if int(parts[0]) != cid.major:
+        return False
+    return cid.minor is None or (len(parts) > 1 and int(parts[1]) == cid.minor)
 
 
 def source_dir(path: Path) -> Path:
@@ -112,7 +160,8 @@ def fetch_package(major: int, suite: str | None = None) -> tuple[Path, apt.Candi
     return target, candidate
 
 
-def build(compiler: str, tables: Tables, source_kind: str, source: str) -> CompilerData:
+def build(compiler: str, tables: Tables, source_kind: str, source: str,
+          origin: str = ORIGIN) -> CompilerData:
     """Derive flags, edges and messages from parsed tables."""
     groups = tables.groups
     diags = tables.diags
@@ -146,7 +195,7 @@ def build(compiler: str, tables: Tables, source_kind: str, source: str) -> Compi
             default=default_state(below, diags),
             ignored=not below,
             description=g.docs,
-            origin=ORIGIN,
+            origin=origin,
             facts=facts,
         ))
         edges.extend(Edge(parent=name, child=names[s]) for s in g.subgroups)

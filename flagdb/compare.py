@@ -129,7 +129,8 @@ def since(conn: sqlite3.Connection, compiler: str | None = None) -> list[SinceRe
 
     out = []
     for row in wanted:
-        family = [r for r in rows if r.family == row.family]
+        line = CompilerId.parse(row.name).family   # Apple's clang: a line of its own
+        family = [r for r in rows if CompilerId.parse(r.name).family == line]
         position = [r.name for r in family].index(row.name)
         if position == 0:
             out.append(SinceResult(compiler=row.name, version=row.version, previous=None,

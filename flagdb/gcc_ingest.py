@@ -205,7 +205,8 @@ def _file_digest(path: Path) -> str:
 
 # ---------------------------------------------------------------- building the data
 
-def load_gcc(compiler: str, source: str | None = None, suite: str | None = None) -> CompilerData:
+def load_gcc(compiler: str, source: str | None = None, suite: str | None = None,
+             sha256: str | None = None) -> CompilerData:
     """Parse a GCC version's option files into CompilerData (``compiler`` like ``gcc-12``)."""
     major = str(CompilerId.of(compiler).major)
     candidate = None

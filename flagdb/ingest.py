@@ -14,7 +14,8 @@ from flagdb.model import CompilerData
 from warnscope.compilers import CompilerId
 
 
-def load(compiler: str, source: str | None = None, suite: str | None = None) -> CompilerData:
+def load(compiler: str, source: str | None = None, suite: str | None = None,
+         sha256: str | None = None) -> CompilerData:
     """Parse a compiler version's warning data without touching the database.
 
     Without ``source`` the data comes from Debian's package for it (gcc-N-source,
@@ -23,15 +24,18 @@ def load(compiler: str, source: str | None = None, suite: str | None = None) -> 
     (The binary route, which asks a GCC through the warnscope plugin, runs compilers
     and so lives in :mod:`analyzer.gccplugin.binary`; its result is stored with
     :func:`store_data` like this one's.)
+
+    ``sha256``: the SHA-256 a tarball given as ``source`` must have (checked before it
+    is read).
     """
-    family = CompilerId.of(compiler).family
+    family = CompilerId.of(compiler).data_family
     if family == "gcc":
         from flagdb.gcc_ingest import load_gcc
 
-        return load_gcc(compiler, source, suite)
+        return load_gcc(compiler, source, suite, sha256)
     from flagdb.clang_ingest import load_clang
 
-    return load_clang(compiler, source, suite)
+    return load_clang(compiler, source, suite, sha256)
 
 
 def ingest(conn: sqlite3.Connection, compiler: str, source: str | None = None,

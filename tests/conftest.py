@@ -536,3 +536,46 @@ def advise_db(gcc_db, tmp_path_factory) -> Path:
                  "--levels", "O2", "--no-sanitizers", "--no-code", "--runs", "1"])
     assert code == 0, "the advice's UB run failed"
     return path
+
+
+#: the real option sources of old compilers (../shared/sources, see its README)
+SHARED_SOURCES = ROOT.parent / "shared" / "sources"
+
+
+@pytest.fixture(scope="session")
+def shared_sources() -> Path:
+    """``../shared/sources``: real .td and .opt files of old clang, Apple's clang and
+    GCC 4.4.6, laid out as in their release tarballs (skips where it is missing)."""
+    if not SHARED_SOURCES.is_dir():
+        pytest.skip(f"{SHARED_SOURCES} is not there")
+    return SHARED_SOURCES
+
+
+def _llvm_orig(major: int) -> Path:
+    """The orig tarball of Debian's llvm-toolchain-N source package, of the version
+    whose libclang-N-dev the table route reads: through a private deb-src apt state
+    (``$CACHE/llvm-src``), or one already placed in ``$CACHE/llvm-src/orig``."""
+    from warnscope import apt
+    from warnscope.errors import PackageError
+    from warnscope.paths import cache_dir
+
+    placed = sorted(cache_dir("llvm-src", "orig").glob(f"llvm-toolchain-{major}_*.orig.tar.*"))
+    if placed:
+        return placed[0]
+    candidate = apt.archive().best(f"libclang-{major}-dev")
+    state = apt.AptState(cache_dir("llvm-src"), apt.SUITES)
+    try:
+        dsc = state.download(f"llvm-toolchain-{major}={candidate.version}")
+    except PackageError as exc:
+        pytest.skip(f"llvm-toolchain-{major} source: {exc}")
+    found = sorted(dsc.parent.glob(f"llvm-toolchain-{major}_*.orig.tar.*"))
+    if not found:
+        pytest.skip(f"no orig tarball beside {dsc}")
+    return found[0]
+
+
+@pytest.fixture(scope="session")
+def llvm_orig():
+    """``llvm_orig(major)``: Debian's llvm-toolchain-N orig tarball (the .td files of
+    the clang whose tables libclang-N-dev carries); skips where it cannot be fetched."""
+    return _llvm_orig

@@ -1,7 +1,10 @@
 """Compiler ids and the orders every listing uses.
 
 A compiler version is named ``gcc-12`` or ``clang-16`` everywhere in warnscope: on the
-command line, in the database, in JSON and on the site. :class:`CompilerId` is the one
+command line, in the database, in JSON and on the site. Releases from before a
+family numbered its majors alone carry their minor: ``gcc-4.4`` (GCC before 5),
+``clang-3.8`` (clang before 4); Apple's clang is a family of its own, named by its
+own version (``apple-clang-10.0``), one line of versions beside clang's. :class:`CompilerId` is the one
 parser, printer and order of such names, and :data:`OPT_LEVELS` the one order of
 optimisation levels, so that a table, a report and a page list them alike.
 """
@@ -12,7 +15,9 @@ from dataclasses import dataclass
 from warnscope.errors import BadInput
 
 #: the compiler families warnscope knows, in listing order
-FAMILIES = ("gcc", "clang")
+FAMILIES = ("gcc", "clang", "apple-clang")
+#: family -> the family whose data model it shares (Apple's clang is read as clang)
+DATA_FAMILY = {"gcc": "gcc", "clang": "clang", "apple-clang": "clang"}
 
 #: optimisation levels in the order every report lists them
 OPT_LEVELS = ("-O0", "-O1", "-O2", "-O3", "-Os", "-Og", "-Oz", "-Ofast")
@@ -28,15 +33,19 @@ class CompilerId:
 
     family: str
     major: int
+    #: the minor of an old release (``gcc-4.4``: 4); None for ``gcc-12``
+    minor: int | None = None
 
     @classmethod
     def parse(cls, text: str) -> "CompilerId":
-        """``gcc-12`` -> CompilerId("gcc", 12); ValueError for anything else."""
+        """``gcc-12`` -> CompilerId("gcc", 12), ``gcc-4.4`` -> CompilerId("gcc", 4, 4);
+        ValueError for anything else."""
         name, _, number = text.strip().rpartition("-")
-        if name not in FAMILIES or not number.isascii() or not number.isdigit() \
-                or len(number) > 3 or int(number) == 0:
+        major, dot, minor = number.partition(".")
+        if name not in FAMILIES or not _number(major) or int(major) == 0 \
+                or (dot and not _number(minor)):
             raise ValueError(text)
-        return cls(name, int(number))
+        return cls(name, int(major), int(minor) if dot else None)
 
     @classmethod
     def of(cls, text: str) -> "CompilerId":
@@ -44,22 +53,38 @@ class CompilerId:
         try:
             return cls.parse(text)
         except ValueError:
-            raise BadInput(f"unknown compiler id {text!r}: expected gcc-N or clang-N "
-                           "(e.g. gcc-12, clang-16)") from None
+            raise BadInput(f"unknown compiler id {text!r}: expected gcc-N, clang-N or "
+                           "apple-clang-N.M (e.g. gcc-12, gcc-4.4, clang-16, clang-3.8, "
+                           "apple-clang-10.0)") from None
+
+    @property
+    def data_family(self) -> str:
+        """The family whose data model this compiler's data has (``apple-clang``: clang)."""
+        return DATA_FAMILY[self.family]
+
+    @property
+    def version(self) -> str:
+        """``12``, ``4.4``: the version part of the name."""
+        return f"{self.major}" if self.minor is None else f"{self.major}.{self.minor}"
 
     def __str__(self) -> str:
-        return f"{self.family}-{self.major}"
+        return f"{self.family}-{self.version}"
+
+
+def _number(text: str) -> bool:
+    return text.isascii() and text.isdigit() and len(text) <= 3
 
 
 def sort_key(name: "str | CompilerId") -> tuple:
-    """The listing order of compilers: GCC before clang, then by major version
-    (gcc-9 before gcc-12); a name that is not an id sorts last, by its text."""
+    """The listing order of compilers: GCC, clang, then Apple's clang, each by version
+    (gcc-4.4 before gcc-9 before gcc-12); a name that is not an id sorts last, by its text."""
     text = str(name)
     try:
         cid = name if isinstance(name, CompilerId) else CompilerId.parse(text)
     except ValueError:
-        return (len(FAMILIES), 0, text)
-    return (FAMILIES.index(cid.family), cid.major, text)
+        return (len(FAMILIES), 0, -1, text)
+    minor = -1 if cid.minor is None else cid.minor
+    return (FAMILIES.index(cid.family), cid.major, minor, text)
 
 
 def family_of(compiler: str) -> str:

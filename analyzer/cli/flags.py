@@ -74,16 +74,20 @@ def flags() -> None:
 
 @flags.command()
 @click.argument("compilers", nargs=-1, required=True)
-@click.option("--source", help="A GCC source tree or tarball, or a dir of clang .inc files.")
+@click.option("--source", help="A GCC source tree or tarball (.tar.gz/.bz2/.xz); a clang "
+                                "source tree or tarball (cfe-X.src, llvm-project-X.src, a "
+                                "checkout) or a dir of clang .inc files.")
+@click.option("--sha256", help="The SHA-256 the --source tarball must have (checked first).")
 @click.option("--from-binary", is_flag=True, help="Build the entry from the GCC binary (plugin).")
 @click.option("--force", is_flag=True, help="Replace a stored entry even by one with far fewer flags.")
 @click.option("--suite", type=click.Choice(SUITES),
               help="Take the Debian package from this suite (default: the host's suite if it "
                    "has one, else the newest version).")
 @click.pass_context
-def ingest(ctx, compilers, source, from_binary, force, suite) -> None:
+def ingest(ctx, compilers, source, sha256, from_binary, force, suite) -> None:
     """Ingest COMPILERS (gcc-9 … gcc-16, clang-9 … clang-23) into the database, from
-    Debian's gcc-N-source / libclang-N-dev in whichever suite has it."""
+    Debian's gcc-N-source / libclang-N-dev in whichever suite has it; older ones
+    (gcc-4.4, clang-3.8) and Apple's clang (apple-clang-10.0) from --source."""
     if suite and (source or from_binary):
         raise BadInput("--suite picks a Debian package: not with --source or --from-binary")
     if source and len(compilers) > 1:
@@ -98,7 +102,7 @@ def ingest(ctx, compilers, source, from_binary, force, suite) -> None:
 
             data = ingest_binary(compiler)
         else:
-            data = load_compiler(compiler, source, suite)
+            data = load_compiler(compiler, source, suite, sha256)
         conn = conn or _conn(ctx, write=True)
         status = store_data(conn, data, force)
         echo(f"{compiler}: {status} ({data.version}, {len(data.flags)} flags, "

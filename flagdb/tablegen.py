@@ -1,0 +1,878 @@
+"""A reader of the part of LLVM's TableGen language that clang's diagnostic files use.
+
+clang defines its diagnostics in ``include/clang/Basic/Diagnostic.td``, which includes
+``DiagnosticGroups.td`` and the ``Diagnostic*Kinds.td`` files. Reading them needs no
+LLVM build, only this subset of TableGen, evaluated as ``llvm-tblgen`` does:
+
+* ``include "file"`` (relative to the including file, read through a callback so an
+  untrusted tree is read safely);
+* ``class Name<type arg, type arg = default> : Super<args>, Other { fields }``, with
+  field declarations (``string Name = N;``, ``DiagGroup Group;``), ``let`` overrides in
+  the body, and the types ``string``, ``code``, ``int``, ``bit``, ``bits<n>``,
+  ``list<T>``, ``dag`` and class names;
+* ``def Name : Super<args>, Other { body }`` (or ``;``) and anonymous ``def : …``;
+* ``let Field = value, … in { … }`` blocks and ``let … in def …``, nested; their
+  values apply after the superclasses and before the body, as in TableGen;
+* ``defvar name = value;``;
+* values: strings (adjacent ones joined), ``[{code}]``, integers, ``?``, lists
+  ``[a, b]``, def and template-argument references, and anonymous instances
+  ``DiagGroup<"name">`` (which become records, as TableGen makes them).
+
+Superclasses are applied in order, so ``Warning<"…">, DefaultIgnore`` ends with
+DefaultIgnore's severity, as with TableGen. Anything outside this subset stops the
+read with :class:`~warnscope.errors.ParseError` naming file and line.
+"""
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass, field
+from typing import Callable
+
+from warnscope.errors import ParseError
+
+#: how deep ``include`` may nest (clang's files nest one level)
+MAX_INCLUDE_DEPTH = 8
+#: how deep class instantiation may nest (a class deriving from itself is an error)
+MAX_CLASS_DEPTH = 64
+
+_TOKEN = re.compile(r"""
+    (?P<ws>[ \t\r\n\f\v]+|//[^\n]*|/\*.*?\*/)
+  | (?P<str>"[^"\\\n]*(?:\\.[^"\\\n]*)*")
+  | (?P<code>\[\{.*?\}\])
+  | (?P<num>0x[0-9A-Fa-f]+|0b[01]+|[-+]?[0-9]+(?![A-Za-z_]))
+  | (?P<id>[A-Za-z_][A-Za-z0-9_]*|[0-9]+[A-Za-z_][A-Za-z0-9_]*)
+  | (?P<bang>![a-z]+)
+  | (?P<punct>[<>:;,{}\[\]()=?.#])
+  | (?P<bad>/\*|\[\{|.)
+""", re.X | re.S)
+_STRING_ESCAPES = {"\\": "\\", "'": "'", '"': '"', "t": "\t", "n": "\n"}
+_KEYWORDS = {"class", "def", "let", "in", "include", "defvar", "field", "multiclass", "defm",
+             "foreach", "if", "then", "else", "defset", "deftype", "assert", "dump"}
+
+
+@dataclass(eq=False)
+class Record:
+    """A def (or an anonymous instance): its fields and every class it derives from."""
+
+    name: str
+    file: str
+    line: int
+    fields: dict = field(default_factory=dict)
+    classes: list = field(default_factory=list)
+    anonymous: bool = False
+
+    def isa(self, cls: str) -> bool:
+        return cls in self.classes
+
+    def __repr__(self) -> str:  # records reference each other: keep it short
+        return f"Record({self.name})"
+
+
+@dataclass
+class _Class:
+    name: str
+    targs: list            # [(name, default expression or None)]
+    parents: list          # [(class name, [argument expressions], file, line)]
+    lets: list             # [(field, value)] of the let blocks around the class
+    body: list             # [("field"|"let", name, expression or None, file, line)]
+    file: str
+    line: int
+
+
+@dataclass
+class Records:
+    """Everything read: defs by name, in definition order, and the anonymous records."""
+
+    defs: dict = field(default_factory=dict)
+    anonymous: list = field(default_factory=list)
+
+    def derived(self, cls: str) -> list[Record]:
+        """Every record deriving from ``cls``, named ones first in name order (as
+        ``getAllDerivedDefinitions`` gives them), anonymous ones after."""
+        named = sorted((r for r in self.defs.values() if r.isa(cls)), key=lambda r: r.name)
+        return named + [r for r in self.anonymous if r.isa(cls)]
+
+
+class _Unset:
+    """TableGen's ``?``."""
+
+    def __repr__(self) -> str:
+        return "?"
+
+
+UNSET = _Unset()
+#: a template argument without a value (its class needs it given)
+UNSET_ARG = _Unset()
+
+
+class _Source:
+    """One file's tokens, with positions turned into lines only when needed."""
+
+    def __init__(self, path: str, text: str, defined: frozenset = frozenset()):
+        self.path = path
+        self.text = _preprocess(path, text, defined) if _DIRECTIVE.search(text) else text
+        text = self.text
+        self.newlines = [m.start() for m in re.finditer("\n", text)]
+        self.tokens: list[tuple[str, str, int]] = []
+        self._lex()
+
+    def line(self, pos: int) -> int:
+        return bisect.bisect_right(self.newlines, pos - 1) + 1
+
+    def fail(self, pos: int, message: str) -> ParseError:
+        return ParseError(self.path, self.line(pos), message)
+
+    def _lex(self) -> None:
+        """Tokens as (kind, text, position): one pass of one pattern over the file."""
+        out = []
+        append = out.append
+        for m in _TOKEN.finditer(self.text):
+            kind = m.lastgroup
+            if kind == "ws":
+                if "/*" in m.group()[2:-2]:
+                    raise self.fail(m.start(), "unknown TableGen construct: a nested comment")
+                continue
+            if kind == "bad":
+                what = m.group()
+                if what in ("/*", "[{"):
+                    raise self.fail(m.start(), f"unterminated {'comment' if what == '/*' else 'code block'} {what!r}")
+                raise self.fail(m.start(), f"unknown TableGen construct: unexpected character {what!r}")
+            if kind == "code":
+                append(("code", m.group()[2:-2], m.start()))
+            else:
+                append((kind, m.group(), m.start()))
+        self.tokens = out
+
+
+_DIRECTIVE = re.compile(r"^[ \t]*#(ifdef|ifndef|else|endif|define)\b", re.M)
+
+
+def _preprocess(path: str, text: str, defined: frozenset) -> str:
+    """TableGen's preprocessor: ``#ifdef``/``#ifndef``/``#else``/``#endif``/``#define``.
+    Directive lines and the lines of a branch not taken become blank (so every line
+    keeps its number)."""
+    names = set(defined)
+    stack: list[tuple[bool, bool]] = []    # (this branch taken, the enclosing one active)
+    out = []
+    active = True
+    for lineno, line in enumerate(text.split("\n"), 1):
+        m = _DIRECTIVE.match(line)
+        if m is None:
+            out.append(line if active else "")
+            continue
+        word = m.group(1)
+        rest = line[m.end():].split("//")[0].split()
+        if word in ("ifdef", "ifndef", "define") and len(rest) != 1:
+            raise ParseError(path, lineno, f"#{word} needs one macro name")
+        if word in ("ifdef", "ifndef"):
+            taken = (rest[0] in names) == (word == "ifdef")
+            stack.append((taken, active))
+            active = active and taken
+        elif word == "else":
+            if not stack:
+                raise ParseError(path, lineno, "#else without #ifdef")
+            taken, outer = stack[-1]
+            stack[-1] = (not taken, outer)
+            active = outer and not taken
+        elif word == "endif":
+            if not stack:
+                raise ParseError(path, lineno, "#endif without #ifdef")
+            _, active = stack.pop()
+        elif active:
+            names.add(rest[0])
+        out.append("")
+    if stack:
+        raise ParseError(path, None, "an #ifdef is not closed by #endif")
+    return "\n".join(out)
+
+
+def _unescape(body: str, src: _Source, pos: int) -> str:
+    if "\\" not in body:
+        return body
+
+    def one(m: re.Match) -> str:
+        c = m.group(1)
+        if c not in _STRING_ESCAPES:
+            raise src.fail(pos, f"invalid escape \\{c} in a string")
+        return _STRING_ESCAPES[c]
+
+    return re.sub(r"\\(.)", one, body)
+
+
+class Reader:
+    """Reads a root ``.td`` file and what it includes into :class:`Records`.
+
+    ``read(path) -> str`` returns a file's text (the caller decides how a file is read
+    safely, and where an included name is found); ``path`` is the root's name, then
+    each ``include``'s as written.
+    """
+
+    def __init__(self, read: Callable[[str], str]):
+        self._read = read
+        self.records = Records()
+        self.classes: dict[str, _Class] = {}
+        self.multiclasses: dict[str, tuple] = {}
+        #: class name -> its flattened form (:meth:`_plan`), or None
+        self._plans: dict = {}
+        #: every field name a class declares (a bare name that is one is not a def)
+        self._field_names: set = set()
+        self.defvars: dict = {}
+        self._anon = 0
+
+    # ------------------------------------------------------------ files
+    def read(self, path: str) -> Records:
+        self._file(path, 0, [])
+        return self.records
+
+    def _file(self, path: str, depth: int, lets: list) -> None:
+        src = _Source(path, self._read(path))
+        p = _Parser(self, src)
+        p.statements(lets, depth, top=True)
+
+    # ------------------------------------------------------------ evaluation
+    def instantiate(self, cls: _Class, args: list, rec: Record, src: _Source, pos: int,
+                    depth: int = 0) -> None:
+        """Add class ``cls`` with template ``args`` (values) to ``rec``."""
+        plan = self._plans.get(cls.name, False)
+        if plan is False:
+            plan = self._plans[cls.name] = self._plan(cls, 0)
+        if plan is not None and len(plan[0]) >= len(args):
+            defaults, steps, classes = plan
+            full = list(args) + defaults[len(args):]
+            if not any(a is UNSET_ARG for a in full):
+                fields = rec.fields
+                for name, is_arg, value in steps:
+                    fields[name] = full[value] if is_arg else value
+                have = rec.classes
+                have.extend(c for c in classes if c not in have)
+                return
+        if depth > MAX_CLASS_DEPTH:
+            raise src.fail(pos, f"classes nest deeper than {MAX_CLASS_DEPTH} (a cycle?)")
+        if len(args) > len(cls.targs):
+            raise src.fail(pos, f"class {cls.name} takes {len(cls.targs)} template arguments, "
+                                f"given {len(args)}")
+        env: dict = {}
+        for i, (name, default) in enumerate(cls.targs):
+            if i < len(args):
+                env[name] = args[i]
+            elif default is not None:
+                env[name] = default.eval(self, env, rec)
+            else:
+                raise src.fail(pos, f"class {cls.name}: no value for template argument {name}")
+        for pname, pargs, psrc, ppos in cls.parents:
+            parent = self.classes[pname]
+            values = [a.eval(self, env, rec) for a in pargs]
+            self.instantiate(parent, values, rec, psrc, ppos, depth + 1)
+        for name, value in cls.lets:
+            rec.fields[name] = value
+        for kind, name, expr, isrc, ipos in cls.body:
+            if kind == "let" and name not in rec.fields:
+                raise isrc.fail(ipos, f"let of {name}, which class {cls.name} has no field of")
+            rec.fields[name] = UNSET if expr is None else expr.eval(self, env, rec)
+        if cls.name not in rec.classes:
+            rec.classes.append(cls.name)
+
+    def _plan(self, cls: _Class, depth: int):
+        """Class ``cls`` flattened with its superclasses into steps that each set one
+        field to a constant or to one template argument: (defaults, steps, classes).
+        None when an expression needs evaluating (the general path then runs)."""
+        if depth > MAX_CLASS_DEPTH:
+            return None
+        index = {name: i for i, (name, _) in enumerate(cls.targs)}
+        defaults = []
+        for _, default in cls.targs:
+            if default is None:
+                defaults.append(UNSET_ARG)
+            elif default.kind == "const":
+                defaults.append(default.value)
+            else:
+                return None
+        known: set = set()
+
+        def simple(expr):
+            if expr.kind == "const":
+                return False, expr.value
+            if expr.kind == "id":
+                name = expr.value
+                if name in index:
+                    return True, index[name]
+                if name in known or name in self._field_names or name in self.defvars:
+                    return None
+                if name in self.records.defs:
+                    return False, self.records.defs[name]
+            return None
+
+        steps, classes = [], []
+        for pname, pargs, _, _ in cls.parents:
+            parent = self.classes[pname]
+            sub = self._plans.get(pname, False)
+            if sub is False:
+                sub = self._plans[pname] = self._plan(parent, depth + 1)
+            if sub is None or len(pargs) > len(sub[0]):
+                return None
+            pdefaults, psteps, pclasses = sub
+            mapped = []
+            for j in range(len(pdefaults)):
+                if j < len(pargs):
+                    got = simple(pargs[j])
+                    if got is None:
+                        return None
+                    mapped.append(got)
+                elif pdefaults[j] is UNSET_ARG:
+                    return None
+                else:
+                    mapped.append((False, pdefaults[j]))
+            for name, is_arg, value in psteps:
+                steps.append((name, *mapped[value]) if is_arg else (name, False, value))
+                known.add(name)
+            classes += [c for c in pclasses if c not in classes]
+        for name, value in cls.lets:
+            steps.append((name, False, value))
+            known.add(name)
+        for kind, name, expr, _, _ in cls.body:
+            if kind == "let" and name not in known:
+                return None
+            got = (False, UNSET) if expr is None else simple(expr)
+            if got is None:
+                return None
+            steps.append((name, *got))
+            known.add(name)
+        if cls.name not in classes:
+            classes.append(cls.name)
+        return defaults, steps, classes
+
+    def anonymous(self, cls: _Class, args: list, src: _Source, pos: int) -> Record:
+        """``DiagGroup<"x">`` in a value: a new anonymous record, as TableGen makes one."""
+        self._anon += 1
+        rec = Record(f"anonymous_{self._anon}", src.path, src.line(pos), anonymous=True)
+        self.instantiate(cls, args, rec, src, pos)
+        self.records.anonymous.append(rec)
+        return rec
+
+
+# ----------------------------------------------------------------- expressions
+
+class _Expr:
+    __slots__ = ("kind", "value", "args", "src", "pos")
+
+    def __init__(self, kind: str, value, src: _Source, pos: int, args: list | None = None):
+        self.kind, self.value, self.src, self.pos, self.args = kind, value, src, pos, args
+
+    def eval(self, reader: Reader, env: dict, rec: Record | None):
+        kind = self.kind
+        if kind == "const":
+            return self.value
+        if kind == "id":
+            name = self.value
+            if name in env:
+                return env[name]
+            if rec is not None and name in rec.fields:
+                return rec.fields[name]
+            if name in reader.defvars:
+                return reader.defvars[name]
+            found = reader.records.defs.get(name)
+            if found is None:
+                raise self.src.fail(self.pos, f"unknown name {name!r} (not defined before this use)")
+            return found
+        if kind == "list":
+            return [a.eval(reader, env, rec) for a in self.args]
+        if kind == "inst":
+            cls = reader.classes[self.value]
+            values = [a.eval(reader, env, rec) for a in self.args]
+            return reader.anonymous(cls, values, self.src, self.pos)
+        if kind == "field":
+            base = self.args[0].eval(reader, env, rec)
+            if not isinstance(base, Record) or self.value not in base.fields:
+                raise self.src.fail(self.pos, f"{base!r} has no field {self.value}")
+            return base.fields[self.value]
+        if kind == "paste":
+            left, right = (a.eval(reader, env, rec) for a in self.args)
+            return _text(left, self.src, self.pos) + _text(right, self.src, self.pos)
+        if kind == "bang":
+            return self._bang(reader, env, rec)
+        raise self.src.fail(self.pos, f"unknown TableGen construct: {kind}")  # pragma: no cover
+
+
+    def _bang(self, reader: Reader, env: dict, rec: Record | None):
+        op, cast = self.value
+        if op == "!if":   # only the branch taken is evaluated
+            if len(self.args) != 3:
+                raise self.src.fail(self.pos, "!if takes three operands")
+            cond = self.args[0].eval(reader, env, rec)
+            return self.args[1 if cond else 2].eval(reader, env, rec)
+        values = [a.eval(reader, env, rec) for a in self.args]
+        if op == "!strconcat":
+            return "".join(_text(v, self.src, self.pos) for v in values)
+        if op in ("!eq", "!ne"):
+            if len(values) != 2:
+                raise self.src.fail(self.pos, f"{op} takes two operands")
+            same = values[0] == values[1]
+            return int(same if op == "!eq" else not same)
+        if op == "!cast":
+            if len(values) != 1:
+                raise self.src.fail(self.pos, "!cast takes one operand")
+            value = values[0]
+            if cast == "string":
+                return _text(value, self.src, self.pos)
+            if isinstance(value, str):
+                found = reader.records.defs.get(value)
+                if found is None or (cast in reader.classes and not found.isa(cast)):
+                    raise self.src.fail(self.pos, f"!cast<{cast}>: no def {value!r} of that class")
+                return found
+            return value
+        raise self.src.fail(self.pos, f"unknown TableGen construct: the operator {op}")  # pragma: no cover
+
+
+def _text(value, src: _Source, pos: int) -> str:
+    """A value as ``#`` and ``!strconcat`` join it: a string, or an int's digits."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, int):
+        return str(value)
+    raise src.fail(pos, f"cannot join {value!r} as text")
+
+
+_BANG = {"!strconcat", "!if", "!eq", "!ne", "!cast"}
+
+
+# ----------------------------------------------------------------- parser
+
+class _Parser:
+    def __init__(self, reader: Reader, src: _Source):
+        self.r = reader
+        self.src = src
+        self.toks = src.tokens
+        self.i = 0
+        self.defining = ""
+        self.names_name = False
+        #: template arguments in scope (a multiclass's, and NAME, while a defm expands it)
+        self.env: dict = {}
+
+    # tokens
+    def peek(self, k: int = 0) -> tuple[str, str, int]:
+        j = self.i + k
+        return self.toks[j] if j < len(self.toks) else ("eof", "", len(self.src.text))
+
+    def next(self) -> tuple[str, str, int]:
+        tok = self.peek()
+        self.i += 1
+        return tok
+
+    def fail(self, tok, message: str) -> ParseError:
+        return self.src.fail(tok[2], message)
+
+    def expect(self, text: str) -> tuple[str, str, int]:
+        tok = self.next()
+        if tok[1] != text or tok[0] in ("str", "code"):
+            shown = tok[1] if tok[0] != "eof" else "end of file"
+            raise self.fail(tok, f"expected {text!r}, found {shown[:30]!r}")
+        return tok
+
+    def ident(self, what: str) -> tuple[str, str, int]:
+        tok = self.next()
+        if tok[0] != "id" or tok[1] in _KEYWORDS:
+            raise self.fail(tok, f"expected {what}, found {tok[1][:30]!r}")
+        return tok
+
+    def accept(self, text: str) -> bool:
+        tok = self.peek()
+        if tok[1] == text and tok[0] in ("punct", "id"):
+            self.i += 1
+            return True
+        return False
+
+    # statements
+    def statements(self, lets: list, depth: int, top: bool) -> None:
+        while True:
+            tok = self.peek()
+            if tok[0] == "eof":
+                if not top:
+                    raise self.fail(tok, "unexpected end of file: a '{' of a let block is not closed")
+                return
+            if tok[1] == "}" and not top:
+                return
+            self.statement(lets, depth)
+
+    def statement(self, lets: list, depth: int) -> None:
+        tok = self.peek()
+        word = tok[1] if tok[0] == "id" else None
+        if word == "include":
+            self.next()
+            name = self.next()
+            if name[0] != "str":
+                raise self.fail(name, "include needs a file name in quotes")
+            if depth + 1 > MAX_INCLUDE_DEPTH:
+                raise self.fail(name, f"includes nest deeper than {MAX_INCLUDE_DEPTH}")
+            self.r._file(_unescape(name[1][1:-1], self.src, name[2]), depth + 1, lets)
+        elif word == "class":
+            self.class_(lets)
+        elif word == "def":
+            self.def_(lets)
+        elif word == "let":
+            self.let_(lets, depth)
+        elif word == "multiclass":
+            self.multiclass_()
+        elif word == "defm":
+            self.defm_(lets)
+        elif word == "foreach":
+            self.foreach_(lets, depth)
+        elif word == "defvar":
+            self.next()
+            name = self.ident("a name after defvar")
+            self.expect("=")
+            value = self.value().eval(self.r, {}, None)
+            self.expect(";")
+            if name[1] in self.r.defvars:
+                raise self.fail(name, f"defvar {name[1]} is already defined")
+            self.r.defvars[name[1]] = value
+        elif tok[1] == ";" and tok[0] == "punct":
+            self.next()
+        else:
+            shown = tok[1][:30] if tok[0] != "eof" else "end of file"
+            raise self.fail(tok, f"unknown TableGen construct {shown!r} (this reader knows "
+                                 "include, class, def, let, defvar, multiclass, defm and foreach)")
+
+    def let_(self, lets: list, depth: int) -> None:
+        self.next()
+        items = []
+        while True:
+            name = self.ident("a field name after let")
+            if self.peek()[1] == "{":
+                raise self.fail(self.peek(), "unknown TableGen construct: let of a bit range")
+            self.expect("=")
+            items.append((name[1], self.value().eval(self.r, self.env, None)))
+            if not self.accept(","):
+                break
+        self.expect("in")
+        inner = lets + items
+        if self.accept("{"):
+            self.statements(inner, depth, top=False)
+            self.expect("}")
+        else:
+            self.statement(inner, depth)
+
+    def foreach_(self, lets: list, depth: int) -> None:
+        """``foreach v = [a, b] in { … }``: the body read once per value, ``v`` bound."""
+        self.next()
+        var = self.ident("a variable name after foreach")
+        self.expect("=")
+        values = self.value().eval(self.r, self.env, None)
+        if not isinstance(values, list):
+            raise self.fail(var, "foreach needs a list of values")
+        self.expect("in")
+        outer, start, end = self.env, self.i, None
+        for value in values or [None]:
+            self.i = start
+            self.env = {**outer, var[1]: value}
+            if value is None:   # an empty list: the body is still read, to find its end
+                self.env = {**outer, var[1]: 0}
+            if self.accept("{"):
+                self.statements(lets, depth, top=False)
+                self.expect("}")
+            else:
+                self.statement(lets, depth)
+            end = self.i
+        self.env = outer
+        self.i = end
+
+    def class_(self, lets: list) -> None:
+        start = self.next()
+        name = self.ident("a class name")
+        if name[1] in self.r.classes:
+            raise self.fail(name, f"class {name[1]} is already defined")
+        targs = []
+        self.defining = name[1]   # a class may name itself in its arguments' types
+        if self.accept("<"):
+            while True:
+                self.type_()
+                arg = self.ident("a template argument name")
+                default = self.value() if self.accept("=") else None
+                targs.append((arg[1], default))
+                if not self.accept(","):
+                    break
+            self.expect(">")
+        parents = self.parents()
+        body = self.body()
+        self.r._field_names.update(item[1] for item in body)
+        self.r.classes[name[1]] = _Class(name[1], targs, parents, list(lets), body,
+                                         self.src.path, self.src.line(start[2]))
+
+    def def_(self, lets: list) -> None:
+        start = self.next()
+        tok = self.peek()
+        if tok[0] in ("id", "num") and tok[1] not in _KEYWORDS:
+            name, anonymous = self.def_name(), False
+            if "NAME" in self.env and not self.names_name:
+                name = self.env["NAME"] + name   # a multiclass's def names its defm
+        else:
+            self.r._anon += 1
+            name, anonymous = f"anonymous_{self.r._anon}", True
+        if not anonymous and name in self.r.records.defs:
+            raise self.fail(tok, f"def {name} is already defined")
+        rec = Record(name, self.src.path, self.src.line(start[2]), anonymous=anonymous)
+        for pname, pargs, psrc, ppos in self.parents():
+            values = [a.eval(self.r, self.env, rec) for a in pargs]
+            self.r.instantiate(self.r.classes[pname], values, rec, psrc, ppos)
+        for fname, value in lets:
+            if fname not in rec.fields:
+                raise self.src.fail(start[2], f"let of {fname}, which def {name} has no field of")
+            rec.fields[fname] = value
+        for kind, fname, expr, isrc, ipos in self.body():
+            if kind == "let" and fname not in rec.fields:
+                raise isrc.fail(ipos, f"let of {fname}, which def {name} has no field of")
+            rec.fields[fname] = UNSET if expr is None else expr.eval(self.r, self.env, rec)
+        if anonymous:
+            self.r.records.anonymous.append(rec)
+        else:
+            self.r.records.defs[name] = rec
+
+    def def_name(self) -> str:
+        """A def's name, pieces joined by ``#``: a piece naming a template argument (or
+        ``NAME``) is its value, any other its own text."""
+        parts = []
+        self.names_name = False
+        while True:
+            tok = self.next()
+            if tok[0] not in ("id", "num"):
+                raise self.fail(tok, f"expected a def name, found {tok[1][:30]!r}")
+            if tok[1] in self.env:
+                self.names_name |= tok[1] == "NAME"
+                parts.append(_text(self.env[tok[1]], self.src, tok[2]))
+            else:
+                parts.append(tok[1])
+            if not (self.peek()[1] == "#" and self.peek()[0] == "punct"):
+                return "".join(parts)
+            self.next()
+
+    def multiclass_(self) -> None:
+        """Remember a multiclass: its arguments, parents and the tokens of its body,
+        read again (as defs) by each ``defm``."""
+        self.next()
+        name = self.ident("a multiclass name")
+        if name[1] in self.r.multiclasses:
+            raise self.fail(name, f"multiclass {name[1]} is already defined")
+        targs = []
+        if self.accept("<"):
+            while True:
+                self.type_()
+                arg = self.ident("a template argument name")
+                default = self.value() if self.accept("=") else None
+                targs.append((arg[1], default))
+                if not self.accept(","):
+                    break
+            self.expect(">")
+        parents = []
+        if self.accept(":"):
+            while True:
+                tok = self.ident("a multiclass name")
+                if tok[1] not in self.r.multiclasses:
+                    raise self.fail(tok, f"unknown multiclass {tok[1]!r}")
+                parents.append((tok[1], self.args() if self.peek()[1] == "<" else []))
+                if not self.accept(","):
+                    break
+        if self.accept(";"):
+            start = end = self.i
+        else:
+            self.expect("{")
+            start = self.i
+            depth = 1
+            while depth:
+                tok = self.next()
+                if tok[0] == "eof":
+                    raise self.fail(name, "unexpected end of file in the multiclass")
+                if tok[0] == "punct":
+                    depth += {"{": 1, "}": -1}.get(tok[1], 0)
+            end = self.i - 1
+        self.r.multiclasses[name[1]] = (targs, parents, self.src, start, end)
+
+    def defm_(self, lets: list) -> None:
+        start = self.next()
+        name = self.def_name()
+        self.expect(":")
+        while True:
+            tok = self.ident("a multiclass name")
+            if tok[1] not in self.r.multiclasses:
+                raise self.fail(tok, f"unknown multiclass {tok[1]!r}")
+            args = [a.eval(self.r, self.env, None) for a in
+                    (self.args() if self.peek()[1] == "<" else [])]
+            self.expand(tok[1], args, name, lets, tok, 0)
+            if not self.accept(","):
+                break
+        self.expect(";")
+
+    def expand(self, multi: str, args: list, name: str, lets: list, tok, depth: int) -> None:
+        """The defs of multiclass ``multi`` (and its parents') for ``defm name``."""
+        if depth > MAX_CLASS_DEPTH:
+            raise self.fail(tok, f"multiclasses nest deeper than {MAX_CLASS_DEPTH} (a cycle?)")
+        targs, parents, src, start, end = self.r.multiclasses[multi]
+        if len(args) > len(targs):
+            raise self.fail(tok, f"multiclass {multi} takes {len(targs)} template arguments, "
+                                 f"given {len(args)}")
+        env = {"NAME": name}
+        for i, (arg, default) in enumerate(targs):
+            if i < len(args):
+                env[arg] = args[i]
+            elif default is not None:
+                env[arg] = default.eval(self.r, env, None)
+            else:
+                raise self.fail(tok, f"multiclass {multi}: no value for template argument {arg}")
+        for pname, pargs in parents:
+            values = [a.eval(self.r, env, None) for a in pargs]
+            self.expand(pname, values, name, lets, tok, depth + 1)
+        inner = _Parser(self.r, src)
+        inner.toks = src.tokens[:end]
+        inner.i = start
+        inner.env = env
+        while inner.i < end:
+            word = inner.peek()
+            if word[1] == "def" and word[0] == "id":
+                inner.def_(lets)
+            elif word[1] == ";" and word[0] == "punct":
+                inner.next()
+            else:
+                raise inner.fail(word, f"unknown TableGen construct {word[1][:30]!r} in a "
+                                       "multiclass (this reader knows def there)")
+
+    def parents(self) -> list:
+        out = []
+        if not self.accept(":"):
+            return out
+        while True:
+            tok = self.ident("a class name")
+            if tok[1] not in self.r.classes:
+                raise self.fail(tok, f"unknown class {tok[1]!r}")
+            args = self.args() if self.peek()[1] == "<" else []
+            out.append((tok[1], args, self.src, tok[2]))
+            if not self.accept(","):
+                return out
+
+    def args(self) -> list:
+        self.expect("<")
+        out = []
+        if self.accept(">"):
+            return out
+        while True:
+            out.append(self.value())
+            if self.accept(">"):
+                return out
+            self.expect(",")
+
+    def body(self) -> list:
+        if self.accept(";"):
+            return []
+        self.expect("{")
+        items = []
+        while not self.accept("}"):
+            tok = self.peek()
+            if tok[0] == "eof":
+                raise self.fail(tok, "unexpected end of file in a record body")
+            if tok[1] == "let" and tok[0] == "id":
+                self.next()
+                name = self.ident("a field name after let")
+                if self.peek()[1] == "{":
+                    raise self.fail(self.peek(), "unknown TableGen construct: let of a bit range")
+                self.expect("=")
+                items.append(("let", name[1], self.value(), self.src, tok[2]))
+            else:
+                self.accept("field")
+                self.type_()
+                name = self.ident("a field name")
+                expr = self.value() if self.accept("=") else None
+                items.append(("field", name[1], expr, self.src, name[2]))
+            self.expect(";")
+        return items
+
+    def type_(self) -> None:
+        tok = self.next()
+        if tok[0] != "id":
+            raise self.fail(tok, f"expected a type, found {tok[1][:30]!r}")
+        if tok[1] in ("string", "code", "int", "bit", "dag"):
+            return
+        if tok[1] == "bits":
+            self.expect("<")
+            if self.next()[0] != "num":
+                raise self.fail(tok, "bits<n> needs a number")
+            self.expect(">")
+            return
+        if tok[1] == "list":
+            self.expect("<")
+            self.type_()
+            self.expect(">")
+            return
+        if tok[1] in self.r.classes or tok[1] == self.defining:
+            return
+        raise self.fail(tok, f"unknown type {tok[1][:30]!r}")
+
+    # values
+    def value(self) -> _Expr:
+        left = self.simple()
+        while self.peek()[1] == "." and self.peek()[0] == "punct":
+            tok = self.next()
+            name = self.ident("a field name after '.'")
+            left = _Expr("field", name[1], self.src, tok[2], [left])
+        while self.peek()[1] == "#" and self.peek()[0] == "punct":
+            tok = self.next()
+            right = self.simple()
+            left = _Expr("paste", None, self.src, tok[2], [left, right])
+        return left
+
+    def simple(self) -> _Expr:
+        tok = self.next()
+        kind, text, pos = tok
+        src = self.src
+        if kind == "str":
+            parts = [_unescape(text[1:-1], src, pos)]
+            while self.peek()[0] == "str":
+                nxt = self.next()
+                parts.append(_unescape(nxt[1][1:-1], src, nxt[2]))
+            return _Expr("const", "".join(parts), src, pos)
+        if kind == "code":
+            return _Expr("const", text, src, pos)
+        if kind == "num":
+            return _Expr("const", int(text, 0) if not text.startswith(("0b", "0x")) else
+                         int(text[2:], 2 if text[1] == "b" else 16), src, pos)
+        if kind == "punct" and text == "?":
+            return _Expr("const", UNSET, src, pos)
+        if kind == "punct" and text == "[":
+            items = []
+            while not self.accept("]"):   # a comma may end the list
+                items.append(self.value())
+                if not self.accept(","):
+                    self.expect("]")
+                    break
+            if self.peek()[1] == "<":   # [a, b]<Type>
+                self.next()
+                self.type_()
+                self.expect(">")
+            return _Expr("list", None, src, pos, items)
+        if kind == "id" and text not in _KEYWORDS:
+            if text in ("true", "false") and text not in self.r.records.defs:
+                return _Expr("const", int(text == "true"), src, pos)
+            if self.peek()[1] == "<" and self.peek()[0] == "punct":
+                if text not in self.r.classes:
+                    raise self.fail(tok, f"unknown class {text!r}")
+                return _Expr("inst", text, src, pos, self.args())
+            return _Expr("id", text, src, pos)
+        if kind == "bang" and text in _BANG:
+            cast = None
+            if text == "!cast":
+                self.expect("<")
+                cast = self.peek()[1]
+                self.type_()
+                self.expect(">")
+            self.expect("(")
+            operands = [self.value()]
+            while self.accept(","):
+                operands.append(self.value())
+            self.expect(")")
+            return _Expr("bang", (text, cast), src, pos, operands)
+        if kind == "bang":
+            raise self.fail(tok, f"unknown TableGen construct: the operator {text}")
+        shown = text[:30] if kind != "eof" else "end of file"
+        raise self.fail(tok, f"unknown TableGen construct: expected a value, found {shown!r}")
+
+
+def read(root: str, read_text: Callable[[str], str]) -> Records:
+    """Every record of ``root`` and what it includes (``read_text(path)`` reads one file)."""
+    return Reader(read_text).read(root)

@@ -1,0 +1,129 @@
+"""The TableGen reader on hand-written edge cases (the real files are read by
+tests/system/test_clang_td.py): let blocks nested, superclass order, anonymous groups,
+multiclass/defm/foreach, the preprocessor, text substitutions, and refusals with
+file:line."""
+from __future__ import annotations
+
+import pytest
+
+from flagdb import clang_td, diagtext, tablegen
+from warnscope.errors import ParseError
+
+PRELUDE = '''
+class Severity<string N> { string Name = N; }
+def SEV_Ignored : Severity<"Ignored">;
+def SEV_Warning : Severity<"Warning">;
+def SEV_Error : Severity<"Error">;
+class DiagClass;
+def CLASS_WARNING : DiagClass;
+def CLASS_EXTENSION : DiagClass;
+def CLASS_ERROR : DiagClass;
+class TextSubstitution<string Text> { string Substitution = Text; string Component = ""; }
+class DiagGroup<string Name, list<DiagGroup> subgroups = []> {
+  string GroupName = Name; list<DiagGroup> SubGroups = subgroups; code Documentation = [{}];
+}
+class InGroup<DiagGroup G> { DiagGroup Group = G; }
+class Diagnostic<string summary, DiagClass DC, Severity defaultmapping> {
+  string Component = ?; string Summary = summary; DiagClass Class = DC;
+  bit ShowInSystemHeader = 0; Severity DefaultSeverity = defaultmapping; DiagGroup Group;
+}
+class ShowInSystemHeader { bit ShowInSystemHeader = 1; }
+class Warning<string str> : Diagnostic<str, CLASS_WARNING, SEV_Warning>;
+class Extension<string str> : Diagnostic<str, CLASS_EXTENSION, SEV_Ignored>;
+class ExtWarn<string str> : Diagnostic<str, CLASS_EXTENSION, SEV_Warning>;
+class Error<string str> : Diagnostic<str, CLASS_ERROR, SEV_Error> { bit ShowInSystemHeader = 1; }
+class DefaultIgnore { Severity DefaultSeverity = SEV_Ignored; }
+def Pedantic : DiagGroup<"pedantic">;
+'''
+
+
+def records(body: str, name: str = "Diagnostic.td"):
+    files = {name: PRELUDE + body}
+    return tablegen.read(name, lambda p: files[p])
+
+
+def test_superclasses_in_order_and_lets_nested():
+    r = records('''
+    /* a comment */
+    let Component = "Sema" in {
+    let Component = "Lex" in
+    def a : Warning<"a %0">, DefaultIgnore, ShowInSystemHeader;
+    def b : Warning<"b" "c">;
+    }
+    ''')
+    a, b = r.defs["a"], r.defs["b"]
+    assert a.fields["DefaultSeverity"].name == "SEV_Ignored"
+    assert a.fields["ShowInSystemHeader"] == 1 and a.fields["Component"] == "Lex"
+    assert b.fields["Summary"] == "bc" and b.fields["Component"] == "Sema"
+    assert a.isa("Diagnostic") and a.isa("Warning")
+
+
+def test_pedantic_inference_and_anonymous_groups():
+    r = records('''
+    def Ext : DiagGroup<"ext">;
+    def e1 : Extension<"x">, InGroup<Ext>;
+    def e2 : Extension<"y">;
+    def e3 : ExtWarn<"z">, InGroup<DiagGroup<"implicit">>;
+    def w : Warning<"w">, InGroup<DiagGroup<"implicit">>;
+    ''')
+    t = clang_td.tables(r, "1.0", "Diagnostic.td")
+    by = {g.name: g for g in t.groups}
+    assert [g.name for g in t.groups] == sorted(by)
+    assert by["pedantic"].members == ["e2"]                 # no group of its own
+    assert [t.groups[i].name for i in by["pedantic"].subgroups] == ["ext"]
+    assert t.diags["e2"].group == by["pedantic"].index
+    assert sorted(by["implicit"].members) == ["e3", "w"]    # two InGroup<DiagGroup<..>>: one group
+
+
+def test_multiclass_defm_foreach_and_bang_operators():
+    r = records('''
+    def CXX11 : DiagGroup<"c++11-extensions">;
+    multiclass Compat<string message, int std, bit ext = true> {
+      def pre_cxx#std#_#NAME : Diagnostic<!strconcat(message, " a C++", ""#std, " extension"),
+          CLASS_EXTENSION, !if(ext, SEV_Warning, SEV_Ignored)>,
+          InGroup<!cast<DiagGroup>("CXX"#std)>;
+    }
+    multiclass Compat11<string message> : Compat<message, 11>;
+    defm thing : Compat11<"thing is">;
+    foreach std = [11] in { defm other#std : Compat<"other is", std, false>; }
+    #ifdef NOT_DEFINED
+    this is not read
+    #else
+    def after : Warning<"after">;
+    #endif
+    ''')
+    d = r.defs["pre_cxx11_thing"]
+    assert d.fields["Summary"] == "thing is a C++11 extension"
+    assert d.fields["Group"].fields["GroupName"] == "c++11-extensions"
+    assert r.defs["pre_cxx11_other11"].fields["DefaultSeverity"].name == "SEV_Ignored"
+    assert "after" in r.defs
+
+
+def test_text_substitutions_and_enum_select():
+    subs = {"select_kind": "%select{function|method}0 %1"}
+    assert diagtext.for_definition("in %sub{select_kind}2,0 here", subs) == \
+        "in %select{function|method}2 %0 here"
+    assert diagtext.for_definition("%enum_select<K>{%A{a}|%B{b}}1 %%", {}) == "%select{a|b}1 %%"
+    assert diagtext.for_definition("plain %0 %select{a|b}1", {}) == "plain %0 %select{a|b}1"
+    with pytest.raises(diagtext.TextError):
+        diagtext.for_definition("%sub{missing}0", {})
+
+
+@pytest.mark.parametrize("body, line, words", [
+    ("\ndef a : Warning<\"a\">;\nmultiple x;\n", 3, "unknown TableGen construct 'multiple'"),
+    ("\ndef a : Warning<!foo(1)>;\n", 2, "operator !foo"),
+    ("\ndef a : Nope<\"a\">;\n", 2, "unknown class 'Nope'"),
+    ("\ndef a : Warning<\"a\">;\ndef a : Warning<\"b\">;\n", 3, "already defined"),
+    ("\ndef a : Warning<\"a\">, InGroup<Unknown>;\n", 2, "unknown name 'Unknown'"),
+    ("\nlet Component = \"x\" in {\ndef a : Warning<\"a\">;\n", None, "not closed"),
+    ("\ndef a : Warning<\"a\\q\">;\n", 2, "invalid escape"),
+    ("\n#ifdef X\n", None, "not closed by #endif"),
+    ("\n/* a /* nested */ comment */\n", 2, "nested comment"),
+])
+def test_unknown_or_bad_constructs_name_file_and_line(body, line, words):
+    with pytest.raises(ParseError) as info:
+        records(body, "DiagnosticSemaKinds.td")
+    message = str(info.value)
+    assert words in message and "\n" not in message
+    if line is not None:
+        assert message.startswith(f"DiagnosticSemaKinds.td:{PRELUDE.count(chr(10)) + line}:")

@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from warnscope.database import connect
-from warnscope.errors import BadInput, NotIngested
+from warnscope.errors import BadInput, DatabaseError, NotIngested
 from warnscope.paths import db_path
 from warnscope.serial import to_json
 
@@ -24,6 +24,18 @@ EXPORTS = FORMATS[2:]
 
 def _db(ctx: click.Context) -> Path:
     return db_path((ctx.find_root().obj or {}).get("db"))
+
+
+def _open(db: Path):
+    """The database read-only; one of an older schema is upgraded first, as by any
+    writing command (advise is one: it runs the builds it lacks)."""
+    try:
+        return connect(db, write=False)
+    except DatabaseError as exc:
+        if type(exc) is not DatabaseError:   # busy, corrupt, not a database ...: as it is
+            raise
+        connect(db, write=True).close()      # the migrations, in one transaction
+        return connect(db, write=False)
 
 
 def _split(text: str) -> list[str]:
@@ -98,7 +110,7 @@ def advise(ctx, project, source, configure_cmd, build_cmd, clean_cmd, language, 
     if not db.exists():
         raise NotIngested(f"compiler {names[0]!r} is not in the database (nothing ingested yet); "
                           f"run: warnscope flags ingest {' '.join(names)}")
-    conn = connect(db, write=False)
+    conn = _open(db)
     try:
         for name in names:
             flag_store.compiler_row(conn, name)       # not ingested: the command that ingests it

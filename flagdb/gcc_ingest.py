@@ -12,18 +12,24 @@ from __future__ import annotations
 import os
 import re
 import tarfile
+from dataclasses import replace
 from pathlib import Path
 
 from warnscope import apt, extract
 from warnscope.errors import (BadInput, NotInstalled, PackageError, ParseError, UnsafeInput,
                               WarnscopeError)
-from flagdb import gcc_opt, names
+from flagdb import gcc_opt, names, sources
 from flagdb.gcc_opt import Option, OptFile, has_flag, merge, nth_arg, opt_args
 from flagdb.model import CompilerData, Edge, Flag, GccFacts
 from warnscope.compilers import CompilerId
 from warnscope.paths import cache_dir
 
-C_FAMILY_FILES = ("common.opt", "c-family/c.opt", "analyzer/analyzer.opt")
+#: the C family's files; before 4.6 (no ``c-family/`` yet) its options were in ``c.opt``
+C_FAMILY_FILES = ("common.opt", "c-family/c.opt", "c.opt", "analyzer/analyzer.opt")
+#: options whose members GCC decided in C code before its option files could say it
+#: (``EnabledBy``/``LangEnabledBy`` came with 4.8): in a tree without those
+#: properties, their trees are unknown, not empty
+CODE_DECIDED = ("Wall", "Wextra", "W", "Wunused", "Wformat", "Wformat=", "pedantic", "Wpedantic")
 C_LANGUAGES = ("C", "ObjC", "C++", "ObjC++")
 
 
@@ -171,54 +177,61 @@ def apply_patch(diff: bytes, root: Path, origin: str) -> None:
                              f"({detail[0] if detail else f'patch exit {proc.returncode}'})")
 
 
-def locate_source(source: str) -> tuple[Path, str, str]:
-    """A user-given ``--source``: a source tree (or its ``gcc/`` dir) or a tarball."""
+def locate_source(source: str, sha256: str | None = None) -> tuple[Path, str, str]:
+    """A user-given ``--source``: a source tree (or its ``gcc/`` dir) or a tarball
+    (``.tar.gz``, ``.tar.bz2``, ``.tar.xz``; with ``sha256``, checked first)."""
     path = Path(source)
     if not path.exists():
         raise BadInput(f"{extract.shown(source)}: no such file or directory")
+    if sha256 is not None and not path.is_file():
+        raise BadInput("--sha256 checks a tarball: --source names a directory")
     if path.is_file():
+        digest = sources.sha256_of(path, sha256)[:24]
         def fill(tmp: Path) -> None:
             with open(path, "rb") as fh:
                 extract_tarball(fh, tmp, extract.shown(str(path)))
             (tmp / ".complete").write_text(extract.shown(str(path)) + "\n")
 
-        dest = extract.populate(cache_dir("gcc", "tarballs") / _file_digest(path), fill, _complete)
+        dest = extract.populate(cache_dir("gcc", "tarballs") / digest, fill, _complete)
         return dest, "tarball", extract.shown(str(path.resolve()))
     if not path.is_dir():
         raise BadInput(f"{extract.shown(source)}: neither a directory nor a regular file")
-    if (path / "gcc" / "common.opt").exists():
+    if (path / "gcc" / "common.opt").exists() or (path / "gcc" / "BASE-VER").exists():
         return path, "source-tree", extract.shown(str(path.resolve()))
     if (path / "common.opt").exists() and path.name == "gcc":
         return path.parent, "source-tree", extract.shown(str(path.parent.resolve()))
     raise BadInput(f"{extract.shown(source)}: not a GCC source tree (no gcc/common.opt) nor a tarball")
 
 
-def _file_digest(path: Path) -> str:
-    import hashlib
-
-    h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        while chunk := fh.read(1 << 20):
-            h.update(chunk)
-    return h.hexdigest()[:24]
-
-
 # ---------------------------------------------------------------- building the data
 
 def load_gcc(compiler: str, source: str | None = None, suite: str | None = None,
              sha256: str | None = None) -> CompilerData:
-    """Parse a GCC version's option files into CompilerData (``compiler`` like ``gcc-12``)."""
-    major = str(CompilerId.of(compiler).major)
+    """Parse a GCC version's option files into CompilerData (``compiler`` like ``gcc-12``,
+    or ``gcc-4.4`` for a GCC before 5, named by its minor too); ``sha256``: what a
+    tarball given as ``source`` must hash to."""
+    cid = CompilerId.of(compiler)
+    major = str(cid.major)
+    if cid.major < 5 and cid.minor is None:
+        raise BadInput(f"{compiler}: GCC before 5 is named with its minor (gcc-4.4)")
     candidate = None
     if source is None:
+        if cid.major < 9 or cid.minor is not None:
+            raise BadInput(f"{compiler}: Debian packages no option files of it; give its source "
+                           "tree or release tarball with --source (flags versions --available "
+                           "lists where to get one)")
+        if sha256 is not None:
+            raise BadInput("--sha256 checks a tarball given with --source")
         root, candidate = fetch_debian(major, suite)
         kind, provenance = "debian-package", f"{candidate.package} {candidate.version}"
     else:
-        root, kind, provenance = locate_source(source)
+        root, kind, provenance = locate_source(source, sha256)
     data = build_from_tree(root, compiler, kind, provenance)
-    if data.version.split(".")[0] != major:
+    found = data.version.split(".")
+    if found[0] != major or (cid.minor is not None and found[1] != str(cid.minor)):
+        name = f"gcc-{found[0]}" if int(found[0]) >= 5 else f"gcc-{found[0]}.{found[1]}"
         raise BadInput(f"{provenance}: this is GCC {data.version}, not {compiler} "
-                             f"(ingest it as gcc-{data.version.split('.')[0]})")
+                       f"(ingest it as {name})")
     data.set_package(candidate)
     return data
 
@@ -252,8 +265,12 @@ def _require_complete(files: list[OptFile], root: str) -> None:
     silently lose most flags (an empty common.opt, a tree without the C front end)."""
     for needed in ("common.opt", "c-family/c.opt"):
         found = next((f for f in files if f.path == needed), None)
+        if found is None and needed == "c-family/c.opt":   # GCC before 4.6
+            found = next((f for f in files if f.path == "c.opt"), None)
         if found is None:
-            raise BadInput(f"{root}/gcc: no {needed}: an incomplete GCC source tree")
+            also = " or c.opt" if needed == "c-family/c.opt" else ""
+            raise BadInput(f"{root}/gcc: no {needed}{also}: an incomplete GCC source tree "
+                           "(looked for gcc/common.opt, gcc/c-family/c.opt, gcc/c.opt)")
         if not found.options:
             raise ParseError(needed, None, "holds no options: an incomplete or damaged GCC source tree")
 
@@ -272,8 +289,11 @@ def build(files: list[OptFile], compiler: str, version: str, source_kind: str,
     warnings = {name: opt for name, opt in options.items()
                 if has_flag("Warning", opt.props) or _unlisted_warning(name, opt, options, canonical)}
 
+    # before Alias() (4.6) an alias was said in its help text, and made in C code
+    synonyms = not any(opt_args("Alias", o.props) is not None for o in options.values())
     flags = [
-        _flag(opt, languages, enums, canonical) for opt in sorted(warnings.values(), key=lambda o: o.name)
+        _flag(opt, languages, enums, canonical, synonyms)
+        for opt in sorted(warnings.values(), key=lambda o: o.name)
     ]
     for f in flags:
         _require_warning_names(f, warnings[f.name[1:]])
@@ -282,6 +302,11 @@ def build(files: list[OptFile], compiler: str, version: str, source_kind: str,
     for opt in warnings.values():
         for rec in opt.records:
             edges.extend(_edges(opt, rec.props, options, var_of, rec.path, rec.line))
+    if not any(opt_args(p, o.props) is not None for o in options.values()
+               for p in ("EnabledBy", "LangEnabledBy")):
+        for f in flags:
+            if f.name[1:] in CODE_DECIDED:
+                f.facts = replace(f.facts, members_in_code=True)
     return CompilerData(compiler=compiler, family="gcc", version=version,
                         source_kind=source_kind, source=provenance, flags=flags, edges=edges)
 
@@ -317,6 +342,8 @@ def _unlisted_warning(name: str, opt: Option, options: dict[str, Option],
     which is why they lack the property; users still write them."""
     if has_flag("Warning", opt.props):
         return False
+    if name == "pedantic" and "Wpedantic" not in options:
+        return True   # GCC before 4.8: -pedantic is the switch itself, there is no -Wpedantic
     if name.startswith("W") and (has_flag("Ignore", opt.props) or has_flag("WarnRemoved", opt.props)):
         return True
     alias = opt_args("Alias", opt.props)
@@ -347,7 +374,7 @@ def _enum_name(name: str) -> str:
 
 
 def _flag(opt: Option, languages: set[str], enums: dict[str, list[tuple[str, str]]],
-          canonical: dict[str, str]) -> Flag:
+          canonical: dict[str, str], synonyms: bool = False) -> Flag:
     props = opt.props
     display, _, description = opt.help.partition("\t") if "\t" in opt.help else ("", "", opt.help)
     takes_argument = any(has_flag(p, props) for p in ("Joined", "JoinedOrMissing", "Separate"))
@@ -372,6 +399,10 @@ def _flag(opt: Option, languages: set[str], enums: dict[str, list[tuple[str, str
 
     alias = opt_args("Alias", props)
     alias_of = alias_negative = None
+    synonym = _SYNONYM.fullmatch(description.strip())
+    if synonyms and alias is None and synonym and synonym.group(1)[1:] in canonical:
+        # GCC before Alias() existed (4.6) said it in the help text, and in C code
+        alias_of = synonym.group(1)
     if alias is not None:
         target = _alias_target(alias, canonical)
         posarg, negarg = nth_arg(1, alias), nth_arg(2, alias)
@@ -413,6 +444,10 @@ def _flag(opt: Option, languages: set[str], enums: dict[str, list[tuple[str, str
         c_family=c_family,
         facts=facts,
     )
+
+
+#: an old option file's way of writing an alias: ``Synonym for -Wcomment``
+_SYNONYM = re.compile(r"Synonym for (-W[\w+=-]+)\.?")
 
 
 def _range(int_range: str, opt: Option) -> tuple[int, int]:

@@ -99,6 +99,9 @@ class GccFacts:
     var_offset: int | None = None
     #: Resolved default per language (``{"C": "off", "C++": "on"}``; binary route).
     defaults: dict[str, str] = field(default_factory=dict)
+    #: What this option turns on is decided in GCC's C code, which the option files do
+    #: not show (``-Wall`` before ``EnabledBy`` existed, GCC 4.8): its tree is unknown.
+    members_in_code: bool = False
     #: Per language, the state at the three moments the plugin sees (binary route):
     #: ``init_states``, ``option_states``, ``states``.
     states: dict[str, dict[str, str | None]] = field(default_factory=dict)

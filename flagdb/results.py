@@ -115,6 +115,9 @@ class TreeNode:
     ignored: bool = False
     #: it is on the path above already: its children are not repeated
     cycle: bool = False
+    #: what it turns on is decided in the compiler's C code, not in its option files
+    #: (GCC before 4.8): the children are unknown, not none
+    members_unknown: bool = False
     children: list["TreeNode"] = field(default_factory=list)
 
 

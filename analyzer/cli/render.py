@@ -78,6 +78,9 @@ def tree(node: TreeNode, depth: int = 0) -> list[str]:
         extra += "  [no-op]"
     if node.cycle:
         extra += "  [cycle]"
+    if node.members_unknown:
+        extra += ("  [what it turns on is decided in the compiler's C code, not in its "
+                  "option files: unknown here]")
     lines = ["  " * depth + node.typed + extra]
     for child in node.children:
         lines.extend(tree(child, depth + 1))

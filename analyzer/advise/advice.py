@@ -25,7 +25,8 @@ from dataclasses import dataclass, field
 
 from flagdb import store as flag_store
 from flagdb.closure import Index, closure, lang_name, typed_on
-from flagdb.compare import histories, spans
+from flagdb.compare import spans
+from flagdb.results import HistoryEntry, Span
 from flagdb.names import safe_word, shown
 from flagdb.views import everything
 from warnscope.compilers import CompilerId
@@ -178,8 +179,7 @@ def advise(conn: sqlite3.Connection, project: str, languages: list[str], compile
         fired.setdefault(f.compiler, []).append((f.case_id, frozenset(c.target(o) for o in f.options) - {None}))
     indexed = {name: _indexed(by_name[name], b) for name, b in builds.items()}
     names = sorted(set().union(*(c.candidates() for c in comps)))
-    spans_of = {name: spans(entries) for name, entries in
-                histories(conn, names, {**(indexes or {}), **{c.name: c.index for c in comps}}).items()}
+    spans_of = known_since(conn, names, {**(indexes or {}), **{c.name: c.index for c in comps}})
     rows = []
     for name in names:
         per = [_evidence(name, c, indexed.get(c.name), fired.get(c.name) if c.name in ub.compilers else None,
@@ -203,6 +203,29 @@ def advise(conn: sqlite3.Connection, project: str, languages: list[str], compile
     advice.targets = targets(advice, by_name, list(add))
     advice.notes = _notes(advice, builds, attributions)
     return advice
+
+
+def known_since(conn: sqlite3.Connection, names: list[str], indexes: dict[str, Index]) -> dict[str, list[Span]]:
+    """Per name, per family, the first ingested version that knows it (and the last, if
+    the newest does not), as ``flags history`` says: through the flag data of the
+    compilers in ``indexes``; for the other ingested versions by their names alone (a
+    stored name, its level option ``-Wformat=`` for ``-Wformat=2``, its positive form for
+    ``-Wno-``), which spares loading every version of the database."""
+    present: dict[str, list[HistoryEntry]] = {name: [] for name in names}
+    for row in flag_store.compilers(conn):
+        index = indexes.get(row.name)
+        if index is not None:
+            def knows(name: str) -> bool:
+                return index.resolve(name) is not None
+        else:
+            stored = flag_store.flag_names(conn, row.name)
+
+            def knows(name: str) -> bool:
+                return (name in stored or ("=" in name and name.split("=", 1)[0] + "=" in stored)
+                        or (name.startswith("-Wno-") and "-W" + name[5:] in stored))
+        for name in names:
+            present[name].append(HistoryEntry(compiler=row.name, version=row.version, present=knows(name)))
+    return {name: spans(entries) for name, entries in present.items()}
 
 
 def _tried(c: Compiler, flags: list[str] | None) -> frozenset[str] | None:

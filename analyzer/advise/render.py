@@ -78,6 +78,10 @@ def explain(advice: Advice, flag: str) -> str:
                f"{', '.join(advice.languages)})"
     out = [f"{row.flag}: {row.verdict.value}" + (f" (rank {row.rank:.3g})" if row.rank else "")
            + (f", under {row.group}" if row.group else "")]
+    since = ", ".join(f"{s.family} since {s.first}" + (f" (gone after {s.last})" if s.last else "")
+                      for s in row.known_since)
+    if since:
+        out.append(f"  known in the ingested versions: {since}")
     out += [f"  {r}" for r in row.reasons]
     out += [f"  trouble: {t}" for t in row.trouble]
     for p in row.compilers:

@@ -152,3 +152,21 @@ def portable(results: list[CheckResult]) -> list[str]:
         by_flag.setdefault(r.flag, []).append(r)
     ok = (CheckStatus.KNOWN, CheckStatus.ALIAS)
     return [f for f, rs in by_flag.items() if all(r.status in ok for r in rs)]
+
+
+def portable_span(conn, names: list[str]) -> str:
+    """What ``--portable``'s list is good for, per family of the compilers asked:
+    ``present in every version given (gcc-4.4 … gcc-16)``, and that nothing older than
+    the oldest ingested version of a family is known (its history starts there)."""
+    from flagdb import store
+    from warnscope.compilers import CompilerId, sort_key
+
+    ingested = [r.name for r in store.compilers(conn)]
+    parts = []
+    for family in dict.fromkeys(CompilerId.parse(n).family for n in sorted(names, key=sort_key)):
+        mine = sorted((n for n in names if CompilerId.parse(n).family == family), key=sort_key)
+        line = [n for n in ingested if CompilerId.parse(n).family == family]
+        span = mine[0] if len(mine) == 1 else f"{mine[0]} … {mine[-1]}"
+        older = f"; nothing before {line[0]} is ingested" if line and line[0] == mine[0] else ""
+        parts.append(f"{span}{older}")
+    return "present in every version given (" + "; ".join(parts) + ")"

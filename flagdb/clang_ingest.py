@@ -59,8 +59,6 @@ def load_clang(compiler: str, source: str | None = None, suite: str | None = Non
     cid = CompilerId.of(compiler)
     if cid.data_family != "clang":
         raise BadInput(f"{compiler!r} is not a clang version id such as 'clang-16'")
-    if cid.family == "clang" and cid.major < 4 and cid.minor is None:
-        raise BadInput(f"{compiler}: clang before 4 is named with its minor (clang-3.8)")
     if source is not None and (Path(source).is_file() or clang_sources.is_td_tree(Path(source))):
         return load_td(compiler, cid, source, sha256)
     if cid.family != "clang" or cid.major < 9:

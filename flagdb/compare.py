@@ -79,12 +79,13 @@ def diff(old: CompilerData, new: CompilerData, include_all: bool = False) -> Dif
 
 
 def versions(rows: list[store.CompilerRow], available: Mapping[str, list] | None,
-             choose=None) -> list[VersionInfo]:
+             choose=None, upstream: list | None = None) -> list[VersionInfo]:
     """Ingested entries and the archive's packages, one line per compiler version.
 
     ``available`` maps a compiler id to its package's versions per suite (a list of
     :class:`warnscope.apt.Candidate`, newest first; None: the archive was not asked);
-    ``choose`` picks the one an ingest takes (:func:`warnscope.apt.choose`).
+    ``choose`` picks the one an ingest takes (:func:`warnscope.apt.choose`); ``upstream``
+    the releases of :mod:`flagdb.upstream` to list beside them.
     """
 
     out: dict[str, VersionInfo] = {}
@@ -109,6 +110,13 @@ def versions(rows: list[store.CompilerRow], available: Mapping[str, list] | None
                                    in_suites=[SuiteVersion(c.suite, c.version) for c in found])
         if info.ingested and info.source_kind == "debian-package":
             info.current = info.debian_version == best.version
+    for release in upstream or []:   # flagdb.upstream.Release: where --source comes from
+        info = out.get(release.compiler)
+        if info is None:
+            cid = CompilerId.parse(release.compiler)
+            info = out[release.compiler] = VersionInfo(name=release.compiler, family=cid.family,
+                                                       major=cid.major, ingested=False)
+        info.upstream.append(release)
     return sorted(out.values(), key=lambda v: sort_key(v.name))
 
 
@@ -185,7 +193,9 @@ def spans(entries: list[HistoryEntry]) -> list[Span]:
     for family, mine in by_family.items():
         present = [e.compiler for e in mine if e.present]
         if present:
-            out.append(Span(family, present[0], None if mine[-1].present else present[-1]))
+            out.append(Span(family, present[0], None if mine[-1].present else present[-1],
+                            oldest=mine[0].compiler, newest=mine[-1].compiler,
+                            every=len(present) == len(mine)))
     return out
 
 

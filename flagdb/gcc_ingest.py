@@ -212,8 +212,6 @@ def load_gcc(compiler: str, source: str | None = None, suite: str | None = None,
     tarball given as ``source`` must hash to."""
     cid = CompilerId.of(compiler)
     major = str(cid.major)
-    if cid.major < 5 and cid.minor is None:
-        raise BadInput(f"{compiler}: GCC before 5 is named with its minor (gcc-4.4)")
     candidate = None
     if source is None:
         if cid.major < 9 or cid.minor is not None:

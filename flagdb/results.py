@@ -154,11 +154,32 @@ class DiffResult:
 @dataclass
 class Span:
     """Where a flag name lives in one family's ingested versions: the first version
-    that has it and, if the newest does not, the last one (``last`` None: still there)."""
+    that has it and, if the newest does not, the last one (``last`` None: still there).
+
+    ``oldest``/``newest`` are the family's oldest and newest ingested versions: a flag
+    present in ``oldest`` may be older still (the history starts there), so it is
+    never called new there; ``every``: present in every ingested version."""
 
     family: str
     first: str
     last: str | None = None
+    oldest: str = ""
+    newest: str = ""
+    every: bool = False
+
+    @property
+    def text(self) -> str:
+        """The span as one phrase: ``present in every ingested version (gcc-4.4 … gcc-16)``."""
+        if self.every and self.oldest == self.newest:
+            return f"present in {self.oldest}, the only ingested version"
+        if self.every:
+            return f"present in every ingested version ({self.oldest} … {self.newest})"
+        if self.first == self.oldest:
+            head = (f"present in {self.oldest}, the oldest ingested version (the history "
+                    "starts there)")
+        else:
+            head = f"first in {self.first}"
+        return head + (f", last in {self.last}" if self.last else ", still present")
 
 
 @dataclass
@@ -228,6 +249,9 @@ class VersionInfo:
     #: the entry is from the package version an ingest would take now (None: not
     #: ingested from Debian, or the archive was not asked)
     current: bool | None = None
+    #: upstream releases of it to give ``--source`` (:class:`flagdb.upstream.Release`:
+    #: compiler, release, url, note), with ``--available``
+    upstream: list = field(default_factory=list)
 
 
 @dataclass

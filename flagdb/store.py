@@ -122,6 +122,16 @@ def compilers(conn: sqlite3.Connection) -> list[CompilerRow]:
     return sorted(out, key=lambda row: sort_key(row.name))
 
 
+def _ingest_command(name: str) -> str:
+    """The command that would ingest ``name`` (:func:`flagdb.upstream.ingest_command`)."""
+    from flagdb.upstream import ingest_command
+
+    try:
+        return ingest_command(name)
+    except ValueError:   # not a compiler id: the plain form says what is expected
+        return f"warnscope flags ingest {name}"
+
+
 def compiler_row(conn: sqlite3.Connection, name: str) -> CompilerRow:
     """The stored row of compiler ``name``; a clear error naming what is there if absent."""
     return _compiler(conn, name)[1]
@@ -131,13 +141,13 @@ def _compiler(conn: sqlite3.Connection, name: str) -> tuple[int, CompilerRow]:
     """(id, row) of compiler ``name``, or the error that tells the user how to get it."""
     if is_empty(conn):  # a new file, whose schema the first write creates: nothing ingested
         raise NotIngested(f"compiler {name!r} is not in the database (nothing ingested yet); "
-                          f"run: warnscope flags ingest {name}")
+                          f"run: {_ingest_command(name)}")
     row = conn.execute("SELECT * FROM compiler WHERE name = ?", (name,)).fetchone()
     if row is None:
         known = ", ".join(r.name for r in compilers(conn)) or "none yet"
         raise NotIngested(
             f"compiler {name!r} is not in the database (ingested: {known}); "
-            f"run: warnscope flags ingest {name}"
+            f"run: {_ingest_command(name)}"
         )
     return row["id"], CompilerRow(**{k: row[k] for k in row.keys() if k != "id"})
 

@@ -45,7 +45,23 @@ class CompilerId:
         if name not in FAMILIES or not _number(major) or int(major) == 0 \
                 or (dot and not _number(minor)):
             raise ValueError(text)
-        return cls(name, int(major), int(minor) if dot else None)
+        cid = cls(name, int(major), int(minor) if dot else None)
+        if cid.naming_problem():
+            raise ValueError(text)
+        return cid
+
+    def naming_problem(self) -> str:
+        """Why this is not how warnscope names the version ('' when it is): a minor only
+        where the family numbered its releases by it (GCC before 5, clang before 4),
+        and always for Apple's clang (``apple-clang-10.0``)."""
+        needs = {"gcc": self.major < 5, "clang": self.major < 4, "apple-clang": True}[self.family]
+        if needs and self.minor is None:
+            return (f"{self.family} {self.major} is named with its minor "
+                    f"({self.family}-{self.major}.N)")
+        if not needs and self.minor is not None:
+            return (f"{self.family} from {5 if self.family == 'gcc' else 4} on is named by its "
+                    f"major alone ({self.family}-{self.major})")
+        return ""
 
     @classmethod
     def of(cls, text: str) -> "CompilerId":
@@ -53,6 +69,11 @@ class CompilerId:
         try:
             return cls.parse(text)
         except ValueError:
+            name, _, number = text.strip().rpartition("-")
+            major, dot, minor = number.partition(".")
+            if name in FAMILIES and _number(major) and int(major) and (not dot or _number(minor)):
+                why = cls(name, int(major), int(minor) if dot else None).naming_problem()
+                raise BadInput(f"unknown compiler id {text!r}: {why}") from None
             raise BadInput(f"unknown compiler id {text!r}: expected gcc-N, clang-N or "
                            "apple-clang-N.M (e.g. gcc-12, gcc-4.4, clang-16, clang-3.8, "
                            "apple-clang-10.0)") from None

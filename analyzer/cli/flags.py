@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import click
 
-from flagdb import compare, store, views
-from flagdb.check import check_in_db, portable as portable_flags
+from flagdb import compare, store, upstream, views
+from flagdb.check import check_in_db, portable as portable_flags, portable_span
 from flagdb.closure import Index, lang_name
 from warnscope import apt
 from warnscope.apt import SUITES
@@ -112,8 +112,10 @@ def ingest(ctx, compilers, source, sha256, from_binary, force, suite) -> None:
 @flags.command()
 @click.option("--available", is_flag=True,
               help="Also every version Debian's archive has (bullseye … sid): the suite and "
-                   "Debian version an ingest takes. Asks the archive (package lists are "
-                   "refreshed when older than a day); works without a database.")
+                   "Debian version an ingest takes; and the upstream releases to give --source "
+                   "(GCC from 3.4, clang from 3.2, Apple's clang by Xcode) with where they are "
+                   "published. Asks the archive (package lists are refreshed when older than "
+                   "a day); works without a database.")
 @json_option
 @click.pass_context
 def versions(ctx, available, as_json) -> None:
@@ -122,7 +124,8 @@ def versions(ctx, available, as_json) -> None:
     path = db_path(ctx.find_root().obj["db"])
     rows = store.compilers(connect(path, write=False)) if not available or path.exists() else []
     found = apt.available() if available else None
-    result = compare.versions(rows, found, choose=apt.choose)
+    releases = upstream.releases() if available else None
+    result = compare.versions(rows, found, choose=apt.choose, upstream=releases)
     _emit(result, as_json, render.versions(result))
 
 
@@ -229,6 +232,8 @@ def check(ctx, compilers, portable, as_json, flag_args) -> None:
     if portable:
         keep = portable_flags(results)
         _emit(keep, as_json, " ".join(keep))
+        if not as_json:   # stdout stays a list to paste; what it covers goes to stderr
+            echo("# " + portable_span(conn, names), err=True)
         return
     _emit(results, as_json, render.check(results, list(flag_args), names))
 

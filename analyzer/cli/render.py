@@ -129,8 +129,7 @@ def history(rows: list[HistoryEntry]) -> str:
     families = dict.fromkeys(CompilerId.parse(r.compiler).family for r in rows)
     for family in families:
         s = found.get(family)
-        lines.append(f"{family}: " + ("in no ingested version" if s is None else
-                     f"first in {s.first}" + (f", last in {s.last}" if s.last else ", still present")))
+        lines.append(f"{family}: " + ("in no ingested version" if s is None else s.text))
     lines += render_fired_history(rows)
     return "\n".join(lines)
 
@@ -144,13 +143,14 @@ def versions(rows: list[VersionInfo]) -> str:
     """
     if not rows:
         return "(no compiler ingested yet)"
-    if all(r.available is None for r in rows):
+    if all(r.available is None and not r.upstream for r in rows):
         return "\n".join(f"{r.name:10} {r.version:10} {r.flags:5} flags  {r.source_kind}: "
                          f"{r.source}" + (f" ({r.suite})" if r.suite else "") for r in rows)
     table = []
     for r in rows:
         a = r.available
-        archive = "-" if a is None else f"{a.suite} {a.debian_version}" + (
+        archive = ("-" if not r.upstream else "upstream " + "; ".join(
+            f"{u.release} {u.url}" for u in r.upstream)) if a is None else f"{a.suite} {a.debian_version}" + (
             " (also " + ", ".join(f"{s.suite} {s.debian_version}" for s in a.in_suites
                                   if s.suite != a.suite) + ")" if len(a.in_suites) > 1 else "")
         if not r.ingested:
@@ -171,8 +171,9 @@ def since(results: list[SinceResult]) -> str:
     lines = []
     for r in results:
         if r.previous is None:
-            lines.append(f"{r.compiler} ({r.version}): the first {r.compiler.rpartition('-')[0]} "
-                         "version ingested, nothing to compare with")
+            lines.append(f"{r.compiler} ({r.version}): the oldest {r.compiler.rpartition('-')[0]} "
+                         "version ingested; the history starts here, so nothing is called new "
+                         "in it (ingest an older version to compare)")
             continue
         lines.append(f"{r.compiler} ({r.version}) since {r.previous} ({r.previous_version}): "
                      f"{len(r.introduced)} introduced, {len(r.removed)} removed, "

@@ -119,7 +119,7 @@ class FlagHistory:
     descriptions: list[str]
     kinds: list[str]
     #: family -> (first version present, last version present if it left, else None)
-    spans: dict[str, tuple[str, str | None]]
+    spans: dict[str, str]
     #: the argument as each version writes it (``<0,2>``, ``[none|id|nfc|nfkc]``)
     arguments: list[Variant] = field(default_factory=list)
     levels: list[Level] = field(default_factory=list)
@@ -185,7 +185,7 @@ def levels_of(flag: Flag) -> list[str]:
     return list(dict.fromkeys(flag.gcc.enum_values.values()))
 
 
-def spans(views: list[CompilerView], entries: list[HistoryEntry]) -> dict[str, tuple[str, str | None]]:
+def spans(views: list[CompilerView], entries: list[HistoryEntry]) -> dict[str, str]:
     """Per family: the first version holding the name and, if the newest does not, the
     last (:func:`flagdb.compare.spans`, as the template reads it)."""
-    return {s.family: (s.first, s.last) for s in compare.spans(entries)}
+    return {s.family: s.text for s in compare.spans(entries)}

@@ -11,7 +11,7 @@ from flagdb.clang_ingest import load_clang
 from warnscope.database import connect
 
 TREES = {"clang-3.2": "clang-3.2", "clang-3.5": "clang-3.5", "clang-3.9": "clang-3.9",
-         "clang-5.0": "clang-5.0", "clang-7.0": "clang-7.0",
+         "clang-5": "clang-5.0", "clang-7": "clang-7.0",
          "apple-clang-10.0": "apple-clang-swift-5.0"}
 
 
@@ -83,3 +83,27 @@ def test_llvm_project_layout_and_sha256(shared_sources, tmp_path, fails_on):
     assert "SHA-256 is " + digest in line
     line = fails_on(tmp_path / "w.db", "flags", "ingest", "clang-3.8", "--source", str(tarball))
     assert "this is clang 7.0.1, not clang-3.8" in line
+
+
+def test_apple_clang_is_a_line_of_its_own(shared_sources, cli_at, tmp_path):
+    """history, since and diff treat Apple's clang as one line of versions beside clang's,
+    and the oldest ingested version of each line is never said to bring anything new."""
+    cli = cli_at(tmp_path / "w.db")
+    for compiler, tree in (("clang-3.2", "clang-3.2"), ("clang-7", "clang-7.0"),
+                           ("apple-clang-10.0", "apple-clang-swift-5.0")):
+        assert cli("flags", "ingest", compiler, "--source", str(shared_sources / tree))[0] == 0
+    code, out, _ = cli("flags", "history", "-Wshadow")
+    assert out.splitlines()[:3] == ["clang-3.2  3.2        default off",
+                                    "clang-7    7.0        default partial",
+                                    "apple-clang-10.0 10.0       default partial"]
+    assert "clang: present in every ingested version (clang-3.2 … clang-7)" in out
+    assert "apple-clang: present in apple-clang-10.0, the only ingested version" in out
+    code, out, _ = cli("flags", "since")
+    lines = out.splitlines()
+    assert lines[0].startswith("clang-3.2 (3.2): the oldest clang version ingested")
+    assert any(l.startswith("clang-7 (7.0) since clang-3.2 (3.2): ") for l in lines)
+    assert any(l.startswith("apple-clang-10.0 (10.0): the oldest apple-clang version") for l in lines)
+    code, out, _ = cli("flags", "diff", "clang-7", "apple-clang-10.0")
+    assert code == 0 and out.startswith("clang-7 -> apple-clang-10.0: ")
+    code, out, err = cli("flags", "show", "-c", "clang-3.8", "-Wshadow")
+    assert code == 1 and "run: warnscope flags ingest clang-3.8 --source cfe-3.8.1.src.tar.xz" in err

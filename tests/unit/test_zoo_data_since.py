@@ -116,7 +116,8 @@ def test_since_every_version(since_db, cli_at):
         ("gcc-9", None), ("gcc-10", "gcc-9"), ("gcc-11", "gcc-10")]
     assert rows[0]["introduced"] == [] and rows[2]["introduced"] == [] and not rows[2]["removed"]
     code, text, _ = cli_at(since_db)("flags", "since")
-    assert text.startswith("gcc-9 (9.1.0): the first gcc version ingested, nothing to compare with")
+    assert text.startswith("gcc-9 (9.1.0): the oldest gcc version ingested; the history starts "
+                           "here, so nothing is called new in it")
 
 
 def test_since_orders_by_major_not_by_text(tmp_path, cli_at):

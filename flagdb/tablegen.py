@@ -142,6 +142,7 @@ class _Source:
                 append(("code", m.group()[2:-2], m.start()))
             else:
                 append((kind, m.group(), m.start()))
+        out.extend([("eof", "", len(self.text))] * _EOF_PAD)   # peek() needs no bounds check
         self.tokens = out
 
 
@@ -434,6 +435,8 @@ def _text(value, src: _Source, pos: int) -> str:
 
 
 _BANG = {"!strconcat", "!if", "!eq", "!ne", "!cast"}
+#: end-of-file tokens after the last one (a lookahead of two never runs off the list)
+_EOF_PAD = 3
 
 
 # ----------------------------------------------------------------- parser
@@ -451,12 +454,12 @@ class _Parser:
 
     # tokens
     def peek(self, k: int = 0) -> tuple[str, str, int]:
-        j = self.i + k
-        return self.toks[j] if j < len(self.toks) else ("eof", "", len(self.src.text))
+        return self.toks[self.i + k]
 
     def next(self) -> tuple[str, str, int]:
-        tok = self.peek()
-        self.i += 1
+        tok = self.toks[self.i]
+        if tok[0] != "eof":
+            self.i += 1
         return tok
 
     def fail(self, tok, message: str) -> ParseError:
@@ -476,7 +479,7 @@ class _Parser:
         return tok
 
     def accept(self, text: str) -> bool:
-        tok = self.peek()
+        tok = self.toks[self.i]
         if tok[1] == text and tok[0] in ("punct", "id"):
             self.i += 1
             return True
@@ -562,11 +565,21 @@ class _Parser:
             raise self.fail(var, "foreach needs a list of values")
         self.expect("in")
         outer, start, end = self.env, self.i, None
-        for value in values or [None]:
+        if not values:   # nothing to define: step over the body
+            if not self.accept("{"):
+                raise self.fail(var, "unknown TableGen construct: foreach over an empty list "
+                                     "without a braced body")
+            depth_ = 1
+            while depth_:
+                tok = self.next()
+                if tok[0] == "eof":
+                    raise self.fail(var, "unexpected end of file in the foreach")
+                if tok[0] == "punct":
+                    depth_ += {"{": 1, "}": -1}.get(tok[1], 0)
+            return
+        for value in values:
             self.i = start
             self.env = {**outer, var[1]: value}
-            if value is None:   # an empty list: the body is still read, to find its end
-                self.env = {**outer, var[1]: 0}
             if self.accept("{"):
                 self.statements(lets, depth, top=False)
                 self.expect("}")
@@ -721,7 +734,7 @@ class _Parser:
             values = [a.eval(self.r, env, None) for a in pargs]
             self.expand(pname, values, name, lets, tok, depth + 1)
         inner = _Parser(self.r, src)
-        inner.toks = src.tokens[:end]
+        inner.toks = src.tokens[:end] + [("eof", "", len(src.text))] * _EOF_PAD
         inner.i = start
         inner.env = env
         while inner.i < end:

@@ -127,3 +127,11 @@ def test_unknown_or_bad_constructs_name_file_and_line(body, line, words):
     assert words in message and "\n" not in message
     if line is not None:
         assert message.startswith(f"DiagnosticSemaKinds.td:{PRELUDE.count(chr(10)) + line}:")
+
+
+def test_foreach_over_an_empty_list_defines_nothing():
+    r = records('''
+    foreach std = []<int> in { def x#std : Warning<"x">; }
+    def after : Warning<"after">;
+    ''')
+    assert "after" in r.defs and not any(n.startswith("x") for n in r.defs)

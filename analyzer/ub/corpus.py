@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import hashlib
 import os
+import posixpath
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from warnscope.errors import BadInput, NotInstalled, ParseError, UnsafeInput
@@ -20,7 +21,8 @@ from warnscope.extract import Refused, Tree, shown
 
 SOURCE_SUFFIXES = {".c": "c", ".cpp": "c++", ".cc": "c++", ".cxx": "c++"}
 REQUIRED = ("category", "standard", "summary", "ub")
-KNOWN = set(REQUIRED) | {"std", "link", "args", "exit", "o0-exploited", "note"}
+KNOWN = set(REQUIRED) | {"std", "link", "args", "exit", "o0-exploited", "note",
+                          "ub-line", "twin", "fixes"}
 STD_VALUES = {"c89", "c99", "c11", "c17", "c2x", "gnu89", "gnu99", "gnu11", "gnu17",
               "c++11", "c++14", "c++17", "c++20", "gnu++17", "gnu++20"}
 
@@ -66,6 +68,17 @@ class Case:
     source_hash: str = ""            # sha256 of the source and the expected outputs
     meta: dict = field(default_factory=dict, compare=False)
     source: bytes = field(default=b"", compare=False, repr=False)
+    #: the lines the defect is on (``ub-line:``, the first the main one); () when unmarked
+    ub_lines: tuple[int, ...] = ()
+    #: the id of this case's fixed twin (``twin:``), '' when it has none
+    twin: str = ""
+    #: for a fixed twin, the id of the case it fixes (``fixes:``); '' otherwise
+    fixes: str = ""
+
+    @property
+    def is_twin(self) -> bool:
+        """A program without UB written as the fixed version of a case."""
+        return bool(self.fixes)
 
 
 @dataclass
@@ -76,6 +89,8 @@ class Corpus:
     root: Path
     cases: list[Case]
     refused: list[Refused]
+    #: lines about cases that run but lack part of their meaning (a twin that is missing)
+    notes: list[str] = field(default_factory=list)
 
 
 #: A corpus program or expected output larger than this is not a test case.
@@ -112,10 +127,37 @@ def load(corpus: str | Path) -> Corpus:
             cases.append(_load(tree, name, outputs.get(stem, []), keep_suffix=stems.count(stem) > 1))
         except UnsafeInput as exc:
             refused.append(Refused(tree.shown(name), f"not run: {exc}", rel=name))
+    notes: list[str] = []
+    cases = _link_twins(tree, cases, notes)
     if not cases:
         raise BadInput(f"{shown(str(corpus))}: no .c or .cpp programs in this corpus"
                        + (f" ({len(refused)} files refused)" if refused else ""))
-    return Corpus(root=tree.root, cases=cases, refused=sorted(refused, key=lambda r: r.path))
+    return Corpus(root=tree.root, cases=cases, refused=sorted(refused, key=lambda r: r.path),
+                  notes=notes)
+
+
+def _link_twins(tree: Tree, cases: list[Case], notes: list[str]) -> list[Case]:
+    """Each case's ``twin:`` checked against the corpus: a twin that is missing, or that
+    is itself a case with UB, is no twin (the case still runs; its false alarms cannot be
+    counted, which a line says). A twin names the case it fixes even if its own
+    ``fixes:`` is absent."""
+    by_id = {c.id: c for c in cases}
+    fixed_by: dict[str, str] = {}
+    out = []
+    for case in cases:
+        if case.twin:
+            twin = by_id.get(case.twin)
+            why = ("is not in the corpus" if twin is None
+                   else "has UB itself" if twin.ub is not False else "")
+            if why:
+                rel = case.path.relative_to(tree.given).as_posix()
+                notes.append(f"{tree.shown(rel)}: its twin {shown(case.meta.get('twin', ''))!r} "
+                             f"{why}: the case runs, its detectors' false alarms are not counted")
+                case = replace(case, twin="")
+            else:
+                fixed_by[case.twin] = case.id
+        out.append(case)
+    return [replace(c, fixes=fixed_by[c.id]) if c.id in fixed_by else c for c in out]
 
 
 def discover(corpus: str | Path) -> list[Case]:
@@ -164,6 +206,8 @@ def _load(tree: Tree, rel: str, outputs: list[str], keep_suffix: bool) -> Case:
     except ValueError:
         raise ParseError(str(path), None, f"exit is not a number: {meta['exit']!r}") from None
     return Case(
+        ub_lines=_ub_lines(path, meta, source), twin=_sibling(path, case_id, meta, "twin"),
+        fixes=_sibling(path, case_id, meta, "fixes"),
         id=case_id, path=path, language=language, category=meta["category"], std=std,
         standard=meta["standard"], summary=meta["summary"], ub=_yes_no(path, meta, "ub"),
         link=tuple(meta.get("link", "").split()), args=tuple(meta.get("args", "").split()),
@@ -209,6 +253,37 @@ def _check_link(path: Path, line: int, value: str) -> None:
             raise ParseError(str(path), line,
                              f"link: {word!r} is not allowed (only -l<name>, -pthread, -D, -U, "
                              "-std=, -W<warning> and code-generation -f switches)")
+
+
+def _ub_lines(path: Path, meta: dict[str, str], source: bytes) -> tuple[int, ...]:
+    """``ub-line: 16`` or ``ub-line: 30, 21``: lines of the file, the first the main one."""
+    value = meta.get("ub-line", "")
+    if not value:
+        return ()
+    words = [w.strip() for w in value.split(",")]
+    if not all(re.fullmatch(r"[1-9][0-9]{0,6}", w) for w in words):
+        raise ParseError(str(path), None, f"ub-line must be line numbers, not {value!r}")
+    lines = tuple(int(w) for w in words)
+    count = source.count(b"\n") + (0 if source.endswith(b"\n") else 1)
+    if max(lines) > count:
+        raise ParseError(str(path), None, f"ub-line {max(lines)} is past the file's end "
+                                          f"(line {count})")
+    return lines
+
+
+#: What ``twin:`` and ``fixes:`` may name: a program in the same folder, never a path.
+_SIBLING = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.+-]*\.(c|cpp|cc|cxx)")
+
+
+def _sibling(path: Path, case_id: str, meta: dict[str, str], key: str) -> str:
+    """The case id that ``twin:``/``fixes:`` names ('' when absent): a file beside this one."""
+    value = meta.get(key, "")
+    if not value:
+        return ""
+    if not _SIBLING.fullmatch(value) or value == path.name:
+        raise ParseError(str(path), None, f"{key}: {value!r} is not another program's "
+                                          "file name in the same folder")
+    return posixpath.join(posixpath.dirname(case_id), posixpath.splitext(value)[0])
 
 
 def _yes_no(path: Path, meta: dict[str, str], key: str, default: str | None = None) -> bool:

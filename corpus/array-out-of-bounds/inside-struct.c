@@ -3,6 +3,8 @@
  * standard: C17 6.5.6p8
  * summary: a search loop runs to table[4] of int table[4], reading the next member of the same struct
  * ub: yes
+ * ub-line: 21
+ * twin: inside-struct.fixed.c
  */
 #include <stdio.h>
 

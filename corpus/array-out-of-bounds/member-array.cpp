@@ -3,6 +3,8 @@
  * standard: C++17 [expr.add]/4
  * summary: writing buf[4] of char buf[4] inside a class overwrites the next member
  * ub: yes
+ * ub-line: 19
+ * twin: member-array.fixed.cpp
  */
 #include <cstdio>
 

@@ -4,6 +4,8 @@
  * summary: a loop that loads d[16] of int d[16] after its last iteration (the SPEC 2006 SATD pattern)
  * ub: yes
  * note: the value read past the end is discarded, so an unexploited run prints the plain sum
+ * ub-line: 17
+ * twin: read-past-end.fixed.c
  */
 #include <stdio.h>
 

@@ -3,6 +3,8 @@
  * standard: C17 6.5.6p8
  * summary: m[0][i] for i up to 5 in int m[2][3] walks from the first row into the second
  * ub: yes
+ * ub-line: 19
+ * twin: two-dimensional.fixed.c
  */
 #include <stdio.h>
 

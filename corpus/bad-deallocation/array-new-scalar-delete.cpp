@@ -4,6 +4,8 @@
  * summary: new int[] released with scalar delete
  * ub: yes
  * note: for a trivially destructible type both forms end in free() of the same address with glibc
+ * ub-line: 17
+ * twin: array-new-scalar-delete.fixed.cpp
  */
 #include <cstdio>
 

@@ -4,6 +4,8 @@
  * summary: an array of objects with a destructor released with scalar delete
  * ub: yes
  * note: scalar delete runs one destructor and frees the address after the array cookie, which glibc rejects (SIGABRT)
+ * ub-line: 33
+ * twin: array-of-objects.fixed.cpp
  */
 #include <csignal>
 #include <cstdio>

@@ -4,6 +4,8 @@
  * summary: the same block is freed twice
  * ub: yes
  * note: glibc detects the second free and aborts (SIGABRT); the handler prints that and exits 0
+ * ub-line: 29
+ * twin: double-free.fixed.c
  */
 #include <signal.h>
 #include <stdio.h>

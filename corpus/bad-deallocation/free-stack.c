@@ -4,6 +4,8 @@
  * summary: free() of the address of a local array
  * ub: yes
  * note: glibc either rejects the pointer and aborts or faults reading the fake chunk header before it; the handler prints the signal and exits 0
+ * ub-line: 28
+ * twin: free-stack.fixed.c
  */
 #include <signal.h>
 #include <stdio.h>

@@ -4,6 +4,8 @@
  * summary: memory from malloc released with delete
  * ub: yes
  * note: libstdc++'s operator delete calls free(), so an unexploited run just works
+ * ub-line: 18
+ * twin: malloc-delete.fixed.cpp
  */
 #include <cstdio>
 #include <cstdlib>

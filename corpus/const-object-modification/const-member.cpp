@@ -4,6 +4,8 @@
  * summary: the const member of an automatic object is changed through const_cast
  * ub: yes
  * note: unexploited, the store changes the member and both reads see 8
+ * ub-line: 18
+ * twin: const-member.fixed.cpp
  */
 #include <cstdio>
 

@@ -4,6 +4,8 @@
  * summary: a const global is modified through const_cast
  * ub: yes
  * note: the object lives in read-only memory, so the store faults (SIGSEGV); the handler prints that and exits 0
+ * ub-line: 26
+ * twin: global-const.fixed.cpp
  */
 #include <csignal>
 #include <cstdio>

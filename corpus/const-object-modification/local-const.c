@@ -5,6 +5,8 @@
  * ub: yes
  * o0-exploited: yes
  * note: unexploited, the store changes the object and both reads see 2; clang uses the initial value 1 for the plain read even at -O0, gcc from -O1
+ * ub-line: 15
+ * twin: local-const.fixed.c
  */
 #include <stdio.h>
 

@@ -4,6 +4,8 @@
  * summary: a freed pointer is compared with the next allocation of the same size
  * ub: yes
  * note: glibc hands the just-freed block out again, so the addresses compare equal when unexploited
+ * ub-line: 19
+ * twin: compare-after-free.fixed.c
  */
 #include <stdio.h>
 #include <stdlib.h>

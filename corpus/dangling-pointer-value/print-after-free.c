@@ -4,6 +4,8 @@
  * summary: a pointer is formatted with %p before and after the block it points to is freed
  * ub: yes
  * note: free() cannot change the caller's copy of the pointer, so an unexploited run formats the same text twice
+ * ub-line: 21
+ * twin: print-after-free.fixed.c
  */
 #include <stdio.h>
 #include <stdlib.h>

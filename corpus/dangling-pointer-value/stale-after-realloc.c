@@ -4,6 +4,8 @@
  * summary: the old pointer passed to realloc is compared with the result
  * ub: yes
  * note: glibc keeps a same-size block in place, so the pointers compare equal when unexploited
+ * ub-line: 18
+ * twin: stale-after-realloc.fixed.c
  */
 #include <stdio.h>
 #include <stdlib.h>

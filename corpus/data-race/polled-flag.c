@@ -5,6 +5,8 @@
  * ub: yes
  * link: -pthread
  * note: unexploited, the poll sees the store within about 10 ms; hoisting the load out of the loop spins forever
+ * ub-line: 30, 21
+ * twin: polled-flag.fixed.c
  */
 #include <pthread.h>
 #include <stdio.h>

@@ -5,6 +5,8 @@
  * ub: yes
  * link: -pthread
  * note: unexploited, x86-64 keeps the stores in order and the reader sees the filled struct
+ * ub-line: 32, 29
+ * twin: published-pointer.fixed.cpp
  */
 #include <chrono>
 #include <cstdio>

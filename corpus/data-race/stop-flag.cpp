@@ -5,6 +5,8 @@
  * ub: yes
  * link: -pthread
  * note: unexploited, the worker spins while the main thread sleeps 10 ms, then sees the flag and stops; the atomic start flag only makes sure it has begun
+ * ub-line: 24, 30
+ * twin: stop-flag.fixed.cpp
  */
 #include <atomic>
 #include <chrono>

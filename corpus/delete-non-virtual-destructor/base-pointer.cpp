@@ -4,6 +4,8 @@
  * summary: a derived object is deleted through a pointer to a base without a virtual destructor
  * ub: yes
  * note: unexploited, only the base destructor runs
+ * ub-line: 24
+ * twin: base-pointer.fixed.cpp
  */
 #include <cstdio>
 

@@ -4,6 +4,8 @@
  * summary: an object is deleted through a pointer to its second base class, which has no virtual destructor
  * ub: yes
  * note: the pointer is not the start of the allocation, so glibc rejects it (SIGABRT); the handler prints that and exits 0
+ * ub-line: 38
+ * twin: second-base.fixed.cpp
  */
 #include <csignal>
 #include <cstdio>

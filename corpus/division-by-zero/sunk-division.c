@@ -4,6 +4,8 @@
  * summary: a division by zero whose result is only used on the non-zero path; it may be moved there
  * ub: yes
  * note: executed as written, the division traps (SIGFPE on x86-64); the handler prints that and exits 0
+ * ub-line: 27
+ * twin: sunk-division.fixed.c
  */
 #include <signal.h>
 #include <stdio.h>

@@ -4,6 +4,8 @@
  * summary: a remainder by zero whose result is never used; the compiler may drop it
  * ub: yes
  * note: executed as written, the division traps (SIGFPE on x86-64); the handler prints that and exits 0
+ * ub-line: 25
+ * twin: unused-remainder.fixed.cpp
  */
 #include <csignal>
 #include <cstdio>

@@ -3,6 +3,8 @@
  * standard: C++17 [conv.fpint]/1
  * summary: converting NaN to int; x86-64 cvttsd2si returns INT_MIN
  * ub: yes
+ * ub-line: 16
+ * twin: nan.fixed.cpp
  */
 #include <cmath>
 #include <cstdio>

@@ -4,6 +4,8 @@
  * summary: (unsigned)-1.0 is out of range of unsigned int
  * ub: yes
  * note: converting through a 64-bit signed integer gives 4294967295, saturating gives 0
+ * ub-line: 17
+ * twin: negative-to-unsigned.fixed.c
  */
 #include <stdio.h>
 

@@ -4,6 +4,8 @@
  * summary: converting 300.0 to unsigned char, which cannot hold it
  * ub: yes
  * note: converting through int and truncating gives 44, saturating gives 255
+ * ub-line: 16
+ * twin: to-unsigned-char.fixed.cpp
  */
 #include <cstdio>
 

@@ -3,6 +3,8 @@
  * standard: C17 6.3.1.4p1
  * summary: (int)1e10; x86-64 cvttsd2si returns the 'integer indefinite' value INT_MIN
  * ub: yes
+ * ub-line: 16
+ * twin: too-large.fixed.c
  */
 #include <stdio.h>
 

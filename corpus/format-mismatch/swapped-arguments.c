@@ -4,6 +4,8 @@
  * summary: printf %d is given a double, then %f is given an int
  * ub: yes
  * note: on x86-64 the double goes in xmm0 and the int in esi, so each conversion finds the other's value: '3 2.50'
+ * ub-line: 17
+ * twin: swapped-arguments.fixed.c
  */
 #include <stdio.h>
 

@@ -3,6 +3,8 @@
  * standard: C17 6.3.2.3p8
  * summary: a function returning int is called through a pointer to a function returning void
  * ub: yes
+ * ub-line: 23, 24
+ * twin: ignored-result.fixed.c
  */
 #include <stdio.h>
 

@@ -4,6 +4,8 @@
  * summary: a function taking int * is called through a pointer to a function taking char *
  * ub: yes
  * note: both pointers are passed the same way on x86-64, so the call works when unexploited
+ * ub-line: 22, 21
+ * twin: pointer-parameter.fixed.c
  */
 #include <stdio.h>
 

@@ -4,6 +4,8 @@
  * summary: a function taking int is called through a pointer to a function taking long
  * ub: yes
  * note: the callee reads the low 32 bits of the register, so an unexploited call sees 7
+ * ub-line: 20, 19
+ * twin: wider-parameter.fixed.cpp
  */
 #include <cstdio>
 

@@ -4,6 +4,8 @@
  * summary: a side-effect-free loop that never ends; C++ forward progress lets the compiler assume it does
  * ub: yes
  * note: n stays odd forever, so an unexploited run spins until the 100 ms timer fires and prints 'timer'
+ * ub-line: 28
+ * twin: odd-counter-forward-progress.fixed.cpp
  */
 #include <csignal>
 #include <cstdio>

@@ -5,6 +5,8 @@
  * ub: yes
  * std: gnu17
  * note: n stays odd forever, so an unexploited run spins until the 100 ms timer fires and prints 'timer'
+ * ub-line: 31
+ * twin: odd-counter.fixed.c
  */
 #include <signal.h>
 #include <stdio.h>

@@ -4,6 +4,8 @@
  * summary: while (true) {} in C++: unlike C, forward progress covers loops with constant conditions too
  * ub: yes
  * note: an unexploited run spins until the 100 ms timer fires and prints 'timer'; the C version is control/while-one
+ * ub-line: 25
+ * twin: while-true.fixed.cpp
  */
 #include <csignal>
 #include <cstdio>

@@ -4,6 +4,8 @@
  * summary: LLONG_MIN / -1 in a helper; x86-64 idiv traps, a negation would wrap
  * ub: yes
  * note: executed as written, idiv traps (SIGFPE); the handler prints that and exits 0
+ * ub-line: 24
+ * twin: divide-long-long.fixed.cpp
  */
 #include <climits>
 #include <csignal>

@@ -4,6 +4,8 @@
  * summary: INT_MIN / -1 overflows; x86-64 idiv traps, a negation would wrap
  * ub: yes
  * note: executed as written, idiv traps (SIGFPE); the handler prints that and exits 0
+ * ub-line: 29
+ * twin: divide.fixed.c
  */
 #include <limits.h>
 #include <signal.h>

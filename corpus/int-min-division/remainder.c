@@ -4,6 +4,8 @@
  * summary: INT_MIN % -1 is undefined because INT_MIN / -1 is; x86-64 idiv traps, folding gives 0
  * ub: yes
  * note: executed as written, idiv traps (SIGFPE); the handler prints that and exits 0
+ * ub-line: 29
+ * twin: remainder.fixed.c
  */
 #include <limits.h>
 #include <signal.h>

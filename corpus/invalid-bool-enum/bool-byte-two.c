@@ -5,6 +5,8 @@
  * ub: yes
  * o0-exploited: yes
  * note: treating any non-zero byte as true prints 'true'; even at -O0 clang tests only bit 0 (prints 'false') and gcc computes !b as b ^ 1 (prints both)
+ * ub-line: 28
+ * twin: bool-byte-two.fixed.c
  */
 #include <stdio.h>
 #include <string.h>

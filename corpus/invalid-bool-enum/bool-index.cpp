@@ -4,6 +4,8 @@
  * summary: a bool holding byte value 3 selects between two names
  * ub: yes
  * note: treating any non-zero byte as true picks 'yes'; testing only bit 0 also does, code that uses the byte as an index reads past the table
+ * ub-line: 25
+ * twin: bool-index.fixed.cpp
  */
 #include <cstdio>
 #include <cstring>

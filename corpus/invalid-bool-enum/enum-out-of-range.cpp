@@ -4,6 +4,8 @@
  * summary: static_cast of 5 to an enum without fixed underlying type whose values fit in 2 bits
  * ub: yes
  * note: unexploited, the value stays 5 and the default branch runs
+ * ub-line: 26
+ * twin: enum-out-of-range.fixed.cpp
  */
 #include <cstdio>
 

@@ -3,6 +3,8 @@
  * standard: C17 6.5.7p4
  * summary: 1 << 31 shifts a one into the sign bit of an int (undefined in C, defined in C++14 and later)
  * ub: yes
+ * ub-line: 14
+ * twin: into-sign-bit.fixed.c
  */
 #include <stdio.h>
 

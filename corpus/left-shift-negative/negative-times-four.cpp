@@ -3,6 +3,8 @@
  * standard: C++17 [expr.shift]/2
  * summary: -3 << 2 shifts a negative value (undefined in C++17, defined since C++20)
  * ub: yes
+ * ub-line: 14
+ * twin: negative-times-four.fixed.cpp
  */
 #include <cstdio>
 

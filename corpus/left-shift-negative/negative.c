@@ -3,6 +3,8 @@
  * standard: C17 6.5.7p4
  * summary: -1 << 1 shifts a negative value
  * ub: yes
+ * ub-line: 15
+ * twin: negative.fixed.c
  */
 #include <stdio.h>
 

@@ -4,6 +4,8 @@
  * summary: a double is stored at an odd offset of a malloc'd buffer and read through a double pointer
  * ub: yes
  * note: the buffer has no declared type, so the memcpy gives those bytes the effective type double; only the alignment is wrong
+ * ub-line: 21, 20
+ * twin: odd-address-double.fixed.c
  */
 #include <stdio.h>
 #include <stdlib.h>

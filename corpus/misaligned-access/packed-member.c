@@ -3,6 +3,8 @@
  * standard: C17 6.3.2.3p7
  * summary: the address of an int member of a packed struct (GNU attribute) is passed on as a plain int pointer
  * ub: yes
+ * ub-line: 25, 18
+ * twin: packed-member.fixed.c
  */
 #include <stdio.h>
 

@@ -4,6 +4,8 @@
  * summary: a uint32_t pointer one byte into a buffer is used to sum the buffer; vector code may assume 4-byte alignment
  * ub: yes
  * note: the buffer comes from malloc, so reading it as uint32_t breaks no aliasing rule; only the alignment is wrong
+ * ub-line: 19, 29
+ * twin: unaligned-sum.fixed.c
  */
 #include <stdint.h>
 #include <stdio.h>

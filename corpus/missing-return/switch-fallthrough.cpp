@@ -5,6 +5,8 @@
  * ub: yes
  * o0-exploited: yes
  * note: clang++ traps (ud2) at the end of the function even at -O0; g++ -O0 returns what is in the register
+ * ub-line: 19
+ * twin: switch-fallthrough.fixed.cpp
  */
 #include <cstdio>
 

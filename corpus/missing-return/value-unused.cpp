@@ -5,6 +5,8 @@
  * ub: yes
  * o0-exploited: yes
  * note: clang++ puts a trap (ud2) at the end of the function even at -O0; g++ -O0 just returns
+ * ub-line: 18
+ * twin: value-unused.fixed.cpp
  */
 #include <cstdio>
 

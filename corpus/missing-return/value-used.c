@@ -4,6 +4,8 @@
  * summary: a non-void function falls off its end and the caller uses the result
  * ub: yes
  * note: unexploited, the result is whatever is left in the return register; either branch may print
+ * ub-line: 21, 16
+ * twin: value-used.fixed.c
  */
 #include <stdio.h>
 

@@ -4,6 +4,8 @@
  * summary: a struct member is read through a null pointer before the pointer is checked for null
  * ub: yes
  * note: executed as written, the load faults (SIGSEGV); the handler prints that and exits 0
+ * ub-line: 29
+ * twin: check-after-use.fixed.c
  */
 #include <signal.h>
 #include <stddef.h>

@@ -4,6 +4,8 @@
  * summary: &p->second with p null, followed by a null check of p
  * ub: yes
  * note: computing the member address does not load anything, so an unexploited run reaches the check
+ * ub-line: 20
+ * twin: member-address.fixed.c
  */
 #include <stddef.h>
 #include <stdio.h>

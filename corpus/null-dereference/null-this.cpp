@@ -3,6 +3,8 @@
  * standard: C++17 [class.mfct.non-static]/2
  * summary: a member function called through a null pointer checks 'this == nullptr'
  * ub: yes
+ * ub-line: 27, 18
+ * twin: null-this.fixed.cpp
  */
 #include <cstdio>
 

@@ -3,6 +3,8 @@
  * standard: C17 7.24.1p2
  * summary: memcpy from a null pointer with length 0, followed by a null check of the source
  * ub: yes
+ * ub-line: 16
+ * twin: memcpy-null.fixed.c
  */
 #include <stdio.h>
 #include <string.h>

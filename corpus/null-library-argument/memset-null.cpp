@@ -4,6 +4,8 @@
  * summary: memset on a null pointer with length 0, followed by a null check
  * ub: yes
  * note: C++17 [library.c] takes the C library rules over
+ * ub-line: 15
+ * twin: memset-null.fixed.cpp
  */
 #include <cstdio>
 #include <cstring>

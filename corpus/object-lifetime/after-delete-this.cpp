@@ -4,6 +4,8 @@
  * summary: a member function deletes its own object and then reads a member
  * ub: yes
  * note: glibc leaves bytes past the first 16 of the freed block alone, so the member still reads 7
+ * ub-line: 21
+ * twin: after-delete-this.fixed.cpp
  */
 #include <cstdio>
 

@@ -4,6 +4,8 @@
  * summary: a member is read through a pointer after the object's destructor cleared it
  * ub: yes
  * note: the stores of a destructor are dead once the lifetime ends, so they may be removed (g++ -flifetime-dse)
+ * ub-line: 23
+ * twin: destructor-stores.fixed.cpp
  */
 #include <cstdio>
 #include <new>

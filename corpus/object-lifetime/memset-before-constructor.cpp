@@ -4,6 +4,8 @@
  * summary: storage is memset before placement new, whose constructor leaves the member indeterminate, and the member is read
  * ub: yes
  * note: unexploited, the member still holds the memset bytes; g++ treats stores before the lifetime starts as dead (-flifetime-dse)
+ * ub-line: 29
+ * twin: memset-before-constructor.fixed.cpp
  */
 #include <cstdio>
 #include <cstring>

@@ -4,6 +4,8 @@
  * summary: an object with a const member is replaced by placement new and read through the old pointer
  * ub: yes
  * note: without std::launder the old pointer does not refer to the new object; unexploited, it reads the new value 2
+ * ub-line: 28
+ * twin: reuse-without-launder.fixed.cpp
  */
 #include <cstdio>
 #include <new>

@@ -4,6 +4,8 @@
  * summary: std::memcpy shifting an int array left by one element over itself
  * ub: yes
  * note: C++17 [library.c] takes the C library rules over; copying left works with any forward copy
+ * ub-line: 16
+ * twin: memcpy-overlap.fixed.cpp
  */
 #include <cstdio>
 #include <cstring>

@@ -4,6 +4,8 @@
  * summary: memcpy between overlapping parts of one buffer, shifting a string right by one
  * ub: yes
  * note: a memmove-like copy gives 'aabcdefgh', a byte-by-byte forward copy smears the first byte
+ * ub-line: 18
+ * twin: memcpy-shift.fixed.c
  */
 #include <stdio.h>
 #include <string.h>

@@ -4,6 +4,8 @@
  * summary: sprintf appends to a buffer that is also its %s argument
  * ub: yes
  * note: glibc writes 'log: ' before it reads the second argument, giving 'log: log: '; reading the arguments first gives 'log: log'
+ * ub-line: 16
+ * twin: sprintf-append.fixed.c
  */
 #include <stdio.h>
 

@@ -4,6 +4,8 @@
  * summary: strcpy removes a prefix by copying a string onto itself, two characters to the left
  * ub: yes
  * note: a byte-by-byte forward copy gives 'cdef'; glibc's x86-64 strcpy copies with overlapping word stores and gives 'cfef'
+ * ub-line: 17
+ * twin: strcpy-self.fixed.c
  */
 #include <stdio.h>
 #include <string.h>

@@ -4,6 +4,8 @@
  * summary: relational comparison of pointers into two different arrays, both ways round
  * ub: yes
  * note: comparing addresses prints '1 0' or '0 1' depending on the layout; folding both to false prints '0 0'
+ * ub-line: 14
+ * twin: different-arrays.fixed.c
  */
 #include <stdio.h>
 

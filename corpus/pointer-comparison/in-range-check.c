@@ -4,6 +4,8 @@
  * summary: a 'does this pointer point into my pool' check applied to a pointer into another object
  * ub: yes
  * note: comparing addresses the pointer is found to lie outside the pool, whatever the layout
+ * ub-line: 17
+ * twin: in-range-check.fixed.c
  */
 #include <stdio.h>
 

@@ -4,6 +4,8 @@
  * summary: subtracting pointers into two different arrays
  * ub: yes
  * note: with flat addresses the difference is the distance between the arrays; its sign depends on the layout
+ * ub-line: 18
+ * twin: subtract-objects.fixed.cpp
  */
 #include <cstddef>
 #include <cstdio>

@@ -3,6 +3,8 @@
  * standard: C17 6.5.6p8
  * summary: a backwards walk whose last decrement forms a pointer before the first element
  * ub: yes
+ * ub-line: 16
+ * twin: before-begin.fixed.c
  */
 #include <stdio.h>
 

@@ -3,6 +3,8 @@
  * standard: C++17 [expr.add]/4
  * summary: a pointer moved 10 elements past a 4-element array and back again
  * ub: yes
+ * ub-line: 14
+ * twin: far-past-end.fixed.cpp
  */
 #include <cstdio>
 

@@ -5,6 +5,8 @@
  * ub: yes
  * o0-exploited: yes
  * note: with plain address arithmetic p + 2^63 does not wrap for a user-space p, so it prints 'too long'; gcc folds p + len < p to a signed test of len even at -O0 and prints 'wraps', clang from -O1
+ * ub-line: 16
+ * twin: signed-length-check.fixed.c
  */
 #include <stdint.h>
 #include <stdio.h>

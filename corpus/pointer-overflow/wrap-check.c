@@ -4,6 +4,8 @@
  * summary: the bounds check 'buf + len < buf' with a huge len; forming the pointer is already undefined
  * ub: yes
  * note: with wrapping address arithmetic the sum lands below buf and the check fires
+ * ub-line: 15
+ * twin: wrap-check.fixed.c
  */
 #include <stdint.h>
 #include <stdio.h>

@@ -4,6 +4,8 @@
  * summary: a loop a[i] = b[i] + 1 with restrict parameters is called with b one element behind a
  * ub: yes
  * note: run in order, each element sees the value just written before it, giving 1 2 3 ... 16
+ * ub-line: 22, 15
+ * twin: overlapping-loop.fixed.c
  */
 #include <stdio.h>
 

@@ -3,6 +3,8 @@
  * standard: C17 6.7.3.1p4
  * summary: two restrict pointers to the same int are both written and one is read back
  * ub: yes
+ * ub-line: 22, 14
+ * twin: store-reload.fixed.c
  */
 #include <stdio.h>
 

@@ -3,6 +3,8 @@
  * standard: C17 6.5.7p3
  * summary: 1u << 32 with the count from argc; x86-64 masks the count to 5 bits, giving 1
  * ub: yes
+ * ub-line: 16
+ * twin: by-width.fixed.c
  */
 #include <stdio.h>
 

@@ -4,6 +4,8 @@
  * summary: a loop that shifts 1u left until the result is 0; the count reaches 32
  * ub: yes
  * note: on x86-64 1u << 32 is 1, so an unexploited run stops at the guard of 40 steps
+ * ub-line: 17
+ * twin: loop-bound.fixed.c
  */
 #include <stdio.h>
 

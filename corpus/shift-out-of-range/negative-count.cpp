@@ -3,6 +3,8 @@
  * standard: C++17 [expr.shift]/1
  * summary: a shift by -1; x86-64 masks the count to 31
  * ub: yes
+ * ub-line: 15
+ * twin: negative-count.fixed.cpp
  */
 #include <cstdio>
 

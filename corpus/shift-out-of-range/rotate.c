@@ -3,6 +3,8 @@
  * standard: C17 6.5.7p3
  * summary: a hand-written rotate that shifts right by 32 when the rotation is 0
  * ub: yes
+ * ub-line: 15
+ * twin: rotate.fixed.c
  */
 #include <stdint.h>
 #include <stdio.h>

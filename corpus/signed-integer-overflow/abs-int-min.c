@@ -3,6 +3,8 @@
  * standard: C17 7.22.6.1p2
  * summary: abs(INT_MIN) is not representable; the compiler may assume abs never returns a negative value
  * ub: yes
+ * ub-line: 17
+ * twin: abs-int-min.fixed.c
  */
 #include <limits.h>
 #include <stdio.h>

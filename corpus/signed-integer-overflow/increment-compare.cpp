@@ -5,6 +5,8 @@
  * ub: yes
  * o0-exploited: yes
  * note: g++ folds x + 1 > x to true while parsing, even at -O0; clang++ -O0 wraps and prints 'wraps'
+ * ub-line: 16
+ * twin: increment-compare.fixed.cpp
  */
 #include <climits>
 #include <cstdio>
@@ -17,7 +19,7 @@ static bool grows(int x)
 int main(int argc, char **)
 {
     volatile int start = INT_MAX;
-    int x = start + argc - 1;
+    int x = start + (argc - 1);
     std::puts(grows(x) ? "grows" : "wraps");
     return 0;
 }

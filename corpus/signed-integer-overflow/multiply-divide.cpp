@@ -4,6 +4,8 @@
  * summary: (a * 2) / 2 with a = INT_MAX, in two statements; the compiler may simplify it to a
  * ub: yes
  * note: wrapping gives -2 / 2 = -1
+ * ub-line: 16
+ * twin: multiply-divide.fixed.cpp
  */
 #include <climits>
 #include <cstdio>

@@ -3,6 +3,8 @@
  * standard: C17 6.5p5
  * summary: an after-the-fact overflow check 'a + 1 < a' that the compiler may fold to false
  * ub: yes
+ * ub-line: 14
+ * twin: overflow-check.fixed.c
  */
 #include <limits.h>
 #include <stdio.h>

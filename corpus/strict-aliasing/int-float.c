@@ -4,6 +4,8 @@
  * summary: an int is overwritten through a float pointer; the compiler may assume they do not alias
  * ub: yes
  * note: 0.0f has the same bits as the int 0
+ * ub-line: 15
+ * twin: int-float.fixed.c
  */
 #include <stdio.h>
 

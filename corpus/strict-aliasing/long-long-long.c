@@ -3,6 +3,8 @@
  * standard: C17 6.5p7
  * summary: long and long long have the same size on x86-64 but are different types that may not alias
  * ub: yes
+ * ub-line: 14
+ * twin: long-long-long.fixed.c
  */
 #include <stdio.h>
 

@@ -3,6 +3,8 @@
  * standard: C++17 [basic.lval]/8
  * summary: the low half of a uint32_t is rewritten through a uint16_t pointer
  * ub: yes
+ * ub-line: 16
+ * twin: short-halves.fixed.cpp
  */
 #include <cstdint>
 #include <cstdio>

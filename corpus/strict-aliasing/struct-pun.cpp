@@ -3,6 +3,8 @@
  * standard: C++17 [basic.lval]/8
  * summary: two unrelated structs with the same layout are used to access the same storage
  * ub: yes
+ * ub-line: 17
+ * twin: struct-pun.fixed.cpp
  */
 #include <cstdio>
 

@@ -4,6 +4,8 @@
  * summary: const_cast removes const from a string literal, which is then modified
  * ub: yes
  * note: the literal lives in read-only memory, so the store faults (SIGSEGV); the handler prints that and exits 0
+ * ub-line: 23, 30
+ * twin: const-cast.fixed.cpp
  */
 #include <csignal>
 #include <cstdio>

@@ -4,6 +4,8 @@
  * summary: a string literal written through a pointer after an identical literal was printed
  * ub: yes
  * note: the store faults (SIGSEGV); the handler prints that and exits 0
+ * ub-line: 29
+ * twin: shared-literal.fixed.c
  */
 #include <signal.h>
 #include <stdio.h>

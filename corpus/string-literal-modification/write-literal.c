@@ -4,6 +4,8 @@
  * summary: the first character of a string literal is overwritten through a char pointer
  * ub: yes
  * note: the literal lives in read-only memory, so the store faults (SIGSEGV); the handler prints that and exits 0
+ * ub-line: 27
+ * twin: write-literal.fixed.c
  */
 #include <signal.h>
 #include <stdio.h>

@@ -4,6 +4,8 @@
  * summary: an uninitialised bool is printed and tested both ways
  * ub: yes
  * note: unexploited, the flag holds some fixed value and exactly one of the tests succeeds
+ * ub-line: 17
+ * twin: bool-flag.fixed.cpp
  */
 #include <cstdio>
 

@@ -4,6 +4,8 @@
  * summary: an uninitialised local whose address is never taken is tested twice, as x == 0 and as x != 0
  * ub: yes
  * note: unexploited, the variable holds some fixed value, so exactly one line is printed
+ * ub-line: 18
+ * twin: both-branches.fixed.c
  */
 #include <stdio.h>
 

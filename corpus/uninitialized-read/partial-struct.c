@@ -4,6 +4,8 @@
  * summary: a local struct whose second member is set only when argc > 1 is used in a comparison
  * ub: yes
  * note: unexploited, the member holds some fixed value, so exactly one line is printed
+ * ub-line: 24
+ * twin: partial-struct.fixed.c
  */
 #include <stdio.h>
 

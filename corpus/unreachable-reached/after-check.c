@@ -4,6 +4,8 @@
  * summary: __builtin_unreachable() after a range check that fails; the compiler may drop the check
  * ub: yes
  * note: GCC documents __builtin_unreachable as undefined when reached, like C23 unreachable(); an unexploited run continues after it
+ * ub-line: 17
+ * twin: after-check.fixed.c
  */
 #include <stdio.h>
 

@@ -4,6 +4,8 @@
  * summary: after a search loop, __builtin_unreachable() asserts the key was found, but it was not
  * ub: yes
  * note: an unexploited run passes the unreachable point and returns -1
+ * ub-line: 23
+ * twin: loop-exit.fixed.cpp
  */
 #include <cstdio>
 

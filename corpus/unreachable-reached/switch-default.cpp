@@ -4,6 +4,8 @@
  * summary: __builtin_unreachable() asserts that a mode is 0 or 2, and it is reached with mode 1
  * ub: yes
  * note: GCC documents __builtin_unreachable as undefined when reached, like std::unreachable; an unexploited run goes on and prints 'other'
+ * ub-line: 20
+ * twin: switch-default.fixed.cpp
  */
 #include <cstdio>
 

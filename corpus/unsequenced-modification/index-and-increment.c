@@ -4,6 +4,8 @@
  * summary: a[i] = i++ reads i for the index unsequenced with its increment (defined in C++17)
  * ub: yes
  * note: indexing with the old value writes a[1], with the new value a[2]
+ * ub-line: 17
+ * twin: index-and-increment.fixed.c
  */
 #include <stdio.h>
 

@@ -4,6 +4,8 @@
  * summary: printf("%d %d", i++, i++): the argument evaluations are unsequenced in C
  * ub: yes
  * note: left-to-right evaluation prints '1 2', right-to-left prints '2 1'
+ * ub-line: 16
+ * twin: printf-arguments.fixed.c
  */
 #include <stdio.h>
 

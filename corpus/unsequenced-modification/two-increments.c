@@ -4,6 +4,8 @@
  * summary: i++ + i++ modifies i twice without a sequence point
  * ub: yes
  * note: evaluating the two increments one after the other gives 1 + 2 = 3 with i = 3; reading both before either store gives 2
+ * ub-line: 16
+ * twin: two-increments.fixed.c
  */
 #include <stdio.h>
 

@@ -4,6 +4,8 @@
  * summary: writing through the old pointer after realloc returned (the same address)
  * ub: yes
  * note: glibc keeps a same-size block in place, so both pointers name the same int when unexploited
+ * ub-line: 18
+ * twin: after-realloc.fixed.c
  */
 #include <stdio.h>
 #include <stdlib.h>

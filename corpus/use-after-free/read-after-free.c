@@ -4,6 +4,8 @@
  * summary: a byte of a freed block is written and read back
  * ub: yes
  * note: glibc reuses only the first 16 bytes of a freed small block, so byte 32 keeps its value
+ * ub-line: 19, 20
+ * twin: read-after-free.fixed.c
  */
 #include <stdio.h>
 #include <stdlib.h>

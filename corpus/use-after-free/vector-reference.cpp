@@ -4,6 +4,8 @@
  * summary: a reference into a std::vector is read after push_back reallocated the storage
  * ub: yes
  * note: glibc leaves bytes past the first 16 of the freed block alone, so the old value is still there
+ * ub-line: 21, 22
+ * twin: vector-reference.fixed.cpp
  */
 #include <cstdio>
 #include <vector>

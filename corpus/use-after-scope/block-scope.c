@@ -4,6 +4,8 @@
  * summary: a pointer to a block-scope variable is used after the block ended and another block began
  * ub: yes
  * note: unexploited, the two variables occupy different stack slots; sharing one slot prints 7
+ * ub-line: 24
+ * twin: block-scope.fixed.c
  */
 #include <stdio.h>
 

@@ -5,6 +5,8 @@
  * ub: yes
  * o0-exploited: yes
  * note: gcc replaces the returned address with NULL at every level (the read then faults); clang -O0 reads the stale stack value 42
+ * ub-line: 34, 26
+ * twin: return-local.fixed.c
  */
 #include <signal.h>
 #include <stdio.h>

@@ -3,6 +3,8 @@
  * standard: C++17 [class.temporary]/6
  * summary: std::max returns a reference to a temporary that dies at the end of the full expression
  * ub: yes
+ * ub-line: 15, 14
+ * twin: temporary.fixed.cpp
  */
 #include <algorithm>
 #include <cstdio>

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from analyzer.ub.corpus import SOURCE_SUFFIXES, Case, bundled_corpus, discover, load_case
+from analyzer.ub.corpus import SOURCE_SUFFIXES, Case, bundled_corpus, discover, load, load_case
 
 CORPUS = bundled_corpus()
 STANDARD_RE = re.compile(r"^(C(99|11|17|23)|C\+\+(11|14|17|20|23)) (\d+(\.\d+)*(p\d+)?|\[[a-z.-]+\](/\d+)?)( .*)?$")
@@ -36,7 +36,7 @@ def test_corpus_has_enough_programs_and_categories():
     categories = {c.category for c in ub}
     assert len(categories) >= 25, f"only {len(categories)} categories"
     assert {c.path.suffix for c in ub} == {".c", ".cpp"}
-    controls = [c for c in cases if c.ub is False]
+    controls = [c for c in cases if c.ub is False and not c.is_twin]
     assert len(controls) >= 3
     assert all(c.path.parent.name == "control" for c in controls)
 
@@ -54,8 +54,45 @@ def test_metadata_is_complete(path):
     assert case.ub is not None, "first comment must start with a 'ub-case' line"
     assert re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", case.category)
     assert STANDARD_RE.match(case.standard), case.standard
-    assert case.ub == (path.parent.name != "control")
+    assert case.ub == (path.parent.name != "control" and ".fixed." not in path.name)
     assert case.std in STDS
     if case.o0_exploited:
         assert case.note, "o0-exploited needs a note saying why"
     assert case.expected, "needs NAME.output or NAME.outputN"
+
+
+def test_every_ub_case_has_a_fixed_twin():
+    """Each case with UB links its twin (``twin: NAME.fixed.c``, a program without UB in the
+    same folder that says which case it fixes); a case added without one fails here."""
+    loaded = load(CORPUS)
+    assert loaded.notes == []
+    cases = {c.id: c for c in loaded.cases}
+    lacking = [c.id for c in cases.values() if c.ub and not c.twin]
+    assert not lacking, f"UB cases without a fixed twin: {lacking}"
+    for case in cases.values():
+        if case.ub:
+            twin = cases[case.twin]
+            assert twin.id == case.id + ".fixed"
+            assert (twin.ub, twin.fixes, twin.category, twin.std) == (False, case.id, case.category, case.std)
+            assert twin.meta.get("fixes") == case.path.name
+            assert twin.summary.startswith(f"the fixed twin of {case.path.name}: ")
+            assert twin.link == case.link and twin.args == case.args
+    orphans = [c.id for c in cases.values() if c.is_twin and cases[c.fixes].twin != c.id]
+    assert not orphans
+
+
+@pytest.mark.parametrize("path", [p for p in programs() if ".fixed." not in p.name], ids=case_id)
+def test_ub_line_is_code(path):
+    """``ub-line`` names lines of the program's code: not blank, not the metadata block,
+    not a comment, not a preprocessor line."""
+    case: Case = load_case(CORPUS, path)
+    if not case.ub:
+        assert case.ub_lines == ()
+        return
+    assert case.ub_lines, "a UB case marks the line of its defect (ub-line: N)"
+    lines = case.source.decode().splitlines()
+    header_end = next(i for i, l in enumerate(lines, 1) if l.strip().endswith("*/"))
+    for n in case.ub_lines:
+        text = lines[n - 1].strip()
+        assert n > header_end, f"line {n} is in the metadata block"
+        assert text and not text.startswith(("//", "/*", "* ", "#")), f"line {n} is not code: {text!r}"

@@ -12,7 +12,7 @@ from analyzer.ub.jobs import (CellRef, ClangUnit, ClangWarningsJob, JobFailure, 
                               execute)
 from analyzer.ub.run import group_failures
 from analyzer.sandbox import RunResult
-from analyzer.ub.corpus import discover
+from analyzer.ub.corpus import discover, load
 from warnscope.errors import ParseError, WarnscopeError
 
 MINI = Path(__file__).resolve().parents[1] / "fixtures" / "ub" / "mini"
@@ -81,6 +81,12 @@ def test_same_name_in_c_and_cpp_keeps_both(tmp_path):
     (" * ub: maybe\n", "cat", "ub must be yes or no"),
     (" * exit: three\n", "cat", "exit is not a number"),
     (" * std: c++98\n", "cat", "unknown std"),
+    (" * ub-line: two\n", "cat", "ub-line must be line numbers"),
+    (" * ub-line: 0\n", "cat", "ub-line must be line numbers"),
+    (" * ub-line: 3, 99\n", "cat", "ub-line 99 is past the file's end"),
+    (" * twin: ../other/a.c\n", "cat", "is not another program's file name in the same folder"),
+    (" * twin: a.c\n", "cat", "is not another program's file name in the same folder"),
+    (" * fixes: -o.c\n", "cat", "is not another program's file name in the same folder"),
     ("", "other", "is not the folder name 'cat'"),
 ])
 def test_bad_metadata_is_one_clear_error(tmp_path, extra, category, message):
@@ -89,6 +95,36 @@ def test_bad_metadata_is_one_clear_error(tmp_path, extra, category, message):
         discover(tmp_path)
     assert str(path) in str(err.value)
     assert message in str(err.value)
+
+
+def test_a_case_and_its_fixed_twin_are_linked(tmp_path):
+    """``twin:`` names the fixed program beside the case; the twin learns which case it
+    fixes from that link even without its own ``fixes:``; ``ub-line`` lists the defect's lines."""
+    write(tmp_path, "cat/a.c", CASE.format(category="cat", extra=" * ub-line: 7, 6\n * twin: a.fixed.c\n"))
+    write(tmp_path, "cat/a.fixed.c", CASE.format(category="cat", extra=" * ub: no\n"))
+    write(tmp_path, "cat/a.fixed.output", "0\n")
+    loaded = load(tmp_path)
+    case, twin = loaded.cases
+    assert (case.id, case.ub_lines, case.twin, case.is_twin) == ("cat/a", (7, 6), "cat/a.fixed", False)
+    assert (twin.id, twin.ub, twin.fixes, twin.is_twin, twin.expected) == (
+        "cat/a.fixed", False, "cat/a", True, (b"0\n",))
+    assert loaded.notes == [] and loaded.refused == []
+
+
+@pytest.mark.parametrize("twin_text, why", [
+    (None, "is not in the corpus"),
+    (CASE.format(category="cat", extra=""), "has UB itself"),
+])
+def test_a_twin_that_is_no_twin_leaves_the_case_running_with_a_note(tmp_path, twin_text, why):
+    write(tmp_path, "cat/a.c", CASE.format(category="cat", extra=" * twin: b.c\n"))
+    if twin_text:
+        write(tmp_path, "cat/b.c", twin_text)
+    loaded = load(tmp_path)
+    case = next(c for c in loaded.cases if c.id == "cat/a")
+    assert case.twin == "" and not any(c.fixes for c in loaded.cases)
+    [note] = loaded.notes
+    assert f"its twin 'b.c' {why}: the case runs, its detectors' false alarms are not counted" in note
+    assert loaded.refused == []
 
 
 def test_missing_required_key_names_the_file_and_line(tmp_path):

@@ -1,0 +1,19 @@
+/* ub-case
+ * category: bad-deallocation
+ * standard: C++17 [basic.stc.dynamic.deallocation]/3
+ * summary: the fixed twin of malloc-delete.cpp: free() for malloc()
+ * ub: no
+ * fixes: malloc-delete.cpp
+ */
+#include <cstdio>
+#include <cstdlib>
+
+int main(int argc, char **)
+{
+    int *p = static_cast<int *>(std::malloc(sizeof(int) * argc));
+    *p = 9;
+    std::printf("%d\n", *p);
+    std::free(p);
+    std::puts("deleted");
+    return 0;
+}

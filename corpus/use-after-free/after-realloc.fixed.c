@@ -1,0 +1,22 @@
+/* ub-case
+ * category: use-after-free
+ * standard: C17 7.22.3.5p2
+ * summary: the fixed twin of after-realloc.c: the old pointer is replaced by realloc's result
+ * ub: no
+ * fixes: after-realloc.c
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+int main(int argc, char **argv)
+{
+    (void)argv;
+    int *p = malloc(sizeof(int) * argc);
+    int *q = realloc(p, sizeof(int) * argc);
+    p = q;
+    *p = 1;
+    *q = 2;
+    printf("%d %d\n", *p, *q);
+    free(q);
+    return 0;
+}

@@ -172,7 +172,7 @@ def advise(conn: sqlite3.Connection, project: str, languages: list[str], compile
     ub = store.ub_results(conn, compilers)
     attributions = store.attributions(conn, project, compilers)
     tried = {c.name: _tried(c, (ub_flags or {}).get(c.family)) for c in comps}
-    case_ub = {case.id: case.ub for case in ub.cases}
+    cases = {case.id: case for case in ub.cases}
     fired: dict[str, list[tuple[str, frozenset[str]]]] = {}
     for f in ub.fired:
         c = by_name[f.compiler]
@@ -183,7 +183,7 @@ def advise(conn: sqlite3.Connection, project: str, languages: list[str], compile
     rows = []
     for name in names:
         per = [_evidence(name, c, indexed.get(c.name), fired.get(c.name) if c.name in ub.compilers else None,
-                         case_ub, tried[c.name], attributions.get(c.name), project, rules) for c in comps]
+                         cases, tried[c.name], attributions.get(c.name), project, rules) for c in comps]
         if not any(p.known for p in per):
             continue
         decision = rules_mod.decide(per, rules)
@@ -197,8 +197,9 @@ def advise(conn: sqlite3.Connection, project: str, languages: list[str], compile
         project=project, origin=origin or next((b.origin for b in builds.values()), ""),
         languages=list(languages), compilers=list(compilers), base=rules.base, rules=rules,
         builds=[_build_used(builds[c], c in ran_now) for c in compilers if c in builds],
-        ub=UbUsed(ub.corpus, sum(1 for c in ub.cases if c.ub), sum(1 for c in ub.cases if c.ub is False),
-                  [c for c in compilers if c in ub.compilers]),
+        ub=UbUsed(ub.corpus, sum(1 for c in ub.cases if c.ub), sum(1 for c in ub.cases if c.ub is False and not c.fixes),
+                  [c for c in compilers if c in ub.compilers],
+                  sum(1 for c in ub.cases if c.ub and c.twin in cases)),
         rows=rows, targets=[], forced=forced)
     advice.targets = targets(advice, by_name, list(add))
     advice.notes = _notes(advice, builds, attributions)
@@ -248,7 +249,7 @@ def _known_languages(c: Compiler, typed: str) -> list[str]:
 
 
 def _evidence(name: str, c: Compiler, build: Build | None, fired: list[tuple[str, frozenset[str]]] | None,
-              case_ub: dict[str, bool | None], tried: frozenset[str] | None,
+              cases: dict[str, store.UbCase], tried: frozenset[str] | None,
               attribution: store.StoredAttribution | None, project: str, rules: Rules) -> PerCompiler:
     langs = _known_languages(c, name)
     out = PerCompiler(c.name, known=bool(langs), languages=langs)
@@ -270,10 +271,15 @@ def _evidence(name: str, c: Compiler, build: Build | None, fired: list[tuple[str
     if fired is not None:
         out.ub = UbCatch(tried=tried is None or flag.name in tried)
         if out.ub.tried and caught_by:
-            for case, targets_fired in fired:
-                if not caught_by.isdisjoint(targets_fired):
-                    (out.ub.cases if case_ub.get(case) else out.ub.controls if case_ub.get(case) is False
-                     else []).append(case)
+            hit = {case for case, targets_fired in fired if not caught_by.isdisjoint(targets_fired)}
+            for case_id in sorted(hit):
+                case = cases.get(case_id)
+                if case is None or case.ub is None:
+                    continue
+                if case.ub:
+                    (out.ub.alike if case.twin and case.twin in hit else out.ub.cases).append(case_id)
+                else:
+                    (out.ub.twins if case.fixes else out.ub.controls).append(case_id)
     out.cost = _cost(name, attribution, c.name, project)
     return out
 
@@ -483,8 +489,12 @@ def _notes(advice: Advice, builds: dict[str, store.StoredBuild],
         if lacking:
             notes.append(f"no UB results with {', '.join(lacking)}: warnscope ub run --compilers "
                          f"{','.join(lacking)} --levels O2")
-        notes.append(f"the UB corpus has no fixed twin of each case yet (issue 32): false alarms on correct "
-                     f"programs are counted only on its {advice.ub.controls} control programs")
+        if advice.ub.twins == 0:
+            notes.append(f"the UB corpus has no fixed twin of its cases (issue 32): false alarms on correct "
+                         f"programs are counted only on its {advice.ub.controls} control programs")
+        elif advice.ub.twins < advice.ub.cases:
+            notes.append(f"{advice.ub.twins} of the corpus's {advice.ub.cases} UB cases have a fixed twin: false "
+                         f"alarms are counted on those and on its {advice.ub.controls} control programs")
     unmeasured = [c for c in advice.compilers if c not in attributions]
     if unmeasured and advice.project.startswith(("local:", "ccdb:")):
         notes.append(f"no overhead attribution of {advice.project}: costs are unknown (overhead attribute "

@@ -27,8 +27,9 @@ def render(advice: Advice, limit: int = 10) -> str:
         out.append(f"  {b.compiler} ({b.compiler_version}) at all {b.opt}: {b.diagnostics} diagnostics in "
                    f"{b.tus} compiles, {state}" + (" (built now)" if b.ran_now else ""))
     if advice.ub.corpus:
-        out.append(f"  UB corpus {advice.ub.corpus}: {advice.ub.cases} cases with UB, {advice.ub.controls} "
-                   f"programs without; warning checks of {', '.join(advice.ub.compilers) or 'none of the list'}")
+        out.append(f"  UB corpus {advice.ub.corpus}: {advice.ub.cases} cases with UB ({advice.ub.twins} with a "
+                   f"fixed twin), {advice.ub.controls} control programs; warning checks of "
+                   f"{', '.join(advice.ub.compilers) or 'none of the list'}")
     for note in advice.notes:
         out.append(f"  note: {note}")
     for verdict, title in TITLES.items():
@@ -101,10 +102,12 @@ def explain(advice: Advice, flag: str) -> str:
             if not p.ub.tried:
                 out.append("    UB corpus: not on in its checks")
             else:
-                out.append(f"    UB corpus: {len(p.ub.cases)} cases" + (f" ({', '.join(p.ub.cases)})" if p.ub.cases
-                                                                        else "")
-                           + f", {len(p.ub.controls)} programs without UB"
-                           + (f" ({', '.join(p.ub.controls)})" if p.ub.controls else ""))
+                parts = [(len(p.ub.cases), "UB cases", p.ub.cases),
+                         (len(p.ub.alike), "UB cases alike with their fixed twin", p.ub.alike),
+                         (len(p.ub.twins), "fixed twins", p.ub.twins),
+                         (len(p.ub.controls), "controls", p.ub.controls)]
+                out.append("    UB corpus: fires on " + ", ".join(
+                    f"{n} {what}" + (f" ({', '.join(ids)})" if ids else "") for n, what, ids in parts))
         c = p.cost
         if c.status.value == "measured":
             out.append(f"    cost: {c.alone:.3g} {c.unit} alone"

@@ -98,10 +98,15 @@ class UbCatch:
     #: whether the flag was on in the corpus's warning checks (GCC's checks use a list of
     #: flags, clang's -Weverything); False: the corpus says nothing of it
     tried: bool
-    #: UB cases on which an option the flag turns on fired
+    #: UB cases on which an option the flag turns on fired (and not on the case's fixed
+    #: twin, where it has one)
     cases: list[str] = field(default_factory=list)
-    #: programs without UB (the corpus's controls) on which it fired
+    #: UB cases on which it fired and on their fixed twins alike: not caught
+    alike: list[str] = field(default_factory=list)
+    #: the corpus's control programs (no UB) on which it fired
     controls: list[str] = field(default_factory=list)
+    #: fixed twins (the same program without its UB) on which it fired: false alarms
+    twins: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -191,13 +196,15 @@ class UbUsed:
     """The UB results the advice read."""
 
     corpus: str | None
+    #: programs with UB
     cases: int
+    #: control programs without UB
     controls: int
     #: the compilers of the list with results in it
     compilers: list[str]
-    #: each UB case with the same program fixed beside it (issue 32): false alarms on
-    #: correct programs can be counted only on the few controls until they exist
-    twins: bool = False
+    #: UB cases with their fixed twin in the corpus (the same program without the UB):
+    #: where there is none, false alarms are counted only on the controls
+    twins: int = 0
 
 
 @dataclass

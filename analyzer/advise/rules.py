@@ -10,9 +10,10 @@ In order, for one flag:
 1. Compilers that accept it as a no-op are left out; if none is left: no evidence.
 2. On at the base level (default, ``-Wall``, ``-Wall -Wextra``) with every compiler that
    knows it: **already on**. Otherwise the rest is about the compilers that have it off.
-3. UB cases count only from compilers whose corpus checks had it on, and only where it
-   fires on at most ``max_control_hits`` programs without UB (a flag that fires on a
-   correct program says nothing by firing on a wrong one).
+3. UB cases count only from compilers whose corpus checks had it on, not where it fires
+   on the case's fixed twin alike, and only where it fires on at most
+   ``max_control_hits`` programs without UB, controls and fixed twins (a flag that fires
+   on a correct program says nothing by firing on a wrong one).
 4. It prints in the project's own files with some compiler (``n`` diagnostics, the most
    of any compiler):
    UB cases counted and fewer than ``often`` diagnostics per case → **fix first**,
@@ -153,14 +154,17 @@ def _counted_cases(active: list[PerCompiler], rules: Rules) -> tuple[list[str], 
     for c in active:
         if c.ub is None or not c.ub.tried:
             continue
-        if len(c.ub.controls) > rules.max_control_hits:
+        if len(c.ub.controls) + len(c.ub.twins) > rules.max_control_hits:
             if c.ub.cases:
                 alarmed.append(c)
             continue
         counted.update(c.ub.cases)
     reasons += _grouped(alarmed, lambda c: (
-        f"fires on {_n(len(c.ub.controls), 'program')} without UB ({_few(c.ub.controls)}): "
-        f"its {_n(len(c.ub.cases), 'UB case')} not counted"))
+        f"fires on {_n(len(c.ub.controls) + len(c.ub.twins), 'program')} without UB "
+        f"({_few(c.ub.controls + c.ub.twins)}): its {_n(len(c.ub.cases), 'UB case')} not counted"))
+    reasons += _grouped([c for c in active if c.ub is not None and c.ub.tried and c.ub.alike], lambda c: (
+        f"fires on {_n(len(c.ub.alike), 'UB case')} and {'its' if len(c.ub.alike) == 1 else 'their'} "
+        f"fixed twin alike ({_few(c.ub.alike)}): not caught"))
     catching = [c for c in active if c.ub is not None and c.ub.tried and c.ub.cases
                 and len(c.ub.controls) <= rules.max_control_hits]
     if counted:

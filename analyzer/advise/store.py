@@ -11,6 +11,7 @@ Every query returns dataclasses; a JSON column that does not decode is one
 from __future__ import annotations
 
 import json
+import posixpath
 import sqlite3
 from dataclasses import dataclass, field
 
@@ -50,8 +51,13 @@ class UbCase:
     id: str
     category: str
     language: str
-    #: True: the program has UB; False: a control without UB; None: no metadata
+    #: True: the program has UB; False: a program without (a control, or a fixed twin);
+    #: None: no metadata
     ub: bool | None
+    #: the id of this case's fixed twin ('' when it has none)
+    twin: str = ""
+    #: for a fixed twin, the id of the case it fixes ('' otherwise)
+    fixes: str = ""
 
 
 @dataclass
@@ -134,9 +140,11 @@ def ub_results(conn: sqlite3.Connection, compilers: list[str]) -> UbStored:
         return UbStored(None)
     corpus = latest["corpus"]
     out = UbStored(corpus)
-    out.cases = [UbCase(r["id"], r["category"], r["language"], None if r["ub"] is None else bool(r["ub"]))
-                 for r in conn.execute("SELECT id, category, language, ub FROM ub_case WHERE corpus = ? "
-                                       "ORDER BY id", (corpus,))]
+    for r in conn.execute("SELECT id, category, language, ub, meta FROM ub_case WHERE corpus = ? ORDER BY id",
+                          (corpus,)):
+        meta = _json(r["meta"], dict, f"ub_case.meta of {r['id']}")
+        out.cases.append(UbCase(r["id"], r["category"], r["language"], None if r["ub"] is None else bool(r["ub"]),
+                                _sibling(r["id"], meta.get("twin")), _sibling(r["id"], meta.get("fixes"))))
     fired: dict[tuple[str, str], set[str]] = {}
     if compilers:
         for r in conn.execute(
@@ -151,6 +159,15 @@ def ub_results(conn: sqlite3.Connection, compilers: list[str]) -> UbStored:
     out.fired = [UbFired(case, compiler, sorted(options)) for (case, compiler), options in sorted(fired.items())]
     out.compilers = sorted({compiler for _, compiler in fired})
     return out
+
+
+def _sibling(case_id: str, name: object) -> str:
+    """The case id a ``twin:`` or ``fixes:`` line names: a program's file name in the same
+    folder (``store-reload.fixed.c`` of ``restrict-violation/store-reload``), as the corpus
+    reads it; '' when absent or not a plain file name."""
+    if not isinstance(name, str) or not name or "/" in name or name.startswith("."):
+        return ""
+    return posixpath.join(posixpath.dirname(case_id), posixpath.splitext(name)[0])
 
 
 def attributions(conn: sqlite3.Connection, project: str, compilers: list[str]) -> dict[str, StoredAttribution]:

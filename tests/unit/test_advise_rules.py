@@ -7,12 +7,13 @@ from analyzer.advise.rules import Portability, Rules, decide
 
 
 def seen(compiler: str, own: int = 0, cases=(), controls=(), on: OnAt | None = None, tried: bool = True,
-         known: bool = True, noop: bool = False, cost: float | None = None) -> PerCompiler:
+         known: bool = True, noop: bool = False, cost: float | None = None, twins=(), alike=()) -> PerCompiler:
     p = PerCompiler(compiler, known=known, languages=["c"] if known else [], resolves_to="-Wx" if known else None,
                     noop=noop, on=on)
     if known:
         p.prints = Prints(own=own, own_printed=own * 2, top_files=[FileCount("a.c", own)] if own else [])
-        p.ub = UbCatch(tried=tried, cases=list(cases), controls=list(controls))
+        p.ub = UbCatch(tried=tried, cases=list(cases), controls=list(controls), twins=list(twins),
+                       alike=list(alike))
         if cost is not None:
             p.cost = Cost(CostStatus.MEASURED, attribution=1, metric="cpu", unit="s", alone=0.5, share_of_off=cost)
     return p
@@ -113,3 +114,14 @@ def test_a_flags_cost_is_read_from_the_attributions_result():
     none = _cost("-Wshadow", None, "gcc-12", "zlib")
     assert none.status is CostStatus.NONE and none.command == "warnscope overhead attribute zlib --compiler gcc-12"
     assert _cost("-Wshadow", None, "gcc-12", "local:tree").command is None
+
+
+def test_a_fixed_twin_it_fires_on_is_a_false_alarm_and_a_case_fired_on_alike_is_not_caught():
+    twin_alarm = [seen("gcc-12", cases=["a/x"], twins=["b/y.fixed"])]
+    d = decide(twin_alarm, Rules())
+    assert d.verdict is Verdict.NO_EVIDENCE and d.cases == []
+    assert any("fires on 1 program without UB (b/y.fixed): its 1 UB case not counted" in r for r in d.reasons)
+    assert decide(twin_alarm, Rules(max_control_hits=1)).verdict is Verdict.TURN_ON
+    alike = decide([seen("gcc-12", cases=["a/x"], alike=["b/y"])], Rules(max_control_hits=1))
+    assert alike.cases == ["a/x"]
+    assert any("fires on 1 UB case and its fixed twin alike (b/y): not caught" in r for r in alike.reasons)

@@ -16,10 +16,11 @@ from warnscope.errors import CorruptDatabase
 def conn(tmp_path):
     c = connect(tmp_path / "a.db")
     with transaction(c):
-        for case, ub in (("a/x", 1), ("control/y", 0)):
+        for case, ub, meta in (("a/x", 1, {"twin": "x.fixed.c"}), ("a/x.fixed", 0, {"fixes": "x.c"}),
+                               ("control/y", 0, {})):
             c.execute("INSERT INTO ub_case (corpus, id, category, language, std, standard, summary, ub, "
                       "expected_exit, expectations, source_hash, meta) VALUES ('/c', ?, ?, 'c', 'c17', '', '', ?, "
-                      "0, 0, '', '{}')", (case, case.split("/")[0], ub))
+                      "0, 0, '', ?)", (case, case.split("/")[0], ub, json.dumps(meta)))
             c.execute("INSERT INTO ub_cell (corpus, case_id, compiler, level, flags, key, outcome, exploited, "
                       "behaviour, exit, signal, stdout, stderr, compile_log, compiler_version, runs, host, "
                       "finished_at) VALUES ('/c', ?, 'gcc-12', '-O2', '', 'k', 'expected', 0, 'expected', 0, "
@@ -46,7 +47,8 @@ def test_builds_ub_results_and_attributions(conn):
     assert [(d.option, d.file, d.printed) for d in b.diagnostics] == [("-Wcast-qual", "a.c", 2)]
     ub = store.ub_results(conn, ["gcc-12"])
     assert ub.corpus == "/c" and ub.compilers == ["gcc-12"]
-    assert {(c.id, c.ub) for c in ub.cases} == {("a/x", True), ("control/y", False)}
+    assert {(c.id, c.ub, c.twin, c.fixes) for c in ub.cases} == {
+        ("a/x", True, "a/x.fixed", ""), ("a/x.fixed", False, "", "a/x"), ("control/y", False, "", "")}
     assert [(f.case_id, f.options) for f in ub.fired] == [("a/x", ["-Wformat=", "-Wrestrict"])]
     assert store.attributions(conn, "zlib", ["gcc-12"]) == {}
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 import os
 import re
 import tarfile
-from dataclasses import replace
 from pathlib import Path
 
 from warnscope import apt, extract
@@ -26,10 +25,7 @@ from warnscope.paths import cache_dir
 
 #: the C family's files; before 4.6 (no ``c-family/`` yet) its options were in ``c.opt``
 C_FAMILY_FILES = ("common.opt", "c-family/c.opt", "c.opt", "analyzer/analyzer.opt")
-#: options whose members GCC decided in C code before its option files could say it
-#: (``EnabledBy``/``LangEnabledBy`` came with 4.8): in a tree without those
-#: properties, their trees are unknown, not empty
-CODE_DECIDED = ("Wall", "Wextra", "W", "Wunused", "Wformat", "Wformat=", "pedantic", "Wpedantic")
+
 C_LANGUAGES = ("C", "ObjC", "C++", "ObjC++")
 
 
@@ -300,11 +296,8 @@ def build(files: list[OptFile], compiler: str, version: str, source_kind: str,
     for opt in warnings.values():
         for rec in opt.records:
             edges.extend(_edges(opt, rec.props, options, var_of, rec.path, rec.line))
-    if not any(opt_args(p, o.props) is not None for o in options.values()
-               for p in ("EnabledBy", "LangEnabledBy")):
-        for f in flags:
-            if f.name[1:] in CODE_DECIDED:
-                f.facts = replace(f.facts, members_in_code=True)
+    # a tree without EnabledBy (before 4.8) gives no edges: CompilerData.members_in_code
+    # then says -Wall's members were decided in C code, rather than an empty tree
     return CompilerData(compiler=compiler, family="gcc", version=version,
                         source_kind=source_kind, source=provenance, flags=flags, edges=edges)
 

@@ -99,9 +99,6 @@ class GccFacts:
     var_offset: int | None = None
     #: Resolved default per language (``{"C": "off", "C++": "on"}``; binary route).
     defaults: dict[str, str] = field(default_factory=dict)
-    #: What this option turns on is decided in GCC's C code, which the option files do
-    #: not show (``-Wall`` before ``EnabledBy`` existed, GCC 4.8): its tree is unknown.
-    members_in_code: bool = False
     #: Per language, the state at the three moments the plugin sees (binary route):
     #: ``init_states``, ``option_states``, ``states``.
     states: dict[str, dict[str, str | None]] = field(default_factory=dict)
@@ -163,6 +160,11 @@ class Message:
     text: str
 
 
+#: GCC options whose members were decided in C code before the option files could say
+#: it (``EnabledBy``/``LangEnabledBy`` came with 4.8)
+CODE_DECIDED = ("Wall", "Wextra", "W", "Wunused", "Wformat", "Wformat=", "pedantic", "Wpedantic")
+
+
 @dataclass
 class CompilerData:
     """Everything one ingest learns about one compiler version."""
@@ -209,6 +211,12 @@ class CompilerData:
         }
         blob = json.dumps(payload, sort_keys=True).encode()
         return hashlib.sha256(blob).hexdigest()
+
+    def members_in_code(self, name: str) -> bool:
+        """Is what flag ``name`` turns on decided in the compiler's C code, which this
+        entry cannot show? True for GCC's grouping options (:data:`CODE_DECIDED`) in an
+        entry with no edges at all: option files from before ``EnabledBy`` existed (4.8)."""
+        return self.family == "gcc" and not self.edges and name.lstrip("-") in CODE_DECIDED
 
     def flag(self, name: str) -> Flag | None:
         for f in self.flags:

@@ -110,7 +110,7 @@ def tree_of(index: Index, typed: str, lang: str | None = None) -> TreeNode:
                        requires=list(edge.requires) if edge else [],
                        default=f.default if f is not None else None,
                        ignored=f.ignored if f is not None else False)
-        if f is not None and f.gcc.members_in_code:
+        if f is not None and index.data.members_in_code(name):
             out.members_unknown = True
         if name in path:
             out.cycle = True

@@ -1,0 +1,250 @@
+"""Detectors and what they report on one program: the model and the parsers.
+
+A detector is one thing that can say "this program has a defect here":
+
+* a warning option, as the compiler names it per diagnostic (``-Wshift-count-overflow``);
+* a sanitizer check, as its report names it (``asan:heap-use-after-free``; UBSan's by
+  its ``-fsanitize=`` name, ``ubsan:signed-integer-overflow``, read from the message);
+* a static analyzer's checker: GCC's ``-Wanalyzer-*`` (``-fanalyzer``), the clang static
+  analyzer's checkers (``core.NullDereference``), clang-tidy's checks
+  (``bugprone-sizeof-expression``), cppcheck's ids (``cppcheck:nullPointer``).
+
+A :class:`Finding` is one report of a detector, with the line of the program it points
+at (None when it points elsewhere, into a header, or nowhere: ASan without a symbolizer).
+A :class:`ToolRun` is one tool run on one program: its findings, or why it has none
+(:class:`RunStatus`), never a silent "found nothing". The parsers here read the tools'
+own output shapes; what they do not recognise makes the run ``UNKNOWN_OUTPUT``.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from enum import Enum
+
+
+class Kind(Enum):
+    """What sort of detector a finding comes from."""
+
+    WARNING = "warning"
+    SANITIZER = "sanitizer"
+    ANALYZER = "analyzer"
+
+
+class Tool(Enum):
+    """A tool that runs detectors over one program; its value is how a user names it."""
+
+    WARNINGS = "warnings"              # the compiler's own warnings (-Wall -Wextra and the UB extras)
+    SANITIZERS = "sanitizers"          # -fsanitize=address,undefined at -O0, run once
+    GCC_ANALYZER = "gcc-analyzer"      # gcc -fanalyzer (GCC 10 on)
+    CLANG_ANALYZER = "clang-analyzer"  # clang --analyze, its default checkers
+    CLANG_TIDY = "clang-tidy"          # clang-tidy-N, the bugprone-* checks
+    CPPCHECK = "cppcheck"              # the host's cppcheck
+
+    @property
+    def kind(self) -> Kind:
+        return {Tool.WARNINGS: Kind.WARNING, Tool.SANITIZERS: Kind.SANITIZER}.get(self, Kind.ANALYZER)
+
+
+class RunStatus(Enum):
+    """How a tool's run on a program ended."""
+
+    OK = "ok"                          # it ran; its findings (maybe none) are all there is
+    UNAVAILABLE = "unavailable"        # not installed, or too old to have the tool
+    FAILED = "failed"                  # it stopped with an error (the program did not compile, it crashed)
+    TIMED_OUT = "timed-out"            # stopped at the sandbox's limits
+    UNKNOWN_OUTPUT = "unknown-output"  # it printed something of a shape not understood here
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One report of one detector on one program."""
+
+    detector: str        # '-Wanalyzer-null-dereference', 'core.NullDereference', 'ubsan:shift-exponent'
+    kind: Kind
+    line: int | None     # in the program's own file; None: elsewhere or unknown
+    message: str = ""
+
+
+@dataclass(frozen=True)
+class ToolRun:
+    """One tool on one program, for one compiler version (``version``: the compiler's
+    name, 'gcc-12'; for cppcheck, which belongs to no compiler, 'cppcheck-2.10')."""
+
+    case_id: str
+    tool: Tool
+    version: str
+    status: RunStatus
+    findings: tuple[Finding, ...] = ()
+    note: str = ""       # why the status is not OK: one line
+    level: str = ""      # the -O level of a warnings run ('' for the others)
+
+    @property
+    def ok(self) -> bool:
+        return self.status is RunStatus.OK
+
+    def why(self) -> str:
+        """'' for a run that worked, else one line: 'clang-tidy unavailable: ...'."""
+        if self.ok:
+            return ""
+        return f"{self.tool.value} {self.status.value.replace('-', ' ')}: {self.note}".rstrip(": ")
+
+
+# --- parsers ---------------------------------------------------------------------------
+
+#: ``file:line:col: warning: message [name]``: clang's warnings, the clang static analyzer
+#: (the checker in brackets), clang-tidy (the check, or several joined by commas) and
+#: cppcheck with :data:`CPPCHECK_TEMPLATE`.
+_BRACKETED = re.compile(r"^(?P<file>[^\n:]+):(?P<line>\d+):(?:(?P<col>\d+):)? "
+                        r"(?P<severity>warning|error|style|performance|portability|information):"
+                        r" (?P<message>.*?) \[(?P<name>[^\]\s]+)\]$", re.M)
+#: a diagnostic line that the tools print and :data:`_BRACKETED` does not take: a sign of
+#: an output shape this module does not know (a bracketed name is what every tool prints)
+_DIAGNOSTIC = re.compile(r"^[^\n:]+:\d+:(?:\d+:)? (warning|error): ", re.M)
+#: the template cppcheck is run with, so its findings look like the compilers'
+CPPCHECK_TEMPLATE = "{file}:{line}:{column}: {severity}: {message} [{id}]"
+#: cppcheck's ids that say something of the run, not of the program
+CPPCHECK_META = {"missingInclude", "missingIncludeSystem", "checkersReport", "toomanyconfigs",
+                 "normalCheckLevelMaxBranches", "unmatchedSuppression", "noValidConfiguration"}
+
+
+def bracketed(text: str, filename: str, kind: Kind, prefix: str = "",
+              skip: tuple[str, ...] = ()) -> tuple[list[Finding], list[str]]:
+    """The findings of ``file:line:col: warning: message [name]`` lines, and the warning
+    lines of another shape (non-empty: the output is not understood). A name of several
+    checks (``bugprone-x,cert-y``) is one finding per check. ``skip``: name prefixes that
+    are not this tool's detectors (clang-tidy's ``clang-diagnostic-``). An ``error`` is a
+    finding only for cppcheck (whose severities say how sure it is); for the compilers'
+    tools an error means the program did not compile, which the run's status says."""
+    found: list[Finding] = []
+    taken = set()
+    for m in _BRACKETED.finditer(text):
+        taken.add(m.start())
+        if m["severity"] == "error" and prefix != "cppcheck:":
+            continue
+        line = int(m["line"]) if _same_file(m["file"], filename) else None
+        for name in m["name"].split(","):
+            if name.startswith(skip) or (prefix == "cppcheck:" and name in CPPCHECK_META):
+                continue
+            found.append(Finding(prefix + name, kind, line, m["message"]))
+    strange = [m.group(0) for m in _DIAGNOSTIC.finditer(text)
+               if m.start() not in taken and m[1] == "warning"]
+    return found, strange
+
+
+def gcc_json(diagnostics: list, filename: str) -> list[Finding]:
+    """Findings of GCC's JSON diagnostics: each warning with its option, at its first
+    location's line (notes and the analyzer's event paths are children, not findings)."""
+    found = []
+    for d in diagnostics:
+        if not isinstance(d, dict) or d.get("kind") != "warning" or not d.get("option"):
+            continue
+        option = str(d["option"])
+        line = None
+        locations = d.get("locations") or []
+        caret = locations[0].get("caret", {}) if locations and isinstance(locations[0], dict) else {}
+        if isinstance(caret, dict) and _same_file(str(caret.get("file", "")), filename) \
+                and isinstance(caret.get("line"), int):
+            line = caret["line"]
+        kind = Kind.ANALYZER if option.startswith("-Wanalyzer-") else Kind.WARNING
+        found.append(Finding(option, kind, line, str(d.get("message", ""))))
+    return found
+
+
+#: ``SUMMARY: AddressSanitizer: heap-use-after-free (/work/a.out+0xf2b7f)``, or with the
+#: place when symbolized (``... uaf.c:19 in main``); ``attempting double-free`` too.
+_ASAN_SUMMARY = re.compile(r"^SUMMARY: AddressSanitizer: (?:attempting )?(?P<check>[a-z][a-z0-9-]*)"
+                           r"(?: (?P<where>\S+))?", re.M)
+#: UBSan's report: ``loop.c:16:39: runtime error: signed integer overflow: ...``
+_UBSAN_ERROR = re.compile(r"^(?P<file>[^\n:]+):(?P<line>\d+):(?:\d+:)? runtime error: (?P<message>.*)$", re.M)
+#: UBSan's messages by check, each named as ``-fsanitize=`` names it (GCC's reports name no
+#: check, and clang's summaries name them differently from one version to the next)
+UBSAN_MESSAGES = [
+    (r"signed integer overflow|negation of .* cannot be represented", "signed-integer-overflow"),
+    (r"shift exponent", "shift-exponent"),
+    (r"left shift of", "shift-base"),
+    (r"division by zero", "integer-divide-by-zero"),
+    (r"(load of|store to|member access within|member call on|reference binding to) null pointer",
+     "null"),
+    (r"index .* out of bounds", "bounds"),
+    (r"misaligned address", "alignment"),
+    (r"not a valid value for type '(_Bool|bool)'", "bool"),
+    (r"not a valid value for type", "enum"),
+    (r"outside the range of representable values", "float-cast-overflow"),
+    (r"null pointer passed as argument", "nonnull-attribute"),
+    (r"end of a value-returning function", "return"),
+    (r"unreachable program point", "unreachable"),
+    (r"pointer index expression|applying (non-)?zero offset|addition of unsigned offset|"
+     r"subtraction of unsigned offset", "pointer-overflow"),
+    (r"incorrect function type", "function"),
+    (r"variable length array bound", "vla-bound"),
+    (r"implicit conversion", "implicit-conversion"),
+]
+
+
+def _ubsan_check(message: str) -> str:
+    for pattern, check in UBSAN_MESSAGES:
+        if re.search(pattern, message):
+            return check
+    return "runtime-error"
+
+
+def sanitizer_reports(stderr: str, filename: str) -> tuple[list[Finding], bool]:
+    """The sanitizer checks a run reported (``ubsan:shift-exponent``, ``asan:double-free``),
+    each at its line where the report gives one in the program's file; and whether
+    stderr held an ASan error without its summary (an output shape not understood).
+    UBSan's checks are named by their message, as ``-fsanitize=`` names them (the same
+    name for GCC and every clang); a message not known here is ``ubsan:runtime-error``."""
+    found = []
+    for m in _UBSAN_ERROR.finditer(stderr):
+        check = _ubsan_check(m["message"])
+        line = int(m["line"]) if _same_file(m["file"], filename) else None
+        found.append(Finding("ubsan:" + check, Kind.SANITIZER, line, m["message"][:200]))
+    asan = list(_ASAN_SUMMARY.finditer(stderr))
+    for m in asan:
+        parts = (m["where"] or "").split(":")
+        line = (int(parts[1]) if len(parts) >= 2 and _same_file(parts[0], filename)
+                and parts[1].isdigit() else None)
+        found.append(Finding("asan:" + m["check"], Kind.SANITIZER, line))
+    unsummarised = not asan and "ERROR: AddressSanitizer" in stderr
+    return found, unsummarised
+
+
+def _same_file(reported: str, filename: str) -> bool:
+    """A location in the program's own file (tools print it relative or absolute)."""
+    return reported == filename or reported.endswith("/" + filename)
+
+
+def unique(findings: list[Finding]) -> tuple[Finding, ...]:
+    """Findings without repeats (one detector at one line once), in their first order."""
+    seen, out = set(), []
+    for f in findings:
+        if (f.detector, f.line) not in seen:
+            seen.add((f.detector, f.line))
+            out.append(f)
+    return tuple(out)
+
+
+@dataclass
+class Verdict:
+    """What a detector's findings on a case and its twin mean (see :func:`judge`)."""
+
+    caught: bool = False            # on the case, at its ub-line (a sanitizer: at run time)
+    elsewhere: bool = False         # on the case, but not at its ub-line
+    false_alarm: bool = False       # on the twin
+    lines: list[int] = field(default_factory=list)
+
+
+def judge(kind: Kind, case_lines: tuple[int, ...], on_case: list[Finding],
+          on_twin: list[Finding] | None) -> Verdict:
+    """One detector on one case and its twin (None: no twin, or it did not run). A static
+    detector catches a case when it reports one of the case's ``ub-line``s; a sanitizer
+    when it reports anything at run time (ASan's stack has no lines without a symbolizer,
+    and the UB is the only defect of the program). Any report on the twin is a false alarm."""
+    v = Verdict(lines=sorted({f.line for f in on_case if f.line is not None}))
+    if kind is Kind.SANITIZER:
+        v.caught = bool(on_case)
+    else:
+        v.caught = any(f.line in case_lines for f in on_case)
+        v.elsewhere = bool(on_case) and not v.caught
+    v.false_alarm = bool(on_twin)
+    return v

@@ -1,0 +1,223 @@
+"""Scores per detector and compiler version: what it catches, what it falsely claims.
+
+:func:`score` reads the :class:`~analyzer.ub.detectors.ToolRun`s of a corpus (each tool
+on each UB case and on each case's fixed twin) and says, per detector and version:
+
+* **caught**: UB cases it reports at their ``ub-line`` (a sanitizer: at run time);
+* **elsewhere**: UB cases it reports, but on other lines (neither a catch nor a false alarm);
+* **false alarms**: fixed twins it reports anything on;
+
+out of the cases and twins its tool ran on (a run that failed counts in neither), and the
+same per UB category. A case without a twin (a foreign corpus) counts for catches only; a
+case without ``ub-line`` is caught by any report. Runs that did not work are listed as
+problems, one line each, never scored as "caught nothing". :func:`render` is the text,
+:func:`as_json` the ``--json`` shape (the dataclasses as they are).
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import asdict, dataclass, field
+
+from analyzer.ub.corpus import Case
+from analyzer.ub.detectors import Kind, RunStatus, ToolRun, judge
+
+
+class Verdict:
+    """What one detector's reports on one case mean (strings: they go to JSON as they are)."""
+
+    CAUGHT = "caught"
+    ELSEWHERE = "elsewhere"
+    FALSE_ALARM = "false-alarm"
+
+
+@dataclass
+class CategoryScore:
+    category: str
+    caught: int
+    cases: int
+    false_alarms: int
+    twins: int
+
+
+@dataclass
+class DetectorScore:
+    detector: str            # '-Wanalyzer-null-dereference', 'ubsan:signed-integer-overflow'
+    kind: str                # 'warning' | 'sanitizer' | 'analyzer'
+    tool: str                # 'warnings', 'gcc-analyzer', ...
+    version: str             # 'gcc-12'; 'cppcheck-2.10'
+    caught: list[str]        # case ids
+    elsewhere: list[str]
+    false_alarms: list[str]  # twin ids
+    cases: int               # UB cases its tool ran on
+    twins: int               # twins its tool ran on
+    categories: list[CategoryScore] = field(default_factory=list)
+
+
+@dataclass
+class Detection:
+    """One detector's verdict on one case (or its twin)."""
+
+    version: str
+    detector: str
+    kind: str
+    verdict: str             # Verdict.*
+    lines: list[int]         # where it reported (on the case, or on the twin for a false alarm)
+
+
+@dataclass
+class CaseDetections:
+    case_id: str
+    category: str
+    ub_lines: list[int]
+    twin: str
+    detections: list[Detection]
+
+
+@dataclass
+class ToolProblem:
+    """Runs of one tool and version that did not work, with one of their reasons."""
+
+    version: str
+    tool: str
+    status: str              # RunStatus value
+    runs: int
+    why: str                 # the first run's line
+
+
+@dataclass
+class Scores:
+    versions: list[str]
+    cases: int               # UB cases scored
+    twins: int               # their twins present
+    detectors: list[DetectorScore]
+    per_case: list[CaseDetections]
+    problems: list[ToolProblem]
+    notes: list[str] = field(default_factory=list)
+
+    def detector(self, name: str, version: str) -> DetectorScore | None:
+        return next((d for d in self.detectors if d.detector == name and d.version == version), None)
+
+    def case(self, case_id: str) -> CaseDetections | None:
+        return next((c for c in self.per_case if c.case_id == case_id), None)
+
+
+def score(cases: list[Case], runs: list[ToolRun], notes: list[str] = ()) -> Scores:
+    """The scores of ``runs`` over ``cases`` (see the module)."""
+    by_id = {c.id: c for c in cases}
+    ub_cases = [c for c in cases if c.ub]
+    # (version, tool) -> case id -> findings of the runs that worked (warnings: all levels)
+    ok: dict[tuple[str, str], dict[str, list]] = defaultdict(dict)
+    failed: dict[tuple[str, str, str], list[ToolRun]] = defaultdict(list)
+    for r in runs:
+        key = (r.version, r.tool.value)
+        if r.status is RunStatus.OK:
+            ok[key].setdefault(r.case_id, []).extend(r.findings)
+        else:
+            failed[(r.version, r.tool.value, r.status.value)].append(r)
+    # a case is scored for a tool only if every level of it worked
+    for (version, tool, _), bad in failed.items():
+        for r in bad:
+            ok[(version, tool)].pop(r.case_id, None)
+    detectors: list[DetectorScore] = []
+    per_case: dict[str, list[Detection]] = defaultdict(list)
+    for (version, tool), found in sorted(ok.items()):
+        names = sorted({(f.detector, f.kind) for fs in found.values() for f in fs},
+                       key=lambda nk: nk[0])
+        ran_cases = [c for c in ub_cases if c.id in found]
+        ran_twins = [c for c in ran_cases if c.twin and c.twin in found]
+        for name, kind in names:
+            s = DetectorScore(name, kind.value, tool, version, [], [], [],
+                              cases=len(ran_cases), twins=len(ran_twins))
+            per_cat: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])
+            for case in ran_cases:
+                on_case = [f for f in found[case.id] if f.detector == name]
+                twin_ran = bool(case.twin) and case.twin in found
+                on_twin = [f for f in found[case.twin] if f.detector == name] if twin_ran else None
+                v = judge(kind, case.ub_lines or tuple(f.line for f in on_case), on_case, on_twin)
+                cat = per_cat[case.category]
+                cat[1] += 1
+                cat[3] += twin_ran
+                if v.caught:
+                    s.caught.append(case.id)
+                    cat[0] += 1
+                    per_case[case.id].append(Detection(version, name, kind.value, Verdict.CAUGHT, v.lines))
+                elif v.elsewhere:
+                    s.elsewhere.append(case.id)
+                    per_case[case.id].append(Detection(version, name, kind.value, Verdict.ELSEWHERE, v.lines))
+                if v.false_alarm:
+                    s.false_alarms.append(case.twin)
+                    cat[2] += 1
+                    per_case[case.id].append(Detection(
+                        version, name, kind.value, Verdict.FALSE_ALARM,
+                        sorted({f.line for f in on_twin or [] if f.line is not None})))
+            s.categories = [CategoryScore(c, *n) for c, n in sorted(per_cat.items()) if n[0] or n[2]]
+            detectors.append(s)
+    detectors.sort(key=lambda d: (_version_key(d.version), -len(d.caught), len(d.false_alarms), d.detector))
+    problems = [ToolProblem(v, t, st, len(rs), rs[0].why()) for (v, t, st), rs in sorted(failed.items())]
+    versions = sorted({r.version for r in runs}, key=_version_key)
+    return Scores(versions=versions, cases=len(ub_cases),
+                  twins=sum(1 for c in ub_cases if c.twin and c.twin in by_id),
+                  detectors=detectors,
+                  per_case=[CaseDetections(c.id, c.category, list(c.ub_lines), c.twin,
+                                           per_case.get(c.id, [])) for c in ub_cases],
+                  problems=problems, notes=list(notes))
+
+
+def _version_key(version: str) -> tuple:
+    family, _, major = version.rpartition("-")
+    return (family, int(major) if major.isdigit() else 0, major)
+
+
+# --- text and JSON ------------------------------------------------------------------------
+
+def render(scores: Scores, categories: bool = False) -> str:
+    """The scores as text: per version, each detector that reported anything, its catches
+    out of the cases its tool ran on and its false alarms out of the twins; then the
+    tools that did not run and why. ``categories``: each detector's categories too."""
+    out = [f"Detectors on {scores.cases} cases with UB and {scores.twins} fixed twins "
+           f"({', '.join(scores.versions) or 'no compiler'})"]
+    if not scores.detectors:
+        out.append("  no detector reported anything")
+    width = max([len(d.detector) for d in scores.detectors] + [8])
+    for version in scores.versions:
+        rows = [d for d in scores.detectors if d.version == version]
+        if not rows:
+            continue
+        out += ["", version,
+                f"  {'detector':<{width}}  {'kind':<9}  {'caught':>7}  {'elsewhere':>9}  "
+                f"{'false alarms':>12}"]
+        for d in rows:
+            out.append(f"  {d.detector:<{width}}  {d.kind:<9}  {len(d.caught):>3}/{d.cases:<3}  "
+                       f"{len(d.elsewhere):>9}  {len(d.false_alarms):>6}/{d.twins:<5}")
+            if categories and d.categories:
+                out.append("      " + ", ".join(
+                    f"{c.category} {c.caught}/{c.cases}" + (f" ({c.false_alarms} false)" if c.false_alarms else "")
+                    for c in d.categories))
+    if scores.problems:
+        out += ["", "Tools that did not run on every program:"]
+        out += [f"  {p.version} {p.tool}: {p.status} on {p.runs} program{'s' if p.runs != 1 else ''}"
+                f" -- {p.why}" for p in scores.problems]
+    out += [f"note: {n}" for n in scores.notes]
+    return "\n".join(out)
+
+
+def render_case(case: CaseDetections) -> str:
+    """One case's detections, for ``ub report``: who caught it, who reported elsewhere,
+    who raised a false alarm on its twin."""
+    out = [f"{case.case_id} (ub-line {', '.join(map(str, case.ub_lines)) or 'not marked'}; "
+           f"twin {case.twin or 'none'})"]
+    if not case.detections:
+        out.append("  no detector reported it")
+    for verdict, label in ((Verdict.CAUGHT, "caught by"), (Verdict.ELSEWHERE, "reported elsewhere by"),
+                           (Verdict.FALSE_ALARM, "false alarm on the twin by")):
+        hits = [d for d in case.detections if d.verdict == verdict]
+        if hits:
+            out.append(f"  {label}: " + ", ".join(
+                f"{d.detector} ({d.version}" + (f", line {', '.join(map(str, d.lines))}" if d.lines else "")
+                + ")" for d in hits))
+    return "\n".join(out)
+
+
+def as_json(scores: Scores) -> dict:
+    """The ``--json`` shape: the dataclasses as they are."""
+    return asdict(scores)

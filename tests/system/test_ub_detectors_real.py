@@ -1,0 +1,150 @@
+"""Detectors on real tools: warnings, sanitizers, gcc -fanalyzer, clang --analyze,
+clang-tidy and cppcheck run in the sandbox on a few corpus cases and their fixed twins,
+with gcc-12 and clang-16, and the scores made of what they found.
+
+Nothing is mocked: the tools run as ``warnscope ub detectors`` runs them. Missing
+compilers skip the tests; a missing analyzer is a test of its own (one line, no traceback).
+"""
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from analyzer import executors, toolchain
+from analyzer.ub import analyzers as an
+from analyzer.ub.corpus import bundled_corpus, load
+from analyzer.ub.detectors import Kind, RunStatus, Tool
+from analyzer.ub.scores import Verdict, render, score
+
+COMPILERS = ("gcc-12", "clang-16")
+CASES = ("signed-integer-overflow/loop", "use-after-free/after-realloc",
+         "null-dereference/check-after-use", "bad-deallocation/double-free")
+
+pytestmark = pytest.mark.skipif(toolchain.installed(list(COMPILERS)) != list(COMPILERS),
+                                reason="needs gcc-12 and clang-16")
+
+
+@pytest.fixture(scope="module")
+def corpus():
+    loaded = load(bundled_corpus())
+    by_id = {c.id: c for c in loaded.cases}
+    return [by_id[i] for i in CASES] + [by_id[by_id[i].twin] for i in CASES]
+
+
+@pytest.fixture(scope="module")
+def runs(corpus):
+    compilers = [toolchain.resolve(c) for c in COMPILERS]
+    jobs = an.jobs_for(corpus, compilers, cppcheck=an.cppcheck_version())
+    with executors.LocalExecutor(2) as pool:
+        return an.run_jobs(jobs, pool)
+
+
+@pytest.fixture(scope="module")
+def scores(corpus, runs):
+    return score(corpus, runs)
+
+
+def _found(runs, case_id, tool, version):
+    [run] = [r for r in runs if r.case_id == case_id and r.tool is tool and r.version == version]
+    assert run.status is RunStatus.OK, run.why()
+    return [(f.detector, f.line) for f in run.findings]
+
+
+def test_every_tool_ran_on_every_program(runs, corpus):
+    """gcc: warnings, sanitizers, -fanalyzer; clang: warnings, sanitizers, --analyze,
+    clang-tidy; cppcheck once per program (when installed)."""
+    per_program = 7 + (1 if shutil.which("cppcheck") else 0)
+    assert len(runs) == per_program * len(corpus)
+    assert [r.why() for r in runs if not r.ok] == []
+
+
+def test_the_overflowing_loop_caught_and_its_twin_silent(runs, scores):
+    for version in COMPILERS:
+        ubsan = scores.detector("ubsan:signed-integer-overflow", version)
+        assert ubsan.caught == ["signed-integer-overflow/loop"] and ubsan.false_alarms == []
+        assert _found(runs, "signed-integer-overflow/loop.fixed", Tool.SANITIZERS, version) == []
+    aggressive = scores.detector("-Waggressive-loop-optimizations", "gcc-12")
+    assert aggressive.caught == ["signed-integer-overflow/loop"] and not aggressive.false_alarms
+    assert ("-Waggressive-loop-optimizations", 16) in _found(
+        runs, "signed-integer-overflow/loop", Tool.WARNINGS, "gcc-12")
+
+
+def test_fanalyzer_use_after_free_caught_at_its_line_and_silent_on_the_twin(runs, scores):
+    assert ("-Wanalyzer-use-after-free", 18) in _found(
+        runs, "use-after-free/after-realloc", Tool.GCC_ANALYZER, "gcc-12")
+    uaf = scores.detector("-Wanalyzer-use-after-free", "gcc-12")
+    assert "use-after-free/after-realloc" in uaf.caught and uaf.false_alarms == []
+    assert not any(d == "-Wanalyzer-use-after-free" for d, _ in _found(
+        runs, "use-after-free/after-realloc.fixed", Tool.GCC_ANALYZER, "gcc-12"))
+    double = scores.detector("-Wanalyzer-double-free", "gcc-12")
+    assert double.caught == ["bad-deallocation/double-free"] and double.false_alarms == []
+
+
+def test_clang_analyzer_null_dereference_caught_and_silent_on_the_twin(runs, scores):
+    assert _found(runs, "null-dereference/check-after-use", Tool.CLANG_ANALYZER, "clang-16") == [
+        ("core.NullDereference", 29)]
+    assert _found(runs, "null-dereference/check-after-use.fixed", Tool.CLANG_ANALYZER, "clang-16") == []
+    null = scores.detector("core.NullDereference", "clang-16")
+    assert null.caught == ["null-dereference/check-after-use"] and null.false_alarms == []
+    assert null.kind == Kind.ANALYZER.value
+
+
+def test_scores_agree_with_the_findings(runs, corpus, scores):
+    """A catch is a report at the case's ub-line (a sanitizer's: any report of the case's
+    run); a false alarm is a report on the twin; denominators are the programs run."""
+    by_id = {c.id: c for c in corpus}
+    findings: dict[tuple, set] = {}
+    for r in runs:
+        for f in r.findings:
+            findings.setdefault((r.version, f.detector, r.case_id), set()).add(f.line)
+    assert scores.detectors
+    for d in scores.detectors:
+        assert d.cases == len(CASES) and d.twins == len(CASES)
+        for case_id in d.caught:
+            lines = findings[(d.version, d.detector, case_id)]
+            assert d.kind == "sanitizer" or lines & set(by_id[case_id].ub_lines), (d, case_id)
+        for twin_id in d.false_alarms:
+            assert by_id[twin_id].is_twin and (d.version, d.detector, twin_id) in findings
+        for case_id in d.elsewhere:
+            assert not findings[(d.version, d.detector, case_id)] & set(by_id[case_id].ub_lines)
+    loop = scores.case("signed-integer-overflow/loop")
+    assert {(d.version, d.detector) for d in loop.detections if d.verdict == Verdict.CAUGHT} >= {
+        ("gcc-12", "ubsan:signed-integer-overflow"), ("clang-16", "ubsan:signed-integer-overflow")}
+    text = render(scores)
+    assert "core.NullDereference" in text and "Tools that did not run" not in text
+
+
+def test_an_analyzer_that_is_not_installed_is_one_line(corpus, monkeypatch, tmp_path):
+    """clang-16 without clang-tidy-16 beside it, and no cppcheck: the run says so in one
+    line and scores nothing for them; no traceback."""
+    bindir = tmp_path / "bin"
+    bindir.mkdir()
+    for name in ("clang-16", "clang++-16"):
+        os.symlink(shutil.which(name), bindir / name)
+    monkeypatch.setenv("PATH", str(bindir))
+    assert an.cppcheck_version() is None
+    clang = toolchain.resolve("clang-16")
+    case = corpus[0]
+    [run] = an.run_jobs(an.jobs_for([case], [clang], tools=[Tool.CLANG_TIDY]))
+    assert run.status is RunStatus.UNAVAILABLE and run.findings == ()
+    assert run.why() == ("clang-tidy unavailable: clang-tidy-16 is not installed "
+                         "(Debian package clang-tidy-16)")
+    s = score([case], [run])
+    assert s.detectors == [] and s.problems[0].status == "unavailable"
+
+
+def test_an_analyzer_reads_the_program_only_inside_the_sandbox(tmp_path, corpus):
+    """A program that includes a file of the host (outside the sandbox's view) does not
+    get it: the analyzer's run fails, saying why, and nothing of the file shows."""
+    secret = tmp_path / "secret.h"
+    secret.write_text("#error the host's file was read\n")
+    case = corpus[0]
+    from dataclasses import replace
+    hostile = replace(case, source=f'#include "{secret}"\nint main(void) {{ return 0; }}\n'.encode())
+    clang = toolchain.resolve("clang-16")
+    [run] = an.run_jobs(an.jobs_for([hostile], [clang], tools=[Tool.CLANG_ANALYZER]))
+    assert run.status is RunStatus.FAILED
+    assert "file not found" in run.note and "the host's file was read" not in run.note

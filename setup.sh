@@ -13,6 +13,7 @@ APT_PACKAGES=(
   libclang1-14 libclang1-16 libclang1-19 libclang-rt-14-dev libclang-rt-16-dev libclang-rt-19-dev
   chromium passwd util-linux dpkg-dev libtool libtool-bin cmake make tcl valgrind
   debootstrap bubblewrap bpftrace
+  clang-tidy-14 clang-tidy-16 clang-tidy-19 cppcheck
 )
 # The build backend and Meson itself (also for `meson test`); warnscope's own runtime
 # dependencies come from pyproject.toml, with the extras for Dask and the tests.

@@ -1,5 +1,5 @@
-"""``warnscope ub run``, ``ub report`` and ``ub explain``: thin shells over ub_run,
-ub_report and ub_explain."""
+"""``warnscope ub run``, ``ub report``, ``ub explain`` and ``ub detectors``: thin shells
+over ub_run, ub_report, ub_explain and ub_scores."""
 from __future__ import annotations
 
 import math
@@ -24,7 +24,12 @@ from analyzer.ub import report as ub_report
 from analyzer.ub import run as ub_run
 from analyzer.ub import store as ub_store
 from analyzer.ub.compile import normalize_level
+from analyzer import toolchain
+from analyzer.ub import analyzers as an
+from analyzer.ub import scores as ub_scores
 from analyzer.ub.corpus import bundled_corpus
+from analyzer.ub.corpus import load as load_corpus
+from analyzer.ub.detectors import Tool
 from analyzer.ub.jobs import JobFailure
 
 DEFAULT_COMPILERS = "gcc-11,gcc-12,clang-14,clang-16,clang-19"
@@ -167,6 +172,66 @@ def explain_cmd(ctx, case_id, corpus_dir, compiler, level, vs, labels_only, as_j
         echo(to_json(ex))
     else:
         echo(explain_text.render(ex, code=not labels_only), nl=False)
+
+
+@ub.command("detectors")
+@click.option("--corpus", "corpus_dir", type=click.Path(file_okay=False), default=None,
+              help="Directory tree of .c/.cpp programs (default: the bundled corpus).")
+@click.option("--compilers", default=DEFAULT_COMPILERS, show_default=True,
+              help="Comma-separated gcc-N / clang-N: each brings its warnings, sanitizers "
+                   "and analyzers.")
+@click.option("--tools", default=",".join(t.value for t in Tool), show_default=True,
+              help="Comma-separated tools to run.")
+@click.option("--levels", default="O2", show_default=True,
+              help="Optimization levels of the warnings runs (GCC warns more with -O2).")
+@click.option("--case", "case_ids", multiple=True,
+              help="Only this case (repeatable; its twin runs with it); its detail is printed.")
+@click.option("-j", "--jobs", type=options.WORKERS, default=None,
+              help="Local worker processes (default 2 per core).")
+@click.option("--categories", is_flag=True, help="Each detector's catches per UB category too.")
+@click.option("--json", "as_json", is_flag=True, help="Print the scores as JSON.")
+def detectors_cmd(corpus_dir, compilers, tools, levels, case_ids, jobs, categories, as_json) -> None:
+    """Score every detector -- warning, sanitizer check, analyzer checker -- per compiler
+    version: UB cases caught at their ub-line, false alarms on their fixed twins."""
+    sandbox.prepare_soon()
+    loaded = load_corpus(corpus_dir or str(bundled_corpus()))
+    chosen = _detector_tools(tools)
+    level_list = [normalize_level(l.strip()) for l in levels.split(",") if l.strip()]
+    compiler_list = [toolchain.resolve(c) for c in
+                     dict.fromkeys(canonical(c) for c in compilers.split(",") if c.strip())]
+    by_id = {c.id: c for c in loaded.cases}
+    missing = [c for c in case_ids if c not in by_id]
+    if missing:
+        raise BadInput(f"no case {missing[0]!r} in the corpus")
+    cases = loaded.cases
+    if case_ids:
+        wanted = set(case_ids) | {by_id[c].twin for c in case_ids if by_id[c].twin}
+        cases = [c for c in loaded.cases if c.id in wanted]
+    notes = list(loaded.notes)
+    version = an.cppcheck_version() if Tool.CPPCHECK in chosen else None
+    if Tool.CPPCHECK in chosen and version is None:
+        notes.append("cppcheck unavailable: not installed (Debian package cppcheck)")
+    job_list = an.jobs_for(cases, compiler_list, chosen, tuple(level_list), version)
+    with executors.LocalExecutor(jobs) as pool:
+        runs = an.run_jobs(job_list, pool)
+    scores = ub_scores.score(cases, runs, notes)
+    if as_json:
+        echo(to_json(ub_scores.as_json(scores)))
+        return
+    echo(ub_scores.render(scores, categories=categories))
+    for case_id in case_ids:
+        detail = scores.case(case_id)
+        if detail is not None:
+            echo("\n" + ub_scores.render_case(detail))
+
+
+def _detector_tools(tools: str) -> list[Tool]:
+    names = [t.strip() for t in tools.split(",") if t.strip()]
+    known = {t.value: t for t in Tool}
+    unknown = [n for n in names if n not in known]
+    if unknown:
+        raise BadInput(f"unknown tool {unknown[0]!r}: one of {', '.join(known)}")
+    return [known[n] for n in names]
 
 
 def failure_lines(failures: list[JobFailure]) -> list[str]:

@@ -19,12 +19,15 @@ never an exception, never a run that "found nothing".
 """
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 import re
 from dataclasses import dataclass
 
 from warnscope import tool as ws_tool
 from warnscope.errors import NotInstalled, ToolFailed
+from warnscope.paths import atomic_write, cache_dir
 
 from analyzer import sandbox
 from analyzer.toolchain import Toolchain
@@ -101,11 +104,51 @@ def jobs_for(cases: list[Case], compilers: list[Toolchain], tools: list[Tool] | 
 
 
 def run_job(job: ToolJob) -> ToolRun:
-    """Run one job; whatever happens, a :class:`ToolRun` (module-level: executors call it)."""
+    """Run one job, through the cache; whatever happens, a :class:`ToolRun`
+    (module-level: executors call it)."""
+    if job.tool is Tool.CLANG_TIDY and job.compiler is not None \
+            and job.compiler.tool(f"clang-tidy-{job.compiler.major}") is None:
+        return _clang_tidy(job)          # missing now, whatever a cache says of before
+    path = _cache_path(job)
+    cached = _cached(path, job)
+    if cached is not None:
+        return cached
     runner = {Tool.WARNINGS: _warnings, Tool.SANITIZERS: _sanitizers,
               Tool.GCC_ANALYZER: _gcc_analyzer, Tool.CLANG_ANALYZER: _clang_analyzer,
               Tool.CLANG_TIDY: _clang_tidy, Tool.CPPCHECK: _cppcheck}[job.tool]
-    return runner(job)
+    run = runner(job)
+    # kept: what the tool said of the program (findings, or an error of its own exit);
+    # not kept: a limit, a signal, a missing tool -- the next run tries again
+    if run.status is RunStatus.OK or (run.status is RunStatus.FAILED and " exit " in run.note):
+        atomic_write(path, json.dumps({
+            "status": run.status.value, "note": run.note,
+            "findings": [[f.detector, f.kind.value, f.line, f.message] for f in run.findings]}).encode())
+    return run
+
+
+#: Bump when what a cached run means changes (the tools' flags, the parsers).
+CACHE_VERSION = "detectors-1"
+
+
+def _cache_path(job: ToolJob):
+    """Where a run of this tool on this program is kept: keyed by the program's bytes, the
+    tool, the compiler's identity (an upgraded package makes new keys) and the level.
+    A run that was stopped by a limit or found its tool missing is not kept."""
+    who = job.compiler.identity if job.compiler else f"cppcheck {job.cppcheck}"
+    key = hashlib.sha256("\0".join(
+        [CACHE_VERSION, job.tool.value, who, job.level, job.case.language, job.case.std,
+         _filename(job.case), *job.case.link, "--args", *job.case.args]).encode()
+        + b"\0" + job.case.source).hexdigest()
+    return cache_dir("ub", "detect", key[:2]) / f"{key}.json"
+
+
+def _cached(path, job: ToolJob) -> ToolRun | None:
+    try:
+        data = json.loads(path.read_bytes())
+        findings = [Finding(d, Kind(k), l, m) for d, k, l, m in data["findings"]]
+        return _run(job, RunStatus(data["status"]), findings, data["note"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None      # not there, or damaged: run again
 
 
 def run_jobs(jobs: list[ToolJob], executor=None) -> list[ToolRun]:

@@ -148,3 +148,31 @@ def test_an_analyzer_reads_the_program_only_inside_the_sandbox(tmp_path, corpus)
     [run] = an.run_jobs(an.jobs_for([hostile], [clang], tools=[Tool.CLANG_ANALYZER]))
     assert run.status is RunStatus.FAILED
     assert "file not found" in run.note and "the host's file was read" not in run.note
+
+
+def test_cli_scores_as_text_and_json(capsys):
+    from analyzer.cli import main
+    import json
+    args = ["ub", "detectors", "--compilers", "gcc-12,clang-16", "--tools", "sanitizers,clang-analyzer",
+            "--case", "null-dereference/check-after-use"]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert "Detectors on 1 cases with UB and 1 fixed twins (clang-16, gcc-12)" in out
+    assert "caught by: core.NullDereference (clang-16, line 29)" in out
+    assert main(args + ["--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    null = next(d for d in data["detectors"] if d["detector"] == "core.NullDereference")
+    assert (null["caught"], null["false_alarms"], null["cases"], null["twins"]) == (
+        ["null-dereference/check-after-use"], [], 1, 1)
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--tools", "infer"], "unknown tool 'infer': one of warnings, sanitizers"),
+    (["--case", "no/such-case"], "no case 'no/such-case' in the corpus"),
+    (["--compilers", "gcc-3"], "gcc-3"),
+])
+def test_cli_bad_input_is_one_line(capsys, args, message):
+    from analyzer.cli import main
+    assert main(["ub", "detectors", "--compilers", "gcc-12", *args]) != 0
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err and len(err.strip().splitlines()) == 1

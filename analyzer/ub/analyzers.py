@@ -127,7 +127,7 @@ def run_job(job: ToolJob) -> ToolRun:
 
 
 #: Bump when what a cached run means changes (the tools' flags, the parsers).
-CACHE_VERSION = "detectors-1"
+CACHE_VERSION = "detectors-2"
 
 
 def _cache_path(job: ToolJob):
@@ -174,6 +174,12 @@ def _run(job: ToolJob, status: RunStatus, findings: list[Finding] = (), note: st
 
 def _std(case: Case) -> str:
     return f"-std={case.std}"
+
+
+def _compile_flags(case: Case) -> list[str]:
+    """What of the case's ``link:`` speaks to the compiler too (-D, -U, -std=, -f, -W,
+    -pthread; not the libraries): the tools see the program as its compiles do."""
+    return [w for w in case.link if not w.startswith("-l")]
 
 
 def _filename(case: Case) -> str:
@@ -239,13 +245,15 @@ def _warnings(job: ToolJob) -> ToolRun:
     assert compiler is not None
     name = f"{compiler.name} {job.level} warnings"
     if compiler.family == "clang":
-        argv = [_driver(job), _std(job.case), job.level, "-fsyntax-only", *CLANG_WARNINGS,
+        argv = [_driver(job), _std(job.case), *_compile_flags(job.case), job.level,
+                "-fsyntax-only", *CLANG_WARNINGS,
                 "-fno-color-diagnostics", "-fdiagnostics-show-option", _filename(job.case)]
         return _text_tool(job, argv, name, Kind.WARNING, root=compiler.root)
     if compiler.major >= 16:
         return _run(job, RunStatus.UNAVAILABLE, note=f"{compiler.name} prints SARIF, "
                                                     "whose locations are not read here")
-    argv = [_driver(job), _std(job.case), job.level, "-c", *gcc_warning_flags(),
+    argv = [_driver(job), _std(job.case), *_compile_flags(job.case), job.level, "-c",
+            *gcc_warning_flags(),
             "-fdiagnostics-format=json", _filename(job.case), "-o", "a.o"]
     return _gcc_json_tool(job, argv, name, root=compiler.root)
 
@@ -279,7 +287,7 @@ def _gcc_analyzer(job: ToolJob) -> ToolRun:
                                                     "whose locations are not read here")
     # -fanalyzer runs in the middle end: a real compile (-c), not -fsyntax-only; -w would
     # silence the analyzer too, so the compiler's few default warnings are dropped instead
-    argv = [_driver(job), _std(job.case), "-O0", "-c", "-fanalyzer",
+    argv = [_driver(job), _std(job.case), *_compile_flags(job.case), "-O0", "-c", "-fanalyzer",
             "-fdiagnostics-format=json", _filename(job.case), "-o", "a.o"]
     return _gcc_json_tool(job, argv, f"{compiler.name} -fanalyzer", root=compiler.root,
                           kind=Kind.ANALYZER)
@@ -288,7 +296,8 @@ def _gcc_analyzer(job: ToolJob) -> ToolRun:
 def _clang_analyzer(job: ToolJob) -> ToolRun:
     compiler = job.compiler
     assert compiler is not None
-    argv = [_driver(job), _std(job.case), "--analyze", "-Xclang", "-analyzer-output=text",
+    argv = [_driver(job), _std(job.case), *_compile_flags(job.case), "--analyze",
+            "-Xclang", "-analyzer-output=text",
             "-fno-color-diagnostics", "-w", _filename(job.case), "-o", "a.plist"]
     return _text_tool(job, argv, f"{compiler.name} --analyze", Kind.ANALYZER, root=compiler.root)
 
@@ -302,7 +311,7 @@ def _clang_tidy(job: ToolJob) -> ToolRun:
                                                     f"(Debian package clang-tidy-{compiler.major})")
     lang = "c" if job.case.language == "c" else "c++"
     argv = [tidy, f"--checks={TIDY_CHECKS}", "--quiet", _filename(job.case), "--",
-            "-x", lang, _std(job.case), "-w"]
+            "-x", lang, _std(job.case), *_compile_flags(job.case), "-w"]
     return _text_tool(job, argv, f"clang-tidy-{compiler.major}", Kind.ANALYZER,
                       skip=("clang-diagnostic-",), root=compiler.root)
 

@@ -159,7 +159,8 @@ _UBSAN_ERROR = re.compile(r"^(?P<file>[^\n:]+):(?P<line>\d+):(?:\d+:)? runtime e
 #: UBSan's messages by check, each named as ``-fsanitize=`` names it (GCC's reports name no
 #: check, and clang's summaries name them differently from one version to the next)
 UBSAN_MESSAGES = [
-    (r"signed integer overflow|negation of .* cannot be represented", "signed-integer-overflow"),
+    (r"signed integer overflow|negation of .* cannot be represented|division of .* by -1 cannot",
+     "signed-integer-overflow"),
     (r"shift exponent", "shift-exponent"),
     (r"left shift of", "shift-base"),
     (r"division by zero", "integer-divide-by-zero"),

@@ -3,7 +3,7 @@
  * standard: C17 5.1.2.4p35
  * summary: the main thread polls a plain int that another thread sets, with no atomics or locks
  * ub: yes
- * link: -pthread
+ * link: -pthread -D_POSIX_C_SOURCE=200809L
  * note: unexploited, the poll sees the store within about 10 ms; hoisting the load out of the loop spins forever
  * ub-line: 30, 21
  * twin: polled-flag.fixed.c

@@ -152,3 +152,9 @@ def test_scores_count_catches_elsewhere_false_alarms_and_failed_runs():
     assert "caught by: -Wx (gcc-12, line 10)" in render_case(a)
     assert "false alarm on the twin by: -Wx (gcc-12, line 10)" in render_case(a)
     assert json.loads(json.dumps(as_json(s)))["detectors"][0]["detector"] in ("-Wx", "-Wy")
+
+
+def test_int_min_division_is_the_signed_overflow_check():
+    found, _ = sanitizer_reports("divide.c:29:22: runtime error: division of -2147483648 by -1 "
+                                 "cannot be represented in type 'int'\n", "divide.c")
+    assert [(f.detector, f.line) for f in found] == [("ubsan:signed-integer-overflow", 29)]

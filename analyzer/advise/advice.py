@@ -328,7 +328,7 @@ def _indexed(c: Compiler, build: store.StoredBuild) -> Build:
 
 
 def _prints(build: Build, names: frozenset[str], top: int) -> Prints:
-    p = Prints()
+    p = Prints(complete=build.stored.status == "ok")
     files: dict[str, int] = {}
     options = set()
     for name in names:

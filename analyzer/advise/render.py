@@ -8,6 +8,7 @@ from __future__ import annotations
 from analyzer.advise.results import Advice, Row, Verdict
 
 TITLES = {
+    Verdict.BREAKS_BUILD: "Breaks the build (a build at all failed on it: not turned on)",
     Verdict.TURN_ON: "Turn on now (silent here, catches UB: a free guard)",
     Verdict.FIX_FIRST: "Fix first (fires here and catches UB; by UB cases per diagnostic)",
     Verdict.COSTLY: "Costly (would be turned on: its measured cost)",

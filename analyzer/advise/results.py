@@ -26,6 +26,9 @@ class Verdict(enum.Enum):
     """What the rules (:mod:`analyzer.advise.rules`) make of a flag, in the order the
     advice lists them."""
 
+    #: a build at ``all`` of this project failed on it (a crash it triggers, or its
+    #: diagnostic as the error that stopped the build): not turned on
+    BREAKS_BUILD = "breaks-build"
     #: silent on this tree, catches UB in the corpus, known where it is passed: a free guard
     TURN_ON = "turn-on"
     #: fires on this tree and catches UB: its diagnostics are worth fixing first
@@ -85,6 +88,8 @@ class Prints:
     own: int = 0
     own_printed: int = 0
     outside: int = 0
+    #: False when the build failed: the diagnostics up to the failure, the rest unknown
+    complete: bool = True
     #: the options the compiler printed them under
     options: list[str] = field(default_factory=list)
     #: the project's files with the most of them

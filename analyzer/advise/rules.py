@@ -7,7 +7,9 @@ same rules ("Which warnings to turn on").
 
 In order, for one flag:
 
-1. Compilers that accept it as a no-op are left out; if none is left: no evidence.
+1. Compilers that accept it as a no-op are left out; if none is left: no evidence. A
+   build at ``all`` failed on it (a crash it triggers, named by the crash's function, or
+   its diagnostic as the error that stopped the build) → **breaks the build**.
 2. On at the base level (default, ``-Wall``, ``-Wall -Wextra``) with every compiler that
    knows it: **already on**. Otherwise the rest is about the compilers that have it off.
 3. UB cases count only from compilers whose corpus checks had it on, not where it fires
@@ -20,7 +22,8 @@ In order, for one flag:
    ranked by cases per diagnostic; else at least ``often`` diagnostics (per case
    counted, or in all when none is) → **style**; else → **review**.
 5. Silent with every compiler (diagnostics outside the project's files do not count:
-   without ``-Wsystem-headers`` they are not printed) and UB cases counted:
+   without ``-Wsystem-headers`` they are not printed; a build that failed is silent only
+   up to the failure, which is not enough) and UB cases counted:
    a measured cost above ``cost_threshold`` with some compiler → **costly**; not known by
    every compiler of the list under ``--portable all`` → **not portable**; else
    **turn on now**. Silent and nothing counted → **no evidence**.
@@ -88,6 +91,10 @@ def decide(compilers: list[PerCompiler], rules: Rules) -> Decision:
         reasons.append(f"a no-op with {_names(c for c in known if c.noop)}")
     if not working:
         return Decision(Verdict.NO_EVIDENCE, reasons)
+    broken = [c for c in working if c.trouble]
+    if broken:
+        return Decision(Verdict.BREAKS_BUILD, reasons + [
+            f"the build at all failed on it with {_names(broken)} (its trouble says how): not turned on"])
     if all(base_on(c, rules.base) for c in working):
         return Decision(Verdict.ALREADY_ON, reasons + [
             f"on at the base level ({rules.base}) with " + ", ".join(f"{c.compiler} ({c.on.value})"
@@ -125,6 +132,13 @@ def decide(compilers: list[PerCompiler], rules: Rules) -> Decision:
     if unbuilt:
         return Decision(Verdict.NO_EVIDENCE, reasons + [f"no build at all with {_names(unbuilt)}: "
                                                        "silence there is not known"], cases)
+    failed = [c for c in active if not c.prints.complete]
+    if failed:
+        quiet = [c for c in active if c.prints.complete]
+        return Decision(Verdict.NO_EVIDENCE, reasons + (
+            [f"silent on this tree with {_names(quiet)}"] if quiet else []) + [
+            f"the build at all failed with {_names(failed)}: silent up to the failure, the rest is not known"],
+            cases)
     reasons.append(f"silent on this tree with {_names(active)}")
     if not cases:
         return Decision(Verdict.NO_EVIDENCE, reasons + ["catches nothing counted in the UB corpus"])

@@ -144,6 +144,7 @@ def signal_name(number: int | None) -> str:
 
 #: the advice page's sections: (verdict, title), listed in full
 ADVICE_SECTIONS = (
+    ("breaks-build", "Breaks the build: a build at all failed on it"),
     ("turn-on", "Turn on now: silent here, catches UB"),
     ("fix-first", "Fix first: fires here and catches UB (by UB cases per diagnostic)"),
     ("costly", "Costly: would be turned on, but for its measured cost"),

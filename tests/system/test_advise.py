@@ -102,7 +102,7 @@ def test_the_json_shape(zlib):
     known = next(p for r in advice["rows"] for p in r["compilers"] if p["known"] and p["prints"])
     assert set(known) == {"compiler", "known", "languages", "resolves_to", "noop", "on", "prints", "ub", "cost",
                           "trouble"}
-    assert set(known["prints"]) == {"own", "own_printed", "outside", "options", "top_files"}
+    assert set(known["prints"]) == {"own", "own_printed", "outside", "options", "top_files", "complete"}
     assert set(known["cost"]) == {"status", "attribution", "metric", "unit", "alone", "share_of_off", "command"}
     assert known["cost"]["status"] == "none"
     assert known["cost"]["command"] == f"warnscope overhead attribute zlib --compiler {known['compiler']}"
@@ -262,6 +262,10 @@ def test_a_build_failing_at_all_is_used_up_to_the_failure_and_said(gcc_db, tmp_p
     troubled = [r for r in advice["rows"] if of(r, "gcc-12")["trouble"]]
     assert troubled and any(named in {r["flag"], of(r, "gcc-12")["resolves_to"]} for r in troubled)
     assert all("gcc-12's build at all failed" in t for r in troubled for t in of(r, "gcc-12")["trouble"])
+    assert {r["verdict"] for r in troubled} == {"breaks-build"}
+    # silence up to the failure proves nothing: no flag is turned on from it
+    assert all(of(r, "gcc-12")["prints"]["complete"] is False for r in advice["rows"] if of(r, "gcc-12")["prints"])
+    assert not rows(advice, Verdict.TURN_ON)
     text = _ok(cli_at(db)("advise", "--source", str(UPGRADE), "--build", 'make CFLAGS="$CFLAGS -Werror"',
                           "--compilers", "gcc-12"))
     assert "gcc-12's build at all failed" in text and "its diagnostics up to the failure are used" in text

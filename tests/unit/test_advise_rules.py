@@ -125,3 +125,18 @@ def test_a_fixed_twin_it_fires_on_is_a_false_alarm_and_a_case_fired_on_alike_is_
     alike = decide([seen("gcc-12", cases=["a/x"], alike=["b/y"])], Rules(max_control_hits=1))
     assert alike.cases == ["a/x"]
     assert any("fires on 1 UB case and its fixed twin alike (b/y): not caught" in r for r in alike.reasons)
+
+
+def test_a_flag_a_build_failed_on_breaks_the_build_and_a_failed_build_proves_no_silence():
+    crashed = seen("gcc-12", cases=["a/x"])
+    crashed.trouble = ["gcc-12's build at all failed: ... internal compiler error: in diag_mismatched_tags"]
+    d = decide([crashed, seen("clang-16", on=OnAt.WALL)], Rules())
+    assert d.verdict is Verdict.BREAKS_BUILD and any("failed on it with gcc-12" in r for r in d.reasons)
+    partial = seen("gcc-12", cases=["a/x"])
+    partial.prints.complete = False
+    d = decide([partial, seen("clang-16", cases=["a/x"])], Rules())
+    assert d.verdict is Verdict.NO_EVIDENCE
+    assert any("failed with gcc-12: silent up to the failure" in r for r in d.reasons)
+    assert any("silent on this tree with clang-16" in r for r in d.reasons)
+    partial.prints.own = 3   # what it printed before the failure counts
+    assert decide([partial], Rules()).verdict is Verdict.FIX_FIRST

@@ -177,8 +177,9 @@ def _counted_cases(active: list[PerCompiler], rules: Rules) -> tuple[list[str], 
         f"fires on {_n(len(c.ub.controls) + len(c.ub.twins), 'program')} without UB "
         f"({_few(c.ub.controls + c.ub.twins)}): its {_n(len(c.ub.cases), 'UB case')} not counted"))
     reasons += _grouped([c for c in active if c.ub is not None and c.ub.tried and c.ub.alike], lambda c: (
-        f"fires on {_n(len(c.ub.alike), 'UB case')} and {'its' if len(c.ub.alike) == 1 else 'their'} "
-        f"fixed twin alike ({_few(c.ub.alike)}): not caught"))
+        f"fires on {_n(len(c.ub.alike), 'UB case')} and "
+        f"{'its fixed twin' if len(c.ub.alike) == 1 else 'their fixed twins'} alike ({_few(c.ub.alike)}): "
+        "not caught"))
     catching = [c for c in active if c.ub is not None and c.ub.tried and c.ub.cases
                 and len(c.ub.controls) <= rules.max_control_hits]
     if counted:

@@ -12,7 +12,10 @@ GCC and clang is one row. For each row and compiler:
 - *on*: the lowest of default, ``-Wall``, ``-Wextra`` that has it on in the typed state
   (``-Wformat=2`` is not on at ``-Wall``, which gives ``-Wformat=1``);
 - *prints*: the diagnostics of the build at ``all`` under any option the flag turns on
-  (its closure), in the project's files and outside them;
+  (its closure) and the base has off, in the project's files and outside them; with a
+  compiler that has the flag on at the base already, what it prints there: its options
+  the base has on at the level the build at ``all`` ran them (GCC's ``all`` runs
+  ``-Wimplicit-fallthrough=5``, whose diagnostics say nothing of the base's ``=3``);
 - *ub*: the corpus cases on which an option it turns on fired, where its checks had the
   flag on (GCC's checks pass a list; clang's ``-Weverything``);
 - *cost*: from the newest finished ``overhead attribute`` of the project.
@@ -190,7 +193,7 @@ def advise(conn: sqlite3.Connection, project: str, languages: list[str], compile
         rows.append(Row(flag=name, group=_group(name, comps, per), verdict=decision.verdict, compilers=per,
                         known_since=spans_of.get(name, []), ub_cases=decision.cases, rank=decision.rank,
                         trouble=_level_form_trouble(name, comps, per), reasons=decision.reasons))
-    rows.sort(key=_row_order)
+    rows.sort(key=lambda row: _row_order(row, rules.base))
     forced = [Forced(flag, c.name, bool(langs), langs) for flag in add for c in comps
               for langs in [_known_languages(c, flag)]]
     advice = Advice(
@@ -266,7 +269,11 @@ def _evidence(name: str, c: Compiler, build: Build | None, fired: list[tuple[str
     raised = frozenset().union(*(names & c.base_names(lang, rules.base) for lang in langs))
     caught_by = names - raised
     if build is not None:
-        out.prints = _prints(build, names, rules.top_files)
+        printing = names
+        if rules_mod.base_on(out, rules.base):
+            printing = frozenset(n for lang in langs for n, _ in
+                                 c.closure(name, lang) & c.base_on(lang, rules.base) & build.on(c, lang))
+        out.prints = _prints(build, printing, rules.top_files)
         out.trouble = _build_trouble(c, build.stored, names)
     if fired is not None:
         out.ub = UbCatch(tried=tried is None or flag.name in tried)
@@ -317,6 +324,16 @@ class Build:
 
     stored: store.StoredBuild
     by_flag: dict[str | None, list[store.StoredDiagnostic]]
+    _on: dict[str, frozenset[tuple[str, str]]] = field(default_factory=dict)
+
+    def on(self, c: Compiler, language: str) -> frozenset[tuple[str, str]]:
+        """What the build had on for ``language``, as (name, typed value) pairs: the
+        defaults and what its flags turn on."""
+        if language not in self._on:
+            flags = self.stored.flags.get(language, [])
+            self._on[language] = c.on_at(language, OnAt.DEFAULT) | c._pairs(
+                closure(c.index, flags, lang_name(language)) if flags else {})
+        return self._on[language]
 
 
 def _indexed(c: Compiler, build: store.StoredBuild) -> Build:
@@ -436,8 +453,8 @@ def _level_form_trouble(name: str, comps: list[Compiler], per: list[PerCompiler]
     return [f"{name} means different things: " + "; ".join(parts)]
 
 
-def _row_order(row: Row) -> tuple:
-    most = max((p.prints.own for p in row.compilers if p.prints), default=0)
+def _row_order(row: Row, base: str) -> tuple:
+    most = max((p.prints.own for p in row.compilers if p.prints and not rules_mod.base_on(p, base)), default=0)
     return (ORDER.index(row.verdict), -(row.rank or 0), -len(row.ub_cases), -most, row.group, row.flag)
 
 

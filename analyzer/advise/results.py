@@ -81,9 +81,11 @@ class FileCount:
 @dataclass
 class Prints:
     """What turning the flag on prints on this tree with one compiler, read from its
-    build at ``all``: the diagnostics of every option the flag turns on (each once,
-    however many TUs printed it), in the project's own files and outside them (system
-    headers, the compiler's own; stored as absolute paths or ``<gcc>/…``)."""
+    build at ``all``: the diagnostics of every option the flag turns on and the base has
+    off (each once, however many TUs printed it), in the project's own files and outside
+    them (system headers, the compiler's own; stored as absolute paths or ``<gcc>/…``).
+    With a compiler that has the flag on at the base already: what it prints there (its
+    options the base has on at the level the build at ``all`` ran them)."""
 
     own: int = 0
     own_printed: int = 0

@@ -44,6 +44,8 @@ class StoredBuild:
     finished_at: str
     tus: int
     diagnostics: list[StoredDiagnostic] = field(default_factory=list)
+    #: language -> the warning flags the build passed (the level ``all``)
+    flags: dict[str, list[str]] = field(default_factory=dict)
 
 
 @dataclass
@@ -95,6 +97,14 @@ def _tables(conn: sqlite3.Connection, *names: str) -> bool:
     return found == set(names)
 
 
+def _flags(text: str, where: str) -> dict[str, list[str]]:
+    """A build's flags: language -> the options it passed."""
+    value = _json(text, dict, where)
+    if not all(isinstance(v, list) and all(isinstance(f, str) for f in v) for v in value.values()):
+        raise CorruptDatabase(f"{where}: not a list of options per language")
+    return value
+
+
 def _json(text: str, kind: type, where: str):
     try:
         value = json.loads(text)
@@ -114,11 +124,12 @@ def builds(conn: sqlite3.Connection, project: str, compilers: list[str]) -> dict
     out = {}
     for r in conn.execute(
             "SELECT b.id, b.compiler, b.compiler_version, b.origin, b.opt, b.status, b.error, b.finished_at, "
-            "(SELECT COUNT(*) FROM wn_tu t WHERE t.build_id = b.id) AS tus FROM wn_build b "
+            "b.flags, (SELECT COUNT(*) FROM wn_tu t WHERE t.build_id = b.id) AS tus FROM wn_build b "
             f"WHERE b.project = ? AND b.level = ? AND b.compiler IN ({marks})",
             (project, LEVEL, *compilers)):
         out[r["compiler"]] = StoredBuild(r["id"], r["compiler"], r["compiler_version"], r["origin"], r["opt"],
-                                         r["status"], r["error"], r["finished_at"], r["tus"])
+                                         r["status"], r["error"], r["finished_at"], r["tus"],
+                                         flags=_flags(r["flags"], f"wn_build {r['id']} flags"))
     by_id = {b.id: b for b in out.values()}
     if by_id:
         for r in conn.execute(

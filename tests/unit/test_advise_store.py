@@ -30,7 +30,7 @@ def conn(tmp_path):
                       "VALUES ('/c', 'a/x', 'gcc-12', ?, '', 'k', 'gcc-json', ?)", (level, json.dumps(options)))
         bid = c.execute("INSERT INTO wn_build (project, origin, compiler, compiler_version, level, opt, flags, "
                         "format, status, error, finished_at) VALUES ('zlib', 'o', 'gcc-12', 'gcc 12', 'all', "
-                        "'-O2', '{\"c\": []}', 'gcc-json', 'ok', NULL, 't')").lastrowid
+                        "'-O2', '{\"c\": [\"-Wall\", \"-Wformat=2\"]}', 'gcc-json', 'ok', NULL, 't')").lastrowid
         c.execute("INSERT INTO wn_tu (build_id, tu, language, exit, diagnostics, problem) "
                   "VALUES (?, 'a.c', 'c', 0, 1, NULL)", (bid,))
         c.execute("INSERT INTO wn_diag (build_id, option, severity, file, line, col, message, printed) "
@@ -44,6 +44,7 @@ def test_builds_ub_results_and_attributions(conn):
     assert list(builds) == ["gcc-12"]
     b = builds["gcc-12"]
     assert (b.status, b.tus, b.opt) == ("ok", 1, "-O2")
+    assert b.flags == {"c": ["-Wall", "-Wformat=2"]}
     assert [(d.option, d.file, d.printed) for d in b.diagnostics] == [("-Wcast-qual", "a.c", 2)]
     ub = store.ub_results(conn, ["gcc-12"])
     assert ub.corpus == "/c" and ub.compilers == ["gcc-12"]
@@ -69,3 +70,7 @@ def test_a_json_column_that_does_not_decode_is_one_line(conn):
         conn.execute("UPDATE ub_warning SET options = '[1]' WHERE level = '-O0'")
     with pytest.raises(CorruptDatabase, match="not a list of option names"):
         store.ub_results(conn, ["gcc-12"])
+    with transaction(conn):
+        conn.execute("UPDATE wn_build SET flags = '{\"c\": \"-Wall\"}'")
+    with pytest.raises(CorruptDatabase, match="wn_build 1 flags: not a list of options per language"):
+        store.builds(conn, "zlib", ["gcc-12"])

@@ -7,6 +7,9 @@ loaders read the real libclang-N-dev packages. Nothing here is mocked.
 """
 from __future__ import annotations
 
+import contextlib
+import io
+import json
 import os
 import shlex
 import shutil
@@ -536,6 +539,22 @@ def advise_db(gcc_db, tmp_path_factory) -> Path:
                  "--levels", "O2", "--no-sanitizers", "--no-code", "--runs", "1"])
     assert code == 0, "the advice's UB run failed"
     return path
+
+
+@pytest.fixture(scope="session")
+def zlib_advice(advise_db, tmp_path_factory) -> tuple[Path, dict]:
+    """A copy of ``advise_db`` on which the first ``advise --project zlib --compilers
+    <the five> --json`` ran zlib's builds at ``all`` itself: (the database, that advice
+    as JSON). Shared by the advice's tests and the proof of its set on a real CMake build
+    (``test_advise_export.py``); read it, or copy it to write."""
+    db = tmp_path_factory.mktemp("advice") / "zlib.db"
+    shutil.copy(advise_db, db)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        code = main(["--db", str(db), "advise", "--project", "zlib", "--compilers", ADVISE_COMPILERS, "--json",
+                     "--quiet"])
+    assert code == 0, "the zlib advice failed"
+    return db, json.loads(out.getvalue())
 
 
 #: the real option sources of old compilers (../shared/sources, see its README)

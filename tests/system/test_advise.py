@@ -38,14 +38,11 @@ def _ok(result: tuple[int, str, str]) -> str:
 
 
 @pytest.fixture(scope="module")
-def zlib(advise_db, tmp_path_factory, cli_at_module):
-    """A copy of ``advise_db``; the first advice (JSON) runs zlib's five builds at all,
-    the second reuses them."""
-    db = tmp_path_factory.mktemp("advice") / "zlib.db"
-    shutil.copy(advise_db, db)
-    cli = cli_at_module(db)
-    first = json.loads(_ok(cli("advise", "--project", "zlib", "--compilers", COMPILERS, "--json", "--quiet")))
-    second = json.loads(_ok(cli("advise", "--project", "zlib", "--compilers", COMPILERS, "--json")))
+def zlib(zlib_advice, cli_at_module):
+    """``zlib_advice``: the first advice (JSON), which ran zlib's five builds at all; the
+    second reuses them."""
+    db, first = zlib_advice
+    second = json.loads(_ok(cli_at_module(db)("advise", "--project", "zlib", "--compilers", COMPILERS, "--json")))
     return db, first, second
 
 

@@ -12,7 +12,10 @@ language. The mix holds flags one family knows (``-Wduplicated-cond``, ``-Wshado
 ``-Winfinite-recursion`` new in gcc-12, ``-Wcast-function-type-strict`` new in clang-16,
 ``-Wcast-function-type-mismatch`` in clang-19), C-only and C++-only flags, a ``-Wno-``
 form and level forms. Also: the fragments' own behaviour (included twice, nothing
-leaked, the make fragment with each compiler). About 5 minutes on 2 cores.
+leaked, the make fragment with each compiler), and the advice's own set for zlib
+(``zlib_advice``) on zlib's CMake build with each compiler: its flags exactly, no unknown
+option, and what the build prints is what the advice predicted per flag
+(:func:`test_the_advices_set_on_zlibs_cmake_build`). About 8 minutes on 2 cores.
 """
 from __future__ import annotations
 
@@ -28,8 +31,12 @@ from pathlib import Path
 
 import pytest
 
+from analyzer.advise.advice import load_compiler
 from analyzer.advise.export import write
+from analyzer.advise.results import OnAt
+from analyzer.advise.rules import BASE_FLAGS, BASES
 from analyzer.advise.targets import LANGUAGES, Target
+from analyzer.warnings.parse_text import parse
 from flagdb import store
 from flagdb.check import check_flag
 from flagdb.closure import Index, lang_name
@@ -258,11 +265,12 @@ MESON_PROJECTS = {
 }
 
 
-@pytest.mark.parametrize("compiler", list(COMPILERS))
-@pytest.mark.parametrize("project", list(CMAKE_PROJECTS))
-def test_cmake_fragment_on_a_real_project(project, compiler, targets, tmp_path):
-    need(compiler)
-    package, options, languages = CMAKE_PROJECTS[project]
+def build_with_cmake_fragment(project: str, compiler: str, targets: list[Target], tmp_path: Path,
+                              options: tuple[str, ...] = ()) -> tuple[Path, dict, dict, str]:
+    """The project configured without the fragment, then with ``targets`` exported as
+    CMake and linked into every target after ``project()``, and built with ``compiler``:
+    (its tree, the compiles without, the compiles with, the build's log)."""
+    package, project_options, _ = CMAKE_PROJECTS[project]
     tree = copy_tree(package, tmp_path)
     if project == "zlib":
         # Debian's DFSG tree drops win32/, and zlib's CMakeLists.txt lists win32/zlib1.rc
@@ -272,7 +280,7 @@ def test_cmake_fragment_on_a_real_project(project, compiler, targets, tmp_path):
     build = tmp_path / "build"
     env = {"CC": compiler, "CXX": COMPILERS[compiler]}
     configure = ["cmake", "-S", str(tree), "-B", str(build), "-G", "Ninja",
-                 "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON", *options]
+                 "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON", *project_options, *options]
     run(configure, tmp_path, env)
     plain = compile_commands(build)
     shutil.rmtree(build)
@@ -285,11 +293,18 @@ def test_cmake_fragment_on_a_real_project(project, compiler, targets, tmp_path):
     run(configure, tmp_path, env)
     with_fragment = compile_commands(build)
     log = run(["cmake", "--build", str(build), "-j", "2"], tmp_path, env)
+    return tree, plain, with_fragment, log
 
+
+@pytest.mark.parametrize("compiler", list(COMPILERS))
+@pytest.mark.parametrize("project", list(CMAKE_PROJECTS))
+def test_cmake_fragment_on_a_real_project(project, compiler, targets, tmp_path):
+    need(compiler)
+    _, plain, with_fragment, log = build_with_cmake_fragment(project, compiler, targets, tmp_path)
     target = by_compiler(targets)[compiler]
     seen = assert_exactly_the_targets_flags(plain, with_fragment, target, drivers(compiler),
                                              dedup=True)
-    assert set(seen) == languages
+    assert set(seen) == CMAKE_PROJECTS[project][2]
     assert_no_unknown_option(log, compiler)
 
 
@@ -378,3 +393,128 @@ def test_make_fragment_with_each_compiler(compiler, targets, tmp_path):
     target = by_compiler(targets)[compiler]
     assert out.strip() == (f"C={' '.join(target.for_language('c'))}|"
                            f"CXX={' '.join(target.for_language('c++'))}|LEFT=|")
+
+
+# ------------------------------------------------------------------ the advice's own set
+
+#: the options each compiler prints on zlib built with the advice's set (every other
+#: compiler prints nothing): clang 16 and 19's default-on -Wdeprecated-non-prototype on
+#: zlib's K&R-style declarations
+PRINTED_WITH_THE_SET = {"clang-16": {"-Wdeprecated-non-prototype"}, "clang-19": {"-Wdeprecated-non-prototype"}}
+#: what the advice counts under an option a build with its set has on but does not print,
+#: per compiler, option and file: a diagnostic is counted under the option it is printed
+#: with, and clang 19 prints -Wformat-signedness's (off at the base, on at all) as
+#: [-Wformat], which it has on by default: the two signedness mismatches of
+#: test/example.c (lines 365 and 563) count under -Wformat, and without
+#: -Wformat-signedness they are not printed
+PRINTED_UNDER_ANOTHER_OPTION = {"clang-19": {"-Wformat": {"test/example.c": 2}}}
+
+
+def in_tree(file: str | None, tree: Path, build: Path) -> str | None:
+    """A diagnostic's file as the warnings builds store it, relative to the tree (the
+    zconf.h CMake generates into its build directory stands for the tree's); None:
+    outside the tree or no file."""
+    if not file:
+        return None
+    path = Path(file)
+    for root in (tree, build):
+        if path.is_relative_to(root):
+            return str(path.relative_to(root))
+    return None
+
+
+@pytest.mark.parametrize("compiler", list(COMPILERS))
+def test_the_advices_set_on_zlibs_cmake_build(compiler, zlib_advice, tmp_path):
+    """The Targets the advice produces for zlib with the five host compilers (from its
+    builds at ``all``: zlib's own configure and Makefile), exported as CMake and applied
+    to Debian's zlib CMake build with each compiler: (1) every compile carries exactly the
+    flags the advice lists for that compiler (C: zlib has no C++), and nothing else
+    changed; (2) no compiler reports an unknown option; (3) what the build prints is what
+    the advice predicted per flag: every "turn on now" flag prints nothing; every option
+    printed is on with the set (a flag of the Target's closure, or on by default as the
+    flag data says) and shown printing by the advice's rows for that compiler, each row
+    of the set (a Target's flag, or a flag on at the base with that compiler) counting
+    exactly the diagnostics the build prints under its options, but for
+    ``PRINTED_UNDER_ANOTHER_OPTION``.
+
+    Both builds at the advice's -O (the CMake build is configured with ``CMAKE_C_FLAGS``
+    set to it, without and with the fragment alike: GCC's flow-based warnings such as
+    ``-Wnull-dereference`` depend on the optimizer). The CMake build compiles the same 17
+    sources as the Makefile build (the library, test/example.c and test/minigzip.c; each
+    twice), which the test checks; a diagnostic in a source only one of them compiled
+    would be left out, and diagnostics outside the tree are not counted by the advice nor
+    here (none is printed without -Wsystem-headers).
+    """
+    need(compiler)
+    db, advice = zlib_advice
+    targets = [Target(t["compiler"], t["family"], t["major"], t["flags"]) for t in advice["targets"]]
+    target = by_compiler(targets)[compiler]
+    made = next(b for b in advice["builds"] if b["compiler"] == compiler)
+    assert made["status"] == "ok" and made["opt"]
+    tree, plain, with_fragment, log = build_with_cmake_fragment(
+        "zlib", compiler, targets, tmp_path, (f"-DCMAKE_C_FLAGS={made['opt']}",))
+
+    # (1) and (2)
+    seen = assert_exactly_the_targets_flags(plain, with_fragment, target, drivers(compiler), dedup=True)
+    assert set(seen) == {"c"} and target.for_language("c")[:2] == ["-Wall", "-Wextra"]
+    assert all(made["opt"] in argv for _, argv in with_fragment.values())
+    assert_no_unknown_option(log, compiler)
+
+    # the sources both builds compile
+    conn = connect(db, write=False)
+    try:
+        stored = {r[0].split(" -> ")[0] for r in conn.execute(
+            "SELECT t.tu FROM wn_tu t JOIN wn_build b ON b.id = t.build_id WHERE b.project = 'zlib' "
+            "AND b.level = 'all' AND b.compiler = ?", (compiler,))}
+        c = load_compiler(conn, compiler, ["c"])
+    finally:
+        conn.close()
+    compiled = {str(Path(file).relative_to(tree)) for file, _ in with_fragment}
+    both = stored & compiled
+    assert both == stored == compiled and len(both) == 17, (stored ^ compiled)
+
+    # (3) what it prints: option -> its diagnostics in the tree (each once)
+    build = tmp_path / "build"
+    printed: dict[str, set] = {}
+    for d in parse(log).diagnostics:
+        assert d.severity == "warning" and d.option is not None, d   # no row predicts an option-less one
+        file = in_tree(d.file, tree, build)
+        if file is None or (file.endswith(".c") and file not in both):
+            continue
+        printed.setdefault(d.option, set()).add((file, d.line, d.column, d.message))
+    assert set(printed) == PRINTED_WITH_THE_SET.get(compiler, set()), sorted(printed)
+
+    base = advice["base"]
+    entry = {r["flag"]: next(p for p in r["compilers"] if p["compiler"] == compiler) for r in advice["rows"]}
+    verdict = {r["flag"]: r["verdict"] for r in advice["rows"]}
+    on_with_the_set = {n for n, _ in c.on_at("c", OnAt.DEFAULT)}.union(
+        *(c.names(flag, "c") for flag in target.for_language("c")))
+    base_names = c.base_names("c", base)
+    for flag in target.for_language("c"):
+        if flag in BASE_FLAGS[base]:
+            continue
+        # a "turn on now" flag: predicted silent, and nothing it adds to the base prints
+        assert verdict[flag] == "turn-on" and entry[flag]["prints"]["own"] == 0, flag
+        adds = c.names(flag, "c") - base_names
+        assert adds and not {o for o in printed if c.target(o) in adds}, (flag, sorted(printed))
+    for option in printed:
+        assert c.target(option) in on_with_the_set, option
+        assert any(option in p["prints"]["options"] and p["prints"]["own"] for p in entry.values()
+                   if p["prints"]), f"{option}: printed, and no row of the advice shows it printing"
+    # each row of the set counts exactly what the build prints under its options
+    missed = PRINTED_UNDER_ANOTHER_OPTION.get(compiler, {})
+    in_the_set = [flag for flag, p in entry.items() if p["known"] and p["prints"] and (
+        flag in target.for_language("c") or p["on"] in {level.value for level in BASES[base]})]
+    assert len(in_the_set) > 100
+    for flag in in_the_set:
+        p = entry[flag]["prints"]
+        assert p["complete"]
+        expected = sum(len(printed.get(o, ())) + sum(missed.get(o, {}).values()) for o in p["options"])
+        assert p["own"] == expected, (flag, p, {o: len(printed.get(o, ())) for o in p["options"]})
+    for option, files in missed.items():
+        assert option not in printed
+        assert any(option in entry[f]["prints"]["options"] and
+                   {t["file"]: t["diagnostics"] for t in entry[f]["prints"]["top_files"]} == files
+                   for f in in_the_set), option
+    if compiler in PRINTED_WITH_THE_SET:
+        assert entry["-Wdeprecated-non-prototype"]["prints"]["own"] == len(printed["-Wdeprecated-non-prototype"]) > 100

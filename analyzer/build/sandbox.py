@@ -41,6 +41,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 import errno
+import functools
 import hashlib
 import os
 import shutil
@@ -55,10 +56,10 @@ from warnscope.errors import NotInstalled, ToolFailed, UnsafeInput
 from warnscope.paths import cache_dir
 
 from analyzer import sandbox
-
 #: the host's system directories, shown read-only (links, as Debian's merged /usr has
-#: them, are recreated as links)
-SYSTEM_DIRS = ("/usr", "/etc", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+#: them, are recreated as links): the same list a toolchain root's view is made of
+from analyzer.roots import SYSTEM_DIRS
+
 #: the box's name in a work directory, and the scratch HOME inside it
 BOX, HOME = "box", ".home"
 #: seconds the one-time probe of bubblewrap may take
@@ -153,6 +154,7 @@ def _bwrap(readable: Iterable[str], box: str, mirrors: Iterable[tuple[str, str]]
     return out
 
 
+@functools.lru_cache(maxsize=None)
 def init_binary() -> Path:
     """The pid 1 of each step's namespace (``init.c``: it reaps every process, the killed
     ones too, so that their CPU reaches the step's ``wait4``), built once into the cache."""

@@ -27,7 +27,6 @@ import math
 import os
 import re
 import shlex
-import shutil
 import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path

@@ -37,7 +37,7 @@ from warnscope.measure import machine, stats
 from analyzer.build.sandbox import build_sandbox, copy_tree
 from analyzer.overhead import process, recipes, study
 from analyzer.overhead.wrapper import FLAGS_ENV, LOG_ENV, wrapper_for
-from analyzer.toolchain import resolve
+from analyzer.runtime.toolchain import resolve
 
 
 def main() -> int:

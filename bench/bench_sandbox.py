@@ -48,7 +48,10 @@ HELLO = b'#include <stdio.h>\nint main(void) { puts("hello"); return 0; }\n'
 #: ``analyzer`` of its cwd: this tree's or the baseline's, which may have none).
 CHILD = """
 import os, sys
-from analyzer import sandbox, sandbox_ns
+try:
+    from analyzer.sandbox import runner as sandbox, zygote
+except ImportError:  # a baseline from before the sandbox package
+    from analyzer import sandbox, sandbox_ns as zygote
 n, binary = int(sys.argv[1]), sys.argv[2]
 if len(sys.argv) > 3:
     os.sched_setaffinity(0, {int(sys.argv[3])})
@@ -57,12 +60,12 @@ for _ in range(n):
     r = sandbox.run(binary)
     if r.stdout != b"hello\\n":
         raise SystemExit(f"unexpected run: {r}")
-getattr(sandbox_ns, "discard_all", lambda: None)()
+getattr(zygote, "discard_all", lambda: None)()
 """
 
 
 def main() -> None:
-    from analyzer.toolchain import resolve
+    from analyzer.runtime.toolchain import resolve
     from analyzer.ub.compile import compile_program
 
     print(f"machine: {machine()}")

@@ -46,7 +46,7 @@ from typing import Callable
 
 from warnscope.measure import Sample, machine, measure, run_child, run_inprocess, stats, summary
 from analyzer.site.builder import build
-from analyzer.toolchain import installed
+from analyzer.runtime.toolchain import installed
 from analyzer.ub import run as ub_run
 from analyzer.ub.corpus import bundled_corpus
 from flagdb import store

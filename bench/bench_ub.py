@@ -22,7 +22,7 @@ import tempfile
 from pathlib import Path
 
 from warnscope.measure import Sample, machine, run_inprocess, stats
-from analyzer.toolchain import resolve
+from analyzer.runtime.toolchain import resolve
 from analyzer.ub import run as ub_run
 from analyzer.ub.corpus import bundled_corpus
 from warnscope.database import connect

@@ -40,9 +40,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-from analyzer import sandbox
+from analyzer.sandbox import runner as sandbox
 from warnscope.measure import TreeRun, machine, run_tree, stats
-from analyzer.toolchain import Toolchain, resolve
+from analyzer.runtime.toolchain import Toolchain, resolve
 from analyzer.ub.compile import gcc_warning_flags, normalize_level
 from analyzer.ub.corpus import Case, bundled_corpus, discover
 from analyzer.ub.run import DEFAULT_RUNS

@@ -29,7 +29,7 @@ from pathlib import Path
 
 from warnscope.measure import TreeRun, machine, run_tree, stats
 
-from analyzer.toolchain import resolve
+from analyzer.runtime.toolchain import resolve
 from analyzer.ub.corpus import bundled_corpus, discover
 
 from bench.bench_ub_driver import compile_argv

@@ -22,9 +22,10 @@ import os
 import tempfile
 from pathlib import Path
 
-from analyzer import roots, sandbox
+from analyzer.runtime import roots
+from analyzer.sandbox import runner as sandbox
 from warnscope.measure import Sample, machine, run_inprocess, stats
-from analyzer.toolchain import Toolchain, resolve, resolve_in_root
+from analyzer.runtime.toolchain import Toolchain, resolve, resolve_in_root
 from warnscope.compilers import CompilerId
 from analyzer.ub.compile import compile_program
 from analyzer.ub.corpus import bundled_corpus, discover

@@ -26,9 +26,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from analyzer import roots
+from analyzer.runtime import roots
 from warnscope.measure import machine
-from analyzer.toolchain import resolve
+from analyzer.runtime.toolchain import resolve
 from warnscope import tool
 from warnscope.errors import NotInstalled, ToolFailed
 from warnscope.compilers import sort_key

@@ -329,7 +329,7 @@ def preferred_suite(suites: Iterable[str]) -> str:
     The host's suite first (its package is the installed compiler); else the newest
     Debian *release*, which changes only by point updates, so data ingested today and a
     toolchain root built next month hold the same compiler; sid only for a major that no
-    release has. The flag data and the toolchain roots (:mod:`analyzer.roots`) both use
+    release has. The flag data and the toolchain roots (:mod:`analyzer.runtime.roots`) both use
     this rule, so ``flags verify`` compares a version with its own binary.
     """
     given = set(suites)

@@ -27,7 +27,7 @@ Failures are typed (:mod:`warnscope.errors`) and one line naming the tool:
 machine may raise it, a test makes a hanging tool fail fast. A measured run's timeout
 is the user's own option (``--timeout``) and is not affected.
 
-The sandbox (:mod:`analyzer.sandbox`) creates its processes itself: an untrusted
+The sandbox (:mod:`analyzer.sandbox.runner`) creates its processes itself: an untrusted
 program needs namespaces and limits a tool run does not.
 """
 from __future__ import annotations

@@ -7,7 +7,7 @@ each step of a build (configure, clean, the build, a TU compiled again) runs und
 bubblewrap:
 
 * as root, under an unprivileged uid of the sandbox's pool, claimed for the whole
-  build (:func:`analyzer.sandbox.claim_uid`), with every capability dropped
+  build (:func:`analyzer.sandbox.runner.claim_uid`), with every capability dropped
   (``setpriv``); as a normal user, as that user inside a user namespace;
 * with no network (a network namespace of its own: even loopback is down) and its own
   PID, IPC and UTS namespaces, so that every process of a step ends with the step;
@@ -55,10 +55,10 @@ from warnscope import extract, tool
 from warnscope.errors import NotInstalled, ToolFailed, UnsafeInput
 from warnscope.paths import cache_dir
 
-from analyzer import sandbox
+from analyzer.sandbox import runner as sandbox
 #: the host's system directories, shown read-only (links, as Debian's merged /usr has
 #: them, are recreated as links): the same list a toolchain root's view is made of
-from analyzer.roots import SYSTEM_DIRS
+from analyzer.runtime.roots import SYSTEM_DIRS
 
 #: the box's name in a work directory, and the scratch HOME inside it
 BOX, HOME = "box", ".home"

@@ -13,7 +13,7 @@ from warnscope.errors import BadInput, DatabaseError, NotIngested
 from warnscope.paths import db_path
 from warnscope.serial import to_json
 
-from analyzer import toolchain
+from analyzer.runtime import toolchain
 from analyzer.cli import options, projects
 from analyzer.cli.output import echo
 

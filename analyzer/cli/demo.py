@@ -15,7 +15,7 @@ from pathlib import Path
 import click
 
 from analyzer.cli.output import echo
-from analyzer.progress import for_cli
+from analyzer.runtime.progress import for_cli
 from flagdb import compare, store
 from flagdb.closure import Index, enabled_by_group, typed_on
 from flagdb.describe import describe_change
@@ -101,7 +101,7 @@ def demo(ctx: click.Context, site_dir: str | None) -> None:
 def _ub(conn) -> None:
     """The UB corpus on the installed default compilers: matrix, then the classic case."""
     from analyzer.cli.ub import failure_lines
-    from analyzer.toolchain import installed
+    from analyzer.runtime.toolchain import installed
     from analyzer.ub import report as ub_report
     from analyzer.ub import run as ub_run
     from analyzer.ub.corpus import bundled_corpus

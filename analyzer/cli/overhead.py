@@ -10,12 +10,12 @@ from warnscope.database import connect
 from warnscope.errors import BadInput, NoData, WarnscopeError
 from warnscope.paths import db_path
 
-from analyzer import toolchain
+from analyzer.runtime import toolchain
 from analyzer.cli import options
 from analyzer.cli.output import echo
 from analyzer.overhead import levels as levels_mod
-from analyzer import executors
-from analyzer import progress as progress_mod
+from analyzer.runtime import executors
+from analyzer.runtime import progress as progress_mod
 from analyzer.overhead import recipes, report as report_mod, store, study
 from analyzer.overhead.results import ProjectRecipe
 from warnscope.serial import to_json

@@ -13,9 +13,9 @@ import click
 from warnscope.database import connect
 from warnscope.errors import WarnscopeError
 
-from analyzer import executors
-from analyzer import progress as progress_mod
-from analyzer import toolchain
+from analyzer.runtime import executors
+from analyzer.runtime import progress as progress_mod
+from analyzer.runtime import toolchain
 from analyzer.cli import options
 
 #: the project a command builds when none is named

@@ -1,6 +1,6 @@
 """``warnscope toolchain``: compilers of other Debian suites, prepared in roots.
 
-A thin shell over :mod:`analyzer.roots`: ``add`` builds (or extends) a suite's root,
+A thin shell over :mod:`analyzer.runtime.roots`: ``add`` builds (or extends) a suite's root,
 ``list`` shows host compilers, roots and what could be added, ``remove`` takes a
 compiler out of its root. Every other command then finds the compiler by its id.
 """
@@ -11,9 +11,9 @@ import click
 from warnscope.errors import WarnscopeError
 from warnscope.serial import to_json
 
-from analyzer import roots
+from analyzer.runtime import roots
 from analyzer.cli.output import echo
-from analyzer.toolchain import resolve_in_root
+from analyzer.runtime.toolchain import resolve_in_root
 from warnscope.compilers import CompilerId
 
 

@@ -13,18 +13,18 @@ from warnscope.paths import db_path
 from warnscope.serial import to_json
 from warnscope.text import one_line
 
-from analyzer import executors
-from analyzer import progress as progress_mod
-from analyzer import sandbox
+from analyzer.runtime import executors
+from analyzer.runtime import progress as progress_mod
+from analyzer.sandbox import runner as sandbox
 from analyzer.cli import options
 from analyzer.cli.output import echo
-from analyzer.executors import check_scheduler
-from analyzer.toolchain import canonical
+from analyzer.runtime.executors import check_scheduler
+from analyzer.runtime.toolchain import canonical
 from analyzer.ub import report as ub_report
 from analyzer.ub import run as ub_run
 from analyzer.ub import store as ub_store
 from analyzer.ub.compile import normalize_level
-from analyzer import toolchain
+from analyzer.runtime import toolchain
 from analyzer.ub import analyzers as an
 from analyzer.ub import scores as ub_scores
 from analyzer.ub.corpus import bundled_corpus

@@ -10,7 +10,7 @@ from warnscope.errors import WarnscopeError
 from warnscope.paths import db_path
 from warnscope.serial import to_json
 
-from analyzer import toolchain
+from analyzer.runtime import toolchain
 from analyzer.cli import options, projects
 from analyzer.cli.flags import FLAG_ARGS
 from analyzer.cli.output import echo

@@ -28,7 +28,7 @@ from warnscope import tool
 from warnscope.errors import BadInput, NotInstalled, PackageError, ToolFailed
 from warnscope.paths import atomic_write, cache_dir
 
-from analyzer.toolchain import Toolchain, resolve
+from analyzer.runtime.toolchain import Toolchain, resolve
 
 HERE = Path(__file__).resolve().parent
 #: installed with the package, so an installed warnscope can build the plugin for any GCC
@@ -194,7 +194,7 @@ def _missing_headers(include: Path, major: str, tc: Toolchain | None) -> list[Pa
     extra = cache_dir("gcc-plugin", f"headers-{tc.suite}-gcc-{major}-{tc.package}")
     if all((extra / h).is_file() for h in wanted):
         return [extra]
-    from analyzer import roots
+    from analyzer.runtime import roots
     deb = roots.download(tc.suite, [f"gcc-{major}-source"])[f"gcc-{major}-source"]
     with tempfile.TemporaryDirectory(dir=extra.parent) as tmp:
         tool.run(["dpkg-deb", "-x", str(deb), tmp], timeout=600)

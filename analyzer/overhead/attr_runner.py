@@ -22,8 +22,8 @@ from analyzer.overhead.experiment import Tu, compile_tu, count_warnings, log_tai
 from analyzer.overhead.recipes import Recipe
 from analyzer.overhead.results import CellResult, Probe, TuRun
 from analyzer.overhead.workdir import WorkDir
-from analyzer.progress import Progress
-from analyzer.toolchain import Toolchain
+from analyzer.runtime.progress import Progress
+from analyzer.runtime.toolchain import Toolchain
 
 #: metric -> unit (a probe's instrument)
 METRICS = {"cpu": "s", "instructions": "instructions"}

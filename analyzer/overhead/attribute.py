@@ -64,8 +64,8 @@ from analyzer.overhead.experiment import Experiment, machine_facts
 from analyzer.overhead.recipes import Recipe
 from analyzer.overhead.results import (Attribution, FlagCost, Interval, Phase, Printing, Probe, Step,
                                        TuCost)
-from analyzer.progress import Progress, as_progress
-from analyzer.toolchain import Toolchain
+from analyzer.runtime.progress import Progress, as_progress
+from analyzer.runtime.toolchain import Toolchain
 
 PLAIN = {"gcc": ("-fdiagnostics-plain-output",),
          "clang": ("-fno-caret-diagnostics", "-fno-diagnostics-fixit-info", "-fno-color-diagnostics")}

@@ -20,7 +20,7 @@ from warnscope import measure
 
 from analyzer.overhead import process, store
 from analyzer.overhead.recipes import Recipe
-from analyzer.toolchain import Toolchain
+from analyzer.runtime.toolchain import Toolchain
 
 if TYPE_CHECKING:
     from analyzer.build.sandbox import BuildSandbox

@@ -13,7 +13,7 @@ from flagdb.closure import lang_name
 from flagdb.views import everything
 from warnscope.errors import BadInput, NotIngested, WarnscopeError
 
-from analyzer.toolchain import Toolchain
+from analyzer.runtime.toolchain import Toolchain
 
 FIXED = {"off": ["-w"], "default": [], "wall": ["-Wall"], "wextra": ["-Wall", "-Wextra"]}
 BUILTIN = (*FIXED, "all")

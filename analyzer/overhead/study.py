@@ -46,12 +46,12 @@ from analyzer.overhead import arrival, levels as levels_mod
 from analyzer.overhead import process, store
 from analyzer.overhead.experiment import (Experiment, Tu, compile_tu, count_warnings, log_tail,
                                           machine_facts)
-from analyzer.progress import Progress, as_progress
+from analyzer.runtime.progress import Progress, as_progress
 from analyzer.overhead.recipes import Recipe, configures_per_level, is_source, language_of
 from analyzer.overhead.results import BuildRun, CellResult, TuRun
 from analyzer.overhead.wrapper import FLAGS_ENV, LOG_ENV, driver_for, read_log, wrapper_for
 from analyzer.overhead.workdir import WorkDir
-from analyzer.toolchain import Toolchain
+from analyzer.runtime.toolchain import Toolchain
 
 OPT_LEVELS = re.compile(r"-O([0-3sgz]|fast)?")
 SUITES = ("bookworm",)
@@ -122,7 +122,7 @@ def run_study(conn: sqlite3.Connection, recipe: Recipe, source: tuple[Path, str]
     :func:`source_tree`'s answer, fetched by the caller before the database is opened:
     bad input is refused before anything is written.
 
-    With ``executor`` (an :class:`analyzer.executors.DaskExecutor`) each compiler's
+    With ``executor`` (an :class:`analyzer.runtime.executors.DaskExecutor`) each compiler's
     cells are one job on a worker: its levels are interleaved on one host, so every
     ratio to ``off`` is within one host; the worker's host is recorded with each run."""
     progress = as_progress(progress)
@@ -205,7 +205,7 @@ def readable_for(recipe: Recipe) -> list[Path]:
     """What a build of ``recipe`` reads besides the system and its box
     (:func:`analyzer.build.sandbox.build_sandbox`): the compiler wrappers, a root's
     launchers and the roots (a compile database's tree is mirrored: :func:`mirror_tree`)."""
-    from analyzer.roots import roots_dir
+    from analyzer.runtime.roots import roots_dir
     return [cache_dir("overhead", "wrappers"), cache_dir("overhead", "launchers"), roots_dir()]
 
 

@@ -17,7 +17,7 @@ from warnscope.paths import atomic_write, cache_dir
 
 if TYPE_CHECKING:
     from analyzer.build.sandbox import BuildSandbox
-    from analyzer.toolchain import Toolchain
+    from analyzer.runtime.toolchain import Toolchain
 
 SOURCE = Path(__file__).with_name("wrapper.c")
 LOG_ENV = "WARNSCOPE_OVERHEAD_LOG"
@@ -42,7 +42,7 @@ def driver_for(tc: "Toolchain", language: str) -> str:
     driver = tc.driver(language)
     if tc.root is None:
         return driver
-    from analyzer.roots import bwrap_argv, host_link_flags
+    from analyzer.runtime.roots import bwrap_argv, host_link_flags
     prefix = bwrap_argv(Path(tc.root), [], binds=(str(cache_dir("overhead", "work")),))[:-1]
     # a link (no -c, -S, -E, -fsyntax-only) gets the root's loader and libraries, so that a
     # tool the build makes and runs starts on the host; compiles see exactly their arguments

@@ -27,7 +27,7 @@ from flagdb.describe import describe_change
 from warnscope.errors import WarnscopeError
 
 from analyzer.site import advicedata, flagdata, overheaddata, ubdata, warningsdata, web_dir
-from analyzer.executors import LocalExecutor, can_fork, cores
+from analyzer.runtime.executors import LocalExecutor, can_fork, cores
 from analyzer.site.output import SiteWriter, WriteStats, WrittenPart
 from analyzer.site.slugs import base_slug, path_slug, slug_map, unique_slug
 from analyzer.ub.report import LETTERS

@@ -1,7 +1,7 @@
 """Running the detectors' tools on corpus programs, in the sandbox.
 
 Each tool reads the untrusted source, so it runs exactly as a compile does
-(:mod:`analyzer.ub.compile`): in a fresh :func:`analyzer.sandbox.workspace` holding only
+(:mod:`analyzer.ub.compile`): in a fresh :func:`analyzer.sandbox.runner.workspace` holding only
 the program, under :data:`analyzer.ub.compile.COMPILE_LIMITS`, with the compiler's root
 (``root=``) when the compiler comes from a Debian root. The sanitizer build goes through
 :func:`analyzer.ub.compile.compile_program` (cached by content) and runs in the sandbox
@@ -29,8 +29,8 @@ from warnscope import tool as ws_tool
 from warnscope.errors import NotInstalled, ToolFailed
 from warnscope.paths import atomic_write, cache_dir
 
-from analyzer import sandbox
-from analyzer.toolchain import Toolchain
+from analyzer.sandbox import runner as sandbox
+from analyzer.runtime.toolchain import Toolchain
 from analyzer.ub import detectors as det
 from analyzer.ub.compile import COMPILE_LIMITS, compile_program, gcc_warning_flags, _split_gcc_json
 from analyzer.ub.corpus import Case
@@ -53,7 +53,7 @@ SANITIZER_LIMITS = sandbox.Limits(timeout=10.0, cpu=10, address_space=None)
 @dataclass(frozen=True)
 class ToolJob:
     """One tool on one program for one compiler (None: cppcheck). Picklable: a job for
-    :mod:`analyzer.executors`."""
+    :mod:`analyzer.runtime.executors`."""
 
     case: Case
     tool: Tool
@@ -152,7 +152,7 @@ def _cached(path, job: ToolJob) -> ToolRun | None:
 
 
 def run_jobs(jobs: list[ToolJob], executor=None) -> list[ToolRun]:
-    """All ``jobs``, on ``executor`` (:mod:`analyzer.executors`) or here one by one; a
+    """All ``jobs``, on ``executor`` (:mod:`analyzer.runtime.executors`) or here one by one; a
     job whose worker failed is a FAILED run saying why."""
     if executor is None:
         return [run_job(j) for j in jobs]

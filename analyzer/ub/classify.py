@@ -25,7 +25,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 
-from analyzer.sandbox import RunResult
+from analyzer.sandbox.runner import RunResult
 from analyzer.ub.corpus import Case
 
 OUTCOMES = ("expected", "unexpected-output", "crash", "hang", "nonzero-exit",

@@ -1,6 +1,6 @@
 """Compilers by name, and compiling a program through a cache keyed by content.
 
-Compilers are resolved by :mod:`analyzer.toolchain`; its identity goes into every
+Compilers are resolved by :mod:`analyzer.runtime.toolchain`; its identity goes into every
 cache key, so an upgraded package makes new keys. A binary is cached under ``cache_dir("ub", "bin")`` by
 sha256(source, identity, command-line flags); a compile that failed through the
 program's own fault (the compiler ran and said no) is cached too, with its log,
@@ -9,7 +9,7 @@ fault -- a timeout, a signal to the compiler, a limit, a full disk -- is not
 cached. Cache entries are written to a temporary name and renamed, because
 other processes share the cache.
 
-The source is untrusted, so the compiler runs in :mod:`analyzer.sandbox` like
+The source is untrusted, so the compiler runs in :mod:`analyzer.sandbox.runner` like
 the programs do: a pool uid, no network, rlimits, a timeout that kills every
 process of the compile, stdin from /dev/null, and a root file system with only
 the system directories and the compile's own directory in it. A compiler of a
@@ -35,8 +35,8 @@ from dataclasses import dataclass
 from warnscope.errors import BadInput
 from warnscope.paths import atomic_write, cache_dir
 
-from analyzer import sandbox
-from analyzer.toolchain import Toolchain
+from analyzer.sandbox import runner as sandbox
+from analyzer.runtime.toolchain import Toolchain
 from analyzer.ub import disasm
 
 LEVELS = ("-O0", "-O1", "-O2", "-O3", "-Os", "-Og", "-Oz", "-Ofast")

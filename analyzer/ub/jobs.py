@@ -25,9 +25,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Iterator, Union
 
-from analyzer import sandbox
+from analyzer.sandbox import runner as sandbox
 from analyzer.ub.classify import Verdict, classify, verdict
-from analyzer.toolchain import Toolchain
+from analyzer.runtime.toolchain import Toolchain
 from analyzer.ub.compile import Build, compile_program, gcc_options_fired
 from analyzer.ub.corpus import Case
 from analyzer.ub.libclang import clang_warning_args, warnings_for

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from warnscope.errors import NotInstalled, ToolFailed
 
-from analyzer import sandbox
+from analyzer.sandbox import runner as sandbox
 
 WORKER_TIMEOUT = 600
 
@@ -43,7 +43,7 @@ def clang_warning_args(language: str, std: str, level: str, flags: list[str]) ->
 
 def _root_toolchain(major: int):
     """The root toolchain of clang ``major`` when the host has no libclang of its own."""
-    from analyzer.toolchain import resolve
+    from analyzer.runtime.toolchain import resolve
     try:
         tc = resolve(f"clang-{major}")
     except NotInstalled:
@@ -74,7 +74,7 @@ def warnings_for(major: int, units: list[dict]) -> Answer:
 
     ``units``: [{"id": str, "filename": str, "source": str, "args": [...]}]. libclang
     reads a program's includes from the file system, and the program is untrusted: the
-    worker runs in :mod:`analyzer.sandbox` as a pool uid, under limits, like a compile.
+    worker runs in :mod:`analyzer.sandbox.runner` as a pool uid, under limits, like a compile.
     A worker ended by a limit is retried one unit at a time, so one hostile program
     costs only its own answer (in ``failed``), not its batch's.
     """

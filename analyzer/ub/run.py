@@ -23,11 +23,11 @@ from pathlib import Path
 from warnscope import trusted_roots
 from warnscope.errors import BadInput, SandboxUnavailable
 
-from analyzer import sandbox
-from analyzer.progress import Progress
-from analyzer.executors import (Executor, JobQueue, LocalExecutor, check_workers,
+from analyzer.sandbox import runner as sandbox
+from analyzer.runtime.progress import Progress
+from analyzer.runtime.executors import (Executor, JobQueue, LocalExecutor, check_workers,
                                 map_batches)
-from analyzer.toolchain import Toolchain, canonical, resolve
+from analyzer.runtime.toolchain import Toolchain, canonical, resolve
 from analyzer.ub import store as ub_store
 from analyzer.ub.compile import normalize_level
 from analyzer.ub.corpus import Case, Corpus, load
@@ -68,7 +68,7 @@ def run(conn, corpus_dir: str | Path, compilers: list[str], levels: list[str],
         why: bool = False) -> RunSummary:
     """Run every missing cell of ``corpus_dir`` and store the results in ``conn``.
 
-    ``progress`` (:mod:`analyzer.progress`) is told how many jobs there are, in one
+    ``progress`` (:mod:`analyzer.runtime.progress`) is told how many jobs there are, in one
     message, and advanced as each one's result arrives. ``code`` False keeps no generated
     code (no -g, no objdump; part of the cells' keys, so a later run with code runs them
     again). ``validated``: :func:`validate`'s answer for these arguments, when the caller

@@ -43,8 +43,8 @@ from warnscope.errors import WarnscopeError
 from warnscope.paths import atomic_write, cache_dir
 from warnscope.serial import plain
 
-from analyzer import sandbox
-from analyzer.toolchain import Toolchain, probe as tool_probe
+from analyzer.sandbox import runner as sandbox
+from analyzer.runtime.toolchain import Toolchain, probe as tool_probe
 from analyzer.ub.compile import compile_program
 from analyzer.ub.corpus import Case
 from analyzer.ub.explain import describe

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from analyzer import sandbox
-from analyzer.executors import Executor, map_batches
-from analyzer.progress import Progress
-from analyzer.toolchain import Toolchain
+from analyzer.sandbox import runner as sandbox
+from analyzer.runtime.executors import Executor, map_batches
+from analyzer.runtime.progress import Progress
+from analyzer.runtime.toolchain import Toolchain
 from analyzer.ub import store as ub_store
 from analyzer.ub import why as ub_why
 from analyzer.ub.corpus import Case

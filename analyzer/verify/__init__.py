@@ -44,7 +44,7 @@ def run(data) -> VerifyReport:
             report.compared["plugin"] = sum(counts.values())
             report.findings.extend(findings)
         return report
-    from analyzer.toolchain import resolve
+    from analyzer.runtime.toolchain import resolve
     from analyzer.verify.clang import verify_clang
 
     report = verify_clang(data)

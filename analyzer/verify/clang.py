@@ -29,7 +29,7 @@ from flagdb.clang_ingest import major_of
 from warnscope import tool
 from warnscope.errors import BadInput, NotInstalled
 from flagdb.model import CompilerData, Flag
-from analyzer.toolchain import resolve
+from analyzer.runtime.toolchain import resolve
 from analyzer.verify.report import Finding, VerifyReport
 
 #: Left out of the probe: clang's driver takes ``-Wframe-larger-than`` and

@@ -24,7 +24,7 @@ from warnscope.errors import NotInstalled, ToolFailed
 from flagdb.model import CompilerData, Flag
 from flagdb.closure import Index, closure
 from analyzer.gccplugin.binary import default_of
-from analyzer.toolchain import Toolchain, resolve
+from analyzer.runtime.toolchain import Toolchain, resolve
 from analyzer.verify.report import Finding, VerifyReport
 
 #: Symbolic ``Init()`` values of the option files and what they are on a 64-bit host.

@@ -18,7 +18,7 @@ from __future__ import annotations
 from warnscope import tool
 from warnscope.errors import NotInstalled
 from flagdb.model import CompilerData
-from analyzer.toolchain import Toolchain
+from analyzer.runtime.toolchain import Toolchain
 from analyzer.verify.report import Finding, VerifyReport
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from analyzer.toolchain import Toolchain
+from analyzer.runtime.toolchain import Toolchain
 from analyzer.warnings import parse_gcc_json, parse_sarif, parse_text
 from analyzer.warnings.results import Parsed
 

@@ -6,7 +6,7 @@ Shared with the overhead matrix, not copied: the recipes and local trees
 the tree and passing a level's flags where a user puts them (``study.prepare`` and
 ``study.cell_setup``: ``make CFLAGS=…``, CMake's flags, ``$CFLAGS``), the compiler
 wrapper and its log, the proof that the flags arrived (:mod:`analyzer.overhead.arrival`),
-and the worker pool or Dask cluster (:mod:`analyzer.executors`).
+and the worker pool or Dask cluster (:mod:`analyzer.runtime.executors`).
 
 What this adds is one thing the wrapper does when asked (``STDERR_ENV``): each compiler
 process's stderr goes to a file of its own, named in its log record, and is then copied
@@ -34,14 +34,14 @@ from warnscope.database import transaction, utc_now
 from warnscope.errors import ToolFailed, WarnscopeError
 
 from analyzer.build.sandbox import BuildSandbox, build_sandbox
-from analyzer.executors import LocalExecutor
+from analyzer.runtime.executors import LocalExecutor
 from analyzer.overhead import arrival, levels as levels_mod, process, study
 from analyzer.overhead.recipes import Recipe, is_source
 from analyzer.overhead.results import CellResult
 from analyzer.overhead.wrapper import FLAGS_ENV, LOG_ENV, MARKER, STDERR_ENV, Record, driver_for, read_log
 from analyzer.overhead.workdir import WorkDir
-from analyzer.progress import Progress, as_progress
-from analyzer.toolchain import Toolchain
+from analyzer.runtime.progress import Progress, as_progress
+from analyzer.runtime.toolchain import Toolchain
 from analyzer.warnings import formats, parse_text, store
 from analyzer.warnings.results import Build, Diagnostic, Parsed, RawDiagnostic, TuOutcome
 

@@ -4,7 +4,7 @@ controls and the cases' fixed twins -- at -O2 too; twins also clean under ASan a
 These tests compile and run every corpus program with real compilers (gcc-12 and clang-16),
 directly and not through the runner or its sandbox, so they test the corpus alone: a
 program that misbehaves here is a wrong program, not a runner bug. Compilers are found
-through analyzer.toolchain like everywhere else; programs and their metadata are read by
+through analyzer.runtime.toolchain like everywhere else; programs and their metadata are read by
 analyzer.ub.corpus (tests/unit/test_corpus_metadata.py checks the metadata is complete).
 Binaries go to a temporary directory. Missing compilers skip the tests, never fail them.
 """
@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from analyzer import toolchain
+from analyzer.runtime import toolchain
 from analyzer.ub.corpus import SOURCE_SUFFIXES, Case, bundled_corpus, discover, load_case
 
 CORPUS = bundled_corpus()

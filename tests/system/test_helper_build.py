@@ -20,7 +20,7 @@ import pytest
 from warnscope import tool
 from warnscope.errors import ToolFailed, ToolTimeout
 
-from analyzer import sandbox_ns
+from analyzer.sandbox import zygote
 
 pytestmark = pytest.mark.skipif(shutil.which("cc") is None, reason="no cc")
 
@@ -113,8 +113,8 @@ def test_the_zygote_built_in_the_background_is_static_where_it_can_be(tmp_path, 
     """The run's own path: start_build, then zygote_binary collects that build; linked
     statically when the C library's static archive is installed (Debian's libc6-dev)."""
     monkeypatch.setenv("WARNSCOPE_CACHE", str(tmp_path / "cache"))
-    sandbox_ns.start_build()
-    binary = sandbox_ns.zygote_binary()
+    zygote.start_build()
+    binary = zygote.zygote_binary()
     assert binary.is_file() and os.access(binary, os.X_OK)
     assert _leftovers(binary) == []
     static = subprocess.run(["cc", "-print-file-name=libc.a"], capture_output=True,
@@ -122,4 +122,4 @@ def test_the_zygote_built_in_the_background_is_static_where_it_can_be(tmp_path, 
     if os.path.isabs(static) and os.path.exists(static):
         assert not _has_interpreter(binary), \
             "a dynamically linked zygote where a static C library is installed"
-    assert sandbox_ns.zygote_binary() == binary  # built once: the second call finds it
+    assert zygote.zygote_binary() == binary  # built once: the second call finds it

@@ -24,7 +24,7 @@ from typing import Callable, Iterator
 
 import pytest
 
-from analyzer.executors import CONNECT_TIMEOUT
+from analyzer.runtime.executors import CONNECT_TIMEOUT
 
 ROOT = Path(__file__).resolve().parents[2]
 #: seconds a listener lives, whatever the test does

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from analyzer import toolchain
+from analyzer.runtime import toolchain
 from analyzer.cli import main
 from analyzer.overhead import recipes, study
 from warnscope.database import connect

@@ -6,7 +6,7 @@ import shutil
 import pytest
 
 from analyzer.overhead import levels
-from analyzer.toolchain import resolve
+from analyzer.runtime.toolchain import resolve
 from warnscope.database import connect
 from warnscope.errors import WarnscopeError
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from analyzer.executors import children
+from analyzer.runtime.executors import children
 
 REPO = Path(__file__).resolve().parents[2]
 MINI = Path(__file__).resolve().parents[1] / "fixtures" / "ub" / "mini"

@@ -1,7 +1,7 @@
 """Nothing a run leaves reaches the next run in the same worker.
 
 The namespace sandbox builds its namespaces and read-only root once per worker (the
-zygote, ``analyzer/sandbox_zygote.c``) and forks every run inside. A real program
+zygote, ``analyzer/sandbox/zygote.c``) and forks every run inside. A real program
 (``fixtures/sandbox/leave-behind.c``, compiled by gcc-12) first leaves everything it
 can -- files in each writable place, a daemon holding an abstract socket, SysV shared
 memory and a message queue, a lower rlimit, umask 0, another cwd, an environment
@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from analyzer import sandbox, sandbox_ns
-from analyzer.toolchain import resolve as resolve_compiler
+from analyzer.sandbox import runner as sandbox, zygote
+from analyzer.runtime.toolchain import resolve as resolve_compiler
 from analyzer.ub.compile import compile_program
 
 SOURCE = Path(__file__).resolve().parents[1] / "fixtures" / "sandbox" / "leave-behind.c"
@@ -34,13 +34,13 @@ def exercise() -> dict:
                             SOURCE.read_bytes(), ["-O0"], [], False)
     assert build.ok, build.log
     leave = sandbox.run(build.binary, ["leave"], LIMITS)
-    zygotes_after_leave = sorted(sandbox_ns.zygote_pids())
+    zygotes_after_leave = sorted(zygote.zygote_pids())
     look = sandbox.run(build.binary, ["look"], LIMITS)
     return {"euid": os.geteuid(), "namespaces": sandbox.namespaces_available(),
             "leave": {"status": leave.status, "stdout": leave.stdout.decode(),
                       "leftovers": leave.leftovers_killed},
             "look": {"status": look.status, "stdout": look.stdout.decode()},
-            "zygotes": [zygotes_after_leave, sorted(sandbox_ns.zygote_pids())]}
+            "zygotes": [zygotes_after_leave, sorted(zygote.zygote_pids())]}
 
 
 def check(seen: dict) -> None:

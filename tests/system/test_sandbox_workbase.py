@@ -19,23 +19,23 @@ from pathlib import Path
 
 import pytest
 
-from analyzer import sandbox, sandbox_ns
+from analyzer.sandbox import runner as sandbox, zygote
 
 pytestmark = [
     pytest.mark.skipif(shutil.which("gcc-12") is None, reason="gcc-12 not installed"),
-    pytest.mark.skipif(not sandbox_ns._is_tmpfs(sandbox_ns.SHM), reason="no tmpfs on /dev/shm"),
+    pytest.mark.skipif(not zygote._is_tmpfs(zygote.SHM), reason="no tmpfs on /dev/shm"),
 ]
 
 #: a process that compiles one program through the sandbox, says its base, and waits
 CHILD = """
 import sys, time
-from analyzer import sandbox_ns
-from analyzer.toolchain import resolve
+from analyzer.sandbox import zygote
+from analyzer.runtime.toolchain import resolve
 from analyzer.ub.compile import compile_program
 b = compile_program(resolve("gcc-12"), "c", "gnu17", "x.c", b"int main(void){return 0;}\\n",
                     ["-O0"], [], False)
 assert b.ok, b.log
-print(sandbox_ns.work_base(), flush=True)
+print(zygote.work_base(), flush=True)
 if sys.argv[1] == "wait":
     time.sleep(600)
 """
@@ -54,8 +54,8 @@ def test_a_process_compiles_in_its_own_private_directory_and_removes_it(tmp_path
     out, _ = proc.communicate(timeout=120)
     assert proc.returncode == 0
     base = Path(out.strip())
-    assert base.parent == sandbox_ns.SHM and base.name.startswith(
-        f"{sandbox_ns.WORK_PREFIX}{proc.pid}-")
+    assert base.parent == zygote.SHM and base.name.startswith(
+        f"{zygote.WORK_PREFIX}{proc.pid}-")
     assert not base.exists()  # removed at exit
 
 
@@ -85,11 +85,11 @@ def test_the_sweep_removes_what_a_killed_process_left_and_keeps_a_live_ones(tmp_
 
 
 def test_the_sweep_leaves_what_is_not_a_workspace_directory_of_this_user():
-    other = Path(tempfile.mkdtemp(prefix="warnscope-work-notapid-", dir=sandbox_ns.SHM))
-    dead_pid_file = sandbox_ns.SHM / f"{sandbox_ns.WORK_PREFIX}999999999-file"
+    other = Path(tempfile.mkdtemp(prefix="warnscope-work-notapid-", dir=zygote.SHM))
+    dead_pid_file = zygote.SHM / f"{zygote.WORK_PREFIX}999999999-file"
     dead_pid_file.write_text("not a directory")
     try:
-        sandbox_ns.sweep_work_bases()
+        zygote.sweep_work_bases()
         assert other.is_dir() and dead_pid_file.is_file()
     finally:
         shutil.rmtree(other, ignore_errors=True)

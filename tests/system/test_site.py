@@ -20,9 +20,9 @@ from urllib.parse import unquote, urlsplit
 import pytest
 from markupsafe import escape
 
-from analyzer import sandbox
+from analyzer.sandbox import runner as sandbox
 from analyzer.cli import main
-from analyzer.executors import cores
+from analyzer.runtime.executors import cores
 from analyzer.overhead import store as oh_store
 from analyzer.site import builder, overheaddata
 from analyzer.site.slugs import base_slug, slug_map

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from analyzer import sandbox
+from analyzer.sandbox import runner as sandbox
 from analyzer.site import builder
 from analyzer.ub import run as ub_run
 from warnscope.database import connect

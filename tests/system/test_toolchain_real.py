@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from analyzer import toolchain
+from analyzer.runtime import toolchain
 from analyzer.cli import main
 
 MINI = Path(__file__).resolve().parents[1] / "fixtures" / "ub" / "mini"

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from analyzer import sandbox
+from analyzer.sandbox import runner as sandbox
 from analyzer.ub import report as ub_report
 from analyzer.ub import run as ub_run
 from analyzer.cli import main
@@ -184,7 +184,7 @@ def _left_under_free_uids() -> list[int]:
 
 def test_dask_local_cluster_gives_the_same_cells(tmp_path):
     distributed = pytest.importorskip("distributed")
-    from analyzer.executors import DaskExecutor
+    from analyzer.runtime.executors import DaskExecutor
 
     corpus = tmp_path / "c"
     shutil.copytree(MINI, corpus)

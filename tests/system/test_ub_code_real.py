@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from analyzer import sandbox
-from analyzer.toolchain import resolve
+from analyzer.sandbox import runner as sandbox
+from analyzer.runtime.toolchain import resolve
 from analyzer.ub import report as ub_report
 from analyzer.ub import run as ub_run
 from analyzer.ub.compile import compile_program

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from analyzer import executors, toolchain
+from analyzer.runtime import executors, toolchain
 from analyzer.ub import analyzers as an
 from analyzer.ub.corpus import bundled_corpus, load
 from analyzer.ub.detectors import Kind, RunStatus, Tool

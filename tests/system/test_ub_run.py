@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from analyzer import sandbox
+from analyzer.sandbox import runner as sandbox
 from analyzer.ub import report as ub_report
 from analyzer.ub import run as ub_run
 from analyzer.ub.libclang import warnings_for

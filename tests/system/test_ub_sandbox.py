@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from analyzer import sandbox
-from analyzer.toolchain import resolve as resolve_compiler
+from analyzer.sandbox import runner as sandbox
+from analyzer.runtime.toolchain import resolve as resolve_compiler
 from analyzer.ub.compile import compile_program
 from warnscope.paths import cache_dir
 
@@ -32,10 +32,10 @@ _BEFORE: set[int] = set()
 
 @pytest.fixture(autouse=True)
 def _descendants_before():
-    from analyzer import sandbox_ns
+    from analyzer.sandbox import zygote
 
     _BEFORE.clear()
-    _BEFORE.update(sandbox_ns.probe_children(os.getpid()))
+    _BEFORE.update(zygote.probe_children(os.getpid()))
 
 
 @pytest.fixture(autouse=True, params=["namespace", "fallback"])
@@ -60,9 +60,9 @@ def build(name: str) -> str:
 def no_processes_left(result: sandbox.RunResult) -> bool:
     """Nothing of the run is alive: no descendant of this process (any mode, root or
     not), and as root no process of the run's pool uid either."""
-    from analyzer import sandbox_ns
+    from analyzer.sandbox import zygote
     # the worker's zygotes live on between runs: they are the sandbox, not the run's
-    if set(sandbox_ns.probe_children(os.getpid())) - _BEFORE - sandbox_ns.zygote_pids():
+    if set(zygote.probe_children(os.getpid())) - _BEFORE - zygote.zygote_pids():
         return False
     return result.uid is None or sandbox._pids_of(result.uid, keep=-1) == []
 

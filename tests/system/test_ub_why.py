@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from analyzer import sandbox
-from analyzer.toolchain import resolve
+from analyzer.sandbox import runner as sandbox
+from analyzer.runtime.toolchain import resolve
 from analyzer.ub import why as ub_why
 from analyzer.ub.corpus import bundled_corpus, load_case
 from analyzer.ub.jobs import CellJob, CellResult, execute

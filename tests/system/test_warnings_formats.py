@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from analyzer import toolchain
+from analyzer.runtime import toolchain
 from analyzer.warnings import formats, parse_sarif, parse_text
 from analyzer.warnings.results import RawDiagnostic
 from warnscope import tool

@@ -299,7 +299,7 @@ def test_a_root_compiler_builds_a_project_but_times_none(compiler, gcc_db_copy, 
     compiler wrapper runs a launcher that enters the root through bubblewrap), its
     diagnostics read in its own format (GCC 16: SARIF); an overhead study, which times
     builds, refuses it in one line: bubblewrap's set-up would count as the compiler's."""
-    from analyzer import toolchain
+    from analyzer.runtime import toolchain
     from warnscope.errors import WarnscopeError
     try:
         tc = toolchain.resolve(compiler)

@@ -21,8 +21,9 @@ from pathlib import Path
 
 import pytest
 
-from analyzer import roots, sandbox
-from analyzer.toolchain import resolve
+from analyzer.runtime import roots
+from analyzer.sandbox import runner as sandbox
+from analyzer.runtime.toolchain import resolve
 from analyzer.ub import report as ub_report
 from analyzer.ub import run as ub_run
 from warnscope.database import connect

@@ -6,7 +6,7 @@ import shutil
 
 import pytest
 
-from analyzer import roots, toolchain
+from analyzer.runtime import roots, toolchain
 from warnscope.compilers import CompilerId
 
 

@@ -16,8 +16,8 @@ import shutil
 
 import pytest
 
-from analyzer import roots
-from analyzer.toolchain import resolve
+from analyzer.runtime import roots
+from analyzer.runtime.toolchain import resolve
 from warnscope.database import connect
 from warnscope.compilers import CompilerId
 from flagdb import store

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from analyzer.executors import MAX_WORKERS_PER_CORE, LocalExecutor, cores
+from analyzer.runtime.executors import MAX_WORKERS_PER_CORE, LocalExecutor, cores
 from warnscope.errors import WarnscopeError
 
 

@@ -1,8 +1,8 @@
-"""The order in which a pool hands out jobs (analyzer.executors.JobQueue): the given
+"""The order in which a pool hands out jobs (analyzer.runtime.executors.JobQueue): the given
 order, except for groups promoted while they wait."""
 from __future__ import annotations
 
-from analyzer.executors import JobQueue
+from analyzer.runtime.executors import JobQueue
 
 
 def test_jobs_come_out_in_order_until_a_group_is_promoted():

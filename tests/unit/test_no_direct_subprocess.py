@@ -23,11 +23,11 @@ PROCESS_FUNCTIONS = {n for n in dir(os) if n.startswith(("fork", "exec", "spawn"
 #: module -> why it may start processes itself. Temporary ones are marked so.
 EXEMPT = {
     "warnscope/tool.py": "the one runner itself",
-    "analyzer/sandbox.py": "the sandbox creates the namespaces, limits and process of an "
+    "analyzer/sandbox/runner.py": "the sandbox creates the namespaces, limits and process of an "
                            "untrusted program itself: a tool run has none of them",
-    "analyzer/sandbox_ns.py": "starts the sandbox's zygote (sandbox_zygote.c), which "
+    "analyzer/sandbox/zygote.py": "starts the sandbox's zygote (zygote.c), which "
                               "forks each untrusted compile and run in its namespaces",
-    "analyzer/executors.py": "the worker pool (multiprocessing fork context, "
+    "analyzer/runtime/executors.py": "the worker pool (multiprocessing fork context, "
                              "PR_SET_PDEATHSIG): workers run warnscope's own code, and "
                              "every tool they start goes through the runner",
 }

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from analyzer import roots
-from analyzer.toolchain import Toolchain
+from analyzer.runtime import roots
+from analyzer.runtime.toolchain import Toolchain
 from warnscope import apt
 from warnscope.errors import WarnscopeError
 from warnscope.compilers import CompilerId
@@ -71,7 +71,7 @@ def test_a_path_resolved_inside_a_root_follows_its_links_there(tmp_path):
     """The loader a root's executable names, found as the root sees it: Debian's
     /lib64/ld-linux-x86-64.so.2 links relatively (sid) or absolutely (older roots), and
     an absolute target is the root's own, never the host's."""
-    from analyzer.roots import resolve_inside
+    from analyzer.runtime.roots import resolve_inside
     libs = tmp_path / "usr" / "lib" / "x86_64-linux-gnu"
     libs.mkdir(parents=True)
     (libs / "ld-2.31.so").touch()

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from analyzer import toolchain
+from analyzer.runtime import toolchain
 from analyzer.cli import main
 from warnscope.errors import WarnscopeError
 

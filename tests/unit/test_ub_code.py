@@ -383,7 +383,7 @@ F main 30
 def test_what_objdump_left_in_the_workspace_is_code_or_a_reason(tmp_path, files, why):
     """What the compile's sandbox run wrote (a disassembler missing from a root, a limit
     hit, an empty binary) is a reason the cell shows, never an exception."""
-    from analyzer.sandbox import Workspace
+    from analyzer.sandbox.runner import Workspace
     from analyzer.ub.compile import _read_code
     for name, data in files.items():
         (tmp_path / name).write_bytes(data)

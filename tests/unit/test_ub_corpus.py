@@ -6,12 +6,12 @@ from pathlib import Path
 import pytest
 
 from analyzer.cli.ub import failure_lines
-from analyzer.toolchain import Toolchain
+from analyzer.runtime.toolchain import Toolchain
 from analyzer.ub.classify import classify, diverges
 from analyzer.ub.jobs import (CellRef, ClangUnit, ClangWarningsJob, JobFailure, cell_ref,
                               execute)
 from analyzer.ub.run import group_failures
-from analyzer.sandbox import RunResult
+from analyzer.sandbox.runner import RunResult
 from analyzer.ub.corpus import discover, load
 from warnscope.errors import ParseError, WarnscopeError
 

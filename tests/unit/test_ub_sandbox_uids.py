@@ -7,7 +7,7 @@ import os
 
 import pytest
 
-from analyzer import sandbox
+from analyzer.sandbox import runner as sandbox
 from warnscope.locks import flocked
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="the uid pool is used as root only")

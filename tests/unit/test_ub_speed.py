@@ -4,9 +4,9 @@ recheck of a program that hung. No compilers: jobs are built from the bundled co
 and a Toolchain record; runs are RunResult records."""
 from __future__ import annotations
 
-from analyzer import sandbox
-from analyzer.executors import LocalExecutor, map_batches
-from analyzer.toolchain import Toolchain
+from analyzer.sandbox import runner as sandbox
+from analyzer.runtime.executors import LocalExecutor, map_batches
+from analyzer.runtime.toolchain import Toolchain
 from analyzer.ub import run as ub_run
 from analyzer.ub.classify import classify
 from analyzer.ub.corpus import bundled_corpus, discover

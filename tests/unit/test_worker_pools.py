@@ -1,4 +1,4 @@
-"""One place creates worker processes: :mod:`analyzer.executors` (its ``LocalExecutor``
+"""One place creates worker processes: :mod:`analyzer.runtime.executors` (its ``LocalExecutor``
 forks them, with the lifetime rules every worker needs: die with the parent, ignore
 Ctrl-C, take their children down on SIGTERM). A second pool elsewhere would be a
 worker without those rules, so no other module names ``multiprocessing`` or a
@@ -11,7 +11,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("analyzer", "flagdb", "warnscope", "bench")
-THE_PLACE = ROOT / "analyzer" / "executors.py"
+THE_PLACE = ROOT / "analyzer" / "runtime" / "executors.py"
 
 
 def pool_uses(path: Path) -> list[str]:

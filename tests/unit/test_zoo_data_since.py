@@ -179,7 +179,7 @@ def test_choice_among_suites(monkeypatch):
 
 def test_roots_and_flag_data_take_a_compiler_from_the_same_suite(monkeypatch):
     """``flags verify`` compares a version with its own binary only if both agree."""
-    from analyzer import roots
+    from analyzer.runtime import roots
     from warnscope.compilers import CompilerId
     monkeypatch.setattr(apt, "HOST_SUITE", "bookworm")
     for family, majors in (("gcc", range(9, 17)), ("clang", (9, 11, 13, 14, 15, 16, 17, 18,

@@ -37,7 +37,7 @@
  * besides the program were left) and exits. D starts a session,
  * takes OUT, ERR and /dev/null as its stdio, sets the rlimits (as root before the
  * uid, so they cannot be raised), drops to UID, and execs ARGV (PATH of ENV); if the
- * exec fails it says "X <errno>". The parent (analyzer/sandbox.py) reads OUT, ERR and
+ * exec fails it says "X <errno>". The parent (analyzer/sandbox/runner.py) reads OUT, ERR and
  * MSG, enforces the wall clock and the memory cap, and sends I
  * SIGTERM (SIGKILL if it does not end at once), which takes the whole PID namespace --
  * and with it the mount and IPC namespaces and their tmpfs -- down. Z reaps I, says

@@ -14,7 +14,7 @@ write where they should not. Their compiles are untrusted too (``#include
   the run dies at once, and the ones that were still there are counted
   (``leftovers_killed``). What is the same for every run -- the user, network
   and UTS namespaces, the read-only root -- is built once per worker by a zygote
-  (``sandbox_zygote.c``, driven by :mod:`analyzer.sandbox_ns`); each run is a
+  (``zygote.c``, driven by :mod:`analyzer.sandbox.zygote`); each run is a
   clone of it with its own PID, mount and IPC namespaces, so nothing of one run
   (processes, files, IPC objects, cwd, rlimits) reaches the next, and no Python
   starts or forks on the way to the program.
@@ -30,7 +30,7 @@ write where they should not. Their compiles are untrusted too (``#include
 * PR_SET_PDEATHSIG on every sandbox process (the zygote's too): they die with the
   worker, whatever kills it; a start-up sweep (:func:`kill_leftovers`) catches the rest.
 
-A compiler of a prepared Debian root (:mod:`analyzer.roots`) compiles, and its
+A compiler of a prepared Debian root (:mod:`analyzer.runtime.roots`) compiles, and its
 programs run, in the same sandbox with ``root=``: the system directories bound into
 the sandbox are the root's instead of the host's, so the program runs against the
 root's own loader and libc; everything else (uid, limits, tmpfs, PID namespace, no
@@ -67,7 +67,7 @@ from warnscope.locks import flocked
 from warnscope.measure import Sample
 from warnscope.paths import cache_dir
 
-from analyzer import sandbox_ns
+from analyzer.sandbox import zygote
 
 #: First uid of the pool; uids are used numerically and need no passwd entry.
 UID_BASE = 64100
@@ -189,7 +189,7 @@ def workspace() -> Iterator[Workspace]:
     """A claimed uid (as root) and a fresh directory it owns, removed afterwards."""
     _become_subreaper()
     with _run_uid() as uid, _private_dir(
-            uid, sandbox_ns.work_base() if namespaces_available() else None) as path:
+            uid, zygote.work_base() if namespaces_available() else None) as path:
         yield Workspace(path, uid)
 
 
@@ -239,7 +239,7 @@ def prepare_soon() -> None:
     by a command that will run programs, so that the build overlaps its reading of the
     input."""
     if os.environ.get("WARNSCOPE_SANDBOX") != "plain":
-        sandbox_ns.start_build()
+        zygote.start_build()
 
 
 def prepare() -> None:
@@ -250,7 +250,7 @@ def prepare() -> None:
     if os.environ.get("WARNSCOPE_SANDBOX") == "plain":
         return
     try:
-        sandbox_ns.zygote_binary()
+        zygote.zygote_binary()
     except WarnscopeError:
         pass  # no C compiler: the workers find the namespace sandbox unavailable
 
@@ -305,7 +305,7 @@ def _rlimits(limits: Limits, uid: int | None,
         lims.append((resource.RLIMIT_NPROC, limits.processes))
     elif namespace:
         # Counted per user namespace: the program's processes, plus the zygote's
-        # launcher and init and the run's init (analyzer/sandbox_zygote.c).
+        # launcher and init and the run's init (analyzer/sandbox/zygote.c).
         lims.append((resource.RLIMIT_NPROC, limits.processes + 3))
     else:
         soft, _ = resource.getrlimit(resource.RLIMIT_NPROC)
@@ -326,38 +326,39 @@ def _staging_dir() -> str:
 def _run_ns(argv: list[str], uid: int | None, limits: Limits, env: dict[str, str] | None,
             host_dir: str | None, copy_in: tuple[tuple[str, str], ...],
             root: str | None = None) -> RunResult:
-    """One run through this worker's zygote for ``root`` (see :mod:`analyzer.sandbox_ns`).
+    """One run through this worker's zygote for ``root`` (see :mod:`analyzer.sandbox.zygote`).
 
     A zygote that dies or stops answering is replaced once; a second failure is a
     :class:`SandboxError`."""
     if root is not None and not os.path.isdir(os.path.join(root, "usr")):
         raise SandboxError(f"sandbox: {root} is not a prepared root (no usr/)")
     system_root = (root or "").rstrip("/")
-    request = sandbox_ns.Request(
+    request = zygote.Request(
         argv=tuple(argv), env=_child_env("/work", "/tmp", env), uid=uid,
         tmpfs_size=limits.tmpfs_size, rlimits=_rlimits(limits, uid, namespace=True),
         host_dir=host_dir, copy_in=copy_in[0][0] if copy_in else None,
         copy_name=copy_in[0][1] if copy_in else "")
     for attempt in (1, 2):
         try:
-            return _supervise(sandbox_ns.zygote(system_root, _staging_dir), request, limits)
-        except sandbox_ns.ZygoteFailed as exc:
-            sandbox_ns.discard(system_root)
+            return _supervise(zygote.zygote(system_root, _staging_dir), request, limits)
+        except zygote.ZygoteFailed as exc:
+            zygote.discard(system_root)
             if attempt == 2:
                 raise SandboxError(str(exc)) from exc
     raise AssertionError("unreachable")
 
 
-def _supervise(zygote: sandbox_ns.Zygote, request: sandbox_ns.Request,
+def _supervise(server: zygote.Zygote, request: zygote.Request,
                limits: Limits) -> RunResult:
-    """Hand ``request`` to ``zygote`` and watch the run: output (capped), the wall clock,
-    the memory of the whole namespace; then count what is left and kill the namespace."""
+    """Hand ``request`` to ``server`` (this worker's zygote) and watch the run: output
+    (capped), the wall clock, the memory of the whole namespace; then count what is left
+    and kill the namespace."""
     msg_r, msg_w = os.pipe2(os.O_CLOEXEC)
     out_r, out_w = os.pipe2(os.O_CLOEXEC)
     err_r, err_w = os.pipe2(os.O_CLOEXEC)
     start = time.monotonic()
     try:
-        zygote.send(request, msg_w, out_w, err_w)
+        server.send(request, msg_w, out_w, err_w)
     except BaseException:
         for fd in (msg_r, out_r, err_r):
             os.close(fd)
@@ -388,11 +389,11 @@ def _supervise(zygote: sandbox_ns.Zygote, request: sandbox_ns.Request,
                 timed_out = True
                 break
             if init_pid is None and state.started:
-                init_pid = zygote.run_init()
+                init_pid = server.run_init()
             if now >= next_watch and init_pid is not None:
                 interval = min(2 * interval, WATCH_MAX)
                 next_watch = now + interval
-                rss = sandbox_ns.rss_bytes(sandbox_ns.probe_children(init_pid))
+                rss = zygote.rss_bytes(zygote.probe_children(init_pid))
                 peak_rss = max(peak_rss, rss)
                 if rss > limits.memory:
                     memory_hit = True
@@ -411,7 +412,7 @@ def _supervise(zygote: sandbox_ns.Zygote, request: sandbox_ns.Request,
     except BaseException:
         # Ctrl-C, SIGTERM: the run must not outlive the wait for it
         _end_run(init_pid if init_pid is not None else
-                 zygote.run_init() if state.started else None, signal.SIGKILL)
+                 server.run_init() if state.started else None, signal.SIGKILL)
         sel.close()
         for fd in (msg_r, out_r, err_r):
             os.close(fd)
@@ -420,27 +421,27 @@ def _supervise(zygote: sandbox_ns.Zygote, request: sandbox_ns.Request,
         if init_pid is None and state.reaped is None:
             # "P" may still be on its way (a tiny time limit): the run must be found to end
             while not state.started and state.reaped is None:
-                rest, done = sandbox_ns.read_messages(msg_r, time.monotonic() + 10, first=True)
+                rest, done = zygote.read_messages(msg_r, time.monotonic() + 10, first=True)
                 messages += rest
                 state.parse(messages)
                 if done or not rest:
                     break
             if state.started and state.reaped is None:
-                init_pid = zygote.run_init()
+                init_pid = server.run_init()
         program_ended = state.ended is not None
         _end_run(init_pid)
-        rest, done = sandbox_ns.read_messages(msg_r, time.monotonic() + END_GRACE)
+        rest, done = zygote.read_messages(msg_r, time.monotonic() + END_GRACE)
         killed = 0
         if not done and init_pid is not None:  # the init did not end its run: end it all
             killed = _left_behind(init_pid)
             _end_run(init_pid, signal.SIGKILL)
-            more, done = sandbox_ns.read_messages(msg_r, time.monotonic() + 10)
+            more, done = zygote.read_messages(msg_r, time.monotonic() + 10)
             rest += more
         messages += rest
         state.parse(messages)
         leftovers = state.left if state.left is not None else killed
         if not done:  # the zygote did not reap the run: it is not to be trusted again
-            raise sandbox_ns.ZygoteFailed("sandbox: the zygote did not end a run")
+            raise zygote.ZygoteFailed("sandbox: the zygote did not end a run")
         # Whatever the program wrote before it ended is still in the pipes: drain them.
         for fd, buf in ((out_r, out), (err_r, err)):
             if fd in sel.get_map():
@@ -570,7 +571,7 @@ def _end_run(init_pid: int | None, how: int = signal.SIGTERM) -> None:
 def _left_behind(init_pid: int) -> int:
     """What still runs in a run's namespace besides the program (pid 2 there), counted
     from /proc: for a run whose init is killed rather than asked to end it."""
-    return sum(1 for k in sandbox_ns.probe_children(init_pid) if sandbox_ns.ns_pid(k) != 2)
+    return sum(1 for k in zygote.probe_children(init_pid) if zygote.ns_pid(k) != 2)
 
 
 def _run_plain(argv: list[str], workdir: Path, uid: int | None, limits: Limits,
@@ -618,7 +619,7 @@ def _run_plain(argv: list[str], workdir: Path, uid: int | None, limits: Limits,
                 break
             if status_word is None and now >= next_watch:
                 next_watch = now + WATCH_INTERVAL
-                rss = sandbox_ns.rss_bytes(_tree_of(proc.pid, uid))
+                rss = zygote.rss_bytes(_tree_of(proc.pid, uid))
                 peak_rss = max(peak_rss, rss)
                 if rss > limits.memory:
                     memory_hit = True
@@ -662,7 +663,7 @@ def _tree_of(pid: int, uid: int | None) -> list[int]:
     """The program and its descendants (as root: every process of the uid)."""
     if uid is not None:
         return _pids_of(uid, keep=pid)
-    return [pid, *sandbox_ns.probe_children(pid)]
+    return [pid, *zygote.probe_children(pid)]
 
 
 def _pidfd_open(pid: int) -> int | None:
@@ -683,7 +684,7 @@ def _enter_plain(uid: int | None, rlimits: tuple[tuple[int, int, int], ...]) -> 
         os.setgroups([])
         os.setgid(uid)
         os.setuid(uid)
-    sandbox_ns._prctl_deathsig()
+    zygote._prctl_deathsig()
 
 
 def _kill_all(pid: int, uid: int | None) -> int:
@@ -794,7 +795,7 @@ def kill_leftovers() -> int:
     """Kill what runs under any pool uid that no run holds: programs of a run that was
     itself killed (kill -9) before it could clean up. Returns how many were killed. The
     workspace directories such runs left on /dev/shm go too."""
-    sandbox_ns.sweep_work_bases()
+    zygote.sweep_work_bases()
     if LOCK_DIR is None or not LOCK_DIR.exists():
         return 0
     killed = 0

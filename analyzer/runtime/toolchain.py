@@ -7,7 +7,7 @@ The identity is the resolved driver paths plus the full ``--version`` output: an
 upgraded package gives new cache keys and shows in stored results.
 
 A compiler the host does not have, but a prepared Debian root does
-(:mod:`analyzer.roots`, ``warnscope toolchain add gcc-14``), resolves to a Toolchain
+(:mod:`analyzer.runtime.roots`, ``warnscope toolchain add gcc-14``), resolves to a Toolchain
 whose ``root`` is that root: its drivers are paths *inside* the root, and every caller
 runs them through :meth:`Toolchain.wrap` (trusted tool runs) or hands ``root`` to the
 sandbox (untrusted compiles and runs). Its identity adds the suite and the package
@@ -41,7 +41,7 @@ class Toolchain:
     cxx_driver: str    # path of g++-12 / clang++-16
     version: str       # first line of --version
     identity: str      # sha256 of paths and full --version output (+ suite, packages)
-    root: str | None = None      # a prepared Debian root (analyzer.roots), None: the host
+    root: str | None = None      # a prepared Debian root (analyzer.runtime.roots), None: the host
     suite: str | None = None     # that root's suite ('trixie')
     package: str | None = None   # the Debian package version in the root ('14.2.0-19')
 
@@ -60,10 +60,10 @@ class Toolchain:
         command that runs it: unchanged on the host; in a root, run through bubblewrap
         with the root's system directories, and ``binds`` (writable) / ``ro_binds``
         visible at their own paths. Only for trusted runs; a corpus program's compile
-        goes through :mod:`analyzer.sandbox` with ``root=``."""
+        goes through :mod:`analyzer.sandbox.runner` with ``root=``."""
         if self.root is None:
             return list(argv)
-        from analyzer.roots import bwrap_argv
+        from analyzer.runtime.roots import bwrap_argv
         return bwrap_argv(Path(self.root), list(argv), binds, ro_binds, cwd)
 
     def tool(self, name: str) -> str | None:
@@ -118,7 +118,7 @@ def resolve(name: str) -> Toolchain:
 def resolve_in_root(name: str, suite: str) -> Toolchain:
     """The compiler of the ``suite`` root, even when the host has the same compiler
     (to compare the two: ``bench/bench_zoo.py``)."""
-    from analyzer import roots
+    from analyzer.runtime import roots
     cid = CompilerId.of(name)
     root = roots.load(suite)
     if root is None or str(cid) not in root.compilers:
@@ -133,7 +133,7 @@ def _resolve(name: str) -> Toolchain:
     c_name, cxx_name = driver_names(cid)
     c_path, cxx_path = shutil.which(c_name), shutil.which(cxx_name)
     if not c_path:
-        from analyzer import roots
+        from analyzer.runtime import roots
         root = roots.find(cid)
         if root is not None:
             return _from_root(str(cid), root.suite)
@@ -156,7 +156,7 @@ def _resolve(name: str) -> Toolchain:
 def _from_root(name: str, suite: str) -> Toolchain:
     """The Toolchain of ``name`` in the ``suite`` root: drivers inside it, identity with
     the suite and the package versions, probed through :meth:`Toolchain.wrap`."""
-    from analyzer import roots
+    from analyzer.runtime import roots
     cid = CompilerId.of(name)
     root = roots.load(suite)
     if root is None or name not in root.compilers:

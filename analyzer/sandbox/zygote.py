@@ -1,11 +1,11 @@
 """The namespace sandbox's zygote, seen from the worker, and the /proc probes of a run.
 
-A worker starts one zygote (``sandbox_zygote.c``, built once into the cache) per
+A worker starts one zygote (``zygote.c``, built once into the cache) per
 system root it runs programs of: the user namespace (when not root), the network,
 UTS and IPC namespaces and the read-only root file system are built once, then each
 compile or run is a request over a socket, answered by a clone with its own PID,
 mount and IPC namespaces (the C file says how). This module starts zygotes, sends
-requests and finds the host pid of each run's init; :func:`analyzer.sandbox._run_ns`
+requests and finds the host pid of each run's init; :func:`analyzer.sandbox.runner._run_ns`
 supervises the run itself (wall clock, memory, output) as before.
 
 A zygote belongs to the process that started it: a forked worker starts its own
@@ -34,7 +34,7 @@ from warnscope import tool
 from warnscope.errors import SandboxUnavailable, WarnscopeError
 from warnscope.paths import cache_dir
 
-SOURCE = Path(__file__).with_name("sandbox_zygote.c")
+SOURCE = Path(__file__).with_name("zygote.c")
 #: seconds a zygote may take to build its root and say it is ready
 START_TIMEOUT = 20.0
 PR_SET_PDEATHSIG = 1

@@ -450,7 +450,7 @@ def bwrap_argv(root: Path, argv: list[str], binds: tuple[str, ...] = (),
     a view of the root's /usr, /etc, /lib* read-only, a fresh /proc, /dev and /tmp, and
     the host directories in ``binds`` (writable) and ``ro_binds`` at their own paths.
     It works as root and, through a user namespace, as a normal user. Untrusted
-    compiles and runs use :mod:`analyzer.sandbox` instead (same view, plus the rest)."""
+    compiles and runs use :mod:`analyzer.sandbox.runner` instead (same view, plus the rest)."""
     bwrap = shutil.which("bwrap")
     if bwrap is None:
         raise NotInstalled("bwrap is not installed: apt-get install bubblewrap")

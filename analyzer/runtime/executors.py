@@ -339,9 +339,9 @@ def _worker_init(parent: int, pinning: tuple[list[int], Any] | None = None) -> N
 def _release_sandbox() -> None:
     """What a worker's sandbox holds, let go at its end however it ends: its zygotes
     (reaped, their CPU counted) and its compile workspaces' directory."""
-    sandbox_ns = sys.modules.get("analyzer.sandbox_ns")
-    if sandbox_ns is not None:
-        sandbox_ns.close_all()
+    zygote = sys.modules.get("analyzer.sandbox.zygote")
+    if zygote is not None:
+        zygote.close_all()
 
 
 def set_parent_death_signal(sig: int) -> bool:

@@ -20,6 +20,7 @@ from flagdb.results import (
 )
 from flagdb.views import alias_map, flag_info
 from warnscope.compilers import CompilerId, sort_key
+from warnscope.errors import BadInput
 
 
 #: the attributes ``diff`` compares, in the order changes are listed
@@ -179,8 +180,27 @@ def history(conn: sqlite3.Connection, typed: str) -> list[HistoryEntry]:
     "In -Wall" means -Wall gives what was typed: through an alias to its target
     (``-Wformat`` is ``-Wformat=1``), and at the typed level (``-Wformat=2`` is not in
     -Wall, which sets ``-Wformat=1``).
+
+    A name no ingested version has is an error naming the closest flag of the newest
+    versions (``-Wshadw``: did you mean -Wshadow?), not a table of "absent".
     """
-    return histories(conn, [typed])[typed]
+    entries = histories(conn, [typed])[typed]
+    if entries and not any(e.present for e in entries):
+        hint = _closest(conn, typed)
+        raise BadInput(f"no ingested version has a warning flag {typed} "
+                       f"({entries[0].compiler} … {entries[-1].compiler})"
+                       + (f": did you mean {hint}?" if hint else ""))
+    return entries
+
+
+def _closest(conn: sqlite3.Connection, typed: str) -> str | None:
+    """The flag closest to ``typed`` in the newest ingested version of each family."""
+    newest: dict[str, str] = {}
+    for row in store.compilers(conn):  # oldest first: the last of a family is its newest
+        newest[CompilerId.parse(row.name).family] = row.name
+    hints = [Index(store.load(conn, name, with_messages=False)).suggest(typed)
+             for name in newest.values()]
+    return next((h for h in hints if h), None)
 
 
 def spans(entries: list[HistoryEntry]) -> list[Span]:

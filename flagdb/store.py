@@ -11,9 +11,9 @@ import sqlite3
 from dataclasses import dataclass, fields
 
 from warnscope.database import is_empty, transaction, utc_now
-from warnscope.errors import CorruptDatabase, NotIngested
+from warnscope.errors import BadInput, CorruptDatabase, NotIngested
 from flagdb.model import ClangFacts, CompilerData, Edge, Flag, GccFacts, Message
-from warnscope.compilers import sort_key
+from warnscope.compilers import FAMILIES, CompilerId, sort_key
 
 #: family -> the facts class its flags carry
 FACTS = {"gcc": GccFacts, "clang": ClangFacts}
@@ -137,8 +137,25 @@ def compiler_row(conn: sqlite3.Connection, name: str) -> CompilerRow:
     return _compiler(conn, name)[1]
 
 
+def _known_id(conn: sqlite3.Connection, name: str) -> None:
+    """Refuse a name that is no compiler id, naming the versions a family name stands for
+    (``gcc``: the ingested gcc-N) or the id a loose spelling means (``gcc13``)."""
+    try:
+        CompilerId.parse(name)
+    except ValueError:
+        family = name.strip().lower()
+        versions = [] if is_empty(conn) else [r.name for r in compilers(conn)
+                                              if r.name.startswith(family + "-")]
+        if family in FAMILIES and versions:
+            raise BadInput(f"{name!r} names a compiler family, not a version: give one of "
+                           f"{', '.join(versions)}") from None
+        CompilerId.of(name)
+
+
 def _compiler(conn: sqlite3.Connection, name: str) -> tuple[int, CompilerRow]:
-    """(id, row) of compiler ``name``, or the error that tells the user how to get it."""
+    """(id, row) of compiler ``name``, or the error that tells the user how to get it
+    (a name that is no compiler id says so, with the id it most likely means)."""
+    _known_id(conn, name)
     if is_empty(conn):  # a new file, whose schema the first write creates: nothing ingested
         raise NotIngested(f"compiler {name!r} is not in the database (nothing ingested yet); "
                           f"run: {_ingest_command(name)}")

@@ -10,6 +10,7 @@ optimisation levels, so that a table, a report and a page list them alike.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from warnscope.errors import BadInput
@@ -73,10 +74,29 @@ class CompilerId:
             major, dot, minor = number.partition(".")
             if name in FAMILIES and _number(major) and int(major) and (not dot or _number(minor)):
                 why = cls(name, int(major), int(minor) if dot else None).naming_problem()
-                raise BadInput(f"unknown compiler id {text!r}: {why}") from None
+                guess = cls.guess(text)
+                raise BadInput(f"unknown compiler id {text!r}: {why}"
+                               + (f": did you mean {guess}?" if guess else "")) from None
+            guess = cls.guess(text)
+            if guess is not None:
+                raise BadInput(f"unknown compiler id {text!r}: did you mean {guess}?") from None
             raise BadInput(f"unknown compiler id {text!r}: expected gcc-N, clang-N or "
                            "apple-clang-N.M (e.g. gcc-12, gcc-4.4, clang-16, clang-3.8, "
                            "apple-clang-10.0)") from None
+
+    @classmethod
+    def guess(cls, text: str) -> "CompilerId | None":
+        """The id a user most likely meant by a name that is not one: ``gcc13``,
+        ``GCC-13``, ``gcc 13``, ``clang_16``, ``gcc-13.2`` -> ``gcc-13``. None where nothing fits."""
+        match = _LOOSE_ID.fullmatch(text.strip().lower())
+        if match is None:
+            return None
+        family, major, minor = match.group("family"), int(match.group("major")), match.group("minor")
+        family = {"g++": "gcc", "clang++": "clang", "appleclang": "apple-clang"}.get(family, family)
+        for candidate in (cls(family, major, int(minor) if minor else None), cls(family, major)):
+            if major and not candidate.naming_problem():
+                return candidate
+        return None
 
     @property
     def data_family(self) -> str:
@@ -90,6 +110,11 @@ class CompilerId:
 
     def __str__(self) -> str:
         return f"{self.family}-{self.version}"
+
+
+#: a compiler name written loosely: family, an optional separator, a version
+_LOOSE_ID = re.compile(r"(?P<family>gcc|g\+\+|clang\+\+|clang|apple-?clang)[-_ ]?"
+                       r"(?P<major>[0-9]{1,3})(?:\.(?P<minor>[0-9]{1,3}))?(?:\.[0-9]+)*")
 
 
 def _number(text: str) -> bool:

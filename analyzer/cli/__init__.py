@@ -37,7 +37,23 @@ LAZY_COMMANDS = {
 }
 
 
+def _show_version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    if not value or ctx.resilient_parsing:
+        return
+    from importlib.metadata import PackageNotFoundError, version
+    from warnscope.schema import SCHEMA_VERSION
+
+    try:
+        release = version("warnscope")
+    except PackageNotFoundError:  # run from a checkout that was never installed
+        release = "(not installed)"
+    echo(f"warnscope {release}, database schema {SCHEMA_VERSION}")
+    ctx.exit()
+
+
 @click.group(cls=LazyGroup, lazy=LAZY_COMMANDS, context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=_show_version,
+              help="Show the version and the database schema this version reads and writes.")
 @click.option("--db", envvar="WARNSCOPE_DB", default="warnscope.db", show_default=True,
               help="SQLite database file (also WARNSCOPE_DB).")
 @click.pass_context

@@ -5,6 +5,7 @@ plugin driver; start-up time is most of a quick query's cost.
 """
 from __future__ import annotations
 
+import difflib
 import importlib
 
 import click
@@ -25,3 +26,14 @@ class LazyGroup(click.Group):
             module, _, attribute = self.lazy[cmd_name].partition(":")
             self.add_command(getattr(importlib.import_module(module), attribute), cmd_name)
         return super().get_command(ctx, cmd_name)
+
+    def resolve_command(self, ctx: click.Context, args: list[str]):
+        """As click's, with the names close to a mistyped command offered (``warnigs``:
+        did you mean 'warnings'?) among every command, loaded or not."""
+        name = args[0] if args else ""
+        if (name and not name.startswith("-") and not ctx.resilient_parsing
+                and self.get_command(ctx, name) is None):
+            close = difflib.get_close_matches(name, self.list_commands(ctx))
+            hint = f" Did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+            ctx.fail(f"No such command {name!r}.{hint}")
+        return super().resolve_command(ctx, args)

@@ -20,7 +20,7 @@ from warnscope.errors import BadInput, NoData
 
 from analyzer.ub import codelabels, disasm
 from analyzer.ub import store as ub_store
-from analyzer.ub.results import (CellCode, CellRecord, CodeDiff, CodeLabel, Configuration,
+from analyzer.ub.results import (no_case, CellCode, CellRecord, CodeDiff, CodeLabel, Configuration,
                                  DiffRow, Explanation, FunctionDiff, StoredResults)
 
 
@@ -77,7 +77,7 @@ def explain(conn: sqlite3.Connection, data: StoredResults, case_id: str,
     aligned code of the first configuration shown and that one."""
     mine = [c for c in data.cells if c.case_id == case_id]
     if not mine:
-        raise NoData(f"no case {case_id!r} in the results of {data.corpus}")
+        raise no_case(case_id, data.corpus, [c.case_id for c in data.cells])
     texts = data.codes or ub_store.codes(conn, {c.code for c in mine if c.code})
     return explanation(data.corpus, mine, texts, compiler, level, vs, causes=data.causes)
 

@@ -14,11 +14,13 @@ have always been given (``ub run --json``'s shape).
 """
 from __future__ import annotations
 
+import difflib
 import enum
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, NamedTuple
 
-from warnscope.errors import NoData
+from warnscope.errors import NoData, NotInstalled
 from warnscope.measure import Sample
 from warnscope.serial import OPTIONAL
 
@@ -306,8 +308,33 @@ class Report:
         the results is :class:`~warnscope.errors.NoData`."""
         cases = [c for c in self.cases if c.case == case_id]
         if not cases:
-            raise NoData(f"no case {case_id!r} in the results of {self.corpus}")
+            raise no_case(case_id, self.corpus, [c.case for c in self.cases])
         return Report(corpus=self.corpus, configurations=self.configurations, cases=cases)
+
+
+def no_case(case_id: str, corpus: str, known: list[str]) -> NoData:
+    """The error for a case the stored results lack, naming the cases meant: those whose
+    id holds what was typed (``loop``: ``infinite-loop-no-side-effects`` …), else the
+    closest ids; the corpus by name (the bundled one is not a path to show)."""
+    ids = sorted(set(known))
+    meant = [i for i in ids if case_id.lower() in i.lower()]
+    if not meant:  # a typo: of the whole id, or of its name within its category
+        names = {i.rpartition("/")[2]: i for i in ids}
+        meant = sorted({*difflib.get_close_matches(case_id, ids, n=3),
+                        *(names[n] for n in difflib.get_close_matches(case_id, list(names), n=3))})
+    shown = ", ".join(meant[:8]) + (f" … ({len(meant)} in all)" if len(meant) > 8 else "")
+    return NoData(f"no case {case_id!r} in the stored UB results of {corpus_name(corpus)}"
+                  + (f"; did you mean {shown}?" if meant else ""))
+
+
+def corpus_name(corpus: str) -> str:
+    """``the bundled corpus`` for the corpus shipped with warnscope, else its path."""
+    from analyzer.ub.corpus import bundled_corpus
+
+    try:
+        return "the bundled corpus" if Path(corpus).resolve() == bundled_corpus() else corpus
+    except (OSError, NotInstalled):
+        return corpus
 
 
 # ------------------------------------------------------------------ a run

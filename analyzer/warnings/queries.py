@@ -9,6 +9,7 @@ are computed from the flag data (``silent``; null when the compiler is not inges
 """
 from __future__ import annotations
 
+import difflib
 import os
 import sqlite3
 from collections import defaultdict
@@ -226,9 +227,33 @@ def report(conn: sqlite3.Connection, project: str, compilers: list[str] | None =
         level = level or "all"
     builds = store.builds(conn, project, compilers, level)
     if not builds:
-        raise NoData(f"no warnings build of {project}" + (f" at level {level}" if level else "")
-                     + ": run `warnscope warnings run --project " + project + "` first")
+        raise _missing(conn, project, level)
     return report_of(project, builds, FlagView(conn), as_level)
+
+
+def _missing(conn: sqlite3.Connection, project: str | None, level: str | None,
+             projects: list[str] | None = None) -> NoData:
+    """The error for a question no stored build answers, naming what is stored instead:
+    the project meant (``proj`` for the tree run as ``local:proj``) or the levels built."""
+    stored = store.projects(conn)
+    if project is not None and project not in stored:
+        close = ([p for p in stored if p.partition(":")[2] == project]
+                 or difflib.get_close_matches(project, stored, n=3))
+        if close:
+            return NoData(f"no warnings build of {project}: did you mean {' or '.join(close)}?")
+        if stored:
+            return NoData(f"no warnings build of {project} (projects built: {', '.join(stored)})")
+        return NoData(f"no warnings build of {project}: none is stored yet (`warnscope warnings "
+                      "run` builds zlib; `warnscope overhead projects` lists the others)")
+    built = store.builds(conn, project, level=None, with_diagnostics=False)
+    built = [b for b in built if projects is None or b.project in projects]
+    levels = sorted({b.level for b in built})
+    where = f" of {project}" if project else (f" of {', '.join(projects)}" if projects else "")
+    if not levels:
+        return NoData(f"no warnings build{where} is stored yet (`warnscope warnings run` builds "
+                      "zlib; `warnscope overhead projects` lists the others)")
+    return NoData(f"no warnings build{where} at level {level} (levels built: {', '.join(levels)}; "
+                  f"give one with --level)")
 
 
 def check_derivable(level: str) -> None:
@@ -340,7 +365,10 @@ def top(conn: sqlite3.Connection, projects: list[str] | None = None, level: str 
     chosen = projects or store.projects(conn)
     builds = [b for p in chosen for b in store.builds(conn, p, level=level)]
     if not builds:
-        raise NoData(f"no warnings builds at level {level}" + (f" of {', '.join(chosen)}" if projects else ""))
+        for project in projects or []:
+            if project not in store.projects(conn):
+                raise _missing(conn, project, None)
+        raise _missing(conn, None, level, chosen if projects else None)
     view = FlagView(conn)
     count: dict[str | None, int] = defaultdict(int)
     where: dict[str | None, tuple[set, set]] = defaultdict(lambda: (set(), set()))
@@ -396,6 +424,17 @@ class SourceLines:
         return lines[line - 1] if lines is not None and 0 < line <= len(lines) else None
 
 
+def _check_known(view: "FlagView", compilers: list[str], option: str) -> None:
+    """Refuse an option none of ``compilers`` (with their flags ingested) has, naming the
+    closest one (``-Wshadw``: did you mean -Wshadow?): a typo is not "0 diagnostics"."""
+    indexes = [i for c in compilers if (i := view.index(c)) is not None]
+    if not indexes or any(i.resolve(option) is not None for i in indexes):
+        return
+    hint = next((h for i in indexes if (h := i.suggest(option))), None)
+    raise BadInput(f"{option}: no warning option of that name in {', '.join(compilers)}"
+                   + (f" (did you mean {hint}?)" if hint else ""))
+
+
 def show(conn: sqlite3.Connection, option: str, project: str | None = None, limit: int = 10) -> Show:
     """Examples of ``option`` firing, with their source lines read from the project's tree
     (through :class:`warnscope.extract.Tree`: regular files inside the tree only)."""
@@ -403,6 +442,8 @@ def show(conn: sqlite3.Connection, option: str, project: str | None = None, limi
         raise WarnscopeError(f"{option}: expected a warning option (-Wname)")
     found = store.examples(conn, option, project)
     view = FlagView(conn)
+    if not found:
+        _check_known(view, store.compilers_built(conn), option)
     sources = SourceLines()
     examples = []
     seen = set()

@@ -58,6 +58,12 @@ def test_run_json_and_report(tmp_path, capsys):
     assert one["case"] == "control/exit-three" and one["diverges"] is False
     assert main(["--db", str(db), "ub", "report", "--case", "no/such-case"]) == 1
     assert "no case 'no/such-case'" in capsys.readouterr().err
+    # a case named without its category, or mistyped, names the ids meant; given, they answer
+    assert main(["--db", str(db), "ub", "report", "--case", "exit-thre"]) == 1
+    assert capsys.readouterr().err.strip().endswith("did you mean control/exit-three?")
+    assert main(["--db", str(db), "ub", "explain", "unsigned-wrap"]) == 1
+    assert capsys.readouterr().err.strip().endswith("did you mean control/unsigned-wrap?")
+    assert main(["--db", str(db), "ub", "explain", "control/unsigned-wrap"]) == 0
 
 
 def test_flag_sets_are_extra_cells(tmp_path, capsys):

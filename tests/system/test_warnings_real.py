@@ -318,3 +318,18 @@ def test_a_root_compiler_builds_a_project_but_times_none(compiler, gcc_db_copy, 
     assert "gen.c" in {t["tu"] for t in build["tus"]}
     assert "Debian root" in fails_on(gcc_db_copy, "overhead", "run", "--project", "zlib",
                                      "--compilers", compiler)
+
+
+def test_errors_name_what_is_stored_and_the_hint_runs(upgrade, cli_at):
+    """A project written without its ``local:`` prefix, a level never built and a
+    mistyped option each name what is stored, and that, given instead, answers."""
+    cli = cli_at(upgrade)
+    code, _, err = cli("warnings", "report", "--project", "upgrade")
+    assert code == 1 and err.strip().endswith("no warnings build of upgrade: did you mean local:upgrade?")
+    _ok(cli("warnings", "report", "--project", "local:upgrade"))
+    code, _, err = cli("warnings", "top", "--level", "all")
+    assert code == 1 and "no warnings build at level all (levels built: upgrade; give one with --level)" in err
+    _ok(cli("warnings", "top", "--level", "upgrade"))
+    code, _, err = cli("warnings", "show", "-Wunused-variabel")
+    assert code == 1 and "(did you mean -Wunused-variable?)" in err
+    _ok(cli("warnings", "show", "-Wunused-variable"))

@@ -1,0 +1,91 @@
+"""The CLI's conventions a new user meets first: ``--version``, and errors that lead
+somewhere. Every hint an error prints here is then run as printed and must succeed:
+a suggestion that fails in turn is worse than none.
+
+On the shared real gcc-11/gcc-12 database (``gcc_db``); what a hint would write runs
+on a copy. The hints of the warnings and UB queries are tried beside the builds and
+runs those questions need (``test_warnings_real.py``, ``test_ub_cli.py``)."""
+from __future__ import annotations
+
+import re
+import shlex
+
+import pytest
+
+from warnscope.schema import SCHEMA_VERSION
+
+#: a hinted command as the errors print it: `warnscope …` in backquotes, or after "run: "
+COMMAND = re.compile(r"`warnscope ([^`]+)`|run: warnscope (.+?)(?:;|$)")
+#: the names an error offers: did you mean 'flags'? / did you mean gcc-12? / give one of a, b
+MEANT = re.compile(r"(?:did you mean|give one of) (.+?)(?:\?|$)", re.IGNORECASE)
+
+
+def hinted_command(error: str) -> list[str]:
+    """The arguments of the one command ``error`` tells the user to run."""
+    [found] = COMMAND.findall(error)
+    return shlex.split(next(part for part in found if part))
+
+
+def meant(error: str) -> list[str]:
+    """The names ``error`` offers instead of what was typed."""
+    match = MEANT.search(error.strip())
+    assert match, error
+    return [n.strip("'") for n in re.split(r", | or ", match.group(1))]
+
+
+def test_version_names_the_release_and_the_schema(warnscope):
+    proc = warnscope("--version")
+    assert proc.returncode == 0, proc.stderr
+    assert re.fullmatch(rf"warnscope \S+, database schema {SCHEMA_VERSION}\n", proc.stdout.decode())
+
+
+@pytest.mark.parametrize("typed,expected", [("warnigs", "warnings"), ("flag", "flags"),
+                                            ("toolchains", "toolchain"), ("advice", "advise")])
+def test_a_mistyped_command_names_the_one_meant_and_it_runs(cli, typed, expected):
+    code, _, err = cli(typed, "list")
+    assert code == 1 and f"No such command '{typed}'" in err
+    assert meant(err) == [expected]
+    assert cli(expected, "--help")[0] == 0
+
+
+@pytest.mark.parametrize("typed,expected", [("gcc12", "gcc-12"), ("GCC-12", "gcc-12"),
+                                            ("gcc 11", "gcc-11"), ("gcc-12.2", "gcc-12"),
+                                            ("g++-12", "gcc-12")])
+def test_a_loosely_written_compiler_id_names_the_id_and_it_runs(cli, typed, expected):
+    code, _, err = cli("flags", "list", typed)
+    assert code == 1 and f"unknown compiler id {typed!r}" in err
+    assert meant(err) == [expected]
+    code, out, err = cli("flags", "list", expected)
+    assert code == 0 and "-Wshadow" in out, err
+
+
+def test_a_family_name_names_its_ingested_versions_and_each_runs(cli):
+    code, _, err = cli("flags", "show", "-Wall", "--compiler", "gcc")
+    assert code == 1 and "names a compiler family" in err
+    assert meant(err) == ["gcc-11", "gcc-12"]
+    for version in meant(err):
+        assert cli("flags", "show", "-Wall", "--compiler", version)[0] == 0
+
+
+def test_a_flag_no_version_has_is_an_error_naming_the_flag_meant(cli):
+    code, out, err = cli("flags", "history", "-Wshadw")
+    assert (code, out) == (1, "") and "no ingested version has a warning flag -Wshadw" in err
+    assert meant(err) == ["-Wshadow"]
+    code, out, _ = cli("flags", "history", "-Wshadow")
+    assert code == 0 and "present in every ingested version (gcc-11 … gcc-12)" in out
+    code, _, err = cli("flags", "history", "-Wno-such-thing-at-all")
+    assert code == 1 and "did you mean" not in err
+
+
+def test_the_ingest_a_missing_compiler_error_prints_runs(gcc_db_copy, cli_at):
+    """`flags list clang-16` on a database without it says how to ingest it; that
+    command, run as printed, ingests it, and the list then answers."""
+    cli = cli_at(gcc_db_copy)
+    code, _, err = cli("flags", "list", "clang-16")
+    assert code == 1 and "is not in the database" in err
+    hint = hinted_command(err)
+    assert hint == ["flags", "ingest", "clang-16"]
+    code, _, err = cli(*hint)
+    assert code == 0, err
+    code, out, err = cli("flags", "list", "clang-16")
+    assert code == 0 and "-Wshadow" in out, err

@@ -26,7 +26,6 @@ from __future__ import annotations
 import asyncio
 import collections
 import concurrent.futures as cf
-import ctypes
 import multiprocessing
 import multiprocessing.util
 import os
@@ -38,6 +37,7 @@ import time
 from types import TracebackType
 from typing import Any, Callable, Iterable, Iterator, NamedTuple, Protocol
 
+from warnscope import processes
 from warnscope.errors import BadInput, NotInstalled, WarnscopeError
 
 #: Default workers per core: a compile spends much of its wall time starting processes
@@ -48,8 +48,6 @@ DEFAULT_WORKERS_PER_CORE = 2
 MAX_WORKERS_PER_CORE = 8
 #: Seconds an aborted worker gets to kill its children and exit before SIGKILL.
 ABORT_GRACE = 2.0
-
-PR_SET_PDEATHSIG = 1
 
 
 class Finished(NamedTuple):
@@ -320,7 +318,10 @@ def _worker_init(parent: int, pinning: tuple[list[int], Any] | None = None) -> N
     (the cores, and the count of workers pinned so far)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, _die)
-    set_parent_death_signal(signal.SIGTERM)
+    try:
+        processes.set_parent_death_signal(signal.SIGTERM)
+    except OSError:
+        pass  # no prctl here: the check of the parent below still holds
     if os.getppid() != parent:  # the parent died before the request took effect
         _die()
     if pinning is not None:
@@ -344,16 +345,6 @@ def _release_sandbox() -> None:
         zygote.close_all()
 
 
-def set_parent_death_signal(sig: int) -> bool:
-    """Ask the kernel to send ``sig`` to this process when its parent thread exits
-    (``prctl(PR_SET_PDEATHSIG)``, Linux). False where that is not available."""
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        return libc.prctl(PR_SET_PDEATHSIG, int(sig), 0, 0, 0) == 0
-    except (OSError, AttributeError):
-        return False
-
-
 def _die(signum: int | None = None, frame: object = None) -> None:
     """Kill every child of this worker -- a sandboxed program leads its own process
     group, so the group goes with it; a compiler shares ours -- then exit at once."""
@@ -366,7 +357,7 @@ def kill_children() -> None:
     """SIGKILL each child of this process (its process group when it leads one), reap
     them, and repeat until none is left (orphans re-parented to us included)."""
     for _ in range(50):
-        kids = children(os.getpid())
+        kids = processes.children(os.getpid())
         if not kids:
             return
         for pid in kids:
@@ -389,22 +380,6 @@ def _reap() -> None:
             return
         if pid == 0:
             return
-
-
-def children(parent: int) -> list[int]:
-    """Pids whose parent is ``parent``, read from /proc (zombies included)."""
-    found = []
-    for entry in os.scandir("/proc"):
-        if not entry.name.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry.name}/stat", "rb") as f:
-                fields = f.read().rsplit(b")", 1)[1].split()
-        except (OSError, IndexError):
-            continue
-        if int(fields[1]) == parent:
-            found.append(int(entry.name))
-    return found
 
 
 #: tcp://HOST:PORT or tls://HOST:PORT (HOST a name, an IPv4 address or [IPv6])

@@ -45,7 +45,6 @@ clock.
 """
 from __future__ import annotations
 
-import ctypes
 import fcntl
 import os
 import resource
@@ -62,6 +61,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator, Sequence
 
+from warnscope import processes
 from warnscope.errors import SandboxUnavailable, WarnscopeError
 from warnscope.locks import flocked
 from warnscope.measure import Sample
@@ -131,7 +131,7 @@ def run(binary: str | Path, args: Sequence[str] = (), limits: Limits = Limits(),
     """Run a copy of ``binary`` under ``limits``; it sees its own directory as /work.
     ``root``: a Debian root whose system directories the program sees instead of the
     host's (a program built by that root's compiler)."""
-    _become_subreaper()
+    processes.become_subreaper()
     with _run_uid() as uid:
         if namespaces_available():
             return _run_ns(["./prog", *args], uid, limits, env, host_dir=None,
@@ -187,7 +187,7 @@ class Workspace:
 @contextmanager
 def workspace() -> Iterator[Workspace]:
     """A claimed uid (as root) and a fresh directory it owns, removed afterwards."""
-    _become_subreaper()
+    processes.become_subreaper()
     with _run_uid() as uid, _private_dir(
             uid, zygote.work_base() if namespaces_available() else None) as path:
         yield Workspace(path, uid)
@@ -393,7 +393,7 @@ def _supervise(server: zygote.Zygote, request: zygote.Request,
             if now >= next_watch and init_pid is not None:
                 interval = min(2 * interval, WATCH_MAX)
                 next_watch = now + interval
-                rss = zygote.rss_bytes(zygote.probe_children(init_pid))
+                rss = processes.rss_bytes(processes.descendants(init_pid))
                 peak_rss = max(peak_rss, rss)
                 if rss > limits.memory:
                     memory_hit = True
@@ -571,7 +571,7 @@ def _end_run(init_pid: int | None, how: int = signal.SIGTERM) -> None:
 def _left_behind(init_pid: int) -> int:
     """What still runs in a run's namespace besides the program (pid 2 there), counted
     from /proc: for a run whose init is killed rather than asked to end it."""
-    return sum(1 for k in zygote.probe_children(init_pid) if zygote.ns_pid(k) != 2)
+    return sum(1 for k in processes.descendants(init_pid) if processes.ns_pid(k) != 2)
 
 
 def _run_plain(argv: list[str], workdir: Path, uid: int | None, limits: Limits,
@@ -619,7 +619,7 @@ def _run_plain(argv: list[str], workdir: Path, uid: int | None, limits: Limits,
                 break
             if status_word is None and now >= next_watch:
                 next_watch = now + WATCH_INTERVAL
-                rss = zygote.rss_bytes(_tree_of(proc.pid, uid))
+                rss = processes.rss_bytes(_tree_of(proc.pid, uid))
                 peak_rss = max(peak_rss, rss)
                 if rss > limits.memory:
                     memory_hit = True
@@ -662,8 +662,8 @@ def _run_plain(argv: list[str], workdir: Path, uid: int | None, limits: Limits,
 def _tree_of(pid: int, uid: int | None) -> list[int]:
     """The program and its descendants (as root: every process of the uid)."""
     if uid is not None:
-        return _pids_of(uid, keep=pid)
-    return [pid, *zygote.probe_children(pid)]
+        return processes.pids_of_uid(uid, keep=pid)
+    return [pid, *processes.descendants(pid)]
 
 
 def _pidfd_open(pid: int) -> int | None:
@@ -684,7 +684,7 @@ def _enter_plain(uid: int | None, rlimits: tuple[tuple[int, int, int], ...]) -> 
         os.setgroups([])
         os.setgid(uid)
         os.setuid(uid)
-    zygote._prctl_deathsig()
+    processes.set_parent_death_signal(signal.SIGKILL)
 
 
 def _kill_all(pid: int, uid: int | None) -> int:
@@ -701,7 +701,7 @@ def _kill_all(pid: int, uid: int | None) -> int:
         return 0
     killed = 0
     for _ in range(50):
-        pids = [p for p in _pids_of(uid, keep=pid) if p != pid]
+        pids = [p for p in processes.pids_of_uid(uid, keep=pid) if p != pid]
         if not pids:
             break
         killed = max(killed, len(pids))
@@ -745,50 +745,6 @@ def _remove_strays(uid: int, keep: Path | None = None) -> None:
                     os.unlink(entry.path)
             except OSError:
                 continue
-
-
-def _pids_of(uid: int, keep: int) -> list[int]:
-    """Live processes of ``uid``; its zombies that are ours to reap are reaped on the way
-    (they would still count against RLIMIT_NPROC for the next run on this uid)."""
-    found = []
-    me = os.getpid()
-    for entry in os.scandir("/proc"):
-        if not entry.name.isdigit():
-            continue
-        try:
-            if entry.stat().st_uid != uid:
-                continue
-            with open(f"/proc/{entry.name}/stat", "rb") as f:
-                fields = f.read().rsplit(b")", 1)[1].split()
-            state, ppid = fields[0], int(fields[1])
-        except (FileNotFoundError, ProcessLookupError, IndexError):
-            continue
-        if state in (b"Z", b"X"):
-            if ppid == me and int(entry.name) != keep:  # ``keep``: the program, reaped by wait4
-                try:
-                    os.waitpid(int(entry.name), os.WNOHANG)
-                except ChildProcessError:
-                    pass
-            continue
-        found.append(int(entry.name))
-    return found
-
-
-def _become_subreaper() -> None:
-    """Orphans of sandboxed programs are re-parented to us rather than to init, so we
-    can reap them at once (PR_SET_CHILD_SUBREAPER, Linux 3.4+)."""
-    global _SUBREAPER
-    if _SUBREAPER:
-        return
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
-    except (OSError, AttributeError):
-        pass
-    _SUBREAPER = True
-
-
-_SUBREAPER = False
 
 
 def kill_leftovers() -> int:

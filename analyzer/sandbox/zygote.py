@@ -1,4 +1,4 @@
-"""The namespace sandbox's zygote, seen from the worker, and the /proc probes of a run.
+"""The namespace sandbox's zygote, seen from the worker.
 
 A worker starts one zygote (``zygote.c``, built once into the cache) per
 system root it runs programs of: the user namespace (when not root), the network,
@@ -30,14 +30,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from warnscope import tool
+from warnscope import processes, tool
 from warnscope.errors import SandboxUnavailable, WarnscopeError
 from warnscope.paths import cache_dir
 
 SOURCE = Path(__file__).with_name("zygote.c")
 #: seconds a zygote may take to build its root and say it is ready
 START_TIMEOUT = 20.0
-PR_SET_PDEATHSIG = 1
 
 
 class ZygoteFailed(SandboxUnavailable):
@@ -251,7 +250,7 @@ class Zygote:
             self.close()
             raise ZygoteFailed("sandbox: " + (answer[2:] if answer.startswith("E ")
                                               else "the zygote did not start"))
-        kids = children(self.proc.pid)
+        kids = processes.children(self.proc.pid)
         if len(kids) != 1:
             self.close()
             raise ZygoteFailed("sandbox: the zygote's init is missing")
@@ -273,7 +272,7 @@ class Zygote:
 
     def run_init(self) -> int | None:
         """The host pid of the current run's init (the zygote's one child), if alive."""
-        kids = children(self.init_pid)
+        kids = processes.children(self.init_pid)
         return kids[0] if kids else None
 
     def close(self) -> None:
@@ -381,85 +380,3 @@ def read_messages(fd: int, deadline: float, first: bool = False) -> tuple[bytes,
             return bytes(got), True
         got += chunk
     return bytes(got), False
-
-
-def _prctl_deathsig() -> None:
-    """PR_SET_PDEATHSIG(SIGKILL) for the calling process (the plain sandbox's child)."""
-    import ctypes
-    libc = ctypes.CDLL(None, use_errno=True)
-    if libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) != 0:
-        err = ctypes.get_errno()
-        raise OSError(err, f"prctl: {os.strerror(err)}")
-
-
-def _read(path: str) -> bytes | None:
-    """A small /proc file in one read (no buffered file object: this runs many times
-    per run)."""
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
-    except OSError:
-        return None
-    try:
-        return os.read(fd, 65536)
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
-
-
-def children(pid: int) -> list[int]:
-    """The direct children of ``pid`` (every thread's)."""
-    try:
-        tids = os.listdir(f"/proc/{pid}/task")
-    except OSError:
-        return []
-    found: list[int] = []
-    for tid in tids:
-        data = _read(f"/proc/{pid}/task/{tid}/children")
-        if data:
-            found += [int(x) for x in data.split()]
-    return found
-
-
-def probe_children(init_pid: int) -> list[int]:
-    """Every live descendant of ``init_pid`` (not itself), from /proc/PID/task/*/children."""
-    found, todo = [], [init_pid]
-    while todo:
-        for kid in children(todo.pop()):
-            if _state(kid) not in (b"Z", b"X", None):
-                found.append(kid)
-            todo.append(kid)
-    return found
-
-
-def _state(pid: int) -> bytes | None:
-    data = _read(f"/proc/{pid}/stat")
-    try:
-        return data.rsplit(b")", 1)[1].split()[0] if data else None
-    except IndexError:
-        return None
-
-
-def rss_bytes(pids: list[int]) -> int:
-    """Resident memory of ``pids`` together (pages shared between them counted once each)."""
-    total = 0
-    page = os.sysconf("SC_PAGE_SIZE")
-    for pid in pids:
-        data = _read(f"/proc/{pid}/statm")
-        try:
-            total += int(data.split()[1]) * page if data else 0
-        except (IndexError, ValueError):
-            continue
-    return total
-
-
-def ns_pid(pid: int) -> int | None:
-    """The pid of host process ``pid`` in its own (innermost) PID namespace."""
-    data = _read(f"/proc/{pid}/status")
-    for line in (data or b"").splitlines():
-        if line.startswith(b"NSpid:"):
-            try:
-                return int(line.split()[-1])
-            except ValueError:
-                return None
-    return None

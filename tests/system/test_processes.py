@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from analyzer.runtime.executors import children
+from warnscope.processes import alive, children, descendants
 
 REPO = Path(__file__).resolve().parents[2]
 MINI = Path(__file__).resolve().parents[1] / "fixtures" / "ub" / "mini"
@@ -48,27 +48,6 @@ def sleeper_corpus(root: Path, sleepers: int = 1) -> Path:
     for i in range(sleepers):
         (root / "hang" / f"sleep{i}.c").write_text(SLEEPER)
     return root
-
-
-def descendants(pid: int) -> set[int]:
-    """Every live descendant of ``pid`` now (a breadth-first walk of /proc)."""
-    found: set[int] = set()
-    todo = [pid]
-    while todo:
-        kids = [k for k in children(todo.pop()) if alive(k)]
-        found.update(kids)
-        todo.extend(kids)
-    return found
-
-
-def alive(pid: int) -> bool:
-    """Running, not a zombie (a zombie is dead; only its parent has not reaped it)."""
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as f:
-            state = f.read().rsplit(b")", 1)[1].split()[0]
-    except (OSError, IndexError):
-        return False
-    return state not in (b"Z", b"X")
 
 
 def start_run(db: Path, corpus: Path, *extra: str) -> subprocess.Popen:

@@ -17,10 +17,11 @@ from pathlib import Path
 
 import pytest
 
-from analyzer.sandbox import runner as sandbox, zygote
+from analyzer.sandbox import runner as sandbox
 from analyzer.runtime.toolchain import resolve as resolve_compiler
 from analyzer.ub.compile import compile_program
 from analyzer.ub.corpus import discover
+from warnscope import processes
 from warnscope.errors import ParseError
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "ub"
@@ -50,7 +51,7 @@ def exercise() -> dict:
     """Every hostile program once; what happened, as JSON-able data (run by both modes)."""
     seen: dict = {"euid": os.geteuid(), "namespaces": sandbox.namespaces_available()}
     # long-lived helpers of earlier tests (multiprocessing's resource tracker) are not ours
-    before = set(zygote.probe_children(os.getpid()))
+    before = set(processes.descendants(os.getpid()))
     ok, _, log, _ = _build("hostile-compile/incbin.c", ["-O0"])
     seen["incbin"] = {"ok": ok, "log": log}
     ok, binary, log, _ = _build("hostile-compile/dev-stdin.c", ["-O0"])
@@ -76,7 +77,7 @@ def exercise() -> dict:
     ok, binary, log, _ = _build("hostile-run/big-alloc.c", ["-O0", "-fsanitize=address"])
     assert ok, log
     seen["big-alloc"] = _run(binary, sandbox.Limits(timeout=20, cpu=20, address_space=None))
-    seen["alive"] = sorted(set(zygote.probe_children(os.getpid())) - before)
+    seen["alive"] = sorted(set(processes.descendants(os.getpid())) - before)
     return seen
 
 

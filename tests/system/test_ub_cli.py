@@ -19,6 +19,7 @@ from analyzer.sandbox import runner as sandbox
 from analyzer.ub import report as ub_report
 from analyzer.ub import run as ub_run
 from analyzer.cli import main
+from warnscope import processes
 from warnscope.database import connect
 
 REPO = Path(__file__).resolve().parents[2]
@@ -181,7 +182,7 @@ def _left_under_free_uids() -> list[int]:
             os.close(fd)
             continue
         try:
-            found += sandbox._pids_of(uid, keep=-1)
+            found += processes.pids_of_uid(uid, keep=-1)
         finally:
             fcntl.flock(fd, fcntl.LOCK_UN)
             os.close(fd)

@@ -16,6 +16,7 @@ import pytest
 from analyzer.sandbox import runner as sandbox
 from analyzer.runtime.toolchain import resolve as resolve_compiler
 from analyzer.ub.compile import compile_program
+from warnscope import processes
 from warnscope.paths import cache_dir
 
 HOSTILE = Path(__file__).resolve().parents[1] / "fixtures" / "ub" / "hostile"
@@ -32,10 +33,8 @@ _BEFORE: set[int] = set()
 
 @pytest.fixture(autouse=True)
 def _descendants_before():
-    from analyzer.sandbox import zygote
-
     _BEFORE.clear()
-    _BEFORE.update(zygote.probe_children(os.getpid()))
+    _BEFORE.update(processes.descendants(os.getpid()))
 
 
 @pytest.fixture(autouse=True, params=["namespace", "fallback"])
@@ -62,9 +61,9 @@ def no_processes_left(result: sandbox.RunResult) -> bool:
     not), and as root no process of the run's pool uid either."""
     from analyzer.sandbox import zygote
     # the worker's zygotes live on between runs: they are the sandbox, not the run's
-    if set(zygote.probe_children(os.getpid())) - _BEFORE - zygote.zygote_pids():
+    if set(processes.descendants(os.getpid())) - _BEFORE - zygote.zygote_pids():
         return False
-    return result.uid is None or sandbox._pids_of(result.uid, keep=-1) == []
+    return result.uid is None or processes.pids_of_uid(result.uid, keep=-1) == []
 
 
 def test_infinite_loop_is_a_timeout():

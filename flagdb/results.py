@@ -119,6 +119,10 @@ class TreeNode:
     #: (GCC before 4.8): the children are unknown, not none
     members_unknown: bool = False
     children: list["TreeNode"] = field(default_factory=list)
+    #: the C-family languages in which its parent turns it on, where that is not all of
+    #: them (``-Wall`` turns on ``-Wc++11-compat`` for ``["C++", "ObjC++"]`` only);
+    #: empty where it is on for every one, and at the root
+    languages: list[str] = field(default_factory=list)
 
 
 @dataclass

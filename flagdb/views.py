@@ -117,14 +117,15 @@ def tree_of(index: Index, typed: str, lang: str | None = None) -> TreeNode:
             return out
         if level == "0":
             return out
-        shown = set()
+        # one edge per language record (common.opt's EnabledBy and c.opt's LangEnabledBy
+        # of -Wunused-variable) is still one child: listed once, on in the union of theirs
+        edges: dict[tuple, list[Edge]] = {}
         for e in sorted(index.children(name, level, lang), key=lambda e: e.child):
-            # one edge per language record (common.opt's EnabledBy and c.opt's
-            # LangEnabledBy of -Wunused-variable) is still one child: listed once
-            key = (e.child, e.value, tuple(e.requires))
-            if key not in shown:
-                shown.add(key)
-                out.children.append(node(e.child, e.value, path + (name,), typed_child(e, index), e))
+            edges.setdefault((e.child, e.value, tuple(e.requires)), []).append(e)
+        for (child, value, _), mine in edges.items():
+            member = node(child, value, path + (name,), typed_child(mine[0], index), mine[0])
+            member.languages = [] if lang else member_languages(index, child, mine)
+            out.children.append(member)
         return out
 
     if level != "0" and flag.alias_of and not index.by_parent.get(flag.name):
@@ -137,6 +138,24 @@ def tree_of(index: Index, typed: str, lang: str | None = None) -> TreeNode:
         return root
     label = flag.name + level if (level is not None and flag.name.endswith("=")) else flag.name
     return node(flag.name, level, (), typed if level == "0" else label)
+
+
+#: the languages a C/C++ user builds, in the order they are listed
+C_FAMILY = ("C", "C++", "ObjC", "ObjC++")
+
+
+def member_languages(index: Index, child: str, edges: list[Edge]) -> list[str]:
+    """The C-family languages in which ``edges`` turn ``child`` on (an edge without
+    languages: the child's own), or [] where that is all of them."""
+    flag = index.flags.get(child)
+    own = set(flag.languages) if flag is not None and flag.languages else set(C_FAMILY)
+    on = set()
+    for e in edges:
+        on |= set(e.languages) if e.languages else own
+    if not own & set(C_FAMILY):  # a flag of no C-family language (clang's have none stored)
+        return []
+    family = [lang for lang in C_FAMILY if lang in on]
+    return [] if len(family) == len(C_FAMILY) else family
 
 
 def alias_map(index: Index) -> dict[str, list[str]]:

@@ -74,6 +74,8 @@ def tree(node: TreeNode, depth: int = 0) -> list[str]:
     extra = ""
     if node.requires:
         extra += "  (with " + " && ".join(node.requires) + ")"
+    if node.languages:
+        extra += "  [" + ", ".join(node.languages) + " only]"
     if node.ignored:
         extra += "  [no-op]"
     if node.cycle:

@@ -89,3 +89,22 @@ def test_the_ingest_a_missing_compiler_error_prints_runs(gcc_db_copy, cli_at):
     assert code == 0, err
     code, out, err = cli("flags", "list", "clang-16")
     assert code == 0 and "-Wshadow" in out, err
+
+
+def test_tree_marks_the_members_of_some_languages_as_gcc_decides_them(gcc12, require):
+    """``flags tree gcc-12 -Wall`` without ``--lang`` marks a member that -Wall turns
+    on in C++ only (or C only); gcc-12 itself, asked with ``-Q --help=warnings -Wall``
+    for C and for C++, turns each marked member on in those languages and not the others."""
+    from analyzer.verify.gcc_q import query
+    from flagdb.views import tree
+
+    require("gcc-12")
+    root = tree(gcc12, "-Wall")
+    marked = {m.name: m.languages for m in root.children if m.languages}
+    assert marked["-Wc++11-compat"] == ["C++", "ObjC++"] and "-Waddress" not in marked
+    states = {lang: query("gcc-12", lang, ["-Wall"]) for lang in ("C", "C++")}
+    for name, languages in marked.items():
+        for lang in ("C", "C++"):
+            state = states[lang].get(name, "")
+            on = state not in ("", "[disabled]", "0", "none") and not state.startswith("[available")
+            assert on == (lang in languages), (name, lang, state)

@@ -22,7 +22,8 @@ import time
 from pathlib import Path
 
 from warnscope.database import connect
-from warnscope.measure import machine, measure, run_child, run_inprocess, summary
+from warnscope.measure import machine, measure, run_inprocess, summary
+from warnscope.tool import run_child
 
 from analyzer.cli import main as cli_main
 

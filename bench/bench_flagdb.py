@@ -17,7 +17,8 @@ import tempfile
 from pathlib import Path
 
 
-from warnscope.measure import machine, measure, run_child, run_inprocess, summary
+from warnscope.measure import machine, measure, run_inprocess, summary
+from warnscope.tool import run_child
 
 from flagdb import store
 from warnscope.database import connect

@@ -15,7 +15,8 @@ import tempfile
 from pathlib import Path
 
 
-from warnscope.measure import Sample, machine, run_child, run_inprocess, summary
+from warnscope.measure import Sample, machine, run_inprocess, summary
+from warnscope.tool import run_child
 
 from analyzer.gccplugin import binary as gcc_binary
 from analyzer.gccplugin import plugin as gcc_plugin

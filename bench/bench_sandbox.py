@@ -14,7 +14,7 @@ times, one after the other, and exits:
 * ``baseline`` (BENCH_BASELINE=DIR): the same child with the ``analyzer`` of another
   source tree (``git archive`` of an earlier commit), for before/after figures.
 
-Each is measured with :func:`warnscope.measure.run_tree` (``os.wait4`` of the whole
+Each is measured with :func:`warnscope.tool.run_measured` (``os.wait4`` of the whole
 tree: CPU user+sys of every process it reaped, the programs' included; monotonic
 wall), once with N runs and once with none, and the per-run cost is the difference
 divided by N: start-up (the interpreter, the zygote) cancels out. Configurations are
@@ -35,7 +35,8 @@ import tempfile
 from pathlib import Path
 
 from warnscope.accounting import Accountant, Unavailable
-from warnscope.measure import machine, run_tree, stats
+from warnscope.measure import machine, stats
+from warnscope.tool import run_measured
 
 RUNS = int(os.environ.get("BENCH_RUNS", "5"))
 N = int(os.environ.get("BENCH_SANDBOX_N", "200"))
@@ -94,7 +95,7 @@ def main() -> None:
             def account(pid: int, usage) -> None:
                 if accountant is not None:
                     tables.append(accountant.table(pid, usage.cpu).as_dict())
-            return run_tree(argv, cwd=cwd, env=env_, on_reaped=account)
+            return run_measured(argv, cwd=cwd, env=env_, on_reaped=account)
 
         def timeout_cfg(n: int):
             return measured(["sh", str(loop), str(n)], tmp)

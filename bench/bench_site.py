@@ -44,7 +44,8 @@ import tempfile
 from pathlib import Path
 from typing import Callable
 
-from warnscope.measure import Sample, machine, measure, run_child, run_inprocess, stats, summary
+from warnscope.measure import Sample, machine, measure, run_inprocess, stats, summary
+from warnscope.tool import run_child
 from analyzer.site.builder import build
 from analyzer.runtime.toolchain import installed
 from analyzer.ub import run as ub_run

@@ -12,7 +12,7 @@ the driver does: one compile, gcc's JSON warnings included, and two sandboxed ru
 ``-g``, no objdump, which bench_ub_code measures), into an empty
 database with an empty compile cache -- cold, like the driver, which caches nothing.
 
-Both are measured with :func:`warnscope.measure.run_tree` (``os.wait4`` of the whole
+Both are measured with :func:`warnscope.tool.run_measured` (``os.wait4`` of the whole
 process tree, monotonic wall), interleaved (driver, warnscope, driver, ...) after one
 warm-up of each (BENCH_WARMUP=0: of the driver only), BENCH_RUNS times (default 3). Printed: wall and CPU user+sys, min /
 median / max, cells per second, the throughput ratio warnscope / driver of each
@@ -41,7 +41,8 @@ import tempfile
 from pathlib import Path
 
 from analyzer.sandbox import runner as sandbox
-from warnscope.measure import TreeRun, machine, run_tree, stats
+from warnscope.measure import TreeRun, machine, stats
+from warnscope.tool import run_measured
 from analyzer.runtime.toolchain import Toolchain, resolve
 from analyzer.ub.compile import gcc_warning_flags, normalize_level
 from analyzer.ub.corpus import Case, bundled_corpus, discover
@@ -118,8 +119,8 @@ def run_warnscope(tmp: Path, i: int | str, tree: Path = THIS_TREE) -> TreeRun:
     fresh database."""
     env = dict(os.environ, WARNSCOPE_CACHE=str(tmp / f"cache{i}"))
     env.pop("PYTHONPATH", None)
-    r = run_tree(warnscope_argv(tmp / f"run{i}.db"), cwd=tree, env=env,
-                 output=tmp / "warnscope.log")
+    r = run_measured(warnscope_argv(tmp / f"run{i}.db"), cwd=tree, env=env,
+                     output=tmp / "warnscope.log")
     if r.exit != 0:
         raise SystemExit(f"warnscope ub run exited {r.exit}; see {tmp / 'warnscope.log'}")
     return r
@@ -145,7 +146,7 @@ def main() -> None:
         print(f"cells: {len(cases)} programs x {len(compilers)} compilers x {len(LEVELS)} "
               f"levels = {cells}, {DEFAULT_RUNS} runs each, timeout {TIMEOUT:g} s; "
               f"driver xargs -P{PARALLEL}, warnscope -j {JOBS or 'default'}")
-        configs = [("driver", lambda i: run_tree(["sh", str(driver)])),
+        configs = [("driver", lambda i: run_measured(["sh", str(driver)])),
                    ("warnscope", lambda i: run_warnscope(tmp, i))]
         if BASELINE:
             configs.append(("baseline", lambda i: run_warnscope(tmp, f"b{i}", Path(BASELINE))))

@@ -13,7 +13,7 @@ the sandbox: this measures the compilers, not warnscope. Three ways:
 * ``grouped, pinned``: the same, each worker on a core of its own with its compilers
   (``LocalExecutor(pin=True)``).
 
-Measured with :func:`warnscope.measure.run_tree` (``wait4`` of the two workers' tree:
+Measured with :func:`warnscope.tool.run_measured` (``wait4`` of the two workers' tree:
 CPU user+sys, monotonic wall), the three interleaved in each of BENCH_RUNS rounds
 (default 5) after one warm-up of each. Printed: min / median / max and, per round, the
 ratio of each to ``plan order``'s CPU and wall.
@@ -27,7 +27,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-from warnscope.measure import TreeRun, machine, run_tree, stats
+from warnscope.measure import TreeRun, machine, stats
+from warnscope.tool import run_measured
 
 from analyzer.runtime.toolchain import resolve
 from analyzer.ub.corpus import bundled_corpus, discover
@@ -85,7 +86,7 @@ def main() -> None:
                 workers.append(f"{shlex.quote(sys.executable)} -c {shlex.quote(WORKER)} "
                                f"{lists[label]} {cpu} {out}")
             script = " & ".join(workers) + " & wait"
-            return run_tree(["sh", "-c", script])
+            return run_measured(["sh", "-c", script])
 
         configs = [("plan order", lambda: both("plan", False)),
                    ("grouped", lambda: both("grouped", False)),

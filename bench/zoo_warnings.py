@@ -8,7 +8,7 @@ Two steps, both from the repository root:
     from their Debian roots, ``warnscope toolchain add``), and for fftw3 and cppcheck with
     the host's five (HOST), into BENCH_ZOO_DB (default
     ``~/.cache/warnscope-bench/zoo-warnings.db``), each project as one measured
-    process tree (``warnscope.measure.run_tree``: wall, CPU user+sys of every process
+    process tree (``warnscope.tool.run_measured``: wall, CPU user+sys of every process
     of the builds), one run each, with the load average before it; first the clangs'
     flag data is ingested (``flags ingest``, untimed: ``report --as`` needs it). BENCH_ZOO_PROJECTS
     limits the projects. A project's run exits 1 when a build fails (cppcheck with
@@ -39,7 +39,8 @@ from pathlib import Path
 from warnscope.compilers import sort_key
 from warnscope.database import connect
 from warnscope.errors import NoData
-from warnscope.measure import machine, run_tree
+from warnscope.measure import machine
+from warnscope.tool import run_measured
 
 ZOO = ("gcc-9,gcc-10,gcc-11,gcc-12,gcc-13,gcc-14,gcc-15,gcc-16,clang-9,clang-11,clang-13,clang-14,"
        "clang-15,clang-16,clang-17,clang-18,clang-19,clang-21,clang-22,clang-23")
@@ -54,7 +55,7 @@ def build() -> None:
     # the flag data `report --as` answers through (a GCC's is ingested by its first build;
     # clang's from libclang-N-dev here, untimed)
     clangs = sorted({c for p in projects for c in PLAN[p].split(",") if c.startswith("clang-")}, key=sort_key)
-    run_tree([sys.executable, "-m", "analyzer", "--db", str(DB), "flags", "ingest", *clangs], cwd=THIS_TREE)
+    run_measured([sys.executable, "-m", "analyzer", "--db", str(DB), "flags", "ingest", *clangs], cwd=THIS_TREE)
     print(f"# warnings run --level all into {DB}; {machine()}")
     print("| project | compilers | wall s | CPU user+sys s | load before | exit |")
     print("|---|---|---|---|---|---|")
@@ -63,7 +64,7 @@ def build() -> None:
         argv = [sys.executable, "-m", "analyzer", "--db", str(DB), "warnings", "run", "--project", project,
                 "--compilers", compilers, "--level", "all", "--quiet"]
         log = DB.parent / f"zoo-{project}.log"
-        run = run_tree(argv, cwd=THIS_TREE, output=log)
+        run = run_measured(argv, cwd=THIS_TREE, output=log)
         print(f"| {project} | {len(compilers.split(','))} | {run.wall:.0f} | {run.cpu:.0f} | "
               f"{run.load1:.2f} | {run.exit} |", flush=True)
 
@@ -122,7 +123,7 @@ def check() -> None:
     for project in projects if os.environ.get("BENCH_ZOO_BUILD", "1") != "0" else ():
         argv = [sys.executable, "-m", "analyzer", "--db", str(DB), "warnings", "run", "--project", project,
                 "--compilers", PLAN[project], "--level", "wall,wextra", "--quiet"]
-        run = run_tree(argv, cwd=THIS_TREE, output=DB.parent / f"zoo-{project}-narrow.log")
+        run = run_measured(argv, cwd=THIS_TREE, output=DB.parent / f"zoo-{project}-narrow.log")
         print(f"| {project} | {len(PLAN[project].split(','))} | {run.wall:.0f} | {run.cpu:.0f} | "
               f"{run.load1:.2f} | {run.exit} |", flush=True)
     conn = connect(DB, write=False)

@@ -3,9 +3,10 @@
 Every benchmark, and the build-overhead matrix, measures the same way so that their
 figures can be compared:
 
-* a child process by ``os.wait4``: the kernel's rusage of exactly that child (and its
-  reaped descendants), user and sys CPU and max RSS, with a monotonic wall clock around
-  it -- not ``RUSAGE_CHILDREN``, which mixes in every earlier child;
+* a child process by ``os.wait4`` (:func:`warnscope.tool.run_measured` runs it): the
+  kernel's rusage of exactly that child (and its reaped descendants), user and sys CPU
+  and max RSS, with a monotonic wall clock around it -- not ``RUSAGE_CHILDREN``, which
+  mixes in every earlier child;
 * in-process work by ``getrusage(RUSAGE_SELF)`` deltas;
 * N runs after one warm-up, reported as min / median / max (the minimum is the
   figure least disturbed by other load; the spread says how much there was);
@@ -19,7 +20,7 @@ import resource
 import statistics
 import time
 from dataclasses import dataclass
-from typing import Callable, Mapping, Sequence
+from typing import Callable, Sequence
 
 
 @dataclass(frozen=True)
@@ -65,37 +66,6 @@ class TreeRun(Sample):
 
     exit: int = 0      # exit code; 128+N for a signal, -1 for a timeout kill
     load1: float = 0.0  # 1-minute load average when it started
-
-
-def run_tree(argv: Sequence[str], cwd: str | os.PathLike | None = None,
-             env: Mapping[str, str] | None = None, output: str | os.PathLike | None = None,
-             nice: int = 0, sched: str | None = None, timeout: float | None = None,
-             on_reaped: Callable[[int, TreeRun], None] | None = None) -> TreeRun:
-    """Run ``argv`` as a process tree of its own and measure it with ``os.wait4``: the
-    rusage of the child covers every descendant it waited for (make, shells, compilers).
-
-    Output is appended to ``output`` (discarded when None), never a terminal. ``nice`` and
-    ``sched`` (``batch``/``idle``) lower the tree's priority; at ``timeout`` seconds the
-    whole process group is killed (exit -1); Ctrl-C kills it too before propagating.
-    ``on_reaped(pid, usage)``: called when the tree's root was reaped.
-    """
-    from warnscope.tool import run_measured  # the one runner (it imports this module)
-
-    return run_measured(argv, timeout=timeout, output=output, cwd=cwd, env=env, nice=nice,
-                        sched=sched, on_reaped=on_reaped)
-
-
-def run_child(cmd: Sequence[str], env: Mapping[str, str] | None = None,
-              cwd: str | os.PathLike | None = None, check: bool = True) -> Sample:
-    """Run ``cmd`` (output discarded) and measure it with :func:`run_tree`.
-
-    ``check``: a non-zero exit raises RuntimeError, so a broken command is never
-    reported as a fast one.
-    """
-    run = run_tree(cmd, cwd=cwd, env=env)
-    if check and run.exit != 0:
-        raise RuntimeError(f"{' '.join(cmd)} exited {run.exit}")
-    return Sample(user=run.user, sys=run.sys, wall=run.wall, maxrss_kb=run.maxrss_kb)
 
 
 def run_inprocess(fn: Callable[[], object], include_children: bool = False) -> Sample:

@@ -45,7 +45,7 @@ from dataclasses import dataclass
 from typing import Callable, Mapping, Sequence
 
 from warnscope.errors import BadInput, NotInstalled, ToolFailed, ToolTimeout
-from warnscope.measure import SCHED, TreeRun
+from warnscope.measure import SCHED, Sample, TreeRun
 
 #: bytes of one output stream kept before the tool is stopped as broken (32 MiB: the
 #: largest real answer, clang's probe of every option, is well under 1 MiB)
@@ -167,6 +167,19 @@ def run_measured(argv: Sequence[str], *, timeout: float | None = None,
     if outcome.timed_out:
         return _with_exit(outcome.usage, -1)
     return outcome.usage
+
+
+def run_child(cmd: Sequence[str], env: Mapping[str, str] | None = None,
+              cwd: str | os.PathLike | None = None, check: bool = True) -> Sample:
+    """A benchmark's measured command: :func:`run_measured` with its output discarded.
+
+    ``check``: a non-zero exit raises RuntimeError, so a broken command is never
+    reported as a fast one.
+    """
+    run = run_measured(cmd, cwd=cwd, env=env)
+    if check and run.exit != 0:
+        raise RuntimeError(f"{' '.join(cmd)} exited {run.exit}")
+    return Sample(user=run.user, sys=run.sys, wall=run.wall, maxrss_kb=run.maxrss_kb)
 
 
 class Background:

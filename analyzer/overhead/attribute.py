@@ -3,7 +3,7 @@
 The workload is the project's top TUs by added CPU (``all`` minus ``off``): from the
 latest tu-mode study of the same project, compiler and -O level in the database, or
 measured here (each TU once under ``off`` and ``all``). Every probe compiles each of
-those TUs alone (:func:`warnscope.measure.run_tree`), and its figure (the *metric*) is
+those TUs alone (:func:`warnscope.tool.run_measured`), and its figure (the *metric*) is
 either their summed CPU user+sys (``cpu``, the default) or the instructions cachegrind
 counts over them (``instructions``: ``valgrind --tool=cachegrind --cache-sim=no``, about
 50 times slower but exact, so one run per probe whatever the machine's load, and the

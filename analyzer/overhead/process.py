@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING
 from warnscope.errors import WarnscopeError
 
 from warnscope.accounting import Accountant, ProcessTable
-from warnscope.measure import SCHED, TreeRun, run_tree
+from warnscope.measure import SCHED, TreeRun
+from warnscope.tool import run_measured
 
 if TYPE_CHECKING:
     from analyzer.build.sandbox import BuildSandbox
@@ -51,7 +52,7 @@ def run(command: str | list[str], cwd: Path, env: dict[str, str], output: Path,
         nice: int = 0, sched: str | None = None, timeout: float | None = None,
         box: "BuildSandbox | None" = None) -> Timed:
     """Run a build step (a shell string or argv) in ``cwd``, its output appended to
-    ``output``, and measure its process tree (:func:`warnscope.measure.run_tree`); with
+    ``output``, and measure its process tree (:func:`warnscope.tool.run_measured`); with
     ``box``, the step runs in that build sandbox (:mod:`analyzer.build.sandbox`)."""
     return run_accounted(command, cwd, env, output, None, nice=nice, sched=sched, timeout=timeout,
                          box=box)[0]
@@ -71,6 +72,6 @@ def run_accounted(command: str | list[str], cwd: Path, env: dict[str, str], outp
     def reaped(pid: int, usage: TreeRun) -> None:
         tables.append(accountant.table(pid, usage.cpu))
 
-    t = run_tree(argv, cwd=cwd, env=env, output=output, nice=nice, sched=sched, timeout=timeout,
-                 on_reaped=reaped if accountant is not None else None)
+    t = run_measured(argv, cwd=cwd, env=env, output=output, nice=nice, sched=sched,
+                     timeout=timeout, on_reaped=reaped if accountant is not None else None)
     return t, (tables[0] if tables else None)

@@ -151,3 +151,27 @@ def test_a_measured_run_writes_its_output_to_a_file_and_times_out_as_a_result(tm
     assert run.exit == -1 and time.monotonic() - start < 5
     assert sleeps.gone(seconds)
     assert tool.run_measured(["sh", "-c", "kill -9 $$"]).exit == 128 + 9
+
+
+#: a shell loop that burns CPU for a while (about 0.1-0.5 s here): a benchmark's child
+BUSY = ["sh", "-c", "i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done"]
+
+
+def test_a_busy_child_is_measured_by_its_own_rusage():
+    sample = tool.run_child(BUSY)
+    assert sample.cpu > 0.02                       # it did burn CPU, and we saw it
+    assert sample.user > 0
+    assert sample.cpu <= sample.wall * 1.1 + 0.02  # one single-threaded process
+    assert sample.maxrss_kb > 0
+
+
+def test_a_sleeping_child_costs_wall_not_cpu():
+    sample = tool.run_child(["sleep", "0.3"])
+    assert sample.wall >= 0.3
+    assert sample.cpu < 0.1
+
+
+def test_a_failing_child_is_an_error_not_a_fast_figure():
+    with pytest.raises(RuntimeError, match="exited 3"):
+        tool.run_child(["sh", "-c", "exit 3"])
+    assert tool.run_child(["sh", "-c", "exit 3"], check=False).wall >= 0

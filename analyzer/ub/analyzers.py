@@ -26,13 +26,14 @@ import re
 from dataclasses import dataclass
 
 from warnscope import tool as ws_tool
+from warnscope.diagnostics import parse_gcc_json
 from warnscope.errors import NotInstalled, ToolFailed
 from warnscope.paths import atomic_write, cache_dir
 
 from analyzer.sandbox import runner as sandbox
 from analyzer.runtime.toolchain import Toolchain
 from analyzer.ub import detectors as det
-from analyzer.ub.compile import COMPILE_LIMITS, compile_program, gcc_warning_flags, _split_gcc_json
+from analyzer.ub.compile import COMPILE_LIMITS, compile_program, gcc_warning_flags
 from analyzer.ub.corpus import Case
 from analyzer.ub.detectors import Finding, Kind, RunStatus, Tool, ToolRun
 
@@ -266,7 +267,7 @@ def _gcc_json_tool(job: ToolJob, argv: list[str], name: str, root: str | None,
     if bad:
         return bad
     stderr = result.stderr.decode("utf-8", "replace")
-    diagnostics, rest = _split_gcc_json(stderr)
+    diagnostics, rest = parse_gcc_json.split_stderr(stderr)
     findings = [f for f in det.gcc_json(diagnostics, _filename(job.case)) if f.kind is kind]
     if result.exit != 0:
         return _run(job, RunStatus.FAILED, note=f"{name} exit {result.exit}: {_first_error(rest)}")

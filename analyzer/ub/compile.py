@@ -32,6 +32,7 @@ import re
 import zlib
 from dataclasses import dataclass
 
+from warnscope.diagnostics import parse_gcc_json
 from warnscope.errors import BadInput
 from warnscope.paths import atomic_write, cache_dir
 
@@ -132,7 +133,7 @@ def compile_program(compiler: Toolchain, language: str, std: str, filename: str,
             code, note = _read_code(ws)
     diagnostics: list = []
     if any(a.startswith("-fdiagnostics-format=") for a in args):
-        diagnostics, stderr = _split_gcc_json(stderr)
+        diagnostics, stderr = parse_gcc_json.split_stderr(stderr)
     log = stderr.replace("/work/", "").replace(str(ws.path) + "/", "")
     why_not = _not_the_programs_fault(result, log)
     if why_not:
@@ -227,65 +228,3 @@ def checks_flags() -> dict[str, list[str]]:
 
     return {"gcc": gcc_warning_flags(),
             "clang": [a for a in clang_warning_args("c", "c17", "-O2", []) if a.startswith("-W")]}
-
-
-def gcc_options_fired(diagnostics: list) -> list[str]:
-    """The warning options named by gcc's JSON diagnostics (children included)."""
-    found: set[str] = set()
-
-    def walk(items: list) -> None:
-        for d in items:
-            if d.get("kind") == "warning" and d.get("option"):
-                found.add(d["option"])
-            walk(d.get("children", []))
-
-    walk(diagnostics)
-    return sorted(found)
-
-
-def _split_gcc_json(stderr: str) -> tuple[list, str]:
-    """Split gcc's JSON diagnostics from the rest of stderr (linker errors are text).
-
-    GCC up to 13 prints the array on one line; GCC 14 pretty-prints it over many, so
-    the array is decoded from wherever a line opens one, whatever its length. GCC 16
-    prints a SARIF log instead (an object, also pretty-printed): its results become
-    the same {kind, message, option} dicts.
-    """
-    decoder = json.JSONDecoder()
-    diagnostics, rest = [], []
-    pos = 0
-    while pos < len(stderr):
-        end = stderr.find("\n", pos)
-        end = len(stderr) if end < 0 else end
-        if stderr.startswith(("[", "{"), pos):
-            try:
-                value, after = decoder.raw_decode(stderr, pos)
-            except json.JSONDecodeError:
-                value = None
-            if isinstance(value, dict) and isinstance(value.get("runs"), list):
-                value = _from_sarif(value)
-            if isinstance(value, list):
-                diagnostics.extend(d for d in value if isinstance(d, dict))
-                pos = after + 1 if stderr.startswith("\n", after) else after
-                continue
-        rest.append(stderr[pos:end])
-        pos = end + 1
-    rendered = [f"{d.get('kind')}: {d.get('message')}"
-                + (f" [{d['option']}]" if d.get("option") else "") for d in diagnostics]
-    return diagnostics, "\n".join(rendered + rest)
-
-
-def _from_sarif(log: dict) -> list[dict]:
-    """GCC's SARIF results as its JSON diagnostics: level, message text, and the
-    warning option (``ruleId``; GCC names a rule by its option)."""
-    found = []
-    for run in log["runs"]:
-        for r in (run.get("results") or []) if isinstance(run, dict) else []:
-            if not isinstance(r, dict):
-                continue
-            d = {"kind": r.get("level", "warning"),
-                 "message": (r.get("message") or {}).get("text", "")}
-            if str(r.get("ruleId", "")).startswith("-W"):
-                d["option"] = r["ruleId"]
-            found.append(d)
-    return found

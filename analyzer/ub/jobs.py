@@ -25,10 +25,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Iterator, Union
 
+from warnscope.diagnostics import parse_gcc_json
+
 from analyzer.sandbox import runner as sandbox
 from analyzer.ub.classify import Verdict, classify, verdict
 from analyzer.runtime.toolchain import Toolchain
-from analyzer.ub.compile import Build, compile_program, gcc_options_fired
+from analyzer.ub.compile import Build, compile_program
 from analyzer.ub.corpus import Case
 from analyzer.ub.libclang import clang_warning_args, warnings_for
 from analyzer.ub.results import CellRef, CellRun, JobFailure
@@ -180,7 +182,7 @@ def _build(case: Case, source: bytes, compiler: Toolchain, flags: list[str],
 def run_cell(job: CellJob) -> CellResult:
     case = job.case
     build = _build(case, job.source, job.compiler, [job.level, *job.flags], True, job.code)
-    warnings = gcc_options_fired(build.diagnostics) if job.compiler.family == "gcc" else None
+    warnings = parse_gcc_json.options_fired(build.diagnostics) if job.compiler.family == "gcc" else None
     if not build.ok:
         return CellResult(job=job, verdict=verdict(case, "compile-error"), exit=None,
                           signal=None, stdout="", stderr="", compile_log=build.log,

@@ -13,8 +13,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from analyzer.runtime.toolchain import Toolchain
-from analyzer.warnings import parse_gcc_json, parse_sarif, parse_text
-from analyzer.warnings.results import Parsed
+from warnscope.diagnostics import Parsed, parse_gcc_json, parse_sarif, parse_text
 
 
 @dataclass(frozen=True)

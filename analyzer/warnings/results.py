@@ -11,30 +11,6 @@ from dataclasses import dataclass, field
 from warnscope.serial import OPTIONAL
 
 
-@dataclass(frozen=True)
-class RawDiagnostic:
-    """One diagnostic as one compile printed it, before paths are made relative to the
-    tree and before the TUs that share it are merged. Notes are not diagnostics of
-    their own (they belong to the warning above them) and are dropped by the parsers."""
-
-    option: str | None      # '-Wunused-variable'; None: no option controls it
-    severity: str           # 'warning' | 'error' | 'fatal' | 'ice' | 'remark' | another word the compiler used
-    file: str | None        # as printed (relative to the compile's directory, or absolute); None: no location
-    line: int | None
-    column: int | None
-    message: str
-
-
-@dataclass(frozen=True)
-class Parsed:
-    """A compile's diagnostics output read: what it held, and ``problem`` when part of it
-    could not be read (truncated JSON, an unknown SARIF shape): the TU is then reported
-    with that reason, and the diagnostics read before the problem are kept."""
-
-    diagnostics: list[RawDiagnostic]
-    problem: str | None = None
-
-
 @dataclass
 class Diagnostic:
     """A diagnostic of one build (project x compiler x level): counted once however many

@@ -31,6 +31,7 @@ from typing import Any, Callable
 
 from warnscope import extract, trusted_roots
 from warnscope.database import transaction, utc_now
+from warnscope.diagnostics import Parsed, RawDiagnostic, parse_text
 from warnscope.errors import ToolFailed, WarnscopeError
 
 from analyzer.build.sandbox import BuildSandbox, build_sandbox
@@ -42,8 +43,8 @@ from analyzer.overhead.wrapper import FLAGS_ENV, LOG_ENV, MARKER, STDERR_ENV, Re
 from analyzer.overhead.workdir import WorkDir
 from analyzer.runtime.progress import Progress, as_progress
 from analyzer.runtime.toolchain import Toolchain
-from analyzer.warnings import formats, parse_text, store
-from analyzer.warnings.results import Build, Diagnostic, Parsed, RawDiagnostic, TuOutcome
+from analyzer.warnings import formats, store
+from analyzer.warnings.results import Build, Diagnostic, TuOutcome
 
 FAILING = ("error", "fatal", "ice")
 

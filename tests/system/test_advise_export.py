@@ -36,7 +36,7 @@ from analyzer.advise.export import write
 from analyzer.advise.results import OnAt
 from analyzer.advise.rules import BASE_FLAGS, BASES
 from analyzer.advise.targets import LANGUAGES, Target
-from analyzer.warnings.parse_text import parse
+from warnscope.diagnostics.parse_text import parse
 from flagdb import store
 from flagdb.check import check_flag
 from flagdb.closure import Index, lang_name

@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 
 from analyzer.runtime import toolchain
-from analyzer.warnings import formats, parse_sarif, parse_text
-from analyzer.warnings.results import RawDiagnostic
+from analyzer.warnings import formats
+from warnscope.diagnostics import RawDiagnostic, parse_sarif, parse_text
 from warnscope import tool
 from warnscope.errors import WarnscopeError
 

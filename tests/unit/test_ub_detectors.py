@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 
-from analyzer.ub.compile import _split_gcc_json
+from warnscope.diagnostics.parse_gcc_json import split_stderr as _split_gcc_json
 from analyzer.ub.corpus import Case
 from analyzer.ub.detectors import (Finding, Kind, RunStatus, Tool, ToolRun, bracketed, gcc_json,
                                    judge, sanitizer_reports)

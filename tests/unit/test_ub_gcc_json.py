@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 
-from analyzer.ub.compile import _split_gcc_json
+from warnscope.diagnostics.parse_gcc_json import split_stderr as _split_gcc_json
 
 DIAG = {"kind": "warning", "message": "iteration 2 invokes undefined behavior",
         "option": "-Waggressive-loop-optimizations",

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from analyzer.warnings import parse_gcc_json, parse_sarif, parse_text
+from warnscope.diagnostics import parse_gcc_json, parse_sarif, parse_text
 
 OUTPUT = Path(__file__).resolve().parents[1] / "fixtures" / "warnings" / "output"
 

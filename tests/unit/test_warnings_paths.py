@@ -7,7 +7,7 @@ from pathlib import Path
 from analyzer.overhead import arrival
 from analyzer.overhead.wrapper import Record
 from analyzer.warnings import runner
-from analyzer.warnings.results import RawDiagnostic
+from warnscope.diagnostics import RawDiagnostic
 
 
 def _record(cwd: str, *args: str) -> Record:

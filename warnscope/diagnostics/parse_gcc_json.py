@@ -26,8 +26,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from analyzer.warnings import parse_text
-from analyzer.warnings.results import Parsed, RawDiagnostic
+from warnscope.diagnostics import Parsed, RawDiagnostic, parse_sarif, parse_text
 
 KINDS = {"fatal error": "fatal", "internal compiler error": "ice", "ice": "ice",
          "sorry, unimplemented": "sorry"}
@@ -95,3 +94,53 @@ def parse(text: str) -> Parsed:
         except (ValueError, AttributeError) as exc:
             return Parsed(found, f"GCC JSON of an unknown shape: {exc}")
     return Parsed(found)
+
+
+def options_fired(diagnostics: list) -> list[str]:
+    """The warning options named by GCC's JSON diagnostics (:func:`split_stderr`'s
+    elements, children included)."""
+    found: set[str] = set()
+
+    def walk(items: list) -> None:
+        for d in items:
+            if d.get("kind") == "warning" and d.get("option"):
+                found.add(d["option"])
+            walk(d.get("children", []))
+
+    walk(diagnostics)
+    return sorted(found)
+
+
+def split_stderr(stderr: str) -> tuple[list, str]:
+    """Split GCC's JSON diagnostics, the elements as GCC prints them, from the rest of
+    its stderr (linker errors are text), and render them as text beside that rest: the
+    UB runner's reading, which keeps every element (notes and children too) and never
+    fails (what is not a diagnostic stays text).
+
+    GCC up to 13 prints the array on one line; GCC 14 pretty-prints it over many, so
+    the array is decoded from wherever a line opens one, whatever its length. GCC 16
+    prints a SARIF log instead (an object, also pretty-printed): its results become
+    the same {kind, message, option} dicts.
+    """
+    decoder = json.JSONDecoder()
+    diagnostics, rest = [], []
+    pos = 0
+    while pos < len(stderr):
+        end = stderr.find("\n", pos)
+        end = len(stderr) if end < 0 else end
+        if stderr.startswith(("[", "{"), pos):
+            try:
+                value, after = decoder.raw_decode(stderr, pos)
+            except json.JSONDecodeError:
+                value = None
+            if isinstance(value, dict) and isinstance(value.get("runs"), list):
+                value = parse_sarif.as_gcc_json(value)
+            if isinstance(value, list):
+                diagnostics.extend(d for d in value if isinstance(d, dict))
+                pos = after + 1 if stderr.startswith("\n", after) else after
+                continue
+        rest.append(stderr[pos:end])
+        pos = end + 1
+    rendered = [f"{d.get('kind')}: {d.get('message')}"
+                + (f" [{d['option']}]" if d.get("option") else "") for d in diagnostics]
+    return diagnostics, "\n".join(rendered + rest)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from analyzer.warnings.results import Parsed, RawDiagnostic
+from warnscope.diagnostics import Parsed, RawDiagnostic
 
 SEVERITIES = {"warning": "warning", "error": "error", "fatal error": "fatal", "remark": "remark",
               "internal compiler error": "ice"}

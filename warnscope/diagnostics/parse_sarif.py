@@ -16,8 +16,7 @@ import json
 from typing import Any
 from urllib.parse import unquote, urlparse
 
-from analyzer.warnings import parse_text
-from analyzer.warnings.results import Parsed, RawDiagnostic
+from warnscope.diagnostics import Parsed, RawDiagnostic, parse_text
 
 LEVELS = {"warning": "warning", "error": "error", "note": None, "none": None}
 
@@ -108,3 +107,19 @@ def parse(text: str) -> Parsed:
         except (ValueError, AttributeError) as exc:
             return Parsed(found, f"SARIF of an unknown shape: {exc}")
     return Parsed(found)
+
+
+def as_gcc_json(log: dict) -> list[dict]:
+    """GCC's SARIF results as its JSON diagnostics: level, message text, and the
+    warning option (``ruleId``; GCC names a rule by its option)."""
+    found = []
+    for run in log["runs"]:
+        for r in (run.get("results") or []) if isinstance(run, dict) else []:
+            if not isinstance(r, dict):
+                continue
+            d = {"kind": r.get("level", "warning"),
+                 "message": (r.get("message") or {}).get("text", "")}
+            if str(r.get("ruleId", "")).startswith("-W"):
+                d["option"] = r["ruleId"]
+            found.append(d)
+    return found

@@ -67,33 +67,14 @@ def _diagnostic(item: Any) -> RawDiagnostic | None:
                          message=parse_text.unleaked(item["message"]))
 
 
+def _array(value: Any) -> list[RawDiagnostic]:
+    if not isinstance(value, list):
+        raise ValueError("expected an array of diagnostics")
+    return [d for d in map(_diagnostic, _flatten(value)) if d is not None]
+
+
 def parse(text: str) -> Parsed:
-    decoder = json.JSONDecoder()
-    found: list[RawDiagnostic] = []
-    pos, n = 0, len(text)
-    while pos < n:
-        if text[pos].isspace():
-            pos += 1
-            continue
-        if text[pos] not in "[{":
-            end = text.find("\n", pos)
-            end = n if end < 0 else end
-            d = parse_text.line_diagnostic(text[pos:end])
-            if d is not None:
-                found.append(d)
-            pos = end + 1
-            continue
-        try:
-            value, pos = decoder.raw_decode(text, pos)
-        except json.JSONDecodeError as exc:
-            return Parsed(found, f"GCC JSON cut short or malformed at byte {exc.pos}: {exc.msg}")
-        if not isinstance(value, list):
-            return Parsed(found, "GCC JSON: expected an array of diagnostics")
-        try:
-            found += [d for d in map(_diagnostic, _flatten(value)) if d is not None]
-        except (ValueError, AttributeError) as exc:
-            return Parsed(found, f"GCC JSON of an unknown shape: {exc}")
-    return Parsed(found)
+    return parse_text.parse_around(text, "[{", "GCC JSON", _array)
 
 
 def options_fired(diagnostics: list) -> list[str]:

@@ -12,7 +12,6 @@ generated.``) is read as text.
 """
 from __future__ import annotations
 
-import json
 from typing import Any
 from urllib.parse import unquote, urlparse
 
@@ -83,30 +82,7 @@ def _log(value: Any) -> list[RawDiagnostic]:
 
 
 def parse(text: str) -> Parsed:
-    decoder = json.JSONDecoder()
-    found: list[RawDiagnostic] = []
-    pos, n = 0, len(text)
-    while pos < n:
-        if text[pos].isspace():
-            pos += 1
-            continue
-        if text[pos] != "{":
-            end = text.find("\n", pos)
-            end = n if end < 0 else end
-            d = parse_text.line_diagnostic(text[pos:end])
-            if d is not None and d.option not in parse_text.OWN:
-                found.append(d)
-            pos = end + 1
-            continue
-        try:
-            value, pos = decoder.raw_decode(text, pos)
-        except json.JSONDecodeError as exc:
-            return Parsed(found, f"SARIF cut short or malformed at byte {exc.pos}: {exc.msg}")
-        try:
-            found += _log(value)
-        except (ValueError, AttributeError) as exc:
-            return Parsed(found, f"SARIF of an unknown shape: {exc}")
-    return Parsed(found)
+    return parse_text.parse_around(text, "{", "SARIF", _log)
 
 
 def as_gcc_json(log: dict) -> list[dict]:

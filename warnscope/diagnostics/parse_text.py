@@ -11,7 +11,9 @@ diagnostics.
 """
 from __future__ import annotations
 
+import json
 import re
+from typing import Any, Callable
 
 from warnscope.diagnostics import Parsed, RawDiagnostic
 
@@ -68,3 +70,35 @@ def parse(text: str) -> Parsed:
     is what text output is full of)."""
     found = [d for d in map(line_diagnostic, text.splitlines()) if d is not None]
     return Parsed([d for d in found if d.option not in OWN])
+
+
+def parse_around(text: str, opens: str, what: str,
+                 read: Callable[[Any], list[RawDiagnostic]]) -> Parsed:
+    """Every diagnostic of an output where structured values (JSON opening with one of
+    ``opens``) stand between lines of text, each value's diagnostics by ``read``. A value
+    cut short, or of a shape ``read`` refuses (ValueError), ends the reading: ``what``
+    names the format in the problem, and what was read before it is kept."""
+    decoder = json.JSONDecoder()
+    found: list[RawDiagnostic] = []
+    pos, n = 0, len(text)
+    while pos < n:
+        if text[pos].isspace():
+            pos += 1
+            continue
+        if text[pos] not in opens:
+            end = text.find("\n", pos)
+            end = n if end < 0 else end
+            d = line_diagnostic(text[pos:end])
+            if d is not None and d.option not in OWN:
+                found.append(d)
+            pos = end + 1
+            continue
+        try:
+            value, pos = decoder.raw_decode(text, pos)
+        except json.JSONDecodeError as exc:
+            return Parsed(found, f"{what} cut short or malformed at byte {exc.pos}: {exc.msg}")
+        try:
+            found += read(value)
+        except (ValueError, AttributeError) as exc:
+            return Parsed(found, f"{what} of an unknown shape: {exc}")
+    return Parsed(found)

@@ -10,7 +10,7 @@ import sqlite3
 from flagdb import store
 from flagdb.closure import Index, is_negative, negatable, positive_of
 from flagdb.model import CompilerData, Flag
-from flagdb.results import CheckResult, CheckStatus
+from flagdb.results import BuildEffect, CheckResult, CheckStatus
 from flagdb.suggest import Suggester
 
 
@@ -32,6 +32,8 @@ DIAGNOSTIC_CONTROLS = {
 REMARK_REGEX = re.compile(r"-Rpass(-missed|-analysis)?=.+")
 #: -Werror=X / -Wno-error=X: X must be a warning option, named positively
 ERROR_FOR = re.compile(r"-W(no-)?error=(.+)")
+#: clang also takes -Werror-X / -Wno-error-X for -Werror=X (and warns about an unknown X)
+ERROR_DASH_FOR = re.compile(r"-W(no-)?error-(.+)")
 
 
 def check_flag(index: Index, typed: str) -> CheckResult:
@@ -39,6 +41,7 @@ def check_flag(index: Index, typed: str) -> CheckResult:
     data = index.data
 
     def result(status: CheckStatus, **fields) -> CheckResult:
+        fields.setdefault("build", build_effect(data.family, status, typed))
         return CheckResult(flag=typed, compiler=data.compiler, status=status, **fields)
 
     if typed in DIAGNOSTIC_CONTROLS and typed not in index.flags:
@@ -47,6 +50,8 @@ def check_flag(index: Index, typed: str) -> CheckResult:
         return result(CheckStatus.KNOWN, description="optimization remarks of the passes "
                                                      "matching the regular expression")
     m = ERROR_FOR.fullmatch(typed)
+    if m is None and data.family == "clang" and index.resolve(typed) is None:
+        m = ERROR_DASH_FOR.fullmatch(typed)
     if m:
         name = "-W" + m.group(2)
         hit = None if m.group(2).startswith("no-") else index.resolve(name)
@@ -64,7 +69,7 @@ def check_flag(index: Index, typed: str) -> CheckResult:
         hint = index.suggest(typed)
         positive = index.flags.get("-W" + typed[5:]) if negative else None
         if positive is not None and not positive.takes_argument and not negatable(positive):
-            return result(CheckStatus.UNKNOWN,
+            return result(CheckStatus.UNKNOWN, build=BuildEffect.STOPS,
                           reason=f"{positive.name} cannot be negated (RejectNegative): "
                                  f"{data.compiler} rejects {typed}")
         note = None
@@ -86,6 +91,26 @@ def check_flag(index: Index, typed: str) -> CheckResult:
         return result(CheckStatus.ALIAS, description=flag.description,
                       alias_of=alias_spelling(flag, value))
     return result(CheckStatus.KNOWN, description=flag.description)
+
+
+def build_effect(family: str, status: CheckStatus, typed: str) -> BuildEffect:
+    """What a compile does with a flag of this status, as each family's driver does it:
+    GCC stops at an unknown or badly valued option (``-Werror=X`` of an unknown X too)
+    but takes an unknown ``-Wno-…`` silently (the negation of a RejectNegative switch
+    it knows is an error: :func:`check_flag` says so), and warns that a removed switch is no
+    longer supported; clang warns about any option it does not know
+    (``-Wunknown-warning-option``) and goes on."""
+    if status in (CheckStatus.KNOWN, CheckStatus.ALIAS):
+        return BuildEffect.APPLIES
+    if status is CheckStatus.NOOP:
+        return BuildEffect.NO_EFFECT
+    if family != "gcc":
+        return BuildEffect.WARNS
+    if status is CheckStatus.REMOVED:
+        return BuildEffect.WARNS
+    if status is CheckStatus.UNKNOWN and typed.startswith("-Wno-") and not ERROR_FOR.fullmatch(typed):
+        return BuildEffect.SILENT
+    return BuildEffect.STOPS
 
 
 def alias_spelling(flag: Flag, value: str | None) -> str:
@@ -121,10 +146,16 @@ def check(datas: list[CompilerData], flags: list[str]) -> list[CheckResult]:
 
 def candidate_names(typed: str) -> list[str]:
     """Every stored name that ``typed`` could resolve to (see :meth:`Index.resolve`;
-    for ``-Werror=X``, the names of ``-WX``)."""
-    m = ERROR_FOR.fullmatch(typed)
+    for ``-Werror=X`` and clang's ``-Werror-X``, the names of ``-WX`` too)."""
+    names = _spellings(typed)
+    m = ERROR_FOR.fullmatch(typed) or ERROR_DASH_FOR.fullmatch(typed)
     if m:
-        typed = "-W" + m.group(2)
+        names += _spellings("-W" + m.group(2))
+    return names
+
+
+def _spellings(typed: str) -> list[str]:
+    """``typed``, its positive form and the stored name of its level option."""
     names = [typed]
     if is_negative(typed):
         names.append(positive_of(typed))

@@ -307,6 +307,22 @@ class CheckStatus(str, enum.Enum):
     UNKNOWN = "unknown"
 
 
+class BuildEffect(str, enum.Enum):
+    """What a compile given the flag does with it (``flags check``'s build column)."""
+
+    #: the compiler acts on the flag
+    APPLIES = "applies"
+    #: accepted and does nothing (GCC's ``Ignore`` switches, clang's no-op groups)
+    NO_EFFECT = "no effect"
+    #: accepted without a word (GCC and an unknown ``-Wno-…``, unless another
+    #: diagnostic is printed: then a note says it may have been meant to silence it)
+    SILENT = "ignored silently"
+    #: a warning about the flag, and the build goes on (an error under ``-Werror``)
+    WARNS = "warns, goes on"
+    #: an error: the compile fails
+    STOPS = "error, stops"
+
+
 @dataclass
 class CheckResult:
     """``flags check``: one flag as typed against one compiler."""
@@ -324,3 +340,5 @@ class CheckResult:
     reason: str | None = None
     #: a remark on how the compiler treats it (GCC's silence on an unknown -Wno-…)
     note: str | None = None
+    #: what a compile given the flag does with it
+    build: BuildEffect = BuildEffect.APPLIES

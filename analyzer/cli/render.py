@@ -213,10 +213,10 @@ def check_note(r: CheckResult) -> str:
 
 def check(results: list[CheckResult], flags: list[str], compilers: list[str]) -> str:
     """The flag × compiler table, then the notes once each."""
-    table = [["flag", *compilers]]
+    table = [["flag", *(head for c in compilers for head in (c, "build"))]]
     for i, flag in enumerate(flags):
         row = results[i * len(compilers):(i + 1) * len(compilers)]
-        table.append([flag, *(check_cell(r) for r in row)])
+        table.append([flag, *(cell for r in row for cell in (check_cell(r), r.build.value))])
     widths = [max(len(row[i]) for row in table) for i in range(len(table[0]))]
     lines = ["  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() for row in table]
     notes = {check_note(r) for r in results if r.note}

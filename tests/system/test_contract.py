@@ -245,7 +245,8 @@ def test_text_renders_the_same_objects(files_db, binary_db, cli_at):
         assert "  enabled by  -Wall (sets -Waligned-new=global)" in out.splitlines()
         code, out, _ = cli("flags", "check", "-c", "gcc-12", "--", "-Wshadwo", "-Wno-bogus")
         lines = out.splitlines()
-        assert lines[1].split() == ["-Wshadwo", "unknown", "(did", "you", "mean", "-Wshadow?)"]
+        assert lines[1].split() == ["-Wshadwo", "unknown", "(did", "you", "mean", "-Wshadow?)",
+                                    "error,", "stops"]
         assert lines[-1].startswith("note: GCC accepts an unknown -Wno-")
 
 

@@ -121,3 +121,32 @@ def test_pedantic_spellings_are_aliases_of_wpedantic(cli, require):
         assert shown["name"] == typed and shown["alias_of"] == "-Wpedantic"
         assert shown["turns_on"] == target["turns_on"] and len(target["turns_on"]) > 3
         assert shown["description"] == target["description"]
+
+
+#: flags of every kind: known, an alias, typos, unknown negatives, a bad level, an
+#: unknown -Werror=, a removed switch, a no-op, a RejectNegative negation, a control
+EFFECT_FLAGS = ("-Wshadow", "-Wformat", "-Wshadwo", "-Wno-bogus", "-Wformat=3", "-Werror=bogus",
+                "-Wno-error=bogus", "-Wchkp", "-Wmudflap", "-Wimport", "-Wunreachable-code",
+                "-Wno-error-implicit-function-declaration", "-Wno-shadow=local", "-Werror",
+                "-Wlifetime", "-Wno-lifetime")
+
+
+def test_the_build_column_is_what_each_compiler_does(gcc_clang_db, cli_at, require):
+    """Each flag's build effect, as ``flags check`` predicts it for gcc-12 and clang-16,
+    is what compiling a file with the flag does: an error stops the compile, a warning
+    is printed and the compile goes on, the rest compile without a word."""
+    cli = cli_at(gcc_clang_db)
+    code, out, err = cli("flags", "check", "-c", "gcc-12,clang-16", "--json", "--", *EFFECT_FLAGS)
+    assert code == 0, err
+    results = json.loads(out)
+    assert {r["build"] for r in results} == {"applies", "no effect", "ignored silently",
+                                             "warns, goes on", "error, stops"}
+    for r in results:
+        proc = subprocess.run([require(r["compiler"]), r["flag"], "-x", "c", "-fsyntax-only", "-"],
+                              input="int x;\n", capture_output=True, text=True, timeout=60)
+        seen = ("error, stops" if proc.returncode else "warns, goes on" if proc.stderr.strip()
+                else "quiet")
+        expected = r["build"] if r["build"] in ("error, stops", "warns, goes on") else "quiet"
+        assert seen == expected, (r["compiler"], r["flag"], r["build"], proc.stderr)
+    text = cli("flags", "check", "-c", "gcc-12,clang-16", "--", "-Wshadwo")[1]
+    assert text.splitlines()[0].split() == ["flag", "gcc-12", "build", "clang-16", "build"]

@@ -108,6 +108,10 @@ def run_cmd(ctx, corpus_dir, compilers, levels, flag_sets, runs, timeout, jobs, 
              f"compiled), {summary.warnings_run} warning checks, {summary.sanitizers_run} "
              f"sanitizer runs" + (f", {summary.explained} causes found" if why else "")
              + f" in {summary.seconds:.1f} s")
+        if summary.cells:
+            flags_norm = {" ".join(f.split()) for f in flag_list}
+            echo(ub_report.render_divergence(ub_report.divergence(
+                ub_report.load(conn, summary.corpus), set(compiler_list), set(level_list), flags_norm)))
     if summary.failures:
         raise ToolFailed(f"{len(summary.failures)} jobs failed; their results are not stored"
                          + (f"; {len(summary.refused)} files of the corpus refused"

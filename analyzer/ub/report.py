@@ -19,8 +19,8 @@ from warnscope.compilers import level_key, sort_key
 from analyzer.ub import store as ub_store
 from analyzer.ub.classify import diverges
 from analyzer.ub.explain import labelled
-from analyzer.ub.results import (CaseReport, Cell, Configuration, Report, SanitizerFinding,
-                                 StoredResults)
+from analyzer.ub.results import (CaseReport, Cell, Configuration, Divergence, Report,
+                                 SanitizerFinding, StoredResults)
 
 LETTERS = {"expected": ".", "completed": "=", "unexpected-output": "O", "crash": "C",
            "hang": "H", "nonzero-exit": "X", "nondeterministic": "N", "compile-error": "E"}
@@ -59,6 +59,31 @@ def cells(data: StoredResults, compilers: set[str] | None = None,
             code_note=labels[(c.case_id, c.compiler, c.level, c.flags)][1],
             why=data.causes.get((c.case_id, c.compiler, c.level, c.flags))))
     return out
+
+
+def divergence(data: StoredResults, compilers: set[str], levels: set[str],
+               flag_sets: set[str]) -> Divergence:
+    """Which cases diverge within one run's matrix (its compilers, levels, flag sets)."""
+    behaviours: dict[str, list[str]] = {}
+    configurations = set()
+    for c in data.cells:
+        if c.compiler in compilers and c.level in levels and c.flags in flag_sets:
+            behaviours.setdefault(c.case_id, []).append(c.behaviour)
+            configurations.add((c.compiler, c.level, c.flags))
+    return Divergence(cases=len(behaviours), configurations=len(configurations),
+                      divergent=sorted(case for case, bs in behaviours.items() if diverges(bs)))
+
+
+def render_divergence(d: Divergence, shown: int = 12) -> str:
+    """``7 of 105 cases diverge across 4 configurations:`` and the first of them."""
+    lines = [f"{len(d.divergent)} of {d.cases} cases diverge across {d.configurations} "
+             f"configurations" + (":" if d.divergent else "")]
+    lines += [f"  {case}" for case in d.divergent[:shown]]
+    if len(d.divergent) > shown:
+        lines.append(f"  … and {len(d.divergent) - shown} more")
+    if d.divergent:
+        lines.append("the matrix and each case: warnscope ub report")
+    return "\n".join(lines)
 
 
 def build(data: StoredResults) -> Report:

@@ -312,6 +312,16 @@ class Report:
         return Report(corpus=self.corpus, configurations=self.configurations, cases=cases)
 
 
+@dataclass(frozen=True)
+class Divergence:
+    """How a run's matrix ended (``ub run``'s closing lines): its cases, and those whose
+    cells show more than one behaviour across the run's compilers and levels."""
+
+    cases: int
+    configurations: int
+    divergent: list[str]
+
+
 def no_case(case_id: str, corpus: str, known: list[str]) -> NoData:
     """The error for a case the stored results lack, naming the cases meant: those whose
     id holds what was typed (``loop``: ``infinite-loop-no-side-effects`` …), else the

@@ -23,7 +23,7 @@ from warnscope import processes
 from warnscope.database import connect
 
 REPO = Path(__file__).resolve().parents[2]
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "ub"
+FIXTURES = REPO / "tests" / "fixtures" / "ub"
 MINI = FIXTURES / "mini"
 HOSTILE = FIXTURES / "hostile"
 
@@ -212,3 +212,23 @@ def test_dask_local_cluster_gives_the_same_cells(tmp_path):
         return sorted((c.case, c.compiler, c.level, c.outcome, c.stdout, tuple(c.warnings or ()))
                       for c in ub_report.cells(ub_report.load(conn)))
     assert outcomes(remote) == outcomes(local)
+
+
+def test_run_ends_with_what_diverged(tmp_path, capsys):
+    """A text run closes with the cases that diverge across its own matrix: signed
+    overflow in a loop diverges between gcc-12 -O0 and -O2; its fixed twin and an
+    unsigned wrap do not."""
+    corpus = tmp_path / "c"
+    for category, stem, source in (("control", "unsigned-wrap", MINI / "control"),
+                                   ("signed-integer-overflow", "loop",
+                                    REPO / "corpus" / "signed-integer-overflow")):
+        (corpus / category).mkdir(parents=True)
+        for f in source.glob(f"{stem}.*"):
+            shutil.copy(f, corpus / category)
+    db = tmp_path / "ub.db"
+    assert main(["--db", str(db), "ub", "run", "--corpus", str(corpus), "--compilers", "gcc-12",
+                 "--levels", "O0,O2", "--no-sanitizers", "--no-warnings"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1:] == ["1 of 3 cases diverge across 2 configurations:",
+                         "  signed-integer-overflow/loop",
+                         "the matrix and each case: warnscope ub report"]

@@ -193,6 +193,16 @@ def history(conn: sqlite3.Connection, typed: str) -> list[HistoryEntry]:
     return entries
 
 
+def versions_having(conn: sqlite3.Connection, typed: str) -> list[CompilerData]:
+    """Every ingested version that has the flag ``typed``, oldest first; none having it
+    is the error :func:`history` gives, with the closest flag."""
+    out = [data for row in store.compilers(conn)
+           if Index(data := store.load(conn, row.name)).resolve(typed) is not None]
+    if not out:
+        history(conn, typed)  # the error that names the flag meant
+    return out
+
+
 def _closest(conn: sqlite3.Connection, typed: str) -> str | None:
     """The flag closest to ``typed`` in the newest ingested version of each family."""
     newest: dict[str, str] = {}

@@ -158,20 +158,24 @@ def list_(ctx, compiler, include_all, lang, as_json) -> None:
 
 @flags.command(**FLAG_ARGS)
 @click.argument("flag")
-@click.option("--compiler", "-c", required=True)
+@click.option("--compiler", "-c", default=None,
+              help="One version (default: every ingested version that has FLAG).")
 @lang_option
 @json_option
 @click.pass_context
 def show(ctx, flag, compiler, lang, as_json) -> None:
     """One FLAG in detail (a level form such as -Wformat=2 shows that level), and where
-    it fired in the stored warnings builds of COMPILER."""
+    it fired in the stored warnings builds of COMPILER; without --compiler, in every
+    ingested version that has it (JSON: a list)."""
     from analyzer.warnings.queries import with_show
 
     conn = _conn(ctx)
-    data = store.load(conn, compiler)
-    info = views.show(data, flag, lang_name(lang))
-    with_show(conn, info, Index(data))
-    _emit(info, as_json, render.show(info))
+    infos = []
+    for data in compare.versions_having(conn, flag) if compiler is None else [store.load(conn, compiler)]:
+        info = views.show(data, flag, lang_name(lang))
+        with_show(conn, info, Index(data))
+        infos.append(info)
+    _emit(infos[0] if compiler else infos, as_json, "\n\n".join(render.show(i) for i in infos))
 
 
 @flags.command(**FLAG_ARGS)

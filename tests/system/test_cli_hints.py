@@ -7,6 +7,7 @@ on a copy. The hints of the warnings and UB queries are tried beside the builds 
 runs those questions need (``test_warnings_real.py``, ``test_ub_cli.py``)."""
 from __future__ import annotations
 
+import json
 import re
 import shlex
 
@@ -108,3 +109,15 @@ def test_tree_marks_the_members_of_some_languages_as_gcc_decides_them(gcc12, req
             state = states[lang].get(name, "")
             on = state not in ("", "[disabled]", "0", "none") and not state.startswith("[available")
             assert on == (lang in languages), (name, lang, state)
+
+
+def test_show_without_a_compiler_answers_for_every_version_that_has_the_flag(cli):
+    code, out, err = cli("flags", "show", "-Wdangling-pointer=2", "--json")
+    assert code == 0, err
+    assert [s["compiler"] for s in json.loads(out)] == ["gcc-12"]   # new in gcc-12
+    code, out, _ = cli("flags", "show", "-Wshadow")
+    assert code == 0 and "-Wshadow (gcc-11)" in out and "-Wshadow (gcc-12)" in out
+    code, out, _ = cli("flags", "show", "-Wshadow", "-c", "gcc-12", "--json")
+    assert code == 0 and json.loads(out)["compiler"] == "gcc-12"    # one version: one object
+    code, _, err = cli("flags", "show", "-Wshadw")
+    assert code == 1 and meant(err) == ["-Wshadow"]

@@ -6,7 +6,7 @@ one log line per compiler run) and times the build's process tree with ``wait4``
 Here the same project is built twice from two copies of its tree, configured alike:
 once with ``CC=gcc-12`` and ``CFLAGS="-O2 -w"`` directly, once through the wrapper
 (``CFLAGS=-O2``, the wrapper appending ``-w``, its log on), both timed the same way
-with ``analyzer.overhead.process.run``; and a third time through the wrapper with the
+with ``analyzer.build.process.run``; and a third time through the wrapper with the
 kernel's per-process accounting on (``warnscope.accounting``: bpftrace on the scheduler's
 tracepoints, as a study runs it as root), whose table must sum to the build's rusage.
 And a fourth time as a study builds now, in the build sandbox
@@ -35,8 +35,8 @@ from pathlib import Path
 from warnscope.accounting import Accountant, Unavailable
 from warnscope.measure import machine, stats
 from analyzer.build.sandbox import build_sandbox, copy_tree
-from analyzer.overhead import process, recipes, study
-from analyzer.overhead.wrapper import FLAGS_ENV, LOG_ENV, wrapper_for
+from analyzer.build import process, recipes, steps
+from analyzer.build.wrapper import FLAGS_ENV, LOG_ENV, wrapper_for
 from analyzer.runtime.toolchain import resolve
 
 
@@ -44,14 +44,14 @@ def main() -> int:
     runs = int(os.environ.get("BENCH_RUNS", "5"))
     recipe = recipes.get(os.environ.get("BENCH_PROJECT", "zlib"))
     tc = resolve(os.environ.get("BENCH_COMPILER", "gcc-12"))
-    tree, origin = study.source_tree(recipe)
+    tree, origin = steps.source_tree(recipe)
     build = recipe.build.format(jobs=int(os.environ.get("BENCH_JOBS", "1")))
     ways = os.environ.get("BENCH_WAYS", "direct,harness,accounted,sandboxed").split(",")
     print(f"machine: {machine()}")
     print(f"{recipe.name} ({origin}) with {tc.name}, -O2 -w, `{build}`, {runs} runs each after a "
           "warm-up, interleaved; CPU = user+sys of the build's process tree (wait4)")
     with tempfile.TemporaryDirectory(prefix="bench-harness-") as tmp, \
-            build_sandbox(Path(tmp), study.readable_for(recipe)) as box:
+            build_sandbox(Path(tmp), steps.readable_for(recipe)) as box:
         work = Path(tmp)
         log = work / "wrap.log"
         setups = {

@@ -59,7 +59,7 @@ MAX_BYTES = 256 << 20
 #: parsed file takes, which a file of empty lists would make 20 times its size.
 MAX_VALUES = 10_000_000
 
-#: The suffixes of a source a TU compiles (as :func:`analyzer.overhead.recipes.is_source`).
+#: The suffixes of a source a TU compiles (as :func:`analyzer.build.recipes.is_source`).
 SOURCE_SUFFIXES = (".c", ".i", ".cc", ".cpp", ".cxx", ".c++", ".C", ".ii")
 
 #: System headers: an include directory may lie here as well as in the tree.

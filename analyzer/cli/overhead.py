@@ -13,10 +13,10 @@ from warnscope.paths import db_path
 from analyzer.runtime import toolchain
 from analyzer.cli import options
 from analyzer.cli.output import echo
-from analyzer.overhead import levels as levels_mod
+from analyzer.build import levels as levels_mod, recipes, steps
 from analyzer.runtime import executors
 from analyzer.runtime import progress as progress_mod
-from analyzer.overhead import recipes, report as report_mod, store, study
+from analyzer.overhead import report as report_mod, store, study
 from analyzer.overhead.results import ProjectRecipe
 from warnscope.serial import to_json
 
@@ -126,7 +126,7 @@ def run_cmd(ctx, project, source, configure_cmd, build_cmd, clean_cmd, language,
     toolchains = [toolchain.resolve(n) for n in names]   # not installed: one line, nothing written
     if recipe.build_system == "ccdb" and opts.mode != "tu":
         raise WarnscopeError("a compile_commands.json is replayed per TU: use --mode tu")
-    source_tree = study.source_tree(recipe)               # cannot fetch: one line, nothing written
+    source_tree = steps.source_tree(recipe)               # cannot fetch: one line, nothing written
     executor = executors.for_scheduler(scheduler)        # unreachable: one line, nothing written
     progress = progress_mod.for_cli(quiet, f"{recipe.name} {opts.mode}")
     conn = connect(_db(ctx))
@@ -235,7 +235,7 @@ def attribute_cmd(ctx, project, compiler, opt, top, metric, runs, search_runs, m
                                  timeout=timeout)
     opts.validate()
     tc = toolchain.resolve(compiler)
-    source_tree = study.source_tree(recipe)
+    source_tree = steps.source_tree(recipe)
     progress = progress_mod.for_cli(quiet, f"{recipe.name} attribute")
     conn = connect(_db(ctx))
     try:

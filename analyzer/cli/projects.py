@@ -57,7 +57,7 @@ def recipe_of(project: str | None, source: str | None, configure_cmd: str, build
               language: str):
     """The recipe the project options name (one line for an unknown project, both
     given, a tree that is not a directory, a program the build needs missing)."""
-    from analyzer.overhead import recipes
+    from analyzer.build import recipes
 
     if project is not None and source is not None:
         raise WarnscopeError("give one of --project, --source")
@@ -74,17 +74,18 @@ def run_builds(db: Path, recipe, compilers: list[str], levels: list[str], custom
     store each build as it finishes; what could stop it (a compiler not installed, a
     source that cannot be fetched, a scheduler not answering) is one line before
     anything is written."""
-    from analyzer.overhead import levels as levels_mod, study
+    from analyzer.build import levels as levels_mod, steps
+    from analyzer.build.options import BuildOptions
     from analyzer.warnings import runner
 
     levels_mod.validate(levels, custom)
-    opts = study.Options(runs=1, opt=opt, jobs=(os.cpu_count() or 1) if jobs is None else jobs,
-                         timeout=timeout, custom=custom, inject="build", accounting=False)
+    opts = BuildOptions(opt=opt, jobs=(os.cpu_count() or 1) if jobs is None else jobs, timeout=timeout,
+                        custom=custom)
     opts.validate()
     if not compilers:
         raise WarnscopeError("no compilers given")
     toolchains = [toolchain.resolve(n) for n in compilers]   # not installed: one line, nothing written
-    source_tree = study.source_tree(recipe)                  # cannot fetch: one line, nothing written
+    source_tree = steps.source_tree(recipe)                  # cannot fetch: one line, nothing written
     executor = executors.for_scheduler(scheduler)            # unreachable: one line, nothing written
     progress = progress_mod.for_cli(quiet, label)
     conn = connect(db)

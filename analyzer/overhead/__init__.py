@@ -1,7 +1,7 @@
 """Build-overhead studies: what warning flags cost on real projects.
 
-recipes (what to build) -> study (configure, clean rebuilds or per-TU replay, timed
-through process and the compiler wrapper) -> store (oh_* tables) -> report (ratios
-to ``off``). The flags of each level come from levels (GCC's ``all`` from the flag
-database); Debian sources from :mod:`warnscope.apt`.
+On the build base (:mod:`analyzer.build`: recipes, the configured copy, the compiler
+wrapper, levels): study (clean rebuilds or per-TU replay in rounds, timed, with the
+kernel's per-process account) -> store (oh_* tables) -> report (ratios to ``off``).
+Debian sources from :mod:`warnscope.apt`.
 """

@@ -16,12 +16,14 @@ from pathlib import Path
 from warnscope.errors import WarnscopeError
 from warnscope.measure import host
 
+from analyzer.build.failure import first_error, log_tail
+from analyzer.build.recipes import Recipe
 from analyzer.build.sandbox import BuildSandbox, build_sandbox, mirror_tree
+from analyzer.build.steps import readable_for
+from analyzer.build.workdir import WorkDir
 from analyzer.overhead import phases as phases_mod, report, store, study
-from analyzer.overhead.experiment import Tu, compile_tu, count_warnings, log_tail
-from analyzer.overhead.recipes import Recipe
+from analyzer.overhead.experiment import Tu, compile_tu, count_warnings
 from analyzer.overhead.results import CellResult, Probe, TuRun
-from analyzer.overhead.workdir import WorkDir
 from analyzer.runtime.progress import Progress
 from analyzer.runtime.toolchain import Toolchain
 
@@ -50,7 +52,7 @@ class Workspace:
     def tus(self) -> list[Tu]:
         if self._tus is None:
             self.work = self._open.enter_context(WorkDir(f"attr-{self.tc.name}-"))
-            self.box = self._open.enter_context(build_sandbox(self.work, study.readable_for(self.recipe)))
+            self.box = self._open.enter_context(build_sandbox(self.work, readable_for(self.recipe)))
             if self.recipe.build_system == "ccdb":
                 self.box = mirror_tree(self.box, self.tree)
             opts = study.Options(opt=self.opt, timeout=max(self.timeout, 3600.0))
@@ -73,7 +75,7 @@ def _first_error(log: str) -> str:
     """The line of a build log that says what failed: the compiler's first error line,
     else the last line."""
     lines = [line.strip() for line in log.splitlines() if line.strip()]
-    return study.first_error(lines) or (lines or [""])[-1]
+    return first_error(lines) or (lines or [""])[-1]
 
 
 class Attributor:

@@ -21,7 +21,7 @@ from warnscope.errors import WarnscopeError
 from warnscope.paths import cache_dir
 
 from warnscope import measure
-from analyzer.overhead import process
+from analyzer.build import process
 from analyzer.overhead.results import Calibration, Condition, Figures
 
 SOURCE = Path(__file__).with_name("burn.c")

@@ -18,8 +18,9 @@ from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 from warnscope import measure
 
-from analyzer.overhead import process, store
-from analyzer.overhead.recipes import Recipe
+from analyzer.build import process
+from analyzer.overhead import store
+from analyzer.build.recipes import Recipe
 from analyzer.runtime.toolchain import Toolchain
 
 if TYPE_CHECKING:
@@ -65,19 +66,6 @@ def machine_facts(toolchains: Iterable[Toolchain]) -> dict[str, Any]:
     m = measure.machine_facts()
     return {"host": m.host, "cores": m.cores, "kernel": m.kernel, "load": list(m.load_average),
             "summary": str(m), "compilers": {tc.name: tc.version for tc in toolchains}}
-
-
-#: lines of a failed step's output kept with its cell (what the user reads first)
-LOG_TAIL_LINES = 30
-
-
-def log_tail(path: Path) -> str:
-    """The last lines of a step's output ('' when there is none)."""
-    try:
-        lines = path.read_text(errors="replace").splitlines()
-    except OSError:
-        return ""
-    return "\n".join(lines[-LOG_TAIL_LINES:])
 
 
 def count_warnings(path: Path) -> int:

@@ -26,6 +26,8 @@ from warnscope.accounting import ProcessTable
 from warnscope.measure import TreeRun, stats
 from warnscope.serial import OPTIONAL, TEXT_ONLY
 
+from analyzer.build.cell import BuildCell
+
 
 # ------------------------------------------------------------------ records
 
@@ -69,26 +71,17 @@ class TuRun:
 
 
 @dataclass
-class CellResult:
-    """A cell being measured (compiler x level), then stored whole: its runs are appended
-    round by round, and a failure replaces them with what went wrong."""
+class CellResult(BuildCell):
+    """A cell being measured (compiler x level: a :class:`analyzer.build.cell.BuildCell`),
+    then stored whole: its runs are appended round by round, and a failure replaces them
+    with what went wrong."""
 
-    compiler: str
-    compiler_version: str
-    compiler_identity: str
-    level: str
-    flags: dict[str, list[str]]
-    #: how the flags reach the compiler: ``build`` (the build system's own variables)
-    #: or ``wrapper`` (appended by the compiler wrapper: the compiler-only view)
-    inject: str = "wrapper"
-    status: str = "ok"
-    error: str | None = None
-    log_tail: str | None = None
     runs: list[BuildRun] = field(default_factory=list)
     tu_runs: list[TuRun] = field(default_factory=list)
-    #: the level's flags for languages the project is not declared in (a C file in a C++
-    #: project gets the C set); not part of the cell's key, so resuming is unaffected
-    other_flags: dict[str, list[str]] = field(default_factory=dict)
+
+    def mark_failed(self, error: str, log_tail: str) -> None:
+        super().mark_failed(error, log_tail)
+        self.runs, self.tu_runs = [], []
 
     @property
     def key(self) -> tuple[str, str, str, str, str]:

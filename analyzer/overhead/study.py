@@ -5,11 +5,11 @@ the timing) with the compiler's wrappers as CC/CXX; then a warm-up round and N c
 rounds, each round running every cell's clean rebuild in turn (A B A B …, so drift
 hits every cell alike). How a level's flags reach the compiler is the cell's
 ``inject``: ``build`` (the default) passes them where a user puts them, through the
-build system (:mod:`analyzer.overhead.recipes` says where, per project), so every
+build system (:mod:`analyzer.build.recipes` says where, per project), so every
 process between that variable and the compiler carries them; ``wrapper`` appends them
 in the compiler wrapper (the compiler-only control: one tree for every level). The
 wrapper logs each compiler process in both, which proves the flags arrived
-(:mod:`analyzer.overhead.arrival`) and gives the compilers' CPU. With root, the
+(:mod:`analyzer.build.arrival`) and gives the compilers' CPU. With root, the
 kernel's account of every process of each build (:mod:`warnscope.accounting`) says
 where every CPU second went, and must sum to the build's ``wait4`` rusage.
 
@@ -23,52 +23,44 @@ a rerun with the same parameters skips stored cells.
 from __future__ import annotations
 
 import contextlib
-import math
 import os
-import re
-import shlex
 import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any, Callable
 
-from warnscope.apt import AptState
 from warnscope.database import transaction, utc_now
 from warnscope.accounting import Accountant, ProcessTable, Unavailable
-from warnscope import extract
-from warnscope.errors import BadInput, ParseError, UnsafeInput, WarnscopeError
+from warnscope.errors import BadInput, WarnscopeError
 from warnscope.measure import TreeRun, host
-from warnscope.paths import cache_dir
-from flagdb import names
 
-from analyzer.build.sandbox import BuildSandbox, build_sandbox, check_tree, copy_tree, mirror_tree
-from analyzer.overhead import arrival, levels as levels_mod
-from analyzer.overhead import process, store
-from analyzer.overhead.experiment import (Experiment, Tu, compile_tu, count_warnings, log_tail,
-                                          machine_facts)
-from analyzer.runtime.progress import Progress, as_progress
-from analyzer.overhead.recipes import Recipe, configures_per_level, is_source, language_of
+from analyzer.build import arrival, levels as levels_mod, process
+from analyzer.build.cell import flags_for
+from analyzer.build.failure import fail
+from analyzer.build.options import BuildOptions
+from analyzer.build.recipes import Recipe, is_source, tu_language
+from analyzer.build.sandbox import BuildSandbox, build_sandbox, mirror_tree
+from analyzer.build.steps import Setup, cell_setup, commands, level_env, prepare, readable_for, source_tree
+from analyzer.build.wrapper import LOG_ENV, read_log
+from analyzer.build.workdir import WorkDir
+from analyzer.overhead import store
+from analyzer.overhead.experiment import Experiment, Tu, compile_tu, count_warnings, machine_facts
 from analyzer.overhead.results import BuildRun, CellResult, TuRun
-from analyzer.overhead.wrapper import FLAGS_ENV, LOG_ENV, driver_for, read_log, wrapper_for
-from analyzer.overhead.workdir import WorkDir
+from analyzer.runtime.progress import Progress, as_progress
 from analyzer.runtime.toolchain import Toolchain
-
-OPT_LEVELS = re.compile(r"-O([0-3sgz]|fast)?")
-SUITES = ("bookworm",)
 
 
 @dataclass
-class Options:
+class Options(BuildOptions):
+    """A study's options: the build's (:class:`analyzer.build.options.BuildOptions`) and
+    its rounds, mode, scheduling and noise threshold."""
+
     runs: int = 3
     mode: str = "build"          # 'build' | 'tu'
-    opt: str = "-O2"
-    jobs: int = field(default_factory=lambda: os.cpu_count() or 1)
     nice: int = 0
     sched: str | None = None
     noise: float = 0.05          # (max-min)/median above this: noisy
     busy_load: float = field(default_factory=lambda: 1.5 * (os.cpu_count() or 1))
-    timeout: float = 3600.0      # seconds per build step
-    custom: dict[str, list[str]] = field(default_factory=dict)
     #: 'build' | 'wrapper' | 'both'; None: 'build' for whole builds, 'wrapper' per TU
     inject: str | None = None
     #: the kernel's per-process account of every build (needs root and bpftrace)
@@ -85,34 +77,15 @@ class Options:
             raise WarnscopeError("--runs must be at least 1")
         if self.mode not in ("build", "tu"):
             raise WarnscopeError(f"--mode {self.mode}: expected build or tu")
-        if not OPT_LEVELS.fullmatch(self.opt):
-            raise WarnscopeError(f"--opt {self.opt}: expected -O0 … -O3, -Os, -Og, -Oz or -Ofast")
-        if self.jobs < 1:
-            raise WarnscopeError("--jobs must be at least 1")
+        super().validate()
         if not self.noise > 0:  # NaN is not above 0 either
             raise WarnscopeError("--noise must be positive")
-        if not 0 < self.timeout < math.inf:
-            raise WarnscopeError("--timeout must be positive and finite")
         if self.inject not in (None, "build", "wrapper", "both"):
             raise BadInput(f"--inject {self.inject}: expected build, wrapper or both")
         if self.mode == "tu" and self.inject in ("build", "both"):
             raise BadInput("--mode tu compiles each TU alone with the level's flags (the compiler's "
                            "own cost): there is no build system to pass them through; use --inject wrapper")
         process.validate_sched(self.nice, self.sched)
-
-
-def apt_state() -> AptState:
-    return AptState(cache_dir("apt"), SUITES)
-
-
-def source_tree(recipe: Recipe) -> tuple[Path, str]:
-    """(pristine source tree, origin text) of a project; fetches a Debian package."""
-    if recipe.package:
-        tree = apt_state().source(recipe.package)
-        return tree, tree.name
-    assert recipe.source is not None
-    check_tree(recipe.source)   # copied into each build's box: refused before any write
-    return recipe.source, str(recipe.source)
 
 
 def run_study(conn: sqlite3.Connection, recipe: Recipe, source: tuple[Path, str], toolchains: list[Toolchain],
@@ -201,14 +174,6 @@ def measure_compiler(job: CompilerJob, progress: Progress | Callable[[str], None
     return job.cells
 
 
-def readable_for(recipe: Recipe) -> list[Path]:
-    """What a build of ``recipe`` reads besides the system and its box
-    (:func:`analyzer.build.sandbox.build_sandbox`): the compiler wrappers, a root's
-    launchers and the roots (a compile database's tree is mirrored: :func:`mirror_tree`)."""
-    from analyzer.runtime.roots import roots_dir
-    return [cache_dir("overhead", "wrappers"), cache_dir("overhead", "launchers"), roots_dir()]
-
-
 @contextlib.contextmanager
 def _accountant(opts: Options, progress: Progress):
     """The kernel's per-process account for a compiler's builds, or None (one warning
@@ -263,176 +228,6 @@ def _on_cluster(conn: sqlite3.Connection, study: int, jobs: list[CompilerJob], o
         hosts = sorted({r.host for c in cells for r in c.runs})
         progress(f"{job.recipe.name} {job.tc.name}: {len(cells)} cells done on {', '.join(hosts) or '?'}")
         progress.advance()
-
-
-# ------------------------------------------------------------------ helpers
-
-#: a compiler's own error line: ``file:line:col: error: …``, ``fatal error: …``,
-#: ``internal compiler error: …`` (not a warning that mentions an error)
-ERROR_LINE = re.compile(r"(?:^|: )(?:fatal error|internal compiler error|error): ")
-
-
-#: a build tool giving up: make's ``make[1]: *** [Makefile:12: x.o] Error 1``, ninja's ``FAILED: x.o``
-TOOL_FAILED = re.compile(r"^(?:g?make(?:\[\d+\])?: \*\*\* |FAILED: )")
-#: a compiler's warning or note, which says nothing about why a step failed
-DIAGNOSTIC_LINE = re.compile(r": (?:warning|note|remark): ")
-
-
-def first_error(lines: Iterable[str]) -> str | None:
-    """The first compiler error line among ``lines``, stripped. Without one, the line just
-    before the build tool's first failure (a build-time tool that would not start, a
-    script's message), else that failure line itself; None if the build tool did not fail."""
-    previous, failed = "", None
-    for line in lines:
-        if ERROR_LINE.search(line):
-            return line.strip()
-        if TOOL_FAILED.match(line):
-            if failed is None:
-                failed = line.strip() if not previous or DIAGNOSTIC_LINE.search(previous) else previous
-        elif line.strip():
-            previous = line.strip()
-    return failed
-
-
-def fail(cells: list[CellResult], what: str, log: Path, tree: Path | None = None) -> None:
-    """Mark ``cells`` failed with ``what`` and, where the log has one, the compiler's
-    first error line: in a build under all warnings it can sit 100,000 lines before
-    the log's tail, and it says what went wrong (an internal compiler error, say).
-    Paths inside ``tree`` (the private copy built) are said relative to it."""
-    try:
-        with open(log, errors="replace") as fh:
-            error = first_error(fh)
-    except OSError:
-        error = None
-    if error is not None:
-        if tree is not None:
-            error = error.replace(f"{tree}/", "")
-        what = f"{what}: {error[:300]}"
-    for c in cells:
-        c.status, c.error, c.log_tail, c.runs, c.tu_runs = "failed", what, log_tail(log), [], []
-
-
-def prepare(recipe: Recipe, tree: Path, tc: Toolchain, opts: Options, work: Path,
-            cells: list[CellResult], progress: Progress, box: BuildSandbox
-            ) -> tuple[Path, dict[str, str]] | None:
-    """A configured private copy of the tree in the build's box and the base environment;
-    None if configure failed (the cells are then marked failed). ``work`` holds the logs."""
-    copy = box.box / "tree"
-    copy_tree(tree, copy, box)
-    env = process.build_env({"CC": str(wrapper_for(driver_for(tc, "c"), "c")),
-                             "CXX": str(wrapper_for(driver_for(tc, "c++"), "c++")),
-                             "CFLAGS": opts.opt, "CXXFLAGS": opts.opt})
-    progress(f"{recipe.name} {tc.name}: configure")
-    log = work / "configure.log"
-    t = process.run(_commands(recipe.configure, cells[0], opts, "wrapper"), copy, env, log,
-                    timeout=opts.timeout, box=box)
-    if t.exit != 0:
-        fail(cells, f"configure failed (exit {t.exit}): {recipe.configure}", log, copy)
-        return None
-    return copy, env
-
-
-def flags_for(cell: CellResult, language: str) -> list[str]:
-    """The cell's flags for a language: a TU gets the level's set of its own language (a
-    C file in a C++ project gets the C set, not C++-only flags)."""
-    if language in cell.flags:
-        return cell.flags[language]
-    if language in cell.other_flags:
-        return cell.other_flags[language]
-    return cell.flags.get(next(iter(cell.flags)), []) if cell.flags else []
-
-
-def _level_env(env: dict[str, str], cell: CellResult, wrap_log: Path | None) -> dict[str, str]:
-    """The environment of a build that the wrapper injects into (``wrapper`` cells, the
-    capturing build of tu mode)."""
-    out = dict(env)
-    for lang, var in FLAGS_ENV.items():
-        out[var] = " ".join(flags_for(cell, lang))
-    if wrap_log is not None:
-        out[LOG_ENV] = str(wrap_log)
-    return out
-
-
-@dataclass
-class Setup:
-    """Where and how one cell builds: its configured tree, environment and command."""
-
-    tree: Path
-    env: dict[str, str]
-    build: str
-
-
-def _flag_text(cell: CellResult, language: str, opts: Options) -> str:
-    """What a ``build`` cell puts where a user puts flags: the -O level, the marker, the
-    level's flags for ``language`` (the marker proves they arrived; the wrapper drops it).
-
-    The words are joined by spaces and never quoted: each is checked to be an option of
-    letters, digits and ``+ - = , . _ : #`` (:func:`flagdb.names.flag_text`; a level's
-    names were checked when read from the database, a ``--flag-set``'s when given,
-    ``--opt`` is ``-O…``, the marker's level name is :func:`arrival.tag`'s). None of these
-    characters means anything to a shell inside ``'…'``, inside ``"…"`` or bare (``#``
-    only starts a comment at a word's start, and every word starts with ``-``), nor to
-    make (no ``$``), so the text is the same words in whatever quoting context the
-    user's template puts it (``make CFLAGS='{cflags}'``), in ``$CFLAGS`` and in make's
-    recipe shell. ``shlex.join`` would add quotes of its own, which end the template's."""
-    return names.flag_text([opts.opt, *arrival.carried(cell.level, flags_for(cell, language))])
-
-
-def _commands(text: str, cell: CellResult, opts: Options, inject: str) -> str:
-    """A recipe command with ``{jobs}`` and a local tree's flag placeholders filled in
-    (the placeholders stand for nothing in ``wrapper`` cells: the wrapper adds the flags)."""
-    def level(language: str) -> str:
-        return _flag_text(cell, language, opts) if inject == "build" else names.flag_text([opts.opt])
-    return text.format(jobs=opts.jobs, flags=level(next(iter(cell.flags), "c")), cflags=level("c"),
-                       cxxflags=level("c++"))
-
-
-def configured_flags(tree: Path, var: str) -> str | None:
-    """``CFLAGS``'s value as configure wrote it into the tree's top Makefile (``CFLAGS =
-    -O2 -D_LARGEFILE64_SOURCE=1``), or None where the Makefile has no such line."""
-    try:  # the tree may be a user's: only its own regular file (a link out is refused)
-        text = extract.Tree(tree, "build tree").read("Makefile").decode("utf-8", "replace")
-    except (UnsafeInput, ParseError):
-        return None
-    found = re.search(rf"^{var}\s*=[ \t]*(.*)$", text, re.M)
-    return found.group(1).strip() if found else None
-
-
-def cell_setup(recipe: Recipe, pristine: Path, base: tuple[Path, dict[str, str]], cell: CellResult,
-               opts: Options, work: Path, wrap_log: Path, progress: Progress, box: BuildSandbox
-               ) -> Setup | None:
-    """How ``cell`` builds (None: its own configure failed, and the cell with it); a
-    per-level tree is copied into the box, its configure log kept in ``work``."""
-    tree, env = base
-    if cell.inject == "wrapper":
-        return Setup(tree, _level_env(env, cell, wrap_log), _commands(recipe.build, cell, opts, "wrapper"))
-    env = {**env, "CFLAGS": _flag_text(cell, "c", opts), "CXXFLAGS": _flag_text(cell, "c++", opts),
-           LOG_ENV: str(wrap_log)}
-    build = _commands(recipe.build, cell, opts, "build")
-    if configures_per_level(recipe):
-        tree = box.box / f"tree-{arrival.tag(cell.level)}"
-        if not os.path.lexists(tree):
-            copy_tree(pristine, tree, box)
-            progress(f"{recipe.name} {cell.compiler} {cell.level}: configure with the level's flags")
-            log = work / f"configure-{tree.name}.log"
-            t = process.run(_commands(recipe.configure, cell, opts, "build"), tree, env, log,
-                            timeout=opts.timeout, box=box)
-            if t.exit != 0:
-                fail([cell], f"configure with the level's flags failed (exit {t.exit})", log, tree)
-                return None
-    elif recipe.inject == "make":
-        for var, language in recipe.make_vars:
-            configured = configured_flags(tree, var)
-            if configured is None and language not in recipe.languages:
-                continue
-            # one word for the command's shell (shlex.quote); then make expands ``$`` in
-            # it and its recipe shell reads it again: the level's part is checked text
-            # with neither (names.flag_text), the configured part is the Makefile's own
-            # line, which make and its shell read the same way without the override
-            level = names.flag_text(arrival.carried(cell.level, flags_for(cell, language)))
-            value = " ".join([configured or "", level]).strip()
-            build += f" {var}={shlex.quote(value)}"
-    return Setup(tree, env, build)
 
 
 def _build_cells(recipe: Recipe, tree: Path, tc: Toolchain, cells: list[CellResult], opts: Options,
@@ -518,19 +313,6 @@ def _is_warning_flag(a: str) -> bool:
     return (a == "-w" or a.startswith("-W")) and not a.startswith(("-Wl,", "-Wa,", "-Wp,"))
 
 
-def tu_language(driver: str, args: list[str], source: str) -> str:
-    """A TU's language as the compiler sees it: ``-x LANG``, else a C++ driver (g++,
-    clang++, c++: lua builds its .c files as C++ too), else the source's suffix."""
-    for i, a in enumerate(args):
-        if a == "-x" and i + 1 < len(args):
-            return "c++" if args[i + 1].startswith("c++") else "c"
-        if a.startswith("-x") and len(a) > 2:
-            return "c++" if a[2:].startswith("c++") else "c"
-    if "++" in os.path.basename(driver):
-        return "c++"
-    return language_of(source)
-
-
 def tus_from(entries: list[tuple[str, list[str]]], root: Path, strip_warnings: bool) -> list[Tu]:
     """Compile commands (cwd, driver + args) -> TUs named by their source relative to
     ``root`` (with '-> object' when a source is compiled more than once)."""
@@ -566,7 +348,7 @@ def capture(recipe: Recipe, tree: Path, tc: Toolchain, opts: Options, work: Path
     log, wrap_log = work / "capture.log", box.box / "capture.wrap"
     progress(f"{recipe.name} {tc.name}: build capturing the compile commands (warm-up)")
     capture = CellResult(tc.name, "", "", "off", {lang: ["-w"] for lang in recipe.languages})
-    t = process.run(_commands(recipe.build, capture, opts, "wrapper"), copy, _level_env(env, capture, wrap_log), log,
+    t = process.run(commands(recipe.build, capture, opts, "wrapper"), copy, level_env(env, capture, wrap_log), log,
                     timeout=opts.timeout, box=box)
     if t.exit != 0:
         fail(cells, f"build failed (exit {t.exit}) while capturing compile commands", log, copy)

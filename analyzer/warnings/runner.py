@@ -1,12 +1,13 @@
 """``warnings run``: build a project with each compiler at each level and keep every
 diagnostic, in structured form.
 
-Shared with the overhead matrix, not copied: the recipes and local trees
-(:mod:`analyzer.overhead.recipes`), the private work directories, configuring a copy of
-the tree and passing a level's flags where a user puts them (``study.prepare`` and
-``study.cell_setup``: ``make CFLAGS=…``, CMake's flags, ``$CFLAGS``), the compiler
-wrapper and its log, the proof that the flags arrived (:mod:`analyzer.overhead.arrival`),
-and the worker pool or Dask cluster (:mod:`analyzer.runtime.executors`).
+Built on the build base the overhead matrix stands on too (:mod:`analyzer.build`): the
+recipes and local trees (:mod:`analyzer.build.recipes`), the private work directories,
+configuring a copy of the tree and passing a level's flags where a user puts them
+(:func:`analyzer.build.steps.prepare` and :func:`analyzer.build.steps.cell_setup`:
+``make CFLAGS=…``, CMake's flags, ``$CFLAGS``), the compiler wrapper and its log, the
+proof that the flags arrived (:mod:`analyzer.build.arrival`); and the worker pool or
+Dask cluster (:mod:`analyzer.runtime.executors`).
 
 What this adds is one thing the wrapper does when asked (``STDERR_ENV``): each compiler
 process's stderr goes to a file of its own, named in its log record, and is then copied
@@ -34,13 +35,15 @@ from warnscope.database import transaction, utc_now
 from warnscope.diagnostics import Parsed, RawDiagnostic, parse_text
 from warnscope.errors import ToolFailed, WarnscopeError
 
+from analyzer.build import arrival, levels as levels_mod, process, steps
+from analyzer.build.cell import BuildCell, flags_for
+from analyzer.build.failure import first_error
+from analyzer.build.options import BuildOptions
+from analyzer.build.recipes import Recipe, is_source, tu_language
 from analyzer.build.sandbox import BuildSandbox, build_sandbox
+from analyzer.build.wrapper import FLAGS_ENV, LOG_ENV, MARKER, STDERR_ENV, Record, driver_for, read_log
+from analyzer.build.workdir import WorkDir
 from analyzer.runtime.executors import LocalExecutor
-from analyzer.overhead import arrival, levels as levels_mod, process, study
-from analyzer.overhead.recipes import Recipe, is_source
-from analyzer.overhead.results import CellResult
-from analyzer.overhead.wrapper import FLAGS_ENV, LOG_ENV, MARKER, STDERR_ENV, Record, driver_for, read_log
-from analyzer.overhead.workdir import WorkDir
 from analyzer.runtime.progress import Progress, as_progress
 from analyzer.runtime.toolchain import Toolchain
 from analyzer.warnings import formats, store
@@ -60,15 +63,15 @@ class Job:
     level: str
     flags: dict[str, list[str]]
     other_flags: dict[str, list[str]]
-    opts: study.Options
+    opts: BuildOptions
 
 
 def run(conn: sqlite3.Connection, recipe: Recipe, source: tuple[Path, str], toolchains: list[Toolchain],
-        level_names: list[str], opts: study.Options,
+        level_names: list[str], opts: BuildOptions,
         progress: Progress | Callable[[str], None] = lambda _m: None, executor: Any = None,
         workers: int | None = None) -> list[Build]:
     """Build every (compiler, level) and store each build as it finishes (one transaction
-    each; a rerun replaces a build). ``source`` is :func:`study.source_tree`'s answer."""
+    each; a rerun replaces a build). ``source`` is :func:`steps.source_tree`'s answer."""
     progress = as_progress(progress)
     tree, origin = source
     if os.path.isabs(origin):
@@ -114,14 +117,14 @@ def build(job: Job) -> Build:
     """Configure a private copy, build it once at the job's level, read every compile's
     diagnostics. A failed build keeps the diagnostics printed up to the failure."""
     fmt = formats.for_toolchain(job.tc)
-    tree = job.tree if job.tree is not None else study.source_tree(job.recipe)[0]
-    cell = CellResult(job.tc.name, job.tc.version, job.tc.identity, job.level, job.flags,
-                      inject="build", other_flags=job.other_flags)
+    tree = job.tree if job.tree is not None else steps.source_tree(job.recipe)[0]
+    cell = BuildCell(job.tc.name, job.tc.version, job.tc.identity, job.level, job.flags,
+                     inject="build", other_flags=job.other_flags)
     quiet = as_progress(lambda _m: None)
     with WorkDir(f"warnings-{job.tc.name}-") as work, \
-            build_sandbox(work, study.readable_for(job.recipe)) as box:
-        prepared = study.prepare(job.recipe, tree, job.tc, job.opts, work, [cell], quiet, box)
-        setup = prepared and study.cell_setup(job.recipe, tree, prepared, cell, job.opts, work,
+            build_sandbox(work, steps.readable_for(job.recipe)) as box:
+        prepared = steps.prepare(job.recipe, tree, job.tc, job.opts, work, [cell], quiet, box)
+        setup = prepared and steps.cell_setup(job.recipe, tree, prepared, cell, job.opts, work,
                                               box.box / "wrapper.log", quiet, box)
         if not setup:
             return _result(job, "failed", cell.error or "configure failed")
@@ -147,8 +150,8 @@ def build(job: Job) -> Build:
                                                        else "")
             return result
         arrived = arrival.check(records, job.level, "build",
-                                lambda driver, args, src: study.flags_for(
-                                    cell, job.recipe.build_flags_language(study.tu_language(driver, args, src))))
+                                lambda driver, args, src: flags_for(
+                                    cell, job.recipe.build_flags_language(tu_language(driver, args, src))))
         if not arrived.proven:
             result.status, result.error = "failed", arrived.why("build")
         return result
@@ -166,7 +169,7 @@ def _first_error(result: Build, log: Path, tree: Path) -> str | None:
                 (f" [{d.option}]" if d.option else "")
     try:
         with open(log, errors="replace") as fh:
-            line = study.first_error(fh)
+            line = first_error(fh)
     except OSError:
         return None
     return line.replace(f"{tree}/", "")[:300] if line else None
@@ -232,7 +235,7 @@ def replay_text(record: Record, tc: Toolchain, timeout: float, box: BuildSandbox
     included, is lost. The same compile in text says them all."""
     args = [a for a in record.args[1:] if not a.startswith(MARKER)]
     with tempfile.NamedTemporaryFile(dir=box.box.parent, prefix="replay-", suffix=".log") as out:
-        language = study.tu_language(record.args[0], args, next((a for a in args if is_source(a)), ""))
+        language = tu_language(record.args[0], args, next((a for a in args if is_source(a)), ""))
         t = process.run([driver_for(tc, language), *args, *TEXT_FLAGS],
                         Path(record.cwd), process.build_env(), Path(out.name), timeout=timeout, box=box)
         if t.exit == -1:
@@ -252,7 +255,7 @@ def collect(records: list[Record], tree: Path, fmt: formats.Format,
     merged: dict[tuple, Diagnostic] = {}
     tus = []
     for record, name in zip(compiles, tu_names(compiles, tree)):
-        language = study.tu_language(record.args[0], list(record.args[1:]),
+        language = tu_language(record.args[0], list(record.args[1:]),
                                      next(a for a in record.args[1:] if is_source(a)))
         exit_ = _exit(record.status)
         if record.stderr is None:

@@ -191,7 +191,7 @@ def exercise() -> dict:
     """What a build step sees of the host, run through the build sandbox by whoever calls
     it (the user half of the test: a user namespace instead of the uid pool)."""
     import tempfile
-    from analyzer.overhead import process
+    from analyzer.build import process
 
     home = Path(os.environ["HOME"])
     (home / "marker").write_text("")

@@ -20,7 +20,8 @@ import pytest
 
 from analyzer.runtime import toolchain
 from analyzer.cli import main
-from analyzer.overhead import recipes, study
+from analyzer.build import recipes, steps
+from analyzer.overhead import study
 from warnscope.database import connect
 from warnscope.apt import AptState
 from warnscope.errors import WarnscopeError
@@ -247,7 +248,7 @@ def test_report_of_a_study_without_finished_cell(gcc_db_copy, refused, tmp_path)
     conn = connect(gcc_db_copy)
     try:
         with pytest.raises(KeyboardInterrupt):
-            study.run_study(conn, recipe, study.source_tree(recipe), [toolchain.resolve("gcc-12")], ["off"],
+            study.run_study(conn, recipe, steps.source_tree(recipe), [toolchain.resolve("gcc-12")], ["off"],
                             study.Options(runs=1), interrupt)
     finally:
         conn.close()

@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 
 from analyzer.cli import main
-from analyzer.overhead import recipes, store
+from analyzer.build import recipes
+from analyzer.overhead import store
 from warnscope.database import connect
 
 pytestmark = pytest.mark.skipif(not shutil.which("gcc-12"), reason="needs gcc-12")

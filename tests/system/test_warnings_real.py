@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from analyzer.overhead.wrapper import Record
+from analyzer.build.wrapper import Record
 from analyzer.warnings import formats, runner
 from warnscope import tool
 

@@ -6,7 +6,7 @@ import subprocess
 
 import pytest
 
-from analyzer.overhead import levels
+from analyzer.build import levels
 from flagdb import names
 from warnscope.errors import BadInput, CorruptDatabase
 
@@ -78,29 +78,31 @@ def test_flag_sets_may_hold_other_options():
 
 
 def _cell(flags: list[str]):
-    from analyzer.overhead.results import CellResult
+    from analyzer.build.cell import BuildCell
 
-    return CellResult("gcc-12", "12.2.0", "x", "all", {"c": flags, "c++": flags}, inject="build")
+    return BuildCell("gcc-12", "12.2.0", "x", "all", {"c": flags, "c++": flags}, inject="build")
 
 
 @pytest.mark.parametrize("template,lines", [("printf '%s\\n' {cflags}", 6),
                                             ("printf '%s\\n' '{cflags}'", 1),
                                             ('printf "%s\\n" "{flags}"', 1)])
 def test_placeholders_hold_the_words_in_the_templates_quotes(template, lines):
-    """study fills ``{cflags}`` with the words joined, so a user's quotes around it keep
+    """A build fills ``{cflags}`` with the words joined, so a user's quotes around it keep
     them together (one line printed) and nothing ends the quotes early (shlex.join's
     quotes would); bare, they are the words themselves."""
-    from analyzer.overhead import study
+    from analyzer.build import steps
+    from analyzer.build.options import BuildOptions
 
     level = ["-Wall", "-Wformat=2", "-Wc++11-compat", "-Wnormalized=nfc"]
-    cmd = study._commands(template, _cell(level), study.Options(), "build")
+    cmd = steps.commands(template, _cell(level), BuildOptions(), "build")
     out = subprocess.run(["sh", "-c", cmd], capture_output=True, text=True, check=True).stdout
     assert out.split() == ["-O2", "--warnscope-level=all", *level]
     assert out.count("\n") == lines
 
 
 def test_placeholders_refuse_a_hostile_word():
-    from analyzer.overhead import study
+    from analyzer.build import steps
+    from analyzer.build.options import BuildOptions
 
     with pytest.raises(BadInput, match="refusing the flag"):
-        study._commands("make CFLAGS='{cflags}'", _cell(["-Wzz';touch${IFS}F;'"]), study.Options(), "build")
+        steps.commands("make CFLAGS='{cflags}'", _cell(["-Wzz';touch${IFS}F;'"]), BuildOptions(), "build")

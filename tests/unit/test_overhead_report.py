@@ -1,7 +1,6 @@
 """The overhead report's arithmetic and rendering on hand-made cells (no compiler runs):
 ratios only within one host and one inject mode, where the added CPU went by program and
-group and the one-line finding, both modes side by side, a study without finished cells,
-the TU language rule."""
+group and the one-line finding, both modes side by side, a study without finished cells."""
 from __future__ import annotations
 
 import csv
@@ -11,7 +10,7 @@ import json
 
 import pytest
 
-from analyzer.overhead import breakdown, report, study
+from analyzer.overhead import breakdown, report
 from analyzer.overhead.results import Cell, Figures, ProcessFigures, Probe, Study, TuRun
 from warnscope.measure import TreeRun
 
@@ -88,13 +87,6 @@ def test_render_failed_cell():
     rows = list(csv.DictReader(io.StringIO(report.render(report.report(INFO, cells), "csv"))))
     assert [r["error"] for r in rows] == ["", "build failed"]  # not lost when the first row has none
     assert [r["inject"] for r in rows] == ["wrapper", "wrapper"]
-
-
-def test_tu_language():
-    assert study.tu_language("/usr/bin/g++-12", ["-c", "lapi.c"], "lapi.c") == "c++"
-    assert study.tu_language("/usr/bin/gcc-12", ["-x", "c++", "-c", "a.c"], "a.c") == "c++"
-    assert study.tu_language("/usr/bin/clang-16", ["-c", "a.cc"], "a.cc") == "c++"
-    assert study.tu_language("/usr/bin/clang-16", ["-c", "a.c"], "a.c") == "c"
 
 
 def test_probe_values_by_metric():

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from analyzer.overhead import arrival
-from analyzer.overhead.wrapper import Record
+from analyzer.build import arrival
+from analyzer.build.wrapper import Record
 from analyzer.warnings import runner
 from warnscope.diagnostics import RawDiagnostic
 

@@ -8,11 +8,11 @@ import subprocess
 import sys
 import time
 
-from analyzer.overhead.workdir import LEGACY_AGE_S, WorkDir
+from analyzer.build.workdir import LEGACY_AGE_S, WorkDir
 
 HOLD = """
 import sys, time
-from analyzer.overhead.workdir import WorkDir
+from analyzer.build.workdir import WorkDir
 work = WorkDir("held-")
 (work.path / "tree").mkdir()
 print(work.path, flush=True)

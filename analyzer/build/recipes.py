@@ -1,12 +1,12 @@
-"""Projects a study can build: Debian source packages with a recipe, a local tree, or
-a compile_commands.json.
+"""Projects warnscope builds (for a study, for ``warnings run``): Debian source packages
+with a recipe, a local tree, or a compile_commands.json.
 
 A recipe's commands are shell text run in a private copy of the source tree. The
 environment gives ``$CC``/``$CXX`` (the wrappers of the compiler under test) and
 ``$CFLAGS``/``$CXXFLAGS``; ``{jobs}`` is the build's parallelism.
 
 Each recipe declares where a user puts warning flags (``inject``), which is how a
-study in ``--inject build`` passes each level's flags:
+build in ``--inject build`` passes each level's flags:
 
 * ``make``: on the make command line, ``make CFLAGS="<configured value> <flags>"``,
   on one tree configured once (the configured value is read from its Makefile);
@@ -21,6 +21,7 @@ wrapper appends the level's flags: one configured tree serves every level.
 """
 from __future__ import annotations
 
+import os
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -156,3 +157,16 @@ def check_needs(recipe: Recipe) -> None:
     missing = [p for p in recipe.needs if shutil.which(p) is None]
     if missing:
         raise WarnscopeError(f"project {recipe.name} needs {', '.join(missing)}, which is not installed")
+
+
+def tu_language(driver: str, args: list[str], source: str) -> str:
+    """A TU's language as the compiler sees it: ``-x LANG``, else a C++ driver (g++,
+    clang++, c++: lua builds its .c files as C++ too), else the source's suffix."""
+    for i, a in enumerate(args):
+        if a == "-x" and i + 1 < len(args):
+            return "c++" if args[i + 1].startswith("c++") else "c"
+        if a.startswith("-x") and len(a) > 2:
+            return "c++" if a[2:].startswith("c++") else "c"
+    if "++" in os.path.basename(driver):
+        return "c++"
+    return language_of(source)

@@ -1,9 +1,9 @@
 """The private work directories of builds, in the cache, and the sweeping of those a
 killed run left behind.
 
-Each compiler job of a study and each attribution builds in a directory of its own
-under ``<cache>/overhead/work``: a copied, configured, built source tree, often
-hundreds of MB. A run that ends normally, fails or is interrupted removes its
+Each compiler job of a study, each attribution and each build of ``warnings run``
+builds in a directory of its own under ``<cache>/overhead/work``: a copied, configured,
+built source tree, often hundreds of MB. A run that ends normally, fails or is interrupted removes its
 directory; one that is killed outright (SIGKILL, the OOM killer, a lost machine)
 cannot. So a directory is held for its whole life by an exclusive ``flock`` on its
 ``.lock`` file, which the kernel releases when its process dies, and every new work

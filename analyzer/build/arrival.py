@@ -1,7 +1,8 @@
 """Proof that a level's flags reached the compiler the way the cell says they did.
 
-In ``--inject build`` a study hands each level's flags to the build system (CFLAGS,
-CMAKE_C_FLAGS, a project's own knob) behind a marker, ``--warnscope-level=NAME``. The
+In ``--inject build`` a build (a study's, ``warnings run``'s) hands each level's flags to
+the build system (CFLAGS, CMAKE_C_FLAGS, a project's own knob) behind a marker,
+``--warnscope-level=NAME``. The
 compiler wrapper removes the marker before the compiler runs (the compiler never sees
 it) and logs every compiler process's arguments as the build system gave them. A cell
 is a measurement only if every compile of its builds carries the marker exactly once,
@@ -17,8 +18,8 @@ import re
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
-from analyzer.overhead.recipes import is_source
-from analyzer.overhead.wrapper import MARKER, Record
+from analyzer.build.recipes import is_source
+from analyzer.build.wrapper import MARKER, Record
 
 #: a level's name as it may stand in the marker (what the shell and make pass intact)
 _NAME = re.compile(r"[^A-Za-z0-9_.+-]")

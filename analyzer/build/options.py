@@ -1,0 +1,32 @@
+"""How a project is built: the options every build takes, whatever it is for.
+
+A study (:class:`analyzer.overhead.study.Options`) adds its rounds, mode and noise
+threshold; ``warnings run`` builds with these as they are.
+"""
+from __future__ import annotations
+
+import math
+import os
+import re
+from dataclasses import dataclass, field
+
+from warnscope.errors import WarnscopeError
+
+OPT_LEVELS = re.compile(r"-O([0-3sgz]|fast)?")
+
+
+@dataclass
+class BuildOptions:
+    opt: str = "-O2"
+    jobs: int = field(default_factory=lambda: os.cpu_count() or 1)
+    timeout: float = 3600.0      # seconds per build step
+    #: the ``--flag-set`` levels: name -> flags
+    custom: dict[str, list[str]] = field(default_factory=dict)
+
+    def validate(self) -> None:
+        if not OPT_LEVELS.fullmatch(self.opt):
+            raise WarnscopeError(f"--opt {self.opt}: expected -O0 … -O3, -Os, -Og, -Oz or -Ofast")
+        if self.jobs < 1:
+            raise WarnscopeError("--jobs must be at least 1")
+        if not 0 < self.timeout < math.inf:
+            raise WarnscopeError("--timeout must be positive and finite")

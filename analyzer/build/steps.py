@@ -1,0 +1,171 @@
+"""The steps of a build before it runs: the source tree, a configured private copy of
+it, and each cell's set-up (its tree, environment and command).
+
+How a level's flags reach the compiler is the cell's ``inject``: ``build`` passes them
+where a user puts them, through the build system (:mod:`analyzer.build.recipes` says
+where, per project), so every process between that variable and the compiler carries
+them; ``wrapper`` appends them in the compiler wrapper (:mod:`analyzer.build.wrapper`:
+one configured tree for every level). The wrapper logs each compiler process in both,
+which proves the flags arrived (:mod:`analyzer.build.arrival`).
+"""
+from __future__ import annotations
+
+import os
+import re
+import shlex
+from dataclasses import dataclass
+from pathlib import Path
+
+from flagdb import names
+from warnscope import extract
+from warnscope.apt import AptState
+from warnscope.errors import ParseError, UnsafeInput
+from warnscope.paths import cache_dir
+
+from analyzer.build import arrival, process
+from analyzer.build.cell import BuildCell, flags_for
+from analyzer.build.failure import fail
+from analyzer.build.options import BuildOptions
+from analyzer.build.recipes import Recipe, configures_per_level
+from analyzer.build.sandbox import BuildSandbox, check_tree, copy_tree
+from analyzer.build.wrapper import FLAGS_ENV, LOG_ENV, driver_for, wrapper_for
+from analyzer.runtime.progress import Progress
+from analyzer.runtime.toolchain import Toolchain
+
+SUITES = ("bookworm",)
+
+
+def apt_state() -> AptState:
+    return AptState(cache_dir("apt"), SUITES)
+
+
+def source_tree(recipe: Recipe) -> tuple[Path, str]:
+    """(pristine source tree, origin text) of a project; fetches a Debian package."""
+    if recipe.package:
+        tree = apt_state().source(recipe.package)
+        return tree, tree.name
+    assert recipe.source is not None
+    check_tree(recipe.source)   # copied into each build's box: refused before any write
+    return recipe.source, str(recipe.source)
+
+
+def readable_for(recipe: Recipe) -> list[Path]:
+    """What a build of ``recipe`` reads besides the system and its box
+    (:func:`analyzer.build.sandbox.build_sandbox`): the compiler wrappers, a root's
+    launchers and the roots (a compile database's tree is mirrored:
+    :func:`analyzer.build.sandbox.mirror_tree`)."""
+    from analyzer.runtime.roots import roots_dir
+    return [cache_dir("overhead", "wrappers"), cache_dir("overhead", "launchers"), roots_dir()]
+
+
+def prepare(recipe: Recipe, tree: Path, tc: Toolchain, opts: BuildOptions, work: Path,
+            cells: list[BuildCell], progress: Progress, box: BuildSandbox
+            ) -> tuple[Path, dict[str, str]] | None:
+    """A configured private copy of the tree in the build's box and the base environment;
+    None if configure failed (the cells are then marked failed). ``work`` holds the logs."""
+    copy = box.box / "tree"
+    copy_tree(tree, copy, box)
+    env = process.build_env({"CC": str(wrapper_for(driver_for(tc, "c"), "c")),
+                             "CXX": str(wrapper_for(driver_for(tc, "c++"), "c++")),
+                             "CFLAGS": opts.opt, "CXXFLAGS": opts.opt})
+    progress(f"{recipe.name} {tc.name}: configure")
+    log = work / "configure.log"
+    t = process.run(commands(recipe.configure, cells[0], opts, "wrapper"), copy, env, log,
+                    timeout=opts.timeout, box=box)
+    if t.exit != 0:
+        fail(cells, f"configure failed (exit {t.exit}): {recipe.configure}", log, copy)
+        return None
+    return copy, env
+
+
+def level_env(env: dict[str, str], cell: BuildCell, wrap_log: Path | None) -> dict[str, str]:
+    """The environment of a build that the wrapper injects into (``wrapper`` cells, the
+    capturing build of tu mode)."""
+    out = dict(env)
+    for lang, var in FLAGS_ENV.items():
+        out[var] = " ".join(flags_for(cell, lang))
+    if wrap_log is not None:
+        out[LOG_ENV] = str(wrap_log)
+    return out
+
+
+@dataclass
+class Setup:
+    """Where and how one cell builds: its configured tree, environment and command."""
+
+    tree: Path
+    env: dict[str, str]
+    build: str
+
+
+def flag_text(cell: BuildCell, language: str, opts: BuildOptions) -> str:
+    """What a ``build`` cell puts where a user puts flags: the -O level, the marker, the
+    level's flags for ``language`` (the marker proves they arrived; the wrapper drops it).
+
+    The words are joined by spaces and never quoted: each is checked to be an option of
+    letters, digits and ``+ - = , . _ : #`` (:func:`flagdb.names.flag_text`; a level's
+    names were checked when read from the database, a ``--flag-set``'s when given,
+    ``--opt`` is ``-O…``, the marker's level name is :func:`arrival.tag`'s). None of these
+    characters means anything to a shell inside ``'…'``, inside ``"…"`` or bare (``#``
+    only starts a comment at a word's start, and every word starts with ``-``), nor to
+    make (no ``$``), so the text is the same words in whatever quoting context the
+    user's template puts it (``make CFLAGS='{cflags}'``), in ``$CFLAGS`` and in make's
+    recipe shell. ``shlex.join`` would add quotes of its own, which end the template's."""
+    return names.flag_text([opts.opt, *arrival.carried(cell.level, flags_for(cell, language))])
+
+
+def commands(text: str, cell: BuildCell, opts: BuildOptions, inject: str) -> str:
+    """A recipe command with ``{jobs}`` and a local tree's flag placeholders filled in
+    (the placeholders stand for nothing in ``wrapper`` cells: the wrapper adds the flags)."""
+    def level(language: str) -> str:
+        return flag_text(cell, language, opts) if inject == "build" else names.flag_text([opts.opt])
+    return text.format(jobs=opts.jobs, flags=level(next(iter(cell.flags), "c")), cflags=level("c"),
+                       cxxflags=level("c++"))
+
+
+def configured_flags(tree: Path, var: str) -> str | None:
+    """``CFLAGS``'s value as configure wrote it into the tree's top Makefile (``CFLAGS =
+    -O2 -D_LARGEFILE64_SOURCE=1``), or None where the Makefile has no such line."""
+    try:  # the tree may be a user's: only its own regular file (a link out is refused)
+        text = extract.Tree(tree, "build tree").read("Makefile").decode("utf-8", "replace")
+    except (UnsafeInput, ParseError):
+        return None
+    found = re.search(rf"^{var}\s*=[ \t]*(.*)$", text, re.M)
+    return found.group(1).strip() if found else None
+
+
+def cell_setup(recipe: Recipe, pristine: Path, base: tuple[Path, dict[str, str]], cell: BuildCell,
+               opts: BuildOptions, work: Path, wrap_log: Path, progress: Progress, box: BuildSandbox
+               ) -> Setup | None:
+    """How ``cell`` builds (None: its own configure failed, and the cell with it); a
+    per-level tree is copied into the box, its configure log kept in ``work``."""
+    tree, env = base
+    if cell.inject == "wrapper":
+        return Setup(tree, level_env(env, cell, wrap_log), commands(recipe.build, cell, opts, "wrapper"))
+    env = {**env, "CFLAGS": flag_text(cell, "c", opts), "CXXFLAGS": flag_text(cell, "c++", opts),
+           LOG_ENV: str(wrap_log)}
+    build = commands(recipe.build, cell, opts, "build")
+    if configures_per_level(recipe):
+        tree = box.box / f"tree-{arrival.tag(cell.level)}"
+        if not os.path.lexists(tree):
+            copy_tree(pristine, tree, box)
+            progress(f"{recipe.name} {cell.compiler} {cell.level}: configure with the level's flags")
+            log = work / f"configure-{tree.name}.log"
+            t = process.run(commands(recipe.configure, cell, opts, "build"), tree, env, log,
+                            timeout=opts.timeout, box=box)
+            if t.exit != 0:
+                fail([cell], f"configure with the level's flags failed (exit {t.exit})", log, tree)
+                return None
+    elif recipe.inject == "make":
+        for var, language in recipe.make_vars:
+            configured = configured_flags(tree, var)
+            if configured is None and language not in recipe.languages:
+                continue
+            # one word for the command's shell (shlex.quote); then make expands ``$`` in
+            # it and its recipe shell reads it again: the level's part is checked text
+            # with neither (names.flag_text), the configured part is the Makefile's own
+            # line, which make and its shell read the same way without the override
+            level = names.flag_text(arrival.carried(cell.level, flags_for(cell, language)))
+            value = " ".join([configured or "", level]).strip()
+            build += f" {var}={shlex.quote(value)}"
+    return Setup(tree, env, build)

@@ -22,6 +22,14 @@ DATA_FAMILY = {"gcc": "gcc", "clang": "clang", "apple-clang": "clang"}
 
 #: optimisation levels in the order every report lists them
 OPT_LEVELS = ("-O0", "-O1", "-O2", "-O3", "-Os", "-Og", "-Oz", "-Ofast")
+#: ``-O`` alone, which GCC and clang read as ``-O1``: a build's ``--opt`` and a compile
+#: database's entry may say it; a UB level is one of :data:`OPT_LEVELS`
+OPT_BARE = "-O"
+
+
+def is_opt_option(word: str) -> bool:
+    """``word`` is an optimisation option a build may take: a level or ``-O`` alone."""
+    return word in OPT_LEVELS or word == OPT_BARE
 
 
 @dataclass(frozen=True, order=False)

@@ -50,6 +50,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from warnscope import extract
+from warnscope.compilers import OPT_BARE, OPT_LEVELS
 from warnscope.errors import ParseError, UnsafeInput
 
 #: A compile database larger than this is not one warnscope can replay.
@@ -71,7 +72,7 @@ _PLAIN = frozenset({"-c", "-pipe", "-w", "-W", "-pthread", "-pedantic", "-pedant
 
 #: Switches of harmless kinds, by shape.
 _SWITCH = re.compile(
-    r"-O([0-3sgz]|fast)?"
+    "|".join(re.escape(opt) for opt in (*OPT_LEVELS, OPT_BARE)) +   # the -O levels
     r"|-std=[A-Za-z0-9+:]+"                        # c17, gnu++20, iso9899:1999
     r"|-stdlib=(libc\+\+|libstdc\+\+)"
     r"|-W[A-Za-z0-9][A-Za-z0-9+=._:-]*"            # no comma: no -Wl, -Wa, -Wp,

@@ -7,12 +7,10 @@ from __future__ import annotations
 
 import math
 import os
-import re
 from dataclasses import dataclass, field
 
+from warnscope.compilers import OPT_LEVELS, is_opt_option
 from warnscope.errors import WarnscopeError
-
-OPT_LEVELS = re.compile(r"-O([0-3sgz]|fast)?")
 
 
 @dataclass
@@ -24,9 +22,10 @@ class BuildOptions:
     custom: dict[str, list[str]] = field(default_factory=dict)
 
     def validate(self) -> None:
-        if not OPT_LEVELS.fullmatch(self.opt):
-            raise WarnscopeError(f"--opt {self.opt}: expected -O0 … -O3, -Os, -Og, -Oz or -Ofast")
+        if not is_opt_option(self.opt):
+            raise WarnscopeError(f"--opt {self.opt}: expected one of {', '.join(OPT_LEVELS)}")
         if self.jobs < 1:
             raise WarnscopeError("--jobs must be at least 1")
         if not 0 < self.timeout < math.inf:
             raise WarnscopeError("--timeout must be positive and finite")
+

@@ -32,6 +32,7 @@ import re
 import zlib
 from dataclasses import dataclass
 
+from warnscope.compilers import OPT_LEVELS
 from warnscope.diagnostics import parse_gcc_json
 from warnscope.errors import BadInput
 from warnscope.paths import atomic_write, cache_dir
@@ -40,7 +41,6 @@ from analyzer.sandbox import runner as sandbox
 from analyzer.runtime.toolchain import Toolchain
 from analyzer.ub import disasm
 
-LEVELS = ("-O0", "-O1", "-O2", "-O3", "-Os", "-Og", "-Oz", "-Ofast")
 COMPILE_TIMEOUT = 120
 #: A compile may take long and write a big binary, but not take the machine.
 COMPILE_LIMITS = sandbox.Limits(timeout=COMPILE_TIMEOUT, cpu=COMPILE_TIMEOUT,
@@ -63,8 +63,8 @@ _NO_MEMORY = ("out of memory", "virtual memory exhausted", "Cannot allocate memo
 def normalize_level(level: str) -> str:
     """``O2`` and ``-O2`` both mean ``-O2``."""
     norm = level if level.startswith("-") else f"-{level}"
-    if norm not in LEVELS:
-        raise BadInput(f"unknown optimization level {level!r}: one of {', '.join(LEVELS)}")
+    if norm not in OPT_LEVELS:
+        raise BadInput(f"unknown optimization level {level!r}: one of {', '.join(OPT_LEVELS)}")
     return norm
 
 

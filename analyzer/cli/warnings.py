@@ -118,15 +118,24 @@ def top_cmd(ctx, projects, level, limit, as_json) -> None:
 
 
 @warnings.command("show", **FLAG_ARGS)
-@click.argument("option")
-@click.option("--project", default=None, help="Only this project's builds.")
-@click.option("--limit", type=options.COUNT, default=10, show_default=True, help="Examples shown.")
+@click.argument("option", required=False)
+@click.option("--project", default=None,
+              help="Only this project's builds (without OPTION: every diagnostic they print).")
+@click.option("--compilers", default=None, help="Only these compilers' builds, comma-separated.")
+@click.option("--level", default=None, help="Only the builds at this level.")
+@click.option("--file", "file_glob", default=None, help="Only files matching this glob (src/*.c).")
+@click.option("--limit", type=options.COUNT, default=None,
+              help="Diagnostics shown (default: 10 of one OPTION, all of a --project).")
 @click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
 @click.pass_context
-def show_cmd(ctx, option, project, limit, as_json) -> None:
-    """Where OPTION fired, with the source lines."""
+def show_cmd(ctx, option, project, compilers, level, file_glob, limit, as_json) -> None:
+    """Where OPTION fired, with the source lines; without OPTION, every diagnostic of
+    the --project's builds."""
     from analyzer.warnings import queries
 
     conn = connect(_db(ctx), write=False)
-    result = queries.show(conn, option, project, limit)
+    if limit is None and option is not None:
+        limit = 10
+    chosen = [toolchain.canonical(c) for c in _split(compilers)] if compilers else None
+    result = queries.show(conn, option, project, limit, chosen, level, file_glob)
     echo(to_json(result) if as_json else render_show(result))

@@ -95,11 +95,14 @@ def render_top(t: Top) -> str:
 
 
 def render_show(s: Show) -> str:
-    lines = [f"{s.option}: {s.total} diagnostics stored"
+    shown = ("" if len(s.examples) == s.total
+             else f"; {len(s.examples)} listed (a place and message once, whichever compiler printed it)")
+    lines = [f"{s.option or 'every option'}: {s.total} diagnostics stored{shown}"
              + ("".join(f"; not in {c}'s flag data" for c, k in s.known.items() if not k))]
     for e in s.examples:
+        option = f" [{e.option}]" if s.option is None and e.option else ""
         lines.append(f"{e.project} {e.compiler} {_where(e.file, e.line, e.column)}: {e.severity}: {e.message}"
-                     f"  ({len(e.tus)} TUs)")
+                     f"{option}  ({len(e.tus)} TUs)")
         if e.source_line is not None:
             lines.append(f"    {e.source_line.strip()}")
     return "\n".join(lines)

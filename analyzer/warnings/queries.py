@@ -10,6 +10,7 @@ are computed from the flag data (``silent``; null when the compiler is not inges
 from __future__ import annotations
 
 import difflib
+import fnmatch
 import os
 import sqlite3
 from collections import defaultdict
@@ -435,14 +436,24 @@ def _check_known(view: "FlagView", compilers: list[str], option: str) -> None:
                    + (f" (did you mean {hint}?)" if hint else ""))
 
 
-def show(conn: sqlite3.Connection, option: str, project: str | None = None, limit: int = 10) -> Show:
-    """Examples of ``option`` firing, with their source lines read from the project's tree
-    (through :class:`warnscope.extract.Tree`: regular files inside the tree only)."""
-    if not option.startswith(("-W", "-R")):
-        raise WarnscopeError(f"{option}: expected a warning option (-Wname)")
-    found = store.examples(conn, option, project)
+def show(conn: sqlite3.Connection, option: str | None, project: str | None = None,
+         limit: int | None = 10, compilers: list[str] | None = None, level: str | None = None,
+         file: str | None = None) -> Show:
+    """Examples of ``option`` firing (None: every diagnostic of ``project``), with their
+    source lines read from the project's tree (through :class:`warnscope.extract.Tree`:
+    regular files inside the tree only); ``compilers``, ``level`` and ``file`` (a glob
+    on the file's path as stored) narrow them; ``limit`` None lists them all."""
+    if option is None and project is None:
+        raise BadInput("give an OPTION, or --project to list every diagnostic of its builds")
+    if option is not None and not option.startswith(("-W", "-R")):
+        raise BadInput(f"{option}: expected a warning option (-Wname)")
+    if project is not None and project not in store.projects(conn):
+        raise _missing(conn, project, None)
+    found = store.examples(conn, option, project, compilers, level)
+    if file is not None:
+        found = [(b, d) for b, d in found if d.file is not None and fnmatch.fnmatchcase(d.file, file)]
     view = FlagView(conn)
-    if not found:
+    if not found and option is not None:
         _check_known(view, store.compilers_built(conn), option)
     sources = SourceLines()
     examples = []
@@ -453,8 +464,8 @@ def show(conn: sqlite3.Connection, option: str, project: str | None = None, limi
         seen.add((b.project, d.file, d.line, d.message))
         examples.append(Example(b.project, b.compiler, b.level, d.option, d.severity, d.file, d.line,
                                 d.column, d.message, d.tus, sources.line(b, d.file, d.line)))
-        if len(examples) >= limit:
+        if limit is not None and len(examples) >= limit:
             break
     compilers = sorted({b.compiler for b, _ in found})
-    known = {c: k for c in compilers if (k := view.known(c, option)) is not None}
+    known = {} if option is None else {c: k for c in compilers if (k := view.known(c, option)) is not None}
     return Show(option=option, known=known, examples=examples, total=len(found))

@@ -192,7 +192,8 @@ class Example:
 
 @dataclass
 class Show:
-    option: str
+    #: the option asked about; None when every diagnostic of a project is listed
+    option: str | None
     known: dict[str, bool]  # per compiler of the examples: whether the flag database knows it
     examples: list[Example]
     total: int

@@ -103,9 +103,11 @@ def compilers_built(conn: sqlite3.Connection) -> list[str]:
     return [r[0] for r in conn.execute("SELECT DISTINCT compiler FROM wn_build ORDER BY compiler")]
 
 
-def examples(conn: sqlite3.Connection, option: str, project: str | None = None) -> list[tuple[Build, Diagnostic]]:
-    """The diagnostics of ``option`` in every stored build (or one project's)."""
+def examples(conn: sqlite3.Connection, option: str | None, project: str | None = None,
+             compilers: list[str] | None = None, level: str | None = None) -> list[tuple[Build, Diagnostic]]:
+    """The diagnostics of ``option`` (None: of every option) in every stored build, or
+    those of one project, some compilers, one level."""
     out = []
-    for b in builds(conn, project, with_diagnostics=True):
-        out += [(b, d) for d in b.diagnostics if d.option == option]
+    for b in builds(conn, project, compilers, level, with_diagnostics=True):
+        out += [(b, d) for d in b.diagnostics if option is None or d.option == option]
     return out

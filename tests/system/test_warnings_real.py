@@ -333,3 +333,26 @@ def test_errors_name_what_is_stored_and_the_hint_runs(upgrade, cli_at):
     code, _, err = cli("warnings", "show", "-Wunused-variabel")
     assert code == 1 and "(did you mean -Wunused-variable?)" in err
     _ok(cli("warnings", "show", "-Wunused-variable"))
+
+
+def test_show_lists_every_diagnostic_of_a_project(upgrade, cli_at):
+    """``warnings show --project P`` without an option lists every diagnostic its builds
+    printed (a place and message once), each with its option; the filters narrow it to
+    the diagnostics the report counts for that compiler and file."""
+    cli = cli_at(upgrade)
+    every = json.loads(_ok(cli("warnings", "show", "--project", "local:upgrade", "--json")))
+    assert every["option"] is None and every["total"] >= len(every["examples"]) > 10
+    places = {(e["file"], e["line"], e["message"]) for e in every["examples"]}
+    assert len(places) == len(every["examples"])
+    report = json.loads(_ok(cli("warnings", "report", "--project", "local:upgrade", "--json")))
+    gcc12 = next(b for b in report["builds"] if b["compiler"] == "gcc-12")
+    mine = json.loads(_ok(cli("warnings", "show", "--project", "local:upgrade", "--compilers",
+                              "gcc-12", "--file", "gcc_*.c", "--json")))
+    assert mine["examples"] and all(e["file"].startswith("gcc_") for e in mine["examples"])
+    counted = sum(o["count"] for o in gcc12["by_option"] for f in [o["files"]] if f
+                  and all(x.startswith("gcc_") for x in f))
+    assert mine["total"] >= counted > 0
+    text = _ok(cli("warnings", "show", "--project", "local:upgrade"))
+    assert text.startswith("every option: ") and "[-Wuse-after-free]" in text
+    code, _, err = cli("warnings", "show")
+    assert code == 1 and "give an OPTION, or --project" in err

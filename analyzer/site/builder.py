@@ -30,7 +30,7 @@ from analyzer.site import advicedata, flagdata, overheaddata, ubdata, warningsda
 from analyzer.runtime.executors import LocalExecutor, can_fork, cores
 from analyzer.site.output import SiteWriter, WriteStats, WrittenPart
 from analyzer.site.slugs import base_slug, path_slug, slug_map, unique_slug
-from analyzer.ub.report import LETTERS
+from analyzer.ub.results import Outcome
 from warnscope import serial
 from warnscope.compilers import level_key, sort_key
 
@@ -120,7 +120,7 @@ def environment(build_ref: list[Build]):
     env.globals.update(
         flag=flag, typed_flag=typed_flag, yes=yes,
         flag_href=lambda name: build_ref[0].flag_href(name),
-        describe_change=describe_change, letters=LETTERS, signal_name=signal_name)
+        describe_change=describe_change, outcomes=Outcome, signal_name=signal_name)
     return env
 
 

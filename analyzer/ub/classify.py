@@ -27,56 +27,54 @@ from dataclasses import dataclass
 
 from analyzer.sandbox.runner import RunResult
 from analyzer.ub.corpus import Case
-
-OUTCOMES = ("expected", "unexpected-output", "crash", "hang", "nonzero-exit",
-            "nondeterministic", "compile-error", "completed")
-
+from analyzer.ub.results import Outcome
 
 @dataclass(frozen=True)
 class Verdict:
-    outcome: str
+    outcome: Outcome
     exploited: bool | None
     behaviour: str
 
 
-def run_outcome(case: Case, run: RunResult) -> str:
+def run_outcome(case: Case, run: RunResult) -> Outcome:
     """The outcome of one run (see the module docstring)."""
     if run.status == "timeout":
-        return "hang"
+        return Outcome.HANG
     if run.signal is not None and run.status == "signal":
-        return "crash"
+        return Outcome.CRASH
     if run.truncated:
-        return "unexpected-output"
+        return Outcome.UNEXPECTED_OUTPUT
     if run.exit != case.exit:
-        return "nonzero-exit"
+        return Outcome.NONZERO_EXIT
     if not case.expected:
-        return "completed"
-    return "expected" if run.stdout in case.expected else "unexpected-output"
+        return Outcome.COMPLETED
+    return Outcome.EXPECTED if run.stdout in case.expected else Outcome.UNEXPECTED_OUTPUT
 
 
 def classify(case: Case, runs: list[RunResult]) -> Verdict:
     """One verdict for a cell from its runs (at least one)."""
     outcomes = [run_outcome(case, r) for r in runs]
     signatures = {_signature(o, r) for o, r in zip(outcomes, runs)}
-    outcome = outcomes[0] if len(signatures) == 1 else "nondeterministic"
+    outcome = outcomes[0] if len(signatures) == 1 else Outcome.NONDETERMINISTIC
     return verdict(case, outcome, runs[0].stdout)
 
 
-def verdict(case: Case, outcome: str, stdout: bytes = b"") -> Verdict:
-    exploited = None if not case.expected or outcome == "compile-error" else outcome != "expected"
-    behaviour = outcome
-    if outcome in ("completed", "unexpected-output"):
+def verdict(case: Case, outcome: Outcome, stdout: bytes = b"") -> Verdict:
+    exploited = (None if not case.expected or outcome is Outcome.COMPILE_ERROR
+                 else outcome is not Outcome.EXPECTED)
+    behaviour = str(outcome)
+    if outcome in (Outcome.COMPLETED, Outcome.UNEXPECTED_OUTPUT):
         behaviour += ":" + hashlib.sha256(stdout).hexdigest()[:12]
     return Verdict(outcome=outcome, exploited=exploited, behaviour=behaviour)
 
 
 def diverges(behaviours: list[str]) -> bool:
     """A case diverges when its cells show more than one behaviour class."""
-    return len(set(behaviours) - {"compile-error"}) > 1
+    return len(set(behaviours) - {Outcome.COMPILE_ERROR}) > 1
 
 
-def _signature(outcome: str, run: RunResult) -> tuple:
+def _signature(outcome: Outcome, run: RunResult) -> tuple:
     """What must agree between runs of one cell. A hang's partial output may differ."""
-    if outcome == "hang":
+    if outcome is Outcome.HANG:
         return (outcome,)
     return (outcome, run.exit, run.signal, run.stdout)

@@ -21,7 +21,7 @@ from warnscope.errors import BadInput, NoData
 from analyzer.ub import codelabels, disasm
 from analyzer.ub import store as ub_store
 from analyzer.ub.results import (no_case, CellCode, CellRecord, CodeDiff, CodeLabel, Configuration,
-                                 DiffRow, Explanation, FunctionDiff, StoredResults)
+                                 DiffRow, Explanation, FunctionDiff, Outcome, StoredResults)
 
 
 @dataclass(frozen=True)
@@ -137,15 +137,15 @@ def _cell_code(c: CellRecord, labels, codes, cause=None) -> CellCode:
 
 def describe(c: CellRecord) -> str:
     """An outcome in a few words: 'hang', 'exit 48', 'crash (signal 11)', 'prints 3'."""
-    if c.outcome == "crash" and c.signal:
+    if c.outcome is Outcome.CRASH and c.signal:
         return f"crash (signal {c.signal})"
-    if c.outcome == "nonzero-exit":
+    if c.outcome is Outcome.NONZERO_EXIT:
         return f"exit {c.exit}"
-    if c.outcome in ("expected", "unexpected-output", "completed"):
+    if c.outcome in (Outcome.EXPECTED, Outcome.UNEXPECTED_OUTPUT, Outcome.COMPLETED):
         out = " | ".join(c.stdout.strip().splitlines())
-        word = "as expected, " if c.outcome == "expected" else ""
+        word = "as expected, " if c.outcome is Outcome.EXPECTED else ""
         return f"{word}prints {out[:40]!r}" if out else f"{word}prints nothing"
-    return c.outcome
+    return str(c.outcome)
 
 
 #: A branch target inside the function: its offset differs between builds of equal code.

@@ -33,7 +33,7 @@ from analyzer.runtime.toolchain import Toolchain
 from analyzer.ub.compile import Build, compile_program
 from analyzer.ub.corpus import Case
 from analyzer.ub.libclang import clang_warning_args, warnings_for
-from analyzer.ub.results import CellRef, CellRun, JobFailure
+from analyzer.ub.results import CellRef, CellRun, JobFailure, Outcome
 
 STORED_OUTPUT = 4096   # bytes of stdout/stderr kept in the database
 #: Time limit of the later runs of a program whose first run hung (see recheck_limits).
@@ -184,7 +184,7 @@ def run_cell(job: CellJob) -> CellResult:
     build = _build(case, job.source, job.compiler, [job.level, *job.flags], True, job.code)
     warnings = parse_gcc_json.options_fired(build.diagnostics) if job.compiler.family == "gcc" else None
     if not build.ok:
-        return CellResult(job=job, verdict=verdict(case, "compile-error"), exit=None,
+        return CellResult(job=job, verdict=verdict(case, Outcome.COMPILE_ERROR), exit=None,
                           signal=None, stdout="", stderr="", compile_log=build.log,
                           compile_cached=build.cached, warnings=warnings,
                           host=socket.gethostname(),

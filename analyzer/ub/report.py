@@ -19,12 +19,8 @@ from warnscope.compilers import level_key, sort_key
 from analyzer.ub import store as ub_store
 from analyzer.ub.classify import diverges
 from analyzer.ub.explain import labelled
-from analyzer.ub.results import (CaseReport, Cell, Configuration, Divergence, Report,
+from analyzer.ub.results import (CaseReport, Cell, Configuration, Divergence, Outcome, Report,
                                  SanitizerFinding, StoredResults)
-
-LETTERS = {"expected": ".", "completed": "=", "unexpected-output": "O", "crash": "C",
-           "hang": "H", "nonzero-exit": "X", "nondeterministic": "N", "compile-error": "E"}
-
 
 def load(conn: sqlite3.Connection, corpus: str | None = None) -> StoredResults:
     """The stored results of ``corpus`` (default: the corpus run most recently), with
@@ -119,7 +115,7 @@ def render(report: Report, *, matrix: bool = True, detail: bool = True) -> str:
         lines += [f"UB corpus {report.corpus}: {len(report.cases)} cases, "
                   f"{len(report.configurations)} configurations, {n_div} diverge", ""]
         lines += _matrix(report)
-        lines += ["", "  " + "  ".join(f"{v} {k}" for k, v in LETTERS.items()), ""]
+        lines += ["", "  " + "  ".join(f"{o.letter} {o}" for o in Outcome), ""]
     for case in report.cases if detail else []:
         lines += _detail(case)
     return "\n".join(lines).rstrip() + "\n"
@@ -129,8 +125,8 @@ def _matrix(report: Report) -> list[str]:
     groups: dict[tuple[str, str], list[str]] = {}
     for compiler, level, flags in report.configurations:
         groups.setdefault((compiler, flags), []).append(level)
-    outcome = {(c.case, c.compiler, c.level, c.flags): c.outcome
-               for case in report.cases for c in case.cells}
+    letter = {(c.case, c.compiler, c.level, c.flags): c.outcome.letter
+              for case in report.cases for c in case.cells}
     width = max([len(c.case) for c in report.cases] + [4]) + 2
     heads = [f"{comp}{' ' + flags if flags else ''}" for comp, flags in groups]
     widths = [max(len(h), len(levels)) for h, levels in zip(heads, groups.values())]
@@ -140,7 +136,7 @@ def _matrix(report: Report) -> list[str]:
              " " * (width + 2) + "  ".join(r.ljust(w) for r, w in zip(level_row, widths))]
     for case in report.cases:
         mark = "*" if case.diverges else " "
-        row = [" ".join(LETTERS.get(outcome.get((case.case, comp, l, flags)), " ") for l in levels)
+        row = [" ".join(letter.get((case.case, comp, l, flags), " ") for l in levels)
                for (comp, flags), levels in groups.items()]
         lines.append(f"{case.case.ljust(width)}{mark} "
                      + "  ".join(r.ljust(w) for r, w in zip(row, widths)))
@@ -190,17 +186,17 @@ def _detail(case: CaseReport) -> list[str]:
 
 def _describe_outcome(cell: Cell) -> str:
     o = cell.outcome
-    if o == "crash" and cell.signal:
+    if o is Outcome.CRASH and cell.signal:
         try:
             return f"crash ({signals.Signals(cell.signal).name})"
         except ValueError:
             return f"crash (signal {cell.signal})"
-    if o == "nonzero-exit":
+    if o is Outcome.NONZERO_EXIT:
         return f"exit {cell.exit}"
-    if o in ("unexpected-output", "completed"):
+    if o in (Outcome.UNEXPECTED_OUTPUT, Outcome.COMPLETED):
         out = cell.stdout.strip().replace("\n", " | ")
         return f"{o} {out[:30]!r}"
-    return o
+    return str(o)
 
 
 def _san_word(s: SanitizerFinding) -> str:

@@ -27,6 +27,32 @@ from warnscope.serial import OPTIONAL
 from analyzer.ub.disasm import Function
 
 
+class Outcome(enum.StrEnum):
+    """How a cell ended (:mod:`analyzer.ub.classify` says how each is decided), stored
+    and printed as its word, with the ``letter`` the text matrix and the site's matrix
+    show for it and the ``colour`` the site paints it (a colour of web/static/style.css).
+    In the order of the legend. A new outcome is one line here, shown everywhere."""
+
+    letter: str
+    colour: str
+
+    def __new__(cls, word: str, letter: str, colour: str) -> "Outcome":
+        member = str.__new__(cls, word)
+        member._value_ = word
+        member.letter = letter
+        member.colour = colour
+        return member
+
+    EXPECTED = ("expected", ".", "var(--ok)")
+    COMPLETED = ("completed", "=", "#e6f2e8")
+    UNEXPECTED_OUTPUT = ("unexpected-output", "O", "var(--bad)")
+    CRASH = ("crash", "C", "var(--bad)")
+    HANG = ("hang", "H", "var(--hang)")
+    NONZERO_EXIT = ("nonzero-exit", "X", "var(--bad)")
+    NONDETERMINISTIC = ("nondeterministic", "N", "var(--odd)")
+    COMPILE_ERROR = ("compile-error", "E", "var(--err)")
+
+
 # ------------------------------------------------------------------ stored records
 
 @dataclass(frozen=True, kw_only=True)
@@ -87,7 +113,7 @@ class CellRecord:
     level: str
     flags: str
     key: str
-    outcome: str
+    outcome: Outcome
     exploited: bool | None
     behaviour: str
     exit: int | None
@@ -175,7 +201,7 @@ class CellCode:
     compiler: str
     level: str
     flags: str
-    outcome: str
+    outcome: Outcome
     said: str
     labels: list[CodeLabel] | None
     code_note: str
@@ -260,7 +286,7 @@ class Cell:
     compiler: str
     level: str
     flags: str
-    outcome: str
+    outcome: Outcome
     exploited: bool | None
     exit: int | None
     signal: int | None
@@ -425,7 +451,7 @@ class Probe:
     (``flags`` after the level), classified as a cell is."""
 
     flags: list[str]
-    outcome: str
+    outcome: Outcome
     #: what divergence compares (the outcome, with the stdout's digest where it matters)
     behaviour: str
     exit: int | None
@@ -544,7 +570,7 @@ def cause_from_plain(d: dict) -> Cause:
     """A :class:`Cause` back from its JSON (the cache, the database); a value of another
     shape is a TypeError, KeyError or ValueError for the caller to handle."""
     def probe(p: dict | None) -> Probe | None:
-        return None if p is None else Probe(**p)
+        return None if p is None else Probe(**{**p, "outcome": Outcome(p["outcome"])})
 
     return Cause(**{**d, "status": WhyStatus(d["status"]), "baseline": probe(d["baseline"]),
                     "observed": probe(d["observed"]),

@@ -21,7 +21,7 @@ from warnscope.serial import plain
 
 from analyzer.ub.corpus import Case
 from analyzer.ub.jobs import CellResult, ClangWarningsResult, Result, SanitizerResult
-from analyzer.ub.results import (CaseInfo, Cause, CellRecord, CellRun, SanitizerRecord,
+from analyzer.ub.results import (CaseInfo, Cause, CellRecord, CellRun, Outcome, SanitizerRecord,
                                  StoredResults, WarningRecord, cause_from_plain)
 
 
@@ -241,7 +241,7 @@ def _cell(conn: sqlite3.Connection, r: sqlite3.Row) -> CellRecord:
     except TypeError:  # not an object, or not the keys of a run
         raise _corrupt(conn, where, "not a list of runs") from None
     return CellRecord(case_id=r["case_id"], compiler=r["compiler"], level=r["level"],
-                      flags=r["flags"], key=r["key"], outcome=r["outcome"],
+                      flags=r["flags"], key=r["key"], outcome=Outcome(r["outcome"]),
                       exploited=_bool(r["exploited"]), behaviour=r["behaviour"], exit=r["exit"],
                       signal=r["signal"], stdout=r["stdout"], stderr=r["stderr"],
                       compile_log=r["compile_log"], compiler_version=r["compiler_version"],

@@ -49,7 +49,7 @@ from analyzer.ub.compile import compile_program
 from analyzer.ub.corpus import Case
 from analyzer.ub.explain import describe
 from analyzer.ub.jobs import CellJob, CellResult, execute
-from analyzer.ub.results import (Cause, GuardCheck, JobFailure, PassChange, Probe,
+from analyzer.ub.results import (Cause, GuardCheck, JobFailure, Outcome, PassChange, Probe,
                                  WhyStatus, cause_from_plain)
 
 #: Bump when what a cached answer means changes.
@@ -122,9 +122,9 @@ class Prober:
                                            f"{result.stage}: {result.detail}")
         p = to_probe(list(flags), result)
         self.seen[key] = p
-        if p.outcome == "compile-error":
+        if p.outcome is Outcome.COMPILE_ERROR:
             self.errors[key] = _error_line(result.compile_log)
-        if p.outcome == "nondeterministic":
+        if p.outcome is Outcome.NONDETERMINISTIC:
             raise _Stop(WhyStatus.UNSTABLE, f"the build {shown(lvl, flags)} behaves "
                                             "differently from one run to the next")
         return p
@@ -185,8 +185,8 @@ def search(prober: Prober) -> Cause:
     try:
         baseline = prober([], level="-O0")
         observed = prober([])
-        if "compile-error" in (baseline.outcome, observed.outcome):
-            which = "-O0" if baseline.outcome == "compile-error" else prober.level
+        if Outcome.COMPILE_ERROR in (baseline.outcome, observed.outcome):
+            which = "-O0" if baseline.outcome is Outcome.COMPILE_ERROR else prober.level
             error = prober.errors.get((which, *prober.cell_flags), "")
             raise _Stop(WhyStatus.UNKNOWN, f"the {which} build does not compile"
                         + (f" ({error})" if error else ""))
@@ -463,6 +463,6 @@ def _gcc(prober: Prober, baseline: Probe, found: _Found) -> None:
 def _guards(prober: Prober, baseline: Probe, found: _Found) -> None:
     for flag in GUARDS.get(prober.compiler.family, ()):
         p = prober([flag])
-        restores = None if p.outcome == "compile-error" else p.behaviour == baseline.behaviour
+        restores = None if p.outcome is Outcome.COMPILE_ERROR else p.behaviour == baseline.behaviour
         found.guards.append(GuardCheck(flag=flag, restores=restores,
                                        said="refused by the compiler" if restores is None else p.said))

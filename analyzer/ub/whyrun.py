@@ -19,7 +19,7 @@ from analyzer.runtime.toolchain import Toolchain
 from analyzer.ub import store as ub_store
 from analyzer.ub import why as ub_why
 from analyzer.ub.corpus import Case
-from analyzer.ub.results import Cause, CellRef, CellRecord, JobFailure
+from analyzer.ub.results import Cause, CellRef, CellRecord, JobFailure, Outcome
 
 
 @dataclass(frozen=True)
@@ -40,7 +40,7 @@ def divergent(cells: list[CellRecord]) -> list[CellRecord]:
     out = []
     for c in cells:
         o0 = ref.get((c.case_id, c.compiler, c.flags))
-        if c.level == "-O0" or o0 is None or "compile-error" in (c.outcome, o0.outcome):
+        if c.level == "-O0" or o0 is None or Outcome.COMPILE_ERROR in (c.outcome, o0.outcome):
             continue
         if c.behaviour != o0.behaviour:
             out.append(c)

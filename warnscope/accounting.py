@@ -7,7 +7,7 @@ task, so that the table *sums to the tree's rusage* and the residual can be chec
 on every run.
 
 Why BPF on ``sched:sched_switch`` (measured on this project's kernel, 6.x, HZ 250,
-40 short compiles, 122 processes, tree rusage 0.61–0.63 s; see ../shared/DESIGN.md):
+40 short compiles, 122 processes, tree rusage 0.61–0.63 s):
 
 * taskstats exit records take their CPU in ``do_exit`` before the scheduler's last
   update: 0.46–0.55 s of 0.61 s, a tail short per process;

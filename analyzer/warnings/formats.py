@@ -1,9 +1,11 @@
 """Which diagnostics format each compiler is asked for, and its parser.
 
-Chosen by what carries the option per diagnostic on real output (DESIGN.md, "Diagnostics
-as data"): GCC 9-15 JSON; GCC 16 SARIF (it has no JSON; its ``ruleId`` is the option);
-clang text with ``[-Wflag]`` for every version, since clang's SARIF (16 and 19 measured)
-carries no option name, only an internal diagnostic number. The flags are appended by
+Chosen by what carries the option per diagnostic on real output, measured on each
+version: GCC 9-15 JSON (``-fdiagnostics-format=json``; GCC 13-15 also have SARIF); GCC 16
+SARIF (it has no JSON; its ``ruleId`` is the option); clang text with ``[-Wflag]`` for
+every version (``-fdiagnostics-show-option``, on by default), since clang 14 has no SARIF
+and clang's SARIF (16 and 19 measured) carries no option name, only an internal
+diagnostic number. The flags are appended by
 the compiler wrapper to every compile, after the level's flags (they change the format,
 not which warnings fire).
 """

@@ -45,7 +45,8 @@ def test_facts_every_version(clang_major, real_data):
 
 
 def test_clang16_counts(real_data):
-    """Measured once by hand from the tables (DESIGN.md), now held by the parser."""
+    """Counted once by hand in clang-16's generated tables (DiagnosticGroups: 962 groups,
+    among them 45 aliases and 40 ignored switches; plus -Weverything), now held by the parser."""
     flags = real_data(16).flags
     assert sum(1 for f in flags if f.alias_of) == 45
     assert sum(1 for f in flags if f.ignored) == 40

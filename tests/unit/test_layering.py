@@ -3,7 +3,18 @@ site, and nothing below it imports it. A library that reached up into the CLI wo
 drag click and every command's wording into the site, the benchmarks and other
 libraries, and a change of wording in one command would silently change another
 renderer. Read from the source (the import statements themselves, with ``ast``), so a
-lazy import inside a function counts as much as one at the top of a module."""
+lazy import inside a function counts as much as one at the top of a module.
+
+Below the CLI, the families (:data:`FAMILIES`) stand side by side on one base: each
+imports the shared base (``warnscope``), ``flagdb``, the build base (``analyzer.build``),
+the runtime (``analyzer/runtime/``: executors, progress, toolchains, roots; also spelled
+as the loose modules they were) and the sandbox (``analyzer/sandbox/``, or
+``analyzer.sandbox`` and ``analyzer.sandbox_ns`` as modules), and the GCC plugin's driver
+(``analyzer.gccplugin``) -- never another family, so a change inside one family cannot
+silently change another. One exception, stated in :data:`SITE_READS`: the site renders
+every family's data, so it may import the modules listed there (each family's results
+and the modules that read or shape them), and no other module of a family.
+"""
 from __future__ import annotations
 
 import ast
@@ -22,22 +33,40 @@ def module_name(path: Path, root: Path = ROOT) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-def imported_modules(path: Path, root: Path = ROOT) -> list[tuple[int, str]]:
-    """(line, absolute module name) of every import in ``path``; ``from X import y``
-    counts as both ``X`` and ``X.y`` (``y`` may be a module), relative imports resolved."""
+def import_statements(path: Path, root: Path = ROOT) -> list[tuple[int, str, list[str]]]:
+    """(line, absolute module, names taken from it) of every import in ``path``: ``import
+    a.b`` is ``(n, "a.b", [])``, ``from a import b, c`` is ``(n, "a", ["b", "c"])``,
+    relative imports resolved."""
     package = module_name(path, root).split(".")
     if path.name != "__init__.py":
         package = package[:-1]
     found = []
     for node in ast.walk(ast.parse(path.read_bytes(), str(path))):
         if isinstance(node, ast.Import):
-            found += [(node.lineno, alias.name) for alias in node.names]
+            found += [(node.lineno, alias.name, []) for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
             base = package[:len(package) - node.level + 1] if node.level else []
             module = ".".join([*base, *([node.module] if node.module else [])])
-            found.append((node.lineno, module))
-            found += [(node.lineno, f"{module}.{alias.name}") for alias in node.names]
+            found.append((node.lineno, module, [alias.name for alias in node.names]))
     return found
+
+
+def imported_modules(path: Path, root: Path = ROOT) -> list[tuple[int, str]]:
+    """(line, absolute module name) of every import in ``path``; ``from X import y``
+    counts as both ``X`` and ``X.y`` (``y`` may be a module), relative imports resolved."""
+    found = []
+    for line, module, names in import_statements(path, root):
+        found += [(line, module), *((line, f"{module}.{name}") for name in names)]
+    return found
+
+
+def imported_names(path: Path, root: Path = ROOT) -> list[tuple[int, str]]:
+    """(line, absolute name) of what each import in ``path`` binds: ``import a.b`` is
+    ``a.b``, ``from a import b`` is ``a.b`` (``b`` a module or a name in ``a``): what a
+    module takes of another, not the package it is taken from."""
+    return [(line, f"{module}.{name}") if names else (line, module)
+            for line, module, names in import_statements(path, root)
+            for name in (names or [""])]
 
 
 def is_cli(module: str) -> bool:
@@ -76,11 +105,91 @@ def test_the_scan_sees_every_form_of_import(tmp_path):
     assert not any(is_cli(m) for _, m in imported_modules(clean, tmp_path))
 
 
-
 #: the families of ``analyzer``: each imports the shared base, the runtime modules,
 #: ``analyzer.build`` and ``flagdb``, never another family
 FAMILIES = ("analyzer.warnings", "analyzer.ub", "analyzer.overhead", "analyzer.advise",
             "analyzer.verify", "analyzer.site")
+#: what a family may import of the project besides itself (a module and what is under it)
+BASE = ("warnscope", "flagdb", "analyzer.build", "analyzer.gccplugin",
+        "analyzer.runtime", "analyzer.executors", "analyzer.progress", "analyzer.toolchain",
+        "analyzer.roots", "analyzer.sandbox", "analyzer.sandbox_ns")
+#: the project's own top-level packages (anything else is the standard library or a dependency)
+FIRST_PARTY = ("analyzer", "flagdb", "warnscope", "bench", "tests")
+#: the exception: the modules of other families the site may import, because it renders
+#: their data (their results, stores and queries, and the reports built from them)
+SITE_READS = {
+    "analyzer.site": (
+        "analyzer.advise.advice", "analyzer.advise.results", "analyzer.advise.rules",
+        "analyzer.advise.store",
+        "analyzer.overhead.breakdown", "analyzer.overhead.report", "analyzer.overhead.results",
+        "analyzer.overhead.store",
+        "analyzer.ub.compile", "analyzer.ub.corpus", "analyzer.ub.disasm", "analyzer.ub.explain",
+        "analyzer.ub.report", "analyzer.ub.results", "analyzer.ub.store",
+        "analyzer.warnings.queries", "analyzer.warnings.results", "analyzer.warnings.store"),
+}
+
+
+def under(module: str, prefix: str) -> bool:
+    return module == prefix or module.startswith(prefix + ".")
+
+
+def foreign_imports(root: Path = ROOT) -> list[str]:
+    """``path:line: imports name`` for every name a family's module imports of the
+    project that is neither its own family's nor the base's (nor, for the site, under
+    one of :data:`SITE_READS`)."""
+    wrong = []
+    for family in FAMILIES:
+        allowed = (family, *BASE, *SITE_READS.get(family, ()))
+        for path in sorted((root / Path(*family.split("."))).rglob("*.py")):
+            for line, name in imported_names(path, root):
+                if name.split(".")[0] not in FIRST_PARTY or name in FIRST_PARTY:
+                    continue
+                if not any(under(name, a) for a in allowed):
+                    wrong.append(f"{path.relative_to(root)}:{line}: imports {name}")
+    return wrong
+
+
+def test_a_family_imports_no_other_family():
+    """Every family is a package of ``analyzer`` and imports only itself and the base."""
+    assert {p.name for p in (ROOT / "analyzer").iterdir() if (p / "__init__.py").exists()} >= \
+        {f.split(".")[1] for f in FAMILIES}
+    assert foreign_imports() == []
+
+
+def test_the_build_base_imports_no_family():
+    """``analyzer/build`` is what the overhead and warnings families stand on: importing
+    either would tie one family's builds to the other's internals again."""
+    files = sorted((ROOT / "analyzer" / "build").rglob("*.py"))
+    assert ROOT / "analyzer" / "build" / "steps.py" in files
+    wrong = [f"{p.relative_to(ROOT)}:{line}: imports {name}"
+             for p in files for line, name in imported_names(p)
+             if any(under(name, f) for f in FAMILIES) or is_cli(name)]
+    assert wrong == []
+
+
+def test_a_planted_cross_family_import_is_found(tmp_path):
+    """The check itself fails on a family importing another (the test above would pass
+    vacuously if it read nothing): here warnings importing the overhead study, the site
+    importing a family's module outside :data:`SITE_READS`, and a UB module the CLI."""
+    for family in FAMILIES:
+        (tmp_path / Path(*family.split("."))).mkdir(parents=True)
+    planted = {"analyzer/warnings/runner.py": "from analyzer.overhead import study\n",
+               "analyzer/site/pages.py": "def f():\n    import analyzer.ub.run\n",
+               "analyzer/ub/jobs.py": "from analyzer.cli import render\n"}
+    clean = ("import os\nimport click\nfrom warnscope import tool\nfrom flagdb import store\n"
+             "from analyzer.build import steps\nfrom analyzer.build.recipes import Recipe\n"
+             "from analyzer.runtime.toolchain import Toolchain\nfrom analyzer import executors, toolchain\n"
+             "from analyzer.sandbox import runner\nimport analyzer.sandbox_ns\n"
+             "from analyzer.overhead import store\nfrom .results import CellResult\n")
+    for rel, text in planted.items():
+        (tmp_path / rel).write_text(text)
+    (tmp_path / "analyzer/overhead/study.py").write_text(clean)
+    (tmp_path / "analyzer/site/overheaddata.py").write_text("from analyzer.overhead import store\n"
+                                                             "from analyzer.warnings.results import Build\n")
+    assert foreign_imports(tmp_path) == [
+        "analyzer/warnings/runner.py:1: imports analyzer.overhead.study",
+        "analyzer/ub/jobs.py:1: imports analyzer.cli.render",
+        "analyzer/site/pages.py:2: imports analyzer.ub.run"]
 
 
 def test_the_advice_imports_no_other_family():

@@ -2,7 +2,7 @@
 
 :mod:`analyzer.overhead.store` returns these dataclasses; ``--json`` prints
 :func:`warnscope.serial.to_json` of them, the text, CSV and Markdown renderers
-(:mod:`analyzer.overhead.report`) and the site (:mod:`analyzer.site.overheaddata`) read
+(:mod:`analyzer.overhead.report`) and the site (:mod:`analyzer.site.overhead`) read
 the same objects, so a field renamed here changes every output at once and nothing
 parses rendered text.
 

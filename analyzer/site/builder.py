@@ -1,8 +1,11 @@
 """``warnscope site build``: the database rendered into a static site.
 
-Sections each write their pages (HTML beside the JSON of the same results the CLI's
-``--json`` prints); the index comes last, with the headlines the sections left. A
-later capability adds its pages by adding a section to :data:`SECTIONS`.
+The data is loaded once; then each family's module writes its pages (HTML beside the
+JSON of the same results the CLI's ``--json`` prints): :mod:`analyzer.site.flags`,
+``projects`` (the warnings builds), ``advise``, ``ub`` and ``overhead``, each with the
+loading and shaping its pages read; the index comes last, with the headlines the
+sections left. A later capability adds its pages by adding a module and its section
+to :data:`SECTIONS`.
 
 Every link is relative, so the site works from ``file://`` and from any static
 host; no page loads anything from outside the site.
@@ -12,83 +15,24 @@ from __future__ import annotations
 import concurrent.futures as cf
 import functools
 import gc
-import json
 import signal as signals
 import sqlite3
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Callable
 
 from markupsafe import Markup, escape
 
-from flagdb import compare
 from flagdb.describe import describe_change
 from warnscope.errors import WarnscopeError
 
-from analyzer.site import advicedata, flagdata, overheaddata, ubdata, warningsdata, web_dir
 from analyzer.runtime.executors import LocalExecutor, can_fork, cores
+from analyzer.site import advise, flags, overhead, projects, ub, web_dir
 from analyzer.site.output import SiteWriter, WriteStats, WrittenPart
-from analyzer.site.slugs import base_slug, path_slug, slug_map, unique_slug
+from analyzer.site.pages import Build
+from analyzer.site.slugs import slug_map
 from analyzer.ub.results import Outcome
-from warnscope import serial
-from warnscope.compilers import level_key, sort_key
-
-#: the top navigation: title -> page (relative to the site root)
-NAV = (("Compilers", "index.html#compilers"), ("Flags", "flags/index.html"),
-       ("Diffs", "diffs/index.html"), ("Projects", "projects/index.html"), ("UB", "ub/index.html"),
-       ("Overhead", "overhead/index.html"))
-
-
-@dataclass
-class Headline:
-    """A block of the index page a section contributes (``template`` in ``web/templates``)."""
-
-    template: str
-    context: dict[str, Any]
-
-
-@dataclass
-class Build:
-    """One build: the loaded data, the template environment, the writer."""
-
-    conn: sqlite3.Connection
-    writer: SiteWriter
-    env: Any
-    compilers: list[flagdata.CompilerView] = field(default_factory=list)
-    histories: list[flagdata.FlagHistory] = field(default_factory=list)
-    #: flag name -> page slug
-    slugs: dict[str, str] = field(default_factory=dict)
-    #: (compiler, flag name) -> its history entry
-    entry: dict[tuple[str, str], Any] = field(default_factory=dict)
-    headlines: list[Headline] = field(default_factory=list)
-    #: diff pages: (old, new, file stem, result)
-    diffs: list[tuple[str, str, str, Any]] = field(default_factory=list)
-    #: the projects of the warnings builds, and the compilers that built them
-    projects: list[warningsdata.ProjectView] = field(default_factory=list)
-    built: list[str] = field(default_factory=list)
-    #: flag name -> the builds it fired in, with the link to their examples
-    fired: dict[str, list[warningsdata.FiredLink]] = field(default_factory=dict)
-    #: project slug -> which warnings to turn on (``warnscope advise``, default rules)
-    advice: dict[str, Any] = field(default_factory=dict)
-
-    def page(self, rel: str, template: str, **context: Any) -> None:
-        """Render ``template`` to ``rel``; ``root`` leads from the page back to the site root."""
-        root = "../" * rel.count("/")
-        html = self.env.get_template(template).render(root=root, nav=NAV, **context)
-        self.writer.write(rel, html)
-
-    def json(self, rel: str, value: Any) -> None:
-        """The results beside the page: the objects ``--json`` prints (:func:`plain`'s
-        values), in compact form (no indentation: a third of the size). The encoder walks
-        lists, dicts and strings at C speed (:mod:`warnscope.serial`)."""
-        self.writer.write(rel, serial.dumps(value) + "\n")
-
-    def flag_href(self, name: str | None) -> str | None:
-        """The flag page of a name, from the site root; None for a name with no page."""
-        slug = self.slugs.get(name) if name else None
-        return f"flags/{slug}.html" if slug else None
-
 
 
 def environment(build_ref: list[Build]):
@@ -140,230 +84,14 @@ def signal_name(number: int | None) -> str:
         return f"signal {number}"
 
 
-# ------------------------------------------------------------------ sections
-
-#: the advice page's sections: (verdict, title), listed in full
-ADVICE_SECTIONS = (
-    ("breaks-build", "Breaks the build: a build at all failed on it"),
-    ("turn-on", "Turn on now: silent here, catches UB"),
-    ("fix-first", "Fix first: fires here and catches UB (by UB cases per diagnostic)"),
-    ("costly", "Costly: would be turned on, but for its measured cost"),
-    ("not-portable", "Not portable: would be turned on, not every compiler knows it"),
-    ("review", "Review: fires a few times, catches no UB"),
-    ("style", "Style, your call: fires often for what it catches"),
-)
-
-def compiler_pages(b: Build) -> None:
-    """One page per compiler version: its flags with a filter box, its -Wall/-Wextra trees;
-    beside it a page of everything it can warn about (clang's -Weverything tree, GCC's
-    "all warnings" set), kept apart so the compiler page stays light."""
-    for view in b.compilers:
-        trees = [(group, base_slug(group), node) for group, node in view.trees.items()]
-        # each flag with its history entry, joined here rather than by a call per row
-        rows = [(f, b.entry.get((view.name, f.name))) for f in view.flags]
-        b.page(f"compilers/{view.name}.html", "compiler.html", view=view, trees=trees, rows=rows)
-        b.json(f"compilers/{view.name}.json", view.flags)
-        for group, tree in view.trees.items():
-            b.json(f"compilers/{view.name}.{base_slug(group)}.json", tree)
-        b.page(f"compilers/{view.name}.everything.html", "everything.html", view=view,
-               ungrouped=flagdata.ungrouped(view))
-        b.json(f"compilers/{view.name}.everything.json", view.everything)
-    b.json("compilers.json", [v.row for v in b.compilers])
-
-
-def flag_pages(b: Build) -> None:
-    """One page per flag name across both families: its history table and timeline.
-
-    A page has a timeline item and a history row per version (some 30,000 of each in a
-    build of 20 versions); the item and the row's first cells depend only on the version
-    and on the entry's state, so each distinct one is rendered once (the macros of
-    ``_macros.html``) and reused as markup, rather than escaped again on every page."""
-    names = [(h.name, b.slugs[h.name]) for h in b.histories]
-    macros = b.env.get_template("_macros.html").module
-    root = "../"  # flags/X.html
-    items: dict[tuple, Markup] = {}
-    heads: dict[tuple, Markup] = {}
-    for h in b.histories:
-        slug = b.slugs[h.name]
-        rows = []
-        for e, desc, kind in zip(h.entries, h.descriptions, h.kinds):
-            state = (e.compiler, e.present, e.in_wall, e.in_wextra)
-            item = items.get(state)
-            if item is None:
-                item = items[state] = macros.timeline_item(e)
-            version = (e.compiler, e.version, e.present)
-            head = heads.get(version)
-            if head is None:
-                head = heads[version] = macros.history_head(e, root)
-            rows.append((e, desc, kind, item, head))
-        b.page(f"flags/{slug}.html", "flag.html", h=h, slug=slug, rows=rows,
-               fired=b.fired.get(h.name, []), built=b.built)
-        b.json(f"flags/{slug}.json", h.entries)
-    b.page("flags/index.html", "flags.html", names=names)
-    b.writer.write("data/names.json", json.dumps(names, separators=(",", ":")) + "\n")
-    b.writer.write("data/names.js", "window.WARNSCOPE_FLAGS = "
-                   + json.dumps(names, separators=(",", ":")) + ";\n")
-
-
-def diff_pairs(views: list[flagdata.CompilerView]) -> list[tuple[str, str]]:
-    """Consecutive versions of each family, then across families: every GCC against the
-    newest clang and the newest GCC against every clang. Not every GCC against every
-    clang: with a dozen versions of each that product would be most of the build and
-    of the site's weight, and the pairs kept answer the questions asked (what moving
-    to today's clang changes; how today's GCC compares with each clang)."""
-    pairs = []
-    by_family: dict[str, list[str]] = {}
-    for v in views:
-        by_family.setdefault(v.family, []).append(v.name)
-    for names in by_family.values():
-        pairs += list(zip(names, names[1:]))
-    gccs, clangs = by_family.get("gcc", []), by_family.get("clang", [])
-    if gccs and clangs:
-        cross = [(g, clangs[-1]) for g in gccs] + [(gccs[-1], c) for c in clangs]
-        pairs += list(dict.fromkeys(cross))
-    return pairs
-
-
-def diff_pages(b: Build) -> None:
-    views = {v.name: v for v in b.compilers}
-    for old, new in diff_pairs(b.compilers):
-        result = compare.diff(views[old].data, views[new].data)
-        stem = f"{old}--{new}"
-        b.diffs.append((old, new, stem, result))
-        b.page(f"diffs/{stem}.html", "diff.html", d=result)
-        b.json(f"diffs/{stem}.json", result)
-    b.page("diffs/index.html", "diffs.html", diffs=b.diffs)
-
-
-def project_pages(b: Build) -> None:
-    """Per project of the warnings builds: its page (per build, the diagnostics by option,
-    the options the flag database does not know marked, the level's options that never
-    fired; the upgrades), a page of examples per build and a diff page per upgrade. The
-    JSON beside them is ``warnings report --json``, the build as ``warnings run --json``
-    gives it, and ``warnings diff --json``."""
-    for v in b.projects:
-        b.page(f"projects/{v.slug}.html", "project.html", v=v, advice=b.advice.get(v.slug))
-        b.json(f"projects/{v.slug}.json", v.report)
-        for p in v.builds:
-            b.page(f"projects/{v.slug}/{p.stem}.html", "project_build.html", v=v, p=p,
-                   limit=warningsdata.EXAMPLES)
-            b.json(f"projects/{v.slug}/{p.stem}.json", p.build)
-        for d in v.diffs:
-            b.page(f"projects/{v.slug}/{d.stem}.html", "project_diff.html", v=v, d=d)
-            b.json(f"projects/{v.slug}/{d.stem}.json", d.diff)
-    b.page("projects/index.html", "projects.html", projects=b.projects)
-    b.headlines.append(Headline("_projects_headline.html", {"projects": b.projects}))
-
-
-def advice_pages(b: Build) -> None:
-    """Per project built at ``all``: which warnings to turn on, the rows by verdict with
-    their reasons and the set per compiler; the JSON beside it is ``warnscope advise
-    --json`` with the default rules."""
-    for v in b.projects:
-        advice = b.advice.get(v.slug)
-        if advice is not None:
-            b.page(f"projects/{v.slug}/advice.html", "advice.html", v=v, a=advice, verdicts=ADVICE_SECTIONS)
-            b.json(f"projects/{v.slug}/advice.json", advice)
-
-
-def ub_pages(b: Build) -> None:
-    """Per corpus: the matrix (divergent cases first) and a page per case."""
-    corpora = ubdata.load_corpora(b.conn)
-    stems = corpus_stems([view.corpus for view in corpora])
-    listed = []
-    for view in corpora:
-        stem = stems[view.corpus]
-        report = view.report
-        columns = _columns(report.configurations)
-        case_slugs = slug_map([c.case for c in report.cases], base=path_slug)
-        outcome = {(c.case, c.compiler, c.level, c.flags): c
-                   for case in report.cases for c in case.cells}
-        b.page(f"ub/{stem}.html", "ub_matrix.html", view=view, stem=stem, columns=columns,
-               case_slugs=case_slugs, outcome=outcome)
-        b.json(f"ub/{stem}.json", report)
-        for case in report.cases:
-            source = view.sources.get(case.case)
-            code = Markup(ubdata.highlight(source)) if source and source.text is not None else None
-            cells = sorted(case.cells, key=lambda c: (sort_key(c.compiler), c.flags,
-                                                      level_key(c.level)))
-            sanitizers = sorted(case.sanitizers.items(), key=lambda kv: sort_key(kv[0]))
-            ex = view.explanations.get(case.case)
-            asm = [(cc, Markup(ubdata.assembly(cc.functions)) if cc.functions else None)
-                   for cc in (ex.configurations if ex else [])]
-            b.page(f"ub/{stem}/{case_slugs[case.case]}.html", "ub_case.html", case=case,
-                   stem=stem, view=view, source=source, code=code, cells=cells,
-                   sanitizers=sanitizers, asm=asm, diff=ex.diff if ex else None)
-        listed.append((view, stem))
-    b.writer.write("static/pygments.css", ubdata.pygments_css() + "\n")
-    b.page("ub/index.html", "ub_index.html", corpora=listed)
-    b.headlines.append(Headline("_ub_headline.html", {"corpora": listed}))
-
-
-def corpus_stems(corpora: list[str]) -> dict[str, str]:
-    """Each corpus directory's page name under ``ub/``: its base name's slug, and for a
-    later corpus of the same base name its whole path's; never ``index`` (the page
-    listing them), never one name for two corpora. ``corpora`` come most recently run
-    first: that one keeps the short name."""
-    names = slug_map([Path(c).name or "corpus" for c in corpora], reserved={"index"})
-    taken = {"index"}
-    stems = {}
-    for corpus in corpora:
-        stem = names[Path(corpus).name or "corpus"]
-        if stem in taken:  # two corpora of one base name: the path tells them apart
-            stem = path_slug(corpus)
-        stems[corpus] = unique_slug(stem, corpus, taken)
-    return stems
-
-
-def overhead_pages(b: Build) -> None:
-    """Per study: the classic table (ratio to ``off`` with its min–max range), charts with
-    min–max error bars, the compiler vs build-system CPU split, the CPU by process group
-    and where each level's added CPU went (where the kernel accounted for every
-    process), both inject modes side by side where both ran, the top TUs of a
-    tu-mode study and attribution where stored; the JSON beside each page is
-    ``overhead report --json`` (and the cells of ``overhead run --json``)."""
-    views = overheaddata.load_studies(b.conn)
-    for view in views:
-        charts = {}
-        for kind, make in (("ratio", overheaddata.ratio_chart), ("cpu", overheaddata.cpu_chart),
-                           ("process", overheaddata.process_chart)):
-            svg = make(view)
-            if svg is not None:
-                charts[kind] = f"{view.stem}.{kind}.svg"
-                b.writer.write(f"overhead/{charts[kind]}", svg)
-        b.page(f"overhead/{view.stem}.html", "overhead_study.html", view=view, charts=charts,
-               alt=overheaddata.chart_alt(view), process_alt=overheaddata.process_alt(view),
-               headers=OVERHEAD_HEADERS, top=overheaddata.TOP_TUS)
-        b.json(f"overhead/{view.stem}.json", view.report)
-        b.json(f"overhead/{view.stem}.cells.json", {"study": view.id, "cells": view.cells})
-        if view.attribution:
-            b.json(f"overhead/{view.stem}.attribution.json", view.attribution)
-    b.page("overhead/index.html", "overhead_index.html", studies=views)
-    b.json("overhead/index.json", overheaddata.summary_json(views))
-    b.headlines.append(Headline("_overhead_headline.html",
-                                {"studies": views[:overheaddata.LATEST], "count": len(views)}))
-
-
-#: the classic table's columns (the text report's, the ratio first: what a phone shows unscrolled)
-OVERHEAD_HEADERS = ("compiler", "level", "ratio", "range", "overhead", "runs", "CPU s median", "min–max",
-                    "added: compilers", "added: build system", "wall s", "warnings", "")
-
-
-def _columns(configurations: list) -> list[tuple[str, str, list[str]]]:
-    """(compiler, flag set, levels) column groups of the matrix, in the report's order."""
-    groups: dict[tuple[str, str], list[str]] = {}
-    for compiler, level, flags in configurations:
-        groups.setdefault((compiler, flags), []).append(level)
-    return [(c, f, levels) for (c, f), levels in groups.items()]
-
-
 #: the sections in build order; the index page is written after all of them
 SECTIONS: tuple[Callable[[Build], None], ...] = (
-    compiler_pages, flag_pages, diff_pages, project_pages, advice_pages, ub_pages, overhead_pages)
+    flags.compiler_pages, flags.flag_pages, flags.diff_pages, projects.project_pages,
+    advise.advice_pages, ub.ub_pages, overhead.overhead_pages)
 #: the sections a forked worker renders while the builder renders the others: some
 #: 60 % of the rendering, and they change nothing in the build the others read (the
 #: headlines and the diff list for the index page come from the builder's sections)
-WORKER_SECTIONS: tuple[Callable[[Build], None], ...] = (compiler_pages, flag_pages)
+WORKER_SECTIONS: tuple[Callable[[Build], None], ...] = (flags.compiler_pages, flags.flag_pages)
 
 
 # ------------------------------------------------------------------ the build
@@ -413,16 +141,16 @@ def build(conn: sqlite3.Connection, out_dir: str | Path) -> BuildResult:
     ref: list[Build] = []
     b = Build(conn=conn, writer=writer, env=environment(ref))
     ref.append(b)
-    b.compilers = flagdata.load_compilers(conn)
-    names = flagdata.all_names(b.compilers)
+    b.compilers = flags.load_compilers(conn)
+    names = flags.all_names(b.compilers)
     b.slugs = slug_map(names, reserved={"index"})  # flags/index.html lists them
-    b.histories = flagdata.histories(conn, b.compilers, names)
+    b.histories = flags.histories(conn, b.compilers, names)
     for h in b.histories:
         for view, entry in zip(b.compilers, h.entries):
             b.entry[(view.name, h.name)] = entry
-    b.projects = warningsdata.load_projects(conn, {v.name: v.index for v in b.compilers})
-    b.fired, b.built = warningsdata.fires_on_flags(conn, b.histories, b.compilers, b.projects)
-    b.advice = advicedata.load(conn, b.projects, {v.name: v.index for v in b.compilers})
+    b.projects = projects.load_projects(conn, {v.name: v.index for v in b.compilers})
+    b.fired, b.built = projects.fires_on_flags(conn, b.histories, b.compilers, b.projects)
+    b.advice = advise.load(conn, b.projects, {v.name: v.index for v in b.compilers})
     # The loaded data (about a million objects) is kept out of the collector's reach
     # while the pages are rendered: each full collection would visit all of it again
     # (a good part of a build's CPU), and in the forked worker it would write to every

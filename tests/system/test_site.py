@@ -24,7 +24,7 @@ from analyzer.sandbox import runner as sandbox
 from analyzer.cli import main
 from analyzer.runtime.executors import cores
 from analyzer.overhead import store as oh_store
-from analyzer.site import builder, overheaddata
+from analyzer.site import builder, flags, overhead, pages
 from analyzer.site.slugs import base_slug, slug_map
 from analyzer.ub import run as ub_run
 from flagdb import compare, store, views
@@ -115,7 +115,7 @@ def test_overhead_pages_are_the_report(site, site_db, capsys):
     conn = connect(site_db)
     for study in oh_store.studies(conn):
         assert main(["--db", str(site_db), "overhead", "report", "--study", str(study),
-                     "--format", "json", "--top", str(overheaddata.TOP_TUS)]) == 0
+                     "--format", "json", "--top", str(overhead.TOP_TUS)]) == 0
         assert json.loads((site / f"overhead/study-{study}.json").read_text()) == \
             json.loads(capsys.readouterr().out)
         info = oh_store.study_info(conn, study)
@@ -191,7 +191,7 @@ def test_cross_family_diffs_grow_with_the_sum_of_versions():
 
     views = [V(family="gcc", name=f"gcc-{n}") for n in (9, 10, 11, 12, 13, 14)] + \
         [V(family="clang", name=f"clang-{n}") for n in range(10, 20)]
-    pairs = builder.diff_pairs(views)
+    pairs = flags.diff_pairs(views)
     cross = [(a, b) for a, b in pairs if a[0] != b[0]]
     assert len(pairs) == 5 + 9 + len(cross) and len(cross) == 6 + 10 - 1
     assert ("gcc-9", "clang-19") in cross and ("gcc-14", "clang-10") in cross
@@ -608,20 +608,20 @@ def test_attribution_renders_on_its_study(site, site_db, tmp_path, monkeypatch):
     that page (flags linked, text escaped) with its JSON beside it; one that measured
     its own TUs on the newest study of its project; none on the others."""
     _needs_studies(site)
-    views = overheaddata.load_studies(connect(site_db))
+    views = overhead.load_studies(connect(site_db))
     assert all(v.attribution == [] for v in views)  # none stored in this database
     own = dict(_attribution(0), id=8, tus_from="measured")
-    overheaddata.attach_attributions(views, [_attribution(2), own])
+    overhead.attach_attributions(views, [_attribution(2), own])
     by_id = {v.id: v for v in views}
     assert views[0].id == 2  # the newest study of zlib: where its own measurement goes too
     assert by_id[2].attribution == [_attribution(2), own] and by_id[1].attribution == []
     # the whole section, as it reads what ``overhead attribute`` stored
-    monkeypatch.setattr(overheaddata, "attributions", lambda conn: [_attribution(2)])
+    monkeypatch.setattr(overhead, "attributions", lambda conn: [_attribution(2)])
     ref: list = []
-    b = builder.Build(conn=connect(site_db), writer=builder.SiteWriter(tmp_path), env=builder.environment(ref),
+    b = pages.Build(conn=connect(site_db), writer=pages.SiteWriter(tmp_path), env=builder.environment(ref),
                       slugs={"-Wformat": "wformat"})
     ref.append(b)
-    builder.overhead_pages(b)
+    overhead.overhead_pages(b)
     b.writer.close()  # a fresh directory's files are written by the writer's thread
     assert json.loads((tmp_path / "overhead/study-2.attribution.json").read_text()) == [_attribution(2)]
     assert not (tmp_path / "overhead/study-1.attribution.json").exists()

@@ -4,8 +4,8 @@ where the added CPU went and both inject modes side by side on the page."""
 from __future__ import annotations
 
 from analyzer.overhead import report
-from analyzer.site import builder, overheaddata
-from analyzer.site.overheaddata import StudyView
+from analyzer.site import builder, overhead, pages
+from analyzer.site.overhead import StudyView
 
 from tests.unit.test_overhead_report import ALL_PROCS, INFO, OFF_PROCS, cell
 
@@ -24,26 +24,26 @@ PLAIN = [cell("off", "a", 10.0, compiler_cpu=8.0), cell("all", "a", 14.0, compil
 def page(v: StudyView, charts: dict[str, str]) -> str:
     env = builder.environment([None])  # type: ignore[list-item]  # no flag is linked on this page
     return env.get_template("overhead_study.html").render(
-        root="../", nav=builder.NAV, view=v, charts=charts, alt=overheaddata.chart_alt(v),
-        process_alt=overheaddata.process_alt(v), headers=builder.OVERHEAD_HEADERS, top=overheaddata.TOP_TUS)
+        root="../", nav=pages.NAV, view=v, charts=charts, alt=overhead.chart_alt(v),
+        process_alt=overhead.process_alt(v), headers=overhead.OVERHEAD_HEADERS, top=overhead.TOP_TUS)
 
 
 def test_group_cpu():
     """A cell's CPU by group is the sum of its programs' medians, each in its group."""
-    assert overheaddata.group_cpu(BOTH[2]) == {"compiler": 11.7, "build system": 4.05}
-    assert overheaddata.group_cpu(PLAIN[0]) == {}
+    assert overhead.group_cpu(BOTH[2]) == {"compiler": 11.7, "build system": 4.05}
+    assert overhead.group_cpu(PLAIN[0]) == {}
 
 
 def test_process_chart():
     """Stacked bars by process group, the same bytes on every build; no chart for a study
     without the per-process account."""
-    svg = overheaddata.process_chart(view(BOTH))
-    assert svg is not None and svg == overheaddata.process_chart(view(BOTH))
+    svg = overhead.process_chart(view(BOTH))
+    assert svg is not None and svg == overhead.process_chart(view(BOTH))
     text = svg.decode()
     assert "<svg" in text and "dc:date" not in text
     assert "build system" in text and "process group" in text and "wrapper" in text  # modes in the labels
-    assert overheaddata.process_chart(view(PLAIN)) is None
-    assert overheaddata.process_chart(view([cell("off", "a", 1.0, status="failed")])) is None
+    assert overhead.process_chart(view(PLAIN)) is None
+    assert overhead.process_chart(view([cell("off", "a", 1.0, status="failed")])) is None
 
 
 def test_page_with_both_modes():

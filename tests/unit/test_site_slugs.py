@@ -3,7 +3,7 @@
 that does not collide keeps the page name it always had."""
 from __future__ import annotations
 
-from analyzer.site.builder import corpus_stems
+from analyzer.site.ub import corpus_stems
 from analyzer.site.slugs import path_slug, slug_map
 
 

@@ -10,7 +10,7 @@ import json
 import pytest
 
 from analyzer.cli import main
-from analyzer.site import builder, warningsdata
+from analyzer.site import builder, projects
 from analyzer.warnings import queries, store
 from analyzer.warnings.results import Build, Diagnostic, TuOutcome
 from flagdb import store as flag_store
@@ -133,7 +133,7 @@ def test_without_builds_the_json_is_unchanged(tmp_path, capsys):
 
 def test_upgrade_pairs_are_consecutive_versions_of_a_family():
     builds = [_build(c, []) for c in ("clang-16", "gcc-12", "clang-14", "gcc-9", "gcc-11")]
-    pairs = [(a.compiler, b.compiler) for a, b in warningsdata.upgrade_pairs(builds)]
+    pairs = [(a.compiler, b.compiler) for a, b in projects.upgrade_pairs(builds)]
     assert pairs == [("gcc-9", "gcc-11"), ("gcc-11", "gcc-12"), ("clang-14", "clang-16")]
 
 

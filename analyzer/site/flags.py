@@ -1,4 +1,5 @@
-"""The flag side of the site, read once: every compiler, its flags, and every name's history.
+"""The flag side of the site: a page per compiler, per flag name and per diff, over what is
+read once: every compiler, its flags, and every name's history.
 
 Each compiler is loaded once; the histories of every name come from
 :func:`flagdb.compare.histories` over those loaded versions (the same answers as
@@ -9,8 +10,12 @@ clang's diagnostic texts.
 """
 from __future__ import annotations
 
+import json
 import sqlite3
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from markupsafe import Markup
 
 from flagdb import compare, store
 from flagdb.closure import Index, enabled_by_group, typed_on
@@ -18,6 +23,11 @@ from flagdb.views import alias_map, everything, flag_info, tree_of
 from flagdb.model import CompilerData, Flag, Message
 from flagdb.results import FlagInfo, HistoryEntry, TreeNode
 from flagdb.store import CompilerRow
+
+from analyzer.site.slugs import base_slug
+
+if TYPE_CHECKING:
+    from analyzer.site.pages import Build
 
 #: the groups whose trees a compiler page draws
 TREE_GROUPS = ("-Wall", "-Wextra")
@@ -189,3 +199,87 @@ def spans(views: list[CompilerView], entries: list[HistoryEntry]) -> dict[str, s
     """Per family: the first version holding the name and, if the newest does not, the
     last (:func:`flagdb.compare.spans`, as the template reads it)."""
     return {s.family: s.text for s in compare.spans(entries)}
+
+
+# ------------------------------------------------------------------ the pages
+
+def compiler_pages(b: Build) -> None:
+    """One page per compiler version: its flags with a filter box, its -Wall/-Wextra trees;
+    beside it a page of everything it can warn about (clang's -Weverything tree, GCC's
+    "all warnings" set), kept apart so the compiler page stays light."""
+    for view in b.compilers:
+        trees = [(group, base_slug(group), node) for group, node in view.trees.items()]
+        # each flag with its history entry, joined here rather than by a call per row
+        rows = [(f, b.entry.get((view.name, f.name))) for f in view.flags]
+        b.page(f"compilers/{view.name}.html", "compiler.html", view=view, trees=trees, rows=rows)
+        b.json(f"compilers/{view.name}.json", view.flags)
+        for group, tree in view.trees.items():
+            b.json(f"compilers/{view.name}.{base_slug(group)}.json", tree)
+        b.page(f"compilers/{view.name}.everything.html", "everything.html", view=view,
+               ungrouped=ungrouped(view))
+        b.json(f"compilers/{view.name}.everything.json", view.everything)
+    b.json("compilers.json", [v.row for v in b.compilers])
+
+
+def flag_pages(b: Build) -> None:
+    """One page per flag name across both families: its history table and timeline.
+
+    A page has a timeline item and a history row per version (some 30,000 of each in a
+    build of 20 versions); the item and the row's first cells depend only on the version
+    and on the entry's state, so each distinct one is rendered once (the macros of
+    ``_macros.html``) and reused as markup, rather than escaped again on every page."""
+    names = [(h.name, b.slugs[h.name]) for h in b.histories]
+    macros = b.env.get_template("_macros.html").module
+    root = "../"  # flags/X.html
+    items: dict[tuple, Markup] = {}
+    heads: dict[tuple, Markup] = {}
+    for h in b.histories:
+        slug = b.slugs[h.name]
+        rows = []
+        for e, desc, kind in zip(h.entries, h.descriptions, h.kinds):
+            state = (e.compiler, e.present, e.in_wall, e.in_wextra)
+            item = items.get(state)
+            if item is None:
+                item = items[state] = macros.timeline_item(e)
+            version = (e.compiler, e.version, e.present)
+            head = heads.get(version)
+            if head is None:
+                head = heads[version] = macros.history_head(e, root)
+            rows.append((e, desc, kind, item, head))
+        b.page(f"flags/{slug}.html", "flag.html", h=h, slug=slug, rows=rows,
+               fired=b.fired.get(h.name, []), built=b.built)
+        b.json(f"flags/{slug}.json", h.entries)
+    b.page("flags/index.html", "flags.html", names=names)
+    b.writer.write("data/names.json", json.dumps(names, separators=(",", ":")) + "\n")
+    b.writer.write("data/names.js", "window.WARNSCOPE_FLAGS = "
+                   + json.dumps(names, separators=(",", ":")) + ";\n")
+
+
+def diff_pairs(views: list[CompilerView]) -> list[tuple[str, str]]:
+    """Consecutive versions of each family, then across families: every GCC against the
+    newest clang and the newest GCC against every clang. Not every GCC against every
+    clang: with a dozen versions of each that product would be most of the build and
+    of the site's weight, and the pairs kept answer the questions asked (what moving
+    to today's clang changes; how today's GCC compares with each clang)."""
+    pairs = []
+    by_family: dict[str, list[str]] = {}
+    for v in views:
+        by_family.setdefault(v.family, []).append(v.name)
+    for names in by_family.values():
+        pairs += list(zip(names, names[1:]))
+    gccs, clangs = by_family.get("gcc", []), by_family.get("clang", [])
+    if gccs and clangs:
+        cross = [(g, clangs[-1]) for g in gccs] + [(gccs[-1], c) for c in clangs]
+        pairs += list(dict.fromkeys(cross))
+    return pairs
+
+
+def diff_pages(b: Build) -> None:
+    views = {v.name: v for v in b.compilers}
+    for old, new in diff_pairs(b.compilers):
+        result = compare.diff(views[old].data, views[new].data)
+        stem = f"{old}--{new}"
+        b.diffs.append((old, new, stem, result))
+        b.page(f"diffs/{stem}.html", "diff.html", d=result)
+        b.json(f"diffs/{stem}.json", result)
+    b.page("diffs/index.html", "diffs.html", diffs=b.diffs)

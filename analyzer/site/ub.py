@@ -1,4 +1,5 @@
-"""The UB side of the site: each corpus's report (the :class:`~analyzer.ub.results.Report`
+"""The UB side of the site: a matrix per corpus and a page per case, from each corpus's
+report (the :class:`~analyzer.ub.results.Report`
 that ``ub report --json`` prints) and sources.
 
 The sources are read from the corpus directory the run recorded, through
@@ -14,7 +15,11 @@ import sqlite3
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from markupsafe import Markup
+
+from warnscope.compilers import level_key, sort_key
 from warnscope.errors import BadInput
 from warnscope.trusted_roots import confined
 
@@ -24,6 +29,11 @@ from analyzer.ub import store as ub_store
 from analyzer.ub.corpus import Case, discover
 from analyzer.ub.disasm import Function
 from analyzer.ub.results import Explanation, Report
+from analyzer.site.pages import Headline
+from analyzer.site.slugs import path_slug, slug_map, unique_slug
+
+if TYPE_CHECKING:
+    from analyzer.site.pages import Build
 
 
 @dataclass
@@ -142,3 +152,62 @@ def _asm_formatter():
 def pygments_css() -> str:
     """The highlighting style, shipped as a static file (no inline styles needed)."""
     return _formatter().get_style_defs(".code")
+
+
+# ------------------------------------------------------------------ the pages
+
+def ub_pages(b: Build) -> None:
+    """Per corpus: the matrix (divergent cases first) and a page per case."""
+    corpora = load_corpora(b.conn)
+    stems = corpus_stems([view.corpus for view in corpora])
+    listed = []
+    for view in corpora:
+        stem = stems[view.corpus]
+        report = view.report
+        columns = _columns(report.configurations)
+        case_slugs = slug_map([c.case for c in report.cases], base=path_slug)
+        outcome = {(c.case, c.compiler, c.level, c.flags): c
+                   for case in report.cases for c in case.cells}
+        b.page(f"ub/{stem}.html", "ub_matrix.html", view=view, stem=stem, columns=columns,
+               case_slugs=case_slugs, outcome=outcome)
+        b.json(f"ub/{stem}.json", report)
+        for case in report.cases:
+            source = view.sources.get(case.case)
+            code = Markup(highlight(source)) if source and source.text is not None else None
+            cells = sorted(case.cells, key=lambda c: (sort_key(c.compiler), c.flags,
+                                                      level_key(c.level)))
+            sanitizers = sorted(case.sanitizers.items(), key=lambda kv: sort_key(kv[0]))
+            ex = view.explanations.get(case.case)
+            asm = [(cc, Markup(assembly(cc.functions)) if cc.functions else None)
+                   for cc in (ex.configurations if ex else [])]
+            b.page(f"ub/{stem}/{case_slugs[case.case]}.html", "ub_case.html", case=case,
+                   stem=stem, view=view, source=source, code=code, cells=cells,
+                   sanitizers=sanitizers, asm=asm, diff=ex.diff if ex else None)
+        listed.append((view, stem))
+    b.writer.write("static/pygments.css", pygments_css() + "\n")
+    b.page("ub/index.html", "ub_index.html", corpora=listed)
+    b.headlines.append(Headline("_ub_headline.html", {"corpora": listed}))
+
+
+def corpus_stems(corpora: list[str]) -> dict[str, str]:
+    """Each corpus directory's page name under ``ub/``: its base name's slug, and for a
+    later corpus of the same base name its whole path's; never ``index`` (the page
+    listing them), never one name for two corpora. ``corpora`` come most recently run
+    first: that one keeps the short name."""
+    names = slug_map([Path(c).name or "corpus" for c in corpora], reserved={"index"})
+    taken = {"index"}
+    stems = {}
+    for corpus in corpora:
+        stem = names[Path(corpus).name or "corpus"]
+        if stem in taken:  # two corpora of one base name: the path tells them apart
+            stem = path_slug(corpus)
+        stems[corpus] = unique_slug(stem, corpus, taken)
+    return stems
+
+
+def _columns(configurations: list) -> list[tuple[str, str, list[str]]]:
+    """(compiler, flag set, levels) column groups of the matrix, in the report's order."""
+    groups: dict[tuple[str, str], list[str]] = {}
+    for compiler, level, flags in configurations:
+        groups.setdefault((compiler, flags), []).append(level)
+    return [(c, f, levels) for (c, f), levels in groups.items()]

@@ -1,4 +1,5 @@
-"""The overhead side of the site: each study as ``overhead report --json`` gives it, and its charts.
+"""The overhead side of the site: a page per study as ``overhead report --json`` gives it,
+with its charts, and the index of studies.
 
 Everything is read through :mod:`analyzer.overhead.store` and shaped by
 :mod:`analyzer.overhead.report`, the same code the CLI's report uses, as the typed
@@ -13,7 +14,7 @@ from __future__ import annotations
 import io
 import sqlite3
 from dataclasses import dataclass, field
-
+from typing import TYPE_CHECKING
 
 from analyzer.overhead import breakdown
 from analyzer.overhead import report as oh_report
@@ -21,6 +22,10 @@ from analyzer.overhead import store as oh_store
 from analyzer.overhead.breakdown import AddedCpu
 from analyzer.overhead.report import ModeCost
 from analyzer.overhead.results import Cell, Report, Row, Study
+from analyzer.site.pages import Headline
+
+if TYPE_CHECKING:
+    from analyzer.site.pages import Build
 
 #: TUs listed per compiler and level on a tu-mode study's page
 TOP_TUS = 15
@@ -267,3 +272,39 @@ def chart_alt(view: StudyView) -> str:
 def summary_json(views: list[StudyView]) -> list[Study]:
     """The studies index as JSON: each study's parameters (``report --json``'s "study")."""
     return [v.report.study for v in views]
+
+
+# ------------------------------------------------------------------ the pages
+
+def overhead_pages(b: Build) -> None:
+    """Per study: the classic table (ratio to ``off`` with its min–max range), charts with
+    min–max error bars, the compiler vs build-system CPU split, the CPU by process group
+    and where each level's added CPU went (where the kernel accounted for every
+    process), both inject modes side by side where both ran, the top TUs of a
+    tu-mode study and attribution where stored; the JSON beside each page is
+    ``overhead report --json`` (and the cells of ``overhead run --json``)."""
+    views = load_studies(b.conn)
+    for view in views:
+        charts = {}
+        for kind, make in (("ratio", ratio_chart), ("cpu", cpu_chart),
+                           ("process", process_chart)):
+            svg = make(view)
+            if svg is not None:
+                charts[kind] = f"{view.stem}.{kind}.svg"
+                b.writer.write(f"overhead/{charts[kind]}", svg)
+        b.page(f"overhead/{view.stem}.html", "overhead_study.html", view=view, charts=charts,
+               alt=chart_alt(view), process_alt=process_alt(view),
+               headers=OVERHEAD_HEADERS, top=TOP_TUS)
+        b.json(f"overhead/{view.stem}.json", view.report)
+        b.json(f"overhead/{view.stem}.cells.json", {"study": view.id, "cells": view.cells})
+        if view.attribution:
+            b.json(f"overhead/{view.stem}.attribution.json", view.attribution)
+    b.page("overhead/index.html", "overhead_index.html", studies=views)
+    b.json("overhead/index.json", summary_json(views))
+    b.headlines.append(Headline("_overhead_headline.html",
+                                {"studies": views[:LATEST], "count": len(views)}))
+
+
+#: the classic table's columns (the text report's, the ratio first: what a phone shows unscrolled)
+OVERHEAD_HEADERS = ("compiler", "level", "ratio", "range", "overhead", "runs", "CPU s median", "min–max",
+                    "added: compilers", "added: build system", "wall s", "warnings", "")

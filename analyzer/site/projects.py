@@ -15,13 +15,18 @@ from __future__ import annotations
 import sqlite3
 from collections import defaultdict
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from flagdb.closure import Index
 from warnscope.compilers import sort_key
 
+from analyzer.site.pages import Headline
 from analyzer.site.slugs import base_slug, slug_map, unique_slug
 from analyzer.warnings import queries, store
 from analyzer.warnings.results import Build, CompilerReport, Diagnostic, Diff, Fired, Report
+
+if TYPE_CHECKING:
+    from analyzer.site import pages
 
 #: examples of one option shown on a build's page (its JSON has every diagnostic)
 EXAMPLES = 20
@@ -177,3 +182,25 @@ def fires_on_flags(conn: sqlite3.Connection, histories: list, views: list, proje
         if rows:
             out[h.name] = [fired_link(f, pages) for f in rows]
     return out, built
+
+
+# ------------------------------------------------------------------ the pages
+
+def project_pages(b: pages.Build) -> None:
+    """Per project of the warnings builds: its page (per build, the diagnostics by option,
+    the options the flag database does not know marked, the level's options that never
+    fired; the upgrades), a page of examples per build and a diff page per upgrade. The
+    JSON beside them is ``warnings report --json``, the build as ``warnings run --json``
+    gives it, and ``warnings diff --json``."""
+    for v in b.projects:
+        b.page(f"projects/{v.slug}.html", "project.html", v=v, advice=b.advice.get(v.slug))
+        b.json(f"projects/{v.slug}.json", v.report)
+        for p in v.builds:
+            b.page(f"projects/{v.slug}/{p.stem}.html", "project_build.html", v=v, p=p,
+                   limit=EXAMPLES)
+            b.json(f"projects/{v.slug}/{p.stem}.json", p.build)
+        for d in v.diffs:
+            b.page(f"projects/{v.slug}/{d.stem}.html", "project_diff.html", v=v, d=d)
+            b.json(f"projects/{v.slug}/{d.stem}.json", d.diff)
+    b.page("projects/index.html", "projects.html", projects=b.projects)
+    b.headlines.append(Headline("_projects_headline.html", {"projects": b.projects}))

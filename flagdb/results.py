@@ -2,7 +2,7 @@
 :mod:`flagdb.check`), as plain data.
 
 Every query returns these dataclasses; ``--json`` prints :func:`to_json` of them and
-the text output is one renderer over the same objects (``analyzer/cli/render.py``),
+the text output is one renderer over the same objects (:mod:`flagdb.text`),
 so nothing ever parses rendered text. Name-like fields hold flag names only
 (``-Wunused-parameter``, ``-Wformat=``, ``-Waligned-new=global``); qualifiers such as
 "with -Wunused" or "from level 2" are fields of their own.

@@ -93,7 +93,7 @@ def advise(ctx, project, source, configure_cmd, build_cmd, clean_cmd, language, 
     what it prints here, what it catches in the UB corpus, what it costs, and a verdict
     by rules the README states; missing builds at 'all' are run first."""
     from flagdb import store as flag_store
-    from analyzer.advise import advice as advice_mod, render, store
+    from analyzer.advise import advice as advice_mod, store, text
     from analyzer.advise.rules import Portability, Rules
 
     fmt = "json" if as_json else fmt
@@ -135,6 +135,6 @@ def advise(ctx, project, source, configure_cmd, build_cmd, clean_cmd, language, 
     elif fmt == "json":
         echo(to_json(result))
     elif explain_flag is not None:
-        echo(render.explain(result, explain_flag))
+        echo(text.explain(result, explain_flag))
     else:
-        echo(render.render(result, limit))
+        echo(text.render(result, limit))

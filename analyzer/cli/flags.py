@@ -18,7 +18,7 @@ from flagdb.ingest import load as load_compiler, store_data
 from warnscope.compilers import CompilerId
 from warnscope.paths import db_path
 from warnscope.serial import to_json
-from analyzer.cli import render
+from flagdb import text as flag_text
 from analyzer.cli.lazy import LazyGroup
 from analyzer.cli.output import echo
 
@@ -126,7 +126,7 @@ def versions(ctx, available, as_json) -> None:
     found = apt.available() if available else None
     releases = upstream.releases() if available else None
     result = compare.versions(rows, found, choose=apt.choose, upstream=releases)
-    _emit(result, as_json, render.versions(result))
+    _emit(result, as_json, flag_text.versions(result))
 
 
 @flags.command(**FLAG_ARGS)
@@ -140,7 +140,7 @@ def since(ctx, compiler, as_json) -> None:
     if compiler is not None:
         CompilerId.of(compiler)
     result = compare.since(_conn(ctx), compiler)
-    _emit(result, as_json, render.since(result))
+    _emit(result, as_json, flag_text.since(result))
 
 
 @flags.command("list")
@@ -153,7 +153,7 @@ def list_(ctx, compiler, include_all, lang, as_json) -> None:
     """Every warning flag of COMPILER."""
     data = store.load(_conn(ctx), compiler)
     rows = views.list_flags(data, include_all, lang_name(lang))
-    _emit(rows, as_json, render.flag_list(rows))
+    _emit(rows, as_json, flag_text.flag_list(rows))
 
 
 @flags.command(**FLAG_ARGS)
@@ -167,6 +167,7 @@ def show(ctx, flag, compiler, lang, as_json) -> None:
     """One FLAG in detail (a level form such as -Wformat=2 shows that level), and where
     it fired in the stored warnings builds of COMPILER; without --compiler, in every
     ingested version that has it (JSON: a list)."""
+    from analyzer.warnings import text as warnings_text
     from analyzer.warnings.queries import with_show
 
     conn = _conn(ctx)
@@ -175,7 +176,7 @@ def show(ctx, flag, compiler, lang, as_json) -> None:
         info = views.show(data, flag, lang_name(lang))
         with_show(conn, info, Index(data))
         infos.append(info)
-    _emit(infos[0] if compiler else infos, as_json, "\n\n".join(render.show(i) for i in infos))
+    _emit(infos[0] if compiler else infos, as_json, "\n\n".join(warnings_text.flag_show(i) for i in infos))
 
 
 @flags.command(**FLAG_ARGS)
@@ -188,7 +189,7 @@ def tree(ctx, compiler, flag, lang, as_json) -> None:
     """What FLAG turns on in COMPILER, as a tree."""
     data = store.load(_conn(ctx), compiler)
     node = views.tree(data, flag, lang_name(lang))
-    _emit(node, as_json, "\n".join(render.tree(node)))
+    _emit(node, as_json, "\n".join(flag_text.tree(node)))
 
 
 @flags.command()
@@ -202,7 +203,7 @@ def diff(ctx, old, new, include_all, as_json) -> None:
     conn = _conn(ctx)
     result = compare.diff(store.load(conn, old, with_messages=False),
                           store.load(conn, new, with_messages=False), include_all)
-    _emit(result, as_json, render.diff(result))
+    _emit(result, as_json, flag_text.diff(result))
 
 
 @flags.command(**FLAG_ARGS)
@@ -212,11 +213,12 @@ def diff(ctx, old, new, include_all, as_json) -> None:
 def history(ctx, flag, as_json) -> None:
     """FLAG across every ingested version, and where it fired in each version's stored
     warnings builds."""
+    from analyzer.warnings import text as warnings_text
     from analyzer.warnings.queries import with_history
 
     conn = _conn(ctx)
     rows = with_history(conn, flag, compare.history(conn, flag))
-    _emit(rows, as_json, render.history(rows))
+    _emit(rows, as_json, warnings_text.flag_history(rows))
 
 
 @flags.command(**FLAG_ARGS)
@@ -239,7 +241,7 @@ def check(ctx, compilers, portable, as_json, flag_args) -> None:
         if not as_json:   # stdout stays a list to paste; what it covers goes to stderr
             echo("# " + portable_span(conn, names), err=True)
         return
-    _emit(results, as_json, render.check(results, list(flag_args), names))
+    _emit(results, as_json, flag_text.check(results, list(flag_args), names))
 
 
 @flags.command()
@@ -263,7 +265,7 @@ def messages(ctx, flag, compiler, as_json) -> None:
     """The diagnostics FLAG controls, with their text (clang)."""
     data = store.load(_conn(ctx), compiler)
     rows = views.messages(data, flag)
-    _emit(rows, as_json, render.messages(rows, compiler, flag, data.family))
+    _emit(rows, as_json, flag_text.messages(rows, compiler, flag, data.family))
 
 
 @flags.command()
@@ -277,7 +279,7 @@ def export(ctx, compiler, fmt) -> None:
     if fmt == "json":
         _emit(views.list_flags(data), True)
     else:
-        echo(render.export_list(data), nl=False)
+        echo(flag_text.export_list(data), nl=False)
 
 
 @flags.command()
@@ -288,12 +290,12 @@ def export(ctx, compiler, fmt) -> None:
 def verify(ctx, compiler, all_findings, as_json) -> None:
     """Check the database entry of COMPILER against the compiler binary (exit 1 on
     anything unexplained)."""
-    from analyzer.verify import run as run_verify
+    from analyzer.verify import run as run_verify, text as verify_text
 
     data = store.load(_conn(ctx), compiler)
     report = run_verify(data)
     value = {"compiler": report.compiler, "ok": report.ok, "compared": report.compared,
              "findings": report.findings}
-    _emit(value, as_json, render.verify(report, all_findings))
+    _emit(value, as_json, verify_text.render(report, all_findings))
     if not report.ok:
         raise click.exceptions.Exit(1)

@@ -14,7 +14,7 @@ from analyzer.runtime import toolchain
 from analyzer.cli import options, projects
 from analyzer.cli.flags import FLAG_ARGS
 from analyzer.cli.output import echo
-from analyzer.cli.warnings_render import render_diff, render_report, render_run, render_show, render_top
+from analyzer.warnings.text import render_diff, render_report, render_run, render_show, render_top
 
 DEFAULT_COMPILERS = "gcc-12,clang-16"
 

@@ -2,7 +2,7 @@
 history (``flags history`` prints it under the rows; the site's flag pages show it)."""
 from __future__ import annotations
 
-from analyzer.cli import render
+from flagdb import text as flag_text
 from flagdb.compare import spans
 from flagdb.results import HistoryEntry, Span
 
@@ -23,11 +23,11 @@ def test_first_and_last_per_family():
 
 
 def test_history_text_says_it():
-    text = render.history(HISTORY).splitlines()
+    text = flag_text.history(HISTORY).splitlines()
     assert text[-2:] == ["gcc: first in gcc-12, still present",
                          "clang: present in clang-13, the oldest ingested version (the history "
                          "starts there), last in clang-16"]
-    assert render.history([entry("gcc-9", False)]).splitlines()[-1] == "gcc: in no ingested version"
+    assert flag_text.history([entry("gcc-9", False)]).splitlines()[-1] == "gcc: in no ingested version"
 
 
 def test_the_history_starts_at_the_oldest_ingested_version():
@@ -35,7 +35,7 @@ def test_the_history_starts_at_the_oldest_ingested_version():
     older than anything ingested."""
     old = [entry("gcc-4.4", True), entry("gcc-9", True), entry("gcc-16", True),
            entry("clang-3.2", True), entry("apple-clang-10.0", True)]
-    assert render.history(old).splitlines()[-3:] == [
+    assert flag_text.history(old).splitlines()[-3:] == [
         "gcc: present in every ingested version (gcc-4.4 … gcc-16)",
         "clang: present in clang-3.2, the only ingested version",
         "apple-clang: present in apple-clang-10.0, the only ingested version"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from analyzer.cli import render
+from flagdb import text as flag_text
 from flagdb import compare, upstream
 from warnscope.compilers import CompilerId, sort_key
 from warnscope.errors import BadInput
@@ -49,6 +49,6 @@ def test_versions_available_lists_upstream_beside_debian():
     rows = compare.versions([], {}, upstream=upstream.releases())
     by = {r.name: r for r in rows}
     assert by["gcc-4.4"].upstream[0].release == "4.4.7" and not by["gcc-4.4"].ingested
-    text = render.versions(rows).splitlines()
+    text = flag_text.versions(rows).splitlines()
     assert text[0].startswith("gcc-3.4") and "upstream 3.4.6 https://ftp.gnu.org/" in text[0]
     assert any(l.startswith("apple-clang-10.0") and "Xcode 10.2" in l for l in text)

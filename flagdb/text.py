@@ -2,6 +2,8 @@
 
 ``--json`` prints the same objects with :func:`warnscope.serial.to_json`; these
 functions only lay them out as lines. They decide nothing the JSON would not show.
+Where a flag fired in real builds (``real_code``, filled by :mod:`analyzer.warnings`)
+is that family's text (:func:`analyzer.warnings.text.flag_show`, ``flag_history``).
 """
 from __future__ import annotations
 
@@ -9,7 +11,6 @@ from flagdb.closure import Index
 from flagdb.compare import spans
 from flagdb.describe import describe_change
 from flagdb.views import tree_of
-from analyzer.cli.warnings_render import render_fired_history, render_fired_show
 from flagdb.model import CompilerData
 from warnscope.compilers import CompilerId
 from flagdb.results import (
@@ -65,7 +66,6 @@ def show(info: ShowResult) -> str:
                      + " ".join(t.typed for t in info.turns_on))
     for m in info.messages:
         lines.append(f"  {m.diag_class.lower():9} {m.severity:8} {m.text}")
-    lines += render_fired_show(info.real_code, info.compiler)
     return "\n".join(lines)
 
 
@@ -132,7 +132,6 @@ def history(rows: list[HistoryEntry]) -> str:
     for family in families:
         s = found.get(family)
         lines.append(f"{family}: " + ("in no ingested version" if s is None else s.text))
-    lines += render_fired_history(rows)
     return "\n".join(lines)
 
 
@@ -257,23 +256,3 @@ def export_list(data: CompilerData) -> str:
         for child in tree_of(index, f.name).children:
             lines.extend("# " + l for l in tree(child))
     return "\n".join(lines) + "\n"
-
-
-def verify(report, all_findings: bool) -> str:
-    """``flags verify``: what was compared, the unexplained differences (all of them
-    with ``all_findings``), the explained ones counted by reason."""
-    lines = [f"{report.compiler}: compared "
-             + ", ".join(f"{k} {v}" for k, v in report.compared.items())]
-    explained = [f for f in report.findings if f.reason]
-    lines.append(f"{len(explained)} differences explained by rule, "
-                 f"{len(report.unexplained)} unexplained")
-    for f in report.findings if all_findings else report.unexplained:
-        lines.append(f"  [{f.check}] {f.flag}: database {f.expected}, binary {f.actual}"
-                     + (f" — {f.reason}" if f.reason else "  UNEXPLAINED"))
-    if not all_findings and explained:
-        by_reason: dict[str, int] = {}
-        for f in explained:
-            by_reason[f.reason] = by_reason.get(f.reason, 0) + 1
-        for reason, n in sorted(by_reason.items(), key=lambda kv: -kv[1]):
-            lines.append(f"  {n:4} × {reason}")
-    return "\n".join(lines)

@@ -1,8 +1,13 @@
 """Text for the warnings family's results: one renderer per result type, over the same
-dataclasses ``--json`` prints (nothing here is parsed back)."""
+dataclasses ``--json`` prints (nothing here is parsed back); and ``flags show`` and
+``flags history`` with where the flag fired in the stored builds, the flag family's
+text (:mod:`flagdb.text`) followed by this family's section."""
 from __future__ import annotations
 
 import shlex
+
+from flagdb import text as flag_text
+from flagdb.results import HistoryEntry, ShowResult
 
 from analyzer.warnings.results import Build, Diff, Fired, Report, Show, Top
 
@@ -140,3 +145,13 @@ def render_fired_history(entries: list) -> list[str]:
         for f in e.real_code:
             lines.append(f"  {e.compiler:10} {fired_line(f)}")
     return lines
+
+
+def flag_show(info: ShowResult) -> str:
+    """``flags show``: the flag, then the builds of its compiler where it fired."""
+    return "\n".join([flag_text.show(info), *render_fired_show(info.real_code, info.compiler)])
+
+
+def flag_history(rows: list[HistoryEntry]) -> str:
+    """``flags history``: the flag across versions, then where it fired per version."""
+    return "\n".join([flag_text.history(rows), *render_fired_history(rows)])

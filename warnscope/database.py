@@ -182,9 +182,13 @@ def _is_busy(exc: sqlite3.Error) -> bool:
     return name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")) or "database is locked" in str(exc)
 
 
-def connect(path: str | Path, write: bool = True) -> Connection:
+def connect(path: str | Path, write: bool = True, first: str | None = None) -> Connection:
     """Open the database at ``path``: read-only for queries (``write=False``), or for
-    writing, creating the file if needed (its schema comes with the first write)."""
+    writing, creating the file if needed (its schema comes with the first write).
+
+    A query on a missing file is :class:`NoData` raised here, the one place "no such
+    database" is said; ``first`` is the command that makes one for it
+    (``warnscope ub run``), else an ingest."""
     path = Path(path)
     where = _shown(path)
     try:
@@ -198,8 +202,8 @@ def connect(path: str | Path, write: bool = True) -> Connection:
     if mode is not None and not stat.S_ISREG(mode):
         raise NotADatabase(f"{where}: not a regular file ({_kind(mode)}), not a database")
     if not write and mode is None:
-        raise NoData(f"{where}: no such database (create one with: warnscope flags "
-                             "ingest gcc-12, or give --db)")
+        hint = f"run '{first}' first" if first else "create one with: warnscope flags ingest gcc-12"
+        raise NoData(f"{where}: no such database ({hint}, or give --db)")
     uri = "file:" + quote(os.fsencode(os.path.abspath(path))) + ("?mode=rwc" if write else "?mode=ro")
     try:
         conn = sqlite3.connect(uri, uri=True, isolation_level=None,

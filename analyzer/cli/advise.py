@@ -10,11 +10,10 @@ import click
 
 from warnscope.database import connect
 from warnscope.errors import BadInput, DatabaseError, NotIngested
-from warnscope.paths import db_path
 from warnscope.serial import to_json
 
 from analyzer.runtime import toolchain
-from analyzer.cli import options, projects
+from analyzer.cli import common, options, projects
 from analyzer.cli.output import echo
 
 FORMATS = ("text", "json", "cmake", "meson", "make", "flags")
@@ -22,8 +21,6 @@ FORMATS = ("text", "json", "cmake", "meson", "make", "flags")
 EXPORTS = FORMATS[2:]
 
 
-def _db(ctx: click.Context) -> Path:
-    return db_path((ctx.find_root().obj or {}).get("db"))
 
 
 def _open(db: Path):
@@ -38,8 +35,6 @@ def _open(db: Path):
         return connect(db, write=False)
 
 
-def _split(text: str) -> list[str]:
-    return [x.strip() for x in text.split(",") if x.strip()]
 
 
 def _exporter():
@@ -78,7 +73,7 @@ def ub_flags() -> dict[str, list[str]]:
               help="A measured cost above this share of the off compile is said and stops 'turn on now'.")
 @click.option("--format", "fmt", default="text", show_default=True, type=click.Choice(FORMATS),
               help="The advice (text, json) or the chosen set for a build (cmake, meson, make, flags).")
-@click.option("--json", "as_json", is_flag=True, help="The advice as JSON (--format json).")
+@common.json_option("The advice as JSON (--format json).")
 @click.option("--limit", type=options.COUNT, default=10, show_default=True,
               help="Rows shown per verdict in text (JSON has them all).")
 @click.option("--explain", "explain_flag", default=None, metavar="FLAG",
@@ -102,11 +97,11 @@ def advise(ctx, project, source, configure_cmd, build_cmd, clean_cmd, language, 
                   cost_threshold=cost_threshold)
     add = list(dict.fromkeys(added))
     advice_mod.check_added(add)
-    names = list(dict.fromkeys(toolchain.canonical(c) for c in _split(compilers)))
+    names = list(dict.fromkeys(toolchain.canonical(c) for c in common.split(compilers)))
     if not names:
         raise BadInput("no compilers given")
     recipe = projects.recipe_of(project, source, configure_cmd, build_cmd, clean_cmd, language)
-    db = _db(ctx)
+    db = common.db_of(ctx)
     if not db.exists():
         raise NotIngested(f"compiler {names[0]!r} is not in the database (nothing ingested yet); "
                           f"run: warnscope flags ingest {' '.join(names)}")
@@ -118,7 +113,7 @@ def advise(ctx, project, source, configure_cmd, build_cmd, clean_cmd, language, 
     finally:
         conn.close()
     if missing:
-        projects.run_builds(db, recipe, missing, ["all"], {}, opt, jobs, workers, timeout, scheduler, quiet,
+        projects.run_builds(ctx, recipe, missing, ["all"], {}, opt, jobs, workers, timeout, scheduler, quiet,
                             f"{recipe.name} warnings at all")
     conn = connect(db, write=False)
     try:

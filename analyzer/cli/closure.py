@@ -6,6 +6,7 @@ import click
 from warnscope.errors import BadInput
 from warnscope.serial import to_json
 
+from analyzer.cli import common
 from analyzer.cli.flags import FlagArgsCommand
 from analyzer.cli.output import echo
 from analyzer.gccplugin import binary as gcc_binary
@@ -20,7 +21,7 @@ from analyzer.gccplugin.closure import closure_entries
 @click.option("--std", default=None,
               help="Language standard for the plugin (c89, c++20 …): post-option code depends on it.")
 @click.option("--no-plugin", is_flag=True, help="Use the database's edges even if a plugin is available.")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON: a list of {name, value}.")
+@common.json_option("Print JSON: a list of {name, value}.")
 @click.pass_context
 def closure(ctx: click.Context, compiler: str, flags: tuple[str, ...], lang: str,
             std: str | None, no_plugin: bool, as_json: bool) -> None:

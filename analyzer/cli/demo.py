@@ -14,15 +14,14 @@ from pathlib import Path
 
 import click
 
+from analyzer.cli import common
 from analyzer.cli.output import echo
 from analyzer.runtime.progress import for_cli
 from flagdb import compare, store
 from flagdb.closure import Index, enabled_by_group, typed_on
 from flagdb.describe import describe_change
-from warnscope.database import connect
 from warnscope.errors import WarnscopeError
 from flagdb.ingest import ingest
-from warnscope.paths import db_path
 from analyzer.verify import run as verify
 
 GCCS = ("gcc-11", "gcc-12")
@@ -46,8 +45,8 @@ def _section(title: str) -> None:
 def demo(ctx: click.Context, site_dir: str | None) -> None:
     """Ingest gcc-11 and gcc-12, verify them, show what changed and what -Wall does,
     run the UB corpus on gcc-12 and clang-16 at -O0 and -O2, and build the report site."""
-    path = db_path(ctx.find_root().obj["db"])
-    conn = connect(path, write=True)
+    path = common.db_of(ctx)
+    conn = common.open_write(ctx)
     _section(f"Ingesting warning options into {path}")
     for compiler in GCCS:
         data, status = ingest(conn, compiler)

@@ -12,13 +12,12 @@ from flagdb.check import check_in_db, portable as portable_flags, portable_span
 from flagdb.closure import Index, lang_name
 from warnscope import apt
 from warnscope.apt import SUITES
-from warnscope.database import connect
 from warnscope.errors import BadInput
 from flagdb.ingest import load as load_compiler, store_data
 from warnscope.compilers import CompilerId
-from warnscope.paths import db_path
 from warnscope.serial import to_json
 from flagdb import text as flag_text
+from analyzer.cli import common
 from analyzer.cli.lazy import LazyGroup
 from analyzer.cli.output import echo
 
@@ -50,13 +49,13 @@ class FlagArgsCommand(click.Command):
 
 
 FLAG_ARGS = {"cls": FlagArgsCommand}
-json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+json_option = common.json_option()
 lang_option = click.option("--lang", type=click.Choice(["c", "c++"]), default=None,
                            help="Only what applies to this language (default: the C family).")
 
 
 def _conn(ctx: click.Context, write: bool = False):
-    return connect(db_path(ctx.find_root().obj["db"]), write=write)
+    return common.open_write(ctx) if write else common.open_read(ctx)
 
 
 def _emit(value, as_json: bool, text: str | None = None) -> None:
@@ -121,8 +120,8 @@ def ingest(ctx, compilers, source, sha256, from_binary, force, suite) -> None:
 def versions(ctx, available, as_json) -> None:
     """The ingested compiler versions with their provenance (package, Debian version,
     suite); with --available, also what Debian packages and is not ingested yet."""
-    path = db_path(ctx.find_root().obj["db"])
-    rows = store.compilers(connect(path, write=False)) if not available or path.exists() else []
+    path = common.db_of(ctx)
+    rows = store.compilers(common.open_read(ctx)) if not available or path.exists() else []
     found = apt.available() if available else None
     releases = upstream.releases() if available else None
     result = compare.versions(rows, found, choose=apt.choose, upstream=releases)

@@ -6,30 +6,23 @@ from pathlib import Path
 
 import click
 
-from warnscope.database import connect
 from warnscope.errors import BadInput, NoData, WarnscopeError
-from warnscope.paths import db_path
 
 from analyzer.runtime import toolchain
-from analyzer.cli import options
+from analyzer.cli import common, options, projects
 from analyzer.cli.output import echo
 from analyzer.build import levels as levels_mod, recipes, steps
-from analyzer.runtime import executors
 from analyzer.runtime import progress as progress_mod
 from analyzer.overhead import report as report_mod, store, study
-from analyzer.overhead.results import ProjectRecipe
+from analyzer.overhead.results import ProjectRecipe, Projects, StudyRun
 from warnscope.serial import to_json
 
 DEFAULT_COMPILERS = "gcc-12,clang-16"
 DEFAULT_LEVELS = "off,all"
 
 
-def _db(ctx: click.Context) -> Path:
-    return db_path((ctx.obj or {}).get("db"))
 
 
-def _split(text: str) -> list[str]:
-    return [x.strip() for x in text.split(",") if x.strip()]
 
 
 @click.group()
@@ -38,26 +31,21 @@ def overhead() -> None:
 
 
 @overhead.command("projects")
-@click.option("--json", "as_json", is_flag=True, help="Print the recipes as JSON.")
+@common.json_option("Print the recipes as JSON.")
 def projects_cmd(as_json: bool) -> None:
     """List the project recipes."""
     items = [ProjectRecipe(name=r.name, package=r.package, build_system=r.build_system,
                            languages=list(r.languages), needs=list(r.needs), description=r.description)
              for r in recipes.RECIPES.values()]
     if as_json:
-        echo(to_json({"projects": items}))
+        echo(to_json(Projects(items)))
         return
     for p in items:
         echo(f"{p.name:10} {p.build_system:9} {'/'.join(p.languages):4} {p.description}")
 
 
 @overhead.command("run")
-@click.option("--project", default=None, help="A recipe (see `overhead projects`); default zlib.")
-@click.option("--source", default=None, type=click.Path(), help="A local source tree instead of a recipe.")
-@click.option("--configure", "configure_cmd", default="", help="With --source: configure command.")
-@click.option("--build", "build_cmd", default="", help="With --source: build command ({jobs} = -j).")
-@click.option("--clean", "clean_cmd", default="make clean", show_default=True, help="With --source: clean command.")
-@click.option("--language", default="c", type=click.Choice(["c", "c++"]), help="With --source: its language.")
+@projects.project_options
 @click.option("--compile-commands", "ccdb", default=None, type=click.Path(),
               help="Replay a compile_commands.json per TU (implies --mode tu).")
 @click.option("--compilers", default=DEFAULT_COMPILERS, show_default=True, help="Comma-separated gcc-N / clang-N.")
@@ -90,7 +78,7 @@ def projects_cmd(as_json: bool) -> None:
               help="Seconds per build step.")
 @click.option("--scheduler", default=None,
               help="A Dask scheduler tcp://HOST:PORT: each compiler's cells run on one worker.")
-@click.option("--json", "as_json", is_flag=True, help="Print the cells as JSON.")
+@common.json_option("Print the cells as JSON.")
 @click.option("--quiet", is_flag=True, help="No progress on stderr.")
 @click.pass_context
 def run_cmd(ctx, project, source, configure_cmd, build_cmd, clean_cmd, language, ccdb, compilers, levels,
@@ -113,35 +101,28 @@ def run_cmd(ctx, project, source, configure_cmd, build_cmd, clean_cmd, language,
         recipe = recipes.get(project or "zlib")
     recipes.check_needs(recipe)
     custom = levels_mod.parse_custom(tuple(flag_sets))
-    level_list = _split(levels)
+    level_list = common.split(levels)
     level_list += [n for n in custom if n not in level_list]
     levels_mod.validate(level_list, custom)
     opts = study.Options(runs=runs, mode=mode or "build", opt=opt, jobs=(os.cpu_count() or 1) if jobs is None else jobs,
                          nice=nice, sched=sched, noise=noise, timeout=timeout, custom=custom,
                          inject=inject, accounting=not no_accounting)
     opts.validate()
-    names = _split(compilers)
+    names = common.split(compilers)
     if not names:
         raise WarnscopeError("no compilers given")
     toolchains = [toolchain.resolve(n) for n in names]   # not installed: one line, nothing written
     if recipe.build_system == "ccdb" and opts.mode != "tu":
         raise WarnscopeError("a compile_commands.json is replayed per TU: use --mode tu")
     source_tree = steps.source_tree(recipe)               # cannot fetch: one line, nothing written
-    executor = executors.for_scheduler(scheduler)        # unreachable: one line, nothing written
-    progress = progress_mod.for_cli(quiet, f"{recipe.name} {opts.mode}")
-    conn = connect(_db(ctx))
-    try:
-        sid = study.run_study(conn, recipe, source_tree, toolchains, level_list, opts, progress, executor)
-        cells = [c for c in store.cells(conn, sid) if c.compiler in {t.name for t in toolchains}
+    with common.running(ctx, f"{recipe.name} {opts.mode}", quiet, scheduler) as run:
+        sid = study.run_study(run.conn, recipe, source_tree, toolchains, level_list, opts, run.progress,
+                              run.executor)
+        cells = [c for c in store.cells(run.conn, sid) if c.compiler in {t.name for t in toolchains}
                  and c.level in level_list]
-        info = store.study_info(conn, sid)
-    finally:
-        conn.close()
-        progress.close()
-        if executor is not None:
-            executor.close()
+        info = store.study_info(run.conn, sid)
     if as_json:
-        echo(to_json({"study": sid, "cells": cells}))
+        echo(to_json(StudyRun(sid, cells)))
     else:
         echo(report_mod.render(report_mod.report(info, cells), "text"))
     failed = [c for c in cells if c.status != "ok"]
@@ -161,10 +142,8 @@ def run_cmd(ctx, project, source, configure_cmd, build_cmd, clean_cmd, language,
 @click.pass_context
 def report_cmd(ctx, study_id, project, fmt, top) -> None:
     """The overhead table: each level's CPU time as a ratio to 'off'."""
-    path = _db(ctx)
-    if not path.exists():
-        raise WarnscopeError(f"{path}: no such database (run `warnscope overhead run` first)")
-    conn = connect(path, write=False)
+    path = common.db_of(ctx)
+    conn = common.open_read(ctx, first="warnscope overhead run")
     try:
         if not store.has_schema(conn):
             raise WarnscopeError(f"{path}: no overhead studies (run `warnscope overhead run` first)")
@@ -187,7 +166,7 @@ def report_cmd(ctx, study_id, project, fmt, top) -> None:
 @click.option("--runs", type=options.RUNS, default=5, show_default=True, help="Runs per condition.")
 @click.option("--load", type=options.LOAD, default=None,
               help="Competing spinning processes (default: cores).")
-@click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
+@common.json_option("Print the figures as JSON.")
 def calibrate_cmd(seconds, runs, load, as_json) -> None:
     """How exact CPU and wall time are here: idle vs loaded, nice 0 vs 19."""
     from analyzer.overhead import calibrate
@@ -219,7 +198,7 @@ def calibrate_cmd(seconds, runs, load, as_json) -> None:
               help="The tu-mode study to take the TUs from.")
 @click.option("--timeout", type=options.SECONDS, default=600.0, show_default=True,
               help="Seconds per compile.")
-@click.option("--json", "as_json", is_flag=True, help="Print the attribution as JSON.")
+@common.json_option("Print the attribution as JSON.")
 @click.option("--quiet", is_flag=True, help="No progress on stderr.")
 @click.pass_context
 def attribute_cmd(ctx, project, compiler, opt, top, metric, runs, search_runs, min_share, max_suspects, instructions,
@@ -236,11 +215,6 @@ def attribute_cmd(ctx, project, compiler, opt, top, metric, runs, search_runs, m
     opts.validate()
     tc = toolchain.resolve(compiler)
     source_tree = steps.source_tree(recipe)
-    progress = progress_mod.for_cli(quiet, f"{recipe.name} attribute")
-    conn = connect(_db(ctx))
-    try:
-        result = attribute.run(conn, recipe, source_tree, tc, opts, progress)
-    finally:
-        conn.close()
-        progress.close()
+    with common.running(ctx, f"{recipe.name} attribute", quiet) as run:
+        result = attribute.run(run.conn, recipe, source_tree, tc, opts, run.progress)
     echo(to_json(result) if as_json else report_mod.render_attribution(result))

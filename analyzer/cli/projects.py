@@ -5,18 +5,14 @@ warnings builds they run (``warnings run``, and ``advise`` for the builds it lac
 from __future__ import annotations
 
 import os
-from pathlib import Path
 from typing import Callable
 
 import click
 
-from warnscope.database import connect
 from warnscope.errors import WarnscopeError
 
-from analyzer.runtime import executors
-from analyzer.runtime import progress as progress_mod
 from analyzer.runtime import toolchain
-from analyzer.cli import options
+from analyzer.cli import common, options
 
 #: the project a command builds when none is named
 DEFAULT_PROJECT = "zlib"
@@ -67,7 +63,7 @@ def recipe_of(project: str | None, source: str | None, configure_cmd: str, build
     return recipe
 
 
-def run_builds(db: Path, recipe, compilers: list[str], levels: list[str], custom: dict[str, list[str]],
+def run_builds(ctx: click.Context, recipe, compilers: list[str], levels: list[str], custom: dict[str, list[str]],
                opt: str, jobs: int | None, workers: int | None, timeout: float, scheduler: str | None,
                quiet: bool, label: str) -> list:
     """Build the project with each compiler at each level through the warnings runner and
@@ -86,13 +82,6 @@ def run_builds(db: Path, recipe, compilers: list[str], levels: list[str], custom
         raise WarnscopeError("no compilers given")
     toolchains = [toolchain.resolve(n) for n in compilers]   # not installed: one line, nothing written
     source_tree = steps.source_tree(recipe)                  # cannot fetch: one line, nothing written
-    executor = executors.for_scheduler(scheduler)            # unreachable: one line, nothing written
-    progress = progress_mod.for_cli(quiet, label)
-    conn = connect(db)
-    try:
-        return runner.run(conn, recipe, source_tree, toolchains, levels, opts, progress, executor, workers)
-    finally:
-        conn.close()
-        progress.close()
-        if executor is not None:
-            executor.close()
+    with common.running(ctx, label, quiet, scheduler) as run:
+        return runner.run(run.conn, recipe, source_tree, toolchains, levels, opts, run.progress, run.executor,
+                          workers)

@@ -5,21 +5,10 @@ from pathlib import Path
 
 import click
 
-from warnscope.errors import WarnscopeError
-from warnscope.paths import db_path
 from warnscope.text import one_line
 
-from analyzer.cli import options
+from analyzer.cli import common, options
 from analyzer.cli.output import echo
-
-
-def _conn(ctx: click.Context):
-    from warnscope.database import connect
-
-    path = db_path((ctx.obj or {}).get("db"))
-    if not path.exists():
-        raise WarnscopeError(f"{path}: no such database: run 'warnscope flags ingest gcc-12' first")
-    return connect(path)
 
 
 @click.group()
@@ -35,7 +24,7 @@ def build(ctx, out_dir: str) -> None:
     """Render the database into a static site in OUTPUT (only changed files are written)."""
     from analyzer.site.builder import build as build_site
 
-    result = build_site(_conn(ctx), out_dir)
+    result = build_site(common.open_read(ctx), out_dir)  # a site reads, never writes
     s = result.stats
     warn_skipped(s.skipped)
     echo(f"{result.pages} pages in {result.seconds:.1f} s: {len(s.written)} files written, "

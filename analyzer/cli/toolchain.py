@@ -12,6 +12,7 @@ from warnscope.errors import WarnscopeError
 from warnscope.serial import to_json
 
 from analyzer.runtime import roots
+from analyzer.cli import common
 from analyzer.cli.output import echo
 from analyzer.runtime.toolchain import resolve_in_root
 from warnscope.compilers import CompilerId
@@ -55,8 +56,7 @@ def remove(compilers: tuple[str, ...]) -> None:
 
 
 @toolchain.command("list")
-@click.option("--json", "as_json", is_flag=True,
-              help="Print JSON: a list of {compiler, status, suite, suites, package, root}.")
+@common.json_option("Print JSON: a list of {compiler, status, suite, suites, package, root}.")
 def list_(as_json: bool) -> None:
     """Compilers on the host, in roots, and those `toolchain add` could prepare."""
     entries = roots.listing()

@@ -7,16 +7,14 @@ from pathlib import Path
 
 import click
 
-from warnscope.database import connect
-from warnscope.errors import BadInput, NoData, ToolFailed, UnsafeInput
-from warnscope.paths import db_path
+from warnscope.errors import BadInput, ToolFailed, UnsafeInput
 from warnscope.serial import to_json
 from warnscope.text import one_line
 
 from analyzer.runtime import executors
 from analyzer.runtime import progress as progress_mod
 from analyzer.sandbox import runner as sandbox
-from analyzer.cli import options
+from analyzer.cli import common, options
 from analyzer.cli.output import echo
 from analyzer.runtime.executors import check_scheduler
 from analyzer.runtime.toolchain import canonical
@@ -36,8 +34,6 @@ DEFAULT_COMPILERS = "gcc-11,gcc-12,clang-14,clang-16,clang-19"
 DEFAULT_LEVELS = "O0,O1,O2,O3,Os,Og"
 
 
-def _db(ctx: click.Context) -> Path:
-    return db_path((ctx.obj or {}).get("db"))
 
 
 @click.group()
@@ -68,7 +64,7 @@ def ub() -> None:
               help="Keep no generated code (no -g, no disassembly; ub explain has none).")
 @click.option("--why", "why", is_flag=True,
               help="Also find why each divergent cell differs from -O0 (ub why), and store it.")
-@click.option("--json", "as_json", is_flag=True, help="Print the cells as JSON.")
+@common.json_option("Print the cells as JSON.")
 @click.pass_context
 def run_cmd(ctx, corpus_dir, compilers, levels, flag_sets, runs, timeout, jobs, scheduler,
             no_warnings, no_sanitizers, no_code, why, as_json) -> None:
@@ -82,27 +78,23 @@ def run_cmd(ctx, corpus_dir, compilers, levels, flag_sets, runs, timeout, jobs, 
     if scheduler is not None:
         check_scheduler(scheduler)
     validated = ub_run.validate(corpus_dir, compiler_list, level_list)  # bad input: nothing written
-    executor = executors.for_scheduler(scheduler)
-    conn = connect(_db(ctx), write=True)
-    progress = progress_mod.for_cli(as_json, "ub run")
-    try:
-        summary = ub_run.run(conn, corpus_dir, compiler_list, level_list, flag_list,
+    with common.running(ctx, "ub run", as_json, scheduler) as run:
+        summary = ub_run.run(run.conn, corpus_dir, compiler_list, level_list, flag_list,
                              jobs=jobs, runs=runs, limits=limits,
                              warnings=not no_warnings, sanitizers=not no_sanitizers,
-                             code=not no_code, executor=executor, progress=progress,
+                             code=not no_code, executor=run.executor, progress=run.progress,
                              validated=validated, why=why)
-    finally:
-        progress.close()
-        if executor is not None:
-            executor.close()
+        cells = None
+        if as_json:
+            data = ub_report.load(run.conn, summary.corpus)
+            flags_norm = {" ".join(f.split()) for f in flag_list}
+            cells = ub_report.cells(data, set(compiler_list), set(level_list), flags_norm)
     for line in summary.refused:
         echo(f"warnscope: error: refused {one_line(line)}", err=True)
     for line in failure_lines(summary.failures):
         echo(f"warnscope: error: {one_line(line)}", err=True)
-    if as_json:
-        data = ub_report.load(conn, summary.corpus)
-        flags_norm = {" ".join(f.split()) for f in flag_list}
-        echo(to_json(ub_report.cells(data, set(compiler_list), set(level_list), flags_norm)))
+    if cells is not None:
+        echo(to_json(cells))
     else:
         echo(f"{summary.cells} cells ({summary.cells_run} run now, {summary.compiled} "
              f"compiled), {summary.warnings_run} warning checks, {summary.sanitizers_run} "
@@ -125,13 +117,11 @@ def run_cmd(ctx, corpus_dir, compilers, levels, flag_sets, runs, timeout, jobs, 
 @click.option("--corpus", "corpus_dir", default=None,
               help="Corpus directory (default: the one run most recently).")
 @click.option("--case", "case_id", default=None, help="Detail of one case only.")
-@click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
+@common.json_option("Print the results as JSON.")
 @click.pass_context
 def report_cmd(ctx, corpus_dir, case_id, as_json) -> None:
     """The matrix (divergent cases first) and per-case detail."""
-    if not _db(ctx).exists():
-        raise NoData(f"{_db(ctx)}: no such database: run 'warnscope ub run' first")
-    conn = connect(_db(ctx), write=False)
+    conn = common.open_read(ctx, first="warnscope ub run")
     corpus = str(Path(corpus_dir).resolve()) if corpus_dir else None
     report = ub_report.build(ub_report.load(conn, corpus))
     if case_id is not None:
@@ -151,7 +141,7 @@ def report_cmd(ctx, corpus_dir, case_id, as_json) -> None:
 @click.option("--vs", "vs", default=None, metavar="COMPILER:LEVEL",
               help="Align the code of the first configuration shown with this one.")
 @click.option("--labels-only", is_flag=True, help="The labels without the instructions.")
-@click.option("--json", "as_json", is_flag=True, help="Print the explanation as JSON.")
+@common.json_option("Print the explanation as JSON.")
 @click.pass_context
 def explain_cmd(ctx, case_id, corpus_dir, compiler, level, vs, labels_only, as_json) -> None:
     """What the compiler did with a case: per configuration the labels and the code of
@@ -166,9 +156,7 @@ def explain_cmd(ctx, case_id, corpus_dir, compiler, level, vs, labels_only, as_j
         if not sep or not comp or not lvl:
             raise BadInput(f"--vs {vs}: expected COMPILER:LEVEL, e.g. clang-16:O2")
         other = (canonical(comp), normalize_level(lvl))
-    if not _db(ctx).exists():
-        raise NoData(f"{_db(ctx)}: no such database: run 'warnscope ub run' first")
-    conn = connect(_db(ctx), write=False)
+    conn = common.open_read(ctx, first="warnscope ub run")
     corpus = str(Path(corpus_dir).resolve()) if corpus_dir else None
     data = ub_store.load(conn, corpus, with_code=False)
     ex = ub_explain.explain(conn, data, case_id, compiler, level, other)
@@ -193,7 +181,7 @@ def explain_cmd(ctx, case_id, corpus_dir, compiler, level, vs, labels_only, as_j
 @click.option("-j", "--jobs", type=options.WORKERS, default=None,
               help="Local worker processes (default 2 per core).")
 @click.option("--categories", is_flag=True, help="Each detector's catches per UB category too.")
-@click.option("--json", "as_json", is_flag=True, help="Print the scores as JSON.")
+@common.json_option("Print the scores as JSON.")
 def detectors_cmd(corpus_dir, compilers, tools, levels, case_ids, jobs, categories, as_json) -> None:
     """Score every detector -- warning, sanitizer check, analyzer checker -- per compiler
     version: UB cases caught at their ub-line, false alarms on their fixed twins."""
@@ -259,7 +247,7 @@ def failure_lines(failures: list[JobFailure]) -> list[str]:
 @click.option("--timeout", type=options.SECONDS, default=sandbox.Limits().timeout, show_default=True,
               help="Wall-clock seconds per run before it counts as a hang.")
 @click.option("--no-cache", is_flag=True, help="Search again even if the answer is cached.")
-@click.option("--json", "as_json", is_flag=True, help="Print the cause as JSON.")
+@common.json_option("Print the cause as JSON.")
 def why_cmd(case_id, compiler, level, cell_flags, corpus_dir, runs, timeout, no_cache,
             as_json) -> None:
     """Why a cell diverges: the flag or pass that changes its behaviour from -O0's

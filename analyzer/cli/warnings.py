@@ -1,30 +1,24 @@
 """``warnscope warnings run|report|diff|top|show``: thin shells over analyzer.warnings."""
 from __future__ import annotations
 
-from pathlib import Path
 
 import click
 
-from warnscope.database import connect
 from warnscope.errors import WarnscopeError
-from warnscope.paths import db_path
 from warnscope.serial import to_json
 
 from analyzer.runtime import toolchain
-from analyzer.cli import options, projects
+from analyzer.cli import common, options, projects
 from analyzer.cli.flags import FLAG_ARGS
 from analyzer.cli.output import echo
+from analyzer.warnings.results import Run
 from analyzer.warnings.text import render_diff, render_report, render_run, render_show, render_top
 
 DEFAULT_COMPILERS = "gcc-12,clang-16"
 
 
-def _db(ctx: click.Context) -> Path:
-    return db_path((ctx.find_root().obj or {}).get("db"))
 
 
-def _split(text: str) -> list[str]:
-    return [x.strip() for x in text.split(",") if x.strip()]
 
 
 @click.group()
@@ -40,7 +34,7 @@ def warnings() -> None:
 @click.option("--flag-set", "flag_sets", multiple=True,
               help="A custom level NAME=FLAGS (repeatable), as in `overhead run`.")
 @projects.build_options
-@click.option("--json", "as_json", is_flag=True, help="Print the builds as JSON.")
+@common.json_option("Print the builds as JSON.")
 @click.option("--quiet", is_flag=True, help="No progress on stderr.")
 @click.pass_context
 def run_cmd(ctx, project, source, configure_cmd, build_cmd, clean_cmd, language, compilers, levels,
@@ -50,12 +44,12 @@ def run_cmd(ctx, project, source, configure_cmd, build_cmd, clean_cmd, language,
 
     recipe = projects.recipe_of(project, source, configure_cmd, build_cmd, clean_cmd, language)
     custom = levels_mod.parse_custom(tuple(flag_sets))
-    level_list = _split(levels)
+    level_list = common.split(levels)
     level_list += [n for n in custom if n not in level_list]
-    builds = projects.run_builds(_db(ctx), recipe, _split(compilers), level_list, custom, opt, jobs, workers,
+    builds = projects.run_builds(ctx, recipe, common.split(compilers), level_list, custom, opt, jobs, workers,
                                  timeout, scheduler, quiet, f"{recipe.name} warnings")
     if as_json:
-        echo(to_json({"builds": builds}))
+        echo(to_json(Run(builds)))
     else:
         echo(render_run(builds))
     failed = [b for b in builds if b.status != "ok"]
@@ -73,14 +67,14 @@ def run_cmd(ctx, project, source, configure_cmd, build_cmd, clean_cmd, language,
                    "through the flag database, without building again.")
 @click.option("--top", "limit", type=options.COUNT, default=15, show_default=True,
               help="Options shown per build in text (JSON has them all).")
-@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@common.json_option("Print the report as JSON.")
 @click.pass_context
 def report_cmd(ctx, project, compilers, level, as_level, limit, as_json) -> None:
     """Per compiler: the diagnostics by option, and the level's options that never fired."""
     from analyzer.warnings import queries
 
-    conn = connect(_db(ctx), write=False)
-    result = queries.report(conn, project, _split(compilers) if compilers else None, level, as_level)
+    conn = common.open_read(ctx)
+    result = queries.report(conn, project, common.split(compilers) if compilers else None, level, as_level)
     echo(to_json(result) if as_json else render_report(result, limit))
 
 
@@ -91,13 +85,13 @@ def report_cmd(ctx, project, compilers, level, as_level, limit, as_json) -> None
 @click.option("--level", default="all", show_default=True, help="The level both were built at.")
 @click.option("--limit", type=options.COUNT, default=10, show_default=True,
               help="Diagnostics shown per option in text (JSON has them all).")
-@click.option("--json", "as_json", is_flag=True, help="Print the diff as JSON.")
+@common.json_option("Print the diff as JSON.")
 @click.pass_context
 def diff_cmd(ctx, old, new, project, level, limit, as_json) -> None:
     """What appears, disappears and is reworded from OLD to NEW, by option."""
     from analyzer.warnings import queries
 
-    conn = connect(_db(ctx), write=False)
+    conn = common.open_read(ctx)
     result = queries.diff(conn, project, toolchain.canonical(old), toolchain.canonical(new), level)
     echo(to_json(result) if as_json else render_diff(result, limit))
 
@@ -106,14 +100,14 @@ def diff_cmd(ctx, old, new, project, level, limit, as_json) -> None:
 @click.option("--projects", default=None, help="Comma-separated; default: every stored project.")
 @click.option("--level", default="all", show_default=True)
 @click.option("--limit", type=options.COUNT, default=20, show_default=True, help="Options listed.")
-@click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
+@common.json_option("Print as JSON.")
 @click.pass_context
 def top_cmd(ctx, projects, level, limit, as_json) -> None:
     """The noisiest options across projects and compilers, and the ones that stay silent."""
     from analyzer.warnings import queries
 
-    conn = connect(_db(ctx), write=False)
-    result = queries.top(conn, _split(projects) if projects else None, level, limit)
+    conn = common.open_read(ctx)
+    result = queries.top(conn, common.split(projects) if projects else None, level, limit)
     echo(to_json(result) if as_json else render_top(result))
 
 
@@ -126,16 +120,16 @@ def top_cmd(ctx, projects, level, limit, as_json) -> None:
 @click.option("--file", "file_glob", default=None, help="Only files matching this glob (src/*.c).")
 @click.option("--limit", type=options.COUNT, default=None,
               help="Diagnostics shown (default: 10 of one OPTION, all of a --project).")
-@click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
+@common.json_option("Print as JSON.")
 @click.pass_context
 def show_cmd(ctx, option, project, compilers, level, file_glob, limit, as_json) -> None:
     """Where OPTION fired, with the source lines; without OPTION, every diagnostic of
     the --project's builds."""
     from analyzer.warnings import queries
 
-    conn = connect(_db(ctx), write=False)
+    conn = common.open_read(ctx)
     if limit is None and option is not None:
         limit = 10
-    chosen = [toolchain.canonical(c) for c in _split(compilers)] if compilers else None
+    chosen = [toolchain.canonical(c) for c in common.split(compilers)] if compilers else None
     result = queries.show(conn, option, project, limit, chosen, level, file_glob)
     echo(to_json(result) if as_json else render_show(result))

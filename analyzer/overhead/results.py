@@ -151,6 +151,13 @@ class ProjectRecipe:
 
 
 @dataclass(frozen=True)
+class Projects:
+    """``overhead projects --json``: every recipe."""
+
+    projects: list[ProjectRecipe]
+
+
+@dataclass(frozen=True)
 class Figures:
     """min / median / max of one quantity over a cell's runs, rounded for people (the
     minimum is the figure least disturbed by other load; the spread says how much
@@ -259,6 +266,15 @@ class Cell:
     tus: dict[str, TuFigures] | None = field(default=None, metadata=OPTIONAL)
     #: the tree's wait4 CPU minus ``by_process``'s sum, over the runs: shown, never hidden
     residual_s: Figures | None = field(default=None, metadata=OPTIONAL)
+
+
+@dataclass(frozen=True)
+class StudyRun:
+    """``overhead run --json``: the study run and its cells of the compilers and levels
+    asked for (the site writes the same beside each study's page)."""
+
+    study: int
+    cells: list[Cell]
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ from analyzer.overhead import report as oh_report
 from analyzer.overhead import store as oh_store
 from analyzer.overhead.breakdown import AddedCpu
 from analyzer.overhead.report import ModeCost
-from analyzer.overhead.results import Cell, Report, Row, Study
+from analyzer.overhead.results import Cell, Report, Row, Study, StudyRun
 from analyzer.site.pages import Headline
 
 if TYPE_CHECKING:
@@ -296,7 +296,7 @@ def overhead_pages(b: Build) -> None:
                alt=chart_alt(view), process_alt=process_alt(view),
                headers=OVERHEAD_HEADERS, top=TOP_TUS)
         b.json(f"overhead/{view.stem}.json", view.report)
-        b.json(f"overhead/{view.stem}.cells.json", {"study": view.id, "cells": view.cells})
+        b.json(f"overhead/{view.stem}.cells.json", StudyRun(view.id, view.cells))
         if view.attribution:
             b.json(f"overhead/{view.stem}.attribution.json", view.attribution)
     b.page("overhead/index.html", "overhead_index.html", studies=views)

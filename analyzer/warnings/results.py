@@ -64,6 +64,13 @@ class Build:
     finished_at: str = ""
 
 
+@dataclass
+class Run:
+    """``warnings run --json``: the builds run, each as stored."""
+
+    builds: list[Build]
+
+
 # ------------------------------------------------------------------ questions
 
 @dataclass

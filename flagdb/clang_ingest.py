@@ -31,7 +31,7 @@ from warnscope import apt, extract
 from flagdb import clang_sources, clang_td, tablegen
 from flagdb.clang_inc import Diag, Tables, parse_dir
 from warnscope.compilers import CompilerId
-from warnscope.errors import BadInput, PackageError, ParseError, UnsafeInput, WarnscopeError
+from warnscope.errors import BadInput, PackageError, ParseError, UnsafeInput
 from flagdb.model import ClangFacts, CompilerData, Edge, Flag, Message
 from warnscope.paths import cache_dir
 
@@ -78,7 +78,7 @@ def load_clang(compiler: str, source: str | None = None, suite: str | None = Non
         kind, provenance = "debian-package", f"{candidate.package} {candidate.version}"
     found = tables.version.split(".")[0]
     if found != str(major):
-        raise WarnscopeError(f"{directory}: these tables are clang {tables.version}, not {compiler}")
+        raise BadInput(f"{directory}: these tables are clang {tables.version}, not {compiler}")
     data = build(compiler, tables, kind, provenance)
     data.set_package(candidate if source is None else None)
     return data
@@ -117,7 +117,7 @@ def source_dir(path: Path) -> Path:
     """The directory holding the tables: ``path`` itself, or its ``clang/Basic`` below an
     include root such as ``/usr/lib/llvm-16/include`` of an installed libclang-16-dev."""
     if not path.is_dir():
-        raise WarnscopeError(f"{path}: not a directory (expected one holding DiagnosticGroups.inc)")
+        raise BadInput(f"{path}: not a directory (expected one holding DiagnosticGroups.inc)")
     for candidate in (path, path / "clang" / "Basic", path / "include" / "clang" / "Basic"):
         if (candidate / "DiagnosticGroups.inc").is_file():
             return candidate
@@ -151,7 +151,7 @@ def fetch_package(major: int, suite: str | None = None) -> tuple[Path, apt.Candi
         except (PackageError, UnsafeInput) as exc:  # the .deb itself is bad
             raise type(exc)(f"{exc}; delete it to download it again") from None
         if not (tmp / "DiagnosticGroups.inc").is_file() or not (tmp / "Version.inc").is_file():
-            raise WarnscopeError(f"{deb}: holds no clang/Basic/DiagnosticGroups.inc and Version.inc "
+            raise PackageError(f"{deb}: holds no clang/Basic/DiagnosticGroups.inc and Version.inc "
                                  f"(found {found} of the wanted files); is it libclang-{major}-dev?")
 
     extract.populate(target, fill, lambda d: (d / "DiagnosticGroups.inc").is_file())

@@ -15,8 +15,7 @@ import tarfile
 from pathlib import Path
 
 from warnscope import apt, extract
-from warnscope.errors import (BadInput, NotInstalled, PackageError, ParseError, UnsafeInput,
-                              WarnscopeError)
+from warnscope.errors import BadInput, NotInstalled, PackageError, ParseError, UnsafeInput
 from flagdb import gcc_opt, names, sources
 from flagdb.gcc_opt import Option, OptFile, has_flag, merge, nth_arg, opt_args
 from flagdb.model import CompilerData, Edge, Flag, GccFacts
@@ -169,7 +168,7 @@ def apply_patch(diff: bytes, root: Path, origin: str) -> None:
                            f"apply {origin}") from None
     if proc.returncode != 0:
         detail = (proc.stdout + proc.stderr).decode("utf-8", "replace").strip().splitlines()
-        raise WarnscopeError(f"{origin}: does not apply to the option files "
+        raise BadInput(f"{origin}: does not apply to the option files "
                              f"({detail[0] if detail else f'patch exit {proc.returncode}'})")
 
 

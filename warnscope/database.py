@@ -34,7 +34,7 @@ from urllib.parse import quote
 
 from warnscope import dbguard, dbvalues
 from warnscope.errors import (BadInput, CorruptDatabase, DatabaseBusy, DatabaseError, DatabaseUnwritable,
-                              NoData, NotADatabase)
+                              NoData, NotADatabase, OldSchema)
 from warnscope.schema import MIGRATIONS, SCHEMA, SCHEMA_VERSION
 
 #: How long a writer waits for another one (seconds); ``WARNSCOPE_DB_TIMEOUT`` overrides.
@@ -281,7 +281,7 @@ def _check(conn: Connection) -> None:
         raise explain(exc, conn.path) or exc from None
     if version < SCHEMA_VERSION:
         if not conn.writable:
-            raise DatabaseError(f"{where}: schema version {version} is older than this warnscope "
+            raise OldSchema(f"{where}: schema version {version} is older than this warnscope "
                                  f"({SCHEMA_VERSION}); a writing command (ingest) upgrades it")
         with transaction(conn):
             pass  # the transaction applies the migrations

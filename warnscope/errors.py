@@ -41,6 +41,10 @@ class NotInstalled(WarnscopeError):
     """A compiler or tool is not on this machine nor in a prepared root."""
 
 
+class IncompleteInstallation(WarnscopeError):
+    """A file of warnscope's own installation is missing (the site's templates)."""
+
+
 class NeedsPrivilege(WarnscopeError):
     """The operation needs root here (debootstrap of a toolchain root, BPF accounting)."""
 
@@ -53,6 +57,39 @@ class ToolFailed(WarnscopeError):
 class ToolTimeout(ToolFailed):
     """A tool warnscope ran for itself did not finish within its timeout (it and its
     process group were killed)."""
+
+
+class BuildFailed(WarnscopeError):
+    """A project's build or one of its compiles failed where warnscope needs it to
+    succeed (a probe of an attribution)."""
+
+
+class RunFailed(WarnscopeError):
+    """A run finished with some of its cells, builds or jobs failed: what finished is
+    stored, and the exit status says that not everything did."""
+
+
+class Unverified(WarnscopeError):
+    """A compiler's stored entry disagrees with its binary where no known rule explains
+    it (``flags verify``)."""
+
+
+class WorkerDied(WarnscopeError):
+    """A worker process warnscope started died under it (out of memory, killed)."""
+
+
+class SchedulerUnsuitable(WarnscopeError):
+    """The Dask cluster answers but cannot run the work as asked (no workers, workers
+    not limited to one timing cell at a time)."""
+
+
+class CannotWrite(WarnscopeError):
+    """An output warnscope was asked to write cannot be written there (not a directory,
+    read-only, disk full)."""
+
+
+class CannotListen(WarnscopeError):
+    """The local server cannot listen on the port asked for (taken, not permitted)."""
 
 
 class PackageError(WarnscopeError):
@@ -91,6 +128,11 @@ class ForeignSchema(NotADatabase):
 
 class DatabaseUnwritable(DatabaseError):
     """The database cannot be written here (read-only, disk full, I/O error)."""
+
+
+class OldSchema(DatabaseError):
+    """The database's schema is older than this warnscope's: a writing command upgrades
+    it, a query does not."""
 
 
 class NoData(DatabaseError):

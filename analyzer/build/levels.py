@@ -11,7 +11,7 @@ import sqlite3
 from flagdb import names, store
 from flagdb.closure import lang_name
 from flagdb.views import everything
-from warnscope.errors import BadInput, NotIngested, WarnscopeError
+from warnscope.errors import BadInput, NotIngested
 
 from analyzer.runtime.toolchain import Toolchain
 
@@ -31,13 +31,13 @@ def parse_custom(specs: tuple[str, ...]) -> dict[str, list[str]]:
         name, sep, flags = spec.partition("=")
         name = name.strip()
         if not sep or not name or not name.replace("-", "").replace("_", "").isalnum():
-            raise WarnscopeError(f"--flag-set {spec!r}: expected NAME=FLAGS, e.g. shadow='-Wshadow'")
+            raise BadInput(f"--flag-set {spec!r}: expected NAME=FLAGS, e.g. shadow='-Wshadow'")
         if name in BUILTIN:
-            raise WarnscopeError(f"--flag-set {name}: a built-in level has that name")
+            raise BadInput(f"--flag-set {name}: a built-in level has that name")
         words = flags.split()
         bad = [w for w in words if not w.startswith("-") and w not in BUILTIN]
         if bad:
-            raise WarnscopeError(f"--flag-set {name}: {bad[0]!r} is neither an option nor a "
+            raise BadInput(f"--flag-set {name}: {bad[0]!r} is neither an option nor a "
                                  f"level ({', '.join(BUILTIN)})")
         # spliced into build commands as a level's flags are: the same characters
         unsafe = [w for w in words if w not in BUILTIN and not names.safe_word(w)]
@@ -52,10 +52,10 @@ def parse_custom(specs: tuple[str, ...]) -> dict[str, list[str]]:
 def validate(levels: list[str], custom: dict[str, list[str]]) -> None:
     unknown = [l for l in levels if l not in BUILTIN and l not in custom]
     if unknown:
-        raise WarnscopeError(f"unknown level {unknown[0]!r}: expected {', '.join(BUILTIN)} "
+        raise BadInput(f"unknown level {unknown[0]!r}: expected {', '.join(BUILTIN)} "
                              "or a --flag-set name")
     if not levels:
-        raise WarnscopeError("no levels given")
+        raise BadInput("no levels given")
 
 
 def flags(conn: sqlite3.Connection, tc: Toolchain, level: str, languages: tuple[str, ...],

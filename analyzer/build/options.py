@@ -10,7 +10,7 @@ import os
 from dataclasses import dataclass, field
 
 from warnscope.compilers import OPT_LEVELS, is_opt_option
-from warnscope.errors import WarnscopeError
+from warnscope.errors import BadInput
 
 
 @dataclass
@@ -23,9 +23,9 @@ class BuildOptions:
 
     def validate(self) -> None:
         if not is_opt_option(self.opt):
-            raise WarnscopeError(f"--opt {self.opt}: expected one of {', '.join(OPT_LEVELS)}")
+            raise BadInput(f"--opt {self.opt}: expected one of {', '.join(OPT_LEVELS)}")
         if self.jobs < 1:
-            raise WarnscopeError("--jobs must be at least 1")
+            raise BadInput("--jobs must be at least 1")
         if not 0 < self.timeout < math.inf:
-            raise WarnscopeError("--timeout must be positive and finite")
+            raise BadInput("--timeout must be positive and finite")
 

@@ -10,7 +10,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from warnscope.errors import WarnscopeError
+from warnscope.errors import BadInput
 
 from warnscope.accounting import Accountant, ProcessTable
 from warnscope.measure import SCHED, TreeRun
@@ -43,9 +43,9 @@ def build_env(extra: dict[str, str] | None = None) -> dict[str, str]:
 
 def validate_sched(nice: int, sched: str | None) -> None:
     if not -20 <= nice <= 19:
-        raise WarnscopeError(f"--nice {nice}: expected -20 … 19")
+        raise BadInput(f"--nice {nice}: expected -20 … 19")
     if sched is not None and SCHED.get(sched) is None:
-        raise WarnscopeError(f"--sched {sched}: expected batch or idle (on Linux)")
+        raise BadInput(f"--sched {sched}: expected batch or idle (on Linux)")
 
 
 def run(command: str | list[str], cwd: Path, env: dict[str, str], output: Path,

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from analyzer.build import ccdb
-from warnscope.errors import WarnscopeError
+from warnscope.errors import BadInput, NotInstalled
 
 CMAKE_CONFIGURE = ('cmake -S . -B _build -G "Unix Makefiles" -DCMAKE_BUILD_TYPE=None '
                    '-DCMAKE_C_COMPILER="$CC" -DCMAKE_CXX_COMPILER="$CXX" '
@@ -102,7 +102,7 @@ def get(name: str) -> Recipe:
     try:
         return RECIPES[name]
     except KeyError:
-        raise WarnscopeError(f"unknown project {name!r}: known are {', '.join(RECIPES)} "
+        raise BadInput(f"unknown project {name!r}: known are {', '.join(RECIPES)} "
                              "(or --source DIR --configure CMD --build CMD, or --compile-commands FILE)") from None
 
 
@@ -110,9 +110,9 @@ def local(source: str, configure: str, build: str, clean: str, languages: tuple[
     """A local tree with its own commands (built in a private copy, never in place)."""
     path = Path(source).resolve()
     if not path.is_dir():
-        raise WarnscopeError(f"--source {source}: not a directory")
+        raise BadInput(f"--source {source}: not a directory")
     if not build.strip():
-        raise WarnscopeError("--source needs --build CMD")
+        raise BadInput("--source needs --build CMD")
     return Recipe(f"local:{path.name}", f"local tree {path}", languages, "custom",
                   configure=configure or "true", build=build, clean=clean, source=path, inject="env")
 
@@ -156,7 +156,7 @@ def is_source(arg: str) -> bool:
 def check_needs(recipe: Recipe) -> None:
     missing = [p for p in recipe.needs if shutil.which(p) is None]
     if missing:
-        raise WarnscopeError(f"project {recipe.name} needs {', '.join(missing)}, which is not installed")
+        raise NotInstalled(f"project {recipe.name} needs {', '.join(missing)}, which is not installed")
 
 
 def tu_language(driver: str, args: list[str], source: str) -> str:

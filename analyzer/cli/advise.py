@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from warnscope.database import connect
-from warnscope.errors import BadInput, DatabaseError, NotIngested
+from warnscope.errors import BadInput, NotIngested, OldSchema
 from warnscope.serial import to_json
 
 from analyzer.runtime import toolchain
@@ -28,9 +28,7 @@ def _open(db: Path):
     writing command (advise is one: it runs the builds it lacks)."""
     try:
         return connect(db, write=False)
-    except DatabaseError as exc:
-        if type(exc) is not DatabaseError:   # busy, corrupt, not a database ...: as it is
-            raise
+    except OldSchema:
         connect(db, write=True).close()      # the migrations, in one transaction
         return connect(db, write=False)
 

@@ -20,7 +20,7 @@ from analyzer.runtime.progress import for_cli
 from flagdb import compare, store
 from flagdb.closure import Index, enabled_by_group, typed_on
 from flagdb.describe import describe_change
-from warnscope.errors import WarnscopeError
+from warnscope.errors import RunFailed, Unverified
 from flagdb.ingest import ingest
 from analyzer.verify import run as verify
 
@@ -62,7 +62,7 @@ def demo(ctx: click.Context, site_dir: str | None) -> None:
         echo(f"{compiler}: {sum(report.compared.values())} comparisons, "
              f"{explained} explained differences, {len(report.unexplained)} unexplained")
         if not report.ok:
-            raise WarnscopeError(f"{compiler}: verification found unexplained differences "
+            raise Unverified(f"{compiler}: verification found unexplained differences "
                                  f"(run: warnscope flags verify {compiler})")
 
     old, new = (store.load(conn, c) for c in GCCS)
@@ -120,7 +120,7 @@ def _ub(conn) -> None:
     echo(f"{summary.cells} cells ({summary.cells_run} run now), {summary.warnings_run} "
          f"warning checks, {summary.sanitizers_run} sanitizer runs in {summary.seconds:.1f} s")
     if summary.failures:
-        raise WarnscopeError(f"{len(summary.failures)} UB jobs failed: "
+        raise RunFailed(f"{len(summary.failures)} UB jobs failed: "
                              f"{failure_lines(summary.failures)[0]}")
     report = ub_report.build(ub_report.load(conn, summary.corpus))
     echo(ub_report.render(report, detail=False), nl=False)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from warnscope.errors import BadInput, NoData, WarnscopeError
+from warnscope.errors import BadInput, NoData, RunFailed
 
 from analyzer.runtime import toolchain
 from analyzer.cli import common, options, projects
@@ -86,7 +86,7 @@ def run_cmd(ctx, project, source, configure_cmd, build_cmd, clean_cmd, language,
             scheduler, as_json, quiet) -> None:
     """Measure each compiler x level of a project and store the cells."""
     if sum(x is not None for x in (project, source, ccdb)) > 1:
-        raise WarnscopeError("give one of --project, --source, --compile-commands")
+        raise BadInput("give one of --project, --source, --compile-commands")
     if preset == "classic":  # the published set-up: -O3, a minimum of 3 runs
         opt, runs = "-O3", max(runs, 3)
     if ccdb:
@@ -110,10 +110,10 @@ def run_cmd(ctx, project, source, configure_cmd, build_cmd, clean_cmd, language,
     opts.validate()
     names = common.split(compilers)
     if not names:
-        raise WarnscopeError("no compilers given")
+        raise BadInput("no compilers given")
     toolchains = [toolchain.resolve(n) for n in names]   # not installed: one line, nothing written
     if recipe.build_system == "ccdb" and opts.mode != "tu":
-        raise WarnscopeError("a compile_commands.json is replayed per TU: use --mode tu")
+        raise BadInput("a compile_commands.json is replayed per TU: use --mode tu")
     source_tree = steps.source_tree(recipe)               # cannot fetch: one line, nothing written
     with common.running(ctx, f"{recipe.name} {opts.mode}", quiet, scheduler) as run:
         sid = study.run_study(run.conn, recipe, source_tree, toolchains, level_list, opts, run.progress,
@@ -128,7 +128,7 @@ def run_cmd(ctx, project, source, configure_cmd, build_cmd, clean_cmd, language,
     failed = [c for c in cells if c.status != "ok"]
     if failed:  # recorded with their log tail; the exit status says so
         first = failed[0]
-        raise WarnscopeError(f"{len(failed)} of {len(cells)} cells failed, stored with their log tail "
+        raise RunFailed(f"{len(failed)} of {len(cells)} cells failed, stored with their log tail "
                              f"(first: {first.compiler} {first.level}: {first.error})")
 
 
@@ -146,10 +146,10 @@ def report_cmd(ctx, study_id, project, fmt, top) -> None:
     conn = common.open_read(ctx, first="warnscope overhead run")
     try:
         if not store.has_schema(conn):
-            raise WarnscopeError(f"{path}: no overhead studies (run `warnscope overhead run` first)")
+            raise NoData(f"{path}: no overhead studies (run `warnscope overhead run` first)")
         sid = study_id if study_id is not None else store.latest_study(conn, project)
         if sid is None:
-            raise WarnscopeError(f"no overhead study{' of ' + project if project else ''} in {path}")
+            raise NoData(f"no overhead study{' of ' + project if project else ''} in {path}")
         info = store.study_info(conn, sid)
         cells = store.cells(conn, sid, with_tus=info.mode == "tu")
     finally:

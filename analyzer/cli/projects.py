@@ -9,7 +9,7 @@ from typing import Callable
 
 import click
 
-from warnscope.errors import WarnscopeError
+from warnscope.errors import BadInput
 
 from analyzer.runtime import toolchain
 from analyzer.cli import common, options
@@ -56,7 +56,7 @@ def recipe_of(project: str | None, source: str | None, configure_cmd: str, build
     from analyzer.build import recipes
 
     if project is not None and source is not None:
-        raise WarnscopeError("give one of --project, --source")
+        raise BadInput("give one of --project, --source")
     recipe = (recipes.local(source, configure_cmd, build_cmd, clean_cmd, (language,)) if source
               else recipes.get(project or DEFAULT_PROJECT))
     recipes.check_needs(recipe)
@@ -79,7 +79,7 @@ def run_builds(ctx: click.Context, recipe, compilers: list[str], levels: list[st
                         custom=custom)
     opts.validate()
     if not compilers:
-        raise WarnscopeError("no compilers given")
+        raise BadInput("no compilers given")
     toolchains = [toolchain.resolve(n) for n in compilers]   # not installed: one line, nothing written
     source_tree = steps.source_tree(recipe)                  # cannot fetch: one line, nothing written
     with common.running(ctx, label, quiet, scheduler) as run:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import click
 
-from warnscope.errors import WarnscopeError
+from warnscope.errors import BadInput
 from warnscope.serial import to_json
 
 from analyzer.runtime import roots
@@ -34,7 +34,7 @@ def add(compilers: tuple[str, ...], suite: str | None) -> None:
     for cid in ids:  # every id checked before anything is built
         roots.choose_suite(cid, suite)
         if suite is None and shutil.which(f"{cid.family}-{cid.major}"):
-            raise WarnscopeError(f"{cid} is installed on the host; give --suite to add "
+            raise BadInput(f"{cid} is installed on the host; give --suite to add "
                                  "it in a root as well")
     # Progress only for a person watching: a failure stays one line in logs and scripts.
     stderr = click.get_text_stream("stderr")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from warnscope.errors import WarnscopeError
+from warnscope.errors import RunFailed
 from warnscope.serial import to_json
 
 from analyzer.runtime import toolchain
@@ -54,7 +54,7 @@ def run_cmd(ctx, project, source, configure_cmd, build_cmd, clean_cmd, language,
         echo(render_run(builds))
     failed = [b for b in builds if b.status != "ok"]
     if failed:
-        raise WarnscopeError(f"{len(failed)} of {len(builds)} builds failed, stored with the diagnostics "
+        raise RunFailed(f"{len(failed)} of {len(builds)} builds failed, stored with the diagnostics "
                              f"up to the failure (first: {failed[0].compiler} {failed[0].level}: {failed[0].error})")
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from flagdb import store
 from flagdb.closure import Index, closure, lang_name
 from warnscope.database import connect
-from warnscope.errors import WarnscopeError
+from warnscope.errors import BadInput
 from warnscope.paths import db_path
 
 from analyzer.gccplugin import binary as gcc_binary
@@ -34,7 +34,7 @@ def closure_from_database(db: str, compiler: str, flags: list[str], lang: str
     index = Index(data)
     unknown = [f for f in flags if index.resolve(f) is None]
     if unknown:
-        raise WarnscopeError(f"{compiler}: unknown flag {unknown[0]} (see: warnscope flags list {compiler})")
+        raise BadInput(f"{compiler}: unknown flag {unknown[0]} (see: warnscope flags list {compiler})")
     # a flag given is not one it turns on, by whatever spelling it was given (-pedantic
     # is -Wpedantic: the plugin does not count the alias's target either)
     given = {index.resolve(f)[0].name for f in flags} | {index.target(f)[0].name for f in flags}

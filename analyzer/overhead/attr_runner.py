@@ -13,7 +13,7 @@ import sqlite3
 from contextlib import ExitStack
 from pathlib import Path
 
-from warnscope.errors import WarnscopeError
+from warnscope.errors import BadInput, BuildFailed
 from warnscope.measure import host
 
 from analyzer.build.failure import first_error, log_tail
@@ -60,7 +60,7 @@ class Workspace:
             tus = study.capture(self.recipe, self.tree, self.tc, opts, self.work, [probe], self.progress,
                                 self.box)
             if tus is None:
-                raise WarnscopeError(f"{self.recipe.name} {self.tc.name}: {probe.error}: "
+                raise BuildFailed(f"{self.recipe.name} {self.tc.name}: {probe.error}: "
                                      f"{_first_error(probe.log_tail or '')[:200]}")
             (self.box.box / "objects").mkdir()
             self.box.adopt(self.box.box / "objects")
@@ -103,7 +103,7 @@ class Attributor:
                        self.ws.box.box / "objects" / f"{index}.o", out, self.timeout,
                        wrapper=CACHEGRIND if instrument == "instructions" else (), box=self.ws.box)
         if t.exit != 0:
-            raise WarnscopeError(f"{tu.name} failed to compile with {' '.join(flags[:3])}"
+            raise BuildFailed(f"{tu.name} failed to compile with {' '.join(flags[:3])}"
                                  f"{' …' if len(flags) > 3 else ''} (exit {t.exit}): {log_tail(out)[-200:]}")
         data = out.read_bytes()
         refs = sum(int(m.replace(b",", b"")) for m in _IREFS.findall(data)) if instrument == "instructions" else None
@@ -120,7 +120,7 @@ class Attributor:
             tus = [t for t in self.ws.tus() if self.names is None or t.name in self.names]
             missing = sorted(set(self.names or ()) - {t.name for t in tus})
             if missing:
-                raise WarnscopeError(f"TU {missing[0]} of {self.chosen_from} is not compiled by this build")
+                raise BadInput(f"TU {missing[0]} of {self.chosen_from} is not compiled by this build")
             index = {t.name: i for i, t in enumerate(self.ws.tus())}
             rounds = 1 if todo[0].instrument != "cpu" else runs
             self.progress.add_total(rounds * len(todo) * len(tus))

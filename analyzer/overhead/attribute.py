@@ -54,7 +54,7 @@ from pathlib import Path
 from typing import Callable
 
 from warnscope.database import transaction
-from warnscope.errors import WarnscopeError
+from warnscope.errors import BadInput, BuildFailed, NotInstalled
 from warnscope.serial import to_json
 
 from analyzer.build import levels as levels_mod
@@ -89,16 +89,16 @@ class AttrOptions:
     def validate(self) -> None:
         study.Options(opt=self.opt, timeout=self.timeout).validate()
         if self.top < 1 or self.runs < 1 or self.search_runs < 1 or self.max_suspects < 1:
-            raise WarnscopeError("--top, --runs, --search-runs and --max-suspects must be at least 1")
+            raise BadInput("--top, --runs, --search-runs and --max-suspects must be at least 1")
         if not 0 < self.min_share < 1:
-            raise WarnscopeError("--min-share must be between 0 and 1")
+            raise BadInput("--min-share must be between 0 and 1")
         if self.metric not in METRICS:
-            raise WarnscopeError(f"--metric must be one of {', '.join(METRICS)}, not {self.metric!r}")
+            raise BadInput(f"--metric must be one of {', '.join(METRICS)}, not {self.metric!r}")
         if self.instructions and self.metric == "instructions":
-            raise WarnscopeError("--instructions adds exact counts to --metric cpu; --metric instructions "
+            raise BadInput("--instructions adds exact counts to --metric cpu; --metric instructions "
                                  "counts every probe already")
         if (self.instructions or self.metric == "instructions") and shutil.which("valgrind") is None:
-            raise WarnscopeError("counting instructions needs valgrind (Debian package valgrind), "
+            raise NotInstalled("counting instructions needs valgrind (Debian package valgrind), "
                                  "which is not installed")
 
 
@@ -121,7 +121,7 @@ def _top_from_study(conn: sqlite3.Connection, project: str, tc: Toolchain, opts:
             top = [t for t in report.top_tus(cells, opts.top) if t.level == "all"]
             return sid, [TuCost(t.tu, t.off_cpu_s, t.cpu_s, t.added_s) for t in top]
     if opts.study is not None:
-        raise WarnscopeError(f"study {opts.study} is not a tu-mode study of {project} with {tc.name} "
+        raise BadInput(f"study {opts.study} is not a tu-mode study of {project} with {tc.name} "
                              f"off and all at {opts.opt}")
     return None
 
@@ -174,7 +174,7 @@ def _attribute(conn: sqlite3.Connection, attr: int, recipe: Recipe, tc: Toolchai
                             for r in r_all.runs), key=lambda t: -t.added_s)
             chosen = {"from": "measured", "tus": [t.__dict__ for t in costs[:opts.top]]}
         if not chosen["tus"]:
-            raise WarnscopeError(f"{name}: no TU to attribute")
+            raise BuildFailed(f"{name}: no TU to attribute")
         store.set_attribution_tus(conn, attr, chosen)
     tus = [TuCost(**t) for t in chosen["tus"]]
     a.names = [t.tu for t in tus]

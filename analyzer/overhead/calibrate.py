@@ -17,7 +17,7 @@ import tempfile
 from pathlib import Path
 
 from warnscope import tool
-from warnscope.errors import WarnscopeError
+from warnscope.errors import BadInput, ToolFailed
 from warnscope.paths import cache_dir
 
 from warnscope import measure
@@ -38,16 +38,16 @@ def burn_binary() -> Path:
 def _once(burn: Path, iterations: int, nice: int, work: Path) -> process.Timed:
     t = process.run([str(burn), str(iterations)], work, process.build_env(), work / "out", nice=nice)
     if t.exit != 0:
-        raise WarnscopeError(f"the calibration program failed (exit {t.exit})")
+        raise ToolFailed(f"the calibration program failed (exit {t.exit})")
     return t
 
 
 def calibrate(seconds: float = 1.0, runs: int = 5, load: int | None = None) -> Calibration:
     """Measure the burn idle and loaded, at nice 0 and 19; returns figures per condition."""
     if not 0 < seconds < math.inf or runs < 1:
-        raise WarnscopeError("calibrate needs --seconds > 0 and --runs >= 1")
+        raise BadInput("calibrate needs --seconds > 0 and --runs >= 1")
     if load is not None and load < 1:
-        raise WarnscopeError("--load must be at least 1 (the competing processes)")
+        raise BadInput("--load must be at least 1 (the competing processes)")
     burn = burn_binary()
     load = load if load is not None else (os.cpu_count() or 1)
     with tempfile.TemporaryDirectory() as tmp:

@@ -31,7 +31,7 @@ from typing import Any, Callable
 
 from warnscope.database import transaction, utc_now
 from warnscope.accounting import Accountant, ProcessTable, Unavailable
-from warnscope.errors import BadInput, WarnscopeError
+from warnscope.errors import BadInput, SchedulerUnsuitable
 from warnscope.measure import TreeRun, host
 
 from analyzer.build import arrival, levels as levels_mod, process
@@ -74,12 +74,12 @@ class Options(BuildOptions):
 
     def validate(self) -> None:
         if self.runs < 1:
-            raise WarnscopeError("--runs must be at least 1")
+            raise BadInput("--runs must be at least 1")
         if self.mode not in ("build", "tu"):
-            raise WarnscopeError(f"--mode {self.mode}: expected build or tu")
+            raise BadInput(f"--mode {self.mode}: expected build or tu")
         super().validate()
         if not self.noise > 0:  # NaN is not above 0 either
-            raise WarnscopeError("--noise must be positive")
+            raise BadInput("--noise must be positive")
         if self.inject not in (None, "build", "wrapper", "both"):
             raise BadInput(f"--inject {self.inject}: expected build, wrapper or both")
         if self.mode == "tu" and self.inject in ("build", "both"):
@@ -105,7 +105,7 @@ def run_study(conn: sqlite3.Connection, recipe: Recipe, source: tuple[Path, str]
                        "bubblewrap, whose set-up a timed build would count as the compiler's: "
                        "overhead studies take host compilers (warnings run takes both)")
     if recipe.build_system == "ccdb" and opts.mode != "tu":
-        raise WarnscopeError("a compile_commands.json is replayed per TU: use --mode tu")
+        raise BadInput("a compile_commands.json is replayed per TU: use --mode tu")
     if recipe.build_system == "ccdb" and "build" in opts.injects:
         raise BadInput("--inject build: a compile_commands.json has no build system to pass flags through")
     submit = cluster_options(executor) if executor is not None else {}  # refused before any write
@@ -201,11 +201,11 @@ def cluster_options(executor: Any) -> dict:
     thread (a job beside another would share the host's cores and disturb the timing)."""
     workers = executor.client.scheduler_info().get("workers", {})
     if not workers:
-        raise WarnscopeError("the Dask cluster has no workers")
+        raise SchedulerUnsuitable("the Dask cluster has no workers")
     if all("timing" in (w.get("resources") or {}) for w in workers.values()):
         return {"resources": {"timing": 1}}
     if any(w.get("nthreads", 1) != 1 for w in workers.values()):
-        raise WarnscopeError("timing cells run one per worker: start the Dask workers with --nthreads 1 "
+        raise SchedulerUnsuitable("timing cells run one per worker: start the Dask workers with --nthreads 1 "
                              "or --resources timing=1")
     return {}
 

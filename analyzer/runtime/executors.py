@@ -89,7 +89,7 @@ def can_fork() -> bool:
 def check_workers(workers: int | None) -> int | None:
     """``-j N``: None (the default) or a positive count, else a one-line error."""
     if workers is not None and workers < 1:
-        raise WarnscopeError(f"-j/--jobs must be at least 1, not {workers}")
+        raise BadInput(f"-j/--jobs must be at least 1, not {workers}")
     return workers
 
 

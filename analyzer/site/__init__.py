@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from warnscope.errors import WarnscopeError
+from warnscope.errors import IncompleteInstallation
 
 
 def web_dir() -> Path:
@@ -19,5 +19,5 @@ def web_dir() -> Path:
     for candidate in (here / "web", here.parent.parent / "web"):
         if (candidate / "templates").is_dir():
             return candidate
-    raise WarnscopeError("the site templates are missing from this installation "
+    raise IncompleteInstallation("the site templates are missing from this installation "
                          "(expected analyzer/site/web or web/ in the source tree)")

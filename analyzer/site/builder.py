@@ -25,7 +25,7 @@ from typing import Callable
 from markupsafe import Markup, escape
 
 from flagdb.describe import describe_change
-from warnscope.errors import WarnscopeError
+from warnscope.errors import WorkerDied
 
 from analyzer.runtime.executors import LocalExecutor, can_fork, cores
 from analyzer.site import advise, flags, overhead, projects, ub, web_dir
@@ -171,7 +171,7 @@ def build(conn: sqlite3.Connection, out_dir: str | Path) -> BuildResult:
             try:
                 writer.merge(in_worker.result())
             except cf.process.BrokenProcessPool:
-                raise WarnscopeError("the site's worker process died (out of memory, or killed): "
+                raise WorkerDied("the site's worker process died (out of memory, or killed): "
                                      "run site build again") from None
         static = web_dir() / "static"
         for path in sorted(static.rglob("*")):

@@ -23,7 +23,7 @@ Creating a file is kernel work (0.1-1 ms a file on this machine's disk, some 3,0
 files a build) during which Python releases the GIL, so a fresh build hands its
 files to one writer thread: the kernel creates them on one core while the builder
 renders the next pages on the other. The writer's first error is raised by the next
-:meth:`SiteWriter.write` or by :meth:`SiteWriter.finish`, as ``WarnscopeError``.
+:meth:`SiteWriter.write` or by :meth:`SiteWriter.finish`, as :class:`~warnscope.errors.CannotWrite`.
 """
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from warnscope.errors import WarnscopeError
+from warnscope.errors import CannotWrite
 from warnscope.extract import shown
 from warnscope.paths import atomic_write
 
@@ -73,13 +73,13 @@ class SiteWriter:
     def __init__(self, root: Path):
         self.root = root
         if root.exists() and not root.is_dir():
-            raise WarnscopeError(f"{root}: exists and is not a directory")
+            raise CannotWrite(f"{root}: exists and is not a directory")
         try:
             root.mkdir(parents=True, exist_ok=True)
             #: nothing here before this build: write in place, compare with nothing
             self.fresh = next(root.iterdir(), None) is None
         except OSError as exc:
-            raise WarnscopeError(f"{root}: cannot create the site directory: {exc.strerror}") from None
+            raise CannotWrite(f"{root}: cannot create the site directory: {exc.strerror}") from None
         self.stats = WriteStats()
         self._seen: set[str] = set()
         #: directories known to exist (a mkdir per file costs a system call each)
@@ -87,7 +87,7 @@ class SiteWriter:
         #: a fresh build's writer thread, and the first error it met
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="site-writer") \
             if self.fresh else None
-        self._error: WarnscopeError | None = None
+        self._error: CannotWrite | None = None
 
     @property
     def files(self) -> set[str]:
@@ -117,7 +117,7 @@ class SiteWriter:
         try:
             atomic_write(dest, raw)
         except OSError as exc:
-            raise WarnscopeError(f"{dest}: cannot write: {exc.strerror}") from None
+            raise CannotWrite(f"{dest}: cannot write: {exc.strerror}") from None
         self.stats.written.append(rel)
 
     def _write_new(self, dest: Path, raw: bytes) -> None:
@@ -132,7 +132,7 @@ class SiteWriter:
             with open(dest, "xb") as out:
                 out.write(raw)
         except OSError as exc:
-            self._error = WarnscopeError(f"{dest}: cannot write: {exc.strerror}")
+            self._error = CannotWrite(f"{dest}: cannot write: {exc.strerror}")
 
     def _raise_error(self) -> None:
         if self._error is not None:

@@ -29,7 +29,7 @@ import urllib.parse
 from pathlib import Path
 from typing import Any
 
-from warnscope.errors import BadInput, WarnscopeError
+from warnscope.errors import BadInput, CannotListen
 from warnscope.extract import Tree
 from warnscope.text import one_line
 
@@ -213,4 +213,4 @@ def open_server(directory: str | Path, port: int) -> SiteServer:
     try:
         return SiteServer(tree, port)
     except OSError as exc:
-        raise WarnscopeError(f"cannot listen on 127.0.0.1:{port}: {exc.strerror}") from None
+        raise CannotListen(f"cannot listen on 127.0.0.1:{port}: {exc.strerror}") from None

@@ -38,7 +38,8 @@ network) is unchanged. That needs namespaces.
 
 Without namespaces (a container that forbids them) it falls back to the uid
 (root, claimed per run) or the process group alone, rlimits and the timeout, in a
-private temp dir, cleaning the shared temp directories afterwards.
+private temp dir, cleaning the shared temp directories afterwards
+(:mod:`analyzer.sandbox.plain`).
 
 Children are measured with ``os.wait4`` (user, sys, max RSS) and a monotonic
 clock.
@@ -47,83 +48,35 @@ from __future__ import annotations
 
 import fcntl
 import os
-import resource
 import selectors
 import shutil
 import signal
 import stat
-import subprocess
 import tempfile
 import threading
 import time
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator, Sequence
 
 from warnscope import processes
-from warnscope.errors import SandboxUnavailable, WarnscopeError
+from warnscope.errors import WarnscopeError
 from warnscope.locks import flocked
-from warnscope.measure import Sample
 from warnscope.paths import cache_dir
 
-from analyzer.sandbox import zygote
+from analyzer.sandbox import plain, zygote
+from analyzer.sandbox.limits import (WATCH_INTERVAL, Limits, RunResult, SandboxError, child_env,
+                                     read_capped, rlimits, status)
 
 #: First uid of the pool; uids are used numerically and need no passwd entry.
 UID_BASE = 64100
 UID_COUNT = 64
 LOCK_DIR = Path("/run/warnscope-sandbox") if os.geteuid() == 0 else None
-#: How often the memory watchdog looks at the process tree.
-WATCH_INTERVAL = 0.02
-#: ... doubling after each look up to this
+#: the memory watchdog's interval (WATCH_INTERVAL) doubles after each look up to this
 WATCH_MAX = 0.08
 #: Seconds a run's init has, once asked, to kill and reap what is left before it is
 #: killed itself (then the kernel reaps the rest, and their CPU is nobody's).
 END_GRACE = 2.0
-
-
-@dataclass(frozen=True)
-class Limits:
-    """What one run may use. ``address_space`` None means unlimited (sanitizers);
-    ``memory`` caps the resident memory of all the run's processes together."""
-
-    timeout: float = 3.0              # wall-clock seconds
-    cpu: int = 4                      # RLIMIT_CPU seconds
-    address_space: int | None = 1 << 30
-    processes: int = 32               # RLIMIT_NPROC (per uid, or per user namespace)
-    file_size: int = 8 << 20          # RLIMIT_FSIZE bytes
-    open_files: int = 64              # RLIMIT_NOFILE
-    stack: int = 8 << 20              # RLIMIT_STACK: set, not inherited, so a runaway
-                                      # recursion ends the same way whoever runs warnscope
-    output_cap: int = 64 << 10        # bytes kept of stdout and of stderr each
-    memory: int = 1 << 30             # resident bytes, whole process tree
-    tmpfs_size: int = 16 << 20        # each private tmpfs (/tmp, /var/tmp, /dev/shm, ...)
-
-
-@dataclass(frozen=True, kw_only=True)
-class RunResult(Sample):
-    """How one run ended, and what it cost: the measured process is a
-    :class:`~warnscope.measure.Sample` (``user``, ``sys``, ``wall``, ``maxrss_kb``),
-    the one record of a measured process, so a sandboxed run's figures are the same
-    figures as a benchmark's. ``status`` is 'exit', 'signal', 'timeout' or
-    'output-truncated'; ``limit`` says which limit ended it ('time', 'cpu', 'memory',
-    'output'), if one did; ``mode`` is the containment used: 'namespace', or
-    'uid'/'process-group' without one."""
-
-    status: str
-    exit: int | None
-    signal: int | None
-    stdout: bytes
-    stderr: bytes
-    truncated: bool
-    uid: int | None = None
-    leftovers_killed: int = 0
-    limit: str | None = None
-    mode: str = "namespace"
-
-
-class SandboxError(SandboxUnavailable):
-    """The sandbox itself could not be set up (not the program's doing)."""
 
 
 def run(binary: str | Path, args: Sequence[str] = (), limits: Limits = Limits(),
@@ -144,10 +97,10 @@ def run(binary: str | Path, args: Sequence[str] = (), limits: Limits = Limits(),
             if uid is not None:
                 os.chown(prog, 0, 0)  # readable and executable, not writable, by the uid
             try:
-                return _run_plain(["./prog", *args], workdir, uid, limits, env)
+                return plain.run(["./prog", *args], workdir, uid, limits, env)
             finally:
                 if uid is not None:
-                    _remove_strays(uid)
+                    plain.remove_strays(uid)
 
 
 class Workspace:
@@ -167,10 +120,10 @@ class Workspace:
                            copy_in=(), root=root)
         _no_root_without_namespaces(root)
         try:
-            return _run_plain(list(argv), self.path, self.uid, limits, env)
+            return plain.run(list(argv), self.path, self.uid, limits, env)
         finally:
             if self.uid is not None:
-                _remove_strays(self.uid, keep=self.path)
+                plain.remove_strays(self.uid, keep=self.path)
 
     def read(self, name: str) -> bytes | None:
         """A regular file the command wrote, never through a symbolic link it planted."""
@@ -228,7 +181,7 @@ def _held_uid() -> int | None:
             except BlockingIOError:
                 os.close(fd)
                 continue
-            _kill_all(-1, uid)  # a crashed earlier holder may have left processes
+            plain.kill_all(-1, uid)  # a crashed earlier holder may have left processes
             _HELD.pid, _HELD.uid = os.getpid(), uid
             return uid
         time.sleep(0.05)
@@ -282,39 +235,6 @@ def namespaces_available() -> bool:
     return _NS_STATE
 
 
-def _child_env(home: str, tmp: str, env: dict[str, str] | None) -> dict[str, str]:
-    child_env = {"PATH": "/usr/bin:/bin", "HOME": home, "TMPDIR": tmp, "LC_ALL": "C"}
-    child_env.update(env or {})
-    return child_env
-
-
-def _rlimits(limits: Limits, uid: int | None,
-             namespace: bool) -> tuple[tuple[int, int, int], ...]:
-    """(resource, soft, hard) for the program.
-
-    The CPU limit's hard value is one second above the soft one: at the soft limit the
-    kernel sends SIGXCPU, which says unambiguously that the limit ended the run. With
-    soft == hard it sends SIGKILL instead, and the program's CPU time in its rusage can
-    read a few milliseconds under the limit, so such a run looked like a crash. A program
-    that catches SIGXCPU still dies of SIGKILL a second later."""
-    lims = [(resource.RLIMIT_CORE, 0), (resource.RLIMIT_FSIZE, limits.file_size),
-            (resource.RLIMIT_NOFILE, limits.open_files), (resource.RLIMIT_STACK, limits.stack)]
-    if limits.address_space is not None:
-        lims.append((resource.RLIMIT_AS, limits.address_space))
-    if uid is not None:
-        lims.append((resource.RLIMIT_NPROC, limits.processes))
-    elif namespace:
-        # Counted per user namespace: the program's processes, plus the zygote's
-        # launcher and init and the run's init (analyzer/sandbox/zygote.c).
-        lims.append((resource.RLIMIT_NPROC, limits.processes + 3))
-    else:
-        soft, _ = resource.getrlimit(resource.RLIMIT_NPROC)
-        if soft == resource.RLIM_INFINITY:
-            lims.append((resource.RLIMIT_NPROC, 4096))
-    return ((resource.RLIMIT_CPU, limits.cpu, limits.cpu + 1),
-            *((which, value, value) for which, value in lims))
-
-
 def _staging_dir() -> str:
     """An empty directory each run mounts its own root on, in its own mount namespace."""
     base = LOCK_DIR if LOCK_DIR is not None else cache_dir("sandbox")
@@ -334,8 +254,8 @@ def _run_ns(argv: list[str], uid: int | None, limits: Limits, env: dict[str, str
         raise SandboxError(f"sandbox: {root} is not a prepared root (no usr/)")
     system_root = (root or "").rstrip("/")
     request = zygote.Request(
-        argv=tuple(argv), env=_child_env("/work", "/tmp", env), uid=uid,
-        tmpfs_size=limits.tmpfs_size, rlimits=_rlimits(limits, uid, namespace=True),
+        argv=tuple(argv), env=child_env("/work", "/tmp", env), uid=uid,
+        tmpfs_size=limits.tmpfs_size, rlimits=rlimits(limits, uid, namespace=True),
         host_dir=host_dir, copy_in=copy_in[0][0] if copy_in else None,
         copy_name=copy_in[0][1] if copy_in else "")
     for attempt in (1, 2):
@@ -406,7 +326,7 @@ def _supervise(server: zygote.Zygote, request: zygote.Request,
                     state.parse(messages)
                     continue
                 buf = out if key.fileobj == out_r else err
-                truncated |= _read_capped(key.fd, buf, limits.output_cap, sel, key.fileobj)
+                truncated |= read_capped(key.fd, buf, limits.output_cap, sel, key.fileobj)
             if truncated:
                 break
     except BaseException:
@@ -472,24 +392,11 @@ def _supervise(server: zygote.Zygote, request: zygote.Request,
         sig = os.WTERMSIG(status_word) if os.WIFSIGNALED(status_word) else None
     else:
         exit_code, sig = None, signal.SIGKILL
-    status, limit = _status(limits, timed_out, memory_hit, truncated, sig, user + sys_)
-    return RunResult(status=status, exit=exit_code, signal=sig, stdout=bytes(out),
+    word, limit = status(limits, timed_out, memory_hit, truncated, sig, user + sys_)
+    return RunResult(status=word, exit=exit_code, signal=sig, stdout=bytes(out),
                      stderr=bytes(err), truncated=truncated, wall=wall, user=user, sys=sys_,
                      maxrss_kb=max(maxrss, peak_rss // 1024), uid=request.uid,
                      leftovers_killed=leftovers, limit=limit, mode="namespace")
-
-
-def _status(limits: Limits, timed_out: bool, memory_hit: bool, truncated: bool,
-            sig: int | None, cpu: float) -> tuple[str, str | None]:
-    if timed_out:
-        return "timeout", "time"
-    if sig == signal.SIGXCPU or (sig == signal.SIGKILL and cpu >= limits.cpu and not memory_hit):
-        return "timeout", "cpu"
-    if memory_hit:
-        return "signal", "memory"
-    if truncated:
-        return "output-truncated", "output"
-    return ("signal" if sig is not None else "exit"), None
 
 
 def _read_into(fd: int, buf: bytearray, sel: selectors.BaseSelector, fileobj) -> bool:
@@ -503,21 +410,6 @@ def _read_into(fd: int, buf: bytearray, sel: selectors.BaseSelector, fileobj) ->
         return False
     buf += chunk
     return True
-
-
-def _read_capped(fd: int, buf: bytearray, cap: int, sel: selectors.BaseSelector,
-                 fileobj) -> bool:
-    """Read a chunk of output into ``buf`` up to ``cap``; True when the cap was passed."""
-    try:
-        chunk = os.read(fd, 65536)
-    except BlockingIOError:
-        return False
-    if not chunk:
-        sel.unregister(fileobj)
-        return False
-    room = cap - len(buf)
-    buf += chunk[:max(room, 0)]
-    return len(chunk) > room
 
 
 class _Messages:
@@ -574,179 +466,6 @@ def _left_behind(init_pid: int) -> int:
     return sum(1 for k in processes.descendants(init_pid) if processes.ns_pid(k) != 2)
 
 
-def _run_plain(argv: list[str], workdir: Path, uid: int | None, limits: Limits,
-               env: dict[str, str] | None) -> RunResult:
-    """Without namespaces: the uid (root) or the process group, rlimits, the timeout."""
-    start = time.monotonic()
-    rlimits = _rlimits(limits, uid, namespace=False)
-    proc = subprocess.Popen(
-        argv, cwd=workdir, env=_child_env(str(workdir), str(workdir), env),
-        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-        start_new_session=True, close_fds=True,
-        preexec_fn=lambda: _enter_plain(uid, rlimits),
-    )
-    out, err = bytearray(), bytearray()
-    truncated = timed_out = memory_hit = False
-    status_word = rusage = None
-    peak_rss = 0
-    next_watch = start
-    sel = selectors.DefaultSelector()
-    for stream in (proc.stdout, proc.stderr):
-        os.set_blocking(stream.fileno(), False)
-        sel.register(stream, selectors.EVENT_READ)
-    # A pidfd becomes readable when the program exits, so the loop below never polls.
-    pidfd = _pidfd_open(proc.pid)
-    if pidfd is not None:
-        sel.register(pidfd, selectors.EVENT_READ)
-    deadline = start + limits.timeout
-    try:
-        while True:
-            if status_word is None:
-                pid, st, ru = os.wait4(proc.pid, os.WNOHANG)
-                if pid:
-                    status_word, rusage = st, ru
-                    if pidfd is not None:
-                        sel.unregister(pidfd)
-                    # The program is gone; whatever it left behind holding our pipes goes too.
-                    _kill_all(proc.pid, uid)
-            streams_open = any(k.fileobj in (proc.stdout, proc.stderr)
-                               for k in sel.get_map().values())
-            if not streams_open and status_word is not None:
-                break
-            now = time.monotonic()
-            if now >= deadline:
-                timed_out = True
-                break
-            if status_word is None and now >= next_watch:
-                next_watch = now + WATCH_INTERVAL
-                rss = processes.rss_bytes(_tree_of(proc.pid, uid))
-                peak_rss = max(peak_rss, rss)
-                if rss > limits.memory:
-                    memory_hit = True
-                    break
-            if sel.get_map():
-                events = sel.select(timeout=min(WATCH_INTERVAL, deadline - now))
-            else:  # no pidfd, pipes closed, program still running
-                time.sleep(0.005)
-                events = []
-            for key, _ in events:
-                if key.fileobj is not proc.stdout and key.fileobj is not proc.stderr:
-                    continue  # the pidfd: reaped at the top of the loop
-                buf = out if key.fileobj is proc.stdout else err
-                truncated |= _read_capped(key.fd, buf, limits.output_cap, sel, key.fileobj)
-            if truncated:
-                break
-    finally:
-        if pidfd is not None:
-            os.close(pidfd)
-        leftovers = _kill_all(proc.pid, uid)
-        if status_word is None:
-            _, status_word, rusage = os.wait4(proc.pid, 0)
-        proc.returncode = 0  # reaped by us; keep Popen from waiting again
-        sel.close()
-        proc.stdout.close()
-        proc.stderr.close()
-    wall = time.monotonic() - start
-    exit_code = os.WEXITSTATUS(status_word) if os.WIFEXITED(status_word) else None
-    sig = os.WTERMSIG(status_word) if os.WIFSIGNALED(status_word) else None
-    status, limit = _status(limits, timed_out, memory_hit, truncated, sig,
-                            rusage.ru_utime + rusage.ru_stime)
-    return RunResult(status=status, exit=exit_code, signal=sig, stdout=bytes(out),
-                     stderr=bytes(err), truncated=truncated, wall=wall,
-                     user=rusage.ru_utime, sys=rusage.ru_stime,
-                     maxrss_kb=max(rusage.ru_maxrss, peak_rss // 1024),
-                     uid=uid, leftovers_killed=leftovers, limit=limit,
-                     mode="uid" if uid is not None else "process-group")
-
-
-def _tree_of(pid: int, uid: int | None) -> list[int]:
-    """The program and its descendants (as root: every process of the uid)."""
-    if uid is not None:
-        return processes.pids_of_uid(uid, keep=pid)
-    return [pid, *processes.descendants(pid)]
-
-
-def _pidfd_open(pid: int) -> int | None:
-    try:
-        return os.pidfd_open(pid)
-    except (AttributeError, OSError):
-        return None
-
-
-def _enter_plain(uid: int | None, rlimits: tuple[tuple[int, int, int], ...]) -> None:
-    """In the child, before exec: limits first (as root they cannot be raised back), then
-    the uid; the child dies with the worker."""
-    for sig in (signal.SIGINT, signal.SIGQUIT, signal.SIGTERM):
-        signal.signal(sig, signal.SIG_DFL)  # the program starts with default dispositions
-    for which, soft, hard in rlimits:
-        resource.setrlimit(which, (soft, hard))
-    if uid is not None:
-        os.setgroups([])
-        os.setgid(uid)
-        os.setuid(uid)
-    processes.set_parent_death_signal(signal.SIGKILL)
-
-
-def _kill_all(pid: int, uid: int | None) -> int:
-    """Kill the process group and, under a sandbox uid, every process of that uid.
-
-    Returns how many processes other than the program itself were still there.
-    """
-    if pid > 0:
-        try:
-            os.killpg(pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
-    if uid is None:
-        return 0
-    killed = 0
-    for _ in range(50):
-        pids = [p for p in processes.pids_of_uid(uid, keep=pid) if p != pid]
-        if not pids:
-            break
-        killed = max(killed, len(pids))
-        _kill_as(uid)
-        time.sleep(0.01)
-    return killed
-
-
-def _kill_as(uid: int) -> None:
-    """kill(-1, SIGKILL) from a process running as ``uid``: the kernel then signals
-    every process of that uid in one sweep, which a fork bomb cannot outrun."""
-    child = os.fork()
-    if child == 0:
-        try:
-            os.setgid(uid)
-            os.setuid(uid)
-            os.kill(-1, signal.SIGKILL)
-        finally:
-            os._exit(0)
-    os.waitpid(child, 0)
-
-
-#: World-writable places a sandboxed program could leave files in.
-SHARED_TMP = ("/tmp", "/var/tmp", "/dev/shm", "/run/lock")
-
-
-def _remove_strays(uid: int, keep: Path | None = None) -> None:
-    """Remove what the uid left in world-writable directories outside its own (``keep``)."""
-    for base in SHARED_TMP:
-        try:
-            entries = list(os.scandir(base))
-        except OSError:
-            continue
-        for entry in entries:
-            try:
-                if entry.stat(follow_symlinks=False).st_uid != uid or entry.path == str(keep):
-                    continue
-                if entry.is_dir(follow_symlinks=False):
-                    shutil.rmtree(entry.path, ignore_errors=True)
-                else:
-                    os.unlink(entry.path)
-            except OSError:
-                continue
-
-
 def kill_leftovers() -> int:
     """Kill what runs under any pool uid that no run holds: programs of a run that was
     itself killed (kill -9) before it could clean up. Returns how many were killed. The
@@ -758,7 +477,7 @@ def kill_leftovers() -> int:
     for uid in range(UID_BASE, UID_BASE + UID_COUNT):
         with flocked(LOCK_DIR / str(uid), wait=False) as held:
             if held is not None:  # else a live run holds the uid: its processes are its own
-                killed += _kill_all(-1, uid)
+                killed += plain.kill_all(-1, uid)
     return killed
 
 
@@ -776,7 +495,7 @@ def claim_uid() -> Iterator[int | None]:
             with flocked(LOCK_DIR / str(uid), wait=False) as held:
                 if held is None:
                     continue  # another run's uid
-                _kill_all(-1, uid)  # a crashed earlier holder may have left processes
+                plain.kill_all(-1, uid)  # a crashed earlier holder may have left processes
                 yield uid
                 return
         time.sleep(0.05)

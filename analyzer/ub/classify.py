@@ -25,7 +25,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 
-from analyzer.sandbox.runner import RunResult
+from analyzer.sandbox.limits import RunResult
 from analyzer.ub.corpus import Case
 from analyzer.ub.results import Outcome
 

@@ -23,8 +23,9 @@ PROCESS_FUNCTIONS = {n for n in dir(os) if n.startswith(("fork", "exec", "spawn"
 #: module -> why it may start processes itself. Temporary ones are marked so.
 EXEMPT = {
     "warnscope/tool.py": "the one runner itself",
-    "analyzer/sandbox/runner.py": "the sandbox creates the namespaces, limits and process of an "
-                           "untrusted program itself: a tool run has none of them",
+    "analyzer/sandbox/plain.py": "the sandbox without namespaces creates the limits, uid and "
+                                 "process of an untrusted program itself: a tool run has none "
+                                 "of them",
     "analyzer/sandbox/zygote.py": "starts the sandbox's zygote (zygote.c), which "
                               "forks each untrusted compile and run in its namespaces",
     "analyzer/runtime/executors.py": "the worker pool (multiprocessing fork context, "

@@ -11,7 +11,7 @@ from analyzer.ub.classify import classify, diverges
 from analyzer.ub.jobs import (CellRef, ClangUnit, ClangWarningsJob, JobFailure, cell_ref,
                               execute)
 from analyzer.ub.run import group_failures
-from analyzer.sandbox.runner import RunResult
+from analyzer.sandbox.limits import RunResult
 from analyzer.ub.corpus import discover, load
 from warnscope.errors import ParseError, WarnscopeError
 

@@ -497,7 +497,7 @@ def _notes(advice: Advice, builds: dict[str, store.StoredBuild],
     missing = [c for c in advice.compilers if c not in builds]
     if missing:
         notes.append(f"no build at all with {', '.join(missing)}: warnscope warnings run --project "
-                     f"{advice.project} --compilers {','.join(missing)} --level all")
+                     f"{advice.project} --compilers {','.join(missing)} --levels all")
     if advice.ub.corpus is None:
         notes.append("no UB results in this database: warnscope ub run --compilers "
                      f"{','.join(advice.compilers)} --levels O2 finds what each flag catches")

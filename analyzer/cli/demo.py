@@ -16,6 +16,7 @@ import click
 
 from analyzer.cli import common
 from analyzer.cli.output import echo
+from analyzer.cli.site import SITE_DIR
 from analyzer.runtime.progress import for_cli
 from flagdb import compare, store
 from flagdb.closure import Index, enabled_by_group, typed_on
@@ -29,8 +30,6 @@ GCCS = ("gcc-11", "gcc-12")
 UB_COMPILERS = ("gcc-12", "clang-16")
 UB_LEVELS = ("O0", "O2")
 LOOP_CASE = "signed-integer-overflow/loop"
-#: the site's directory beside the database when ``--site`` is not given
-SITE_DIR = "warnscope-site"
 
 
 def _section(title: str) -> None:

@@ -136,11 +136,12 @@ def run_cmd(ctx, project, source, configure_cmd, build_cmd, clean_cmd, language,
 @click.option("--study", "study_id", type=options.ROW_ID, default=None, help="A study id (default: the latest).")
 @click.option("--project", default=None, help="The latest study of this project.")
 @click.option("--format", "fmt", default="text", type=click.Choice(["text", "csv", "json", "markdown"]),
-              show_default=True)
+              show_default=True, help="An export format (csv, markdown); json is --json.")
+@common.json_option("Print the report as JSON (the same as --format json).")
 @click.option("--top", type=options.COUNT, default=10, show_default=True,
               help="tu mode: TUs listed per compiler and level.")
 @click.pass_context
-def report_cmd(ctx, study_id, project, fmt, top) -> None:
+def report_cmd(ctx, study_id, project, fmt, as_json, top) -> None:
     """The overhead table: each level's CPU time as a ratio to 'off'."""
     path = common.db_of(ctx)
     conn = common.open_read(ctx, first="warnscope overhead run")
@@ -157,7 +158,7 @@ def report_cmd(ctx, study_id, project, fmt, top) -> None:
     if not cells:
         raise NoData(f"study {sid} ({info.project}) has no finished cell yet: rerunning "
                      "`warnscope overhead run` with its parameters resumes it")
-    echo(report_mod.render(report_mod.report(info, cells, top), fmt))
+    echo(report_mod.render(report_mod.report(info, cells, top), "json" if as_json else fmt))
 
 
 @overhead.command("calibrate")

@@ -16,13 +16,25 @@ def site() -> None:
     """The static report site: flags, histories, diffs, projects' warnings, UB and overhead results as HTML."""
 
 
+#: where a site goes unless told: beside the database, as ``warnscope demo`` writes it
+SITE_DIR = "warnscope-site"
+
+
+def default_site(ctx: click.Context) -> Path:
+    """``warnscope-site/`` beside the database the command names."""
+    return common.db_of(ctx).resolve().parent / SITE_DIR
+
+
 @site.command()
-@click.option("-o", "--output", "out_dir", required=True, type=click.Path(file_okay=False),
-              help="Directory to write the site into (created if missing).")
+@click.option("-o", "--output", "out_dir", default=None, type=click.Path(file_okay=False),
+              help=f"Directory to write the site into (created if missing; default: {SITE_DIR}/ "
+                   "beside the database).")
 @click.pass_context
-def build(ctx, out_dir: str) -> None:
+def build(ctx, out_dir: str | None) -> None:
     """Render the database into a static site in OUTPUT (only changed files are written)."""
     from analyzer.site.builder import build as build_site
+
+    out_dir = out_dir or str(default_site(ctx))
 
     result = build_site(common.open_read(ctx), out_dir)  # a site reads, never writes
     s = result.stats
@@ -41,14 +53,17 @@ def warn_skipped(skipped: list[str]) -> None:
 
 
 @site.command()
-@click.option("-d", "--directory", "out_dir", required=True,
-              type=click.Path(file_okay=False, exists=True), help="A built site.")
+@click.option("-d", "--directory", "out_dir", default=None, type=click.Path(file_okay=False),
+              help=f"A built site (default: {SITE_DIR}/ beside the database).")
 @click.option("--port", default=8000, show_default=True, type=options.PORT,
               help="Port on 127.0.0.1 (0: any free port, printed).")
-def serve(out_dir: str, port: int) -> None:
+@click.pass_context
+def serve(ctx, out_dir: str | None, port: int) -> None:
     """Serve a built site on 127.0.0.1 for a local preview: its regular files only,
     never through a symbolic link (Ctrl-C stops it)."""
     from analyzer.site.serve import open_server
+
+    out_dir = out_dir or str(default_site(ctx))
 
     with open_server(out_dir, port) as server:  # no index.html, port taken: one line
         echo(f"serving {out_dir} at http://127.0.0.1:{server.server_port}/ (Ctrl-C stops)")

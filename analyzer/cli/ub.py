@@ -137,7 +137,8 @@ def report_cmd(ctx, corpus_dir, case_id, as_json) -> None:
 @click.option("--corpus", "corpus_dir", default=None,
               help="Corpus directory (default: the one run most recently).")
 @click.option("--compiler", default=None, help="Only this compiler's configurations.")
-@click.option("--level", default=None, help="Only this level's configurations (O2 or -O2).")
+@click.option("--levels", "--level", "level", default=None,
+              help="Only this level's configurations (O2 or -O2).")
 @click.option("--vs", "vs", default=None, metavar="COMPILER:LEVEL",
               help="Align the code of the first configuration shown with this one.")
 @click.option("--labels-only", is_flag=True, help="The labels without the instructions.")
@@ -238,7 +239,7 @@ def failure_lines(failures: list[JobFailure]) -> list[str]:
 @ub.command("why")
 @click.argument("case_id")
 @click.option("--compiler", required=True, help="The cell's compiler: gcc-12, clang-16.")
-@click.option("--level", required=True, help="The cell's level (O2 or -O2).")
+@click.option("--levels", "--level", "level", required=True, help="The cell's level (O2 or -O2).")
 @click.option("--flags", "cell_flags", default="", help="The cell's extra flag set, if any.")
 @click.option("--corpus", "corpus_dir", type=click.Path(file_okay=False), default=None,
               help="Directory tree of .c/.cpp programs (default: the bundled corpus).")

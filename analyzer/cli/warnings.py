@@ -29,7 +29,7 @@ def warnings() -> None:
 @warnings.command("run")
 @projects.project_options
 @click.option("--compilers", default=DEFAULT_COMPILERS, show_default=True, help="Comma-separated gcc-N / clang-N.")
-@click.option("--level", "levels", default="all", show_default=True,
+@click.option("--levels", "--level", "levels", default="all", show_default=True,
               help="Comma-separated: off, default, wall, wextra, all, or --flag-set names.")
 @click.option("--flag-set", "flag_sets", multiple=True,
               help="A custom level NAME=FLAGS (repeatable), as in `overhead run`.")
@@ -61,9 +61,9 @@ def run_cmd(ctx, project, source, configure_cmd, build_cmd, clean_cmd, language,
 @warnings.command("report")
 @click.option("--project", required=True, help="A project built by `warnings run`.")
 @click.option("--compilers", default=None, help="Comma-separated; default: every stored build.")
-@click.option("--level", default=None, help="One level; default: every stored level.")
+@click.option("--levels", "--level", "level", default=None, help="One level; default: every stored level.")
 @click.option("--as", "as_level", default=None, metavar="LEVEL",
-              help="Answer for wall, wextra or default from the builds at --level (default all), "
+              help="Answer for wall, wextra or default from the builds at --levels (default all), "
                    "through the flag database, without building again.")
 @click.option("--top", "limit", type=options.COUNT, default=15, show_default=True,
               help="Options shown per build in text (JSON has them all).")
@@ -82,7 +82,8 @@ def report_cmd(ctx, project, compilers, level, as_level, limit, as_json) -> None
 @click.argument("old")
 @click.argument("new")
 @click.option("--project", required=True, help="A project built by both compilers.")
-@click.option("--level", default="all", show_default=True, help="The level both were built at.")
+@click.option("--levels", "--level", "level", default="all", show_default=True,
+              help="The level both were built at.")
 @click.option("--limit", type=options.COUNT, default=10, show_default=True,
               help="Diagnostics shown per option in text (JSON has them all).")
 @common.json_option("Print the diff as JSON.")
@@ -98,7 +99,7 @@ def diff_cmd(ctx, old, new, project, level, limit, as_json) -> None:
 
 @warnings.command("top")
 @click.option("--projects", default=None, help="Comma-separated; default: every stored project.")
-@click.option("--level", default="all", show_default=True)
+@click.option("--levels", "--level", "level", default="all", show_default=True, help="The level to rank.")
 @click.option("--limit", type=options.COUNT, default=20, show_default=True, help="Options listed.")
 @common.json_option("Print as JSON.")
 @click.pass_context
@@ -116,7 +117,7 @@ def top_cmd(ctx, projects, level, limit, as_json) -> None:
 @click.option("--project", default=None,
               help="Only this project's builds (without OPTION: every diagnostic they print).")
 @click.option("--compilers", default=None, help="Only these compilers' builds, comma-separated.")
-@click.option("--level", default=None, help="Only the builds at this level.")
+@click.option("--levels", "--level", "level", default=None, help="Only the builds at this level.")
 @click.option("--file", "file_glob", default=None, help="Only files matching this glob (src/*.c).")
 @click.option("--limit", type=options.COUNT, default=None,
               help="Diagnostics shown (default: 10 of one OPTION, all of a --project).")

@@ -51,7 +51,7 @@ class BuildPage:
 
 @dataclass
 class DiffPage:
-    """What one upgrade changes for a project: ``warnings diff OLD NEW --level L``."""
+    """What one upgrade changes for a project: ``warnings diff OLD NEW --levels L``."""
 
     stem: str
     diff: Diff

@@ -491,7 +491,7 @@ class GuardCheck:
 
 @dataclass(frozen=True)
 class Cause:
-    """``ub why CASE --compiler C --level L``: what turns the level's behaviour into
+    """``ub why CASE --compiler C --levels L``: what turns the level's behaviour into
     -O0's. ``flags`` (GCC) is a minimal set of ``-fno-…`` among those the level adds
     over -O0 that restores it; ``passes`` the passes found (clang: every change of
     behaviour along the pass pipeline, in order; GCC: a minimal set of disabled passes,

@@ -1,6 +1,6 @@
 """Why a cell diverges: the optimisation flag or pass that changes its behaviour.
 
-``ub why CASE --compiler C --level L`` searches for what turns the level's behaviour
+``ub why CASE --compiler C --levels L`` searches for what turns the level's behaviour
 back into -O0's. Every step is a :class:`~analyzer.ub.results.Probe`: a cell's own
 job (:func:`analyzer.ub.jobs.execute` of a :class:`~analyzer.ub.jobs.CellJob` with the
 probe's flags after the level, without code), so it compiles through the content-keyed

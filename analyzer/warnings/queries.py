@@ -254,7 +254,7 @@ def _missing(conn: sqlite3.Connection, project: str | None, level: str | None,
         return NoData(f"no warnings build{where} is stored yet (`warnscope warnings run` builds "
                       "zlib; `warnscope overhead projects` lists the others)")
     return NoData(f"no warnings build{where} at level {level} (levels built: {', '.join(levels)}; "
-                  f"give one with --level)")
+                  f"give one with --levels)")
 
 
 def check_derivable(level: str) -> None:
@@ -300,7 +300,7 @@ def _build(conn: sqlite3.Connection, project: str, compiler: str, level: str) ->
     found = store.builds(conn, project, [compiler], level)
     if not found:
         raise NoData(f"no warnings build of {project} with {compiler} at level {level}: run "
-                     f"`warnscope warnings run --project {project} --compilers {compiler} --level {level}`")
+                     f"`warnscope warnings run --project {project} --compilers {compiler} --levels {level}`")
     return found[0]
 
 

@@ -121,3 +121,17 @@ def test_show_without_a_compiler_answers_for_every_version_that_has_the_flag(cli
     assert code == 0 and json.loads(out)["compiler"] == "gcc-12"    # one version: one object
     code, _, err = cli("flags", "show", "-Wshadw")
     assert code == 1 and meant(err) == ["-Wshadow"]
+
+
+def test_options_keep_one_name_and_sensible_defaults(gcc_db_copy, cli_at):
+    """``site build`` without -o writes warnscope-site/ beside the database (where the
+    demo writes it); --levels and its singular alias are one option."""
+    cli = cli_at(gcc_db_copy)
+    code, out, err = cli("site", "build")
+    site = gcc_db_copy.parent / "warnscope-site"
+    assert code == 0, err
+    assert out.splitlines()[-1] == f"open {(site / 'index.html').as_uri()}"
+    for command in (["warnings", "top"], ["warnings", "report"], ["warnings", "run"],
+                    ["ub", "explain"], ["ub", "why"]):
+        code, out, _ = cli(*command, "--help")
+        assert code == 0 and "--levels, --level" in out, command

@@ -328,7 +328,7 @@ def test_errors_name_what_is_stored_and_the_hint_runs(upgrade, cli_at):
     assert code == 1 and err.strip().endswith("no warnings build of upgrade: did you mean local:upgrade?")
     _ok(cli("warnings", "report", "--project", "local:upgrade"))
     code, _, err = cli("warnings", "top", "--level", "all")
-    assert code == 1 and "no warnings build at level all (levels built: upgrade; give one with --level)" in err
+    assert code == 1 and "no warnings build at level all (levels built: upgrade; give one with --levels)" in err
     _ok(cli("warnings", "top", "--level", "upgrade"))
     code, _, err = cli("warnings", "show", "-Wunused-variabel")
     assert code == 1 and "(did you mean -Wunused-variable?)" in err

@@ -84,11 +84,13 @@ def run_cmd(ctx, corpus_dir, compilers, levels, flag_sets, runs, timeout, jobs, 
                              warnings=not no_warnings, sanitizers=not no_sanitizers,
                              code=not no_code, executor=run.executor, progress=run.progress,
                              validated=validated, why=why)
-        cells = None
-        if as_json:
-            data = ub_report.load(run.conn, summary.corpus)
-            flags_norm = {" ".join(f.split()) for f in flag_list}
-            cells = ub_report.cells(data, set(compiler_list), set(level_list), flags_norm)
+        # what is printed is read before the connection closes: the cells (JSON), or the
+        # divergence of a run with cells (text)
+        flags_norm = {" ".join(f.split()) for f in flag_list}
+        data = ub_report.load(run.conn, summary.corpus) if as_json or summary.cells else None
+        cells = ub_report.cells(data, set(compiler_list), set(level_list), flags_norm) if as_json else None
+        divergence = (ub_report.divergence(data, set(compiler_list), set(level_list), flags_norm)
+                      if data is not None and not as_json else None)
     for line in summary.refused:
         echo(f"warnscope: error: refused {one_line(line)}", err=True)
     for line in failure_lines(summary.failures):
@@ -100,10 +102,8 @@ def run_cmd(ctx, corpus_dir, compilers, levels, flag_sets, runs, timeout, jobs, 
              f"compiled), {summary.warnings_run} warning checks, {summary.sanitizers_run} "
              f"sanitizer runs" + (f", {summary.explained} causes found" if why else "")
              + f" in {summary.seconds:.1f} s")
-        if summary.cells:
-            flags_norm = {" ".join(f.split()) for f in flag_list}
-            echo(ub_report.render_divergence(ub_report.divergence(
-                ub_report.load(conn, summary.corpus), set(compiler_list), set(level_list), flags_norm)))
+        if divergence is not None:
+            echo(ub_report.render_divergence(divergence))
     if summary.failures:
         raise ToolFailed(f"{len(summary.failures)} jobs failed; their results are not stored"
                          + (f"; {len(summary.refused)} files of the corpus refused"

@@ -13,12 +13,14 @@ from analyzer.cli import common, options, projects
 from analyzer.cli.output import echo
 from analyzer.build import levels as levels_mod, recipes, steps
 from analyzer.runtime import progress as progress_mod
-from analyzer.overhead import report as report_mod, store, study
+from analyzer.overhead import csvreport, markdown, report as report_mod, store, study, text
 from analyzer.overhead.results import ProjectRecipe, Projects, StudyRun
 from warnscope.serial import to_json
 
 DEFAULT_COMPILERS = "gcc-12,clang-16"
 DEFAULT_LEVELS = "off,all"
+#: ``overhead report --format``: each format's renderer of the report
+FORMATS = {"text": text.render, "csv": csvreport.render, "json": to_json, "markdown": markdown.render}
 
 
 
@@ -124,7 +126,7 @@ def run_cmd(ctx, project, source, configure_cmd, build_cmd, clean_cmd, language,
     if as_json:
         echo(to_json(StudyRun(sid, cells)))
     else:
-        echo(report_mod.render(report_mod.report(info, cells), "text"))
+        echo(text.render(report_mod.report(info, cells)))
     failed = [c for c in cells if c.status != "ok"]
     if failed:  # recorded with their log tail; the exit status says so
         first = failed[0]
@@ -218,4 +220,4 @@ def attribute_cmd(ctx, project, compiler, opt, top, metric, runs, search_runs, m
     source_tree = steps.source_tree(recipe)
     with common.running(ctx, f"{recipe.name} attribute", quiet) as run:
         result = attribute.run(run.conn, recipe, source_tree, tc, opts, run.progress)
-    echo(to_json(result) if as_json else report_mod.render_attribution(result))
+    echo(to_json(result) if as_json else text.render_attribution(result))

@@ -22,6 +22,7 @@ from analyzer.build.sandbox import BuildSandbox, build_sandbox, mirror_tree
 from analyzer.build.steps import readable_for
 from analyzer.build.workdir import WorkDir
 from analyzer.overhead import phases as phases_mod, report, store, study
+from analyzer.overhead import text as oh_text
 from analyzer.overhead.experiment import Tu, compile_tu, count_warnings
 from analyzer.overhead.results import CellResult, Probe, TuRun
 from analyzer.runtime.progress import Progress
@@ -139,5 +140,5 @@ class Attributor:
                         self.probes[p.key] = p
                     shown = p.values()[-1] if p.instrument in METRICS else p.totals()[-1]
                     self.progress(f"{label}: {p.role} ({len(p.flags)} flags) run {seq}/{rounds}: "
-                                  f"{report.amount(shown, unit)}")
+                                  f"{oh_text.amount(shown, unit)}")
         return [self.probes[p.key] for p in wanted]

@@ -10,9 +10,11 @@ import json
 
 import pytest
 
-from analyzer.overhead import breakdown, report
+from analyzer.overhead import breakdown, csvreport, markdown, report
+from analyzer.overhead import text as oh_text
 from analyzer.overhead.results import Cell, Figures, ProcessFigures, Probe, Study, TuRun
 from warnscope.measure import TreeRun
+from warnscope.serial import to_json
 
 INFO = Study(id=1, project="p", origin="p_1.0", mode="build", opt="-O2", runs=1, jobs=2, nice=0, sched=None,
              noise=0.05, host="a", machine={"summary": "test"}, started_at="2026-01-01T00:00:00+00:00")
@@ -43,7 +45,7 @@ def test_json_is_the_results():
     """``report --json`` is the serialisation of the typed report: the study, the rows
     with their figures as {min, median, max}, the top TUs."""
     rep = report.report(INFO, [cell("off", "a", 1.0), cell("all", "a", 1.5)])
-    out = json.loads(report.render(rep, "json"))
+    out = json.loads(to_json(rep))
     assert {"study", "rows", "top_tus"} <= set(out)  # the report's keys stay; new ones are added
     assert out["study"]["machine"] == {"summary": "test"} and out["study"]["id"] == 1
     assert out["rows"][1]["cpu_s"] == {"min": 1.5, "median": 1.5, "max": 1.5}
@@ -60,14 +62,18 @@ def test_figures_are_measures_stats():
     assert Figures.of([1.23456], 4) == Figures(1.2346, 1.2346, 1.2346)
 
 
+#: each format's renderer, as ``overhead report --format`` chooses it
+RENDER = {"text": oh_text.render, "markdown": markdown.render, "csv": csvreport.render, "json": to_json}
+
+
 @pytest.mark.parametrize("fmt", ["text", "markdown", "csv", "json"])
 def test_render_without_cells(fmt):
     """A study whose cells all failed to start renders (the CLI refuses an empty one before)."""
-    out = report.render(report.report(INFO, []), fmt)
+    out = RENDER[fmt](report.report(INFO, []))
     if fmt == "json":
         assert json.loads(out)["rows"] == [] and json.loads(out)["added"] == []
     elif fmt == "csv":
-        assert list(csv.reader(io.StringIO(out))) == [report.CSV_FIELDS]
+        assert list(csv.reader(io.StringIO(out))) == [csvreport.CSV_FIELDS]
     else:
         assert "compiler" in out and "gcc-12" not in out
 
@@ -77,14 +83,14 @@ def test_tu_report_says_compiler_only():
     tu = dataclasses.replace(INFO, mode="tu")
     rep = report.report(tu, [cell("off", "a", 1.0), cell("all", "a", 1.5)])
     assert rep.added == [] and rep.rows[1].ratio == 1.5
-    assert report.TU_NOTE in report.render(rep, "text") and report.TU_NOTE in report.render(rep, "markdown")
-    assert report.TU_NOTE not in report.render(report.report(INFO, []), "text")
+    assert oh_text.TU_NOTE in oh_text.render(rep) and oh_text.TU_NOTE in markdown.render(rep)
+    assert oh_text.TU_NOTE not in oh_text.render(report.report(INFO, []))
 
 
 def test_render_failed_cell():
     cells = [cell("off", "a", 1.0), cell("all", "a", 0.0, "failed")]
-    assert "gcc-12 all: build failed" in report.render(report.report(INFO, cells), "text")
-    rows = list(csv.DictReader(io.StringIO(report.render(report.report(INFO, cells), "csv"))))
+    assert "gcc-12 all: build failed" in oh_text.render(report.report(INFO, cells))
+    rows = list(csv.DictReader(io.StringIO(csvreport.render(report.report(INFO, cells)))))
     assert [r["error"] for r in rows] == ["", "build failed"]  # not lost when the first row has none
     assert [r["inject"] for r in rows] == ["wrapper", "wrapper"]
 
@@ -114,7 +120,7 @@ def test_render_instructions_attribution():
         search=[at.Step(1, 154, "-Wa", "-Wb", 170_000_000, True)],
         suspects=[at.FlagCost(("-Wa",), False, exact, exact, 1.0, 3)], explained_share=1.0,
         off_instructions=None, all_instructions=None, phases=[], printing=None, machine="m")
-    text = report.render_attribution(a)
+    text = oh_text.render_attribution(a)
     assert "off 4,326,171,765 instr, all adds +176,709,980 instr;" in text
     assert "metric: instructions executed" in text and "intervals" not in text
     assert "-Wa" in text and "+170,000,000 instr *" in text and "of all's added instructions" in text
@@ -205,7 +211,7 @@ def test_cell_without_by_process():
     assert (a.compiler_s, a.build_system_s, a.unattributed_s) == (3.0, 1.0, 0.0)
     assert a.finding == ("+4.00 s added (40 % of off): 75 % in the compiler processes, "
                          "25 % in the rest of the build (no per-process account)")
-    text = report.render(report.report(INFO, [off, lvl]), "text")
+    text = oh_text.render(report.report(INFO, [off, lvl]))
     assert "gcc-12 all: +4.00 s added" in text and "[compiler]" not in text
 
 
@@ -223,7 +229,7 @@ def test_both_modes():
     assert (m.compiler, m.level, m.build_ratio, m.wrapper_ratio) == ("gcc-12", "all", 1.6562, 1.4167)
     assert m.through_build == pytest.approx(0.2395) and m.through_build_s == pytest.approx(2.3)
     assert (m.build_added_s, m.wrapper_added_s) == (6.3, 4.0)
-    text = report.render(rep, "text")
+    text = oh_text.render(rep)
     assert "1.656 (1.656–1.656)" in text and "1.417 (1.417–1.417)" in text and "+23.9 % of off, +2.30 s" in text
     assert "gcc-12 all (build): +6.30 s added (66 % of off)" in text
     assert "gcc-12 all (wrapper): +4.00 s added (42 % of off): 100 % in the compiler (cc1)" in text
@@ -231,9 +237,9 @@ def test_both_modes():
     lines = text.splitlines()
     start = lines.index("gcc-12 all (build): " + rep.added[0].finding)
     assert len([ln for ln in lines[start + 1:start + 7] if ln.startswith("  ")]) == 6  # top 5 + the rest
-    md = report.render(rep, "markdown")
+    md = markdown.render(rep)
     assert "| gcc-12 | all | 1.656 (1.656–1.656) | 1.417 (1.417–1.417) |" in md
-    out = json.loads(report.render(rep, "json"))
+    out = json.loads(to_json(rep))
     assert [r["inject"] for r in out["rows"]] == ["build", "wrapper", "build", "wrapper"]
     assert out["modes"][0]["through_build_s"] == pytest.approx(2.3)
     assert [a["inject"] for a in out["added"]] == ["build", "wrapper"]
@@ -241,5 +247,5 @@ def test_both_modes():
                                                "added_s": 4.0, "off_processes": 40, "processes": 40,
                                                "programs": 1}
     # one mode only: no comparison, and no mode in the labels
-    single = report.render(report.report(INFO, cells[1::2]), "text")
+    single = oh_text.render(report.report(INFO, cells[1::2]))
     assert "through the build" not in single and "gcc-12 all: +4.00 s" in single

@@ -1,0 +1,186 @@
+"""The overhead report and an attribution as text: ``overhead report`` (and the table
+``overhead run`` prints), ``overhead attribute``; the Markdown and CSV renderings of the
+same :class:`~analyzer.overhead.results.Report` are :mod:`analyzer.overhead.markdown` and
+:mod:`analyzer.overhead.csvreport`, its JSON :func:`warnscope.serial.to_json` of it."""
+from __future__ import annotations
+
+from analyzer.overhead.breakdown import seconds
+from analyzer.overhead.results import (AddedCpu, Attribution, Interval, ModeCost, ProcessAdded, Report, Row,
+                                       Study)
+
+
+def _pct(ratio: float | None) -> str:
+    return "" if ratio is None else f"{(ratio - 1) * 100:+.1f} %"
+
+
+def _range(r: Row) -> str:
+    return "" if r.ratio is None else f"{r.ratio_min:.3f}–{r.ratio_max:.3f}"
+
+
+def inject_of(r: Row) -> str:
+    return getattr(r, "inject", "")
+
+
+def cells(r: Row) -> list[str]:
+    cpu = r.cpu_s
+    split = ("" if r.added_compiler_pct is None
+             else f"{r.added_compiler_pct:+.1f} / {r.added_other_pct:+.1f}")
+    return [r.compiler, r.level, inject_of(r), r.status if r.status != "ok" else str(r.runs),
+            "" if not cpu else f"{cpu.median:.2f} ({cpu.min:.2f}–{cpu.max:.2f})",
+            "" if r.ratio is None else f"{r.ratio:.3f}", _range(r), _pct(r.ratio), split,
+            "" if not r.wall_s else f"{r.wall_s.median:.2f}",
+            "" if r.warnings is None else str(r.warnings), "noisy" if r.noisy else ""]
+
+
+HEADERS = ["compiler", "level", "inject", "runs", "CPU s median (min–max)", "ratio", "range", "overhead",
+           "added % compiler / other", "wall s", "warnings", ""]
+
+
+def _ratio_range(ratio: float, low: float, high: float) -> str:
+    return f"{ratio:.3f} ({low:.3f}–{high:.3f})"
+
+
+def modes_table(found: list[ModeCost]) -> list[list[str]]:
+    """The rows of the build-vs-wrapper comparison (header first)."""
+    out = [["compiler", "level", "ratio, flags through the build", "ratio, wrapper (compiler only)",
+            "through the build costs"]]
+    for m in found:
+        out.append([m.compiler, m.level, _ratio_range(m.build_ratio, m.build_ratio_min, m.build_ratio_max),
+                    _ratio_range(m.wrapper_ratio, m.wrapper_ratio_min, m.wrapper_ratio_max),
+                    f"{100 * m.through_build:+.1f} % of off, {seconds(m.through_build_s)}"])
+    return out
+
+
+def label(a: AddedCpu, both: bool) -> str:
+    return f"{a.compiler} {a.level}" + (f" ({a.inject})" if both else "")
+
+
+def _process_line(p: ProcessAdded) -> str:
+    name = p.name if p.programs == 1 else f"other ({p.programs} programs)"
+    return (f"{name[:28]:28} {p.added_s:+9.3f} s  {p.off_s:9.3f} → {p.cpu_s:9.3f} s  "
+            f"{p.off_processes:7.0f} → {p.processes:7.0f} processes  [{p.group}]")
+
+
+def _columns(body: list[list[str]]) -> list[str]:
+    """Left-aligned text columns, the first row being the header."""
+    widths = [max(len(row[i]) for row in body) for i in range(len(body[0]))]
+    return ["  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() for row in body]
+
+
+#: what a tu-mode report says of itself: its figures are the compiler's alone
+TU_NOTE = ("per TU, compiler only: each TU compiled alone from its captured command, so every process timed "
+           "is a compiler (no build system, no CPU by process)")
+
+
+def title(info: Study) -> str:
+    """The report's first line: the study and how its figures are made."""
+    return (f"{info.project} ({info.origin}), {info.opt}, {info.how}; CPU = user+sys of the "
+            f"process tree; ratio of medians to 'off' (same compiler and inject), range min/max–max/min")
+
+
+def machine(info: Study) -> str:
+    return info.machine.get("summary", "")
+
+
+def two_modes_of(table: list[Row]) -> bool:
+    """Whether the table holds both inject modes (each row then names its own)."""
+    return len({inject_of(r) for r in table}) > 1
+
+
+def render(rep: Report) -> str:
+    """``overhead report`` (and ``overhead run``) as text: the table, the errors, both
+    modes side by side, where the added CPU went, the top TUs."""
+    info, table, tus = rep.study, rep.rows, rep.top_tus
+    where, both, two_modes = rep.added, rep.modes, two_modes_of(table)
+    body = [cells(r) for r in table]
+    lines = [title(info), f"machine: {machine(info)}"]
+    if info.mode == "tu":
+        lines.append(TU_NOTE)
+    lines += [""] + _columns([HEADERS, *body])
+    for r in table:
+        if r.error:
+            lines.append(f"{r.compiler} {r.level}{f' ({inject_of(r)})' if two_modes else ''}: {r.error}")
+    if both:
+        lines += ["", "flags through the build vs appended by the wrapper (both measured in this study):"]
+        lines += ["  " + line for line in _columns(modes_table(both))]
+    if where:
+        lines += ["", "where the added CPU went (medians, vs off):"]
+        for a in where:
+            lines.append(f"{label(a, two_modes)}: {a.finding}")
+            lines += ["  " + _process_line(p) for p in a.processes + ([a.other] if a.other else [])]
+    if tus:
+        lines += ["", "top TUs by added CPU (median, vs off):"]
+        lines += [f"  {t.compiler:9} {t.level:8} {t.added_s:+8.3f} s  x{t.ratio}  "
+                  f"{t.warnings:5} warnings  {t.tu}" for t in tus]
+    return "\n".join(lines)
+
+
+def amount(value: float, unit: str, sign: bool = False) -> str:
+    """A figure in an attribution's unit: '1.234 s', '+176,709,980 instr'."""
+    if unit == "s":
+        return f"{value:{'+' if sign else ''}.3f} s"
+    return f"{int(value):{'+' if sign else ''},} instr"
+
+
+def _iv(i: Interval | None, unit: str) -> str:
+    """An added interval: '+1.234 s (+1.100 … +1.400)'; an exact count has no range."""
+    if i is None:
+        return ""
+    if i.low == i.high:
+        return amount(i.median, unit, True)
+    return f"{amount(i.median, unit, True)} ({amount(i.low, unit, True)} … {amount(i.high, unit, True)})"
+
+
+def render_attribution(a: Attribution) -> str:
+    """The text of an :class:`~analyzer.overhead.results.Attribution`."""
+    load = ", ".join(f"{x:.2f}" for x in a.load_average)
+    lines = [f"{a.project} ({a.origin}), {a.compiler} {a.opt}: which flags of 'all' ({a.flags_searched} flags) "
+             f"carry the cost",
+             f"workload: the top {len(a.tus)} TUs by added CPU ({a.tus_from}), each compiled alone; "
+             + ("metric: CPU user+sys; " if a.metric == "cpu" else
+                "metric: instructions executed (valgrind cachegrind, exact); ")
+             + f"{a.runs} runs (search probes {a.search_runs})"
+             + ("; intervals are [min−max, max−min] of the runs" if a.runs > 1 else ""),
+             f"machine: {a.machine}; load average at the end {load}", "",
+             f"{'TU':40} {'off s':>8} {'all s':>8} {'added s':>9}"]
+    lines += [f"{t.tu[:40]:40} {t.off_cpu_s:8.3f} {t.all_cpu_s:8.3f} {t.added_s:+9.3f}" for t in a.tus]
+    u = a.unit
+    off_med = sorted(a.off)[len(a.off) // 2]
+    lines += ["", f"off {amount(off_med, u)}, all adds {_iv(a.added, u)}; a group costs above "
+                  f"{amount(a.threshold, u)}; {a.probes} probes stored", ""]
+    if a.suspects:
+        lines.append(f"{'flag':36} {'alone (+off)':32} {'share':>6} {'removed from all':32} {'warnings':>8}")
+        for s in a.suspects:
+            name = " ".join(s.flags) if len(s.flags) <= 2 else f"{s.flags[0]} … {s.flags[-1]} ({len(s.flags)} flags)"
+            if s.diffuse:
+                name += " [diffuse]"
+            lines.append(f"{name[:36]:36} {_iv(s.alone, u):32} {100 * s.alone_share:5.1f}% {_iv(s.unique, u):32} "
+                         f"{s.warnings_alone:8}")
+            if s.alone_instructions is not None:
+                lines.append(f"{'':36} instructions: alone {s.alone_instructions:+,}, removed {s.unique_instructions:+,}")
+        if a.explained_share is not None:
+            lines.append(f"the flags alone explain {100 * a.explained_share:.0f} % of all's added "
+                         f"{'CPU' if a.metric == 'cpu' else 'instructions'}")
+    else:
+        lines.append("no flag group costs above the threshold")
+    if a.off_instructions is not None:
+        lines.append(f"instructions (cachegrind): off {a.off_instructions:,}, all {a.all_instructions:,}")
+    p = a.printing
+    if p is not None:
+        lines += ["", f"printing vs finding ({p.method}); {p.warnings} warnings printed by all:"]
+        if p.printing is not None:
+            share = "" if p.printing_share is None else f" = {100 * p.printing_share:.1f} % of all's added cost"
+            lines.append(f"  finding (all -w − off)   {_iv(p.finding, u)}")
+            lines.append(f"  printing (all − all -w)  {_iv(p.printing, u)}{share}")
+        lines.append(f"  caret/quoting (all − plain output) {_iv(p.caret, u)}")
+    if a.phases:
+        lines += ["", f"phases that grow most ({a.compiler} -ftime-report, summed over the TUs, one run):",
+                  f"  {'phase':40} {'off s':>8} {'all s':>8} {'added s':>8}"]
+        lines += [f"  {ph.name[:40]:40} {ph.off_s:8.2f} {ph.all_s:8.2f} {ph.added_s:+8.2f}" for ph in a.phases]
+    if a.search:
+        lines += ["", "search (depth, flags, first … last, added):"]
+        lines += [f"  {'  ' * (s.depth - 1)}{s.size:4} {s.first} … {s.last}: {amount(s.added, u, True)}"
+                  f"{' *' if s.costs else ''}"
+                  for s in a.search]
+    lines += a.notes
+    return "\n".join(lines)

@@ -1,16 +1,25 @@
 """A source tarball a user names: its SHA-256, checked against the one they give.
 
 The digest also names the tarball's extraction in the cache, so the same bytes are
-streamed once whatever the file is called.
+streamed once whatever the file is called. Hashing a 200 MB tarball costs more than
+ingesting what it holds, so a digest is remembered in the cache under the file's
+identity (device, inode, size, modification and change times): the same file,
+unchanged, is not read again. A write to the file changes its change time, which no
+one can set back, so a changed file is always hashed afresh; a digest given with
+``--sha256`` is always checked against the bytes.
 """
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 from pathlib import Path
 
 from warnscope.errors import BadInput
 from warnscope.extract import shown
+from warnscope.paths import atomic_write, cache_dir
+
+_HEX64 = re.compile(r"[0-9a-f]{64}")
 
 
 def sha256_of(path: Path, expected: str | None = None) -> str:
@@ -18,15 +27,35 @@ def sha256_of(path: Path, expected: str | None = None) -> str:
     unless it is that (the tarball is then never read further)."""
     if expected is not None and not re.fullmatch(r"[0-9a-fA-F]{64}", expected.strip()):
         raise BadInput(f"--sha256 {expected[:80]!r}: expected 64 hexadecimal digits")
-    h = hashlib.sha256()
     try:
         with open(path, "rb") as fh:
-            while chunk := fh.read(1 << 20):
-                h.update(chunk)
+            memo = cache_dir("sources", "sha256") / _identity(os.fstat(fh.fileno()))
+            digest = _remembered(memo) if expected is None else None
+            if digest is None:
+                h = hashlib.sha256()
+                while chunk := fh.read(1 << 20):
+                    h.update(chunk)
+                digest = h.hexdigest()
+                atomic_write(memo, (digest + "\n").encode())
     except OSError as exc:
+        if exc.filename is not None and exc.filename != str(path):
+            raise  # writing to the cache failed: not the tarball's fault
         raise BadInput(f"{shown(str(path))}: {exc.strerror or exc}") from None
-    digest = h.hexdigest()
     if expected is not None and digest != expected.strip().lower():
         raise BadInput(f"{shown(str(path))}: SHA-256 is {digest}, not the {expected.strip().lower()} "
                        "given with --sha256: a different or damaged file; not read")
     return digest
+
+
+def _identity(st: os.stat_result) -> str:
+    """A name for a file as it is now: its device, inode, size and times."""
+    key = f"{st.st_dev}:{st.st_ino}:{st.st_size}:{st.st_mtime_ns}:{st.st_ctime_ns}"
+    return hashlib.sha256(key.encode()).hexdigest()[:32]
+
+
+def _remembered(memo: Path) -> str | None:
+    try:
+        text = memo.read_text().strip()
+    except OSError:
+        return None
+    return text if _HEX64.fullmatch(text) else None

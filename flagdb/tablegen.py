@@ -111,10 +111,13 @@ class _Source:
 
     def __init__(self, path: str, text: str, defined: frozenset = frozenset()):
         self.path = path
-        self.text = _preprocess(path, text, defined) if _DIRECTIVE.search(text) else text
+        directives = any(d in text for d in _DIRECTIVE_WORDS) and _DIRECTIVE.search(text)
+        self.text = _preprocess(path, text, defined) if directives else text
         text = self.text
         self.newlines = [m.start() for m in re.finditer("\n", text)]
         self.tokens: list[tuple[str, str, int]] = []
+        #: position of a ``def`` token -> the match of the simple def it starts
+        self.simple_defs: dict[int, re.Match] = {}
         self._lex()
 
     def line(self, pos: int) -> int:
@@ -124,29 +127,57 @@ class _Source:
         return ParseError(self.path, self.line(pos), message)
 
     def _lex(self) -> None:
-        """Tokens as (kind, text, position): one pass of one pattern over the file."""
-        out = []
-        append = out.append
-        for m in _TOKEN.finditer(self.text):
-            kind = m.lastgroup
-            if kind == "ws":
-                if "/*" in m.group()[2:-2]:
-                    raise self.fail(m.start(), "unknown TableGen construct: a nested comment")
-                continue
-            if kind == "bad":
-                what = m.group()
-                if what in ("/*", "[{"):
-                    raise self.fail(m.start(), f"unterminated {'comment' if what == '/*' else 'code block'} {what!r}")
-                raise self.fail(m.start(), f"unknown TableGen construct: unexpected character {what!r}")
-            if kind == "code":
-                append(("code", m.group()[2:-2], m.start()))
-            else:
-                append((kind, m.group(), m.start()))
-        out.extend([("eof", "", len(self.text))] * _EOF_PAD)   # peek() needs no bounds check
+        """Tokens as (kind, text, position): one pass of one pattern over the file, and
+        at each statement's start one try of :data:`_SIMPLE_DEF` (see there)."""
+        text = self.text
+        out = self.lex(0, len(text), self.simple_defs)
+        out.extend([("eof", "", len(text))] * _EOF_PAD)   # peek() needs no bounds check
         self.tokens = out
+
+    def lex(self, start: int, end: int, simple: dict | None = None) -> list:
+        """The tokens of ``text[start:end]``. With ``simple``, a whole simple def at a
+        statement's start is one ``def`` token, its match kept in ``simple`` by position."""
+        text = self.text
+        out: list = []
+        append = out.append
+        pos = start
+        boundary = simple is not None
+        while True:
+            if boundary:   # one simple def after another: no token in between
+                m = _SIMPLE_DEF.match(text, pos, end)
+                while m is not None:
+                    at = m.start("def")
+                    simple[at] = m
+                    append(("id", "def", at))
+                    pos = m.end()
+                    m = _SIMPLE_DEF.match(text, pos, end)
+            for m in _TOKEN.finditer(text, pos, end):
+                kind = m.lastgroup
+                if kind == "ws":
+                    if "/*" in m.group()[2:-2]:
+                        raise self.fail(m.start(), "unknown TableGen construct: a nested comment")
+                    continue
+                if kind == "bad":
+                    what = m.group()
+                    if what in ("/*", "[{"):
+                        raise self.fail(m.start(), f"unterminated {'comment' if what == '/*' else 'code block'} {what!r}")
+                    raise self.fail(m.start(), f"unknown TableGen construct: unexpected character {what!r}")
+                if kind == "code":
+                    append(("code", m.group()[2:-2], m.start()))
+                    continue
+                what = m.group()
+                append((kind, what, m.start()))
+                if simple is not None and kind == "punct" and what in ";{}":
+                    pos = m.end()
+                    boundary = True
+                    break
+            else:
+                return out
 
 
 _DIRECTIVE = re.compile(r"^[ \t]*#(ifdef|ifndef|else|endif|define)\b", re.M)
+#: what a file must hold to have a directive (a quick look before the pattern's)
+_DIRECTIVE_WORDS = ("#ifdef", "#ifndef", "#else", "#endif", "#define")
 
 
 def _preprocess(path: str, text: str, defined: frozenset) -> str:
@@ -201,6 +232,51 @@ def _unescape(body: str, src: _Source, pos: int) -> str:
     return re.sub(r"\\(.)", one, body)
 
 
+# ----------------------------------------------------------------- the simple def
+# Most of clang's diagnostic files is one shape of statement:
+#
+#     def warn_x : Warning<"text %0" "more">, InGroup<DiagGroup<"x">>, DefaultIgnore;
+#     def Group : DiagGroup<"group", [A, B]>;
+#
+# The lexer matches such a statement whole, with one pattern, and the parser takes its
+# name and its superclasses' arguments apart with patterns too, instead of token by
+# token: what the reader spends most of its time on, read several times faster. The
+# records are the same: the pieces become the same expressions, evaluated by the same
+# code as a def read token by token. Anything else (a body, a paste ``#``, a ``.``
+# field, a ``/* */`` comment, a keyword, an unknown class) does not match or is handed
+# back, and the statement is read token by token as any other.
+#: blanks and ``//`` comments (one holding ``/*`` is left to the token reader's check);
+#: blanks, then each comment with the blanks after it: one way to match, so a def that
+#: does not match fails fast
+_WS = r"[ \t\r\n\f\v]*(?://[^\n/]*(?:/(?!\*)[^\n/]*)*(?![^\n])[ \t\r\n\f\v]*)*"
+_STR = r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"'
+_STRS = rf"{_STR}(?:{_WS}{_STR})*"
+_NAME = r"[A-Za-z_][A-Za-z0-9_]*(?![A-Za-z0-9_])"
+_NUM = r"[0-9]+(?![A-Za-z0-9_])"
+#: an argument of an anonymous instance (``DiagGroup<"x">``)
+_INNER = rf"(?:{_STRS}|{_NAME}|{_NUM})"
+_INST = rf"{_NAME}{_WS}<{_WS}{_INNER}(?:{_WS},{_WS}{_INNER})*{_WS}>"
+_LIST = rf"\[{_WS}(?:{_NAME}(?:{_WS},{_WS}{_NAME})*(?:{_WS},)?)?{_WS}\]"
+_ARG = rf"(?:{_STRS}|{_INST}|{_NAME}|{_NUM}|{_LIST}|\?)"
+_PARENT = rf"{_NAME}(?:{_WS}<{_WS}(?:{_ARG}(?:{_WS},{_WS}{_ARG})*)?{_WS}>)?"
+_SIMPLE_DEF = re.compile(rf"""{_WS}(?P<def>def)(?![A-Za-z0-9_]){_WS}(?P<name>{_NAME}){_WS}:{_WS}
+    (?P<parents>{_PARENT}(?:{_WS},{_WS}{_PARENT})*){_WS};""", re.X)
+#: one superclass of a simple def's list, and the comma after it
+_PARENT_AT = re.compile(rf"""{_WS}(?P<cls>{_NAME})
+    (?:{_WS}<{_WS}(?P<args>(?:{_ARG}(?:{_WS},{_WS}{_ARG})*)?){_WS}>)?{_WS},?""", re.X)
+#: one argument (or list item) and the comma after it
+_ARG_AT = re.compile(rf"""{_WS}(?:
+    (?P<strs>{_STRS})
+  | (?P<inst>{_NAME}){_WS}<(?P<inner>{_WS}{_INNER}(?:{_WS},{_WS}{_INNER})*){_WS}>
+  | \[(?P<items>{_WS}(?:{_NAME}(?:{_WS},{_WS}{_NAME})*(?:{_WS},)?)?){_WS}\]
+  | (?P<name>{_NAME})
+  | (?P<num>{_NUM})
+  | (?P<unset>\?)
+){_WS},?""", re.X)
+#: one string of adjacent ones
+_STR_AT = re.compile(rf"{_WS}({_STR})")
+
+
 class Reader:
     """Reads a root ``.td`` file and what it includes into :class:`Records`.
 
@@ -238,16 +314,18 @@ class Reader:
         plan = self._plans.get(cls.name, False)
         if plan is False:
             plan = self._plans[cls.name] = self._plan(cls, 0)
-        if plan is not None and len(plan[0]) >= len(args):
-            defaults, steps, classes = plan
-            full = list(args) + defaults[len(args):]
-            if not any(a is UNSET_ARG for a in full):
-                fields = rec.fields
-                for name, is_arg, value in steps:
-                    fields[name] = full[value] if is_arg else value
-                have = rec.classes
+        if plan is not None and plan[3] <= len(args) <= len(plan[0]):
+            defaults, steps, classes, _ = plan
+            full = args + defaults[len(args):] if len(args) < len(defaults) else args
+            fields = rec.fields
+            for name, is_arg, value in steps:
+                fields[name] = full[value] if is_arg else value
+            have = rec.classes
+            if have:
                 have.extend(c for c in classes if c not in have)
-                return
+            else:
+                have.extend(classes)
+            return
         if depth > MAX_CLASS_DEPTH:
             raise src.fail(pos, f"classes nest deeper than {MAX_CLASS_DEPTH} (a cycle?)")
         if len(args) > len(cls.targs):
@@ -276,7 +354,8 @@ class Reader:
 
     def _plan(self, cls: _Class, depth: int):
         """Class ``cls`` flattened with its superclasses into steps that each set one
-        field to a constant or to one template argument: (defaults, steps, classes).
+        field to a constant or to one template argument: (defaults, steps, classes, the
+        number of arguments it needs).
         None when an expression needs evaluating (the general path then runs)."""
         if depth > MAX_CLASS_DEPTH:
             return None
@@ -312,7 +391,7 @@ class Reader:
                 sub = self._plans[pname] = self._plan(parent, depth + 1)
             if sub is None or len(pargs) > len(sub[0]):
                 return None
-            pdefaults, psteps, pclasses = sub
+            pdefaults, psteps, pclasses, _ = sub
             mapped = []
             for j in range(len(pdefaults)):
                 if j < len(pargs):
@@ -341,7 +420,8 @@ class Reader:
             known.add(name)
         if cls.name not in classes:
             classes.append(cls.name)
-        return defaults, steps, classes
+        needed = max((i + 1 for i, d in enumerate(defaults) if d is UNSET_ARG), default=0)
+        return defaults, steps, classes, needed
 
     def anonymous(self, cls: _Class, args: list, src: _Source, pos: int) -> Record:
         """``DiagGroup<"x">`` in a value: a new anonymous record, as TableGen makes one."""
@@ -451,6 +531,8 @@ class _Parser:
         self.names_name = False
         #: template arguments in scope (a multiclass's, and NAME, while a defm expands it)
         self.env: dict = {}
+        #: read the lexer's simple defs by pattern (off where one is read token by token)
+        self.by_pattern = True
 
     # tokens
     def peek(self, k: int = 0) -> tuple[str, str, int]:
@@ -613,6 +695,10 @@ class _Parser:
 
     def def_(self, lets: list) -> None:
         start = self.next()
+        simple = self.src.simple_defs.get(start[2]) if self.by_pattern else None
+        if simple is not None:
+            self.simple_def(start, simple, lets)
+            return
         tok = self.peek()
         if tok[0] in ("id", "num") and tok[1] not in _KEYWORDS:
             name, anonymous = self.def_name(), False
@@ -623,15 +709,21 @@ class _Parser:
             name, anonymous = f"anonymous_{self.r._anon}", True
         if not anonymous and name in self.r.records.defs:
             raise self.fail(tok, f"def {name} is already defined")
+        self.define(start, name, anonymous, self.parents(), lets, self.body)
+
+    def define(self, start: tuple, name: str, anonymous: bool, parents: list, lets: list,
+               body: Callable[[], list]) -> None:
+        """Make the record of a def: its superclasses in order, then the ``let`` blocks
+        around it, then its body (read by ``body()`` after the superclasses)."""
         rec = Record(name, self.src.path, self.src.line(start[2]), anonymous=anonymous)
-        for pname, pargs, psrc, ppos in self.parents():
+        for pname, pargs, psrc, ppos in parents:
             values = [a.eval(self.r, self.env, rec) for a in pargs]
             self.r.instantiate(self.r.classes[pname], values, rec, psrc, ppos)
         for fname, value in lets:
             if fname not in rec.fields:
                 raise self.src.fail(start[2], f"let of {fname}, which def {name} has no field of")
             rec.fields[fname] = value
-        for kind, fname, expr, isrc, ipos in self.body():
+        for kind, fname, expr, isrc, ipos in body():
             if kind == "let" and fname not in rec.fields:
                 raise isrc.fail(ipos, f"let of {fname}, which def {name} has no field of")
             rec.fields[fname] = UNSET if expr is None else expr.eval(self.r, self.env, rec)
@@ -639,6 +731,92 @@ class _Parser:
             self.r.records.anonymous.append(rec)
         else:
             self.r.records.defs[name] = rec
+
+    def simple_def(self, start: tuple, m: re.Match, lets: list) -> None:
+        """A def the lexer matched whole (:data:`_SIMPLE_DEF`): its pieces by pattern;
+        token by token after all where a piece is not what the patterns take for sure."""
+        parents = self.simple_parents(m)
+        name = m.group("name")
+        if parents is None or name in _KEYWORDS:
+            sub = _Parser(self.r, self.src)
+            sub.toks = self.src.lex(m.start("def"), m.end()) + [("eof", "", m.end())] * _EOF_PAD
+            sub.env, sub.by_pattern = self.env, False
+            sub.def_(lets)
+            return
+        self.names_name = False
+        if name in self.env:
+            self.names_name = name == "NAME"
+            name = _text(self.env[name], self.src, m.start("name"))
+        if "NAME" in self.env and not self.names_name:
+            name = self.env["NAME"] + name
+        if name in self.r.records.defs:
+            raise self.src.fail(m.start("name"), f"def {name} is already defined")
+        self.define(start, name, False, parents, lets, list)
+
+    def simple_parents(self, m: re.Match) -> list | None:
+        """The superclasses of a simple def, as :meth:`parents` gives them, or None."""
+        text, end, src = self.src.text, m.end("parents"), self.src
+        classes = self.r.classes
+        out = []
+        pos = m.start("parents")
+        while pos < end:
+            p = _PARENT_AT.match(text, pos, end)
+            cls = p.group("cls")
+            if cls in _KEYWORDS or cls not in classes:
+                return None
+            args = self.simple_args(p.start("args"), p.end("args")) if p.start("args") >= 0 else []
+            if args is None:
+                return None
+            out.append((cls, args, src, p.start("cls")))
+            pos = p.end()
+        return out
+
+    def simple_args(self, pos: int, end: int) -> list | None:
+        """The arguments (or list items) in ``text[pos:end]`` as :meth:`simple` reads
+        them, or None."""
+        text, src = self.src.text, self.src
+        out = []
+        while pos < end:
+            a = _ARG_AT.match(text, pos, end)
+            if a is None:        # only blanks after the last one
+                break
+            pos = a.end()
+            kind = a.lastgroup
+            if kind == "strs":
+                out.append(self.simple_strings(a.group("strs"), a.start("strs")))
+            elif kind == "name":
+                name = a.group("name")
+                if name in _KEYWORDS:
+                    return None
+                if name in ("true", "false") and name not in self.r.records.defs:
+                    out.append(_Expr("const", int(name == "true"), src, a.start("name")))
+                else:
+                    out.append(_Expr("id", name, src, a.start("name")))
+            elif kind == "inner":
+                cls = a.group("inst")
+                inner = self.simple_args(a.start("inner"), a.end("inner"))
+                if cls in _KEYWORDS or cls not in self.r.classes or inner is None:
+                    return None
+                out.append(_Expr("inst", cls, src, a.start("inst"), inner))
+            elif kind == "items":
+                items = self.simple_args(a.start("items"), a.end("items"))
+                if items is None:
+                    return None
+                out.append(_Expr("list", None, src, a.start("items") - 1, items))
+            elif kind == "num":
+                out.append(_Expr("const", int(a.group("num")), src, a.start("num")))
+            else:
+                out.append(_Expr("const", UNSET, src, a.start("unset")))
+        return out
+
+    def simple_strings(self, strs: str, pos: int) -> _Expr:
+        """Adjacent strings joined, as :meth:`simple` joins them."""
+        src = self.src
+        if strs.count('"') == 2 and "\\" not in strs:
+            return _Expr("const", strs[1:-1], src, pos)
+        parts = [_unescape(s.group(1)[1:-1], src, pos + s.start(1))
+                 for s in _STR_AT.finditer(strs)]
+        return _Expr("const", "".join(parts), src, pos)
 
     def def_name(self) -> str:
         """A def's name, pieces joined by ``#``: a piece naming a template argument (or

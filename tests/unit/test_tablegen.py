@@ -135,3 +135,55 @@ def test_foreach_over_an_empty_list_defines_nothing():
     def after : Warning<"after">;
     ''')
     assert "after" in r.defs and not any(n.startswith("x") for n in r.defs)
+
+
+SIMPLE_DEFS = '''
+def G1 : DiagGroup<"g1">;
+def G2 : DiagGroup<"g2", [G1, // a comment
+  Pedantic,]>;
+let Component = "Sema" in {
+def w1 : Warning<"one %0" // between the strings
+  " and \\"two\\"">, InGroup<G2>, DefaultIgnore;
+def w2 : Extension<"ext">, InGroup<DiagGroup<"anon", [G1]>>;
+def w3 : ExtWarn<"x">, InGroup<DiagGroup<"anon2">>, ShowInSystemHeader;
+def w4:Warning<"tight">,InGroup<G1>;
+}
+'''
+
+
+def _shown(v):
+    if isinstance(v, tablegen.Record):
+        return v.name if not v.anonymous else ("anonymous", _fields(v))
+    return [_shown(x) for x in v] if isinstance(v, list) else v
+
+
+def _fields(r):
+    return {k: _shown(v) for k, v in r.fields.items()}
+
+
+def test_simple_defs_read_by_pattern_are_the_defs_read_token_by_token():
+    """A def the lexer matches whole gives the record the token reader gives; a block
+    comment after ``def`` keeps the pattern from matching, so both readings are compared."""
+    fast = records(SIMPLE_DEFS)
+    slow = records(SIMPLE_DEFS.replace("def ", "def /**/ "))
+    assert sorted(fast.defs) == sorted(slow.defs)
+    for name, rec in fast.defs.items():
+        other = slow.defs[name]
+        assert (_fields(rec), rec.classes, rec.line) == (_fields(other), other.classes, other.line), name
+    assert [_fields(r) for r in fast.anonymous] == [_fields(r) for r in slow.anonymous]
+    assert fast.defs["w1"].fields["Summary"] == 'one %0 and "two"'
+    assert [g.name for g in fast.defs["G2"].fields["SubGroups"]] == ["G1", "Pedantic"]
+
+
+@pytest.mark.parametrize("body, line, words", [
+    ('\n\ndef a : Warning<"x">,\n  InGroup<Nowhere>;', 4, "unknown name 'Nowhere'"),
+    ('\ndef a : Warning<"x">;\ndef a : Warning<"y">;', 3, "def a is already defined"),
+    ('\ndef a : Warning<"bad \\q">;', 2, "invalid escape \\q"),
+    ('\ndef a : Nothing<"x">;', 2, "unknown class 'Nothing'"),
+    ('\ndef in : Warning<"x">;', 2, "found 'in'"),
+])
+def test_simple_defs_fail_as_the_token_reader_does(body, line, words):
+    for text in (body, body.replace("def ", "def /**/ ")):
+        with pytest.raises(ParseError) as exc:
+            records(text)
+        assert exc.value.line == PRELUDE.count("\n") + line and words in str(exc.value)

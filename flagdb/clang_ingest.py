@@ -28,7 +28,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from warnscope import apt, extract
-from flagdb import clang_sources, clang_td, tablegen
+from flagdb import clang_sources, clang_td, sources, tablegen
 from flagdb.clang_inc import Diag, Tables, parse_dir
 from warnscope.compilers import CompilerId
 from warnscope.errors import BadInput, PackageError, ParseError, UnsafeInput
@@ -59,7 +59,8 @@ def load_clang(compiler: str, source: str | None = None, suite: str | None = Non
     cid = CompilerId.of(compiler)
     if cid.data_family != "clang":
         raise BadInput(f"{compiler!r} is not a clang version id such as 'clang-16'")
-    if source is not None and (Path(source).is_file() or clang_sources.is_td_tree(Path(source))):
+    if source is not None and (sources.is_url(source) or Path(source).is_file()
+                               or clang_sources.is_td_tree(Path(source))):
         return load_td(compiler, cid, source, sha256)
     if cid.family != "clang" or cid.major < 9:
         raise BadInput(f"{compiler}: Debian packages no generated tables of it; give its "

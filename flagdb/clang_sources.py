@@ -20,10 +20,11 @@ from __future__ import annotations
 import re
 import tarfile
 from pathlib import Path
+from typing import BinaryIO
 
 from flagdb import sources
-from warnscope import extract
-from warnscope.errors import BadInput, UnsafeInput
+from warnscope import apt, extract
+from warnscope.errors import BadInput, PackageError, UnsafeInput
 from warnscope.paths import cache_dir
 
 #: below a tree's top: where the diagnostic files are, in the layouts above
@@ -44,15 +45,20 @@ def is_td_tree(path: Path) -> bool:
 def locate(source: str, sha256: str | None = None) -> tuple[extract.Tree, str, str, str, str]:
     """(tree of the ``.td`` files, the root's name in it, version found or '', source
     kind, provenance) of a ``--source`` holding clang's TableGen files."""
+    if sources.is_url(source):
+        return _download(source, sha256)
     path = Path(source)
     shown = extract.shown(source)
     if not path.exists():
         raise BadInput(f"{shown}: no such file or directory")
     if path.is_file():
         digest = sources.sha256_of(path, sha256)
-        dest = extract.populate(cache_dir("clang", "td") / digest[:24],
-                                lambda tmp: _extract(path, tmp),
-                                lambda d: (d / ".complete").is_file())
+
+        def fill(tmp: Path) -> None:
+            with open(path, "rb") as fh:
+                _extract(fh, extract.shown(str(path)), path.name, tmp)
+
+        dest = extract.populate(cache_dir("clang", "td") / digest[:24], fill, _complete)
         version = (dest / ".version").read_text().strip()
         return (extract.Tree(dest, "clang TableGen files"), ROOT, version, "tarball",
                 extract.shown(str(path.resolve())))
@@ -70,17 +76,53 @@ def locate(source: str, sha256: str | None = None) -> tuple[extract.Tree, str, s
                    "for the generated tables)")
 
 
-def _extract(path: Path, tmp: Path) -> None:
-    """Stream the tarball, writing the diagnostic ``.td`` files (flat) and the version."""
-    origin = extract.shown(str(path))
+def _download(url: str, sha256: str | None) -> tuple[extract.Tree, str, str, str, str]:
+    """A tarball on the web: streamed once (its ``.td`` files taken as they pass, the
+    tarball itself never stored), checked against ``sha256``, cached under it."""
+    if sha256 is None:
+        raise BadInput(f"{url}: a tarball on the web needs --sha256 (the download is checked "
+                       "against it)")
+
+    def fill(tmp: Path) -> None:
+        with sources.download(url, sha256) as stream:
+            _extract(stream, url, url.rpartition("/")[2], tmp)
+
+    dest = extract.populate(cache_dir("clang", "td") / sha256.strip().lower()[:24], fill,
+                            _complete)
+    version = (dest / ".version").read_text().strip()
+    return extract.Tree(dest, "clang TableGen files"), ROOT, version, "tarball", url
+
+
+def debian_orig(major: int) -> apt.SourceFile:
+    """Debian's ``llvm-toolchain-N`` orig tarball of the version whose tables
+    ``libclang-N-dev`` carries (from the Sources index; nothing downloaded): the same
+    clang by its two routes. ``locate(orig.url, orig.sha256)`` streams its ``.td`` files."""
+    candidate = apt.archive().best(f"libclang-{major}-dev")
+    version = candidate.version
+    # the Sources index of that one suite (20 MB), in a state of its own
+    state = apt.AptState(cache_dir("llvm-src", candidate.suite), (candidate.suite,))
+    files = state.source_files(f"llvm-toolchain-{major}={version}")
+    origs = [f for f in files if re.search(r"\.orig\.tar\.\w+$", f.name)]
+    if not origs:
+        raise PackageError(f"llvm-toolchain-{major} {version} lists no orig tarball")
+    return origs[0]
+
+
+def _complete(dest: Path) -> bool:
+    return (dest / ".complete").is_file()
+
+
+def _extract(fh: BinaryIO, origin: str, name: str, tmp: Path) -> None:
+    """Stream a tarball, writing the diagnostic ``.td`` files (flat) and the version
+    (from LLVM's CMake files, else the tarball's top directory or ``name``)."""
     budget = extract.Budget(origin)
     found = 0
     version = ""
     top = ""
     try:
-        with open(path, "rb") as fh, tarfile.open(fileobj=fh, mode="r|*") as tar:
-            for name, member in extract.members(tar, origin):
-                head, _, rest = name.partition("/")
+        with tarfile.open(fileobj=fh, mode="r|*") as tar:
+            for entry, member in extract.members(tar, origin):
+                head, _, rest = entry.partition("/")
                 top = top or head
                 folder, _, base = rest.rpartition("/")
                 if _TD.fullmatch(base) and folder in BASIC_DIRS[:2] and not member.isdir():
@@ -101,7 +143,7 @@ def _extract(path: Path, tmp: Path) -> None:
         flat = rel.replace("/", "_")
         if (tmp / flat).is_file():
             version = version or cmake_version(tree.read(flat).decode("utf-8", "replace"))
-    version = version or name_version(top) or name_version(path.name)
+    version = version or name_version(top) or name_version(name)
     (tmp / ".version").write_text(version + "\n")
     (tmp / ".complete").write_text(origin + "\n")
 

@@ -570,31 +570,23 @@ def shared_sources() -> Path:
     return SHARED_SOURCES
 
 
-def _llvm_orig(major: int) -> Path:
-    """The orig tarball of Debian's llvm-toolchain-N source package, of the version
-    whose libclang-N-dev the table route reads: through a private deb-src apt state
-    (``$CACHE/llvm-src``), or one already placed in ``$CACHE/llvm-src/orig``."""
-    from warnscope import apt
-    from warnscope.errors import PackageError
-    from warnscope.paths import cache_dir
+def _llvm_orig(major: int):
+    """Debian's llvm-toolchain-N orig tarball (URL and SHA-256 from the Sources index),
+    of the version whose libclang-N-dev the table route reads."""
+    from flagdb import clang_sources
+    from warnscope.errors import NetworkUnreachable
 
-    placed = sorted(cache_dir("llvm-src", "orig").glob(f"llvm-toolchain-{major}_*.orig.tar.*"))
-    if placed:
-        return placed[0]
-    candidate = apt.archive().best(f"libclang-{major}-dev")
-    state = apt.AptState(cache_dir("llvm-src"), apt.SUITES)
     try:
-        dsc = state.download(f"llvm-toolchain-{major}={candidate.version}")
-    except PackageError as exc:
+        return clang_sources.debian_orig(major)
+    except NetworkUnreachable as exc:
         pytest.skip(f"llvm-toolchain-{major} source: {exc}")
-    found = sorted(dsc.parent.glob(f"llvm-toolchain-{major}_*.orig.tar.*"))
-    if not found:
-        pytest.skip(f"no orig tarball beside {dsc}")
-    return found[0]
 
 
 @pytest.fixture(scope="session")
 def llvm_orig():
-    """``llvm_orig(major)``: Debian's llvm-toolchain-N orig tarball (the .td files of
-    the clang whose tables libclang-N-dev carries); skips where it cannot be fetched."""
+    """``llvm_orig(major)``: Debian's llvm-toolchain-N orig tarball (``.url``,
+    ``.sha256``): the .td files of the clang whose tables libclang-N-dev carries,
+    streamed once into the cache by the ingest (70–200 MB; clang-22's took 118 s
+    on a loaded 2-core machine);
+    skips where Debian's archive cannot be reached."""
     return _llvm_orig

@@ -83,6 +83,16 @@ def mirror() -> str:
 
 
 @dataclass(frozen=True)
+class SourceFile:
+    """One file of a source package as the signed Sources index lists it."""
+
+    name: str
+    url: str
+    size: int
+    sha256: str
+
+
+@dataclass(frozen=True)
 class Candidate:
     """One version of a binary package in one suite."""
 
@@ -298,6 +308,22 @@ class AptState:
             finally:
                 shutil.rmtree(tmp, ignore_errors=True)
             return sorted(dest.glob("*.dsc"))[0]
+
+    def source_files(self, package: str) -> list[SourceFile]:
+        """The files of source package ``package`` (name, or name=version): where the
+        mirror serves them, their sizes and SHA-256 from the Sources index apt checked
+        against the signed Release file. Nothing is downloaded."""
+        if not re.fullmatch(r"[a-z0-9][a-z0-9+.-]*(=[A-Za-z0-9.+~:-]+)?", package):
+            raise BadInput(f"{package!r} is not a Debian source package name")
+        self.update()
+        proc = self._run(["apt-get", *self._options(), "source", "--print-uris", package])
+        found = [SourceFile(m.group(2), m.group(1), int(m.group(3)), m.group(4))
+                 for m in re.finditer(r"^'(\S+)' (\S+) (\d+) SHA256:([0-9a-f]{64})$",
+                                      proc.stdout, re.M)]
+        if proc.returncode != 0 or not found:
+            raise self._failed(f"cannot find Debian source package {package!r} "
+                               f"({', '.join(self.suites)})", proc)
+        return found
 
     def source(self, package: str) -> Path:
         """The extracted, patched source tree of ``package`` (cached; do not modify it:

@@ -38,7 +38,8 @@ def same(table, td) -> None:
 
 @pytest.mark.parametrize("major", [9, 16, 22])
 def test_td_route_equals_table_route(major, llvm_orig, real_data):
-    td = load_clang(f"clang-{major}", str(llvm_orig(major)))
+    orig = llvm_orig(major)
+    td = load_clang(f"clang-{major}", orig.url, sha256=orig.sha256)
     assert td.source_kind == "tarball"
     same(real_data(major), td)
 

@@ -169,6 +169,20 @@ def _compiler(conn: sqlite3.Connection, name: str) -> tuple[int, CompilerRow]:
     return row["id"], CompilerRow(**{k: row[k] for k in row.keys() if k != "id"})
 
 
+def names_starting(conn: sqlite3.Connection, prefix: str, compiler: str | None = None) -> list[str]:
+    """The stored flag names that start with ``prefix``, of one compiler or of all."""
+    if is_empty(conn):
+        return []
+    sql = "SELECT DISTINCT f.name FROM flag f"
+    args: list = [len(prefix), prefix]
+    where = "substr(f.name, 1, ?) = ?"
+    if compiler is not None:
+        sql += " JOIN compiler c ON c.id = f.compiler_id"
+        where += " AND c.name = ?"
+        args.append(compiler)
+    return [r[0] for r in conn.execute(f"{sql} WHERE {where} ORDER BY f.name", args)]
+
+
 def flag_names(conn: sqlite3.Connection, name: str) -> set[str]:
     """All flag names of one compiler version."""
     cid, _ = _compiler(conn, name)

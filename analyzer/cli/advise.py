@@ -13,7 +13,7 @@ from warnscope.errors import BadInput, NotIngested, OldSchema
 from warnscope.serial import to_json
 
 from analyzer.runtime import toolchain
-from analyzer.cli import common, options, projects
+from analyzer.cli import common, complete, options, projects
 from analyzer.cli.output import echo
 
 FORMATS = ("text", "json", "cmake", "meson", "make", "flags")
@@ -56,7 +56,8 @@ def ub_flags() -> dict[str, list[str]]:
 @click.command("advise")
 @projects.project_options
 @click.option("--compilers", default="gcc-12,clang-16", show_default=True,
-              help="The compilers the project supports, comma-separated gcc-N / clang-N.")
+              help="The compilers the project supports, comma-separated gcc-N / clang-N.",
+              shell_complete=complete.compilers)
 @click.option("--base", default="wextra", show_default=True, type=click.Choice(["default", "wall", "wextra"]),
               help="The level the project builds at already (wextra: -Wall -Wextra).")
 @click.option("--add", "added", multiple=True, metavar="FLAG",

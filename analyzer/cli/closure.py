@@ -6,7 +6,7 @@ import click
 from warnscope.errors import BadInput
 from warnscope.serial import to_json
 
-from analyzer.cli import common
+from analyzer.cli import common, complete
 from analyzer.cli.flags import FlagArgsCommand
 from analyzer.cli.output import echo
 from analyzer.gccplugin import binary as gcc_binary
@@ -14,7 +14,7 @@ from analyzer.gccplugin.closure import closure_entries
 
 
 @click.command("closure", cls=FlagArgsCommand)
-@click.argument("compiler")
+@click.argument("compiler", shell_complete=complete.compilers)
 @click.argument("flags", nargs=-1, required=True)
 @click.option("--lang", type=click.Choice(["c", "c++"]), default="c", show_default=True,
               help="The language whose front end decides.")

@@ -17,7 +17,7 @@ from flagdb.ingest import load as load_compiler, store_data
 from warnscope.compilers import CompilerId
 from warnscope.serial import to_json
 from flagdb import text as flag_text
-from analyzer.cli import common
+from analyzer.cli import common, complete
 from analyzer.cli.lazy import LazyGroup
 from analyzer.cli.output import echo
 
@@ -129,7 +129,7 @@ def versions(ctx, available, as_json) -> None:
 
 
 @flags.command(**FLAG_ARGS)
-@click.argument("compiler", required=False)
+@click.argument("compiler", required=False, shell_complete=complete.compilers)
 @json_option
 @click.pass_context
 def since(ctx, compiler, as_json) -> None:
@@ -143,7 +143,7 @@ def since(ctx, compiler, as_json) -> None:
 
 
 @flags.command("list")
-@click.argument("compiler")
+@click.argument("compiler", shell_complete=complete.compilers)
 @click.option("--all", "include_all", is_flag=True, help="Include other front ends' options.")
 @lang_option
 @json_option
@@ -156,9 +156,10 @@ def list_(ctx, compiler, include_all, lang, as_json) -> None:
 
 
 @flags.command(**FLAG_ARGS)
-@click.argument("flag")
+@click.argument("flag", shell_complete=complete.flags)
 @click.option("--compiler", "-c", default=None,
-              help="One version (default: every ingested version that has FLAG).")
+              help="One version (default: every ingested version that has FLAG).",
+              shell_complete=complete.compilers)
 @lang_option
 @json_option
 @click.pass_context
@@ -179,8 +180,8 @@ def show(ctx, flag, compiler, lang, as_json) -> None:
 
 
 @flags.command(**FLAG_ARGS)
-@click.argument("compiler")
-@click.argument("flag")
+@click.argument("compiler", shell_complete=complete.compilers)
+@click.argument("flag", shell_complete=complete.flags)
 @lang_option
 @json_option
 @click.pass_context
@@ -192,8 +193,8 @@ def tree(ctx, compiler, flag, lang, as_json) -> None:
 
 
 @flags.command()
-@click.argument("old")
-@click.argument("new")
+@click.argument("old", shell_complete=complete.compilers)
+@click.argument("new", shell_complete=complete.compilers)
 @click.option("--all", "include_all", is_flag=True, help="Include other front ends' options.")
 @json_option
 @click.pass_context
@@ -206,7 +207,7 @@ def diff(ctx, old, new, include_all, as_json) -> None:
 
 
 @flags.command(**FLAG_ARGS)
-@click.argument("flag")
+@click.argument("flag", shell_complete=complete.flags)
 @json_option
 @click.pass_context
 def history(ctx, flag, as_json) -> None:
@@ -222,10 +223,11 @@ def history(ctx, flag, as_json) -> None:
 
 @flags.command(**FLAG_ARGS)
 @click.option("--compiler", "-c", "compilers", required=True, multiple=True,
-              help="Compilers, comma-separated or repeated: gcc-11,gcc-12 -c clang-16.")
+              help="Compilers, comma-separated or repeated: gcc-11,gcc-12 -c clang-16.",
+              shell_complete=complete.compilers)
 @click.option("--portable", is_flag=True, help="Print only the flags every compiler knows.")
 @json_option
-@click.argument("flag_args", nargs=-1, type=click.UNPROCESSED, required=True)
+@click.argument("flag_args", nargs=-1, type=click.UNPROCESSED, required=True, shell_complete=complete.flags)
 @click.pass_context
 def check(ctx, compilers, portable, as_json, flag_args) -> None:
     """What each compiler does with FLAGS (put them after --)."""
@@ -244,7 +246,7 @@ def check(ctx, compilers, portable, as_json, flag_args) -> None:
 
 
 @flags.command()
-@click.argument("compiler")
+@click.argument("compiler", shell_complete=complete.compilers)
 @click.option("--lang", type=click.Choice(["c", "c++"]), default="c", show_default=True)
 @json_option
 @click.pass_context
@@ -256,8 +258,8 @@ def everything(ctx, compiler, lang, as_json) -> None:
 
 
 @flags.command(**FLAG_ARGS)
-@click.argument("flag")
-@click.option("--compiler", "-c", required=True)
+@click.argument("flag", shell_complete=complete.flags)
+@click.option("--compiler", "-c", required=True, shell_complete=complete.compilers)
 @json_option
 @click.pass_context
 def messages(ctx, flag, compiler, as_json) -> None:
@@ -268,7 +270,7 @@ def messages(ctx, flag, compiler, as_json) -> None:
 
 
 @flags.command()
-@click.argument("compiler")
+@click.argument("compiler", shell_complete=complete.compilers)
 @click.option("--format", "fmt", type=click.Choice(["list", "json"]), default="list",
               show_default=True)
 @click.pass_context
@@ -282,7 +284,7 @@ def export(ctx, compiler, fmt) -> None:
 
 
 @flags.command()
-@click.argument("compiler")
+@click.argument("compiler", shell_complete=complete.compilers)
 @click.option("--all-findings", is_flag=True, help="Also list the explained differences.")
 @json_option
 @click.pass_context

@@ -9,7 +9,7 @@ import click
 from warnscope.errors import BadInput, NoData, RunFailed
 
 from analyzer.runtime import toolchain
-from analyzer.cli import common, options, projects
+from analyzer.cli import common, complete, options, projects
 from analyzer.cli.output import echo
 from analyzer.build import levels as levels_mod, recipes, steps
 from analyzer.runtime import progress as progress_mod
@@ -50,7 +50,8 @@ def projects_cmd(as_json: bool) -> None:
 @projects.project_options
 @click.option("--compile-commands", "ccdb", default=None, type=click.Path(),
               help="Replay a compile_commands.json per TU (implies --mode tu).")
-@click.option("--compilers", default=DEFAULT_COMPILERS, show_default=True, help="Comma-separated gcc-N / clang-N.")
+@click.option("--compilers", default=DEFAULT_COMPILERS, show_default=True, help="Comma-separated gcc-N / clang-N.",
+              shell_complete=complete.compilers)
 @click.option("--levels", default=DEFAULT_LEVELS, show_default=True,
               help="Comma-separated: off, default, wall, wextra, all, or --flag-set names.")
 @click.option("--flag-set", "flag_sets", multiple=True,
@@ -136,7 +137,8 @@ def run_cmd(ctx, project, source, configure_cmd, build_cmd, clean_cmd, language,
 
 @overhead.command("report")
 @click.option("--study", "study_id", type=options.ROW_ID, default=None, help="A study id (default: the latest).")
-@click.option("--project", default=None, help="The latest study of this project.")
+@click.option("--project", default=None, help="The latest study of this project.",
+              shell_complete=complete.projects)
 @click.option("--format", "fmt", default="text", type=click.Choice(["text", "csv", "json", "markdown"]),
               show_default=True, help="An export format (csv, markdown); json is --json.")
 @common.json_option("Print the report as JSON (the same as --format json).")
@@ -179,8 +181,9 @@ def calibrate_cmd(seconds, runs, load, as_json) -> None:
 
 
 @overhead.command("attribute")
-@click.argument("project")
-@click.option("--compiler", "compiler", default="gcc-12", show_default=True, help="gcc-N or clang-N.")
+@click.argument("project", shell_complete=complete.projects)
+@click.option("--compiler", "compiler", default="gcc-12", show_default=True, help="gcc-N or clang-N.",
+              shell_complete=complete.compilers)
 @click.option("--opt", default="-O2", show_default=True, help="Optimization level.")
 @click.option("--top", type=options.COUNT, default=10, show_default=True,
               help="TUs of the workload (top by added CPU).")

@@ -12,7 +12,7 @@ import click
 from warnscope.errors import BadInput
 
 from analyzer.runtime import toolchain
-from analyzer.cli import common, options
+from analyzer.cli import common, complete, options
 
 #: the project a command builds when none is named
 DEFAULT_PROJECT = "zlib"
@@ -28,7 +28,8 @@ def _apply(decorators: list[Callable]) -> Callable:
 
 #: --project, or --source with its commands and language
 project_options = _apply([
-    click.option("--project", default=None, help=f"A recipe (see `overhead projects`); default {DEFAULT_PROJECT}."),
+    click.option("--project", default=None, help=f"A recipe (see `overhead projects`); default {DEFAULT_PROJECT}.",
+                 shell_complete=complete.projects),
     click.option("--source", default=None, type=click.Path(), help="A local source tree instead of a recipe."),
     click.option("--configure", "configure_cmd", default="", help="With --source: configure command."),
     click.option("--build", "build_cmd", default="", help="With --source: build command ({jobs} = -j)."),

@@ -14,7 +14,7 @@ from warnscope.text import one_line
 from analyzer.runtime import executors
 from analyzer.runtime import progress as progress_mod
 from analyzer.sandbox import runner as sandbox
-from analyzer.cli import common, options
+from analyzer.cli import common, complete, options
 from analyzer.cli.output import echo
 from analyzer.runtime.executors import check_scheduler
 from analyzer.runtime.toolchain import canonical
@@ -45,7 +45,7 @@ def ub() -> None:
 @click.option("--corpus", "corpus_dir", type=click.Path(file_okay=False), default=None,
               help="Directory tree of .c/.cpp programs (default: the bundled corpus).")
 @click.option("--compilers", default=DEFAULT_COMPILERS, show_default=True,
-              help="Comma-separated gcc-N / clang-N.")
+              help="Comma-separated gcc-N / clang-N.", shell_complete=complete.compilers)
 @click.option("--levels", default=DEFAULT_LEVELS, show_default=True,
               help="Comma-separated optimization levels; O2 and -O2 both work.")
 @click.option("--flags", "flag_sets", multiple=True,
@@ -116,7 +116,8 @@ def run_cmd(ctx, corpus_dir, compilers, levels, flag_sets, runs, timeout, jobs, 
 @ub.command("report")
 @click.option("--corpus", "corpus_dir", default=None,
               help="Corpus directory (default: the one run most recently).")
-@click.option("--case", "case_id", default=None, help="Detail of one case only.")
+@click.option("--case", "case_id", default=None, help="Detail of one case only.",
+              shell_complete=complete.cases)
 @common.json_option("Print the results as JSON.")
 @click.pass_context
 def report_cmd(ctx, corpus_dir, case_id, as_json) -> None:
@@ -133,10 +134,11 @@ def report_cmd(ctx, corpus_dir, case_id, as_json) -> None:
 
 
 @ub.command("explain")
-@click.argument("case_id")
+@click.argument("case_id", shell_complete=complete.cases)
 @click.option("--corpus", "corpus_dir", default=None,
               help="Corpus directory (default: the one run most recently).")
-@click.option("--compiler", default=None, help="Only this compiler's configurations.")
+@click.option("--compiler", default=None, help="Only this compiler's configurations.",
+              shell_complete=complete.compilers)
 @click.option("--levels", "--level", "level", default=None,
               help="Only this level's configurations (O2 or -O2).")
 @click.option("--vs", "vs", default=None, metavar="COMPILER:LEVEL",
@@ -172,13 +174,14 @@ def explain_cmd(ctx, case_id, corpus_dir, compiler, level, vs, labels_only, as_j
               help="Directory tree of .c/.cpp programs (default: the bundled corpus).")
 @click.option("--compilers", default=DEFAULT_COMPILERS, show_default=True,
               help="Comma-separated gcc-N / clang-N: each brings its warnings, sanitizers "
-                   "and analyzers.")
+                   "and analyzers.", shell_complete=complete.compilers)
 @click.option("--tools", default=",".join(t.value for t in Tool), show_default=True,
               help="Comma-separated tools to run.")
 @click.option("--levels", default="O2", show_default=True,
               help="Optimization levels of the warnings runs (GCC warns more with -O2).")
 @click.option("--case", "case_ids", multiple=True,
-              help="Only this case (repeatable; its twin runs with it); its detail is printed.")
+              help="Only this case (repeatable; its twin runs with it); its detail is printed.",
+              shell_complete=complete.cases)
 @click.option("-j", "--jobs", type=options.WORKERS, default=None,
               help="Local worker processes (default 2 per core).")
 @click.option("--categories", is_flag=True, help="Each detector's catches per UB category too.")
@@ -237,8 +240,9 @@ def failure_lines(failures: list[JobFailure]) -> list[str]:
 
 
 @ub.command("why")
-@click.argument("case_id")
-@click.option("--compiler", required=True, help="The cell's compiler: gcc-12, clang-16.")
+@click.argument("case_id", shell_complete=complete.cases)
+@click.option("--compiler", required=True, help="The cell's compiler: gcc-12, clang-16.",
+              shell_complete=complete.compilers)
 @click.option("--levels", "--level", "level", required=True, help="The cell's level (O2 or -O2).")
 @click.option("--flags", "cell_flags", default="", help="The cell's extra flag set, if any.")
 @click.option("--corpus", "corpus_dir", type=click.Path(file_okay=False), default=None,

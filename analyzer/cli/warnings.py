@@ -8,7 +8,7 @@ from warnscope.errors import RunFailed
 from warnscope.serial import to_json
 
 from analyzer.runtime import toolchain
-from analyzer.cli import common, options, projects
+from analyzer.cli import common, complete, options, projects
 from analyzer.cli.flags import FLAG_ARGS
 from analyzer.cli.output import echo
 from analyzer.warnings.results import Run
@@ -28,7 +28,8 @@ def warnings() -> None:
 
 @warnings.command("run")
 @projects.project_options
-@click.option("--compilers", default=DEFAULT_COMPILERS, show_default=True, help="Comma-separated gcc-N / clang-N.")
+@click.option("--compilers", default=DEFAULT_COMPILERS, show_default=True, help="Comma-separated gcc-N / clang-N.",
+              shell_complete=complete.compilers)
 @click.option("--levels", "--level", "levels", default="all", show_default=True,
               help="Comma-separated: off, default, wall, wextra, all, or --flag-set names.")
 @click.option("--flag-set", "flag_sets", multiple=True,
@@ -59,8 +60,10 @@ def run_cmd(ctx, project, source, configure_cmd, build_cmd, clean_cmd, language,
 
 
 @warnings.command("report")
-@click.option("--project", required=True, help="A project built by `warnings run`.")
-@click.option("--compilers", default=None, help="Comma-separated; default: every stored build.")
+@click.option("--project", required=True, help="A project built by `warnings run`.",
+              shell_complete=complete.projects)
+@click.option("--compilers", default=None, help="Comma-separated; default: every stored build.",
+              shell_complete=complete.compilers)
 @click.option("--levels", "--level", "level", default=None, help="One level; default: every stored level.")
 @click.option("--as", "as_level", default=None, metavar="LEVEL",
               help="Answer for wall, wextra or default from the builds at --levels (default all), "
@@ -79,9 +82,10 @@ def report_cmd(ctx, project, compilers, level, as_level, limit, as_json) -> None
 
 
 @warnings.command("diff")
-@click.argument("old")
-@click.argument("new")
-@click.option("--project", required=True, help="A project built by both compilers.")
+@click.argument("old", shell_complete=complete.compilers)
+@click.argument("new", shell_complete=complete.compilers)
+@click.option("--project", required=True, help="A project built by both compilers.",
+              shell_complete=complete.projects)
 @click.option("--levels", "--level", "level", default="all", show_default=True,
               help="The level both were built at.")
 @click.option("--limit", type=options.COUNT, default=10, show_default=True,
@@ -98,7 +102,8 @@ def diff_cmd(ctx, old, new, project, level, limit, as_json) -> None:
 
 
 @warnings.command("top")
-@click.option("--projects", default=None, help="Comma-separated; default: every stored project.")
+@click.option("--projects", default=None, help="Comma-separated; default: every stored project.",
+              shell_complete=complete.projects)
 @click.option("--levels", "--level", "level", default="all", show_default=True, help="The level to rank.")
 @click.option("--limit", type=options.COUNT, default=20, show_default=True, help="Options listed.")
 @common.json_option("Print as JSON.")
@@ -113,10 +118,12 @@ def top_cmd(ctx, projects, level, limit, as_json) -> None:
 
 
 @warnings.command("show", **FLAG_ARGS)
-@click.argument("option", required=False)
+@click.argument("option", required=False, shell_complete=complete.flags)
 @click.option("--project", default=None,
-              help="Only this project's builds (without OPTION: every diagnostic they print).")
-@click.option("--compilers", default=None, help="Only these compilers' builds, comma-separated.")
+              help="Only this project's builds (without OPTION: every diagnostic they print).",
+              shell_complete=complete.projects)
+@click.option("--compilers", default=None, help="Only these compilers' builds, comma-separated.",
+              shell_complete=complete.compilers)
 @click.option("--levels", "--level", "level", default=None, help="Only the builds at this level.")
 @click.option("--file", "file_glob", default=None, help="Only files matching this glob (src/*.c).")
 @click.option("--limit", type=options.COUNT, default=None,

@@ -51,6 +51,14 @@ def save_cases(conn: sqlite3.Connection, corpus: str, cases: list[Case]) -> None
                  json.dumps(c.meta, sort_keys=True)))
 
 
+def case_ids(conn: sqlite3.Connection, prefix: str = "") -> list[str]:
+    """The ids of the stored cases (of every corpus) that start with ``prefix``."""
+    if conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'ub_case'").fetchone() is None:
+        return []
+    return [r[0] for r in conn.execute("SELECT DISTINCT id FROM ub_case WHERE substr(id, 1, ?) = ? ORDER BY id",
+                                       (len(prefix), prefix))]
+
+
 def existing_keys(conn: sqlite3.Connection, corpus: str) -> dict[str, set[str]]:
     """Keys of finished work, per table, so a rerun skips it."""
     return {

@@ -135,3 +135,22 @@ def test_options_keep_one_name_and_sensible_defaults(gcc_db_copy, cli_at):
                     ["ub", "explain"], ["ub", "why"]):
         code, out, _ = cli(*command, "--help")
         assert code == 0 and "--levels, --level" in out, command
+
+
+def _complete(warnscope, db, words: str) -> list[str]:
+    """What bash completion offers for the last of ``words`` (click's bash protocol)."""
+    proc = warnscope(env={"COMP_WORDS": words, "COMP_CWORD": str(len(words.split()) - 1),
+                          "_WARNSCOPE_COMPLETE": "bash_complete", "WARNSCOPE_DB": str(db)}, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    return [line.partition(",")[2] for line in proc.stdout.decode().splitlines() if line]
+
+
+def test_completion_offers_compiler_ids_flags_cases_and_projects(warnscope, gcc_db, tmp_path):
+    assert _complete(warnscope, gcc_db, "warnscope flags tree gc") == ["gcc-11", "gcc-12"]
+    assert _complete(warnscope, gcc_db, "warnscope warnings run --compilers clang-16,gcc-1") == [
+        "clang-16,gcc-11", "clang-16,gcc-12"]
+    shadow = _complete(warnscope, gcc_db, "warnscope flags tree gcc-12 -- -Wshad")
+    assert "-Wshadow" in shadow and all(f.startswith("-Wshad") for f in shadow)
+    assert "zlib" in _complete(warnscope, gcc_db, "warnscope warnings report --project z")
+    assert _complete(warnscope, gcc_db, "warnscope ub explain signed") == []   # no UB results stored
+    assert _complete(warnscope, tmp_path / "none.db", "warnscope flags tree gc") == []

@@ -76,7 +76,7 @@ def _error(message: str) -> int:
     """Print one error line (names that are not UTF-8 shown as ``\\xff``, control
     characters and newlines as ``\\x1b``, ``\\x0a``: it stays one line, and a name
     cannot drive the terminal); exit 1."""
-    echo(f"warnscope: error: {one_line(shown(message))}", err=True)
+    echo(one_line(shown(message)), err=True, prefix="error")
     return 1
 
 

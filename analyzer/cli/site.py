@@ -49,7 +49,7 @@ def warn_skipped(skipped: list[str]) -> None:
     """A warning line on stderr per manifest entry the build left alone (not removed
     because removing it was not safe): the build went on, but someone put it there."""
     for line in skipped:
-        echo(f"warnscope: warning: {one_line(line)}", err=True)
+        echo(one_line(line), err=True, prefix="warning")
 
 
 @site.command()

@@ -92,9 +92,9 @@ def run_cmd(ctx, corpus_dir, compilers, levels, flag_sets, runs, timeout, jobs, 
         divergence = (ub_report.divergence(data, set(compiler_list), set(level_list), flags_norm)
                       if data is not None and not as_json else None)
     for line in summary.refused:
-        echo(f"warnscope: error: refused {one_line(line)}", err=True)
+        echo(f"refused {one_line(line)}", err=True, prefix="error")
     for line in failure_lines(summary.failures):
-        echo(f"warnscope: error: {one_line(line)}", err=True)
+        echo(one_line(line), err=True, prefix="error")
     if cells is not None:
         echo(to_json(cells))
     else:

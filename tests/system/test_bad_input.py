@@ -124,7 +124,7 @@ def test_one_source_for_several_compilers(must_fail, tmp_path, gcc_tree, common_
 
 
 @pytest.mark.parametrize("args", [
-    ("flags", "show", "-Wshadow"),                       # --compiler missing
+    ("flags", "show"),                                   # FLAG missing
     ("flags", "everything", "gcc-12", "--lang", "fortran"),
     ("flags", "nosuch"),
     ("flags", "check", "-c", ",", "--", "-Wall"),          # no compiler named

@@ -10,10 +10,13 @@ from __future__ import annotations
 import json
 import re
 import shlex
+from pathlib import Path
 
 import pytest
 
 from warnscope.schema import SCHEMA_VERSION
+
+ROOT = Path(__file__).resolve().parents[2]
 
 #: a hinted command as the errors print it: `warnscope …` in backquotes, or after "run: "
 COMMAND = re.compile(r"`warnscope ([^`]+)`|run: warnscope (.+?)(?:;|$)")
@@ -154,3 +157,49 @@ def test_completion_offers_compiler_ids_flags_cases_and_projects(warnscope, gcc_
     assert "zlib" in _complete(warnscope, gcc_db, "warnscope warnings report --project z")
     assert _complete(warnscope, gcc_db, "warnscope ub explain signed") == []   # no UB results stored
     assert _complete(warnscope, tmp_path / "none.db", "warnscope flags tree gc") == []
+
+
+def _on_a_terminal(args: list[str], env: dict[str, str]) -> bytes:
+    """What the CLI writes to a terminal (a pseudo-terminal as its stdout and stderr)."""
+    import os
+    import pty
+    import subprocess
+    import sys
+
+    main_fd, child_fd = pty.openpty()
+    proc = subprocess.Popen([sys.executable, "-c", "import sys; from analyzer.cli import main; sys.exit(main())",
+                             *args], stdin=child_fd, stdout=child_fd, stderr=child_fd,
+                            env={**os.environ, "PYTHONPATH": str(ROOT), **env}, cwd=ROOT)
+    os.close(child_fd)
+    out = b""
+    while True:
+        try:
+            chunk = os.read(main_fd, 65536)
+        except OSError:   # EIO: the child closed the terminal
+            break
+        if not chunk:
+            break
+        out += chunk
+    proc.wait(timeout=120)
+    os.close(main_fd)
+    return out
+
+
+def test_a_terminal_gets_a_pager_and_colour_a_pipe_plain_text(warnscope, gcc_db, tmp_path):
+    """Output longer than the terminal goes through $PAGER when stdout is a terminal;
+    an error's prefix is coloured there; in a pipe, the same command prints plain text."""
+    paged = tmp_path / "paged.txt"
+    pager = tmp_path / "pager"
+    pager.write_text(f"#!/bin/sh\ncat > {paged}\n")
+    pager.chmod(0o755)
+    env = {"WARNSCOPE_DB": str(gcc_db), "LINES": "20", "COLUMNS": "100", "PAGER": str(pager)}
+    shown = _on_a_terminal(["flags", "list", "gcc-12"], env)
+    piped = warnscope("flags", "list", "gcc-12", env={"WARNSCOPE_DB": str(gcc_db)})
+    assert paged.read_bytes() == piped.stdout and piped.stdout.count(b"\n") > 100
+    assert b"-Wshadow" not in shown and b"\x1b" not in piped.stdout
+    error = _on_a_terminal(["flags", "list", "gcc13"], env)
+    assert b"\x1b[31m" in error and b"unknown compiler id 'gcc13'" in error
+    plain = warnscope("flags", "list", "gcc13", env={"WARNSCOPE_DB": str(gcc_db)})
+    assert plain.stderr.startswith(b"warnscope: error: unknown compiler id")
+    short = _on_a_terminal(["flags", "history", "-Wshadow"], {**env, "PAGER": "false"})
+    assert b"present in every ingested version" in short   # shorter than the terminal: no pager

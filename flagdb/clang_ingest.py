@@ -23,6 +23,7 @@ How a group becomes a flag, following what clang itself does with the tables:
 """
 from __future__ import annotations
 
+import logging
 import re
 from functools import lru_cache
 from pathlib import Path
@@ -34,6 +35,9 @@ from warnscope.compilers import CompilerId
 from warnscope.errors import BadInput, PackageError, ParseError, UnsafeInput
 from flagdb.model import ClangFacts, CompilerData, Edge, Flag, Message
 from warnscope.paths import cache_dir
+
+#: what this module is doing, for the progress a terminal shows (analyzer.cli.output)
+log = logging.getLogger(__name__)
 
 #: Files wanted from the package, by basename.
 _WANTED = re.compile(r"Diagnostic\w*Kinds\.inc|DiagnosticGroups\.inc|Version\.inc")
@@ -75,6 +79,8 @@ def load_clang(compiler: str, source: str | None = None, suite: str | None = Non
         kind, provenance = "inc-dir", str(directory.resolve())
     else:
         directory, candidate = fetch_package(major, suite)
+        log.info("%s: reading the diagnostic tables of %s %s", compiler, candidate.package,
+                 candidate.version)
         tables = parse_dir(directory)
         kind, provenance = "debian-package", f"{candidate.package} {candidate.version}"
     found = tables.version.split(".")[0]
@@ -87,6 +93,7 @@ def load_clang(compiler: str, source: str | None = None, suite: str | None = Non
 
 def load_td(compiler: str, cid: CompilerId, source: str, sha256: str | None) -> CompilerData:
     """clang's data from a tree or tarball of its TableGen files."""
+    log.info("%s: reading the TableGen files of %s", compiler, source)
     tree, root, found, kind, provenance = clang_sources.locate(source, sha256)
     version = found or cid.version
     if cid.family == "clang" and found and not _same_version(found, cid):

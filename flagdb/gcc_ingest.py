@@ -9,6 +9,7 @@ options only found in other front ends' or targets' files are kept with
 """
 from __future__ import annotations
 
+import logging
 import os
 import re
 import tarfile
@@ -21,6 +22,9 @@ from flagdb.gcc_opt import Option, OptFile, has_flag, merge, nth_arg, opt_args
 from flagdb.model import CompilerData, Edge, Flag, GccFacts
 from warnscope.compilers import CompilerId
 from warnscope.paths import cache_dir
+
+#: what this module is doing, for the progress a terminal shows (analyzer.cli.output)
+log = logging.getLogger(__name__)
 
 #: the C family's files; before 4.6 (no ``c-family/`` yet) its options were in ``c.opt``
 C_FAMILY_FILES = ("common.opt", "c-family/c.opt", "c.opt", "analyzer/analyzer.opt")
@@ -219,6 +223,7 @@ def load_gcc(compiler: str, source: str | None = None, suite: str | None = None,
         kind, provenance = "debian-package", f"{candidate.package} {candidate.version}"
     else:
         root, kind, provenance = locate_source(source, sha256)
+    log.info("%s: reading the option files of %s", compiler, provenance)
     data = build_from_tree(root, compiler, kind, provenance)
     found = data.version.split(".")
     if found[0] != major or (cid.minor is not None and found[1] != str(cid.minor)):

@@ -5,6 +5,7 @@ a failed download leaves the database exactly as it was.
 """
 from __future__ import annotations
 
+import logging
 import sqlite3
 
 from flagdb import names, store
@@ -12,6 +13,9 @@ from warnscope.database import is_empty
 from warnscope.errors import BadInput
 from flagdb.model import CompilerData
 from warnscope.compilers import CompilerId
+
+#: what this module is doing, for the progress a terminal shows (analyzer.cli.output)
+log = logging.getLogger(__name__)
 
 
 def load(compiler: str, source: str | None = None, suite: str | None = None,
@@ -67,4 +71,5 @@ def store_data(conn: sqlite3.Connection, data: CompilerData, force: bool = False
                 f"{compiler}: {data.source} gives {len(data.flags)} flags, far fewer than the "
                 f"{stored.flags} stored (from {stored.source}); an incomplete source? "
                 "Not replaced (--force replaces it)")
+    log.info("%s: storing %d flags", compiler, len(data.flags))
     return store.save(conn, data)

@@ -26,6 +26,7 @@ every fetch fail at once, which is how the tests check the no-network error).
 """
 from __future__ import annotations
 
+import logging
 import os
 import re
 import shutil
@@ -41,6 +42,9 @@ from typing import BinaryIO, Iterable, Iterator
 from warnscope import extract, tool
 from warnscope.errors import BadInput, NetworkUnreachable, NotInstalled, PackageError
 from warnscope.locks import flocked
+
+#: what this module is doing, for the progress a terminal shows (analyzer.cli.output)
+log = logging.getLogger(__name__)
 
 MIRROR = "http://deb.debian.org/debian"
 KEYRING = "/usr/share/keyrings/debian-archive-keyring.gpg"
@@ -205,6 +209,7 @@ class AptState:
         if not same:
             stamp.unlink(missing_ok=True)   # lists of other sources say nothing of these
         sources.write_text(wanted)
+        log.info("refreshing Debian's package lists (%s)", ", ".join(self.suites))
         proc = self._run(["apt-get", *self._options(), "update"])
         if proc.returncode != 0 or "Err:" in proc.stdout:
             if same and not force:
@@ -276,6 +281,7 @@ class AptState:
             found = sorted(debs.glob(pattern))
             if found:
                 return found[0]
+            log.info("downloading %s %s (%s)", package, version, candidate.suite)
             proc = self._run(["apt-get", *self._options(), "download", f"{package}={version}"],
                              cwd=partial)
             got = sorted(partial.glob(pattern))
@@ -298,6 +304,7 @@ class AptState:
                 return found[0]
             tmp = Path(tempfile.mkdtemp(dir=self.root / "sources", prefix=".dl-"))
             try:
+                log.info("downloading the Debian source package %s", package)
                 proc = self._run(["apt-get", *self._options(), "source", "--download-only",
                                   package], cwd=tmp)
                 dscs = sorted(tmp.glob("*.dsc"))

@@ -22,7 +22,7 @@ from warnscope.errors import WarnscopeError
 from warnscope.extract import shown
 from warnscope.text import one_line
 from analyzer.cli.lazy import LazyGroup
-from analyzer.cli.output import echo
+from analyzer.cli.output import echo, notices
 
 #: command name -> "module:attribute" of its click command, imported on first use
 LAZY_COMMANDS = {
@@ -110,7 +110,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         # Without standalone mode click returns a command's exit code (as
         # ``flags verify`` raising Exit(1)) instead of exiting: pass it on.
-        code = cli.main(args=argv, prog_name="warnscope", standalone_mode=False)
+        with notices():  # what a long step is doing, on a terminal
+            code = cli.main(args=argv, prog_name="warnscope", standalone_mode=False)
     except WarnscopeError as exc:  # every subclass alike: its text is the line to show
         return _error(str(exc))
     except OSError as exc:

@@ -10,8 +10,11 @@ unchanged.
 """
 from __future__ import annotations
 
+import contextlib
+import logging
 import shutil
 import sys
+from typing import Iterator
 
 import click
 
@@ -31,6 +34,7 @@ def echo(message: object = None, err: bool = False, nl: bool = True, bold: bool 
 
     Output longer than the terminal goes through a pager (``$PAGER``, else ``less``)
     when standard input and output are a terminal, as git and man do; never in a pipe."""
+    _StatusLine.erase()  # a notice on the terminal's last line gives way
     text = None if message is None else visible(str(message))
     if bold and text is not None:
         text = click.style(text, bold=True)
@@ -48,3 +52,55 @@ def _longer_than_the_terminal(text: str) -> bool:
     if not (sys.stdout.isatty() and sys.stdin.isatty()):
         return False
     return text.count("\n") + 1 >= shutil.get_terminal_size().lines
+
+
+#: the packages whose modules say what they are doing (``log.info``: a download, a parse)
+NOTICE_LOGGERS = ("warnscope", "flagdb", "analyzer")
+#: erase the terminal's current line (carriage return, erase to its end)
+_ERASE = "\r\x1b[K"
+
+
+class _StatusLine(logging.Handler):
+    """Each notice as the one transient line at the bottom of a terminal, replaced by
+    the next and erased before anything else is printed (:func:`echo`) or at the end."""
+
+    shown = False
+
+    def emit(self, record: logging.LogRecord) -> None:
+        width = max(shutil.get_terminal_size().columns - 1, 10)
+        line = visible(record.getMessage())
+        line = line if len(line) <= width else line[:width - 1] + "…"
+        sys.stderr.write(_ERASE + line)
+        sys.stderr.flush()
+        _StatusLine.shown = True
+
+    @staticmethod
+    def erase() -> None:
+        if _StatusLine.shown:
+            sys.stderr.write(_ERASE)
+            sys.stderr.flush()
+            _StatusLine.shown = False
+
+
+@contextlib.contextmanager
+def notices() -> Iterator[None]:
+    """What a long step is doing (downloading a package, reading a compiler's option
+    files, storing it), shown while it runs when standard error is a terminal: one line
+    that changes and is erased. Elsewhere nothing, so that a script's standard error
+    holds only what went wrong, one line."""
+    if not sys.stderr.isatty():
+        yield
+        return
+    handler = _StatusLine(logging.INFO)
+    loggers = [logging.getLogger(name) for name in NOTICE_LOGGERS]
+    levels = [lg.level for lg in loggers]
+    for lg in loggers:
+        lg.addHandler(handler)
+        lg.setLevel(logging.INFO)
+    try:
+        yield
+    finally:
+        for lg, level in zip(loggers, levels):
+            lg.removeHandler(handler)
+            lg.setLevel(level)
+        _StatusLine.erase()

@@ -203,3 +203,15 @@ def test_a_terminal_gets_a_pager_and_colour_a_pipe_plain_text(warnscope, gcc_db,
     assert plain.stderr.startswith(b"warnscope: error: unknown compiler id")
     short = _on_a_terminal(["flags", "history", "-Wshadow"], {**env, "PAGER": "false"})
     assert b"present in every ingested version" in short   # shorter than the terminal: no pager
+
+
+def test_an_ingest_says_what_it_is_doing_on_a_terminal_only(warnscope, gcc_db_copy):
+    """On a terminal, an ingest shows each step on one line that is erased before its
+    result is printed; in a pipe, standard error stays empty."""
+    env = {"WARNSCOPE_DB": str(gcc_db_copy), "COLUMNS": "100"}
+    shown = _on_a_terminal(["flags", "ingest", "gcc-12"], env).decode()
+    assert "\r\x1b[Kgcc-12: reading the option files of gcc-12-source" in shown
+    assert "\r\x1b[Kgcc-12: storing" in shown
+    assert re.search(r"\r\x1b\[Kgcc-12: (unchanged|replaced)", shown), shown
+    piped = warnscope("flags", "ingest", "gcc-12", env={"WARNSCOPE_DB": str(gcc_db_copy)})
+    assert piped.returncode == 0 and piped.stderr == b""

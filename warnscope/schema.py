@@ -18,7 +18,7 @@ migration of its own, and tests/unit/test_migrations.py checks that a database o
 earlier version (tests/fixtures/schema/) migrates to the tables ``SCHEMA`` creates.
 """
 
-SCHEMA_VERSION = 10
+SCHEMA_VERSION = 11
 
 #: The current schema, by family; what a new database is created with.
 SCHEMA = """
@@ -180,6 +180,27 @@ CREATE TABLE IF NOT EXISTS ub_why (
     summary       TEXT NOT NULL,          -- the cause in one line
     cause         TEXT NOT NULL,          -- JSON object: analyzer/ub/results.py's Cause
     PRIMARY KEY (corpus, case_id, compiler, level, flags),
+    FOREIGN KEY (corpus, case_id) REFERENCES ub_case(corpus, id) ON DELETE CASCADE
+);
+
+-- One detector tool run on one program (``ub detectors``, analyzer/ub/detect.py): a tool
+-- (the warnings, the sanitizers or a static analyzer) of one compiler version on a UB case
+-- or on its fixed twin, with its findings; the scores (analyzer/ub/scores.py) are computed
+-- from these rows. A run whose key is stored with a lasting status is not run again.
+CREATE TABLE IF NOT EXISTS ub_detector_run (
+    corpus        TEXT NOT NULL,
+    case_id       TEXT NOT NULL,          -- a UB case or a fixed twin
+    tool          TEXT NOT NULL,          -- 'warnings' | 'sanitizers' | 'gcc-analyzer' |
+                                          -- 'clang-analyzer' | 'clang-tidy' | 'cppcheck'
+    version       TEXT NOT NULL,          -- the compiler's name, 'gcc-12'; 'cppcheck-2.10'
+    level         TEXT NOT NULL,          -- the -O level of a warnings run; '' for the others
+    key           TEXT NOT NULL,          -- sha256 of everything the run depends on
+    status        TEXT NOT NULL,          -- 'ok' | 'unavailable' | 'failed' | 'timed-out' |
+                                          -- 'unknown-output'
+    note          TEXT NOT NULL,          -- why the status is not 'ok' (one line); '' when it is
+    findings      TEXT NOT NULL,          -- JSON list of objects: detector, kind, line, message
+    finished_at   TEXT NOT NULL,
+    PRIMARY KEY (corpus, case_id, tool, version, level),
     FOREIGN KEY (corpus, case_id) REFERENCES ub_case(corpus, id) ON DELETE CASCADE
 );
 
@@ -763,6 +784,31 @@ CREATE TABLE IF NOT EXISTS ub_why (
 """
 
 
+#: v11, frozen: the detectors' runs (``ub detectors``).
+_V11_DETECTORS = """
+-- One detector tool run on one program (``ub detectors``, analyzer/ub/detect.py): a tool
+-- (the warnings, the sanitizers or a static analyzer) of one compiler version on a UB case
+-- or on its fixed twin, with its findings; the scores (analyzer/ub/scores.py) are computed
+-- from these rows. A run whose key is stored with a lasting status is not run again.
+CREATE TABLE IF NOT EXISTS ub_detector_run (
+    corpus        TEXT NOT NULL,
+    case_id       TEXT NOT NULL,          -- a UB case or a fixed twin
+    tool          TEXT NOT NULL,          -- 'warnings' | 'sanitizers' | 'gcc-analyzer' |
+                                          -- 'clang-analyzer' | 'clang-tidy' | 'cppcheck'
+    version       TEXT NOT NULL,          -- the compiler's name, 'gcc-12'; 'cppcheck-2.10'
+    level         TEXT NOT NULL,          -- the -O level of a warnings run; '' for the others
+    key           TEXT NOT NULL,          -- sha256 of everything the run depends on
+    status        TEXT NOT NULL,          -- 'ok' | 'unavailable' | 'failed' | 'timed-out' |
+                                          -- 'unknown-output'
+    note          TEXT NOT NULL,          -- why the status is not 'ok' (one line); '' when it is
+    findings      TEXT NOT NULL,          -- JSON list of objects: detector, kind, line, message
+    finished_at   TEXT NOT NULL,
+    PRIMARY KEY (corpus, case_id, tool, version, level),
+    FOREIGN KEY (corpus, case_id) REFERENCES ub_case(corpus, id) ON DELETE CASCADE
+);
+"""
+
+
 #: version reached -> SQL that brings the previous version up to it.
 MIGRATIONS: dict[int, str] = {
     # v2: the untyped ``extra`` column becomes ``facts``, one typed shape per family.
@@ -802,4 +848,6 @@ UPDATE compiler
     9: _V9_WARNINGS,
     # v10: the cause of a divergent cell (ub run --why)
     10: _V10_WHY,
+    # v11: the detectors' runs on the UB cases and their twins (ub detectors)
+    11: _V11_DETECTORS,
 }

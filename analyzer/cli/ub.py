@@ -186,11 +186,16 @@ def explain_cmd(ctx, case_id, corpus_dir, compiler, level, vs, labels_only, as_j
               help="Local worker processes (default 2 per core).")
 @click.option("--categories", is_flag=True, help="Each detector's catches per UB category too.")
 @common.json_option("Print the scores as JSON.")
-def detectors_cmd(corpus_dir, compilers, tools, levels, case_ids, jobs, categories, as_json) -> None:
+@click.pass_context
+def detectors_cmd(ctx, corpus_dir, compilers, tools, levels, case_ids, jobs, categories,
+                  as_json) -> None:
     """Score every detector -- warning, sanitizer check, analyzer checker -- per compiler
-    version: UB cases caught at their ub-line, false alarms on their fixed twins."""
+    version: UB cases caught at their ub-line, false alarms on their fixed twins. Runs
+    stored in the database are read, not run again; the others are run and stored."""
+    from analyzer.ub import detect
     sandbox.prepare_soon()
-    loaded = load_corpus(corpus_dir or str(bundled_corpus()))
+    corpus = str(Path(corpus_dir or bundled_corpus()).resolve())
+    loaded = load_corpus(corpus)
     chosen = _detector_tools(tools)
     level_list = [normalize_level(l.strip()) for l in levels.split(",") if l.strip()]
     compiler_list = [toolchain.resolve(c) for c in
@@ -208,9 +213,10 @@ def detectors_cmd(corpus_dir, compilers, tools, levels, case_ids, jobs, categori
     if Tool.CPPCHECK in chosen and version is None:
         notes.append("cppcheck unavailable: not installed (Debian package cppcheck)")
     job_list = an.jobs_for(cases, compiler_list, chosen, tuple(level_list), version)
-    with executors.LocalExecutor(jobs) as pool:
-        runs = an.run_jobs(job_list, pool)
-    scores = ub_scores.score(cases, runs, notes)
+    with common.running(ctx, "ub detectors", quiet=as_json) as r:
+        done = detect.run(r.conn, corpus, loaded.cases, cases, job_list, jobs, notes,
+                          r.progress)
+    scores = done.scores
     if as_json:
         echo(to_json(ub_scores.as_json(scores)))
         return
@@ -219,6 +225,8 @@ def detectors_cmd(corpus_dir, compilers, tools, levels, case_ids, jobs, categori
         detail = scores.case(case_id)
         if detail is not None:
             echo("\n" + ub_scores.render_case(detail))
+    echo(f"\n{done.ran + done.stored} tool runs: {done.ran} run now, {done.stored} read from "
+         "the database")
 
 
 def _detector_tools(tools: str) -> list[Tool]:

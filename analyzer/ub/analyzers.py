@@ -107,8 +107,7 @@ def jobs_for(cases: list[Case], compilers: list[Toolchain], tools: list[Tool] | 
 def run_job(job: ToolJob) -> ToolRun:
     """Run one job, through the cache; whatever happens, a :class:`ToolRun`
     (module-level: executors call it)."""
-    if job.tool is Tool.CLANG_TIDY and job.compiler is not None \
-            and job.compiler.tool(f"clang-tidy-{job.compiler.major}") is None:
+    if missing_now(job):
         return _clang_tidy(job)          # missing now, whatever a cache says of before
     path = _cache_path(job)
     cached = _cached(path, job)
@@ -118,28 +117,46 @@ def run_job(job: ToolJob) -> ToolRun:
               Tool.GCC_ANALYZER: _gcc_analyzer, Tool.CLANG_ANALYZER: _clang_analyzer,
               Tool.CLANG_TIDY: _clang_tidy, Tool.CPPCHECK: _cppcheck}[job.tool]
     run = runner(job)
-    # kept: what the tool said of the program (findings, or an error of its own exit);
-    # not kept: a limit, a signal, a missing tool -- the next run tries again
-    if run.status is RunStatus.OK or (run.status is RunStatus.FAILED and " exit " in run.note):
+    if lasting(run):
         atomic_write(path, json.dumps({
             "status": run.status.value, "note": run.note,
             "findings": [[f.detector, f.kind.value, f.line, f.message] for f in run.findings]}).encode())
     return run
 
 
+def missing_now(job: ToolJob) -> bool:
+    """Whether the job's tool is missing now (clang-tidy-N not beside clang-N), whatever
+    a cached or stored run of it says of before."""
+    return job.tool is Tool.CLANG_TIDY and job.compiler is not None \
+        and job.compiler.tool(f"clang-tidy-{job.compiler.major}") is None
+
+
+def lasting(run: ToolRun) -> bool:
+    """Whether a run says what the tool makes of the program for good (its findings, or
+    an error of its own exit), so that it is kept and not run again; a limit, a signal,
+    a missing tool or an output not understood is tried again by the next run."""
+    return run.status is RunStatus.OK or (run.status is RunStatus.FAILED and " exit " in run.note)
+
+
 #: Bump when what a cached run means changes (the tools' flags, the parsers).
 CACHE_VERSION = "detectors-2"
 
 
-def _cache_path(job: ToolJob):
-    """Where a run of this tool on this program is kept: keyed by the program's bytes, the
-    tool, the compiler's identity (an upgraded package makes new keys) and the level.
-    A run that was stopped by a limit or found its tool missing is not kept."""
+def run_key(job: ToolJob) -> str:
+    """The hash of everything a run of this job depends on: the program's bytes, the
+    tool, the compiler's identity (an upgraded package makes new keys) and the level
+    (the key of its cached file, and of its row in the database)."""
     who = job.compiler.identity if job.compiler else f"cppcheck {job.cppcheck}"
-    key = hashlib.sha256("\0".join(
+    return hashlib.sha256("\0".join(
         [CACHE_VERSION, job.tool.value, who, job.level, job.case.language, job.case.std,
          _filename(job.case), *job.case.link, "--args", *job.case.args]).encode()
         + b"\0" + job.case.source).hexdigest()
+
+
+def _cache_path(job: ToolJob):
+    """Where a run of this tool on this program is kept (:func:`run_key`); only a
+    :func:`lasting` run is kept."""
+    key = run_key(job)
     return cache_dir("ub", "detect", key[:2]) / f"{key}.json"
 
 
@@ -157,13 +174,14 @@ def run_jobs(jobs: list[ToolJob], executor=None) -> list[ToolRun]:
     job whose worker failed is a FAILED run saying why."""
     if executor is None:
         return [run_job(j) for j in jobs]
-    runs = []
-    for done in executor.map(run_job, jobs):
-        job = done.job
-        runs.append(done.result if done.error is None else _run(
-            job, RunStatus.FAILED, note=f"its job failed: {type(done.error).__name__}: "
-                                        f"{' '.join(str(done.error).split())[:200]}"))
-    return runs
+    return [done.result if done.error is None else failed_job(done.job, done.error)
+            for done in executor.map(run_job, jobs)]
+
+
+def failed_job(job: ToolJob, error: BaseException) -> ToolRun:
+    """The run of a job whose worker failed: FAILED, saying why."""
+    return _run(job, RunStatus.FAILED, note=f"its job failed: {type(error).__name__}: "
+                                            f"{' '.join(str(error).split())[:200]}")
 
 
 # --- the tools ---------------------------------------------------------------------------

@@ -283,7 +283,23 @@ def _sibling(path: Path, case_id: str, meta: dict[str, str], key: str) -> str:
     if not _SIBLING.fullmatch(value) or value == path.name:
         raise ParseError(str(path), None, f"{key}: {value!r} is not another program's "
                                           "file name in the same folder")
-    return posixpath.join(posixpath.dirname(case_id), posixpath.splitext(value)[0])
+    return _sibling_id(case_id, value)
+
+
+def _sibling_id(case_id: str, filename: str) -> str:
+    """The id of the program ``filename`` beside case ``case_id``."""
+    return posixpath.join(posixpath.dirname(case_id), posixpath.splitext(filename)[0])
+
+
+def stored_marks(case_id: str, meta: dict) -> tuple[tuple[int, ...], str]:
+    """A stored case's ``ub-line``s and the id its ``twin:`` names, read back from its
+    metadata (``ub_case.meta``) as :func:`load` read them; what does not read counts as
+    absent (the metadata was checked when the corpus was loaded). Whether the twin is one
+    (stored, and without UB) is the caller's to check, as :func:`_link_twins` does."""
+    words = [w.strip() for w in str(meta.get("ub-line", "")).split(",") if w.strip()]
+    lines = tuple(int(w) for w in words) if all(w.isdigit() for w in words) else ()
+    twin = str(meta.get("twin", ""))
+    return lines, _sibling_id(case_id, twin) if _SIBLING.fullmatch(twin) else ""
 
 
 def _yes_no(path: Path, meta: dict[str, str], key: str, default: str | None = None) -> bool:

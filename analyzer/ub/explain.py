@@ -5,7 +5,8 @@ the same compiler's -O0 cell of the same flags as the reference; the report and 
 use it. :func:`explain` builds ``ub explain CASE``'s answer from stored results alone:
 per configuration the outcome, the labels and the code of the program's functions, and
 with ``vs`` the code of two configurations aligned function by function
-(:func:`align`), so a reader sees where they part. Everything is computed from the
+(:func:`align`), so a reader sees where they part; and the case's detectors per version,
+where ``ub detectors`` stored its runs. Everything is computed from the
 stored code when asked; nothing is recomputed or stored.
 """
 from __future__ import annotations
@@ -13,12 +14,12 @@ from __future__ import annotations
 import difflib
 import re
 import sqlite3
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from warnscope.compilers import level_key, sort_key
 from warnscope.errors import BadInput, NoData
 
-from analyzer.ub import codelabels, disasm
+from analyzer.ub import codelabels, disasm, scores
 from analyzer.ub import store as ub_store
 from analyzer.ub.results import (no_case, CellCode, CellRecord, CodeDiff, CodeLabel, Configuration,
                                  DiffRow, Explanation, FunctionDiff, Outcome, StoredResults)
@@ -79,7 +80,8 @@ def explain(conn: sqlite3.Connection, data: StoredResults, case_id: str,
     if not mine:
         raise no_case(case_id, data.corpus, [c.case_id for c in data.cells])
     texts = data.codes or ub_store.codes(conn, {c.code for c in mine if c.code})
-    return explanation(data.corpus, mine, texts, compiler, level, vs, causes=data.causes)
+    ex = explanation(data.corpus, mine, texts, compiler, level, vs, causes=data.causes)
+    return replace(ex, detectors=scores.stored_case(data, case_id))
 
 
 def explanation(corpus: str, mine: list[CellRecord], texts: dict[str, str],

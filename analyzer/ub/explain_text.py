@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from analyzer.ub.disasm import Function
 from analyzer.ub.results import CellCode, CodeDiff, Explanation
+from analyzer.ub.scores import render_versions
 
 #: Width of the left column of the aligned view.
 LEFT = 44
@@ -29,6 +30,8 @@ def render(ex: Explanation, *, code: bool = True) -> str:
         lines.append("")
     if ex.diff is not None:
         lines += _diff(ex.diff)
+    if ex.detectors is not None:
+        lines += [*render_versions(ex.detectors), ""]
     return "\n".join(lines).rstrip() + "\n"
 
 

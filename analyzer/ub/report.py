@@ -16,6 +16,7 @@ import sqlite3
 
 from warnscope.compilers import level_key, sort_key
 
+from analyzer.ub import scores
 from analyzer.ub import store as ub_store
 from analyzer.ub.classify import diverges
 from analyzer.ub.explain import labelled
@@ -95,10 +96,12 @@ def build(data: StoredResults) -> Report:
     behaviours: dict[str, list[str]] = {}
     for c in data.cells:
         behaviours.setdefault(c.case_id, []).append(c.behaviour)
+    scored = scores.of_stored(data)
     cases = [CaseReport(case=case.id, category=case.category, standard=case.standard,
                         summary=case.summary, ub=case.ub,
                         diverges=diverges(behaviours[case.id]),
-                        cells=by_case.get(case.id, []), sanitizers=findings.get(case.id, {}))
+                        cells=by_case.get(case.id, []), sanitizers=findings.get(case.id, {}),
+                        detectors=scores.stored_case(data, case.id, scored))
              for case in data.cases if case.id in behaviours]
     cases.sort(key=lambda c: (not c.diverges, c.case))
     configs = {Configuration(c.compiler, c.level, c.flags) for c in all_cells}
@@ -180,6 +183,8 @@ def _detail(case: CaseReport) -> list[str]:
         if mine_sans:
             lines.append(f"  {'':<10} sanitizers: " + ", ".join(
                 f"{name} {_san_word(s)}" for name, s in mine_sans))
+    if case.detectors is not None:
+        lines += ["  " + line for line in scores.render_versions(case.detectors)]
     lines.append("")
     return lines
 

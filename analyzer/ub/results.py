@@ -18,13 +18,17 @@ import difflib
 import enum
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from warnscope.errors import NoData, NotInstalled
 from warnscope.measure import Sample
 from warnscope.serial import OPTIONAL
 
 from analyzer.ub.disasm import Function
+
+if TYPE_CHECKING:
+    from analyzer.ub.detectors import ToolRun
+    from analyzer.ub.scores import CaseDetections
 
 
 class Outcome(enum.StrEnum):
@@ -174,6 +178,8 @@ class StoredResults:
     #: the causes found by ``ub run --why`` for the cells as stored now, by
     #: (case, compiler, level, flags)
     causes: dict[tuple[str, str, str, str], "Cause"] = field(default_factory=dict)
+    #: the runs of ``ub detectors`` on the cases and their twins
+    detector_runs: list["ToolRun"] = field(default_factory=list)
 
 
 # ------------------------------------------------------------------ the code
@@ -251,6 +257,9 @@ class Explanation:
     case: str
     configurations: list[CellCode]
     diff: CodeDiff | None
+    #: the case's detectors per version (``ub detectors``); left out of the JSON where
+    #: none ran
+    detectors: "CaseDetections | None" = field(default=None, metadata=OPTIONAL)
 
 
 # ------------------------------------------------------------------ the report
@@ -317,6 +326,9 @@ class CaseReport:
     diverges: bool
     cells: list[Cell]
     sanitizers: dict[str, dict[str, SanitizerFinding]]
+    #: the detectors that caught it at its ub-line, fired elsewhere or falsely claimed on
+    #: its twin, per version (``ub detectors``); left out of the JSON where none ran
+    detectors: "CaseDetections | None" = field(default=None, metadata=OPTIONAL)
 
 
 @dataclass(frozen=True)

@@ -12,14 +12,22 @@ same per UB category. A case without a twin (a foreign corpus) counts for catche
 case without ``ub-line`` is caught by any report. Runs that did not work are listed as
 problems, one line each, never scored as "caught nothing". :func:`render` is the text,
 :func:`as_json` the ``--json`` shape (the dataclasses as they are).
+
+The cases are the corpus's (:class:`~analyzer.ub.corpus.Case`) when the tools have just
+run, or :class:`CaseFacts` read back from the database (:func:`stored_facts`) when the
+runs are the stored ones (``ub report``, ``ub explain``, the site).
 """
 from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import asdict, dataclass, field
+from typing import TYPE_CHECKING, Sequence
 
-from analyzer.ub.corpus import Case
+from analyzer.ub.corpus import Case, stored_marks
 from analyzer.ub.detectors import Kind, RunStatus, ToolRun, judge
+
+if TYPE_CHECKING:
+    from analyzer.ub.results import CaseInfo, StoredResults
 
 
 class Verdict:
@@ -71,6 +79,34 @@ class CaseDetections:
     ub_lines: list[int]
     twin: str
     detections: list[Detection]
+    #: the versions whose tools ran on the case (a version absent here did not run, or
+    #: failed: it neither caught the case nor missed it)
+    versions: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class CaseFacts:
+    """What scoring needs of a case, as stored (``ub_case``): a stand-in for the
+    corpus's :class:`~analyzer.ub.corpus.Case` when the runs are read back."""
+
+    id: str
+    category: str
+    ub: bool | None
+    ub_lines: tuple[int, ...]
+    twin: str
+
+
+def stored_facts(cases: Sequence["CaseInfo"]) -> list[CaseFacts]:
+    """The facts of stored cases: ``ub-line`` and ``twin`` read back from their metadata;
+    a twin that is not stored, or has UB itself, is no twin (as when the corpus loads)."""
+    by_id = {c.id: c for c in cases}
+    out = []
+    for c in cases:
+        lines, twin = stored_marks(c.id, c.meta)
+        if twin and (twin not in by_id or by_id[twin].ub is not False):
+            twin = ""
+        out.append(CaseFacts(c.id, c.category, c.ub, lines, twin))
+    return out
 
 
 @dataclass
@@ -101,7 +137,22 @@ class Scores:
         return next((c for c in self.per_case if c.case_id == case_id), None)
 
 
-def score(cases: list[Case], runs: list[ToolRun], notes: list[str] = ()) -> Scores:
+def of_stored(data: "StoredResults") -> Scores | None:
+    """The scores of a corpus's stored runs (None: no detector ran on it)."""
+    if not data.detector_runs:
+        return None
+    return score(stored_facts(data.cases), data.detector_runs)
+
+
+def stored_case(data: "StoredResults", case_id: str, scores: Scores | None = None
+                ) -> CaseDetections | None:
+    """One case's detections from the stored runs (None: none of its tools ran on it)."""
+    scores = scores if scores is not None else of_stored(data)
+    found = scores.case(case_id) if scores is not None else None
+    return found if found is not None and found.versions else None
+
+
+def score(cases: Sequence[Case | CaseFacts], runs: list[ToolRun], notes: list[str] = ()) -> Scores:
     """The scores of ``runs`` over ``cases`` (see the module)."""
     by_id = {c.id: c for c in cases}
     ub_cases = [c for c in cases if c.ub]
@@ -159,7 +210,10 @@ def score(cases: list[Case], runs: list[ToolRun], notes: list[str] = ()) -> Scor
                   twins=sum(1 for c in ub_cases if c.twin and c.twin in by_id),
                   detectors=detectors,
                   per_case=[CaseDetections(c.id, c.category, list(c.ub_lines), c.twin,
-                                           per_case.get(c.id, [])) for c in ub_cases],
+                                           per_case.get(c.id, []),
+                                           sorted({v for (v, _tool), found in ok.items() if c.id in found},
+                                                  key=_version_key))
+                            for c in ub_cases],
                   problems=problems, notes=list(notes))
 
 
@@ -216,6 +270,33 @@ def render_case(case: CaseDetections) -> str:
                 f"{d.detector} ({d.version}" + (f", line {', '.join(map(str, d.lines))}" if d.lines else "")
                 + ")" for d in hits))
     return "\n".join(out)
+
+
+#: a case's verdicts as ``ub report`` and ``ub explain`` say them, in this order
+CASE_LABELS = ((Verdict.CAUGHT, "caught at its ub-line"), (Verdict.ELSEWHERE, "fired elsewhere"),
+               (Verdict.FALSE_ALARM, "false alarm on its twin"))
+
+
+def render_versions(case: CaseDetections) -> list[str]:
+    """One case's detectors per version, for ``ub report`` and ``ub explain``: a head
+    line, then per version that ran the detectors that caught the case at its ub-line,
+    fired elsewhere in it, or falsely claimed on its twin (each with its lines)."""
+    out = [f"detectors (ub-line {', '.join(map(str, case.ub_lines)) or 'not marked'}; "
+           f"twin {case.twin or 'none'}):"]
+    if not case.versions:
+        out.append("  no detector ran on it: warnscope ub detectors --case " + case.case_id)
+    width = max([len(v) for v in case.versions] + [8])
+    for version in case.versions:
+        mine = [d for d in case.detections if d.version == version]
+        parts = []
+        for verdict, label in CASE_LABELS:
+            hits = [d for d in mine if d.verdict == verdict]
+            if hits:
+                parts.append(f"{label}: " + ", ".join(
+                    d.detector + (f" ({', '.join(map(str, d.lines))})" if d.lines else "")
+                    for d in hits))
+        out.append(f"  {version:<{width}}  " + ("; ".join(parts) or "nothing reported"))
+    return out
 
 
 def as_json(scores: Scores) -> dict:

@@ -20,6 +20,7 @@ from warnscope.extract import shown
 from warnscope.serial import plain
 
 from analyzer.ub.corpus import Case
+from analyzer.ub.detectors import Finding, Kind, RunStatus, Tool, ToolRun
 from analyzer.ub.jobs import CellResult, ClangWarningsResult, Result, SanitizerResult
 from analyzer.ub.results import (CaseInfo, Cause, CellRecord, CellRun, Outcome, SanitizerRecord,
                                  StoredResults, WarningRecord, cause_from_plain)
@@ -182,6 +183,46 @@ def causes(conn: sqlite3.Connection, corpus: str, cells: list[CellRecord]
     return out
 
 
+def save_detector_runs(conn: sqlite3.Connection, corpus: str, done: list[tuple[str, ToolRun]]) -> None:
+    """Store detector runs (``ub detectors``), each with its key, in one transaction: a run
+    stores what has arrived as it goes, so an interrupted one keeps every finished run."""
+    with transaction(conn):
+        for key, r in done:
+            conn.execute(
+                """INSERT OR REPLACE INTO ub_detector_run (corpus, case_id, tool, version, level,
+                       key, status, note, findings, finished_at) VALUES (?,?,?,?,?,?,?,?,?,?)""",
+                (corpus, r.case_id, r.tool.value, r.version, r.level, key, r.status.value, r.note,
+                 json.dumps([{"detector": f.detector, "kind": f.kind.value, "line": f.line,
+                              "message": f.message} for f in r.findings]), utc_now()))
+
+
+#: where a detector run is: (case id, tool, version, level)
+DetectorPlace = tuple[str, str, str, str]
+
+
+def detector_runs(conn: sqlite3.Connection, corpus: str) -> dict[DetectorPlace, tuple[str, ToolRun]]:
+    """The stored detector runs of ``corpus``, each with its key, by where it ran; a row
+    that does not decode is :class:`CorruptDatabase`."""
+    out = {}
+    for r in conn.execute(
+            "SELECT case_id, tool, version, level, key, status, note, findings FROM ub_detector_run "
+            "WHERE corpus = ? ORDER BY case_id, tool, version, level", (corpus,)):
+        place = (r["case_id"], r["tool"], r["version"], r["level"])
+        where = f"ub_detector_run of {' '.join(place).rstrip()}"
+        found = _decode(conn, r["findings"], list, where + " (findings)")
+        try:
+            findings = tuple(Finding(str(f["detector"]), Kind(f["kind"]), f["line"], str(f["message"]))
+                             for f in found)
+            run = ToolRun(r["case_id"], Tool(r["tool"]), r["version"], RunStatus(r["status"]),
+                          findings, r["note"], r["level"])
+        except (TypeError, KeyError, ValueError):
+            raise _corrupt(conn, where, "not a detector's run") from None
+        if not all(f.line is None or isinstance(f.line, int) for f in findings):
+            raise _corrupt(conn, where, "not a detector's run (a line is not a number)")
+        out[place] = (r["key"], run)
+    return out
+
+
 # ------------------------------------------------------------------ reading
 
 def corpora(conn: sqlite3.Connection) -> list[str]:
@@ -207,15 +248,7 @@ def load(conn: sqlite3.Connection, corpus: str | None = None, with_code: bool = 
         "ORDER BY case_id, compiler, level, flags", (corpus,))]
     if not cells:
         raise NoData(f"no UB results for corpus {corpus}")
-    cases = [CaseInfo(id=r["id"], category=r["category"], language=r["language"], std=r["std"],
-                      standard=r["standard"], summary=r["summary"], ub=_bool(r["ub"]),
-                      expected_exit=r["expected_exit"], expectations=r["expectations"],
-                      source_hash=r["source_hash"],
-                      meta=_decode(conn, r["meta"], dict, f"ub_case.meta of {r['id']}"))
-             for r in conn.execute(
-                 "SELECT id, category, language, std, standard, summary, ub, expected_exit, "
-                 "expectations, source_hash, meta FROM ub_case WHERE corpus = ? ORDER BY id",
-                 (corpus,))]
+    cases = case_infos(conn, corpus)
     warnings = [WarningRecord(case_id=r["case_id"], compiler=r["compiler"], level=r["level"],
                               flags=r["flags"], key=r["key"], tool=r["tool"],
                               options=_options(conn, r))
@@ -233,7 +266,27 @@ def load(conn: sqlite3.Connection, corpus: str | None = None, with_code: bool = 
     return StoredResults(corpus=corpus, cases=cases, cells=cells, warnings=warnings,
                          sanitizers=sanitizers,
                          codes=codes(conn, {c.code for c in cells if c.code}) if with_code else {},
-                         causes=causes(conn, corpus, cells))
+                         causes=causes(conn, corpus, cells),
+                         detector_runs=[run for _, run in detector_runs(conn, corpus).values()])
+
+
+def case_infos(conn: sqlite3.Connection, corpus: str) -> list[CaseInfo]:
+    """The stored cases of ``corpus``, by id."""
+    return [CaseInfo(id=r["id"], category=r["category"], language=r["language"], std=r["std"],
+                     standard=r["standard"], summary=r["summary"], ub=_bool(r["ub"]),
+                     expected_exit=r["expected_exit"], expectations=r["expectations"],
+                     source_hash=r["source_hash"],
+                     meta=_decode(conn, r["meta"], dict, f"ub_case.meta of {r['id']}"))
+            for r in conn.execute(
+                "SELECT id, category, language, std, standard, summary, ub, expected_exit, "
+                "expectations, source_hash, meta FROM ub_case WHERE corpus = ? ORDER BY id",
+                (corpus,))]
+
+
+def detector_corpora(conn: sqlite3.Connection) -> list[str]:
+    """Corpora with detector runs, most recently run first."""
+    return [r[0] for r in conn.execute(
+        "SELECT corpus FROM ub_detector_run GROUP BY corpus ORDER BY max(finished_at) DESC")]
 
 
 _CELL_COLUMNS = ("case_id, compiler, level, flags, key, outcome, exploited, behaviour, exit, "

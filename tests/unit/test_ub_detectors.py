@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from warnscope.diagnostics.parse_gcc_json import split_stderr as _split_gcc_json
 from analyzer.ub.corpus import Case
 from analyzer.ub.detectors import (Finding, Kind, RunStatus, Tool, ToolRun, bracketed, gcc_json,
@@ -158,3 +160,80 @@ def test_int_min_division_is_the_signed_overflow_check():
     found, _ = sanitizer_reports("divide.c:29:22: runtime error: division of -2147483648 by -1 "
                                  "cannot be represented in type 'int'\n", "divide.c")
     assert [(f.detector, f.line) for f in found] == [("ubsan:signed-integer-overflow", 29)]
+
+
+# --- stored runs (ub_detector_run) ------------------------------------------------------
+
+def _bundled(*ids):
+    from analyzer.ub.corpus import bundled_corpus, load
+    by_id = {c.id: c for c in load(bundled_corpus()).cases}
+    return [by_id[i] for i in ids]
+
+
+def test_stored_runs_read_back_as_they_were_and_score_alike(tmp_path):
+    """Runs stored with their keys read back equal; the cases' ub-lines and twins read
+    back from their stored metadata give the scores the corpus's cases give."""
+    from analyzer.ub import store as ub_store
+    from analyzer.ub.scores import stored_case, stored_facts
+    from analyzer.ub.results import CaseInfo, StoredResults
+    from warnscope.database import connect
+    cases = _bundled("signed-integer-overflow/loop", "signed-integer-overflow/loop.fixed")
+    conn = connect(tmp_path / "d.db")
+    ub_store.save_cases(conn, "corpus", cases)
+    runs = [ToolRun("signed-integer-overflow/loop", Tool.WARNINGS, "gcc-12", RunStatus.OK,
+                    (Finding("-Waggressive-loop-optimizations", Kind.WARNING, 16, "iteration"),
+                     Finding("-Wx", Kind.WARNING, None)), level="-O2"),
+            ToolRun("signed-integer-overflow/loop.fixed", Tool.WARNINGS, "gcc-12", RunStatus.OK, (),
+                    level="-O2"),
+            ToolRun("signed-integer-overflow/loop", Tool.CLANG_TIDY, "clang-16", RunStatus.UNAVAILABLE,
+                    note="clang-tidy-16 is not installed")]
+    ub_store.save_detector_runs(conn, "corpus", [(f"k{i}", r) for i, r in enumerate(runs)])
+    stored = ub_store.detector_runs(conn, "corpus")
+    assert sorted((k, r) for k, r in stored.values()) == sorted(
+        (f"k{i}", r) for i, r in enumerate(runs))
+    assert stored[("signed-integer-overflow/loop", "warnings", "gcc-12", "-O2")][0] == "k0"
+    infos = [CaseInfo(id=r["id"], category=r["category"], language="c", std="c17", standard="",
+                      summary="", ub=None if r["ub"] is None else bool(r["ub"]), expected_exit=0,
+                      expectations=0, source_hash="", meta=json.loads(r["meta"]))
+             for r in conn.execute("SELECT id, category, ub, meta FROM ub_case")]
+    facts = stored_facts(infos)
+    assert [(f.id, f.ub_lines, f.twin) for f in facts] == [(c.id, c.ub_lines, c.twin) for c in cases]
+    assert as_json(score(facts, runs)) == as_json(score(cases, runs))
+    data = StoredResults(corpus="corpus", cases=infos, cells=[], warnings=[],
+                                  sanitizers=[], detector_runs=runs)
+    loop = stored_case(data, "signed-integer-overflow/loop")
+    assert loop.versions == ["gcc-12"]
+    assert stored_case(data, "signed-integer-overflow/loop.fixed") is None  # a twin is not scored
+
+
+def test_a_damaged_stored_run_is_one_error_line(tmp_path):
+    from analyzer.ub import store as ub_store
+    from warnscope.database import connect, transaction
+    from warnscope.errors import CorruptDatabase
+    conn = connect(tmp_path / "d.db")
+    ub_store.save_cases(conn, "corpus", _bundled("signed-integer-overflow/loop"))
+    for findings in ("not json", '[{"detector": "-Wx"}]', '[{"detector": "-Wx", "kind": "warning", '
+                                                          '"line": "16", "message": ""}]'):
+        with transaction(conn):
+            conn.execute("INSERT OR REPLACE INTO ub_detector_run VALUES ('corpus', "
+                         "'signed-integer-overflow/loop', 'warnings', 'gcc-12', '-O2', 'k', 'ok', '', ?, "
+                         "'2026-01-01T00:00:00Z')", (findings,))
+        with pytest.raises(CorruptDatabase, match="ub_detector_run of signed-integer-overflow/loop "
+                                                  "warnings gcc-12 -O2.*the database is damaged"):
+            ub_store.detector_runs(conn, "corpus")
+
+
+def test_a_cases_detectors_per_version():
+    """What ub report and ub explain print of one case: per version that ran, what caught
+    it at its ub-line, fired elsewhere, falsely claimed on its twin; or nothing."""
+    from analyzer.ub.scores import CaseDetections, Detection, render_versions
+    case = CaseDetections("cat/a", "cat", [10], "cat/a.fixed", [
+        Detection("gcc-12", "-Wx", "warning", Verdict.CAUGHT, [10]),
+        Detection("gcc-12", "-Wy", "warning", Verdict.ELSEWHERE, [3, 4]),
+        Detection("clang-16", "core.X", "analyzer", Verdict.FALSE_ALARM, [10])],
+        versions=["gcc-12", "clang-16", "cppcheck-2.10"])
+    assert render_versions(case) == [
+        "detectors (ub-line 10; twin cat/a.fixed):",
+        "  gcc-12         caught at its ub-line: -Wx (10); fired elsewhere: -Wy (3, 4)",
+        "  clang-16       false alarm on its twin: core.X (10)",
+        "  cppcheck-2.10  nothing reported"]

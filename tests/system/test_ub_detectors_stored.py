@@ -1,0 +1,127 @@
+"""Detector runs stored in the database, on real tools: a second ``ub detectors`` runs
+nothing, an interrupted one keeps what had finished and the next runs only the rest,
+and ``ub report --case`` and ``ub explain`` show the case's detectors per version from
+what is stored (no tool runs for them).
+
+The corpus is a copy of one bundled case and its fixed twin (a null dereference the
+clang static analyzer and GCC's -fanalyzer catch at its ub-line); gcc-12 and clang-16.
+"""
+from __future__ import annotations
+
+import json
+import shutil
+import sqlite3
+
+import pytest
+
+from analyzer.cli import main
+from analyzer.runtime import toolchain
+from analyzer.ub import analyzers as an
+from analyzer.ub import detect
+from analyzer.ub import store as ub_store
+from analyzer.ub.corpus import bundled_corpus, load
+from warnscope.database import connect
+
+COMPILERS = ("gcc-12", "clang-16")
+CASE = "null-dereference/check-after-use"
+
+pytestmark = pytest.mark.skipif(toolchain.installed(list(COMPILERS)) != list(COMPILERS),
+                                reason="needs gcc-12 and clang-16")
+
+
+@pytest.fixture
+def corpus(tmp_path):
+    root = tmp_path / "corpus"
+    (root / "null-dereference").mkdir(parents=True)
+    for f in (bundled_corpus() / "null-dereference").glob("check-after-use*"):
+        shutil.copy(f, root / "null-dereference" / f.name)
+    return root
+
+
+def _detectors(db, corpus, *more):
+    return main(["--db", str(db), "ub", "detectors", "--corpus", str(corpus),
+                 "--compilers", ",".join(COMPILERS), *more])
+
+
+def test_a_second_run_reads_every_run_from_the_database(tmp_path, corpus, capsys):
+    db = tmp_path / "w.db"
+    assert _detectors(db, corpus) == 0
+    first = capsys.readouterr().out
+    per_program = 7 + (1 if shutil.which("cppcheck") else 0)
+    assert f"{2 * per_program} tool runs: {2 * per_program} run now, 0 read from the database" in first
+    rows = sqlite3.connect(db).execute(
+        "SELECT case_id, tool, version, status FROM ub_detector_run").fetchall()
+    assert len(rows) == 2 * per_program and {r[3] for r in rows} == {"ok"}
+    assert _detectors(db, corpus) == 0
+    second = capsys.readouterr().out
+    assert f"{2 * per_program} tool runs: 0 run now, {2 * per_program} read from the database" in second
+    assert first.split("\n\n")[:-1] == second.split("\n\n")[:-1]  # the same scores
+    assert _detectors(db, corpus, "--json") == 0
+    data = json.loads(capsys.readouterr().out)
+    null = next(d for d in data["detectors"] if d["detector"] == "core.NullDereference")
+    assert (null["caught"], null["false_alarms"]) == ([CASE], [])
+
+
+class _StopAfter:
+    """A progress that stops the run (as Ctrl-C does) once ``n`` runs have arrived."""
+
+    def __init__(self, n: int):
+        self.n, self.seen = n, 0
+
+    def __call__(self, message: str) -> None:
+        pass
+
+    def add_total(self, steps: int) -> None:
+        pass
+
+    def advance(self, steps: int = 1) -> None:
+        self.seen += steps
+        if self.seen >= self.n:
+            raise KeyboardInterrupt
+
+    def close(self) -> None:
+        pass
+
+
+def test_an_interrupted_run_keeps_what_had_finished_and_the_next_runs_the_rest(tmp_path, corpus):
+    loaded = load(corpus)
+    compilers = [toolchain.resolve(c) for c in COMPILERS]
+    jobs = an.jobs_for(loaded.cases, compilers)
+    conn = connect(tmp_path / "w.db")
+    name = str(corpus.resolve())
+    with pytest.raises(KeyboardInterrupt):
+        detect.run(conn, name, loaded.cases, loaded.cases, jobs, workers=1, progress=_StopAfter(3))
+    kept = ub_store.detector_runs(conn, name)
+    assert 3 <= len(kept) < len(jobs)
+    done = detect.run(conn, name, loaded.cases, loaded.cases, jobs, workers=2)
+    assert (done.stored, done.ran) == (len(kept), len(jobs) - len(kept))
+    assert len(ub_store.detector_runs(conn, name)) == len(jobs)
+    again = detect.run(conn, name, loaded.cases, loaded.cases, jobs)
+    assert (again.stored, again.ran) == (len(jobs), 0)
+    assert again.scores == done.scores
+
+
+def test_report_and_explain_show_the_cases_detectors_per_version(tmp_path, corpus, capsys):
+    db = tmp_path / "w.db"
+    assert main(["--db", str(db), "ub", "run", "--corpus", str(corpus), "--compilers", "clang-16",
+                 "--levels", "O0", "--no-sanitizers", "--json"]) == 0
+    capsys.readouterr()
+    assert main(["--db", str(db), "ub", "report", "--case", CASE, "--json"]) == 0
+    assert "detectors" not in json.loads(capsys.readouterr().out)["cases"][0]  # none ran yet
+    assert _detectors(db, corpus, "--tools", "clang-analyzer,gcc-analyzer,sanitizers") == 0
+    capsys.readouterr()
+    assert main(["--db", str(db), "ub", "report", "--case", CASE]) == 0
+    text = capsys.readouterr().out
+    assert f"detectors (ub-line 29; twin {CASE}.fixed):" in text
+    assert "clang-16  caught at its ub-line: core.NullDereference (29), ubsan:null (29)" in text
+    assert "gcc-12    caught at its ub-line: -Wanalyzer-null-dereference (29), ubsan:null (29)" in text
+    assert main(["--db", str(db), "ub", "report", "--case", CASE, "--json"]) == 0
+    case = json.loads(capsys.readouterr().out)["cases"][0]
+    assert case["detectors"]["versions"] == ["clang-16", "gcc-12"]
+    assert {(d["version"], d["detector"], d["verdict"]) for d in case["detectors"]["detections"]} == {
+        ("clang-16", "core.NullDereference", "caught"), ("clang-16", "ubsan:null", "caught"),
+        ("gcc-12", "-Wanalyzer-null-dereference", "caught"), ("gcc-12", "ubsan:null", "caught")}
+    assert main(["--db", str(db), "ub", "explain", CASE, "--labels-only"]) == 0
+    assert "clang-16  caught at its ub-line: core.NullDereference (29)" in capsys.readouterr().out
+    assert main(["--db", str(db), "ub", "explain", CASE, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["detectors"]["twin"] == f"{CASE}.fixed"

@@ -29,6 +29,7 @@ from analyzer.ub import store as ub_store
 from analyzer.ub.corpus import Case, discover
 from analyzer.ub.disasm import Function
 from analyzer.ub.results import Explanation, Report
+from analyzer.site.detectors import detector_pages
 from analyzer.site.pages import Headline
 from analyzer.site.slugs import path_slug, slug_map, unique_slug
 
@@ -157,7 +158,8 @@ def pygments_css() -> str:
 # ------------------------------------------------------------------ the pages
 
 def ub_pages(b: Build) -> None:
-    """Per corpus: the matrix (divergent cases first) and a page per case."""
+    """Per corpus: the matrix (divergent cases first) and a page per case; the detectors'
+    pages (:mod:`analyzer.site.detectors`) of the corpora ``ub detectors`` ran on."""
     corpora = load_corpora(b.conn)
     stems = corpus_stems([view.corpus for view in corpora])
     listed = []
@@ -184,8 +186,9 @@ def ub_pages(b: Build) -> None:
                    stem=stem, view=view, source=source, code=code, cells=cells,
                    sanitizers=sanitizers, asm=asm, diff=ex.diff if ex else None)
         listed.append((view, stem))
+    scored = detector_pages(b, stems)
     b.writer.write("static/pygments.css", pygments_css() + "\n")
-    b.page("ub/index.html", "ub_index.html", corpora=listed)
+    b.page("ub/index.html", "ub_index.html", corpora=listed, scored=scored)
     b.headlines.append(Headline("_ub_headline.html", {"corpora": listed}))
 
 

@@ -123,8 +123,9 @@ SITE_READS = {
         "analyzer.advise.store",
         "analyzer.overhead.breakdown", "analyzer.overhead.report", "analyzer.overhead.results",
         "analyzer.overhead.store",
-        "analyzer.ub.compile", "analyzer.ub.corpus", "analyzer.ub.disasm", "analyzer.ub.explain",
-        "analyzer.ub.report", "analyzer.ub.results", "analyzer.ub.store",
+        "analyzer.ub.compile", "analyzer.ub.corpus", "analyzer.ub.detectors", "analyzer.ub.disasm",
+        "analyzer.ub.explain", "analyzer.ub.report", "analyzer.ub.results", "analyzer.ub.scores",
+        "analyzer.ub.store",
         "analyzer.warnings.queries", "analyzer.warnings.results", "analyzer.warnings.store"),
 }
 

@@ -1,0 +1,134 @@
+"""The detectors' pages of the site: per corpus, a category x detector matrix per compiler
+version, and a page per detector with its catches and false alarms across versions.
+
+Everything is read from the stored runs of ``ub detectors`` (``ub_detector_run``) and
+scored as ``ub detectors --json`` scores them (:mod:`analyzer.ub.scores`), whose object
+is written beside the matrix. No tool runs for a page.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from analyzer.site.slugs import path_slug, slug_map, unique_slug
+from analyzer.ub import scores as ub_scores
+from analyzer.ub import store as ub_store
+from analyzer.ub.detectors import RunStatus
+from analyzer.ub.scores import DetectorScore, Scores, Verdict
+
+if TYPE_CHECKING:
+    from analyzer.site.pages import Build
+
+
+@dataclass
+class VersionRow:
+    """One version on a detector's page: its score (None: its tool ran there and the
+    detector reported nothing), and the programs its tool ran on."""
+
+    version: str
+    score: DetectorScore | None
+    cases: int
+    twins: int
+
+
+@dataclass
+class CaseRow:
+    """One case on a detector's page: the verdict per version ('' where it ran and
+    stayed silent; None where its tool did not run on the case)."""
+
+    case: str
+    verdicts: dict[str, str | None]
+
+
+@dataclass
+class DetectorPage:
+    name: str
+    kind: str
+    rows: list[VersionRow]
+    cases: list[CaseRow]
+
+
+@dataclass
+class DetectorsView:
+    """One corpus's detector pages."""
+
+    corpus: str
+    stem: str
+    scores: Scores
+    categories: list[str]
+    #: detector name -> page slug
+    slugs: dict[str, str] = field(default_factory=dict)
+    pages: list[DetectorPage] = field(default_factory=list)
+
+
+def load(conn, stems: dict[str, str]) -> list[DetectorsView]:
+    """Every corpus with detector runs, most recently run first (``stems``: the page
+    names of the UB corpora, which the detectors' pages share where they can)."""
+    views = []
+    taken = set(stems.values())
+    for corpus in ub_store.detector_corpora(conn):
+        stored = ub_store.detector_runs(conn, corpus)
+        runs = [run for _, run in stored.values()]
+        facts = ub_scores.stored_facts(ub_store.case_infos(conn, corpus))
+        scores = ub_scores.score(facts, runs)
+        stem = stems.get(corpus) or _stem(corpus, taken)
+        view = DetectorsView(corpus, stem, scores,
+                             categories=sorted({f.category for f in facts if f.ub}))
+        view.slugs = slug_map({d.detector for d in scores.detectors}, reserved={"index"})
+        # (version, tool) -> the case ids its runs worked on
+        ran: dict[tuple[str, str], set[str]] = {}
+        for r in runs:
+            if r.status is RunStatus.OK:
+                ran.setdefault((r.version, r.tool.value), set()).add(r.case_id)
+        view.pages = [_page(name, scores, ran) for name in sorted(view.slugs)]
+        views.append(view)
+    return views
+
+
+def _stem(corpus: str, taken: set[str]) -> str:
+    """The page name of a corpus with detector runs and no UB cells."""
+    return unique_slug(path_slug(corpus), corpus, taken)
+
+
+def _page(name: str, scores: Scores, ran: dict[tuple[str, str], set[str]]) -> DetectorPage:
+    mine = [d for d in scores.detectors if d.detector == name]
+    tools = {d.tool for d in mine}
+    versions = [v for v in scores.versions if any((v, t) in ran for t in tools)]
+    by_version = {d.version: d for d in mine}
+    rows = []
+    for v in versions:
+        d = by_version.get(v)
+        programs = set().union(*(ran.get((v, t), set()) for t in tools))
+        ub_cases = [c for c in scores.per_case if c.case_id in programs]
+        rows.append(VersionRow(v, d, d.cases if d else len(ub_cases),
+                               d.twins if d else sum(1 for c in ub_cases if c.twin in programs)))
+    cases = []
+    for c in scores.per_case:
+        hits = [x for x in c.detections if x.detector == name]
+        if not hits:
+            continue
+        verdicts: dict[str, str | None] = {}
+        for v in versions:
+            programs = set().union(*(ran.get((v, t), set()) for t in tools))
+            said = [x.verdict for x in hits if x.version == v]
+            verdicts[v] = ", ".join(said) if said else ("" if c.case_id in programs else None)
+        cases.append(CaseRow(c.case_id, verdicts))
+    return DetectorPage(name, mine[0].kind, rows, cases)
+
+
+def detector_pages(b: Build, stems: dict[str, str]) -> list[DetectorsView]:
+    """Per corpus with detector runs: the matrix page (with its JSON) and a page per
+    detector; the views, for the UB index to link."""
+    views = load(b.conn, stems)
+    for view in views:
+        base = f"ub/detectors/{view.stem}"
+        cells = {(d.version, d.detector, c.category): c
+                 for d in view.scores.detectors for c in d.categories}
+        b.page(f"{base}.html", "ub_detectors.html", view=view, cells=cells,
+               verdicts=(Verdict.CAUGHT, Verdict.ELSEWHERE, Verdict.FALSE_ALARM))
+        b.json(f"{base}.json", ub_scores.as_json(view.scores))
+        for page in view.pages:
+            b.page(f"{base}/{view.slugs[page.name]}.html", "ub_detector.html", view=view,
+                   page=page)
+    return views
+

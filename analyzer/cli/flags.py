@@ -295,8 +295,6 @@ def verify(ctx, compiler, all_findings, as_json) -> None:
 
     data = store.load(_conn(ctx), compiler)
     report = run_verify(data)
-    value = {"compiler": report.compiler, "ok": report.ok, "compared": report.compared,
-             "findings": report.findings}
-    _emit(value, as_json, verify_text.render(report, all_findings))
+    _emit(report.verdict(), as_json, verify_text.render(report, all_findings))
     if not report.ok:
         raise click.exceptions.Exit(1)

@@ -35,3 +35,18 @@ class VerifyReport:
     @property
     def ok(self) -> bool:
         return not self.unexplained
+
+    def verdict(self) -> Verdict:
+        """``flags verify --json``: the report with whether it is clean."""
+        return Verdict(self.compiler, self.ok, self.compared, self.findings)
+
+
+@dataclass
+class Verdict:
+    """``flags verify --json``: what was compared, every finding, and ``ok`` (no
+    finding without a reason: the command exits 0)."""
+
+    compiler: str
+    ok: bool
+    compared: dict[str, int]
+    findings: list[Finding]

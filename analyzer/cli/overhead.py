@@ -162,7 +162,7 @@ def report_cmd(ctx, study_id, project, fmt, as_json, top) -> None:
     if not cells:
         raise NoData(f"study {sid} ({info.project}) has no finished cell yet: rerunning "
                      "`warnscope overhead run` with its parameters resumes it")
-    echo(report_mod.render(report_mod.report(info, cells, top), "json" if as_json else fmt))
+    echo(FORMATS["json" if as_json else fmt](report_mod.report(info, cells, top)))
 
 
 @overhead.command("calibrate")

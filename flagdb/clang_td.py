@@ -40,29 +40,42 @@ def tables(records: Records, version: str, root: str) -> Tables:
     info: dict[str, dict] = {}
 
     def group(name: str) -> dict:
-        return info.setdefault(name, {"defs": [], "diags": [], "subs": []})
+        entry = info.get(name)
+        if entry is None:
+            entry = info[name] = {"defs": [], "diags": [], "subs": []}
+        return entry
 
     diags: dict[str, Diag] = {}
     group_of: dict[str, str | None] = {}
+    # a diagnostic's class and severity are one of a few defs: each read once
+    class_of: dict[Record, str] = {}
+    severity_of: dict[Record, str] = {}
     for r in diag_records:
-        cls = _def(r, "Class").name
-        if not cls.startswith("CLASS_") or cls[6:] not in CLASSES:
-            raise ParseError(r.file, r.line, f"{r.name}: unknown diagnostic class {cls}")
-        severity = _severity(r)
-        if severity not in SEVERITIES:
-            raise ParseError(r.file, r.line, f"{r.name}: unknown severity {severity}")
-        text_field = "Summary" if "Summary" in r.fields else "Text"
-        raw = _string(r, text_field)
+        fields = r.fields
+        value = fields.get("Class")
+        cls = class_of.get(value) if type(value) is Record else None
+        if cls is None:
+            cls = _diag_class(r)
+            class_of[value] = cls
+        value = fields.get("DefaultSeverity")
+        severity = severity_of.get(value) if type(value) is Record else None
+        if severity is None:
+            severity = _severity(r)
+            if severity not in SEVERITIES:
+                raise ParseError(r.file, r.line, f"{r.name}: unknown severity {severity}")
+            if type(value) is Record:
+                severity_of[value] = severity
+        raw = _string(r, "Summary" if "Summary" in fields else "Text")
         try:
             text = diagtext.for_definition(raw, substitutions)
         except diagtext.TextError as exc:
             raise ParseError(r.file, r.line, f"{r.name}: {exc}") from None
-        g = r.fields.get("Group")
-        gname = _string(g, "GroupName") if isinstance(g, Record) else None
+        g = fields.get("Group")
+        gname = _string(g, "GroupName") if type(g) is Record else None
         group_of[r.name] = gname
         if gname is not None:
             group(gname)["diags"].append(r.name)
-        diags[r.name] = Diag(r.name, cls[6:], severity, text, None, r.file, r.line)
+        diags[r.name] = Diag(r.name, cls, severity, text, None, r.file, r.line)
     parents: dict[int, list[Record]] = {}
     for g in group_records:
         name = _string(g, "GroupName")
@@ -167,6 +180,14 @@ def _infer_pedantic(diag_records: list[Record], group_records: list[Record], inf
 #: clang before 3.5 wrote a default as a mapping (``MAP_IGNORE``), not a severity
 _MAPPINGS = {"MAP_IGNORE": "Ignored", "MAP_REMARK": "Remark", "MAP_WARNING": "Warning",
              "MAP_ERROR": "Error", "MAP_FATAL": "Fatal"}
+
+
+def _diag_class(r: Record) -> str:
+    """``WARNING`` … of a diagnostic's ``Class`` (``CLASS_WARNING`` …)."""
+    cls = _def(r, "Class").name
+    if not cls.startswith("CLASS_") or cls[6:] not in CLASSES:
+        raise ParseError(r.file, r.line, f"{r.name}: unknown diagnostic class {cls}")
+    return cls[6:]
 
 
 def _severity(r: Record) -> str:

@@ -18,7 +18,10 @@ class TextError(Exception):
 _MODIFIER = re.compile(r"[a-z_]*")
 #: modifiers that take no braces: %0, %s0, %q0, %ordinal0 …
 _PLAIN = {"", "s", "q", "ordinal", "human", "objcclass", "objcinstance", "quoted"}
-_STOPS = {"end": "%", "pipe": "%|}", "dollar": "%|}$"}
+#: literal text up to a stop character (``%%``, ``%|`` and ``%$`` are literal), by
+#: what stops it: the end, a ``|`` or ``}`` of a %select option, and a ``$`` in a %diff
+_LITERAL = {stop: re.compile(rf"(?:[^{chars}]|%[%|$])*+")
+            for stop, chars in (("end", "%"), ("pipe", "%|}"), ("dollar", "%|}$"))}
 
 
 def for_definition(text: str, substitutions: dict[str, str]) -> str:
@@ -40,21 +43,12 @@ class _Printer:
 
     def pieces(self, text: str, stop: str, mapping, depth: int) -> tuple[str, str]:
         """Print pieces of ``text`` up to a stop character; returns (printed, rest)."""
-        stops = _STOPS[stop]
+        literal = _LITERAL[stop].match
         out = []
         i = 0
         n = len(text)
         while i < n:
-            # literal text up to the next stop (%% %| %$ are literal)
-            j = i
-            while j < n:
-                c = text[j]
-                if c in stops:
-                    if c == "%" and j + 1 < n and text[j + 1] in "%|$":
-                        j += 2
-                        continue
-                    break
-                j += 1
+            j = literal(text, i).end()
             out.append(text[i:j])
             i = j
             if i >= n or text[i] != "%":

@@ -104,6 +104,8 @@ class _Unset:
 UNSET = _Unset()
 #: a template argument without a value (its class needs it given)
 UNSET_ARG = _Unset()
+#: a template argument whose value is ``[]`` unless given (:class:`_Plan` defaults)
+_EMPTY_LIST = _Unset()
 
 
 class _Source:
@@ -111,8 +113,7 @@ class _Source:
 
     def __init__(self, path: str, text: str, defined: frozenset = frozenset()):
         self.path = path
-        directives = any(d in text for d in _DIRECTIVE_WORDS) and _DIRECTIVE.search(text)
-        self.text = _preprocess(path, text, defined) if directives else text
+        self.text = _preprocess(path, text, defined) if _has_directive(text) else text
         text = self.text
         self.newlines = [m.start() for m in re.finditer("\n", text)]
         self.tokens: list[tuple[str, str, int]] = []
@@ -176,8 +177,20 @@ class _Source:
 
 
 _DIRECTIVE = re.compile(r"^[ \t]*#(ifdef|ifndef|else|endif|define)\b", re.M)
-#: what a file must hold to have a directive (a quick look before the pattern's)
+#: what a file must hold to have a directive (the pattern is tried only at their lines)
 _DIRECTIVE_WORDS = ("#ifdef", "#ifndef", "#else", "#endif", "#define")
+
+
+def _has_directive(text: str) -> bool:
+    """Whether a line of ``text`` is a preprocessor directive: the pattern tried on
+    each line holding one of the words (a diagnostic's text may name them too)."""
+    for word in _DIRECTIVE_WORDS:
+        at = text.find(word)
+        while at >= 0:
+            if _DIRECTIVE.match(text, text.rfind("\n", 0, at) + 1):
+                return True
+            at = text.find(word, at + 1)
+    return False
 
 
 def _preprocess(path: str, text: str, defined: frozenset) -> str:
@@ -222,14 +235,24 @@ def _preprocess(path: str, text: str, defined: frozenset) -> str:
 def _unescape(body: str, src: _Source, pos: int) -> str:
     if "\\" not in body:
         return body
+    bad = _BAD_ESCAPE.search(body)
+    if bad:
+        raise src.fail(pos, f"invalid escape \\{bad.group(1)} in a string")
+    return _ESCAPE.sub(lambda m: _STRING_ESCAPES[m.group(1)], body)
 
-    def one(m: re.Match) -> str:
-        c = m.group(1)
-        if c not in _STRING_ESCAPES:
-            raise src.fail(pos, f"invalid escape \\{c} in a string")
-        return _STRING_ESCAPES[c]
 
-    return re.sub(r"\\(.)", one, body)
+def _unescaped(body: str):
+    """A string's text with its escapes replaced, or _GIVE_UP where one is invalid."""
+    if "\\" not in body:
+        return body
+    if _BAD_ESCAPE.search(body) is None:
+        return _ESCAPE.sub(lambda m: _STRING_ESCAPES[m.group(1)], body)
+    return _GIVE_UP
+
+
+_ESCAPE = re.compile(r"\\(.)")
+#: the first escape that is not one (after any number of valid ones)
+_BAD_ESCAPE = re.compile(r"^(?:[^\\]|\\[\\'\"tn])*+\\(.)")
 
 
 # ----------------------------------------------------------------- the simple def
@@ -238,43 +261,60 @@ def _unescape(body: str, src: _Source, pos: int) -> str:
 #     def warn_x : Warning<"text %0" "more">, InGroup<DiagGroup<"x">>, DefaultIgnore;
 #     def Group : DiagGroup<"group", [A, B]>;
 #
-# The lexer matches such a statement whole, with one pattern, and the parser takes its
-# name and its superclasses' arguments apart with patterns too, instead of token by
-# token: what the reader spends most of its time on, read several times faster. The
-# records are the same: the pieces become the same expressions, evaluated by the same
-# code as a def read token by token. Anything else (a body, a paste ``#``, a ``.``
-# field, a ``/* */`` comment, a keyword, an unknown class) does not match or is handed
-# back, and the statement is read token by token as any other.
+# The lexer matches such a statement whole, with one pattern; the parser then cuts its
+# superclass list into pieces (strings, names, numbers, punctuation) with one more and
+# reads the pieces, which the pattern has already checked, to values directly: what the
+# reader spends most of its time on, read several times faster. The records are the
+# same: the values are what the same expressions read token by token evaluate to, put
+# into the record by the same class plans. Anything else (a body, a paste ``#``, a
+# ``.`` field, a comment inside the statement, a keyword, an unknown class, a name that
+# may be a field or a template argument) does not match or is handed back before
+# anything is defined, and the statement is read token by token as any other.
 #: blanks and ``//`` comments (one holding ``/*`` is left to the token reader's check);
 #: blanks, then each comment with the blanks after it: one way to match, so a def that
 #: does not match fails fast
-_WS = r"[ \t\r\n\f\v]*(?://[^\n/]*(?:/(?!\*)[^\n/]*)*(?![^\n])[ \t\r\n\f\v]*)*"
-_STR = r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"'
-_STRS = rf"{_STR}(?:{_WS}{_STR})*"
-_NAME = r"[A-Za-z_][A-Za-z0-9_]*(?![A-Za-z0-9_])"
-_NUM = r"[0-9]+(?![A-Za-z0-9_])"
+_WS = r"[ \t\r\n\f\v]*+(?://[^\n/]*+(?:/(?!\*)[^\n/]*+)*+(?![^\n])[ \t\r\n\f\v]*+)*+"
+#: blanks alone: inside the statement (so its pieces are all there is between blanks)
+_SP = r"[ \t\r\n\f\v]*+"
+_STR = r'"[^"\\\n]*+(?:\\.[^"\\\n]*+)*+"'
+_STRS = rf"{_STR}(?:{_SP}{_STR})*+"
+_NAME = r"[A-Za-z_][A-Za-z0-9_]*+"
+_NUM = r"[0-9]++(?![A-Za-z_])"
 #: an argument of an anonymous instance (``DiagGroup<"x">``)
 _INNER = rf"(?:{_STRS}|{_NAME}|{_NUM})"
-_INST = rf"{_NAME}{_WS}<{_WS}{_INNER}(?:{_WS},{_WS}{_INNER})*{_WS}>"
-_LIST = rf"\[{_WS}(?:{_NAME}(?:{_WS},{_WS}{_NAME})*(?:{_WS},)?)?{_WS}\]"
+_INST = rf"{_NAME}{_SP}<{_SP}{_INNER}(?:{_SP},{_SP}{_INNER})*+{_SP}>"
+_LIST = rf"\[{_SP}(?:{_NAME}(?:{_SP},{_SP}{_NAME})*+(?:{_SP},)?)?{_SP}\]"
 _ARG = rf"(?:{_STRS}|{_INST}|{_NAME}|{_NUM}|{_LIST}|\?)"
-_PARENT = rf"{_NAME}(?:{_WS}<{_WS}(?:{_ARG}(?:{_WS},{_WS}{_ARG})*)?{_WS}>)?"
-_SIMPLE_DEF = re.compile(rf"""{_WS}(?P<def>def)(?![A-Za-z0-9_]){_WS}(?P<name>{_NAME}){_WS}:{_WS}
-    (?P<parents>{_PARENT}(?:{_WS},{_WS}{_PARENT})*){_WS};""", re.X)
-#: one superclass of a simple def's list, and the comma after it
-_PARENT_AT = re.compile(rf"""{_WS}(?P<cls>{_NAME})
-    (?:{_WS}<{_WS}(?P<args>(?:{_ARG}(?:{_WS},{_WS}{_ARG})*)?){_WS}>)?{_WS},?""", re.X)
-#: one argument (or list item) and the comma after it
-_ARG_AT = re.compile(rf"""{_WS}(?:
-    (?P<strs>{_STRS})
-  | (?P<inst>{_NAME}){_WS}<(?P<inner>{_WS}{_INNER}(?:{_WS},{_WS}{_INNER})*){_WS}>
-  | \[(?P<items>{_WS}(?:{_NAME}(?:{_WS},{_WS}{_NAME})*(?:{_WS},)?)?){_WS}\]
-  | (?P<name>{_NAME})
-  | (?P<num>{_NUM})
-  | (?P<unset>\?)
-){_WS},?""", re.X)
-#: one string of adjacent ones
-_STR_AT = re.compile(rf"{_WS}({_STR})")
+_PARENT = rf"{_NAME}(?:{_SP}<{_SP}(?:{_ARG}(?:{_SP},{_SP}{_ARG})*+)?{_SP}>)?"
+_SIMPLE_DEF = re.compile(rf"""{_WS}(?P<def>def)(?![A-Za-z0-9_]){_SP}(?P<name>{_NAME}){_SP}:{_SP}
+    (?P<parents>{_PARENT}(?:{_SP},{_SP}{_PARENT})*+){_SP};""", re.X)
+#: the pieces of a simple def's superclass list (only blanks lie between them)
+_PIECE = re.compile(rf'{_STR}|[A-Za-z0-9_]++|[<>,\[\]?]')
+
+
+class _Anonymous:
+    """A simple def's ``DiagGroup<"x">``: its record is made when the def is."""
+
+    __slots__ = ("cls", "args", "pos")
+
+    def __init__(self, cls: _Class, args: list, pos: int):
+        self.cls, self.args, self.pos = cls, args, pos
+
+
+#: what a piece the simple reader hands back reads as
+_GIVE_UP = object()
+
+
+@dataclass
+class _Plan:
+    """A class flattened with its superclasses (:meth:`Reader._plan`)."""
+
+    defaults: list        # a value per template argument (UNSET_ARG: none; _EMPTY_LIST: [])
+    steps: list           # [(field, is an argument, argument index or value)] in order
+    classes: list         # the class and every class it derives from
+    needed: int           # how many arguments it must be given
+    constants: dict       # field -> value: the steps' outcome, where a constant
+    arguments: list       # [(field, argument index)]: the rest
 
 
 class Reader:
@@ -292,7 +332,8 @@ class Reader:
         self.multiclasses: dict[str, tuple] = {}
         #: class name -> its flattened form (:meth:`_plan`), or None
         self._plans: dict = {}
-        #: every field name a class declares (a bare name that is one is not a def)
+        #: every field name a class declares or a let sets (a bare name that is one
+        #: may be a field, not a def)
         self._field_names: set = set()
         self.defvars: dict = {}
         self._anon = 0
@@ -311,20 +352,9 @@ class Reader:
     def instantiate(self, cls: _Class, args: list, rec: Record, src: _Source, pos: int,
                     depth: int = 0) -> None:
         """Add class ``cls`` with template ``args`` (values) to ``rec``."""
-        plan = self._plans.get(cls.name, False)
-        if plan is False:
-            plan = self._plans[cls.name] = self._plan(cls, 0)
-        if plan is not None and plan[3] <= len(args) <= len(plan[0]):
-            defaults, steps, classes, _ = plan
-            full = args + defaults[len(args):] if len(args) < len(defaults) else args
-            fields = rec.fields
-            for name, is_arg, value in steps:
-                fields[name] = full[value] if is_arg else value
-            have = rec.classes
-            if have:
-                have.extend(c for c in classes if c not in have)
-            else:
-                have.extend(classes)
+        plan = self.plan(cls.name, len(args))
+        if plan is not None:
+            self.apply(plan, args, rec)
             return
         if depth > MAX_CLASS_DEPTH:
             raise src.fail(pos, f"classes nest deeper than {MAX_CLASS_DEPTH} (a cycle?)")
@@ -352,10 +382,40 @@ class Reader:
         if cls.name not in rec.classes:
             rec.classes.append(cls.name)
 
-    def _plan(self, cls: _Class, depth: int):
+    def plan(self, name: str, nargs: int) -> _Plan | None:
+        """The plan of class ``name`` given ``nargs`` arguments, or None where the
+        general path runs (or the class is unknown)."""
+        plan = self._plans.get(name, False)
+        if plan is False:
+            cls = self.classes.get(name)
+            plan = self._plans[name] = None if cls is None else self._plan(cls, 0)
+        if plan is not None and plan.needed <= nargs <= len(plan.defaults):
+            return plan
+        return None
+
+    @staticmethod
+    def apply(plan: _Plan, args: list, rec: Record) -> None:
+        """Add a class to ``rec`` by its plan, given ``args`` (values) that fit it."""
+        fields = rec.fields
+        fields.update(plan.constants)
+        if plan.arguments:
+            defaults = plan.defaults
+            full = args
+            if len(args) < len(defaults):   # a default [] is a new list each time
+                full = args + [[] if d is _EMPTY_LIST else d for d in defaults[len(args):]]
+            for name, i in plan.arguments:
+                fields[name] = full[i]
+        have = rec.classes
+        if have:
+            for c in plan.classes:
+                if c not in have:
+                    have.append(c)
+        else:
+            have.extend(plan.classes)
+
+    def _plan(self, cls: _Class, depth: int) -> _Plan | None:
         """Class ``cls`` flattened with its superclasses into steps that each set one
-        field to a constant or to one template argument: (defaults, steps, classes, the
-        number of arguments it needs).
+        field to a constant or to one template argument (:class:`_Plan`).
         None when an expression needs evaluating (the general path then runs)."""
         if depth > MAX_CLASS_DEPTH:
             return None
@@ -366,6 +426,8 @@ class Reader:
                 defaults.append(UNSET_ARG)
             elif default.kind == "const":
                 defaults.append(default.value)
+            elif default.kind == "list" and not default.args:
+                defaults.append(_EMPTY_LIST)
             else:
                 return None
         known: set = set()
@@ -389,9 +451,9 @@ class Reader:
             sub = self._plans.get(pname, False)
             if sub is False:
                 sub = self._plans[pname] = self._plan(parent, depth + 1)
-            if sub is None or len(pargs) > len(sub[0]):
+            if sub is None or len(pargs) > len(sub.defaults):
                 return None
-            pdefaults, psteps, pclasses, _ = sub
+            pdefaults, psteps, pclasses = sub.defaults, sub.steps, sub.classes
             mapped = []
             for j in range(len(pdefaults)):
                 if j < len(pargs):
@@ -399,7 +461,7 @@ class Reader:
                     if got is None:
                         return None
                     mapped.append(got)
-                elif pdefaults[j] is UNSET_ARG:
+                elif pdefaults[j] is UNSET_ARG or pdefaults[j] is _EMPTY_LIST:
                     return None
                 else:
                     mapped.append((False, pdefaults[j]))
@@ -421,7 +483,12 @@ class Reader:
         if cls.name not in classes:
             classes.append(cls.name)
         needed = max((i + 1 for i, d in enumerate(defaults) if d is UNSET_ARG), default=0)
-        return defaults, steps, classes, needed
+        constants: dict = {}
+        arguments: dict = {}
+        for name, is_arg, value in steps:   # the last step that sets a field is its value
+            (arguments if is_arg else constants)[name] = value
+            (constants if is_arg else arguments).pop(name, None)
+        return _Plan(defaults, steps, classes, needed, constants, list(arguments.items()))
 
     def anonymous(self, cls: _Class, args: list, src: _Source, pos: int) -> Record:
         """``DiagGroup<"x">`` in a value: a new anonymous record, as TableGen makes one."""
@@ -627,6 +694,7 @@ class _Parser:
                 raise self.fail(self.peek(), "unknown TableGen construct: let of a bit range")
             self.expect("=")
             items.append((name[1], self.value().eval(self.r, self.env, None)))
+            self.r._field_names.add(name[1])
             if not self.accept(","):
                 break
         self.expect("in")
@@ -719,104 +787,154 @@ class _Parser:
         for pname, pargs, psrc, ppos in parents:
             values = [a.eval(self.r, self.env, rec) for a in pargs]
             self.r.instantiate(self.r.classes[pname], values, rec, psrc, ppos)
+        self.complete(rec, start, lets, body())
+
+    def complete(self, rec: Record, start: tuple, lets: list, body: list) -> None:
+        """A def's record after its superclasses: the ``let`` blocks around it, its
+        body; then it is defined."""
+        fields = rec.fields
         for fname, value in lets:
-            if fname not in rec.fields:
-                raise self.src.fail(start[2], f"let of {fname}, which def {name} has no field of")
-            rec.fields[fname] = value
-        for kind, fname, expr, isrc, ipos in body():
-            if kind == "let" and fname not in rec.fields:
-                raise isrc.fail(ipos, f"let of {fname}, which def {name} has no field of")
-            rec.fields[fname] = UNSET if expr is None else expr.eval(self.r, self.env, rec)
-        if anonymous:
+            if fname not in fields:
+                raise self.src.fail(start[2], f"let of {fname}, which def {rec.name} has no field of")
+            fields[fname] = value
+        for kind, fname, expr, isrc, ipos in body:
+            if kind == "let" and fname not in fields:
+                raise isrc.fail(ipos, f"let of {fname}, which def {rec.name} has no field of")
+            fields[fname] = UNSET if expr is None else expr.eval(self.r, self.env, rec)
+        if rec.anonymous:
             self.r.records.anonymous.append(rec)
         else:
-            self.r.records.defs[name] = rec
+            self.r.records.defs[rec.name] = rec
 
     def simple_def(self, start: tuple, m: re.Match, lets: list) -> None:
-        """A def the lexer matched whole (:data:`_SIMPLE_DEF`): its pieces by pattern;
-        token by token after all where a piece is not what the patterns take for sure."""
-        parents = self.simple_parents(m)
+        """A def the lexer matched whole (:data:`_SIMPLE_DEF`): its superclasses read
+        from its pieces (:meth:`simple_parents`); token by token after all where they
+        are not what that reading takes for sure."""
         name = m.group("name")
-        if parents is None or name in _KEYWORDS:
+        parents = None if name in _KEYWORDS else self.simple_parents(m)
+        if parents is None:
             sub = _Parser(self.r, self.src)
             sub.toks = self.src.lex(m.start("def"), m.end()) + [("eof", "", m.end())] * _EOF_PAD
             sub.env, sub.by_pattern = self.env, False
             sub.def_(lets)
             return
-        self.names_name = False
-        if name in self.env:
-            self.names_name = name == "NAME"
-            name = _text(self.env[name], self.src, m.start("name"))
-        if "NAME" in self.env and not self.names_name:
-            name = self.env["NAME"] + name
+        if self.env:
+            names_name = name == "NAME"
+            if name in self.env:
+                name = _text(self.env[name], self.src, m.start("name"))
+            if "NAME" in self.env and not names_name:
+                name = self.env["NAME"] + name
         if name in self.r.records.defs:
             raise self.src.fail(m.start("name"), f"def {name} is already defined")
-        self.define(start, name, False, parents, lets, list)
+        r, src = self.r, self.src
+        rec = Record(name, src.path, src.line(start[2]))
+        for cls, values, plan, k in parents:
+            for i, v in enumerate(values):
+                if type(v) is _Anonymous:
+                    values[i] = r.anonymous(v.cls, v.args, src, v.pos)
+            if plan is not None:
+                r.apply(plan, values, rec)
+            else:
+                r.instantiate(r.classes[cls], values, rec, src, self.piece_at(k))
+        self.complete(rec, start, lets, ())
 
     def simple_parents(self, m: re.Match) -> list | None:
-        """The superclasses of a simple def, as :meth:`parents` gives them, or None."""
-        text, end, src = self.src.text, m.end("parents"), self.src
-        classes = self.r.classes
+        """The superclasses of a simple def as [(class, values, its plan or None, the
+        index of its piece)], read from its pieces (:data:`_PIECE`) without defining
+        anything; None where a piece is not for sure what it reads as token by token (a
+        name that may be a field, a template argument or a defvar, an unknown class, an
+        invalid escape)."""
+        pieces = _PIECE.findall(self.src.text, m.start("parents"), m.end("parents"))
+        pieces.append(";")   # after the last: a stop no value starts with
+        self.pieces, self.pieces_at = pieces, m.start("parents")
+        plan_of = self.r.plan
         out = []
-        pos = m.start("parents")
-        while pos < end:
-            p = _PARENT_AT.match(text, pos, end)
-            cls = p.group("cls")
+        i, n = 0, len(pieces) - 1
+        classes = self.r.classes
+        while i < n:
+            cls, k = pieces[i], i
             if cls in _KEYWORDS or cls not in classes:
                 return None
-            args = self.simple_args(p.start("args"), p.end("args")) if p.start("args") >= 0 else []
-            if args is None:
-                return None
-            out.append((cls, args, src, p.start("cls")))
-            pos = p.end()
+            values = []
+            i += 1
+            if pieces[i] == "<":
+                i += 1
+                while pieces[i] != ">":
+                    piece = pieces[i]
+                    if piece[0] == '"' and pieces[i + 1][0] != '"' and "\\" not in piece:
+                        values.append(piece[1:-1])   # the most common: one plain string
+                        i += 1
+                    else:
+                        value, i = self.simple_value(i)
+                        if value is _GIVE_UP:
+                            return None
+                        values.append(value)
+                    if pieces[i] == ",":
+                        i += 1
+                i += 1
+            out.append((cls, values, plan_of(cls, len(values)), k))
+            i += 1   # the comma after it
         return out
 
-    def simple_args(self, pos: int, end: int) -> list | None:
-        """The arguments (or list items) in ``text[pos:end]`` as :meth:`simple` reads
-        them, or None."""
-        text, src = self.src.text, self.src
-        out = []
-        while pos < end:
-            a = _ARG_AT.match(text, pos, end)
-            if a is None:        # only blanks after the last one
-                break
-            pos = a.end()
-            kind = a.lastgroup
-            if kind == "strs":
-                out.append(self.simple_strings(a.group("strs"), a.start("strs")))
-            elif kind == "name":
-                name = a.group("name")
-                if name in _KEYWORDS:
-                    return None
-                if name in ("true", "false") and name not in self.r.records.defs:
-                    out.append(_Expr("const", int(name == "true"), src, a.start("name")))
-                else:
-                    out.append(_Expr("id", name, src, a.start("name")))
-            elif kind == "inner":
-                cls = a.group("inst")
-                inner = self.simple_args(a.start("inner"), a.end("inner"))
-                if cls in _KEYWORDS or cls not in self.r.classes or inner is None:
-                    return None
-                out.append(_Expr("inst", cls, src, a.start("inst"), inner))
-            elif kind == "items":
-                items = self.simple_args(a.start("items"), a.end("items"))
-                if items is None:
-                    return None
-                out.append(_Expr("list", None, src, a.start("items") - 1, items))
-            elif kind == "num":
-                out.append(_Expr("const", int(a.group("num")), src, a.start("num")))
-            else:
-                out.append(_Expr("const", UNSET, src, a.start("unset")))
-        return out
+    def simple_value(self, i: int) -> tuple:
+        """(the value of the pieces from ``pieces[i]`` on, where the next starts), as the
+        expression read token by token evaluates; _GIVE_UP where it may not."""
+        pieces = self.pieces
+        piece = pieces[i]
+        first = piece[0]
+        if first == '"':
+            if pieces[i + 1][0] != '"':
+                body = piece[1:-1]
+                return (body if "\\" not in body else _unescaped(body)), i + 1
+            parts = []
+            while pieces[i][0] == '"':
+                parts.append(_unescaped(pieces[i][1:-1]))
+                i += 1
+            return (_GIVE_UP if _GIVE_UP in parts else "".join(parts)), i
+        if first == "[":
+            items = []
+            i += 1
+            while pieces[i] != "]":
+                value, i = self.simple_value(i)
+                if value is _GIVE_UP:
+                    return _GIVE_UP, i
+                items.append(value)
+                if pieces[i] == ",":
+                    i += 1
+            return items, i + 1
+        if first == "?":
+            return UNSET, i + 1
+        if first.isdigit():
+            return int(piece), i + 1
+        if pieces[i + 1] == "<":   # DiagGroup<"x">: strings, names and numbers
+            args = []
+            j = i + 2
+            while pieces[j] != ">":
+                value, j = self.simple_value(j)
+                if value is _GIVE_UP:
+                    return _GIVE_UP, j
+                args.append(value)
+                if pieces[j] == ",":
+                    j += 1
+            if piece in _KEYWORDS or piece not in self.r.classes:
+                return _GIVE_UP, j
+            return _Anonymous(self.r.classes[piece], args, self.piece_at(i)), j + 1
+        r = self.r
+        if piece in _KEYWORDS:
+            return _GIVE_UP, i + 1
+        if piece in ("true", "false") and piece not in r.records.defs:
+            return int(piece == "true"), i + 1
+        if piece in self.env or piece in r._field_names or piece in r.defvars:
+            return _GIVE_UP, i + 1
+        return r.records.defs.get(piece, _GIVE_UP), i + 1
 
-    def simple_strings(self, strs: str, pos: int) -> _Expr:
-        """Adjacent strings joined, as :meth:`simple` joins them."""
-        src = self.src
-        if strs.count('"') == 2 and "\\" not in strs:
-            return _Expr("const", strs[1:-1], src, pos)
-        parts = [_unescape(s.group(1)[1:-1], src, pos + s.start(1))
-                 for s in _STR_AT.finditer(strs)]
-        return _Expr("const", "".join(parts), src, pos)
+    def piece_at(self, k: int) -> int:
+        """Where piece ``k`` of the simple def being read starts in the text (only
+        blanks lie between pieces)."""
+        text, pos = self.src.text, self.pieces_at
+        for piece in self.pieces[:k + 1]:
+            pos = text.find(piece, pos) + len(piece)
+        return pos - len(self.pieces[k])
 
     def def_name(self) -> str:
         """A def's name, pieces joined by ``#``: a piece naming a template argument (or

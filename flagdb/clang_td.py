@@ -98,11 +98,12 @@ def tables(records: Records, version: str, root: str) -> Tables:
                                                      diags, group_of)
     if "pedantic" not in info and (in_pedantic or groups_in_pedantic):
         raise ParseError(root, None, "extensions off by default but no group 'pedantic'")
+    pedantic_diags = set(in_pedantic)
     for d in diags.values():
         gname = group_of[d.name]
         if gname is not None:
             d.group = index[gname] or None   # 0 is the "no group" of a DIAG row too
-        elif d.name in in_pedantic:
+        elif d.name in pedantic_diags:
             d.group = index["pedantic"]
     groups = []
     for name in names:
@@ -135,6 +136,14 @@ def _infer_pedantic(diag_records: list[Record], group_records: list[Record], inf
         seen.add(id(g))
         return any(below_pedantic(p, seen) for p in parents.get(id(g), []))
 
+    below: dict[int, bool] = {}   # the answer of below_pedantic(g) per group, asked once
+
+    def below_pedantic_once(g: Record) -> bool:
+        known = below.get(id(g))
+        if known is None:
+            known = below[id(g)] = below_pedantic(g)
+        return known
+
     count: dict[int, int] = {}
 
     def threshold(g: Record) -> int:
@@ -158,7 +167,7 @@ def _infer_pedantic(diag_records: list[Record], group_records: list[Record], inf
         if d.diag_class == "EXTENSION" and d.severity == "Ignored":
             chosen.append(r)
             g = r.fields.get("Group")
-            if isinstance(g, Record) and not below_pedantic(g):
+            if isinstance(g, Record) and not below_pedantic_once(g):
                 mark(g)
     out_diags = []
     for r in chosen:

@@ -20,7 +20,7 @@ _MODIFIER = re.compile(r"[a-z_]*")
 _PLAIN = {"", "s", "q", "ordinal", "human", "objcclass", "objcinstance", "quoted"}
 #: literal text up to a stop character (``%%``, ``%|`` and ``%$`` are literal), by
 #: what stops it: the end, a ``|`` or ``}`` of a %select option, and a ``$`` in a %diff
-_LITERAL = {stop: re.compile(rf"(?:[^{chars}]|%[%|$])*+")
+_LITERAL = {stop: re.compile(rf"[^{chars}]*+(?:%[%|$][^{chars}]*+)*+")
             for stop, chars in (("end", "%"), ("pipe", "%|}"), ("dollar", "%|}$"))}
 
 
@@ -36,16 +36,16 @@ class _Printer:
         self.subs = substitutions
 
     def text(self, text: str, mapping: list[int] | None, depth: int) -> str:
-        out, rest = self.pieces(text, "end", mapping, depth)
-        if rest:
-            raise TextError(f"unexpected {rest[0]!r} in the text")
+        out, end = self.pieces(text, 0, "end", mapping, depth)
+        if end < len(text):
+            raise TextError(f"unexpected {text[end]!r} in the text")
         return out
 
-    def pieces(self, text: str, stop: str, mapping, depth: int) -> tuple[str, str]:
-        """Print pieces of ``text`` up to a stop character; returns (printed, rest)."""
+    def pieces(self, text: str, i: int, stop: str, mapping, depth: int) -> tuple[str, int]:
+        """Print pieces of ``text`` from ``i`` up to a stop character; returns (printed,
+        where it stopped)."""
         literal = _LITERAL[stop].match
         out = []
-        i = 0
         n = len(text)
         while i < n:
             j = literal(text, i).end()
@@ -59,7 +59,7 @@ class _Printer:
             i = m.end()
             if mod in ("select", "enum_select"):
                 if mod == "enum_select":
-                    if not text.startswith("<", i) or ">" not in text[i:]:
+                    if not text.startswith("<", i) or text.find(">", i) < 0:
                         raise TextError("expected '<' after %enum_select")
                     i = text.index(">", i) + 1
                 if not text.startswith("{", i):
@@ -76,8 +76,7 @@ class _Printer:
                             i, braces = k + 1, True
                         elif text.startswith("{", i):
                             i, braces = i + 1, True
-                    body, rest = self.pieces(text[i:], "pipe", mapping, depth)
-                    i = n - len(rest)
+                    body, i = self.pieces(text, i, "pipe", mapping, depth)
                     if braces:
                         if not text.startswith("}", i):
                             raise TextError("expected '}' after an %enum_select option")
@@ -97,8 +96,7 @@ class _Printer:
                     if colon < 0:
                         raise TextError("expected ':' while parsing %plural")
                     prefix = text[i:colon + 1]
-                    body, rest = self.pieces(text[colon + 1:], "pipe", mapping, depth)
-                    i = n - len(rest)
+                    body, i = self.pieces(text, colon + 1, "pipe", mapping, depth)
                     options.append(prefix + body)
                     if i >= n:
                         raise TextError("unterminated %plural")
@@ -112,8 +110,7 @@ class _Printer:
                 parts = []
                 i += 1
                 for want, stop_at in (("$", "dollar"), ("$", "dollar"), ("|", "pipe"), ("}", "pipe")):
-                    body, rest = self.pieces(text[i:], stop_at, mapping, depth)
-                    i = n - len(rest)
+                    body, i = self.pieces(text, i, stop_at, mapping, depth)
                     if not text.startswith(want, i):
                         raise TextError(f"expected {want!r} while parsing %diff")
                     i += 1
@@ -124,7 +121,7 @@ class _Printer:
                 second, i = self.number(text, i + 1, mapping)
                 out.append(f"%diff{{{parts[0]}${parts[1]}${parts[2]}|{parts[3]}}}{first},{second}")
             elif mod == "sub":
-                if not text.startswith("{", i) or "}" not in text[i:]:
+                if not text.startswith("{", i) or text.find("}", i) < 0:
                     raise TextError("expected '{' after %sub")
                 end = text.index("}", i)
                 name = text[i + 1:end]
@@ -147,7 +144,7 @@ class _Printer:
                 out.append("%" + mod + number)
             else:
                 raise TextError(f"unknown modifier %{mod}")
-        return "".join(out), text[i:]
+        return "".join(out), i
 
     @staticmethod
     def _digits(text: str, i: int) -> tuple[int, int]:

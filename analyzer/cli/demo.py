@@ -98,7 +98,8 @@ def demo(ctx: click.Context, site_dir: str | None) -> None:
 
 def _ub(conn) -> None:
     """The UB corpus on the installed default compilers: matrix, then the classic case."""
-    from analyzer.cli.ub import failure_lines
+    from analyzer.ub import report_text
+    from analyzer.ub.report_text import failure_lines
     from analyzer.runtime.toolchain import installed
     from analyzer.ub import report as ub_report
     from analyzer.ub import run as ub_run
@@ -122,9 +123,9 @@ def _ub(conn) -> None:
         raise RunFailed(f"{len(summary.failures)} UB jobs failed: "
                              f"{failure_lines(summary.failures)[0]}")
     report = ub_report.build(ub_report.load(conn, summary.corpus))
-    echo(ub_report.render(report, detail=False), nl=False)
+    echo(report_text.render(report, detail=False), nl=False)
     _section(f"The classic: {LOOP_CASE}")
-    echo(ub_report.render(report.only(LOOP_CASE), matrix=False), nl=False)
+    echo(report_text.render(report.only(LOOP_CASE), matrix=False), nl=False)
 
 
 

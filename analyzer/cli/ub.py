@@ -1,5 +1,5 @@
 """``warnscope ub run``, ``ub report``, ``ub explain`` and ``ub detectors``: thin shells
-over ub_run, ub_report, ub_explain and ub_scores."""
+over ub_run, ub_report (and its text), ub_explain and ub_scores."""
 from __future__ import annotations
 
 import math
@@ -19,6 +19,7 @@ from analyzer.cli.output import echo
 from analyzer.runtime.executors import check_scheduler
 from analyzer.runtime.toolchain import canonical
 from analyzer.ub import report as ub_report
+from analyzer.ub import report_text
 from analyzer.ub import run as ub_run
 from analyzer.ub import store as ub_store
 from analyzer.ub.compile import normalize_level
@@ -28,7 +29,6 @@ from analyzer.ub import scores as ub_scores
 from analyzer.ub.corpus import bundled_corpus
 from analyzer.ub.corpus import load as load_corpus
 from analyzer.ub.detectors import Tool
-from analyzer.ub.jobs import JobFailure
 
 DEFAULT_COMPILERS = "gcc-11,gcc-12,clang-14,clang-16,clang-19"
 DEFAULT_LEVELS = "O0,O1,O2,O3,Os,Og"
@@ -93,17 +93,14 @@ def run_cmd(ctx, corpus_dir, compilers, levels, flag_sets, runs, timeout, jobs, 
                       if data is not None and not as_json else None)
     for line in summary.refused:
         echo(f"refused {one_line(line)}", err=True, prefix="error")
-    for line in failure_lines(summary.failures):
+    for line in report_text.failure_lines(summary.failures):
         echo(one_line(line), err=True, prefix="error")
     if cells is not None:
         echo(to_json(cells))
     else:
-        echo(f"{summary.cells} cells ({summary.cells_run} run now, {summary.compiled} "
-             f"compiled), {summary.warnings_run} warning checks, {summary.sanitizers_run} "
-             f"sanitizer runs" + (f", {summary.explained} causes found" if why else "")
-             + f" in {summary.seconds:.1f} s")
+        echo(report_text.run_line(summary, why))
         if divergence is not None:
-            echo(ub_report.render_divergence(divergence))
+            echo(report_text.render_divergence(divergence))
     if summary.failures:
         raise ToolFailed(f"{len(summary.failures)} jobs failed; their results are not stored"
                          + (f"; {len(summary.refused)} files of the corpus refused"
@@ -130,7 +127,7 @@ def report_cmd(ctx, corpus_dir, case_id, as_json) -> None:
     if as_json:
         echo(to_json(report))
     else:
-        echo(ub_report.render(report), nl=False)
+        echo(report_text.render(report), nl=False)
 
 
 @ub.command("explain")
@@ -236,15 +233,6 @@ def _detector_tools(tools: str) -> list[Tool]:
     if unknown:
         raise BadInput(f"unknown tool {unknown[0]!r}: one of {', '.join(known)}")
     return [known[n] for n in names]
-
-
-def failure_lines(failures: list[JobFailure]) -> list[str]:
-    """One line per problem: its first cell, how many more, the stage and the message."""
-    lines = []
-    for (stage, _cause, detail), refs in ub_run.group_failures(failures).items():
-        more = f" (and {len(refs) - 1} more jobs)" if len(refs) > 1 else ""
-        lines.append(f"{refs[0]}{more}: {stage}: {detail}")
-    return lines
 
 
 @ub.command("why")

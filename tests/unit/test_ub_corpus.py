@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from analyzer.cli.ub import failure_lines
+from analyzer.ub.report_text import failure_lines
 from analyzer.runtime.toolchain import Toolchain
 from analyzer.ub.classify import classify, diverges
 from analyzer.ub.jobs import (CellRef, ClangUnit, ClangWarningsJob, JobFailure, cell_ref,

@@ -1,0 +1,152 @@
+"""The UB results as text: the run's closing lines, the report's matrix and legend, and
+each case's detail, rendered from :mod:`analyzer.ub.report`'s objects alone (its JSON is
+those objects serialised).
+
+The matrix has one row per case (divergent cases first) and one column per
+configuration (compiler, level, flag set), one letter per cell (:class:`Outcome`'s);
+the detail says for each case and compiler what each level did, what the compiler did to
+the code where a rule of :mod:`analyzer.ub.codelabels` says so, why it differs from -O0
+where ``ub run --why`` found it, which warning options fired, which sanitizers caught it,
+and its detectors per version.
+"""
+from __future__ import annotations
+
+import signal as signals
+
+from warnscope.compilers import level_key, sort_key
+
+from analyzer.ub import scores
+from analyzer.ub.results import (CaseReport, Cell, Divergence, JobFailure, Outcome, Report,
+                                 RunSummary, SanitizerFinding)
+
+
+def run_line(summary: RunSummary, why: bool) -> str:
+    """``ub run``'s closing count: cells, compiles, checks, runs, causes, seconds."""
+    return (f"{summary.cells} cells ({summary.cells_run} run now, {summary.compiled} "
+            f"compiled), {summary.warnings_run} warning checks, {summary.sanitizers_run} "
+            f"sanitizer runs" + (f", {summary.explained} causes found" if why else "")
+            + f" in {summary.seconds:.1f} s")
+
+
+def failure_lines(failures: list[JobFailure]) -> list[str]:
+    """One line per problem: its first cell, how many more, the stage and the message."""
+    lines = []
+    from analyzer.ub.run import group_failures  # the runner's grouping, its one home
+
+    for (stage, _cause, detail), refs in group_failures(failures).items():
+        more = f" (and {len(refs) - 1} more jobs)" if len(refs) > 1 else ""
+        lines.append(f"{refs[0]}{more}: {stage}: {detail}")
+    return lines
+
+
+def render_divergence(d: Divergence, shown: int = 12) -> str:
+    """``7 of 105 cases diverge across 4 configurations:`` and the first of them."""
+    lines = [f"{len(d.divergent)} of {d.cases} cases diverge across {d.configurations} "
+             f"configurations" + (":" if d.divergent else "")]
+    lines += [f"  {case}" for case in d.divergent[:shown]]
+    if len(d.divergent) > shown:
+        lines.append(f"  … and {len(d.divergent) - shown} more")
+    if d.divergent:
+        lines.append("the matrix and each case: warnscope ub report")
+    return "\n".join(lines)
+
+
+def render(report: Report, *, matrix: bool = True, detail: bool = True) -> str:
+    """The text of a report: header, matrix and legend (``matrix``), then the detail of
+    each case (``detail``)."""
+    lines: list[str] = []
+    if matrix:
+        n_div = sum(c.diverges for c in report.cases)
+        lines += [f"UB corpus {report.corpus}: {len(report.cases)} cases, "
+                  f"{len(report.configurations)} configurations, {n_div} diverge", ""]
+        lines += _matrix(report)
+        lines += ["", "  " + "  ".join(f"{o.letter} {o}" for o in Outcome), ""]
+    for case in report.cases if detail else []:
+        lines += _detail(case)
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def _matrix(report: Report) -> list[str]:
+    groups: dict[tuple[str, str], list[str]] = {}
+    for compiler, level, flags in report.configurations:
+        groups.setdefault((compiler, flags), []).append(level)
+    letter = {(c.case, c.compiler, c.level, c.flags): c.outcome.letter
+              for case in report.cases for c in case.cells}
+    width = max([len(c.case) for c in report.cases] + [4]) + 2
+    heads = [f"{comp}{' ' + flags if flags else ''}" for comp, flags in groups]
+    widths = [max(len(h), len(levels)) for h, levels in zip(heads, groups.values())]
+    level_row = [" ".join(l[2] for l in levels) for levels in groups.values()]  # -O2 -> 2
+    widths = [max(w, len(r)) for w, r in zip(widths, level_row)]
+    lines = [" " * (width + 2) + "  ".join(h.ljust(w) for h, w in zip(heads, widths)),
+             " " * (width + 2) + "  ".join(r.ljust(w) for r, w in zip(level_row, widths))]
+    for case in report.cases:
+        mark = "*" if case.diverges else " "
+        row = [" ".join(letter.get((case.case, comp, l, flags), " ") for l in levels)
+               for (comp, flags), levels in groups.items()]
+        lines.append(f"{case.case.ljust(width)}{mark} "
+                     + "  ".join(r.ljust(w) for r, w in zip(row, widths)))
+    return lines
+
+
+def _detail(case: CaseReport) -> list[str]:
+    head = case.case + (f"  ({case.standard})" if case.standard else "")
+    if case.diverges:
+        head += "  DIVERGES"
+    lines = [head]
+    if case.summary:
+        lines.append(f"  {case.summary}")
+    for compiler in sorted(dict.fromkeys(c.compiler for c in case.cells), key=sort_key):
+        for flags in dict.fromkeys(c.flags for c in case.cells if c.compiler == compiler):
+            mine = sorted((c for c in case.cells if c.compiler == compiler and c.flags == flags),
+                          key=lambda c: level_key(c.level))
+            label = compiler + (f" {flags}" if flags else "")
+            grouped: dict[str, list[str]] = {}
+            for c in mine:
+                grouped.setdefault(_describe_outcome(c), []).append(c.level)
+            lines.append(f"  {label:<10} " + "; ".join(
+                f"{' '.join(lv)} {what}" for what, lv in grouped.items()))
+            for c in mine:
+                if c.labels:
+                    lines.append(f"  {'':<10} {c.level} {_describe_outcome(c)} — "
+                                 + "; ".join(l.text for l in c.labels))
+            for c in mine:
+                if c.why is not None:
+                    lines.append(f"  {'':<10} why {c.level}: {c.why.summary}")
+            fired: dict[str, list[str]] = {}
+            for c in mine:
+                for opt in c.warnings or []:
+                    fired.setdefault(opt, []).append(c.level)
+            if fired:
+                lines.append(f"  {'':<10} warns: " + "; ".join(
+                    f"{opt} ({' '.join(lv)})" for opt, lv in sorted(fired.items())))
+            elif any(c.warnings is not None for c in mine):
+                lines.append(f"  {'':<10} warns: nothing")
+        mine_sans = sorted(case.sanitizers.get(compiler, {}).items())
+        if mine_sans:
+            lines.append(f"  {'':<10} sanitizers: " + ", ".join(
+                f"{name} {_san_word(s)}" for name, s in mine_sans))
+    if case.detectors is not None:
+        lines += ["  " + line for line in scores.render_versions(case.detectors)]
+    lines.append("")
+    return lines
+
+
+def _describe_outcome(cell: Cell) -> str:
+    o = cell.outcome
+    if o is Outcome.CRASH and cell.signal:
+        try:
+            return f"crash ({signals.Signals(cell.signal).name})"
+        except ValueError:
+            return f"crash (signal {cell.signal})"
+    if o is Outcome.NONZERO_EXIT:
+        return f"exit {cell.exit}"
+    if o in (Outcome.UNEXPECTED_OUTPUT, Outcome.COMPLETED):
+        out = cell.stdout.strip().replace("\n", " | ")
+        return f"{o} {out[:30]!r}"
+    return str(o)
+
+
+def _san_word(s: SanitizerFinding) -> str:
+    if s.detected is None:
+        return "did not build"
+    return "caught" if s.detected else "silent"

@@ -47,9 +47,10 @@ def tables(records: Records, version: str, root: str) -> Tables:
 
     diags: dict[str, Diag] = {}
     group_of: dict[str, str | None] = {}
-    # a diagnostic's class and severity are one of a few defs: each read once
+    # a diagnostic's class, severity and group are one of a few defs: each read once
     class_of: dict[Record, str] = {}
     severity_of: dict[Record, str] = {}
+    name_of: dict[Record, str] = {}
     for r in diag_records:
         fields = r.fields
         value = fields.get("Class")
@@ -71,7 +72,11 @@ def tables(records: Records, version: str, root: str) -> Tables:
         except diagtext.TextError as exc:
             raise ParseError(r.file, r.line, f"{r.name}: {exc}") from None
         g = fields.get("Group")
-        gname = _string(g, "GroupName") if type(g) is Record else None
+        gname = None
+        if type(g) is Record:
+            gname = name_of.get(g)
+            if gname is None:
+                gname = name_of[g] = _string(g, "GroupName")
         group_of[r.name] = gname
         if gname is not None:
             group(gname)["diags"].append(r.name)

@@ -636,8 +636,15 @@ class _Parser:
 
     # statements
     def statements(self, lets: list, depth: int, top: bool) -> None:
+        toks = self.toks
+        simple_defs = self.src.simple_defs if self.by_pattern else {}
         while True:
-            tok = self.peek()
+            tok = toks[self.i]
+            simple = simple_defs.get(tok[2]) if tok[1] == "def" else None
+            if simple is not None and tok[0] == "id":   # the most common statement
+                self.i += 1
+                self.simple_def(tok, simple, lets)
+                continue
             if tok[0] == "eof":
                 if not top:
                     raise self.fail(tok, "unexpected end of file: a '{' of a let block is not closed")
@@ -829,14 +836,18 @@ class _Parser:
         r, src = self.r, self.src
         rec = Record(name, src.path, src.line(start[2]))
         for cls, values, plan, k in parents:
-            for i, v in enumerate(values):
-                if type(v) is _Anonymous:
-                    values[i] = r.anonymous(v.cls, v.args, src, v.pos)
+            if self.anonymous_in:
+                for i, v in enumerate(values):
+                    if type(v) is _Anonymous:
+                        values[i] = r.anonymous(v.cls, v.args, src, v.pos)
             if plan is not None:
                 r.apply(plan, values, rec)
             else:
                 r.instantiate(r.classes[cls], values, rec, src, self.piece_at(k))
-        self.complete(rec, start, lets, ())
+        if lets:
+            self.complete(rec, start, lets, ())
+        else:
+            r.records.defs[name] = rec
 
     def simple_parents(self, m: re.Match) -> list | None:
         """The superclasses of a simple def as [(class, values, its plan or None, the
@@ -847,6 +858,7 @@ class _Parser:
         pieces = _PIECE.findall(self.src.text, m.start("parents"), m.end("parents"))
         pieces.append(";")   # after the last: a stop no value starts with
         self.pieces, self.pieces_at = pieces, m.start("parents")
+        self.anonymous_in = False   # set where an argument is an anonymous instance
         plan_of = self.r.plan
         out = []
         i, n = 0, len(pieces) - 1
@@ -918,6 +930,7 @@ class _Parser:
                     j += 1
             if piece in _KEYWORDS or piece not in self.r.classes:
                 return _GIVE_UP, j
+            self.anonymous_in = True
             return _Anonymous(self.r.classes[piece], args, self.piece_at(i)), j + 1
         r = self.r
         if piece in _KEYWORDS:

@@ -1,6 +1,7 @@
 """The advice's exported flags on real builds: the CMake fragment on zlib (C) and jsoncpp
 (C++), the Meson fragment on fribidi (C) and jsoncpp (C++), all Debian bookworm source
-packages, each configured and built with every host compiler. From the compile commands:
+packages, each configured with every host compiler and one object of each of its flag sets built
+(the whole build for the advice's own set on zlib). From the compile commands:
 every compile carries exactly the flags its compiler's Target lists for its language, in
 that order, and nothing else changed (the same tree configured without the fragment);
 from the build log: no compiler reports an unknown option or a flag of the other language.
@@ -60,6 +61,8 @@ WANTED = {"c": [*COMMON, "-Wstrict-prototypes", "-Wmissing-prototypes", "-Wno-un
 UNKNOWN = re.compile(r"unrecognized command-line option|unknown warning option|"
                      r"is valid for \S+ but not for|unknown argument")
 MESON = str(Path(sys.executable).with_name("meson"))
+#: the Ninja both generators write for (the virtualenv's, beside meson)
+NINJA = str(Path(sys.executable).with_name("ninja"))
 EXTENSIONS = {".c": "c", ".cpp": "c++", ".cc": "c++", ".cxx": "c++"}
 
 
@@ -266,10 +269,12 @@ MESON_PROJECTS = {
 
 
 def build_with_cmake_fragment(project: str, compiler: str, targets: list[Target], tmp_path: Path,
-                              options: tuple[str, ...] = ()) -> tuple[Path, dict, dict, str]:
+                              options: tuple[str, ...] = (), whole: bool = False
+                              ) -> tuple[Path, dict, dict, str]:
     """The project configured without the fragment, then with ``targets`` exported as
-    CMake and linked into every target after ``project()``, and built with ``compiler``:
-    (its tree, the compiles without, the compiles with, the build's log)."""
+    CMake and linked into every target after ``project()``, and built with ``compiler``
+    (``whole``: the whole build, else one object of each flag set): (its tree, the
+    compiles without, the compiles with, the build's log)."""
     package, project_options, _ = CMAKE_PROJECTS[project]
     tree = copy_tree(package, tmp_path)
     if project == "zlib":
@@ -292,8 +297,22 @@ def build_with_cmake_fragment(project: str, compiler: str, targets: list[Target]
                          "link_libraries(warnscope::warnings)\n")
     run(configure, tmp_path, env)
     with_fragment = compile_commands(build)
-    log = run(["cmake", "--build", str(build), "-j", "2"], tmp_path, env)
-    return tree, plain, with_fragment, log
+    if whole:
+        return tree, plain, with_fragment, run(["cmake", "--build", str(build), "-j", "2"], tmp_path, env)
+    return tree, plain, with_fragment, compile_each_flag_set(build, with_fragment, tmp_path, env)
+
+
+def compile_each_flag_set(build: Path, compiles: dict, cwd: Path, env: dict) -> str:
+    """Build one object of each distinct set of warning flags among ``compiles`` (by its
+    Ninja output), and return the log: every flag set the build passes reaches its
+    compiler once, which is what the log is read for (an option the compiler does not
+    take is said at every compile that passes it; the other compiles add nothing)."""
+    first: dict[tuple, str] = {}
+    for (_file, _output), (lang, argv) in compiles.items():
+        output = argv[argv.index("-o") + 1]   # as Ninja names it: relative to the build directory
+        first.setdefault((lang, tuple(a for a in argv if a.startswith("-W"))), output)
+    assert first, "no compiles"
+    return run([NINJA, "-C", str(build), *sorted(set(first.values()))], cwd, env)
 
 
 @pytest.mark.parametrize("compiler", list(COMPILERS))
@@ -331,7 +350,7 @@ def test_meson_fragment_on_a_real_project(project, compiler, targets, tmp_path):
                          f"warnscope_languages = {languages!r}\nsubdir('warnscope')\n{use}")
     run(setup, tmp_path, env)
     with_fragment = compile_commands(build)
-    log = run([MESON, "compile", "-C", str(build)], tmp_path, env)
+    log = compile_each_flag_set(build, with_fragment, tmp_path, env)
 
     target = by_compiler(targets)[compiler]
     seen = assert_exactly_the_targets_flags(plain, with_fragment, target, drivers(compiler),
@@ -452,7 +471,7 @@ def test_the_advices_set_on_zlibs_cmake_build(compiler, zlib_advice, tmp_path):
     made = next(b for b in advice["builds"] if b["compiler"] == compiler)
     assert made["status"] == "ok" and made["opt"]
     tree, plain, with_fragment, log = build_with_cmake_fragment(
-        "zlib", compiler, targets, tmp_path, (f"-DCMAKE_C_FLAGS={made['opt']}",))
+        "zlib", compiler, targets, tmp_path, (f"-DCMAKE_C_FLAGS={made['opt']}",), whole=True)
 
     # (1) and (2)
     seen = assert_exactly_the_targets_flags(plain, with_fragment, target, drivers(compiler), dedup=True)

@@ -9,12 +9,11 @@ the answers across versions (:mod:`flagdb.compare`) and ``check``
 """
 from __future__ import annotations
 
-from flagdb.model import CompilerData, Edge, Flag
+from flagdb.model import C_FAMILY, CompilerData, Edge, Flag, applies
 from flagdb.results import as_typed
 from flagdb.suggest import Suggester, spellings
 from warnscope.errors import BadInput
 
-C_FAMILY = ("C", "ObjC", "C++", "ObjC++")
 LANGS = {"c": "C", "c++": "C++", "objc": "ObjC", "objc++": "ObjC++"}
 
 
@@ -83,13 +82,7 @@ class Index:
 
     def applies(self, flag: Flag, lang: str | None) -> bool:
         """Does the flag exist for this language (None: for the C family)?"""
-        if self.data.family == "gcc" and not flag.c_family:
-            return False  # only in other front ends' or targets' files
-        if self.data.family != "gcc" or not flag.languages or "Common" in flag.languages:
-            return True
-        if lang is None:
-            return any(l in C_FAMILY for l in flag.languages)
-        return lang in flag.languages
+        return applies(self.data.family, flag.c_family, flag.languages, lang)
 
     def edge_applies(self, edge: Edge, lang: str | None) -> bool:
         if edge.languages:

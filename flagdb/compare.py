@@ -94,7 +94,7 @@ def versions(rows: list[store.CompilerRow], available: Mapping[str, list] | None
         info = VersionInfo(name=row.name, family=row.family,
                            major=CompilerId.parse(row.name).major, ingested=True)
         for key in ("version", "source_kind", "source", "content_hash", "ingested_at", "flags",
-                    "package", "debian_version", "suite"):
+                    "package", "debian_version", "suite", "c_family_flags"):
             setattr(info, key, getattr(row, key))
         out[row.name] = info
     for name, found in (available or {}).items():

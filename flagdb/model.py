@@ -11,6 +11,23 @@ import json
 from dataclasses import dataclass, field
 
 
+#: the languages a C-family flag is for (GCC's names)
+C_FAMILY = ("C", "ObjC", "C++", "ObjC++")
+
+
+def applies(family: str, c_family: bool, languages: list[str], lang: str | None) -> bool:
+    """Does a flag of a ``family`` compiler exist for ``lang`` (None: for the C family)?
+    A GCC flag only in other front ends' or targets' files does not; a flag of no
+    language, of ``Common`` or of any clang flag does."""
+    if family == "gcc" and not c_family:
+        return False
+    if family != "gcc" or not languages or "Common" in languages:
+        return True
+    if lang is None:
+        return any(l in C_FAMILY for l in languages)
+    return lang in languages
+
+
 @dataclass
 class Flag:
     """One warning option of one compiler version."""

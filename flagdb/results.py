@@ -245,6 +245,7 @@ class VersionInfo:
     source: str | None = None
     content_hash: str | None = None
     ingested_at: str | None = None
+    #: every flag stored, other front ends' (Fortran, Ada …) too
     flags: int = 0
     package: str | None = None
     debian_version: str | None = None
@@ -256,6 +257,8 @@ class VersionInfo:
     #: upstream releases of it to give ``--source`` (:class:`flagdb.upstream.Release`:
     #: compiler, release, url, note), with ``--available``
     upstream: list = field(default_factory=list)
+    #: the flags of the C family (C, C++, Objective-C): what ``flags list`` and the site list
+    c_family_flags: int = 0
 
 
 @dataclass

@@ -12,7 +12,7 @@ from dataclasses import dataclass, fields
 
 from warnscope.database import is_empty, transaction, utc_now
 from warnscope.errors import BadInput, CorruptDatabase, NotIngested
-from flagdb.model import ClangFacts, CompilerData, Edge, Flag, GccFacts, Message
+from flagdb.model import ClangFacts, CompilerData, Edge, Flag, GccFacts, Message, applies
 from warnscope.compilers import FAMILIES, CompilerId, sort_key
 
 #: family -> the facts class its flags carry
@@ -31,12 +31,15 @@ class CompilerRow:
     source: str
     content_hash: str
     ingested_at: str
+    #: every flag stored, other front ends' (Fortran, Ada …) too
     flags: int = 0
     #: a Debian package's provenance (None for other sources; ``suite`` None for an
     #: entry ingested before schema 4)
     package: str | None = None
     debian_version: str | None = None
     suite: str | None = None
+    #: the flags of the C family (C, C++, Objective-C): what ``flags list`` and the site list
+    c_family_flags: int = 0
 
 
 def save(conn: sqlite3.Connection, data: CompilerData) -> str:
@@ -118,8 +121,23 @@ def compilers(conn: sqlite3.Connection) -> list[CompilerRow]:
         "SELECT c.*, (SELECT count(*) FROM flag f WHERE f.compiler_id = c.id) AS flags"
         " FROM compiler c"
     ).fetchall()
-    out = [CompilerRow(**{k: r[k] for k in r.keys() if k != "id"}) for r in rows]
+    c_family = _c_family_counts(conn)
+    out = [CompilerRow(**{k: r[k] for k in r.keys() if k != "id"},
+                       c_family_flags=c_family.get(r["id"], 0)) for r in rows]
     return sorted(out, key=lambda row: sort_key(row.name))
+
+
+def _c_family_counts(conn: sqlite3.Connection) -> dict[int, int]:
+    """compiler id -> its number of C-family flags (:func:`flagdb.model.applies`)."""
+    cursor = conn.cursor()
+    cursor.row_factory = None
+    rows = cursor.execute("SELECT f.compiler_id, c.family, f.c_family, f.languages"
+                          " FROM flag f JOIN compiler c ON c.id = f.compiler_id").fetchall()
+    counts: dict[int, int] = {}
+    for (cid, family, c_family, _), languages in zip(rows, _json_column([r[3] for r in rows])):
+        if applies(family, bool(c_family), languages, None):
+            counts[cid] = counts.get(cid, 0) + 1
+    return counts
 
 
 def _ingest_command(name: str) -> str:

@@ -138,15 +138,17 @@ def history(rows: list[HistoryEntry]) -> str:
 def versions(rows: list[VersionInfo]) -> str:
     """``flags versions``: one line a compiler.
 
-    From the database: ``gcc-12  12.2.0  408 flags  debian-package: gcc-12-source
-    12.2.0-14+deb12u1 (bookworm)``. With the archive (``--available``): where Debian has
+    From the database: ``gcc-12  12.2.0  410 flags  debian-package: gcc-12-source
+    12.2.0-14+deb12u1 (bookworm); 373 of them C-family`` (every flag stored, other front
+    ends' too; the C family's are what ``flags list`` and the site list). With the archive (``--available``): where Debian has
     it, then what is stored: ``gcc-14  sid 14.4.0-3 (also trixie 14.2.0-19)  not ingested``.
     """
     if not rows:
         return "(no compiler ingested yet)"
     if all(r.available is None and not r.upstream for r in rows):
         return "\n".join(f"{r.name:10} {r.version:10} {r.flags:5} flags  {r.source_kind}: "
-                         f"{r.source}" + (f" ({r.suite})" if r.suite else "") for r in rows)
+                         f"{r.source}" + (f" ({r.suite})" if r.suite else "")
+                         + f"; {r.c_family_flags} of them C-family" for r in rows)
     table = []
     for r in rows:
         a = r.available
@@ -157,7 +159,7 @@ def versions(rows: list[VersionInfo]) -> str:
         if not r.ingested:
             stored = "not ingested"
         else:
-            stored = f"ingested {r.version}, {r.flags} flags"
+            stored = f"ingested {r.version}, {r.flags} flags ({r.c_family_flags} C-family)"
             if r.source_kind != "debian-package":
                 stored += f", {r.source_kind}: {r.source}"
             elif r.current is False:

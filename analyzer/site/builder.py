@@ -19,12 +19,14 @@ import signal as signals
 import sqlite3
 import time
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Callable
 
 from markupsafe import Markup, escape
 
 from flagdb.describe import describe_change
+from flagdb.model import C_FAMILY
 from warnscope.errors import WorkerDied
 
 from analyzer.runtime.executors import LocalExecutor, can_fork, cores
@@ -61,11 +63,34 @@ def environment(build_ref: list[Build]):
             return Markup(f'<a class="flag" href="{escape(root)}{escape(href)}">{escape(typed)}</a>')
         return Markup(f"<code>{escape(typed)}</code>")
 
+    env.filters["when"] = when
+    env.filters["c_family"] = c_family
     env.globals.update(
         flag=flag, typed_flag=typed_flag, yes=yes,
         flag_href=lambda name: build_ref[0].flag_href(name),
         describe_change=describe_change, outcomes=Outcome, signal_name=signal_name)
     return env
+
+
+def when(stamp: str | None) -> Markup:
+    """A stored ISO 8601 time as people write it (``26 Nov 2026 21:46 UTC``), the ISO
+    text kept in ``<time datetime>``; text that does not read as a time is shown as it is."""
+    if not stamp:
+        return Markup("")
+    try:
+        moment = datetime.fromisoformat(stamp)
+    except ValueError:
+        return Markup("{}").format(stamp)
+    zone = "UTC" if moment.utcoffset() == timedelta(0) else moment.strftime("%z") if moment.tzinfo else ""
+    shown = f"{moment.day} {moment:%b %Y %H:%M} {zone}".rstrip()
+    return Markup('<time datetime="{}">{}</time>').format(stamp, shown)
+
+
+def c_family(languages: list[str]) -> list[str]:
+    """A flag's languages as a C-family page shows them: only C, C++ and Objective-C,
+    and none at all when it is for each of them (no other front end's names)."""
+    mine = [lang for lang in C_FAMILY if lang in languages]
+    return [] if not languages or "Common" in languages or len(mine) == len(C_FAMILY) else mine
 
 
 def yes(value: object) -> Markup:

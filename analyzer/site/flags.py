@@ -21,7 +21,7 @@ from flagdb import compare, store
 from flagdb.closure import Index, enabled_by_group, typed_on
 from flagdb.views import alias_map, everything, flag_info, tree_of
 from flagdb.model import CompilerData, Flag, Message
-from flagdb.results import FlagInfo, HistoryEntry, TreeNode
+from flagdb.results import FlagInfo, HistoryEntry, TreeNode, as_typed
 from flagdb.store import CompilerRow
 
 from analyzer.site.slugs import base_slug
@@ -45,6 +45,8 @@ class CompilerView:
     flags: list[FlagInfo]
     #: flag name -> the aliases that spell it
     aliases: dict[str, list[str]]
+    #: flag name -> its entry of :attr:`flags`
+    info: dict[str, FlagInfo] = field(default_factory=dict)
     trees: dict[str, TreeNode] = field(default_factory=dict)
     #: clang: the -Weverything tree; GCC: its "all warnings" set (``flags everything``)
     everything: TreeNode | list[str] = field(default_factory=list)
@@ -71,6 +73,7 @@ def load_compilers(conn: sqlite3.Connection) -> list[CompilerView]:
             flags=[flag_info(index, f) for f in data.flags if index.applies(f, None)],
             aliases=alias_map(index),
         )
+        view.info = {f.name: f for f in view.flags}
         for group in TREE_GROUPS:
             if index.resolve(group) is not None:
                 view.trees[group] = tree_of(index, group)
@@ -135,6 +138,29 @@ class FlagHistory:
     levels: list[Level] = field(default_factory=list)
     #: the diagnostics the flag controls: (diag, severity, text) and the versions having it
     messages: list[Variant] = field(default_factory=list)
+    #: what turns it on and what it turns on (``flags show``'s "enabled by" and the
+    #: edges below it): :class:`Edges` and the versions having them
+    edges: list[Variant] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Edge:
+    """One flag at the other end of an enabling edge, as a flag page shows it: ``name``
+    (its page), ``typed``, and the conditions: ``-Wextra && -Wunused``, ``from -Wformat=2``,
+    ``sets -Wformat=1``."""
+
+    name: str
+    typed: str
+    requires: tuple[str, ...] = ()
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class Edges:
+    """A flag's enabling edges in one version: what turns it on, what it turns on."""
+
+    enabled_by: tuple[Edge, ...]
+    enables: tuple[Edge, ...]
 
 
 def all_names(views: list[CompilerView]) -> list[str]:
@@ -166,9 +192,13 @@ def _details(h: FlagHistory, views: list[CompilerView], flags: list[Flag | None]
     arguments: dict[object, list[str]] = {}
     levels: dict[str, tuple[str, dict[object, list[str]]]] = {}
     messages: dict[object, list[str]] = {}
+    edges: dict[Edges, list[str]] = {}
     for view, flag in zip(views, flags):
         if flag is None:
             continue
+        info = view.info.get(flag.name)
+        if info is not None and (info.enabled_by or info.enables):
+            edges.setdefault(edges_of(info), []).append(view.name)
         if flag.takes_argument:
             arguments.setdefault(flag.argument or "", []).append(view.name)
             for level in levels_of(flag):
@@ -182,6 +212,18 @@ def _details(h: FlagHistory, views: list[CompilerView], flags: list[Flag | None]
     h.levels = [Level(level, typed, [Variant(v, [list(p) for p in e]) for e, v in effects.items()])
                 for level, (typed, effects) in levels.items()]
     h.messages = [Variant(v, m) for m, v in messages.items()]
+    h.edges = [Variant(v, e) for e, v in edges.items()]
+
+
+def edges_of(info: FlagInfo) -> Edges:
+    """``flags show``'s edges of a flag (:func:`flagdb.text.enabled_by`, :func:`flagdb.text.enables`)."""
+    by = [Edge(r.name, r.typed, tuple(r.requires),
+               f"sets {as_typed(info.name, r.value)}" if r.value != "1" or info.takes_argument else "")
+          for r in info.enabled_by]
+    on = [Edge(r.name, r.typed, tuple(r.requires),
+               f"from {info.name}{r.from_level}" if r.from_level is not None else "")
+          for r in info.enables]
+    return Edges(tuple(dict.fromkeys(by)), tuple(dict.fromkeys(on)))
 
 
 def levels_of(flag: Flag) -> list[str]:

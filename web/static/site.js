@@ -18,6 +18,25 @@
       if (count) count.textContent = q ? shown + " of " + rows.length : "";
     });
   }
+  // A wide table's wrapper says that it scrolls sideways (the shadows of style.css show where).
+  var wrappers = document.querySelectorAll(".scroll");
+  function hints() {
+    for (var w = 0; w < wrappers.length; w++) {
+      var box = wrappers[w], hint = box.previousElementSibling;
+      var has = hint && hint.className === "scroll-hint";
+      var wide = box.scrollWidth > box.clientWidth + 1;
+      if (wide && !has) {
+        hint = document.createElement("p");
+        hint.className = "scroll-hint";
+        hint.textContent = "wider than the screen: scroll sideways →";
+        box.parentNode.insertBefore(hint, box);
+      } else if (!wide && has) {
+        hint.parentNode.removeChild(hint);
+      }
+    }
+  }
+  hints();
+  window.addEventListener("resize", hints);
   var search = document.getElementById("search");
   var results = document.getElementById("search-results");
   if (search && results && window.WARNSCOPE_FLAGS) {

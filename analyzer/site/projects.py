@@ -30,6 +30,10 @@ if TYPE_CHECKING:
 
 #: examples of one option shown on a build's page (its JSON has every diagnostic)
 EXAMPLES = 20
+#: changes of one option a diff page shows, and of all options together: an upgrade of a
+#: large project changes thousands of lines (its JSON has every one; the page stays
+#: under a megabyte and quick to open on a phone)
+DIFF_ENTRIES, DIFF_TOTAL = 60, 1500
 #: the id of the examples of diagnostics no option controls (option anchors start ``o-``)
 NO_OPTION = "no-option"
 
@@ -55,6 +59,12 @@ class DiffPage:
 
     stem: str
     diff: Diff
+
+    def shown(self) -> int:
+        """How many changes each option shows at most: :data:`DIFF_ENTRIES`, fewer when
+        so many options changed that all of them would pass :data:`DIFF_TOTAL`."""
+        options = max(1, len(self.diff.by_option))
+        return max(5, min(DIFF_ENTRIES, DIFF_TOTAL // options))
 
 
 @dataclass

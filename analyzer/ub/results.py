@@ -49,7 +49,7 @@ class Outcome(enum.StrEnum):
 
     EXPECTED = ("expected", ".", "var(--ok)")
     COMPLETED = ("completed", "=", "#e6f2e8")
-    UNEXPECTED_OUTPUT = ("unexpected-output", "O", "var(--bad)")
+    UNEXPECTED_OUTPUT = ("unexpected-output", "U", "var(--bad)")  # not "O": it reads as a zero
     CRASH = ("crash", "C", "var(--bad)")
     HANG = ("hang", "H", "var(--hang)")
     NONZERO_EXIT = ("nonzero-exit", "X", "var(--bad)")

@@ -590,3 +590,49 @@ def llvm_orig():
     on a loaded 2-core machine);
     skips where Debian's archive cannot be reached."""
     return _llvm_orig
+
+
+#: what a page of the site must not do to a reader, checked in Chromium (``readable``)
+_UNREADABLE = """() => {
+  const out = [];
+  for (const box of document.querySelectorAll('.scroll')) {
+    const hint = box.previousElementSibling;
+    if (box.scrollWidth > box.clientWidth + 1 && !(hint && hint.className === 'scroll-hint'))
+      out.push('a table wider than its wrapper without the scroll note');
+  }
+  for (const td of document.querySelectorAll('td:not(.linenos)')) {
+    const r = td.getBoundingClientRect(), line = parseFloat(getComputedStyle(td).lineHeight) || 20;
+    if (r.width > 0 && r.width < 80 && r.height > 3.5 * line && td.innerText.trim().length > 16)
+      out.push('a cell wrapped a few letters a line: ' + td.innerText.slice(0, 40));
+  }
+  for (const table of document.querySelectorAll('table')) {
+    const heads = table.tHead ? table.tHead.rows : [];
+    const body = table.tBodies[0];
+    if (heads.length !== 1 || !body || !body.rows.length) continue;
+    const ths = heads[0].cells;
+    if (Array.from(ths).some(th => th.colSpan > 1)) continue;
+    for (const td of body.rows[0].cells) {
+      if (td.classList.contains('num') && td.colSpan === 1 && ths[td.cellIndex] &&
+          getComputedStyle(ths[td.cellIndex]).textAlign !== 'right')
+        out.push('a number under a left-aligned header: ' + ths[td.cellIndex].innerText);
+    }
+  }
+  if (/\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d/.test(document.body.innerText))
+    out.push('a raw ISO time in the text');
+  return out;
+}"""
+
+
+@pytest.fixture(scope="session")
+def readable():
+    """``readable(page, width)``: the open Playwright page of the site reads at ``width``
+    px: nothing wider than the screen, a wide table's wrapper saying it scrolls, no cell
+    wrapped a few letters a line, numbers under right-aligned headers, times as people
+    write them. Returns the page's problems (empty when it reads well)."""
+
+    def check(page, width: int) -> list[str]:
+        wide = page.evaluate("document.documentElement.scrollWidth")
+        problems = [f"the page is {wide} px wide at {width}"] if wide > width else []
+        return problems + page.evaluate(_UNREADABLE)
+
+    return check

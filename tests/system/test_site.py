@@ -512,28 +512,136 @@ def test_overhead_page_shows_its_charts(browser, site):
     assert browser.errors == []
 
 
-#: (file name, page, viewport width) of the screenshots kept in docs/screenshots/
-SCREENSHOTS = (("index.png", "index.html", 1200), ("index-phone.png", "index.html", 390),
-               ("flag.png", "flags/wformat_eq.html", 1200), ("diff.png", "diffs/gcc-11--gcc-12.html", 1200),
-               ("ub-matrix.png", None, 1200), ("overhead.png", "overhead/study-1.html", 1200),
-               ("overhead-phone.png", "overhead/study-1.html", 390))
+def page_kinds(site: Path) -> dict[str, str]:
+    """One page of each kind this site has (the project pages are test_site_warnings.py's)."""
+    ub = _ub_pages(site)
+    kinds = {"index": "index.html", "compiler": "compilers/gcc-12.html",
+             "everything": "compilers/clang-16.everything.html", "flag": "flags/wformat_eq.html",
+             "flags": "flags/index.html", "diffs": "diffs/index.html", "diff": "diffs/gcc-11--gcc-12.html",
+             "projects": "projects/index.html", "ub-index": "ub/index.html",
+             "overhead-index": "overhead/index.html"}
+    if ub:
+        kinds["ub-matrix"], kinds["ub-case"] = ub[0], ub[1]
+    if (site / "overhead/study-1.html").is_file():
+        kinds["overhead-study"] = "overhead/study-1.html"
+    return kinds
+
+
+@pytest.mark.parametrize("width", [1200, 390])
+def test_every_page_kind_reads_at_desktop_and_phone_width(browser, site, readable, width):
+    """Each kind of page at a desktop's and a phone's width: no console error, nothing
+    wider than the screen, wide tables saying they scroll, no cell wrapped a few letters
+    a line, numbers under right-aligned headers, times as people write them."""
+    problems = {}
+    for kind, rel in page_kinds(site).items():
+        page = browser.open(rel, width=width)
+        found = readable(page, width)
+        if found:
+            problems[kind] = found
+        page.close()
+    assert problems == {}
+    assert browser.errors == []
+
+
+def test_no_page_over_a_megabyte(site):
+    pages = html_files(site)
+    assert pages and max(p.stat().st_size for p in pages) < 1_000_000
+
+
+def test_the_index_counts_flags_as_flags_versions_does(site, site_db, capsys):
+    """One flag count everywhere: the index's C-family count is what ``flags list`` lists
+    and ``flags versions`` says, its stored count what ``flags versions`` counts."""
+    assert main(["--db", str(site_db), "flags", "versions", "--json"]) == 0
+    versions = {v["name"]: v for v in json.loads(capsys.readouterr().out)}
+    index = (site / "index.html").read_text()
+    for name, v in versions.items():
+        listed = json.loads((site / f"compilers/{name}.json").read_text())
+        assert len(listed) == v["c_family_flags"] <= v["flags"]
+        row = index[index.index(f'href="compilers/{name}.html"'):]
+        row = row[:row.index("</tr>")]
+        assert f'<td class="num">{v["c_family_flags"]}</td><td class="num">{v["flags"]}</td>' in row
+        assert f'<time datetime="{v["ingested_at"]}">' in row
+    assert versions["gcc-12"]["c_family_flags"] < versions["gcc-12"]["flags"]  # Fortran, Ada …
+
+
+def test_a_compiler_page_lists_only_c_family_languages(site):
+    page = (site / "compilers/gcc-12.html").read_text()
+    table = page[page.index('id="flag-table"'):page.index("</table>")]
+    assert "C++ ObjC++" in table
+    for other in ("Fortran", "Ada", "Go", "D ", "Common"):
+        assert f"<td>{other}" not in table and f" {other}</td>" not in table, other
+
+
+def test_a_flag_page_shows_what_turns_it_on_and_what_it_turns_on(site, site_db):
+    conn = connect(site_db)
+    gcc12 = store.load(conn, "gcc-12")
+    page = (site / "flags/wunused-parameter.html").read_text()
+    edges = page[page.index('id="edges-table"'):]
+    edges = edges[:edges.index("</table>")]
+    shown = views.show(gcc12, "-Wunused-parameter")
+    assert shown.enabled_by and all(f">{r.typed}</a>" in edges for r in shown.enabled_by)
+    page = (site / "flags/wformat_eq.html").read_text()
+    edges = page[page.index('id="edges-table"'):]
+    edges = edges[:edges.index("</table>")]
+    shown = views.show(gcc12, "-Wformat=2")
+    assert shown.enables and all(f">{r.typed}</a>" in edges for r in shown.enables)
+    assert "(from -Wformat=2)" in edges and "(sets -Wformat=1)" in edges
+
+
+def test_the_ub_pages_legend_and_order(site):
+    """The matrix's letters are distinct and none reads as a digit; its legend names
+    each, the warning mark and the control tag; a case page shows its source before
+    what each configuration did, and a control program's code labels are not findings."""
+    from analyzer.ub.results import Outcome
+
+    letters = [o.letter for o in Outcome]
+    assert len(set(letters)) == len(letters) and not set(letters) & set("O0Il1")
+    ub = _ub_pages(site)
+    if not ub:
+        pytest.skip("no UB run in the site's database (gcc-12 is needed)")
+    matrix = (site / ub[0]).read_text()
+    legend = matrix[matrix.index('<ul class="legend"'):]
+    legend = legend[:legend.index("</ul>")]
+    for o in Outcome:
+        assert f'<span class="cell o-{o}">{o.letter}</span> {o}' in legend
+    assert "<sup>w</sup></span> a warning fired" in legend and "control" in legend
+    for case in sorted((site / "ub").glob("*/*.html")):
+        html = case.read_text()
+        assert html.index('id="source"') < html.index("What each configuration did"), case
+        if "no: a control program" in html:
+            assert "not a finding" in html
+            assert '<ul>' not in html[html.index("<table class=\"cells\">"):html.index("</table>")]
+
+
+#: (file name, page kind, viewport width) of the screenshots kept in docs/screenshots/: each
+#: kind of page at a desktop's width and at a phone's (the project pages: test_site_warnings.py)
+SCREENSHOTS = tuple((f"{kind}{suffix}.png", kind, width)
+                    for kind in ("index", "compiler", "everything", "flag", "diffs", "diff", "projects",
+                                 "ub-index", "ub-matrix", "ub-case", "overhead-index", "overhead-study")
+                    for suffix, width in (("", 1200), ("-phone", 390)))
 
 
 def test_screenshots(browser, site, tmp_path_factory):
     """The main pages as a reader sees them, saved for review: into WARNSCOPE_SCREENSHOTS
     if set (``docs/screenshots`` is refreshed that way), else a temporary directory.
-    Palette PNGs (Pillow, which matplotlib brings) keep each file small."""
-    from PIL import Image
-
+    One of each kind of page, at a desktop's width and at a phone's."""
     shots = Path(os.environ.get("WARNSCOPE_SCREENSHOTS") or tmp_path_factory.mktemp("shots"))
     shots.mkdir(parents=True, exist_ok=True)
-    ub = _ub_pages(site)
+    taken = take_screenshots(browser.open, page_kinds(site), SCREENSHOTS, shots)
+    assert "index.png" in taken and "diff.png" in taken and "index-phone.png" in taken
+    print(f"screenshots in {shots}: {', '.join(taken)}")
+
+
+def take_screenshots(open_page, kinds: dict[str, str], wanted, shots: Path) -> list[str]:
+    """The screenshots of ``wanted`` (file, page kind, width) whose kind the site has, as
+    palette PNGs (Pillow, which matplotlib brings) under 300 KB each; their names."""
+    from PIL import Image
+
     taken = []
-    for name, rel, width in SCREENSHOTS:
-        rel = rel or (ub[0] if ub else None)
-        if rel is None or not (site / rel).is_file():
+    for name, kind, width in wanted:
+        if kind not in kinds:
             continue
-        page = browser.open(rel, width=width)
+        page = open_page(kinds[kind], width=width)
         page.set_viewport_size({"width": width, "height": 844 if width < 600 else 900})
         path = shots / name
         page.screenshot(path=str(path))
@@ -541,8 +649,7 @@ def test_screenshots(browser, site, tmp_path_factory):
         Image.open(path).convert("RGB").quantize(colors=128).save(path, optimize=True)
         assert path.stat().st_size < 300_000, name
         taken.append(name)
-    assert "index.png" in taken and "diff.png" in taken
-    print(f"screenshots in {shots}: {', '.join(taken)}")
+    return taken
 
 
 def test_phone_width_does_not_overflow(browser, site):

@@ -601,7 +601,9 @@ _UNREADABLE = """() => {
       out.push('a table wider than its wrapper without the scroll note');
   }
   for (const td of document.querySelectorAll('td:not(.linenos)')) {
-    const r = td.getBoundingClientRect(), line = parseFloat(getComputedStyle(td).lineHeight) || 20;
+    const text = document.createRange();
+    text.selectNodeContents(td);
+    const r = text.getBoundingClientRect(), line = parseFloat(getComputedStyle(td).lineHeight) || 20;
     if (r.width > 0 && r.width < 80 && r.height > 3.5 * line && td.innerText.trim().length > 16)
       out.push('a cell wrapped a few letters a line: ' + td.innerText.slice(0, 40));
   }
@@ -636,3 +638,31 @@ def readable():
         return problems + page.evaluate(_UNREADABLE)
 
     return check
+
+
+
+@pytest.fixture(scope="session")
+def take_screenshots():
+    """``take_screenshots(open_page, kinds, wanted, shots)``: the site's screenshots kept
+    in docs/screenshots (test_site.py, test_site_warnings.py)."""
+    return _take_screenshots
+
+
+def _take_screenshots(open_page, kinds: dict[str, str], wanted, shots: Path) -> list[str]:
+    """The screenshots of ``wanted`` (file, page kind, width) whose kind the site has, as
+    palette PNGs (Pillow, which matplotlib brings) under 300 KB each; their names."""
+    from PIL import Image
+
+    taken = []
+    for name, kind, width in wanted:
+        if kind not in kinds:
+            continue
+        page = open_page(kinds[kind], width=width)
+        page.set_viewport_size({"width": width, "height": 844 if width < 600 else 900})
+        path = shots / name
+        page.screenshot(path=str(path))
+        page.close()
+        Image.open(path).convert("RGB").quantize(colors=128).save(path, optimize=True)
+        assert path.stat().st_size < 300_000, name
+        taken.append(name)
+    return taken

@@ -621,7 +621,7 @@ SCREENSHOTS = tuple((f"{kind}{suffix}.png", kind, width)
                     for suffix, width in (("", 1200), ("-phone", 390)))
 
 
-def test_screenshots(browser, site, tmp_path_factory):
+def test_screenshots(browser, site, tmp_path_factory, take_screenshots):
     """The main pages as a reader sees them, saved for review: into WARNSCOPE_SCREENSHOTS
     if set (``docs/screenshots`` is refreshed that way), else a temporary directory.
     One of each kind of page, at a desktop's width and at a phone's."""
@@ -631,25 +631,6 @@ def test_screenshots(browser, site, tmp_path_factory):
     assert "index.png" in taken and "diff.png" in taken and "index-phone.png" in taken
     print(f"screenshots in {shots}: {', '.join(taken)}")
 
-
-def take_screenshots(open_page, kinds: dict[str, str], wanted, shots: Path) -> list[str]:
-    """The screenshots of ``wanted`` (file, page kind, width) whose kind the site has, as
-    palette PNGs (Pillow, which matplotlib brings) under 300 KB each; their names."""
-    from PIL import Image
-
-    taken = []
-    for name, kind, width in wanted:
-        if kind not in kinds:
-            continue
-        page = open_page(kinds[kind], width=width)
-        page.set_viewport_size({"width": width, "height": 844 if width < 600 else 900})
-        path = shots / name
-        page.screenshot(path=str(path))
-        page.close()
-        Image.open(path).convert("RGB").quantize(colors=128).save(path, optimize=True)
-        assert path.stat().st_size < 300_000, name
-        taken.append(name)
-    return taken
 
 
 def test_phone_width_does_not_overflow(browser, site):

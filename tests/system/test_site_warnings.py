@@ -217,6 +217,59 @@ def test_a_flag_page_fires_on_real_code_with_its_examples(browser):
     page.close()
 
 
+#: one page of each kind of the warnings side
+PROJECT_KINDS = {"projects": "projects/index.html", "project": f"projects/{SLUG}.html",
+                 "project-build": f"projects/{SLUG}/gcc-12.upgrade.html",
+                 "project-diff": f"projects/{SLUG}/gcc-11--gcc-12.upgrade.html"}
+
+
+@pytest.mark.parametrize("width", [1200, 390])
+def test_project_pages_read_at_desktop_and_phone_width(browser, readable, width):
+    problems = {}
+    for kind, rel in PROJECT_KINDS.items():
+        page = browser(rel, width=width)
+        found = readable(page, width)
+        if found:
+            problems[kind] = found
+        page.close()
+    assert problems == {}
+
+
+def test_project_screenshots(browser, tmp_path_factory, take_screenshots):
+    """The project pages' screenshots beside test_site.py's (WARNSCOPE_SCREENSHOTS)."""
+    import os
+
+    shots = Path(os.environ.get("WARNSCOPE_SCREENSHOTS") or tmp_path_factory.mktemp("shots"))
+    shots.mkdir(parents=True, exist_ok=True)
+    wanted = [(f"{kind}{suffix}.png", kind, width) for kind in ("project", "project-build", "project-diff")
+              for suffix, width in (("", 1200), ("-phone", 390))]
+    assert len(take_screenshots(lambda rel, width: browser(rel, width=width), PROJECT_KINDS,
+                                wanted, shots)) == 6
+
+
+def test_a_large_upgrade_stays_under_a_megabyte_with_the_rest_in_its_json(wn_db, tmp_path, capsys):
+    """Thousands of new diagnostics in one upgrade: the diff page shows the first of each
+    option and says how many more its JSON holds; no page passes a megabyte."""
+    db = tmp_path / "big.db"
+    shutil.copy(wn_db, db)
+    raw = sqlite3.connect(db)
+    raw.executemany("INSERT INTO wn_diag (build_id, option, severity, file, line, col, message, printed) "
+                    "SELECT id, ?, 'warning', ?, ?, 1, ?, 1 FROM wn_build WHERE compiler = 'gcc-12'",
+                    [(f"-Wshadow" if n % 3 else "-Wconversion", f"src/file{n % 97}.c", n,
+                      f"a long message number {n} " + "x" * 200) for n in range(8000)])
+    raw.commit()
+    raw.close()
+    out = tmp_path / "site"
+    builder.build(connect(db), out)
+    assert max(p.stat().st_size for p in out.rglob("*.html")) < 1_000_000
+    diff = json.loads((out / f"projects/{SLUG}/gcc-11--gcc-12.upgrade.json").read_text())
+    assert diff["added"] > 8000
+    page = (out / f"projects/{SLUG}/gcc-11--gcc-12.upgrade.html").read_text()
+    shadow = next(o for o in diff["by_option"] if o["option"] == "-Wshadow")
+    assert f"… and {len(shadow['entries']) - 60} more of -Wshadow in the" in page
+    assert 'href="gcc-11--gcc-12.upgrade.json"' in page
+
+
 def test_phone_width_does_not_overflow(browser):
     for rel in (f"projects/{SLUG}.html", f"projects/{SLUG}/gcc-11--gcc-12.upgrade.html",
                 f"projects/{SLUG}/gcc-12.upgrade.html", "flags/wunused-variable.html", "projects/index.html"):

@@ -83,12 +83,12 @@ class CompilerId:
             if name in FAMILIES and _number(major) and int(major) and (not dot or _number(minor)):
                 why = cls(name, int(major), int(minor) if dot else None).naming_problem()
                 guess = cls.guess(text)
-                raise BadInput(f"unknown compiler id {text!r}: {why}"
+                raise BadInput(f"unknown compiler id '{text}': {why}"
                                + (f": did you mean {guess}?" if guess else "")) from None
             guess = cls.guess(text)
             if guess is not None:
-                raise BadInput(f"unknown compiler id {text!r}: did you mean {guess}?") from None
-            raise BadInput(f"unknown compiler id {text!r}: expected gcc-N, clang-N or "
+                raise BadInput(f"unknown compiler id '{text}': did you mean {guess}?") from None
+            raise BadInput(f"unknown compiler id '{text}': expected gcc-N, clang-N or "
                            "apple-clang-N.M (e.g. gcc-12, gcc-4.4, clang-16, clang-3.8, "
                            "apple-clang-10.0)") from None
 

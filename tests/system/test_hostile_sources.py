@@ -84,8 +84,12 @@ def member(name: str, kind: bytes = tarfile.REGTYPE, linkname: str = "") -> tarf
 
 
 def leftovers(cache: Path) -> list[Path]:
-    """Files an extraction left in the cache (lock files are kept on purpose)."""
-    return [p for p in cache.rglob("*") if not p.is_dir() and p.suffix != ".lock"] if cache.exists() else []
+    """Files an extraction left in the cache (lock files are kept on purpose, and so is
+    the tarball's remembered SHA-256, ``sources/sha256/``: a digest under the file's
+    identity, nothing of its contents)."""
+    memos = cache / "sources" / "sha256"
+    return [p for p in cache.rglob("*") if not p.is_dir() and p.suffix != ".lock"
+            and p.parent != memos] if cache.exists() else []
 
 
 @pytest.fixture

@@ -59,7 +59,7 @@ def main() -> None:
         print(f"cold (compile + run, empty cache): 1 run of {s.cells_run} cells "
               f"({s.compiled} compiled): wall {m.wall:.1f} s, CPU user+sys {m.cpu:.1f} s, "
               f"{s.cells_run / m.wall:.1f} cells/s  (goal >= 15)")
-        print(f"  outcomes: {s.outcomes}")
+        print(f"  outcomes: { {str(k): v for k, v in s.outcomes.items()} }")
         s, m = timed_run(Path(tmp) / "warm.db")
         print(f"warm compile cache, empty database (run only): 1 run of {s.cells_run} cells "
               f"({s.compiled} compiled): wall {m.wall:.1f} s, CPU user+sys {m.cpu:.1f} s, "

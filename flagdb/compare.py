@@ -186,21 +186,26 @@ def history(conn: sqlite3.Connection, typed: str) -> list[HistoryEntry]:
     """
     entries = histories(conn, [typed])[typed]
     if entries and not any(e.present for e in entries):
-        hint = _closest(conn, typed)
-        raise BadInput(f"no ingested version has a warning flag {typed} "
-                       f"({entries[0].compiler} … {entries[-1].compiler})"
-                       + (f": did you mean {hint}?" if hint else ""))
+        raise _no_such_flag(conn, typed, [e.compiler for e in entries])
     return entries
 
 
 def versions_having(conn: sqlite3.Connection, typed: str) -> list[CompilerData]:
     """Every ingested version that has the flag ``typed``, oldest first; none having it
     is the error :func:`history` gives, with the closest flag."""
-    out = [data for row in store.compilers(conn)
-           if Index(data := store.load(conn, row.name)).resolve(typed) is not None]
-    if not out:
-        history(conn, typed)  # the error that names the flag meant
+    rows = store.compilers(conn)
+    out = [data for row in rows if Index(data := store.load(conn, row.name)).resolve(typed) is not None]
+    if not out and rows:
+        raise _no_such_flag(conn, typed, [r.name for r in rows])
     return out
+
+
+def _no_such_flag(conn: sqlite3.Connection, typed: str, versions: list[str]) -> BadInput:
+    """The error for a flag none of ``versions`` (the ingested ones, oldest first) has,
+    naming the closest flag of the newest versions (``-Wshadw``: did you mean -Wshadow?)."""
+    hint = _closest(conn, typed)
+    return BadInput(f"no ingested version has a warning flag {typed} ({versions[0]} … {versions[-1]})"
+                    + (f": did you mean {hint}?" if hint else ""))
 
 
 def _closest(conn: sqlite3.Connection, typed: str) -> str | None:

@@ -95,6 +95,49 @@ def _child(*args: str | bytes, env: dict | None = None, prefix: tuple = (),
     return subprocess.run(cmd, cwd=ROOT, env=full_env, capture_output=True, timeout=timeout)
 
 
+def _on_terminal(*args: str, env: dict | None = None, keyboard: bool = False,
+                 timeout: float = 120) -> tuple[int, bytes]:
+    """Run the CLI with stdout and stderr (and with ``keyboard`` stdin too) on a new
+    pseudo-terminal; return its exit status and every byte the terminal received."""
+    import pty
+    import select
+    import time
+
+    leader, follower = pty.openpty()
+    cmd = [sys.executable, "-c", "import sys; from analyzer.cli import main; sys.exit(main())", *args]
+    proc = subprocess.Popen(cmd, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})},
+                            stdin=follower if keyboard else subprocess.DEVNULL,
+                            stdout=follower, stderr=follower)
+    os.close(follower)
+    received = bytearray()
+    deadline = time.monotonic() + timeout
+    try:
+        while time.monotonic() < deadline:
+            ready, _, _ = select.select([leader], [], [], 1.0)
+            if not ready:
+                if proc.poll() is not None:
+                    break
+                continue
+            try:
+                chunk = os.read(leader, 65536)
+            except OSError:  # EIO: the last writer closed the terminal
+                break
+            if not chunk:
+                break
+            received += chunk
+    finally:
+        os.close(leader)
+    return proc.wait(timeout=30), bytes(received)
+
+
+@pytest.fixture(scope="session")
+def on_terminal():
+    """``on_terminal(*args, env=, keyboard=, timeout=)``: the CLI in a child on a
+    pseudo-terminal (stdin too with ``keyboard``); returns (exit status, every byte the
+    terminal received)."""
+    return _on_terminal
+
+
 @pytest.fixture(scope="session")
 def warnscope():
     """``warnscope(*args, env=, prefix=, timeout=)``: the CLI in a child process (arguments

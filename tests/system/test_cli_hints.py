@@ -159,33 +159,7 @@ def test_completion_offers_compiler_ids_flags_cases_and_projects(warnscope, gcc_
     assert _complete(warnscope, tmp_path / "none.db", "warnscope flags tree gc") == []
 
 
-def _on_a_terminal(args: list[str], env: dict[str, str]) -> bytes:
-    """What the CLI writes to a terminal (a pseudo-terminal as its stdout and stderr)."""
-    import os
-    import pty
-    import subprocess
-    import sys
-
-    main_fd, child_fd = pty.openpty()
-    proc = subprocess.Popen([sys.executable, "-c", "import sys; from analyzer.cli import main; sys.exit(main())",
-                             *args], stdin=child_fd, stdout=child_fd, stderr=child_fd,
-                            env={**os.environ, "PYTHONPATH": str(ROOT), **env}, cwd=ROOT)
-    os.close(child_fd)
-    out = b""
-    while True:
-        try:
-            chunk = os.read(main_fd, 65536)
-        except OSError:   # EIO: the child closed the terminal
-            break
-        if not chunk:
-            break
-        out += chunk
-    proc.wait(timeout=120)
-    os.close(main_fd)
-    return out
-
-
-def test_a_terminal_gets_a_pager_and_colour_a_pipe_plain_text(warnscope, gcc_db, tmp_path):
+def test_a_terminal_gets_a_pager_and_colour_a_pipe_plain_text(warnscope, on_terminal, gcc_db, tmp_path):
     """Output longer than the terminal goes through $PAGER when stdout is a terminal;
     an error's prefix is coloured there; in a pipe, the same command prints plain text."""
     paged = tmp_path / "paged.txt"
@@ -193,23 +167,23 @@ def test_a_terminal_gets_a_pager_and_colour_a_pipe_plain_text(warnscope, gcc_db,
     pager.write_text(f"#!/bin/sh\ncat > {paged}\n")
     pager.chmod(0o755)
     env = {"WARNSCOPE_DB": str(gcc_db), "LINES": "20", "COLUMNS": "100", "PAGER": str(pager)}
-    shown = _on_a_terminal(["flags", "list", "gcc-12"], env)
+    shown = on_terminal("flags", "list", "gcc-12", env=env, keyboard=True)[1]
     piped = warnscope("flags", "list", "gcc-12", env={"WARNSCOPE_DB": str(gcc_db)})
     assert paged.read_bytes() == piped.stdout and piped.stdout.count(b"\n") > 100
     assert b"-Wshadow" not in shown and b"\x1b" not in piped.stdout
-    error = _on_a_terminal(["flags", "list", "gcc13"], env)
+    error = on_terminal("flags", "list", "gcc13", env=env, keyboard=True)[1]
     assert b"\x1b[31m" in error and b"unknown compiler id 'gcc13'" in error
     plain = warnscope("flags", "list", "gcc13", env={"WARNSCOPE_DB": str(gcc_db)})
     assert plain.stderr.startswith(b"warnscope: error: unknown compiler id")
-    short = _on_a_terminal(["flags", "history", "-Wshadow"], {**env, "PAGER": "false"})
+    short = on_terminal("flags", "history", "-Wshadow", env={**env, "PAGER": "false"}, keyboard=True)[1]
     assert b"present in every ingested version" in short   # shorter than the terminal: no pager
 
 
-def test_an_ingest_says_what_it_is_doing_on_a_terminal_only(warnscope, gcc_db_copy):
+def test_an_ingest_says_what_it_is_doing_on_a_terminal_only(warnscope, on_terminal, gcc_db_copy):
     """On a terminal, an ingest shows each step on one line that is erased before its
     result is printed; in a pipe, standard error stays empty."""
     env = {"WARNSCOPE_DB": str(gcc_db_copy), "COLUMNS": "100"}
-    shown = _on_a_terminal(["flags", "ingest", "gcc-12"], env).decode()
+    shown = on_terminal("flags", "ingest", "gcc-12", env=env, keyboard=True)[1].decode()
     assert "\r\x1b[Kgcc-12: reading the option files of gcc-12-source" in shown
     assert "\r\x1b[Kgcc-12: storing" in shown
     assert re.search(r"\r\x1b\[Kgcc-12: (unchanged|replaced)", shown), shown

@@ -10,17 +10,10 @@ shown the same way.
 from __future__ import annotations
 
 import os
-import pty
 import re
-import select
-import subprocess
-import sys
-import time
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
 #: OSC 52 (write "Hello" to the clipboard, BEL-terminated) and CSI 2J (clear the screen)
 CLIPBOARD = "\x1b]52;c;SGVsbG8=\x07"
 CLEAR = "\x1b[2J"
@@ -39,35 +32,6 @@ int main(void) {{ puts("ok"); return 0; }}
 needs_gcc = pytest.mark.skipif(not os.path.exists("/usr/bin/gcc-12"), reason="needs gcc-12")
 
 
-def on_terminal(*args: str, timeout: float = 120) -> tuple[int, bytes]:
-    """Run the CLI with stdout and stderr on a new pseudo-terminal; return its exit
-    status and every byte the terminal received."""
-    leader, follower = pty.openpty()
-    cmd = [sys.executable, "-c", "import sys; from analyzer.cli import main; sys.exit(main())", *args]
-    proc = subprocess.Popen(cmd, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)},
-                            stdin=subprocess.DEVNULL, stdout=follower, stderr=follower)
-    os.close(follower)
-    received = bytearray()
-    deadline = time.monotonic() + timeout
-    try:
-        while time.monotonic() < deadline:
-            ready, _, _ = select.select([leader], [], [], 1.0)
-            if not ready:
-                if proc.poll() is not None:
-                    break
-                continue
-            try:
-                chunk = os.read(leader, 65536)
-            except OSError:  # EIO: the last writer closed the terminal
-                break
-            if not chunk:
-                break
-            received += chunk
-    finally:
-        os.close(leader)
-    return proc.wait(timeout=30), bytes(received)
-
-
 def assert_harmless(received: bytes) -> None:
     """None of the hostile sequences, nor a BEL, reached the terminal raw."""
     assert CLIPBOARD.encode() not in received and b"\x1b]52" not in received
@@ -76,7 +40,7 @@ def assert_harmless(received: bytes) -> None:
 
 
 @needs_gcc
-def test_metadata_controls_reach_the_terminal_visible(tmp_path):
+def test_metadata_controls_reach_the_terminal_visible(tmp_path, on_terminal):
     (tmp_path / "corpus" / "hostile").mkdir(parents=True)
     (tmp_path / "corpus" / "hostile" / "clipboard.c").write_text(PROGRAM)
     db = str(tmp_path / "ub.db")
@@ -92,7 +56,7 @@ def test_metadata_controls_reach_the_terminal_visible(tmp_path):
     assert b"hostile/clipboard" in received
 
 
-def test_an_error_naming_a_hostile_path_is_one_visible_line(tmp_path):
+def test_an_error_naming_a_hostile_path_is_one_visible_line(tmp_path, on_terminal):
     """The corpus path itself holds the escapes; it is not there, so the run stops with
     one error line that names it visibly (and no database is made)."""
     corpus = tmp_path / f"corpus{CLIPBOARD}{CLEAR}\nnext"

@@ -17,7 +17,7 @@ from analyzer.runtime.toolchain import resolve
 from analyzer.ub import why as ub_why
 from analyzer.ub.corpus import bundled_corpus, load_case
 from analyzer.ub.jobs import CellJob, CellResult, execute
-from analyzer.ub.results import WhyStatus
+from analyzer.ub.results import WhyStatus, cause_from_plain
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "ub"
 LOOP = "signed-integer-overflow/loop"
@@ -184,17 +184,52 @@ def test_run_why_stores_each_divergent_cells_cause(loop, cli_at, tmp_path):
     matrix = next(p for p in (site / "ub").glob("*.html") if p.name != "index.html")
     assert "; why: exit 48 at -O2; pass " in matrix.read_text()
     _in_a_browser(page)
+    _matrix_hover_in_a_browser(matrix, {"gcc-12": gcc, "clang-16": clang})
 
 
-def _in_a_browser(page_path: Path) -> None:
-    """The case page in Debian's chromium: the list of causes is shown, each cause beside
-    its cell's labels, and nothing on the page fails or reaches off the site."""
+def _chromium():
+    """Debian's chromium under Playwright (skips where either is missing)."""
     if not CHROMIUM.exists():
         pytest.skip("Debian's chromium is not installed (/usr/bin/chromium)")
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
         pytest.skip("playwright for Python is not installed")
+    return sync_playwright
+
+
+def _matrix_hover_in_a_browser(matrix_path: Path, causes: dict[str, dict]) -> None:
+    """The matrix in Debian's chromium: hovering the loop's -O2 cell of each compiler
+    gives, in its title, that cell's cause exactly as ``ub report --json`` has it (the
+    quotes of its outputs escaped in the HTML and read back whole); its -O0 cell, which
+    does not diverge, has no cause."""
+    sync_playwright = _chromium()
+    errors: list[str] = []
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM))
+        page = browser.new_page()
+        page.route(re.compile(r"^(?!file://).*"), lambda route: route.abort())
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(matrix_path.resolve().as_uri())
+        row = page.locator("#matrix tbody tr", has_text=LOOP)
+        for compiler, why in causes.items():
+            summary = cause_from_plain(why).summary
+            assert '"' in summary or "'" in summary  # something the attribute must escape
+            cell = row.locator(f'td.cell[title^="{compiler} -O2:"]')
+            cell.hover()
+            title = cell.get_attribute("title")
+            assert title.startswith(f"{compiler} -O2: ") and title.endswith(f"; why: {summary}"), title
+            plain = row.locator(f'td.cell[title^="{compiler} -O0:"]').get_attribute("title")
+            assert "why:" not in plain, plain
+        browser.close()
+    assert errors == []
+
+
+def _in_a_browser(page_path: Path) -> None:
+    """The case page in Debian's chromium: the list of causes is shown, each cause beside
+    its cell's labels, and nothing on the page fails or reaches off the site."""
+    sync_playwright = _chromium()
     errors: list[str] = []
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=str(CHROMIUM))

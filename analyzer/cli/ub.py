@@ -16,7 +16,7 @@ from analyzer.runtime import progress as progress_mod
 from analyzer.sandbox import runner as sandbox
 from analyzer.cli import common, complete, options
 from analyzer.cli.output import echo
-from analyzer.runtime.executors import check_scheduler
+from analyzer.runtime.executors import check_scheduler, check_workers
 from analyzer.runtime.toolchain import canonical
 from analyzer.ub import report as ub_report
 from analyzer.ub import report_text
@@ -237,7 +237,11 @@ def _detector_tools(tools: str) -> list[Tool]:
 
 @ub.command("why")
 @click.argument("case_id", shell_complete=complete.cases)
-@click.option("--compiler", required=True, help="The cell's compiler: gcc-12, clang-16.",
+@click.option("--compiler", default=None, help="The cell's compiler: gcc-12, clang-16.",
+              shell_complete=complete.compilers)
+@click.option("--compilers", default=None,
+              help="Comma-separated compilers instead: a table of the cause per version, "
+                   "saying where it changes (gcc-9,gcc-10,...).",
               shell_complete=complete.compilers)
 @click.option("--levels", "--level", "level", required=True, help="The cell's level (O2 or -O2).")
 @click.option("--flags", "cell_flags", default="", help="The cell's extra flag set, if any.")
@@ -247,22 +251,30 @@ def _detector_tools(tools: str) -> list[Tool]:
               help="Runs per build (two tell an unstable outcome).")
 @click.option("--timeout", type=options.SECONDS, default=sandbox.Limits().timeout, show_default=True,
               help="Wall-clock seconds per run before it counts as a hang.")
+@click.option("-j", "--jobs", type=options.WORKERS, default=None,
+              help="With --compilers: searches at once (default 2 per core).")
 @click.option("--no-cache", is_flag=True, help="Search again even if the answer is cached.")
 @common.json_option("Print the cause as JSON.")
-def why_cmd(case_id, compiler, level, cell_flags, corpus_dir, runs, timeout, no_cache,
-            as_json) -> None:
+def why_cmd(case_id, compiler, compilers, level, cell_flags, corpus_dir, runs, timeout, jobs,
+            no_cache, as_json) -> None:
     """Why a cell diverges: the flag or pass that changes its behaviour from -O0's
     (clang: opt-bisect; GCC: the level's flags, then its passes), and which UB-guard
-    switches restore it. Each step is a sandboxed compile and run like a cell's."""
+    switches restore it. Each step is a sandboxed compile and run like a cell's.
+    With --compilers, the same for each compiler, as a table per version."""
     from analyzer.ub import why as ub_why
     from analyzer.ub import why_text
+    if (compiler is None) == (compilers is None):
+        raise BadInput("give the cell's compiler: --compiler gcc-12, or --compilers "
+                       "gcc-12,clang-16 for a table")
     sandbox.prepare_soon()
     corpus_dir = corpus_dir or str(bundled_corpus())
-    corpus, (tc,), (lvl,) = ub_run.validate(corpus_dir, [compiler], [level])
-    case = next((c for c in corpus.cases if c.id == case_id), None)
-    if case is None:
-        raise BadInput(f"no case {case_id!r} in {corpus_dir}")
     limits = sandbox.Limits(timeout=timeout, cpu=max(1, math.ceil(timeout) + 1))
+    if compilers is not None:
+        _why_table(case_id, compilers, level, cell_flags, corpus_dir, runs, limits, jobs,
+                   no_cache, as_json)
+        return
+    corpus, (tc,), (lvl,) = ub_run.validate(corpus_dir, [compiler], [level])
+    case = _case(corpus, case_id, corpus_dir)
     sandbox.prepare()
     cause = ub_why.why(case, tc, lvl, tuple(cell_flags.split()), runs, limits,
                        cached=not no_cache)
@@ -270,3 +282,29 @@ def why_cmd(case_id, compiler, level, cell_flags, corpus_dir, runs, timeout, no_
         echo(to_json(cause))
     else:
         echo(why_text.render(cause), nl=False)
+
+
+def _case(corpus, case_id: str, corpus_dir: str):
+    case = next((c for c in corpus.cases if c.id == case_id), None)
+    if case is None:
+        raise BadInput(f"no case {case_id!r} in {corpus_dir}")
+    return case
+
+
+def _why_table(case_id, compilers, level, cell_flags, corpus_dir, runs, limits, jobs,
+               no_cache, as_json) -> None:
+    """``ub why --compilers``: every id is checked (an unknown one is bad input); one
+    not installed here is a row whose cause is unknown."""
+    from analyzer.ub import why_table, why_text
+    names = list(dict.fromkeys(canonical(c) for c in compilers.split(",") if c.strip()))
+    if not names:
+        raise BadInput("no compilers given")
+    check_workers(jobs)
+    corpus = load_corpus(corpus_dir)
+    case = _case(corpus, case_id, corpus_dir)
+    t = why_table.table(case, names, normalize_level(level), tuple(cell_flags.split()), runs,
+                        limits, jobs, cached=not no_cache)
+    if as_json:
+        echo(to_json(t))
+    else:
+        echo(why_text.render_table(t), nl=False)

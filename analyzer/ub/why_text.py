@@ -1,7 +1,13 @@
-"""``ub why`` as text: one renderer over :class:`~analyzer.ub.results.Cause`."""
+"""``ub why`` as text: one renderer over :class:`~analyzer.ub.results.Cause`, one over
+:class:`~analyzer.ub.why_table.WhyTable` (``--compilers``)."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from analyzer.ub.results import Cause, WhyStatus, pass_place
+
+if TYPE_CHECKING:
+    from analyzer.ub.why_table import WhyTable
 
 
 def render(c: Cause) -> str:
@@ -48,3 +54,23 @@ def _method(c: Cause) -> str:
         return (f"no flag set of the {c.flags_total} flags {c.level} adds; delta debugging "
                 f"over {c.passes_total} passes")
     return c.method
+
+
+def render_table(t: "WhyTable") -> str:
+    """``ub why --compilers``: a row per compiler (a Markdown table, legible as text),
+    its last column saying where the cause changes from the version before."""
+    head = ["compiler", "version", "-O0", t.level, "cause", "UB guards restoring -O0",
+            "probes (bound)", "against the version before"]
+    rows = [[r.compiler, r.cause.compiler_version,
+             r.cause.baseline.said if r.cause.baseline else "",
+             r.cause.observed.said if r.cause.observed else "", r.what, r.guards,
+             f"{r.cause.probes} ({r.cause.bound})", r.change] for r in t.rows]
+    lines = [f"{t.case} at {t.level}: the cause per compiler version", ""]
+    lines.append(_row(head))
+    lines.append(_row(["---"] * len(head)))
+    lines += [_row(r) for r in rows]
+    return "\n".join(lines) + "\n"
+
+
+def _row(cells: list[str]) -> str:
+    return "| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |"

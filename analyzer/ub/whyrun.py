@@ -32,6 +32,8 @@ class WhyJob:
     limits: sandbox.Limits
     #: the key of the stored cell it explains
     key: str
+    #: False: search again even if the answer is cached
+    cached: bool = True
 
 
 def divergent(cells: list[CellRecord]) -> list[CellRecord]:
@@ -66,7 +68,7 @@ def execute(job: WhyJob) -> tuple[str, Cause] | JobFailure:
     """One search, in a worker: (the cell's key, its cause), or why there is none."""
     try:
         return job.key, ub_why.why(job.case, job.compiler, job.level, job.flags, job.runs,
-                                   job.limits)
+                                   job.limits, cached=job.cached)
     except Exception as exc:  # noqa: BLE001 - a failed search is reported, not fatal
         return JobFailure.of(CellRef("cell", job.compiler.name, job.case.id,
                                      " ".join((job.level, *job.flags))), "why", exc)

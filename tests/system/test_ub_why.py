@@ -117,6 +117,36 @@ def test_causes_it_cannot_find_are_said(cli_at, tmp_path):
     assert json.loads(out)["status"] == "same"
 
 
+def test_a_table_across_compilers(loop, cli_at, tmp_path):
+    """``--compilers``: a row per compiler in listing order, each the very cause ``ub why
+    --compiler`` gives for it; a compiler not installed is a row whose cause is unknown,
+    saying so, compared with nothing."""
+    cli = cli_at(tmp_path / "x.db")
+    code, out, err = cli("ub", "why", LOOP, "--compilers", "clang-16,gcc-99,gcc-12",
+                         "--level", "O2", "--json")
+    assert code == 0, err
+    rows = json.loads(out)["rows"]
+    assert [r["compiler"] for r in rows] == ["gcc-12", "gcc-99", "clang-16"]
+    for r in (rows[0], rows[2]):
+        code, out, err = cli("ub", "why", LOOP, "--compiler", r["compiler"], "--level", "O2",
+                             "--json")
+        assert code == 0 and r["cause"] == json.loads(out), err
+        assert r["cause"]["status"] == "explained" and r["change"] == ""
+        assert r["guards"] == "-fwrapv, -fno-strict-overflow"
+    assert rows[0]["what"] == " ".join(rows[0]["cause"]["flags"])
+    assert rows[2]["what"].startswith(rows[2]["cause"]["passes"][0]["name"] + " on main -> ")
+    assert rows[1]["cause"]["status"] == "unknown" and rows[1]["change"] == ""
+    assert rows[1]["what"].startswith("cause unknown: compiler gcc-99 is not installed")
+    code, out, err = cli("ub", "why", LOOP, "--compilers", "gcc-12,gcc-99", "--level", "O2")
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[0] == f"{LOOP} at -O2: the cause per compiler version"
+    assert lines[2].startswith("| compiler | version | -O0 | -O2 | cause |")
+    assert lines[4].startswith("| gcc-12 | gcc-12 (Debian ") and f"| {rows[0]['what']} |" in lines[4]
+    assert lines[5].startswith("| gcc-99 |  |  |  | cause unknown: compiler gcc-99 is not installed")
+    assert not (tmp_path / "x.db").exists()
+
+
 def test_clang_listing_is_read():
     passes = ub_why.parse_bisect(
         "BISECT: running pass (7) EarlyCSEPass on main\n"
@@ -138,6 +168,10 @@ def test_clang_listing_is_read():
     ([LOOP, "--compiler", "gcc-12", "--level", "O2", "--timeout", "-1"], "--timeout"),
     ([LOOP, "--compiler", "gcc-12", "--level", "O2", "--corpus", "/nonexistent"], "nonexistent"),
     ([LOOP, "--level", "O2"], "--compiler"),
+    ([LOOP, "--compiler", "gcc-12", "--compilers", "gcc-12", "--level", "O2"], "--compilers"),
+    ([LOOP, "--compilers", "gcc-12,icc-16", "--level", "O2"], "unknown compiler id"),
+    ([LOOP, "--compilers", ",", "--level", "O2"], "no compilers given"),
+    (["no/such-case", "--compilers", "gcc-12", "--level", "O2"], "no case 'no/such-case'"),
 ])
 def test_bad_input_is_one_line(args, words, cli_at, tmp_path):
     code, out, err = cli_at(tmp_path / "x.db")("ub", "why", *args)

@@ -60,7 +60,7 @@ from pathlib import Path
 from typing import Iterator, Sequence
 
 from warnscope import processes
-from warnscope.errors import WarnscopeError
+from warnscope.errors import NotInstalled, ToolFailed
 from warnscope.locks import flocked
 from warnscope.paths import cache_dir
 
@@ -204,7 +204,7 @@ def prepare() -> None:
         return
     try:
         zygote.zygote_binary()
-    except WarnscopeError:
+    except (NotInstalled, ToolFailed):
         pass  # no C compiler: the workers find the namespace sandbox unavailable
 
 

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Callable
 
 from warnscope import processes, tool
-from warnscope.errors import SandboxUnavailable, WarnscopeError
+from warnscope.errors import NotInstalled, SandboxUnavailable, ToolFailed
 from warnscope.paths import cache_dir
 
 SOURCE = Path(__file__).with_name("zygote.c")
@@ -150,7 +150,7 @@ def start_build() -> None:
         try:
             _PENDING = (os.getpid(), tool.HelperBuild(SOURCE, _zygote_path(), STATIC,
                                                       what="the sandbox zygote"))
-        except WarnscopeError:
+        except (NotInstalled, ToolFailed):
             pass  # no C compiler: zygote_binary says so when a run needs it
 
 
@@ -169,7 +169,7 @@ def zygote_binary() -> Path:
         pending = (os.getpid(), tool.HelperBuild(SOURCE, dest, STATIC, what="the sandbox zygote"))
     try:
         return pending[1].result()
-    except WarnscopeError:
+    except (NotInstalled, ToolFailed):  # e.g. no static C library: against the shared one
         return tool.build_helper(SOURCE, dest, OPTIMIZE, what="the sandbox zygote")
 
 
@@ -230,7 +230,7 @@ class Zygote:
         self.owner = os.getpid()
         try:
             binary = zygote_binary()
-        except WarnscopeError as exc:  # no C compiler: no zygote, no namespace sandbox
+        except (NotInstalled, ToolFailed) as exc:  # no C compiler: no zygote, no namespace sandbox
             raise ZygoteFailed(f"sandbox: {exc}") from exc
         self.sock, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         try:

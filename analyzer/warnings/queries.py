@@ -19,7 +19,7 @@ from pathlib import Path
 from flagdb import store as flag_store
 from flagdb.closure import Index, closure, positive_of
 from warnscope.compilers import sort_key
-from warnscope.errors import BadInput, NoData, NotIngested, WarnscopeError
+from warnscope.errors import BadInput, NoData, NotIngested, NotInstalled, ToolFailed
 from warnscope.extract import Tree
 
 from analyzer.warnings import derive, store
@@ -61,7 +61,7 @@ class FlagView:
         if compiler not in self._plugins:
             try:
                 self._plugins[compiler] = gcc_plugin.locate(compiler, build=False)
-            except WarnscopeError:
+            except (NotInstalled, ToolFailed):
                 self._plugins[compiler] = None
         found = self._plugins[compiler]
         if found is None:
@@ -72,7 +72,7 @@ class FlagView:
             if key not in self._states:
                 try:
                     self._states[key] = gcc_plugin.run(found, language, flags=flags)["states"]
-                except WarnscopeError:
+                except ToolFailed:
                     self._states[key] = None   # the answer stays unsure, as without a plugin
             return self._states[key]
         return decided

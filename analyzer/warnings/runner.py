@@ -33,7 +33,7 @@ from typing import Any, Callable
 from warnscope import extract, trusted_roots
 from warnscope.database import transaction, utc_now
 from warnscope.diagnostics import Parsed, RawDiagnostic, parse_text
-from warnscope.errors import ToolFailed, WarnscopeError
+from warnscope.errors import BadInput, ToolFailed
 
 from analyzer.build import arrival, levels as levels_mod, process, steps
 from analyzer.build.cell import BuildCell, flags_for
@@ -267,7 +267,7 @@ def collect(records: list[Record], tree: Path, fmt: formats.Format,
         except OSError as exc:
             tus.append(TuOutcome(name, language, exit_, 0, f"its output could not be read: {exc.strerror}"))
             continue
-        except WarnscopeError as exc:   # a link, a FIFO, a file outside the box, too large
+        except BadInput as exc:   # a link, a FIFO, a file outside the box, too large
             tus.append(TuOutcome(name, language, exit_, 0, f"its output was refused: {exc}"))
             continue
         parsed = fmt.parse(text)

@@ -181,15 +181,18 @@ def explain_cmd(ctx, case_id, corpus_dir, compiler, level, vs, labels_only, as_j
               shell_complete=complete.cases)
 @click.option("-j", "--jobs", type=options.WORKERS, default=None,
               help="Local worker processes (default 2 per core).")
+@click.option("--scheduler", default=None, help="Dask scheduler address, tcp://HOST:PORT.")
 @click.option("--categories", is_flag=True, help="Each detector's catches per UB category too.")
 @common.json_option("Print the scores as JSON.")
 @click.pass_context
-def detectors_cmd(ctx, corpus_dir, compilers, tools, levels, case_ids, jobs, categories,
-                  as_json) -> None:
+def detectors_cmd(ctx, corpus_dir, compilers, tools, levels, case_ids, jobs, scheduler,
+                  categories, as_json) -> None:
     """Score every detector -- warning, sanitizer check, analyzer checker -- per compiler
     version: UB cases caught at their ub-line, false alarms on their fixed twins. Runs
     stored in the database are read, not run again; the others are run and stored."""
     from analyzer.ub import detect
+    if scheduler is not None:
+        check_scheduler(scheduler)
     sandbox.prepare_soon()
     corpus = str(Path(corpus_dir or bundled_corpus()).resolve())
     loaded = load_corpus(corpus)
@@ -210,9 +213,9 @@ def detectors_cmd(ctx, corpus_dir, compilers, tools, levels, case_ids, jobs, cat
     if Tool.CPPCHECK in chosen and version is None:
         notes.append("cppcheck unavailable: not installed (Debian package cppcheck)")
     job_list = an.jobs_for(cases, compiler_list, chosen, tuple(level_list), version)
-    with common.running(ctx, "ub detectors", quiet=as_json) as r:
+    with common.running(ctx, "ub detectors", as_json, scheduler) as r:
         done = detect.run(r.conn, corpus, loaded.cases, cases, job_list, jobs, notes,
-                          r.progress)
+                          r.progress, r.executor)
     scores = done.scores
     if as_json:
         echo(to_json(ub_scores.as_json(scores)))

@@ -26,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import concurrent.futures as cf
+import contextlib
 import multiprocessing
 import multiprocessing.util
 import os
@@ -261,6 +262,29 @@ class LocalExecutor:
     def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
                  tb: TracebackType | None) -> None:
         self.abort() if exc_type is not None else self.close()
+
+
+@contextlib.contextmanager
+def in_use(executor: Executor | None, workers: int | None = None, pin: bool = False,
+           keep: Callable[[], None] = lambda: None) -> Iterator[Executor]:
+    """The caller's ``executor``, or else a :class:`LocalExecutor` of ``workers`` (closed
+    at the end). Whatever stops the work (Ctrl-C, a failed write) aborts the executor at
+    once, then calls ``keep`` (to store what has arrived); should ``keep`` fail too, the
+    first error is the one raised."""
+    own = executor is None
+    executor = executor or LocalExecutor(workers, pin=pin)
+    try:
+        yield executor
+    except BaseException:
+        executor.abort()  # stop every worker now
+        try:
+            keep()
+        except Exception:  # noqa: BLE001 - the write that failed fails again: the
+            pass           # first error is the one to report
+        raise
+    finally:
+        if own:
+            executor.close()
 
 
 def _batches_of(done: queue.SimpleQueue, total: int, wait: float | None = None

@@ -4,10 +4,11 @@ Every job (:class:`~analyzer.ub.analyzers.ToolJob`: one tool of one compiler ver
 one program) has a key (:func:`~analyzer.ub.analyzers.run_key`: the program's bytes, the
 tool, the compiler's identity, the level). A job whose key is stored in ``ub_detector_run``
 with a lasting status (:func:`~analyzer.ub.analyzers.lasting`) is read, not run: an
-unchanged rerun runs no tool, a new compiler runs only its own tools. The rest run on the
-local pool and are stored as they arrive, one transaction per
+unchanged rerun runs no tool, a new compiler runs only its own tools. The rest run as jobs
+like compiles: on the local pool, or on the executor given (a Dask cluster, ``--scheduler``),
+and are stored as they arrive, one transaction per
 :data:`~analyzer.ub.run.STORE_INTERVAL` at most; on Ctrl-C, SIGTERM or a failed write the
-pool is stopped at once and every run that had arrived is stored, so an interrupted run
+executor is stopped at once and every run that had arrived is stored, so an interrupted run
 resumes where it stopped. The scores are those of this run's jobs, read and run alike.
 """
 from __future__ import annotations
@@ -16,7 +17,7 @@ import sqlite3
 import time
 from dataclasses import dataclass
 
-from analyzer.runtime.executors import LocalExecutor, map_batches
+from analyzer.runtime.executors import Executor, in_use, map_batches
 from analyzer.runtime.progress import Progress
 from analyzer.ub import analyzers as an
 from analyzer.ub import store as ub_store
@@ -38,9 +39,11 @@ class Detected:
 
 def run(conn: sqlite3.Connection, corpus: str, every_case: list[Case], cases: list[Case],
         jobs: list[ToolJob], workers: int | None = None, notes: list[str] = (),
-        progress: Progress | None = None) -> Detected:
+        progress: Progress | None = None, executor: Executor | None = None) -> Detected:
     """Score ``jobs`` (on ``cases``, a part of ``every_case``, the corpus ``corpus`` as
-    stored): the stored runs read, the others run and stored (see the module)."""
+    stored): the stored runs read, the others run and stored (see the module), on
+    ``executor`` (a Dask cluster's: the caller closes it) or else on a local pool of
+    ``workers``."""
     ub_store.save_cases(conn, corpus, every_case)
     stored = ub_store.detector_runs(conn, corpus)
     runs: list[ToolRun] = []
@@ -61,26 +64,18 @@ def run(conn: sqlite3.Connection, corpus: str, every_case: list[Case], cases: li
             progress.add_total(len(todo))
         pending: list[tuple[str, ToolRun]] = []
         stored_at = time.monotonic()
-        with LocalExecutor(workers) as pool:
-            try:
-                for batch in map_batches(pool, an.run_job, todo, wait=STORE_INTERVAL):
-                    for job, result, error in batch:
-                        done = result if error is None else an.failed_job(job, error)
-                        runs.append(done)
-                        pending.append((keys[id(job)], done))
-                    if pending and time.monotonic() - stored_at >= STORE_INTERVAL:
-                        _store(conn, corpus, pending)
-                        stored_at = time.monotonic()
-                    if progress is not None:
-                        progress.advance(len(batch))
-                _store(conn, corpus, pending)
-            except BaseException:
-                pool.abort()  # Ctrl-C or a failed write: stop every worker now
-                try:
-                    _store(conn, corpus, pending)  # keep what has arrived
-                except Exception:  # noqa: BLE001 - the write that failed fails again: the
-                    pass           # first error is the one to report
-                raise
+        with in_use(executor, workers, keep=lambda: _store(conn, corpus, pending)) as ex:
+            for batch in map_batches(ex, an.run_job, todo, wait=STORE_INTERVAL):
+                for job, result, error in batch:
+                    done = result if error is None else an.failed_job(job, error)
+                    runs.append(done)
+                    pending.append((keys[id(job)], done))
+                if pending and time.monotonic() - stored_at >= STORE_INTERVAL:
+                    _store(conn, corpus, pending)
+                    stored_at = time.monotonic()
+                if progress is not None:
+                    progress.advance(len(batch))
+            _store(conn, corpus, pending)
     return Detected(score(cases, runs, list(notes)), ran=len(runs) - reused, stored=reused)
 
 

@@ -25,8 +25,7 @@ from warnscope.errors import BadInput, SandboxUnavailable
 
 from analyzer.sandbox import runner as sandbox
 from analyzer.runtime.progress import Progress
-from analyzer.runtime.executors import (Executor, JobQueue, LocalExecutor, check_workers,
-                                map_batches)
+from analyzer.runtime.executors import Executor, JobQueue, check_workers, in_use, map_batches
 from analyzer.runtime.toolchain import Toolchain, canonical, resolve
 from analyzer.ub import store as ub_store
 from analyzer.ub.compile import normalize_level
@@ -76,7 +75,6 @@ def run(conn, corpus_dir: str | Path, compilers: list[str], levels: list[str],
     every divergent cell whose cause is not stored (:mod:`analyzer.ub.whyrun`), on the
     same executor, and store it."""
     start = time.monotonic()
-    given = executor  # the caller's (Dask), used for --why too; a local pool is made per stage
     if runs < 1:
         raise BadInput("runs per cell must be at least 1")
     check_workers(jobs)
@@ -104,12 +102,11 @@ def run(conn, corpus_dir: str | Path, compilers: list[str], levels: list[str],
     if work:
         sandbox.kill_leftovers()  # of an earlier run on this host that was killed
         sandbox.prepare()         # once here, not once per forked worker
-        own = executor is None
-        executor = executor or LocalExecutor(jobs, pin=True)
         pending: list = []           # arrived, not yet stored
         stored_at = time.monotonic()
-        try:
-            for batch in map_batches(executor, execute, work, wait=STORE_INTERVAL):
+        with in_use(executor, jobs, pin=True,
+                    keep=lambda: _store(conn, corpus, pending, summary)) as ex:
+            for batch in map_batches(ex, execute, work, wait=STORE_INTERVAL):
                 for job, result, error in batch:
                     if error is not None:
                         summary.failures.append(JobFailure.of(cell_ref(job), "worker", error))
@@ -127,19 +124,9 @@ def run(conn, corpus_dir: str | Path, compilers: list[str], levels: list[str],
                 if progress is not None:
                     progress.advance(len(batch))
             _store(conn, corpus, pending, summary)
-        except BaseException:
-            executor.abort()  # Ctrl-C or a failed write: stop every worker now
-            try:
-                _store(conn, corpus, pending, summary)  # keep what has arrived
-            except Exception:  # noqa: BLE001 - the write that failed fails again: the
-                pass           # first error is the one to report
-            raise
-        finally:
-            if own:
-                executor.close()
     if why:
         _why(conn, corpus, cases, resolved, norm_levels, flag_tuples, runs, limits, jobs,
-             given, progress, summary)
+             executor, progress, summary)
     summary.seconds = time.monotonic() - start
     return summary
 
@@ -157,16 +144,8 @@ def _why(conn, corpus: str, cases: list[Case], compilers: list[Toolchain], level
         progress(f"ub run --why: {len(todo)} divergent cells to explain")
         progress.add_total(len(todo))
     sandbox.prepare()
-    own = executor is None
-    executor = executor or LocalExecutor(jobs, pin=True)
-    try:
-        stored, failures = whyrun.run(conn, corpus, todo, executor, progress)
-    except BaseException:
-        executor.abort()
-        raise
-    finally:
-        if own:
-            executor.close()
+    with in_use(executor, jobs, pin=True) as ex:
+        stored, failures = whyrun.run(conn, corpus, todo, ex, progress)
     summary.explained += stored
     summary.failures += failures
 

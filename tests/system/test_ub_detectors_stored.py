@@ -1,7 +1,8 @@
 """Detector runs stored in the database, on real tools: a second ``ub detectors`` runs
 nothing, an interrupted one keeps what had finished and the next runs only the rest,
-and ``ub report --case`` and ``ub explain`` show the case's detectors per version from
-what is stored (no tool runs for them).
+``ub report --case`` and ``ub explain`` show the case's detectors per version from
+what is stored (no tool runs for them), and ``--scheduler`` runs the tools as jobs on a
+real Dask cluster with the same scores.
 
 The corpus is a copy of one bundled case and its fixed twin (a null dereference the
 clang static analyzer and GCC's -fanalyzer catch at its ub-line); gcc-12 and clang-16.
@@ -125,3 +126,37 @@ def test_report_and_explain_show_the_cases_detectors_per_version(tmp_path, corpu
     assert "clang-16  caught at its ub-line: core.NullDereference (29)" in capsys.readouterr().out
     assert main(["--db", str(db), "ub", "explain", CASE, "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["detectors"]["twin"] == f"{CASE}.fixed"
+
+
+def test_a_dask_cluster_runs_the_jobs_and_gives_the_same_scores(tmp_path, corpus, capsys):
+    """``ub detectors --scheduler``: the tool runs are jobs on a real Dask scheduler and
+    its workers (their own cache, so every tool runs there and leaves its result there),
+    and the scores are those of the local pool's run."""
+    distributed = pytest.importorskip("distributed")
+    assert _detectors(tmp_path / "local.db", corpus, "--json") == 0
+    local = json.loads(capsys.readouterr().out)
+    worker_cache = tmp_path / "worker-cache"
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None,
+                                  env={"WARNSCOPE_CACHE": str(worker_cache)}) as cluster:
+        assert _detectors(tmp_path / "dask.db", corpus, "--json",
+                          "--scheduler", cluster.scheduler_address) == 0
+    remote = json.loads(capsys.readouterr().out)
+    per_program = 7 + (1 if shutil.which("cppcheck") else 0)
+    assert len(list((worker_cache / "ub" / "detect").rglob("*.json"))) == 2 * per_program
+    rows = sqlite3.connect(tmp_path / "dask.db").execute(
+        "SELECT status, count(*) FROM ub_detector_run GROUP BY status").fetchall()
+    assert rows == [("ok", 2 * per_program)]
+    assert remote == local
+    null = next(d for d in remote["detectors"] if d["detector"] == "core.NullDereference")
+    assert (null["caught"], null["false_alarms"]) == ([CASE], [])
+
+
+def test_an_unusable_scheduler_is_one_line_and_writes_nothing(tmp_path, corpus, capsys):
+    db = tmp_path / "w.db"
+    for address, message in (("localhost:8786", "is not a scheduler address"),
+                             ("tcp://127.0.0.1:9", "Dask scheduler at tcp://127.0.0.1:9")):
+        assert _detectors(db, corpus, "--scheduler", address) != 0
+        err = capsys.readouterr().err
+        assert message in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
+    assert not db.exists()

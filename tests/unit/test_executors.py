@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from analyzer.runtime.executors import MAX_WORKERS_PER_CORE, LocalExecutor, cores
+from analyzer.runtime.executors import MAX_WORKERS_PER_CORE, LocalExecutor, cores, in_use
 from warnscope.errors import WarnscopeError
 
 
@@ -41,6 +41,29 @@ def test_a_worker_that_dies_is_a_failed_job_not_a_hung_run():
     with LocalExecutor(1) as ex:
         done = list(ex.map(os._exit, [3]))
     assert len(done) == 1 and done[0].error is not None
+
+
+def test_in_use_aborts_keeps_what_arrived_and_raises_the_first_error():
+    """A run's executor in use: its own local pool closed at the end; the caller's left
+    open; on an error (Ctrl-C here) the pool is stopped, ``keep`` stores what arrived,
+    and a ``keep`` that fails too does not hide the first error."""
+    kept = []
+    with pytest.raises(KeyboardInterrupt):
+        with in_use(None, 1, keep=lambda: kept.append("stored")) as ex:
+            assert [d.result for d in ex.map(square, [2])] == [4]
+            raise KeyboardInterrupt
+    assert kept == ["stored"] and ex.pool is None
+
+    def broken() -> None:
+        raise OSError("disk full")
+    with pytest.raises(ValueError, match="first"):
+        with in_use(None, 1, keep=broken):
+            raise ValueError("first")
+    mine = LocalExecutor(1)
+    with in_use(mine) as ex:
+        assert ex is mine and [d.result for d in ex.map(square, [5])] == [25]
+    assert mine.pool is not None    # the caller's: the caller closes it
+    mine.close()
 
 
 #: set by a test just before it submits: a forked worker sees it without pickling

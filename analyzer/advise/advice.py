@@ -16,8 +16,10 @@ GCC and clang is one row. For each row and compiler:
   compiler that has the flag on at the base already, what it prints there: its options
   the base has on at the level the build at ``all`` ran them (GCC's ``all`` runs
   ``-Wimplicit-fallthrough=5``, whose diagnostics say nothing of the base's ``=3``);
-- *ub*: the corpus cases on which an option it turns on fired, where its checks had the
-  flag on (GCC's checks pass a list; clang's ``-Weverything``);
+- *ub*: the corpus cases an option it turns on catches, where the corpus's warning runs
+  had the flag on: the scores of ``ub detectors`` where the database has them (caught at
+  the case's ub-line, false alarms on the fixed twins), else the warning checks of ``ub
+  run`` (fired anywhere in the case); :mod:`analyzer.advise.catches`;
 - *cost*: from the newest finished ``overhead attribute`` of the project.
 """
 from __future__ import annotations
@@ -36,8 +38,9 @@ from warnscope.compilers import CompilerId
 from warnscope.errors import BadInput
 
 from analyzer.advise import rules as rules_mod, store
+from analyzer.advise.catches import Fired, Scored, WarningScores
 from analyzer.advise.results import (Advice, BuildUsed, Cost, CostStatus, FileCount, Forced, OnAt, ORDER,
-                                     PerCompiler, Prints, Row, UbCatch, UbUsed, Verdict)
+                                     PerCompiler, Prints, Row, UbCatch, UbSource, UbUsed, Verdict)
 from analyzer.advise.rules import BASE_FLAGS, Rules
 from analyzer.advise.targets import Target
 
@@ -157,36 +160,36 @@ def check_added(flags: list[str]) -> None:
 
 def advise(conn: sqlite3.Connection, project: str, languages: list[str], compilers: list[str],
            rules: Rules, add: list[str] = (), ub_flags: dict[str, list[str]] | None = None,
-           ran_now: set[str] = frozenset(), origin: str = "", indexes: dict[str, Index] | None = None
-           ) -> Advice:
+           ran_now: set[str] = frozenset(), origin: str = "", indexes: dict[str, Index] | None = None,
+           scores: WarningScores | None = None) -> Advice:
     """The advice for ``project`` (as its warnings builds name it) built in
     ``languages`` by ``compilers``, from what the database holds.
 
-    ``ub_flags``: per family, the warning flags the UB corpus's checks pass (the UB
-    family's own list, handed in by the caller: a family does not import another);
-    a flag outside their closure was not tried there. ``ran_now``: the compilers whose
-    builds this command ran; ``indexes``: compilers' flag data loaded already (the site's)."""
+    ``scores``: the warning options' scores of ``ub detectors`` on the corpus whose
+    detectors ran most recently (None: no detector ran); what a flag catches is read
+    from them, else from ``ub run``'s warning checks. ``ub_flags``: per family, the
+    warning flags the UB corpus's checks pass. Both are the UB family's, handed in by
+    the caller (a family does not import another); a flag outside the flags' closure
+    was not tried there. ``ran_now``: the compilers whose builds this command ran;
+    ``indexes``: compilers' flag data loaded already (the site's)."""
     check_added(list(add))
     if rules.base not in rules_mod.BASES:
         raise BadInput(f"unknown base level {rules.base!r} (use {', '.join(rules_mod.BASES)})")
     comps = [load_compiler(conn, name, languages, (indexes or {}).get(name)) for name in compilers]
     by_name = {c.name: c for c in comps}
     builds = store.builds(conn, project, compilers)
-    ub = store.ub_results(conn, compilers)
+    ub, evidence = _ub_evidence(conn, by_name, scores)
     attributions = store.attributions(conn, project, compilers)
-    tried = {c.name: _tried(c, (ub_flags or {}).get(c.family)) for c in comps}
+    flags_tried = scores.flags if scores is not None else (ub_flags or {})
+    tried = {c.name: _tried(c, flags_tried.get(c.family)) for c in comps}
     cases = {case.id: case for case in ub.cases}
-    fired: dict[str, list[tuple[str, frozenset[str]]]] = {}
-    for f in ub.fired:
-        c = by_name[f.compiler]
-        fired.setdefault(f.compiler, []).append((f.case_id, frozenset(c.target(o) for o in f.options) - {None}))
     indexed = {name: _indexed(by_name[name], b) for name, b in builds.items()}
     names = sorted(set().union(*(c.candidates() for c in comps)))
     spans_of = known_since(conn, names, {**(indexes or {}), **{c.name: c.index for c in comps}})
     rows = []
     for name in names:
-        per = [_evidence(name, c, indexed.get(c.name), fired.get(c.name) if c.name in ub.compilers else None,
-                         cases, tried[c.name], attributions.get(c.name), project, rules) for c in comps]
+        per = [_evidence(name, c, indexed.get(c.name), evidence.get(c.name), tried[c.name],
+                         attributions.get(c.name), project, rules) for c in comps]
         if not any(p.known for p in per):
             continue
         decision = rules_mod.decide(per, rules)
@@ -202,11 +205,37 @@ def advise(conn: sqlite3.Connection, project: str, languages: list[str], compile
         builds=[_build_used(builds[c], c in ran_now) for c in compilers if c in builds],
         ub=UbUsed(ub.corpus, sum(1 for c in ub.cases if c.ub), sum(1 for c in ub.cases if c.ub is False and not c.fixes),
                   [c for c in compilers if c in ub.compilers],
-                  sum(1 for c in ub.cases if c.ub and c.twin in cases)),
+                  sum(1 for c in ub.cases if c.ub and c.twin in cases),
+                  UbSource.DETECTORS if scores is not None else UbSource.CHECKS),
         rows=rows, targets=[], forced=forced)
     advice.targets = targets(advice, by_name, list(add))
     advice.notes = _notes(advice, builds, attributions)
     return advice
+
+
+def _ub_evidence(conn: sqlite3.Connection, by_name: dict[str, "Compiler"], scores: WarningScores | None
+                 ) -> tuple[store.UbStored, dict[str, Fired | Scored]]:
+    """The UB results read (the corpus, its cases, the compilers of the list with results)
+    and per such compiler what its options caught: from ``scores`` when given, else from
+    the warning checks of the corpus ``ub run`` ran most recently. An option is counted as
+    the flag it names (:meth:`Compiler.target`)."""
+    if scores is not None:
+        ub = store.UbStored(scores.corpus, store.ub_cases(conn, scores.corpus),
+                            compilers=[c for c in scores.versions if c in by_name])
+        cases = {case.id: case for case in ub.cases}
+        scored: dict[str, list] = {c: [] for c in ub.compilers}
+        for d in scores.detectors:
+            flag = by_name[d.version].target(d.detector) if d.version in scored else None
+            if flag is not None:
+                scored[d.version].append((flag, frozenset(d.caught), frozenset(d.false_alarms)))
+        return ub, {c: Scored(found, cases) for c, found in scored.items()}
+    ub = store.ub_results(conn, list(by_name))
+    cases = {case.id: case for case in ub.cases}
+    fired: dict[str, list[tuple[str, frozenset[str]]]] = {c: [] for c in ub.compilers}
+    for f in ub.fired:
+        c = by_name[f.compiler]
+        fired[f.compiler].append((f.case_id, frozenset(c.target(o) for o in f.options) - {None}))
+    return ub, {c: Fired(found, cases) for c, found in fired.items()}
 
 
 def known_since(conn: sqlite3.Connection, names: list[str], indexes: dict[str, Index]) -> dict[str, list[Span]]:
@@ -251,9 +280,9 @@ def _known_languages(c: Compiler, typed: str) -> list[str]:
     return [lang for lang in c.languages if c.index.applies(hit[0], lang_name(lang))]
 
 
-def _evidence(name: str, c: Compiler, build: Build | None, fired: list[tuple[str, frozenset[str]]] | None,
-              cases: dict[str, store.UbCase], tried: frozenset[str] | None,
-              attribution: store.StoredAttribution | None, project: str, rules: Rules) -> PerCompiler:
+def _evidence(name: str, c: Compiler, build: Build | None, ub: Fired | Scored | None,
+              tried: frozenset[str] | None, attribution: store.StoredAttribution | None, project: str,
+              rules: Rules) -> PerCompiler:
     langs = _known_languages(c, name)
     out = PerCompiler(c.name, known=bool(langs), languages=langs)
     if not langs:
@@ -275,18 +304,10 @@ def _evidence(name: str, c: Compiler, build: Build | None, fired: list[tuple[str
                                  c.closure(name, lang) & c.base_on(lang, rules.base) & build.on(c, lang))
         out.prints = _prints(build, printing, rules.top_files)
         out.trouble = _build_trouble(c, build.stored, names)
-    if fired is not None:
+    if ub is not None:
         out.ub = UbCatch(tried=tried is None or flag.name in tried)
         if out.ub.tried and caught_by:
-            hit = {case for case, targets_fired in fired if not caught_by.isdisjoint(targets_fired)}
-            for case_id in sorted(hit):
-                case = cases.get(case_id)
-                if case is None or case.ub is None:
-                    continue
-                if case.ub:
-                    (out.ub.alike if case.twin and case.twin in hit else out.ub.cases).append(case_id)
-                else:
-                    (out.ub.twins if case.fixes else out.ub.controls).append(case_id)
+            ub.fill(caught_by, out.ub)
     out.cost = _cost(name, attribution, c.name, project)
     return out
 
@@ -503,10 +524,16 @@ def _notes(advice: Advice, builds: dict[str, store.StoredBuild],
                      f"{','.join(advice.compilers)} --levels O2 finds what each flag catches")
     else:
         lacking = [c for c in advice.compilers if c not in advice.ub.compilers]
-        if lacking:
+        if lacking and advice.ub.source is UbSource.DETECTORS:
+            notes.append(f"no warnings scored with {', '.join(lacking)} on {advice.ub.corpus}: warnscope ub "
+                         f"detectors --corpus {advice.ub.corpus} --compilers {','.join(lacking)} --tools warnings")
+        elif lacking:
             notes.append(f"no UB results with {', '.join(lacking)}: warnscope ub run --compilers "
                          f"{','.join(lacking)} --levels O2")
-        if advice.ub.twins == 0:
+        if advice.ub.source is UbSource.DETECTORS:
+            notes.append("UB catches are the scores of ub detectors: reported at the case's ub-line, false "
+                         "alarms on its fixed twin")
+        elif advice.ub.twins == 0:
             notes.append(f"the UB corpus has no fixed twin of its cases (issue 32): false alarms on correct "
                          f"programs are counted only on its {advice.ub.controls} control programs")
         elif advice.ub.twins < advice.ub.cases:

@@ -100,17 +100,19 @@ class Prints:
 
 @dataclass
 class UbCatch:
-    """What the flag catches in the UB corpus with one compiler (any level it ran at)."""
+    """What the flag catches in the UB corpus with one compiler (any level it ran at),
+    from the source :class:`UbUsed` names (see :mod:`analyzer.advise.catches`)."""
 
-    #: whether the flag was on in the corpus's warning checks (GCC's checks use a list of
-    #: flags, clang's -Weverything); False: the corpus says nothing of it
+    #: whether the flag was on in the corpus's warning runs (GCC's pass a list of flags;
+    #: clang's checks -Weverything, its detectors a list); False: the corpus says nothing of it
     tried: bool
-    #: UB cases on which an option the flag turns on fired (and not on the case's fixed
-    #: twin, where it has one)
+    #: UB cases an option the flag turns on caught (detectors: reported at the case's
+    #: ub-line; checks: fired anywhere in it), and not on the case's fixed twin
     cases: list[str] = field(default_factory=list)
-    #: UB cases on which it fired and on their fixed twins alike: not caught
+    #: UB cases it caught and whose fixed twins it fired on alike: not caught
     alike: list[str] = field(default_factory=list)
-    #: the corpus's control programs (no UB) on which it fired
+    #: the corpus's control programs (no UB) on which it fired (checks only: the
+    #: detectors score false alarms on the twins)
     controls: list[str] = field(default_factory=list)
     #: fixed twins (the same program without its UB) on which it fired: false alarms
     twins: list[str] = field(default_factory=list)
@@ -198,6 +200,15 @@ class BuildUsed:
     ran_now: bool = False
 
 
+class UbSource(enum.Enum):
+    """Where the advice's UB catches come from (see :mod:`analyzer.advise.catches`)."""
+
+    #: the scores of ``ub detectors``: caught at the case's ub-line, false alarms on twins
+    DETECTORS = "detectors"
+    #: the warning checks of ``ub run``: fired anywhere in the case, at any level
+    CHECKS = "checks"
+
+
 @dataclass
 class UbUsed:
     """The UB results the advice read."""
@@ -212,6 +223,9 @@ class UbUsed:
     #: UB cases with their fixed twin in the corpus (the same program without the UB):
     #: where there is none, false alarms are counted only on the controls
     twins: int = 0
+    #: the detector scores (``ub detectors``, read when the database has them) or the
+    #: warning checks of ``ub run``
+    source: UbSource = UbSource.CHECKS
 
 
 @dataclass

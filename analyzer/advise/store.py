@@ -1,7 +1,7 @@
 """All SQL of the advice. It stores nothing of its own: it reads the other families'
 tables, read-only, with its own queries (a family never imports another's package):
-the warnings builds at ``all`` (``wn_build``, ``wn_diag``), the UB corpus's warning
-checks (``ub_case``, ``ub_warning``, ``ub_cell``) and the finished overhead
+the warnings builds at ``all`` (``wn_build``, ``wn_diag``), the UB corpus's cases
+(``ub_case``) and warning checks (``ub_warning``, ``ub_cell``) and the finished overhead
 attributions (``oh_attr``, ``oh_project``, ``oh_attr_result``). The flag data is read
 through :mod:`flagdb.store`, the flag family's own library.
 
@@ -150,12 +150,7 @@ def ub_results(conn: sqlite3.Connection, compilers: list[str]) -> UbStored:
     if latest is None:
         return UbStored(None)
     corpus = latest["corpus"]
-    out = UbStored(corpus)
-    for r in conn.execute("SELECT id, category, language, ub, meta FROM ub_case WHERE corpus = ? ORDER BY id",
-                          (corpus,)):
-        meta = _json(r["meta"], dict, f"ub_case.meta of {r['id']}")
-        out.cases.append(UbCase(r["id"], r["category"], r["language"], None if r["ub"] is None else bool(r["ub"]),
-                                _sibling(r["id"], meta.get("twin")), _sibling(r["id"], meta.get("fixes"))))
+    out = UbStored(corpus, ub_cases(conn, corpus))
     fired: dict[tuple[str, str], set[str]] = {}
     if compilers:
         for r in conn.execute(
@@ -169,6 +164,17 @@ def ub_results(conn: sqlite3.Connection, compilers: list[str]) -> UbStored:
             fired.setdefault((r["case_id"], r["compiler"]), set()).update(options)
     out.fired = [UbFired(case, compiler, sorted(options)) for (case, compiler), options in sorted(fired.items())]
     out.compilers = sorted({compiler for _, compiler in fired})
+    return out
+
+
+def ub_cases(conn: sqlite3.Connection, corpus: str) -> list[UbCase]:
+    """The cases of a UB corpus as stored, with whether each has UB and its twin."""
+    out = []
+    for r in conn.execute("SELECT id, category, language, ub, meta FROM ub_case WHERE corpus = ? ORDER BY id",
+                          (corpus,)):
+        meta = _json(r["meta"], dict, f"ub_case.meta of {r['id']}")
+        out.append(UbCase(r["id"], r["category"], r["language"], None if r["ub"] is None else bool(r["ub"]),
+                          _sibling(r["id"], meta.get("twin")), _sibling(r["id"], meta.get("fixes"))))
     return out
 
 

@@ -5,7 +5,7 @@ without evidence are counted, not listed (``--limit`` rows per section; JSON has
 """
 from __future__ import annotations
 
-from analyzer.advise.results import Advice, Row, Verdict
+from analyzer.advise.results import Advice, Row, UbSource, Verdict
 
 TITLES = {
     Verdict.BREAKS_BUILD: "Breaks the build (a build at all failed on it: not turned on)",
@@ -28,8 +28,9 @@ def render(advice: Advice, limit: int = 10) -> str:
         out.append(f"  {b.compiler} ({b.compiler_version}) at all {b.opt}: {b.diagnostics} diagnostics in "
                    f"{b.tus} compiles, {state}" + (" (built now)" if b.ran_now else ""))
     if advice.ub.corpus:
+        source = "warnings scored by ub detectors" if advice.ub.source is UbSource.DETECTORS else "warning checks"
         out.append(f"  UB corpus {advice.ub.corpus}: {advice.ub.cases} cases with UB ({advice.ub.twins} with a "
-                   f"fixed twin), {advice.ub.controls} control programs; warning checks of "
+                   f"fixed twin), {advice.ub.controls} control programs; {source} of "
                    f"{', '.join(advice.ub.compilers) or 'none of the list'}")
     for note in advice.notes:
         out.append(f"  note: {note}")

@@ -89,6 +89,7 @@ def advise(ctx, project, source, configure_cmd, build_cmd, clean_cmd, language, 
     from flagdb import store as flag_store
     from analyzer.advise import advice as advice_mod, store, text
     from analyzer.advise.rules import Portability, Rules
+    from analyzer.ub.scores import latest_warnings
 
     fmt = "json" if as_json else fmt
     write = _exporter() if fmt in EXPORTS else None
@@ -117,7 +118,7 @@ def advise(ctx, project, source, configure_cmd, build_cmd, clean_cmd, language, 
     conn = connect(db, write=False)
     try:
         result = advice_mod.advise(conn, recipe.name, list(recipe.languages), names, rules, add, ub_flags(),
-                                   ran_now=set(missing))
+                                   ran_now=set(missing), scores=latest_warnings(conn))
     finally:
         conn.close()
     if write is not None:

@@ -14,6 +14,7 @@ from analyzer.advise.results import Advice
 from analyzer.advise.rules import Rules
 from analyzer.site.projects import ProjectView
 from analyzer.ub.compile import checks_flags
+from analyzer.ub.scores import latest_warnings
 from warnscope.compilers import sort_key
 
 if TYPE_CHECKING:
@@ -24,13 +25,15 @@ def load(conn: sqlite3.Connection, projects: list[ProjectView], indexes: dict[st
     """Project slug -> its advice, for each project built at ``all`` by an ingested compiler."""
     out = {}
     flags = checks_flags()
+    scores = latest_warnings(conn)
     for v in projects:
         built = [p.build for p in v.builds if p.build.level == store.LEVEL and p.build.compiler in indexes]
         if not built:
             continue
         compilers = sorted({b.compiler for b in built}, key=sort_key)
         languages = sorted({lang for b in built for lang in b.flags}) or ["c"]
-        out[v.slug] = advise(conn, v.project, languages, compilers, Rules(), ub_flags=flags, indexes=indexes)
+        out[v.slug] = advise(conn, v.project, languages, compilers, Rules(), ub_flags=flags, indexes=indexes,
+                             scores=scores)
     return out
 
 

@@ -67,6 +67,12 @@ class ToolJob:
         return self.compiler.name if self.compiler else f"cppcheck-{self.cppcheck}"
 
 
+def warning_flags() -> dict[str, list[str]]:
+    """The warning flags the warnings runs pass, per family: a warning outside what they
+    turn on was not tried on the corpus (what ``warnscope advise`` needs to know)."""
+    return {"gcc": gcc_warning_flags(), "clang": list(CLANG_WARNINGS)}
+
+
 def tools_for(compiler: Toolchain) -> list[Tool]:
     """The tools a compiler version has (see the module)."""
     tools = [Tool.WARNINGS, Tool.SANITIZERS]

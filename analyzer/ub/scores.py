@@ -16,9 +16,12 @@ problems, one line each, never scored as "caught nothing". :func:`render` is the
 The cases are the corpus's (:class:`~analyzer.ub.corpus.Case`) when the tools have just
 run, or :class:`CaseFacts` read back from the database (:func:`stored_facts`) when the
 runs are the stored ones (``ub report``, ``ub explain``, the site).
+:func:`latest_warnings` is what ``warnscope advise`` reads of them: the warning options'
+scores on the corpus whose detectors ran most recently.
 """
 from __future__ import annotations
 
+import sqlite3
 from collections import defaultdict
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Sequence
@@ -142,6 +145,39 @@ def of_stored(data: "StoredResults") -> Scores | None:
     if not data.detector_runs:
         return None
     return score(stored_facts(data.cases), data.detector_runs)
+
+
+@dataclass
+class WarningScores:
+    """The warning options' scores on one corpus (``warnscope advise``'s catches: its
+    caller hands them in, a family imports no other)."""
+
+    corpus: str
+    #: the compiler versions whose warnings ran on the corpus
+    versions: list[str]
+    #: the scores of the detectors of kind warning
+    detectors: list[DetectorScore]
+    #: per family ('gcc', 'clang'), the warning flags the warnings runs passed
+    flags: dict[str, list[str]]
+
+
+def latest_warnings(conn: sqlite3.Connection) -> WarningScores | None:
+    """The warning options' scores on the corpus whose detectors ran most recently, from
+    the stored runs (None: no detector ran in this database)."""
+    from analyzer.ub import store as ub_store
+    from analyzer.ub.analyzers import warning_flags
+    from analyzer.ub.detectors import Tool
+
+    corpora = ub_store.detector_corpora(conn)
+    if not corpora:
+        return None
+    runs = [run for _, run in ub_store.detector_runs(conn, corpora[0]).values()]
+    scores = score(stored_facts(ub_store.case_infos(conn, corpora[0])), runs)
+    return WarningScores(corpora[0],
+                         sorted({r.version for r in runs if r.tool is Tool.WARNINGS and r.ok},
+                                key=_version_key),
+                         [d for d in scores.detectors if d.kind == Kind.WARNING.value],
+                         warning_flags())
 
 
 def stored_case(data: "StoredResults", case_id: str, scores: Scores | None = None

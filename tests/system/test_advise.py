@@ -268,6 +268,39 @@ def test_a_build_failing_at_all_is_used_up_to_the_failure_and_said(gcc_db, tmp_p
     assert "gcc-12's build at all failed" in text and "its diagnostics up to the failure are used" in text
 
 
+def test_the_catches_are_the_detector_scores_once_ub_detectors_ran(gcc_db, tmp_path, cli_at):
+    """With detector runs in the database, what a flag catches is what ``ub detectors``
+    scored for its option: the UB cases it reported at their ub-line, its false alarms on
+    the fixed twins (gcc-12's -Wnull-dereference catches a null dereference at line 29)."""
+    db = tmp_path / "scores.db"
+    shutil.copy(gcc_db, db)
+    corpus = tmp_path / "corpus" / "null-dereference"
+    corpus.mkdir(parents=True)
+    for f in (ROOT / "corpus" / "null-dereference").glob("check-after-use*"):
+        shutil.copy(f, corpus / f.name)
+    cli = cli_at(db)
+    scores = json.loads(_ok(cli("ub", "detectors", "--corpus", str(corpus.parent), "--compilers", "gcc-12",
+                                "--tools", "warnings", "--json")))
+    advice = json.loads(_ok(cli("advise", "--source", str(UPGRADE), "--build", "make", "--compilers", "gcc-12",
+                                "--json", "--quiet")))
+    assert advice["ub"]["source"] == "detectors" and advice["ub"]["corpus"] == str(corpus.parent.resolve())
+    assert advice["ub"]["compilers"] == ["gcc-12"] and advice["ub"]["cases"] == 1 and advice["ub"]["twins"] == 1
+    flags = {r["flag"]: of(r, "gcc-12") for r in advice["rows"]}
+    null = next(d for d in scores["detectors"] if d["detector"] == "-Wnull-dereference")
+    assert null["caught"] == ["null-dereference/check-after-use"]
+    catch = flags["-Wnull-dereference"]["ub"]
+    assert catch["tried"] and (catch["cases"], catch["twins"]) == (null["caught"], null["false_alarms"])
+    # every warning the detectors scored that the base level leaves off: its catches are
+    # among its flag's (a flag counts each option it turns on)
+    for d in scores["detectors"]:
+        p = flags.get(d["detector"])
+        if d["kind"] == "warning" and p is not None and p["on"] is None:
+            assert set(d["caught"]) <= set(p["ub"]["cases"] + p["ub"]["alike"]), d["detector"]
+    text = _ok(cli("advise", "--source", str(UPGRADE), "--build", "make", "--compilers", "gcc-12"))
+    assert "warnings scored by ub detectors of gcc-12" in text
+    assert "UB catches are the scores of ub detectors" in text
+
+
 def test_the_site_has_a_page_per_project_with_the_advice(zlib, cli_at_module, tmp_path, page_links):
     db, _, second = zlib
     site = tmp_path / "site"

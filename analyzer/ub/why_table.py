@@ -7,14 +7,15 @@ tools do not answer, or whose search failed is a row whose cause is unknown, say
 an id that is not a compiler id is bad input, as everywhere.
 
 A row is compared with the row before it of the same family (gcc-13 with gcc-12, not
-with clang-18) on three things: the cause in a few words (:func:`what`: GCC's flag set
-or passes, clang's passes and what each made of the program -- their numbers are left
-out, they differ between versions), the level's behaviour, and the UB guards that
-restore -O0's behaviour. A row that was not searched (its compiler missing) is
+with clang-18) on three things: the cause (:func:`cause_key`: GCC's flag set or passes,
+clang's passes by name and where each ran -- their numbers are left out, they differ
+between versions, and so is the spelling of their names), the level's behaviour, and
+the UB guards that restore -O0's behaviour. A row that was not searched (its compiler missing) is
 compared with nothing, and the next row with the one before it.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 
 from warnscope.compilers import family_of, sort_key
@@ -36,8 +37,10 @@ class WhyRow:
     what: str
     #: the UB guards that restore -O0's behaviour ('none'; '' where none were tried)
     guards: str
-    #: against the row before of the same family: '' for the first, 'same as gcc-12',
-    #: or 'changes from gcc-12: cause (was: ...); ...'
+    #: against the row before of the same family: '' for the first; 'same cause as
+    #: gcc-14' or 'cause changes from gcc-14 (was: ...)', then what else changes
+    #: ('-O2 behaviour changes (was: hang)', 'guards change (was: ...)', 'passes spelt
+    #: early-cse (was: EarlyCSEPass)')
     change: str
 
 
@@ -72,19 +75,39 @@ def said(c: Cause) -> str:
     return c.observed.said if c.observed else "?"
 
 
+def spelt(name: str) -> str:
+    """A pass name as rows compare it: clang spells one pass 'Early CSE' (its legacy
+    pass manager), 'EarlyCSEPass' and 'early-cse' (clang 22 on): all 'earlycse'."""
+    word = re.sub(r"[^a-z0-9]", "", name.lower())
+    return word[:-4] if word.endswith("pass") and len(word) > 4 else word
+
+
+def cause_key(c: Cause) -> tuple:
+    """What rows compare as the cause: the status (and reason) where nothing was found;
+    else the flags, and each pass by its name as :func:`spelt`, where it ran, and what
+    it made of the program -- the last pass's is the level's behaviour, compared on
+    its own."""
+    if c.status is not WhyStatus.EXPLAINED:
+        return (what(c),)
+    last = len(c.passes) - 1
+    return (tuple(c.flags), tuple((p.switch or spelt(p.name), pass_place(p),
+                                   p.after if i < last else "") for i, p in enumerate(c.passes)))
+
+
 def change(row: WhyRow, before: WhyRow | None) -> str:
     if before is None:
         return ""
-    diffs = []
-    if row.what != before.what:
-        diffs.append(f"cause (was: {before.what})")
-    if said(row.cause) != said(before.cause):
-        diffs.append(f"{row.cause.level} behaviour (was: {said(before.cause)})")
+    now, was = row.cause, before.cause
+    parts = [f"same cause as {before.compiler}" if cause_key(now) == cause_key(was)
+             else f"cause changes from {before.compiler} (was: {before.what})"]
+    if said(now) != said(was):
+        parts.append(f"{now.level} behaviour changes (was: {said(was)})")
     if row.guards != before.guards:
-        diffs.append(f"guards (was: {before.guards or 'not tried'})")
-    if not diffs:
-        return f"same as {before.compiler}"
-    return f"changes from {before.compiler}: " + "; ".join(diffs)
+        parts.append(f"guards change (was: {before.guards or 'not tried'})")
+    names, old = [p.name for p in now.passes], [p.name for p in was.passes]
+    if cause_key(now) == cause_key(was) and names != old:
+        parts.append(f"passes spelt {', '.join(names)} (was: {', '.join(old)})")
+    return "; ".join(parts)
 
 
 def unknown(case: Case, compiler: str, level: str, cell_flags: tuple[str, ...],

@@ -46,8 +46,30 @@ def test_a_row_says_where_the_cause_changes():
     first = row(cause("gcc-11", flags=["-fno-tree-vrp"]))
     assert first.change == ""
     same = row(cause("gcc-12", flags=["-fno-tree-vrp"]), first)
-    assert same.change == "same as gcc-11"
-    other = row(cause("gcc-13", flags=["-fno-aggressive-loop-optimizations"],
-                      observed="crash (signal 11)", restoring=()), same)
-    assert other.change == ("changes from gcc-12: cause (was: -fno-tree-vrp); -O2 behaviour "
-                            "(was: hang); guards (was: -fwrapv)")
+    assert same.change == "same cause as gcc-11"
+    crash = row(cause("gcc-15", flags=["-fno-tree-vrp"], observed="crash (signal 11)"), same)
+    assert crash.change == "same cause as gcc-12; -O2 behaviour changes (was: hang)"
+    other = row(cause("gcc-16", flags=["-fno-aggressive-loop-optimizations"], restoring=()),
+                crash)
+    assert other.change == ("cause changes from gcc-15 (was: -fno-tree-vrp); -O2 behaviour "
+                            "changes (was: crash (signal 11)); guards change (was: -fwrapv)")
+
+
+def clang(compiler: str, names: tuple[str, ...], afters: tuple[str, ...]) -> Cause:
+    passes = [PassChange(i + 7, n, "main", "main", "", a) for i, (n, a) in enumerate(zip(names, afters))]
+    return cause(compiler, passes=passes, observed=afters[-1])
+
+
+def test_a_pass_is_compared_by_its_name_whatever_the_spelling():
+    old = row(clang("clang-11", ("Early CSE",), ("hang",)))
+    new_pm = row(clang("clang-13", ("EarlyCSEPass", "LoopDeletionPass"), ("hang", "exit 48")), old)
+    assert new_pm.change.startswith("cause changes from clang-11 (was: Early CSE on main -> hang)")
+    # the same passes, the last one's outcome aside: the same cause, another behaviour
+    exit232 = row(clang("clang-21", ("EarlyCSEPass", "LoopDeletionPass"), ("hang", "exit 232")), new_pm)
+    assert exit232.change == "same cause as clang-13; -O2 behaviour changes (was: exit 48)"
+    spelt = row(clang("clang-22", ("early-cse", "loop-deletion"), ("hang", "exit 232")), exit232)
+    assert spelt.change == ("same cause as clang-21; passes spelt early-cse, loop-deletion "
+                            "(was: EarlyCSEPass, LoopDeletionPass)")
+    # an earlier pass that makes something else of the program is another cause
+    crash = row(clang("clang-23", ("early-cse", "loop-deletion"), ("crash", "exit 232")), spelt)
+    assert crash.change.startswith("cause changes from clang-22")

@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 from warnscope.compilers import family_of, sort_key
 from warnscope.errors import NotInstalled, ToolFailed
 
-from analyzer.runtime.executors import LocalExecutor
+from analyzer.runtime.executors import in_use
 from analyzer.runtime.toolchain import Toolchain, resolve
 from analyzer.sandbox import runner as sandbox
 from analyzer.ub import whyrun
@@ -142,8 +142,7 @@ def table(case: Case, compilers: list[str], level: str, cell_flags: tuple[str, .
                                   runs=runs, limits=limits, key=name, cached=cached))
     if work:
         sandbox.prepare()
-        executor = LocalExecutor(jobs)
-        try:
+        with in_use(None, jobs) as executor:
             for job, result, error in executor.map(whyrun.execute, work):
                 if error is None and not isinstance(result, JobFailure):
                     causes[job.key] = result[1]
@@ -151,11 +150,6 @@ def table(case: Case, compilers: list[str], level: str, cell_flags: tuple[str, .
                 detail = f"{error}" if error is not None else f"{result.cause}: {result.detail}"
                 causes[job.key] = unknown(case, job.key, level, cell_flags,
                                           f"the search failed: {detail}")
-        except BaseException:
-            executor.abort()
-            raise
-        finally:
-            executor.close()
     rows: list[WhyRow] = []
     last: dict[str, WhyRow] = {}
     for name in sorted(causes, key=sort_key):

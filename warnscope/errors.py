@@ -69,6 +69,12 @@ class RunFailed(WarnscopeError):
     stored, and the exit status says that not everything did."""
 
 
+class AnalyzerUnavailable(WarnscopeError):
+    """A static analyzer of a study's cell cannot say what it found: it is not installed
+    or not in this compiler version, it crashed, hung, or printed output of a shape not
+    understood. The cell says so ("analyzer unavailable: why"), never "found nothing"."""
+
+
 class Unverified(WarnscopeError):
     """A compiler's stored entry disagrees with its binary where no known rule explains
     it (``flags verify``)."""

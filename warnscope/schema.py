@@ -18,7 +18,7 @@ migration of its own, and tests/unit/test_migrations.py checks that a database o
 earlier version (tests/fixtures/schema/) migrates to the tables ``SCHEMA`` creates.
 """
 
-SCHEMA_VERSION = 11
+SCHEMA_VERSION = 12
 
 #: The current schema, by family; what a new database is created with.
 SCHEMA = """
@@ -244,6 +244,7 @@ CREATE TABLE IF NOT EXISTS oh_cell (
     compiler_version   TEXT NOT NULL,     -- first line of --version
     compiler_identity  TEXT NOT NULL,     -- analyzer.toolchain identity
     level              TEXT NOT NULL,     -- 'off' | 'default' | 'wall' | 'wextra' | 'all' | custom name
+                                          -- | 'analyzer' | 'cppcheck' (a static analyzer)
     flags              TEXT NOT NULL,     -- JSON {"c": [...], "c++": [...]}: the level's exact flags
     -- how the flags reached the compiler: 'build' through the build system's own
     -- variables (CFLAGS, CMAKE_C_FLAGS, ...), 'wrapper' appended by the compiler wrapper
@@ -257,6 +258,9 @@ CREATE TABLE IF NOT EXISTS oh_cell (
     spread             REAL,              -- (max-min)/median of CPU
     max_load           REAL,              -- highest 1-minute load average seen at a run's start
     finished_at        TEXT NOT NULL,
+    -- a static analyzer's cell ('analyzer', 'cppcheck'): the distinct diagnostics it
+    -- reported in the last counted run; NULL for a warning level (and a failed cell)
+    findings           INTEGER,
     UNIQUE (study_id, compiler, compiler_identity, level, flags, inject)
 );
 
@@ -809,6 +813,12 @@ CREATE TABLE IF NOT EXISTS ub_detector_run (
 """
 
 
+#: v12, frozen: a static analyzer's findings in an overhead cell (``--levels analyzer,cppcheck``).
+_V12_FINDINGS = """
+ALTER TABLE oh_cell ADD COLUMN findings INTEGER;
+"""
+
+
 #: version reached -> SQL that brings the previous version up to it.
 MIGRATIONS: dict[int, str] = {
     # v2: the untyped ``extra`` column becomes ``facts``, one typed shape per family.
@@ -850,4 +860,6 @@ UPDATE compiler
     10: _V10_WHY,
     # v11: the detectors' runs on the UB cases and their twins (ub detectors)
     11: _V11_DETECTORS,
+    # v12: a static analyzer's findings in an overhead cell
+    12: _V12_FINDINGS,
 }

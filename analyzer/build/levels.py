@@ -17,6 +17,10 @@ from analyzer.runtime.toolchain import Toolchain
 
 FIXED = {"off": ["-w"], "default": [], "wall": ["-Wall"], "wextra": ["-Wall", "-Wextra"]}
 BUILTIN = (*FIXED, "all")
+#: the levels of an overhead study that run a static analyzer, not a warning set
+#: (analyzer/overhead/analysis.py): the compiler's own (GCC's -fanalyzer, the clang static
+#: analyzer) and cppcheck
+ANALYZERS = ("analyzer", "cppcheck")
 
 
 def parse_custom(specs: tuple[str, ...]) -> dict[str, list[str]]:
@@ -32,7 +36,7 @@ def parse_custom(specs: tuple[str, ...]) -> dict[str, list[str]]:
         name = name.strip()
         if not sep or not name or not name.replace("-", "").replace("_", "").isalnum():
             raise BadInput(f"--flag-set {spec!r}: expected NAME=FLAGS, e.g. shadow='-Wshadow'")
-        if name in BUILTIN:
+        if name in BUILTIN or name in ANALYZERS:
             raise BadInput(f"--flag-set {name}: a built-in level has that name")
         words = flags.split()
         bad = [w for w in words if not w.startswith("-") and w not in BUILTIN]
@@ -49,10 +53,17 @@ def parse_custom(specs: tuple[str, ...]) -> dict[str, list[str]]:
     return out
 
 
-def validate(levels: list[str], custom: dict[str, list[str]]) -> None:
-    unknown = [l for l in levels if l not in BUILTIN and l not in custom]
+def validate(levels: list[str], custom: dict[str, list[str]], analyzers: bool = False) -> None:
+    """Refuse an unknown level; ``analyzers``: the analyzer levels are known (a study's)."""
+    if not analyzers:
+        named = [l for l in levels if l in ANALYZERS and l not in custom]
+        if named:
+            raise BadInput(f"level {named[0]!r} runs a static analyzer: a level of "
+                           "`warnscope overhead run`, not of this command")
+    known = (*BUILTIN, *ANALYZERS) if analyzers else BUILTIN
+    unknown = [l for l in levels if l not in known and l not in custom]
     if unknown:
-        raise BadInput(f"unknown level {unknown[0]!r}: expected {', '.join(BUILTIN)} "
+        raise BadInput(f"unknown level {unknown[0]!r}: expected {', '.join(known)} "
                              "or a --flag-set name")
     if not levels:
         raise BadInput("no levels given")

@@ -53,7 +53,8 @@ def projects_cmd(as_json: bool) -> None:
 @click.option("--compilers", default=DEFAULT_COMPILERS, show_default=True, help="Comma-separated gcc-N / clang-N.",
               shell_complete=complete.compilers)
 @click.option("--levels", default=DEFAULT_LEVELS, show_default=True,
-              help="Comma-separated: off, default, wall, wextra, all, or --flag-set names.")
+              help="Comma-separated: off, default, wall, wextra, all, --flag-set names, and the "
+                   "static analyzers: analyzer (GCC's -fanalyzer, clang's --analyze), cppcheck.")
 @click.option("--flag-set", "flag_sets", multiple=True,
               help="A custom level NAME=FLAGS (repeatable); a level's name among FLAGS stands "
                    "for its flags, e.g. nomt='all -Wno-mismatched-tags'.")
@@ -106,7 +107,7 @@ def run_cmd(ctx, project, source, configure_cmd, build_cmd, clean_cmd, language,
     custom = levels_mod.parse_custom(tuple(flag_sets))
     level_list = common.split(levels)
     level_list += [n for n in custom if n not in level_list]
-    levels_mod.validate(level_list, custom)
+    levels_mod.validate(level_list, custom, analyzers=True)
     opts = study.Options(runs=runs, mode=mode or "build", opt=opt, jobs=(os.cpu_count() or 1) if jobs is None else jobs,
                          nice=nice, sched=sched, noise=noise, timeout=timeout, custom=custom,
                          inject=inject, accounting=not no_accounting)

@@ -12,7 +12,7 @@ from analyzer.overhead.results import Report
 #: the CSV columns: every row's fields (``error`` empty where there is none), CPU and wall flattened
 CSV_FIELDS = ["project", "mode", "opt", "compiler", "level", "inject", "status", "runs", "flags", "warnings",
               "noisy", "ratio", "ratio_min", "ratio_max", "added_compiler_pct", "added_other_pct", "host",
-              "error", "cpu_min", "cpu_median", "cpu_max", "wall_median"]
+              "error", "cpu_min", "cpu_median", "cpu_max", "wall_median", "findings"]
 
 
 def render(rep: Report) -> str:

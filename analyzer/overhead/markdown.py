@@ -3,7 +3,8 @@ report's table and sections (:mod:`analyzer.overhead.text`) as Markdown tables a
 from __future__ import annotations
 
 from analyzer.overhead.results import Report
-from analyzer.overhead.text import HEADERS, TU_NOTE, cells, label, machine, modes_table, title, two_modes_of
+from analyzer.overhead.text import (HEADERS, TU_NOTE, article_table, cells, label, machine, modes_table, title,
+                                    two_modes_of)
 
 
 def render(rep: Report) -> str:
@@ -16,6 +17,11 @@ def render(rep: Report) -> str:
              "| " + " | ".join(h or "note" for h in HEADERS) + " |",
              "|" + "---|" * len(HEADERS)]
     lines += ["| " + " | ".join(c) + " |" for c in body]
+    article = article_table(table)
+    if article:
+        head, *arows = article
+        lines += ["", "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+        lines += ["| " + " | ".join(c) + " |" for c in arows]
     if both:
         head, *mrows = modes_table(both)
         lines += ["", "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]

@@ -40,7 +40,7 @@ def rows(cells: list[Cell]) -> list[Row]:
             error = c.error
         out.append(Row(project=c.project, mode=c.mode, opt=c.opt, compiler=c.compiler, level=c.level,
                        inject=c.inject, status=c.status, runs=c.runs, flags=len(c.flags), cpu_s=c.cpu_s,
-                       wall_s=c.wall_s, warnings=c.warnings, noisy=c.noisy, ratio=ratio,
+                       wall_s=c.wall_s, warnings=c.warnings, findings=c.findings, noisy=c.noisy, ratio=ratio,
                        ratio_min=ratio_min, ratio_max=ratio_max, added_compiler_pct=added_compiler,
                        added_other_pct=added_other, host=c.host, error=error))
     return out

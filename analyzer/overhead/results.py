@@ -78,10 +78,13 @@ class CellResult(BuildCell):
 
     runs: list[BuildRun] = field(default_factory=list)
     tu_runs: list[TuRun] = field(default_factory=list)
+    #: a static analyzer's cell (:mod:`analyzer.overhead.analysis`): the distinct
+    #: diagnostics it reported in the last counted run; None for a warning level
+    findings: int | None = None
 
     def mark_failed(self, error: str, log_tail: str) -> None:
         super().mark_failed(error, log_tail)
-        self.runs, self.tu_runs = [], []
+        self.runs, self.tu_runs, self.findings = [], [], None
 
     @property
     def key(self) -> tuple[str, str, str, str, str]:
@@ -266,6 +269,9 @@ class Cell:
     tus: dict[str, TuFigures] | None = field(default=None, metadata=OPTIONAL)
     #: the tree's wait4 CPU minus ``by_process``'s sum, over the runs: shown, never hidden
     residual_s: Figures | None = field(default=None, metadata=OPTIONAL)
+    #: a static analyzer's cell (level ``analyzer`` or ``cppcheck``): the distinct
+    #: diagnostics it reported; left out for a warning level and a failed cell
+    findings: int | None = field(default=None, metadata=OPTIONAL)
 
 
 @dataclass(frozen=True)
@@ -307,6 +313,8 @@ class Row:
     added_other_pct: float | None
     host: str | None
     error: str | None = field(default=None, metadata=OPTIONAL)
+    #: a static analyzer's distinct findings (left out for a warning level, or failed)
+    findings: int | None = field(default=None, metadata=OPTIONAL)
 
 
 @dataclass(frozen=True)

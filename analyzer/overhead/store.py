@@ -68,11 +68,11 @@ def save_cell(conn: sqlite3.Connection, study: int, cell: CellResult, noise: flo
                       cell.inject))
         cur = conn.execute(
             "INSERT INTO oh_cell (study_id, compiler, compiler_version, compiler_identity, level, flags,"
-            " inject, status, error, log_tail, warnings, noisy, spread, max_load, finished_at)"
-            " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            " inject, status, error, log_tail, warnings, noisy, spread, max_load, finished_at, findings)"
+            " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
             (study, cell.compiler, cell.compiler_version, cell.compiler_identity, cell.level,
              cell.flags_json, cell.inject, cell.status, cell.error, cell.log_tail, warnings, int(noisy),
-             spread, max_load, utc_now()))
+             spread, max_load, utc_now(), cell.findings if cell.status == "ok" else None))
         cid = cur.lastrowid
         conn.executemany(
             "INSERT INTO oh_run (cell_id, seq, user_s, sys_s, wall_s, maxrss_kb, compiler_cpu_s, compilers,"
@@ -175,7 +175,7 @@ def cells(conn: sqlite3.Connection, study: int, with_tus: bool = False) -> list[
             by_process=_by_process(runs, f"{c['compiler']} {c['level']}"),
             compilers=runs[-1]["compilers"] if runs else 0,
             maxrss_kb=max((r["maxrss_kb"] for r in runs), default=None),
-            warnings=c["warnings"], noisy=bool(c["noisy"]),
+            warnings=c["warnings"], findings=c["findings"] if not failed else None, noisy=bool(c["noisy"]),
             spread=None if c["spread"] is None else round(c["spread"], 4),
             max_load=c["max_load"], host=_host(runs, info.host),
             error=c["error"] if failed else None, log_tail=c["log_tail"] if failed else None,

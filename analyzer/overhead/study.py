@@ -31,19 +31,19 @@ from typing import Any, Callable
 
 from warnscope.database import transaction, utc_now
 from warnscope.accounting import Accountant, ProcessTable, Unavailable
-from warnscope.errors import BadInput, SchedulerUnsuitable
+from warnscope.errors import AnalyzerUnavailable, BadInput, SchedulerUnsuitable
 from warnscope.measure import TreeRun, host
 
 from analyzer.build import arrival, levels as levels_mod, process
 from analyzer.build.cell import flags_for
-from analyzer.build.failure import fail
+from analyzer.build.failure import fail, log_tail
 from analyzer.build.options import BuildOptions
 from analyzer.build.recipes import Recipe, is_source, tu_language
 from analyzer.build.sandbox import BuildSandbox, build_sandbox, mirror_tree
 from analyzer.build.steps import Setup, cell_setup, commands, level_env, prepare, readable_for, source_tree
 from analyzer.build.wrapper import LOG_ENV, read_log
 from analyzer.build.workdir import WorkDir
-from analyzer.overhead import store
+from analyzer.overhead import analysis, store
 from analyzer.overhead.experiment import Experiment, Tu, compile_tu, count_warnings, machine_facts
 from analyzer.overhead.results import BuildRun, CellResult, TuRun
 from analyzer.runtime.progress import Progress, as_progress
@@ -112,11 +112,9 @@ def run_study(conn: sqlite3.Connection, recipe: Recipe, source: tuple[Path, str]
     tree, origin = source
     # every cell's flags first: a GCC missing from the flag database is ingested here
     others = tuple(lang for lang in ("c", "c++") if lang not in recipe.languages)
-    planned = {tc.name: [CellResult(tc.name, tc.version, tc.identity, level,
-                                    levels_mod.flags(conn, tc, level, recipe.languages, opts.custom),
-                                    inject=inject,
-                                    other_flags=levels_mod.flags(conn, tc, level, others, opts.custom))
-                         for inject in opts.injects for level in level_names] for tc in toolchains}
+    planned = {tc.name: [cell for inject in opts.injects for level in level_names
+                         for cell in _planned(conn, tc, level, inject, recipe.languages, others, opts)]
+               for tc in toolchains}
     params = {"mode": opts.mode, "opt": opts.opt, "runs": opts.runs, "jobs": opts.jobs,
               "nice": opts.nice, "sched": opts.sched, "noise": opts.noise,
               "inject": "+".join(opts.injects)}
@@ -146,6 +144,36 @@ def run_study(conn: sqlite3.Connection, recipe: Recipe, source: tuple[Path, str]
     return study
 
 
+def _planned(conn: sqlite3.Connection, tc: Toolchain, level: str, inject: str, languages: tuple[str, ...],
+             others: tuple[str, ...], opts: Options) -> list[CellResult]:
+    """The cell of a level for one injection: a warning level's flags from
+    :mod:`analyzer.build.levels`, an analyzer's from :mod:`analyzer.overhead.analysis`;
+    an analyzer that runs over the compile commands has no flags to inject: one cell
+    (with the study's first injection, so that it is compared with that ``off``)."""
+    an = analysis.analyzer_of(level, tc)
+    if an is None:
+        return [CellResult(tc.name, tc.version, tc.identity, level,
+                           levels_mod.flags(conn, tc, level, languages, opts.custom), inject=inject,
+                           other_flags=levels_mod.flags(conn, tc, level, others, opts.custom))]
+    if analysis.over_commands(an) and inject != opts.injects[0]:
+        return []
+    return [CellResult(tc.name, tc.version, tc.identity, level, analysis.flags(an, tc, languages),
+                       inject=inject, other_flags=analysis.flags(an, tc, others))]
+
+
+def _unavailable(cells: list[CellResult], tc: Toolchain) -> list[CellResult]:
+    """The cells whose analyzer cannot run here marked failed, saying why; the others."""
+    out = []
+    for cell in cells:
+        an = analysis.analyzer_of(cell.level, tc)
+        why = analysis.unavailable(an, tc) if an is not None else None
+        if why is None:
+            out.append(cell)
+        else:
+            cell.mark_failed(f"analyzer unavailable: {why}", "")
+    return out
+
+
 @dataclass
 class CompilerJob:
     """One compiler's cells of a study: the unit of work of a worker (picklable)."""
@@ -162,15 +190,18 @@ def measure_compiler(job: CompilerJob, progress: Progress | Callable[[str], None
     """Measure one compiler's cells (interleaved) in a private work directory."""
     progress = as_progress(progress)
     tree = job.tree if job.tree is not None else source_tree(job.recipe)[0]
+    cells = _unavailable(job.cells, job.tc)
+    if not cells:
+        return job.cells
     with WorkDir(f"{job.tc.name}-") as work, build_sandbox(work, readable_for(job.recipe)) as box:
         if job.recipe.build_system == "ccdb":
             box = mirror_tree(box, tree)
         if job.opts.mode == "build":
             with _accountant(job.opts, progress) as accountant:
-                _build_cells(job.recipe, tree, job.tc, job.cells, job.opts, work, progress, box,
+                _build_cells(job.recipe, tree, job.tc, cells, job.opts, work, progress, box,
                              accountant)
         else:
-            _tu_cells(job.recipe, tree, job.tc, job.cells, job.opts, work, progress, box)
+            _tu_cells(job.recipe, tree, job.tc, cells, job.opts, work, progress, box)
     return job.cells
 
 
@@ -236,8 +267,15 @@ def _build_cells(recipe: Recipe, tree: Path, tc: Toolchain, cells: list[CellResu
     prepared = prepare(recipe, tree, tc, opts, work, cells, progress, box)
     if prepared is None:
         return
+    analyzed = {id(c) for c in cells if analysis.over_commands(analysis.analyzer_of(c.level, tc))}
+    tus: list[Tu] = []
+    if analyzed:  # the build's own compile commands, from a build of the configured tree
+        tus = analysis.sources(_capture_in(recipe, prepared, tc, opts, work,
+                                           [c for c in cells if id(c) in analyzed], progress, box) or [])
     setups: dict[int, Setup] = {}
     for cell in cells:
+        if id(cell) in analyzed:
+            continue
         setup = cell_setup(recipe, tree, prepared, cell, opts, work, box.box / f"{id(cell)}.wrap",
                            progress, box)
         if setup is not None:
@@ -247,9 +285,12 @@ def _build_cells(recipe: Recipe, tree: Path, tc: Toolchain, cells: list[CellResu
         for cell in cells:
             if cell.status == "failed":
                 continue
-            setup = setups[id(cell)]
             name = f"{recipe.name} {tc.name} {cell.level}" + (f" ({cell.inject})" if len(opts.injects) > 1 else "")
             label = "warm-up" if rnd == 0 else f"run {rnd}/{opts.runs}"
+            if id(cell) in analyzed:
+                _analysis_round(cell, tc, tus, opts, work, box, accountant, rnd, name, label, progress)
+                continue
+            setup = setups[id(cell)]
             clean_log = work / "clean.log"
             t = process.run(recipe.clean, setup.tree, setup.env, clean_log, timeout=opts.timeout, box=box)
             if t.exit != 0:
@@ -264,7 +305,7 @@ def _build_cells(recipe: Recipe, tree: Path, tc: Toolchain, cells: list[CellResu
                                              box=box)
             if t.exit != 0:
                 what = "timed out" if t.exit == -1 else f"exit {t.exit}"
-                fail([cell], f"build failed ({what}): {setup.build}", log, setup.tree)
+                fail([cell], _analyzer_says(cell, tc, f"build failed ({what}): {setup.build}"), log, setup.tree)
                 progress(f"{name}: {label}: build FAILED ({what})")
                 continue
             progress.advance()
@@ -278,16 +319,56 @@ def _build_cells(recipe: Recipe, tree: Path, tc: Toolchain, cells: list[CellResu
                 continue
             compiler_cpu = sum(r.cpu for r in records)
             warnings = count_warnings(log)
+            if analysis.analyzer_of(cell.level, tc) is not None:   # GCC's -fanalyzer
+                seen: set[tuple] = set()
+                analysis.gcc_findings(log.read_text(errors="replace"), seen)
+                cell.findings = len(seen)
             progress(f"{name}: {label}: cpu {t.cpu:.2f} s (compilers {compiler_cpu:.2f} s"
-                     + (f", {_top(table)}" if table else "") + f"), wall {t.wall:.2f} s, {warnings} warnings")
-            if table is not None and not table.complete:
-                progress(f"{name}: {label}: warning: the processes sum to {table.total_s:.3f} s of "
-                         f"the build's {table.tree_cpu_s:.3f} s (residual {table.residual_s:+.3f} s, "
-                         f"{table.lost} events lost)")
+                     + (f", {_top(table)}" if table else "") + f"), wall {t.wall:.2f} s, {warnings} warnings"
+                     + (f", {cell.findings} findings" if cell.findings is not None else ""))
+            _incomplete(table, name, label, progress)
             if rnd > 0:
                 cell.runs.append(BuildRun(seq=rnd, tree=t, compiler_cpu_s=compiler_cpu,
                                           compilers=len(records), warnings=warnings, host=host(),
                                           started_at=started, processes=table))
+
+
+def _analyzer_says(cell: CellResult, tc: Toolchain, what: str) -> str:
+    """A failure of an analyzer's cell is the analyzer's: it says so."""
+    return f"analyzer unavailable: {what}" if analysis.analyzer_of(cell.level, tc) else what
+
+
+def _incomplete(table: ProcessTable | None, name: str, label: str, progress: Progress) -> None:
+    if table is not None and not table.complete:
+        progress(f"{name}: {label}: warning: the processes sum to {table.total_s:.3f} s of "
+                 f"the build's {table.tree_cpu_s:.3f} s (residual {table.residual_s:+.3f} s, "
+                 f"{table.lost} events lost)")
+
+
+def _analysis_round(cell: CellResult, tc: Toolchain, tus: list[Tu], opts: Options, work: Path,
+                    box: BuildSandbox, accountant: Accountant | None, rnd: int, name: str, label: str,
+                    progress: Progress) -> None:
+    """One round of an analyzer over the compile commands (one measured tree); an analyzer
+    that cannot say what it found fails the cell, saying why."""
+    started = utc_now()
+    an = analysis.analyzer_of(cell.level, tc)
+    assert an is not None
+    try:
+        t, table, found = analysis.run(an, tc, tus, box, work, opts.jobs, opts.timeout, accountant,
+                                       nice=opts.nice, sched=opts.sched)
+    except AnalyzerUnavailable as exc:
+        cell.mark_failed(f"analyzer unavailable: {exc}", log_tail(work / "analysis.log"))
+        progress(f"{name}: {label}: FAILED ({cell.error})")
+        return
+    progress.advance()
+    cell.findings = found.findings
+    progress(f"{name}: {label}: cpu {t.cpu:.2f} s" + (f" ({_top(table)})" if table else "")
+             + f", wall {t.wall:.2f} s, {len(tus)} sources, {found.findings} findings")
+    _incomplete(table, name, label, progress)
+    if rnd > 0:  # the whole tree is the analyzer's (make's own share is in the process table)
+        cell.runs.append(BuildRun(seq=rnd, tree=t, compiler_cpu_s=t.cpu, compilers=len(tus),
+                                  warnings=found.warnings, host=host(), started_at=started,
+                                  processes=table))
 
 
 def _top(table: ProcessTable, n: int = 3) -> str:
@@ -344,6 +425,14 @@ def capture(recipe: Recipe, tree: Path, tc: Toolchain, opts: Options, work: Path
     prepared = prepare(recipe, tree, tc, opts, work, cells, progress, box)
     if prepared is None:
         return None
+    return _capture_in(recipe, prepared, tc, opts, work, cells, progress, box)
+
+
+def _capture_in(recipe: Recipe, prepared: tuple[Path, dict[str, str]], tc: Toolchain, opts: Options,
+                work: Path, cells: list[CellResult], progress: Progress, box: BuildSandbox
+                ) -> list[Tu] | None:
+    """The compile commands of one build of the configured tree (the wrapper logs them;
+    outside the timing); None (``cells`` failed) when that build fails or compiles nothing."""
     copy, env = prepared
     log, wrap_log = work / "capture.log", box.box / "capture.wrap"
     progress(f"{recipe.name} {tc.name}: build capturing the compile commands (warm-up)")
@@ -375,19 +464,35 @@ def _tu_cells(recipe: Recipe, tree: Path, tc: Toolchain, cells: list[CellResult]
                 continue
             started, load1 = utc_now(), os.getloadavg()[0]
             rows: list[TuRun] = []
+            an, seen = analysis.analyzer_of(cell.level, tc), set()
             for i, tu in enumerate(tus):
                 out = work / "tu.log"
-                t = compile_tu(tc, tu, flags_for(cell, tu.language), objects / f"{i}.o", out,
-                               opts.timeout, nice=opts.nice, sched=opts.sched, box=box)
-                if t.exit != 0:
-                    fail([cell], f"{tu.name} failed to compile (exit {t.exit})", out)
-                    break
+                if analysis.over_commands(an):
+                    assert an is not None
+                    try:
+                        t, found, warnings = analysis.run_tu(an, tc, tu, out, opts.timeout, box,
+                                                             nice=opts.nice, sched=opts.sched)
+                    except AnalyzerUnavailable as exc:
+                        cell.mark_failed(f"analyzer unavailable: {exc}", log_tail(out))
+                        break
+                    seen |= found
+                else:
+                    t = compile_tu(tc, tu, flags_for(cell, tu.language), objects / f"{i}.o", out,
+                                   opts.timeout, nice=opts.nice, sched=opts.sched, box=box)
+                    if t.exit != 0:
+                        fail([cell], _analyzer_says(cell, tc, f"{tu.name} failed to compile (exit {t.exit})"), out)
+                        break
+                    warnings = count_warnings(out)
+                    if an is not None:   # GCC's -fanalyzer
+                        analysis.gcc_findings(out.read_text(errors="replace"), seen)
                 progress.advance()
-                rows.append(TuRun(tu=tu.name, seq=rnd, tree=t, warnings=count_warnings(out), host=host()))
+                rows.append(TuRun(tu=tu.name, seq=rnd, tree=t, warnings=warnings, host=host()))
             if cell.status == "failed":
                 progress(f"{recipe.name} {tc.name} {cell.level}: run {rnd}: FAILED ({cell.error})")
                 continue
             cell.tu_runs.extend(rows)
+            if an is not None:
+                cell.findings = len(seen)
             cpu = sum(r.cpu_s for r in rows)
             total = TreeRun(user=sum(r.tree.user for r in rows), sys=sum(r.tree.sys for r in rows),
                             wall=sum(r.tree.wall for r in rows), maxrss_kb=max(r.tree.maxrss_kb for r in rows),

@@ -51,6 +51,37 @@ def modes_table(found: list[ModeCost]) -> list[list[str]]:
     return out
 
 
+#: the article's columns: the build without warnings, with all, and the analyzers
+ARTICLE = (("off", "no warnings"), ("all", "all warnings"), ("analyzer", "analyzer"), ("cppcheck", "cppcheck"))
+
+
+def _times(r: Row | None) -> str:
+    if r is None:
+        return "-"
+    if r.status != "ok":
+        return "unavailable" if (r.error or "").startswith("analyzer unavailable") else r.status
+    if r.ratio is None:
+        return "not compared"
+    findings = "" if r.findings is None else f", {r.findings} finding{'s' * (r.findings != 1)}"
+    return f"{r.ratio:.2f}× ({r.ratio_min:.2f}–{r.ratio_max:.2f}){findings}"
+
+
+def article_table(table: list[Row]) -> list[list[str]]:
+    """The article's shape, per compiler (and inject): no warnings, all warnings, the
+    analyzers, each × the build (``off``), an analyzer's findings beside its cost (header
+    first); empty when the study ran no analyzer."""
+    if not any(r.level in ("analyzer", "cppcheck") for r in table):
+        return []
+    by = {(r.compiler, r.inject, r.level): r for r in table}
+    keys = sorted({(r.compiler, r.inject) for r in table if r.level == "off"})
+    both = len({inject for _, inject in keys}) > 1
+    out = [["compiler", *(head for _, head in ARTICLE)]]
+    for compiler, inject in keys:
+        out.append([compiler + (f" ({inject})" if both else ""),
+                    *(_times(by.get((compiler, inject, level))) for level, _ in ARTICLE)])
+    return out
+
+
 def label(a: AddedCpu, both: bool) -> str:
     return f"{a.compiler} {a.level}" + (f" ({a.inject})" if both else "")
 
@@ -100,6 +131,11 @@ def render(rep: Report) -> str:
     for r in table:
         if r.error:
             lines.append(f"{r.compiler} {r.level}{f' ({inject_of(r)})' if two_modes else ''}: {r.error}")
+    article = article_table(table)
+    if article:
+        lines += ["", "the article's table (CPU user+sys, ratio of medians × the build without warnings, "
+                      "range; an analyzer's distinct findings beside it):"]
+        lines += ["  " + line for line in _columns(article)]
     if both:
         lines += ["", "flags through the build vs appended by the wrapper (both measured in this study):"]
         lines += ["  " + line for line in _columns(modes_table(both))]

@@ -1,0 +1,289 @@
+"""Static analyzers as cells of a study, beside the warning levels: the article's row.
+
+Two levels run an analyzer (:data:`LEVELS`):
+
+* ``analyzer``, the compiler's own: for GCC (10 on) ``-fanalyzer``, a level of the build
+  like any other (its flags go where a user puts them and the build is timed as every
+  build is); for clang the clang static analyzer, ``clang --analyze`` with the version's
+  default checkers;
+* ``cppcheck``, the host's (Debian's) cppcheck, whatever the compiler.
+
+The clang static analyzer and cppcheck are not builds: they run over the build's own
+compile commands, captured from a build of the same tree by the compiler wrapper (as a
+tu-mode study captures them), each source once (libtool compiles a source twice, for the
+shared and the static library; the analyzers are run on it once). A round runs them all
+as one process tree, ``make -j{jobs}`` of a generated Makefile with one target per
+source, in the build sandbox, timed like a build (CPU user+sys of the tree, the kernel's
+per-process table); each command's output and exit status go to files of the box.
+
+What an analyzer found is counted as distinct diagnostics (file, line, column, checker,
+message): a header's finding shown by every TU that includes it counts once. An
+analyzer that is missing, crashes, hangs or prints a line of a shape not understood here
+raises :class:`~warnscope.errors.AnalyzerUnavailable`: the cell fails saying so, never
+"found nothing".
+"""
+from __future__ import annotations
+
+import enum
+import os
+import re
+import shlex
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Sequence
+
+from warnscope import tool
+from warnscope.diagnostics import parse_text
+from warnscope.errors import AnalyzerUnavailable, NotInstalled, ToolFailed
+
+from analyzer.build import process
+from analyzer.build.recipes import is_source
+
+if TYPE_CHECKING:
+    from warnscope.accounting import Accountant, ProcessTable
+    from warnscope.measure import TreeRun
+
+    from analyzer.build.sandbox import BuildSandbox
+    from analyzer.overhead.experiment import Tu
+    from analyzer.runtime.toolchain import Toolchain
+
+
+class Analyzer(enum.Enum):
+    GCC = "gcc -fanalyzer"
+    CLANG = "clang --analyze"
+    CPPCHECK = "cppcheck"
+
+
+#: the levels that run a static analyzer (see the module)
+LEVELS = ("analyzer", "cppcheck")
+#: GCC's analyzer, from GCC 10 on
+GCC_FIRST = 10
+#: what the clang static analyzer is given after a compile command's own arguments:
+#: its findings as text lines, without caret lines or colours, no compiler warnings, no
+#: reproducer files written after a crash
+CLANG_ARGS = ("--analyze", "-Xclang", "-analyzer-output=text", "-fno-caret-diagnostics",
+              "-fno-color-diagnostics", "-w", "-fno-crash-diagnostics")
+#: cppcheck's checks (those of the UB detectors: warnings and portability, inconclusive too)
+CPPCHECK_ARGS = ("--enable=warning,portability", "--inconclusive", "--quiet")
+CPPCHECK_TEMPLATE = "{file}:{line}:{column}: {severity}: {message} [{id}]"
+#: cppcheck's --std values, by a compile's -std= (GNU dialects as their ISO base)
+CPPCHECK_STD = re.compile(r"-std=(?:gnu|c|iso9899:)(89|90|99|11|17|18|\+\+\d\d)$")
+
+
+def analyzer_of(level: str, tc: Toolchain) -> Analyzer | None:
+    """The analyzer a level runs for ``tc`` (None: a warning level)."""
+    if level == "cppcheck":
+        return Analyzer.CPPCHECK
+    if level == "analyzer":
+        return Analyzer.GCC if tc.family == "gcc" else Analyzer.CLANG
+    return None
+
+
+def over_commands(an: Analyzer | None) -> bool:
+    """Whether the analyzer runs over the compile commands (not as a build's flags)."""
+    return an in (Analyzer.CLANG, Analyzer.CPPCHECK)
+
+
+def cppcheck_version() -> str | None:
+    """The host's cppcheck version ('2.10'), None when none answers."""
+    try:
+        out = tool.run(["cppcheck", "--version"], timeout=30).stdout
+    except (NotInstalled, ToolFailed):
+        return None
+    found = re.search(r"Cppcheck (\S+)", out)
+    return found[1] if found else None
+
+
+def flags(an: Analyzer, tc: Toolchain, languages: Sequence[str]) -> dict[str, list[str]]:
+    """The cell's flags per language (stored with it, part of its key): GCC's
+    ``-fanalyzer``; the clang analyzer's arguments; cppcheck's version and checks."""
+    if an is Analyzer.GCC:
+        words = ["-fanalyzer"]
+    elif an is Analyzer.CLANG:
+        words = list(CLANG_ARGS)
+    else:
+        words = [f"cppcheck-{cppcheck_version() or 'missing'}", *CPPCHECK_ARGS]
+    return {lang: list(words) for lang in languages}
+
+
+def name(an: Analyzer, tc: Toolchain) -> str:
+    return {Analyzer.GCC: f"{tc.name} -fanalyzer", Analyzer.CLANG: f"{tc.name} --analyze",
+            Analyzer.CPPCHECK: "cppcheck"}[an]
+
+
+def unavailable(an: Analyzer, tc: Toolchain) -> str | None:
+    """Why the analyzer cannot run here, before anything runs (None: it can)."""
+    if an is Analyzer.GCC and tc.major < GCC_FIRST:
+        return f"{tc.name} has no -fanalyzer (GCC {GCC_FIRST} on)"
+    if an is Analyzer.CPPCHECK and shutil.which("cppcheck") is None:
+        return "cppcheck is not installed (Debian package cppcheck)"
+    if an is Analyzer.CPPCHECK and cppcheck_version() is None:
+        return "cppcheck --version did not answer with a version"
+    return None
+
+
+@dataclass(frozen=True)
+class Found:
+    """What an analyzer reported in one run: distinct findings, and its warning lines."""
+
+    findings: int
+    warnings: int
+
+
+# --------------------------------------------------------------- the commands
+
+def sources(tus: Sequence[Tu]) -> list[Tu]:
+    """Each source once: its first compile command (see the module)."""
+    seen, out = set(), []
+    for tu in tus:
+        src = next((a for a in tu.args if is_source(a)), None)
+        key = os.path.normpath(os.path.join(tu.cwd, src or tu.name))
+        if key not in seen:
+            seen.add(key)
+            out.append(tu)
+    return out
+
+
+def argv(an: Analyzer, tc: Toolchain, tu: Tu) -> list[str]:
+    """The command that analyzes one TU (run in its directory)."""
+    if an is Analyzer.CLANG:
+        return [tc.driver(tu.language), *tu.args, *CLANG_ARGS, "-o", "/dev/null"]
+    assert an is Analyzer.CPPCHECK
+    keep, args = [], list(tu.args)
+    for i, a in enumerate(args):
+        if a in ("-D", "-U", "-I", "-include") and i + 1 < len(args):
+            keep += [a, args[i + 1]]
+        elif a.startswith(("-D", "-U", "-I")) and len(a) > 2:
+            keep.append(a)
+        elif CPPCHECK_STD.match(a):
+            std = CPPCHECK_STD.match(a)[1]
+            keep.append(f"--std={'c++' + std[2:] if std.startswith('++') else 'c' + std}"
+                        .replace("c90", "c89").replace("c18", "c17"))
+    source = [a for a in args if is_source(a)]
+    return ["cppcheck", *CPPCHECK_ARGS, f"--template={CPPCHECK_TEMPLATE}",
+            f"--language={'c++' if tu.language == 'c++' else 'c'}", *keep, *source[:1]]
+
+
+def makefile(an: Analyzer, tc: Toolchain, tus: Sequence[Tu], out: Path) -> str:
+    """A Makefile with one target per TU: the analyzer's output to ``out/N.log``, its exit
+    status to ``out/N.rc`` (the target itself always succeeds: every TU is analyzed)."""
+    lines = [".PHONY: all " + " ".join(f"t{i}" for i in range(len(tus))),
+             "all: " + " ".join(f"t{i}" for i in range(len(tus)))]
+    for i, tu in enumerate(tus):
+        words = [tu.cwd, *argv(an, tc, tu)]
+        if any(c in w for w in words for c in "\n\r\0"):
+            raise AnalyzerUnavailable(f"the compile command of {tu.name} holds a line break")
+        cmd = (f"cd {shlex.quote(tu.cwd)} && {shlex.join(argv(an, tc, tu))} "
+               f"> {shlex.quote(str(out / f'{i}.log'))} 2>&1; echo $? > {shlex.quote(str(out / f'{i}.rc'))}")
+        lines += [f"t{i}:", "\t@" + cmd.replace("$", "$$")]
+    return "\n".join(lines) + "\n"
+
+
+# --------------------------------------------------------------- their outputs
+
+#: a clang note (a step of a path) and the lines around diagnostics that are none
+_NOTE = re.compile(r"^(?:[^\s:][^:]*?:\d+:(?:\d+:)? note: |In file included from |\s+from |"
+                   r"\d+ warnings? (?:and \d+ errors? )?generated\.$)")
+#: the checker or check id that ends an analyzer's finding: [core.NullDereference], [uninitvar]
+_CHECKER = re.compile(r" \[(?P<id>[A-Za-z][\w.-]*)\]$")
+
+
+def findings(an: Analyzer, text: str, cwd: str, seen: set[tuple], what: str) -> int:
+    """Add the distinct findings of one analyzer's output to ``seen``; returns its
+    warning lines. A line of a shape not understood raises :class:`AnalyzerUnavailable`."""
+    warnings = 0
+    for line in text.splitlines():
+        if not line.strip() or _NOTE.match(line):
+            continue
+        m = parse_text.LOCATED.match(line) or _CPPCHECK_LINE.match(line)
+        checker = _CHECKER.search(line)
+        if m is None or checker is None:
+            d = parse_text.line_diagnostic(line)
+            if d is not None and d.option is not None:
+                continue   # the driver's own diagnostic (an unused argument), not a finding
+            raise AnalyzerUnavailable(f"{what} printed {' '.join(line.split())[:160]!r}, "
+                                      "a shape not understood here")
+        warnings += 1
+        if m["sev"] == "information":
+            continue
+        seen.add((os.path.normpath(os.path.join(cwd, m["file"])), m["line"], m["col"],
+                  checker["id"], m["msg"][:checker.start() - m.start("msg")]))
+    return warnings
+
+
+#: cppcheck's lines (its severities are not a compiler's)
+_CPPCHECK_LINE = re.compile(r"^(?P<file>[^\s:][^:]*?):(?P<line>\d+):(?P<col>\d+): "
+                            r"(?P<sev>error|warning|style|performance|portability|information): (?P<msg>.*)$")
+
+
+def gcc_findings(text: str, seen: set[tuple]) -> None:
+    """Add the distinct ``-Wanalyzer-*`` diagnostics of a build's or a compile's output
+    (GCC's -fanalyzer) to ``seen``."""
+    for line in text.splitlines():
+        d = parse_text.line_diagnostic(line)
+        if d is not None and (d.option or "").startswith("-Wanalyzer-"):
+            seen.add((d.file, d.line, d.column, d.option, d.message))
+
+
+def _exit(rc: str, what: str, tu: Tu, log: str) -> None:
+    """Raise when one TU's analyzer did not end well (a crash, a signal, an error)."""
+    try:
+        code = int(rc.strip())
+    except ValueError:
+        raise AnalyzerUnavailable(f"{what} on {tu.name}: no exit status recorded") from None
+    if code == 0:
+        return
+    lines = log.strip().splitlines()
+    first = next((l for l in lines if "error" in l.lower()), lines[0] if lines else "")
+    how = f"was killed by signal {code - 128}" if code > 128 else f"exit {code}"
+    raise AnalyzerUnavailable(f"{what} {how} on {tu.name}: {' '.join(first.split())[:200]}")
+
+
+def run(an: Analyzer, tc: Toolchain, tus: Sequence[Tu], box: BuildSandbox, work: Path, jobs: int,
+        timeout: float, accountant: Accountant | None = None, nice: int = 0, sched: str | None = None
+        ) -> tuple[TreeRun, ProcessTable | None, Found]:
+    """One round: the analyzer over every TU, one measured process tree (see the module)."""
+    what = name(an, tc)
+    out = box.box / "analysis"
+    if out.exists():
+        shutil.rmtree(out)
+    out.mkdir()
+    box.adopt(out)
+    mk = box.box / "analysis.mk"     # written again each round: the builds could change it
+    mk.unlink(missing_ok=True)
+    mk.write_text(makefile(an, tc, tus, out))
+    os.chmod(mk, 0o644)
+    log = work / "analysis.log"
+    log.unlink(missing_ok=True)
+    t, table = process.run_accounted(["make", "-s", "-f", str(mk), f"-j{jobs}"], box.box,
+                                     process.build_env(), log, accountant, nice=nice, sched=sched,
+                                     timeout=timeout, box=box)
+    if t.exit == -1:
+        raise AnalyzerUnavailable(f"{what} ran past the timeout ({timeout:g} s)")
+    if t.exit != 0:
+        raise AnalyzerUnavailable(f"{what}: make exit {t.exit}: "
+                                  f"{' '.join(log.read_text(errors='replace').split())[:200]}")
+    seen: set[tuple] = set()
+    warnings = 0
+    for i, tu in enumerate(tus):
+        text = box.read(out / f"{i}.log").decode("utf-8", "replace")
+        _exit(box.read(out / f"{i}.rc").decode("ascii", "replace"), what, tu, text)
+        warnings += findings(an, text, tu.cwd, seen, what)
+    return t, table, Found(len(seen), warnings)
+
+
+def run_tu(an: Analyzer, tc: Toolchain, tu: Tu, log: Path, timeout: float, box: BuildSandbox,
+           nice: int = 0, sched: str | None = None) -> tuple[TreeRun, set[tuple], int]:
+    """tu mode: the analyzer on one TU, measured alone; (its tree, its distinct findings,
+    its warning lines)."""
+    what = name(an, tc)
+    log.unlink(missing_ok=True)
+    t = process.run(argv(an, tc, tu), Path(tu.cwd), process.build_env(), log, nice=nice, sched=sched,
+                    timeout=timeout, box=box)
+    text = log.read_text(errors="replace")
+    if t.exit == -1:
+        raise AnalyzerUnavailable(f"{what} on {tu.name} ran past the timeout ({timeout:g} s)")
+    _exit(str(t.exit), what, tu, text)
+    seen: set[tuple] = set()
+    return t, seen, findings(an, text, tu.cwd, seen, what)

@@ -1,0 +1,84 @@
+"""Static analyzers as cells of an overhead study (the article's row): GCC's -fanalyzer as
+a level of the build, the clang static analyzer and cppcheck over the build's own compile
+commands, each with its findings counted, and an analyzer that crashes saying so.
+
+Real builds of a two-file tree with real analyzers, one run each (CI time is short):
+structure and sanity only; what they cost is for bench/README.md.
+"""
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from analyzer.cli import main
+
+pytestmark = pytest.mark.skipif(not (shutil.which("gcc-12") and shutil.which("clang-16")
+                                     and shutil.which("cppcheck")),
+                                reason="the analyzers' cells need gcc-12, clang-16 and cppcheck")
+
+BUG = """\
+#include <stdlib.h>
+int deref(int *p) { if (!p) return *p; return 0; }
+int freed(void) { char *q = malloc(4); if (!q) return 0; free(q); return q[0]; }
+"""
+OK = "int twice(int x) { return 2 * x; }\n"
+#: clang --analyze defines __clang_analyzer__ (a build does not): the analyzer alone crashes
+CRASH = "#ifdef __clang_analyzer__\n#pragma clang __debug crash\n#endif\nint f(void) { return 0; }\n"
+MAKEFILE = "all: $(patsubst %.c,%.o,$(wildcard *.c))\n%.o: %.c\n\t$(CC) $(CFLAGS) -c $< -o $@\n" \
+           "clean:\n\trm -f *.o\n"
+
+
+def _tree(path: Path, **sources: str) -> Path:
+    path.mkdir()
+    (path / "Makefile").write_text(MAKEFILE)
+    for name, text in sources.items():
+        (path / f"{name}.c").write_text(text)
+    return path
+
+
+def _study(db: Path, tree: Path, capsys, compilers: str, levels: str) -> tuple[int, dict, str]:
+    capsys.readouterr()
+    code = main(["--db", str(db), "overhead", "run", "--source", str(tree), "--build", "make -j{jobs}",
+                 "--compilers", compilers, "--levels", levels, "--runs", "1", "--json"])
+    out, err = capsys.readouterr()
+    cells = json.loads(out)["cells"] if out.strip() else []
+    return code, {(c["compiler"], c["level"]): c for c in cells}, err
+
+
+def test_analyzers_beside_the_build(tmp_path, capsys):
+    db, tree = tmp_path / "w.db", _tree(tmp_path / "src", bug=BUG, ok=OK)
+    code, cells, err = _study(db, tree, capsys, "gcc-12,clang-16", "off,analyzer,cppcheck")
+    assert code == 0, err
+    assert set(cells) == {(c, l) for c in ("gcc-12", "clang-16") for l in ("off", "analyzer", "cppcheck")}
+    for (compiler, level), cell in cells.items():
+        assert cell["status"] == "ok" and cell["runs"] == 1, cell
+        assert cell["cpu_s"]["median"] > 0
+        if level == "off":
+            assert "findings" not in cell          # a warning level has none to count
+        else:
+            assert cell["findings"] >= 1, cell     # the null dereference at least
+    assert cells[("gcc-12", "analyzer")]["flags"] == ["-fanalyzer"]
+    assert "--analyze" in cells[("clang-16", "analyzer")]["flags"]
+    assert cells[("clang-16", "analyzer")]["findings"] >= 2   # core.NullDereference, unix.Malloc
+    assert cells[("clang-16", "analyzer")]["compilers"] == 2  # the two sources, analyzed once each
+    capsys.readouterr()
+    assert main(["--db", str(db), "overhead", "report"]) == 0
+    report = capsys.readouterr().out
+    assert "the article's table" in report
+    line = next(l for l in report.splitlines() if l.strip().startswith("clang-16") and "×" in l)
+    assert line.split()[1] == "1.00×" and "findings" in line
+
+
+def test_an_analyzer_that_crashes_says_so(tmp_path, capsys):
+    db, tree = tmp_path / "w.db", _tree(tmp_path / "src", crash=CRASH)
+    code, cells, err = _study(db, tree, capsys, "clang-16", "off,analyzer")
+    assert code != 0 and "Traceback" not in err
+    assert err.strip().splitlines()[-1].startswith("warnscope: error: 1 of 2 cells failed")
+    assert cells[("clang-16", "off")]["status"] == "ok"        # the build itself is fine
+    cell = cells[("clang-16", "analyzer")]
+    assert cell["status"] == "failed" and "findings" not in cell   # never "found nothing"
+    assert cell["error"].startswith("analyzer unavailable: clang-16 --analyze"), cell["error"]
+    assert "crash.c" in cell["error"]

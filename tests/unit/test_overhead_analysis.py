@@ -1,0 +1,128 @@
+"""The analyzer cells of an overhead study, without running an analyzer: their levels,
+the Makefile that runs them, how their outputs are read (each line is what the analyzer
+printed on the host's clang-16, cppcheck 2.10 and gcc-12), and the article's table."""
+from __future__ import annotations
+
+import pytest
+
+from analyzer.build import levels
+from analyzer.overhead import analysis, report, text
+from analyzer.overhead.analysis import Analyzer
+from analyzer.overhead.experiment import Tu
+from analyzer.overhead.results import Cell, Figures
+from analyzer.runtime.toolchain import Toolchain
+from warnscope.errors import AnalyzerUnavailable, BadInput
+
+GCC = Toolchain(name="gcc-12", family="gcc", major=12, c_driver="/usr/bin/gcc-12", cxx_driver="/usr/bin/g++-12",
+                version="12.2.0", identity="x")
+GCC9 = Toolchain(name="gcc-9", family="gcc", major=9, c_driver="/usr/bin/gcc-9", cxx_driver="/usr/bin/g++-9",
+                 version="9.3.0", identity="y")
+CLANG = Toolchain(name="clang-16", family="clang", major=16, c_driver="/usr/bin/clang-16",
+                  cxx_driver="/usr/bin/clang++-16", version="16.0.6", identity="z")
+
+CLANG_OUT = """\
+In file included from t.c:1:
+t.c:2:34: warning: Dereference of null pointer (loaded from variable 'p') [core.NullDereference]
+t.c:2:21: note: Assuming 'p' is null
+t.c:2:17: note: Taking true branch
+t.c:3:51: warning: Use of memory after it is freed [unix.Malloc]
+t.c:3:26: note: Memory is allocated
+2 warnings generated.
+"""
+CPPCHECK_OUT = """\
+t.c:2:35: warning: Either the condition '!p' is redundant or there is possible null pointer dereference: p. [nullPointerRedundantCheck]
+t.c:4:31: error: Uninitialized variable: x [uninitvar]
+"""
+GCC_OUT = """\
+cc1: warning: use of uninitialized value 'x' [CWE-457] [-Wanalyzer-use-of-uninitialized-value]
+t.c:2:34: warning: dereference of NULL '0' [CWE-476] [-Wanalyzer-null-dereference]
+t.c:5:3: warning: unused variable 'y' [-Wunused-variable]
+"""
+
+
+def test_the_analyzer_levels_are_a_studys_only():
+    levels.validate(["off", "all", "analyzer", "cppcheck"], {}, analyzers=True)
+    with pytest.raises(BadInput, match="'analyzer' runs a static analyzer"):
+        levels.validate(["off", "analyzer"], {})        # warnings run builds warning levels
+    with pytest.raises(BadInput, match="a built-in level has that name"):
+        levels.parse_custom(("cppcheck=-Wall",))
+
+
+def test_which_analyzer_a_level_runs():
+    assert analysis.analyzer_of("analyzer", GCC) is Analyzer.GCC
+    assert analysis.analyzer_of("analyzer", CLANG) is Analyzer.CLANG
+    assert analysis.analyzer_of("cppcheck", GCC) is Analyzer.CPPCHECK
+    assert analysis.analyzer_of("all", CLANG) is None
+    assert not analysis.over_commands(Analyzer.GCC) and analysis.over_commands(Analyzer.CPPCHECK)
+    assert analysis.flags(Analyzer.GCC, GCC, ("c",)) == {"c": ["-fanalyzer"]}
+    assert analysis.unavailable(Analyzer.GCC, GCC9) == "gcc-9 has no -fanalyzer (GCC 10 on)"
+    assert analysis.unavailable(Analyzer.GCC, GCC) is None
+
+
+def test_each_source_is_analyzed_once():
+    """libtool compiles a source twice (shared and static): it is analyzed once."""
+    tus = [Tu("a.c -> .libs/a.o", "/t/src", "c", ("-c", "a.c", "-fPIC", "-DPIC")),
+           Tu("a.c -> a.o", "/t/src", "c", ("-c", "a.c")), Tu("b.c", "/t/src", "c", ("-c", "b.c"))]
+    assert [t.name for t in analysis.sources(tus)] == ["a.c -> .libs/a.o", "b.c"]
+
+
+def test_the_commands():
+    tu = Tu("src/a.c", "/t/src", "c", ("-c", "-std=gnu99", "-I", "../include", "-DX=1", "-O2", "-Wall", "a.c"))
+    clang = analysis.argv(Analyzer.CLANG, CLANG, tu)
+    assert clang[0] == "/usr/bin/clang-16" and "--analyze" in clang and clang[-2:] == ["-o", "/dev/null"]
+    assert clang.index("-w") > clang.index("-Wall")   # the build's warnings are off
+    cpp = analysis.argv(Analyzer.CPPCHECK, GCC, tu)
+    assert cpp[0] == "cppcheck" and cpp[-1] == "a.c"
+    assert {"-I", "../include", "-DX=1", "--std=c99", "--language=c"} <= set(cpp)
+    assert "-O2" not in cpp and "-Wall" not in cpp
+
+
+def test_the_makefile_quotes_and_escapes(tmp_path):
+    tu = Tu("a b.c", "/t/d ir", "c", ("-c", "-DV=$(HOME)", "a b.c"))
+    mk = analysis.makefile(Analyzer.CLANG, CLANG, [tu], tmp_path)
+    recipe = mk.splitlines()[-1]
+    assert recipe.startswith("\t@cd '/t/d ir' && ")
+    assert "'-DV=$$(HOME)'" in recipe and "'a b.c'" in recipe and "echo $$? >" in recipe
+    with pytest.raises(AnalyzerUnavailable, match="line break"):
+        analysis.makefile(Analyzer.CLANG, CLANG, [Tu("x.c", "/t", "c", ("-DA=\n", "x.c"))], tmp_path)
+
+
+def test_findings_are_distinct_diagnostics():
+    seen: set = set()
+    assert analysis.findings(Analyzer.CLANG, CLANG_OUT, "/t", seen, "clang-16 --analyze") == 2
+    assert analysis.findings(Analyzer.CLANG, CLANG_OUT, "/t", seen, "clang-16 --analyze") == 2
+    assert len(seen) == 2     # the same header's findings from two TUs count once
+    assert {f[3] for f in seen} == {"core.NullDereference", "unix.Malloc"}
+    cpp: set = set()
+    analysis.findings(Analyzer.CPPCHECK, CPPCHECK_OUT, "/t", cpp, "cppcheck")
+    assert {f[3] for f in cpp} == {"nullPointerRedundantCheck", "uninitvar"}
+    gcc: set = set()
+    analysis.gcc_findings(GCC_OUT, gcc)
+    assert {f[3] for f in gcc} == {"-Wanalyzer-use-of-uninitialized-value", "-Wanalyzer-null-dereference"}
+
+
+@pytest.mark.parametrize("line", ["Segmentation fault", "t.c:1:1: warning: no checker named",
+                                  "Checking t.c ..."])
+def test_an_unknown_shape_is_no_finding_but_unavailable(line):
+    with pytest.raises(AnalyzerUnavailable, match="a shape not understood here"):
+        analysis.findings(Analyzer.CLANG, CLANG_OUT + line + "\n", "/t", set(), "clang-16 --analyze")
+
+
+def _cell(level: str, cpu: float, findings: int | None = None, status: str = "ok") -> Cell:
+    mmm = Figures(cpu, cpu, cpu)
+    return Cell(study=1, project="p", mode="build", opt="-O2", compiler="gcc-12", compiler_version="12",
+                level=level, inject="build", flags=[], flags_by_language={}, status=status, runs=1,
+                cpu_s=mmm if status == "ok" else None, user_s=mmm, sys_s=Figures(0, 0, 0), wall_s=mmm,
+                compiler_cpu_s=mmm, other_cpu_s=Figures(0, 0, 0), by_process=None, compilers=1, maxrss_kb=1,
+                warnings=0, noisy=False, spread=0.0, max_load=0.0, host="a", findings=findings,
+                error=None if status == "ok" else "analyzer unavailable: cppcheck is not installed")
+
+
+def test_the_articles_table():
+    rows = report.rows([_cell("off", 2.0), _cell("all", 3.0), _cell("analyzer", 10.0, findings=3),
+                        _cell("cppcheck", 0, status="failed")])
+    head, gcc = text.article_table(rows)
+    assert head == ["compiler", "no warnings", "all warnings", "analyzer", "cppcheck"]
+    assert gcc == ["gcc-12", "1.00× (1.00–1.00)", "1.50× (1.50–1.50)", "5.00× (5.00–5.00), 3 findings",
+                   "unavailable"]
+    assert text.article_table(rows[:2]) == []    # no analyzer, no such table

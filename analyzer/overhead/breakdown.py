@@ -28,9 +28,12 @@ COMPILER, BUILD_SYSTEM = "compiler", "build system"
 TOP_PROCESSES = 5
 
 #: programs of the compiler toolchain by exact name (drivers, the compilers proper,
-#: the assembler and the linker); anything starting with :data:`COMPILER_PREFIXES` too
+#: the assembler and the linker, and cppcheck: an analyzer cell's tool stands where the
+#: compiler stands, :mod:`analyzer.overhead.analysis`); anything starting with
+#: :data:`COMPILER_PREFIXES` too
 COMPILER_PROGRAMS = frozenset({"cc", "c++", "gcc", "g++", "cc1", "cc1plus", "cc1obj", "cc1objplus",
-                               "as", "ld", "collect2", "lto1", "lto-wrapper", "clang", "clang++"})
+                               "as", "ld", "collect2", "lto1", "lto-wrapper", "clang", "clang++",
+                               "cppcheck"})
 COMPILER_PREFIXES = ("gcc", "g++", "clang", "cc1", "ld.", "lto")
 #: a cross toolchain's target prefix (``x86_64-linux-gnu-gcc-12``), not part of the program's name
 _TARGET = re.compile(r"^[A-Za-z0-9_]+(?:-[A-Za-z0-9_]+)*-linux-gnu[A-Za-z0-9_]*-")

@@ -236,7 +236,7 @@ def _exit(rc: str, what: str, tu: Tu, log: str) -> None:
         return
     lines = log.strip().splitlines()
     first = next((l for l in lines if "error" in l.lower()), lines[0] if lines else "")
-    how = f"was killed by signal {code - 128}" if code > 128 else f"exit {code}"
+    how = f"exit {code}" + (f" (signal {code - 128})" if code > 128 else "")
     raise AnalyzerUnavailable(f"{what} {how} on {tu.name}: {' '.join(first.split())[:200]}")
 
 

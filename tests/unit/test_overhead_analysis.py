@@ -59,6 +59,12 @@ def test_which_analyzer_a_level_runs():
     assert analysis.unavailable(Analyzer.GCC, GCC) is None
 
 
+def test_cppcheck_missing_is_said(monkeypatch, tmp_path):
+    """No cppcheck on the PATH: its cell is unavailable, saying why, before anything runs."""
+    monkeypatch.setenv("PATH", str(tmp_path))
+    assert analysis.unavailable(Analyzer.CPPCHECK, GCC) == "cppcheck is not installed (Debian package cppcheck)"
+
+
 def test_each_source_is_analyzed_once():
     """libtool compiles a source twice (shared and static): it is analyzed once."""
     tus = [Tu("a.c -> .libs/a.o", "/t/src", "c", ("-c", "a.c", "-fPIC", "-DPIC")),

@@ -204,15 +204,6 @@ def test_ub_explain_shows_labels_code_and_the_aligned_pair(stored, cli_at):
     assert code == 1 and "expected COMPILER:LEVEL" in err
 
 
-def _available(compiler: str):
-    """The compiler (on the host or in a prepared root), or the test skipped."""
-    from warnscope.errors import WarnscopeError
-    try:
-        return resolve(compiler)
-    except WarnscopeError as exc:
-        pytest.skip(f"{compiler} is not available here: {exc}")
-
-
 ROOT_LOOP = {"gcc-14": ("loop-without-exit", "main", "loop.c:16"),
              "clang-18": ("empty-function", "main", ""),
              "gcc-10": ("loop-without-exit", "main", "loop.c:16"),
@@ -220,10 +211,10 @@ ROOT_LOOP = {"gcc-14": ("loop-without-exit", "main", "loop.c:16"),
 
 
 @pytest.mark.parametrize("compiler", sorted(ROOT_LOOP))
-def test_a_root_compilers_code_comes_from_the_roots_objdump(compiler, tmp_path):
-    """A compiler of a Debian root (prepared by test_zoo_roots*.py or `toolchain add`):
-    its binary is disassembled by the root's own objdump, in the same sandbox run."""
-    tc = _available(compiler)
+def test_a_root_compilers_code_comes_from_the_roots_objdump(compiler, root_toolchain, tmp_path):
+    """A compiler of a Debian root (the suite prepares it: ``root_toolchain``): its
+    binary is disassembled by the root's own objdump, in the same sandbox run."""
+    tc = root_toolchain(compiler)
     if tc.root is None:
         pytest.skip(f"{compiler} is a host compiler here")
     src = (REPO / "corpus" / "signed-integer-overflow" / "loop.c").read_bytes()
@@ -239,11 +230,11 @@ def test_a_root_compilers_code_comes_from_the_roots_objdump(compiler, tmp_path):
 
 
 @pytest.mark.parametrize("compiler", ["gcc-13", "gcc-16"])
-def test_gccs_trap_for_a_missing_return_at_O0_and_Og_is_no_label(compiler):
+def test_gccs_trap_for_a_missing_return_at_O0_and_Og_is_no_label(compiler, root_toolchain):
     """GCC 13 on trap a C++ function's missing return at -O0 and -Og alike
     (-funreachable-traps), the ud2 on the last statement's line at -O0 and on the closing
     brace's at -Og: the front end's trap, not the optimiser's."""
-    tc = _available(compiler)
+    tc = root_toolchain(compiler)
     from analyzer.ub import codelabels, disasm
     src = (REPO / "corpus" / "missing-return" / "value-unused.cpp").read_bytes()
     builds = {level: compile_program(tc, "c++", "c++17", "value-unused.cpp", src, [level], [], False, True)

@@ -5,8 +5,8 @@ diagnostic (GCC JSON against GCC's text; clang's text and its SARIF against each
 tests/fixtures/warnings/formats/sample.c holds a header's warning, a macro's warning
 repeated at three expansions (GCC's JSON nests the repeats as children), warnings with
 notes; GCC also gets an option it refuses for C, a warning no option controls printed as
-text beside the JSON. GCC 13-16's SARIF needs a toolchain root (`warnscope toolchain add
-gcc-14`): skipped where there is none.
+text beside the JSON. GCC 13-16's SARIF needs a toolchain root: the suite prepares gcc-14's
+(``root_toolchain``); gcc-13, 15 and 16 are skipped where no root holds them.
 """
 from __future__ import annotations
 
@@ -20,19 +20,10 @@ from analyzer.runtime import toolchain
 from analyzer.warnings import formats
 from warnscope.diagnostics import RawDiagnostic, parse_sarif, parse_text
 from warnscope import tool
-from warnscope.errors import WarnscopeError
 
 HERE = Path(__file__).resolve().parents[1] / "fixtures" / "warnings" / "formats"
 GCC_FLAGS = ["-O2", "-Wall", "-Wextra", "-Wtraditional", "-Wctor-dtor-privacy"]
 CLANG_FLAGS = ["-O2", "-Wall", "-Wextra", "-Wstrict-prototypes"]
-
-
-def _toolchain(name: str) -> toolchain.Toolchain:
-    """The compiler, on the host or in a prepared root; skipped where neither has it."""
-    try:
-        return toolchain.resolve(name)
-    except WarnscopeError as exc:
-        pytest.skip(f"{name}: {exc}")
 
 
 def _stderr(tc: toolchain.Toolchain, flags: list[str], tmp_path: Path) -> str:
@@ -57,8 +48,8 @@ def _same_file(d: RawDiagnostic) -> RawDiagnostic:
 
 
 @pytest.mark.parametrize("name", ["gcc-11", "gcc-12", "gcc-13", "gcc-14", "gcc-15"])
-def test_gcc_json_reads_as_the_text_of_the_same_compile(name, tmp_path):
-    tc = _toolchain(name)
+def test_gcc_json_reads_as_the_text_of_the_same_compile(name, tmp_path, root_toolchain):
+    tc = root_toolchain(name)
     fmt = formats.for_toolchain(tc)
     assert fmt.name == "gcc-json"
     structured = fmt.parse(_stderr(tc, [*GCC_FLAGS, *fmt.flags], tmp_path))
@@ -83,14 +74,14 @@ def test_gcc_json_reads_as_the_text_of_the_same_compile(name, tmp_path):
 
 
 @pytest.mark.parametrize("name", ["gcc-13", "gcc-14", "gcc-15", "gcc-16"])
-def test_gcc_sarif_from_a_root_reads_as_its_text(name, tmp_path):
+def test_gcc_sarif_from_a_root_reads_as_its_text(name, tmp_path, root_toolchain):
     """GCC's SARIF names the option (``ruleId``) of each result and carries the same
     'cc1: warning: ' leak as its JSON; but a group's later diagnostics become
     ``relatedLocations`` of the first, with neither kind nor option (gcc-14: 11 results
     for the text's 14 warnings; the notes are there too, indistinguishable); GCC 15 and 16
     give each its own result, with its option. GCC 13-15 are read from JSON (which all of
     them print whole); GCC 16 has only SARIF."""
-    tc = _toolchain(name)   # skips without a root holding it
+    tc = root_toolchain(name)   # skips without a root holding it
     sarif = parse_sarif.parse(_stderr(tc, [*GCC_FLAGS, "-fdiagnostics-format=sarif-stderr"], tmp_path))
     text = parse_text.parse(_stderr(tc, [*GCC_FLAGS, "-fno-diagnostics-show-caret"], tmp_path))
     assert sarif.problem is None
@@ -106,8 +97,8 @@ def test_gcc_sarif_from_a_root_reads_as_its_text(name, tmp_path):
 
 
 @pytest.mark.parametrize("name", ["clang-14", "clang-16", "clang-19"])
-def test_clang_text_carries_every_option(name, tmp_path):
-    tc = _toolchain(name)
+def test_clang_text_carries_every_option(name, tmp_path, root_toolchain):
+    tc = root_toolchain(name)
     fmt = formats.for_toolchain(tc)
     assert fmt.name == "clang-text"
     parsed = fmt.parse(_stderr(tc, [*CLANG_FLAGS, *fmt.flags], tmp_path))
@@ -119,12 +110,12 @@ def test_clang_text_carries_every_option(name, tmp_path):
 
 
 @pytest.mark.parametrize("name", ["clang-16", "clang-19"])
-def test_clang_sarif_reads_as_its_text_but_names_no_option(name, tmp_path):
+def test_clang_sarif_reads_as_its_text_but_names_no_option(name, tmp_path, root_toolchain):
     """Why the runner reads clang's text: its SARIF has every diagnostic, without the
     option (a rule is an internal number with an empty name). Columns are left out: a
     SARIF result's first location is the highlighted range, whose start is not always
     the caret the text names."""
-    tc = _toolchain(name)
+    tc = root_toolchain(name)
     sarif = parse_sarif.parse(_stderr(tc, [*CLANG_FLAGS, "-fdiagnostics-format=sarif"], tmp_path))
     text = parse_text.parse(_stderr(tc, [*CLANG_FLAGS, *formats.CLANG_TEXT.flags], tmp_path))
     assert sarif.problem is None
@@ -136,8 +127,8 @@ def test_clang_sarif_reads_as_its_text_but_names_no_option(name, tmp_path):
     assert Counter(map(plain, sarif.diagnostics)) == Counter(map(plain, text.diagnostics))
 
 
-def test_clang_14_has_no_sarif(tmp_path):
-    tc = _toolchain("clang-14")
+def test_clang_14_has_no_sarif(tmp_path, root_toolchain):
+    tc = root_toolchain("clang-14")
     argv = [tc.driver("c"), "-fdiagnostics-format=sarif", "-c", "sample.c", "-o", str(tmp_path / "x.o")]
     done = tool.run(argv, timeout=60, check=False, cwd=HERE)
     assert done.returncode != 0 and "sarif" in done.stderr

@@ -294,17 +294,13 @@ def test_builds_on_a_dask_cluster(gcc_db_copy, cli_at):
 
 
 @pytest.mark.parametrize("compiler", ["gcc-14", "gcc-16"])
-def test_a_root_compiler_builds_a_project_but_times_none(compiler, gcc_db_copy, cli_at, fails_on):
+def test_a_root_compiler_builds_a_project_but_times_none(compiler, gcc_db_copy, cli_at, fails_on,
+                                                         root_toolchain):
     """A compiler of a Debian root builds a whole project as a user's build would (the
     compiler wrapper runs a launcher that enters the root through bubblewrap), its
     diagnostics read in its own format (GCC 16: SARIF); an overhead study, which times
     builds, refuses it in one line: bubblewrap's set-up would count as the compiler's."""
-    from analyzer.runtime import toolchain
-    from warnscope.errors import WarnscopeError
-    try:
-        tc = toolchain.resolve(compiler)
-    except WarnscopeError as exc:
-        pytest.skip(f"{compiler}: {exc}")
+    tc = root_toolchain(compiler)
     if tc.root is None:
         pytest.skip(f"{compiler} is a host compiler here")
     code, out, err = cli_at(gcc_db_copy)("warnings", "run", "--source", str(UPGRADE), "--build", "make",

@@ -27,7 +27,6 @@ from analyzer.runtime.toolchain import resolve
 from analyzer.ub import report as ub_report
 from analyzer.ub import run as ub_run
 from warnscope.database import connect
-from warnscope.compilers import CompilerId
 from warnscope.paths import cache_dir
 
 ZOO = "gcc-14"
@@ -46,9 +45,8 @@ pytestmark = [
 
 
 @pytest.fixture(scope="module")
-def zoo():
-    """gcc-14 in the trixie root (built now if the cache has none)."""
-    roots.add(CompilerId("gcc", 14))
+def zoo(zoo_root):
+    """gcc-14 in the trixie root (built now if the cache has none: ``zoo_root``)."""
     tc = resolve(ZOO)
     assert tc.root is not None
     return tc
@@ -261,9 +259,8 @@ def test_verify_and_closure_through_the_root(zoo, warnscope, tmp_path):
 
 
 @pytest.fixture(scope="module")
-def zoo_clang():
+def zoo_clang(zoo_root):
     """clang-18 in the same trixie root (one root per suite, shared by its compilers)."""
-    roots.add(CompilerId("clang", 18))
     tc = resolve("clang-18")
     assert tc.root is not None and tc.suite == SUITE
     return tc

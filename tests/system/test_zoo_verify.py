@@ -16,7 +16,6 @@ import shutil
 
 import pytest
 
-from analyzer.runtime import roots
 from analyzer.runtime.toolchain import resolve
 from warnscope.database import connect
 from warnscope.compilers import CompilerId
@@ -32,12 +31,13 @@ pytestmark = [
 
 
 @pytest.fixture(scope="module")
-def bullseye():
-    """gcc-10 and clang-11 in the bullseye root (built now if the cache has none)."""
+def bullseye(request):
+    """gcc-10 and clang-11 in the bullseye root (built now if the cache has none:
+    ``bullseye_root``)."""
     for cid in (CompilerId("gcc", 10), CompilerId("clang", 11)):
         if shutil.which(str(cid)) is not None:
             pytest.skip(f"{cid} is installed on this host: the test needs the root's")
-        roots.add(cid, SUITE)
+    request.getfixturevalue("bullseye_root")
     return {name: resolve(name) for name in ("gcc-10", "clang-11")}
 
 

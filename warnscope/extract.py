@@ -200,31 +200,31 @@ def read_regular(path: Path | str, display: str, max_bytes: int = MAX_FILE_BYTES
 
 
 def _read_fd(fd: int, display: str, max_bytes: int, max_line: int) -> bytes:
-    """Read an open file to its end under the caps (closing it); only a regular file."""
+    """Read an open file to its end under the caps (closing it); only a regular file.
+
+    One read of at most ``max_bytes + 1`` bytes, its lines measured after it (in C, not
+    a line at a time in Python): a refusal names the line, and says what, that reading
+    line by line names, the first too long line before a file too big."""
     with os.fdopen(fd, "rb") as fh:
         st = os.fstat(fh.fileno())
         if not stat.S_ISREG(st.st_mode):  # replaced between stat and open
             raise ParseError(display, None, f"not a regular file ({_kind(st.st_mode)})")
-        chunks: list[bytes] = []
-        total = 0
-        lineno = 0
         try:
-            while True:
-                line = fh.readline(max_line + 1)
-                if not line:
-                    break
-                lineno += 1
-                if len(line) > max_line and not (len(line) == max_line + 1 and line.endswith(b"\n")):
-                    raise ParseError(display, lineno, f"line longer than {max_line} bytes "
-                                                      "(not a real source file?)")
-                total += len(line)
-                if total > max_bytes:
-                    raise ParseError(display, None, f"over the {_size(max_bytes)} limit "
-                                                    "for one file (not a real source file?)")
-                chunks.append(line)
+            data = fh.read(max_bytes + 1)
+            lines = data.split(b"\n")
+            if len(data) > max_bytes and not data.endswith(b"\n"):
+                # the line that crosses the cap is read (and refused if too long) first
+                lines[-1] += fh.read(max_line + 1).split(b"\n", 1)[0]
         except OSError as exc:
-            raise ParseError(display, lineno + 1, _os_reason(exc)) from None
-    return b"".join(chunks)
+            raise ParseError(display, None, _os_reason(exc)) from None
+    if max(map(len, lines)) > max_line:
+        lineno = next(i for i, line in enumerate(lines, 1) if len(line) > max_line)
+        raise ParseError(display, lineno, f"line longer than {max_line} bytes "
+                                          "(not a real source file?)")
+    if len(data) > max_bytes:
+        raise ParseError(display, None, f"over the {_size(max_bytes)} limit "
+                                        "for one file (not a real source file?)")
+    return data
 
 
 def _size(n: int) -> str:

@@ -66,21 +66,23 @@ def tables(records: Records, version: str, root: str) -> Tables:
                 raise ParseError(r.file, r.line, f"{r.name}: unknown severity {severity}")
             if type(value) is Record:
                 severity_of[value] = severity
-        raw = _string(r, "Summary" if "Summary" in fields else "Text")
+        raw = fields.get("Summary", fields.get("Text"))
+        if type(raw) is not str:
+            raw = _string(r, "Summary" if "Summary" in fields else "Text")   # says why
         try:
             text = diagtext.for_definition(raw, substitutions)
         except diagtext.TextError as exc:
             raise ParseError(r.file, r.line, f"{r.name}: {exc}") from None
         g = fields.get("Group")
         gname = None
+        name = r.name
         if type(g) is Record:
             gname = name_of.get(g)
             if gname is None:
                 gname = name_of[g] = _string(g, "GroupName")
-        group_of[r.name] = gname
-        if gname is not None:
-            group(gname)["diags"].append(r.name)
-        diags[r.name] = Diag(r.name, cls, severity, text, None, r.file, r.line)
+            group(gname)["diags"].append(name)
+        group_of[name] = gname
+        diags[name] = Diag(name, cls, severity, text, None, r.file, r.line)
     parents: dict[int, list[Record]] = {}
     for g in group_records:
         name = _string(g, "GroupName")

@@ -25,6 +25,7 @@ read with :class:`~warnscope.errors.ParseError` naming file and line.
 from __future__ import annotations
 
 import bisect
+import gc
 import re
 from dataclasses import dataclass, field
 from typing import Callable
@@ -51,7 +52,7 @@ _KEYWORDS = {"class", "def", "let", "in", "include", "defvar", "field", "multicl
              "foreach", "if", "then", "else", "defset", "deftype", "assert", "dump"}
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Record:
     """A def (or an anonymous instance): its fields and every class it derives from."""
 
@@ -86,12 +87,17 @@ class Records:
 
     defs: dict = field(default_factory=dict)
     anonymous: list = field(default_factory=list)
+    #: the names of ``defs`` in order, as :meth:`derived` last sorted them
+    _names: list = field(default_factory=list, repr=False, compare=False)
 
     def derived(self, cls: str) -> list[Record]:
         """Every record deriving from ``cls``, named ones first in name order (as
         ``getAllDerivedDefinitions`` gives them), anonymous ones after."""
-        named = sorted((r for r in self.defs.values() if r.isa(cls)), key=lambda r: r.name)
-        return named + [r for r in self.anonymous if r.isa(cls)]
+        defs = self.defs   # by name: a def's name is its key
+        if len(self._names) != len(defs):   # defs are only ever added
+            self._names = sorted(defs)
+        named = [r for r in map(defs.__getitem__, self._names) if cls in r.classes]
+        return named + [r for r in self.anonymous if cls in r.classes]
 
 
 class _Unset:
@@ -250,6 +256,15 @@ def _unescaped(body: str):
     return _GIVE_UP
 
 
+def _strings(strs: str):
+    """The text of adjacent strings (``"a" "b"``, blanks between them), as _unescaped."""
+    body = strs[1:-1]
+    if '"' in body or "\\" in body:
+        parts = [_unescaped(s[1:-1]) for s in _STRING.findall(strs)]
+        body = _GIVE_UP if _GIVE_UP in parts else "".join(parts)
+    return body
+
+
 _ESCAPE = re.compile(r"\\(.)")
 #: the first escape that is not one (after any number of valid ones)
 _BAD_ESCAPE = re.compile(r"^(?:[^\\]|\\[\\'\"tn])*+\\(.)")
@@ -270,6 +285,13 @@ _BAD_ESCAPE = re.compile(r"^(?:[^\\]|\\[\\'\"tn])*+\\(.)")
 # ``.`` field, a comment inside the statement, a keyword, an unknown class, a name that
 # may be a field or a template argument) does not match or is handed back before
 # anything is defined, and the statement is read token by token as any other.
+#
+# Nine in ten are of a narrower shape still, which the pattern names apart (``cls``,
+# ``strs``, ``tail``): a class given strings, then classes given a name or nothing
+# (``Error<"text">``; ``Warning<"…">, InGroup<G>, DefaultIgnore``). Their pieces are read
+# without cutting the list up, and every def with the same superclasses inside the same
+# let blocks gets the same fields but its arguments (:class:`_Shape`): its record is a
+# copy of the shape's fields with its text (and group) put in.
 #: blanks and ``//`` comments (one holding ``/*`` is left to the token reader's check);
 #: blanks, then each comment with the blanks after it: one way to match, so a def that
 #: does not match fails fast
@@ -286,8 +308,15 @@ _INST = rf"{_NAME}{_SP}<{_SP}{_INNER}(?:{_SP},{_SP}{_INNER})*+{_SP}>"
 _LIST = rf"\[{_SP}(?:{_NAME}(?:{_SP},{_SP}{_NAME})*+(?:{_SP},)?)?{_SP}\]"
 _ARG = rf"(?:{_STRS}|{_INST}|{_NAME}|{_NUM}|{_LIST}|\?)"
 _PARENT = rf"{_NAME}(?:{_SP}<{_SP}(?:{_ARG}(?:{_SP},{_SP}{_ARG})*+)?{_SP}>)?"
+#: a class given one name or nothing (``InGroup<G>``, ``DefaultIgnore``)
+_TAIL = rf"({_NAME})(?:{_SP}<{_SP}({_NAME}){_SP}>)?+"
 _SIMPLE_DEF = re.compile(rf"""{_WS}(?P<def>def)(?![A-Za-z0-9_]){_SP}(?P<name>{_NAME}){_SP}:{_SP}
-    (?P<parents>{_PARENT}(?:{_SP},{_SP}{_PARENT})*+){_SP};""", re.X)
+    (?P<parents>(?P<cls>{_NAME}){_SP}<{_SP}(?P<strs>{_STRS}){_SP}>(?P<tail>(?:{_SP},{_SP}{_TAIL})*+)
+              |{_PARENT}(?:{_SP},{_SP}{_PARENT})*+){_SP};""", re.X)
+#: one string of a superclass's strings
+_STRING = re.compile(_STR)
+#: the classes after the first of the common shape, each given a name or nothing
+_TAILS = re.compile(_TAIL)
 #: the pieces of a simple def's superclass list (only blanks lie between them)
 _PIECE = re.compile(rf'{_STR}|[A-Za-z0-9_]++|[<>,\[\]?]')
 
@@ -317,6 +346,55 @@ class _Plan:
     arguments: list       # [(field, argument index)]: the rest
 
 
+@dataclass
+class _Shape:
+    """Every def with the same superclasses (each given as many arguments) inside the
+    same let blocks gets the same fields from them: the plans applied in order, then
+    the lets (:meth:`Reader.shape`). What is left per def is to fill in its arguments."""
+
+    fields: dict      # every field in the order it is first set: its value, or None
+                      # where an argument sets it
+    arguments: list   # [(field, superclass number, argument index)]
+    padding: list     # per superclass: its defaults after the arguments given (or ())
+    classes: tuple
+    lets: list        # the let blocks' list, kept alive: its id is in the key
+    padded: bool = False   # whether a superclass has defaults after its arguments
+
+    @staticmethod
+    def of(parents: list, lets: list) -> _Shape | None:
+        """As :meth:`Reader.apply` for each superclass, then the lets, would set them."""
+        source: dict = {}   # field -> (False, value) or (True, superclass number, index)
+        classes: list = []
+        padding = []
+        for n, (_, values, plan, _) in enumerate(parents):
+            if plan is None:
+                return None
+            for name, value in plan.constants.items():
+                source[name] = (False, value)
+            for name, i in plan.arguments:
+                source[name] = (True, n, i)
+            padding.append(tuple(plan.defaults[len(values):]))
+            classes += [c for c in plan.classes if c not in classes]
+        for name, value in lets:
+            if name not in source:
+                return None
+            source[name] = (False, value)
+        fields = {name: (None if how[0] else how[1]) for name, how in source.items()}
+        arguments = [(name, how[1], how[2]) for name, how in source.items() if how[0]]
+        return _Shape(fields, arguments, padding, tuple(classes), lets, any(padding))
+
+    def record(self, name: str, path: str, line: int, values: list) -> Record:
+        """The record of one def of this shape, given its superclasses' values (a list
+        of values per superclass)."""
+        fields = self.fields.copy()
+        if self.padded:   # a default [] is a new list each time, per superclass
+            values = [given + [[] if d is _EMPTY_LIST else d for d in pad]
+                      for given, pad in zip(values, self.padding)]
+        for field_name, n, i in self.arguments:
+            fields[field_name] = values[n][i]
+        return Record(name, path, line, fields, list(self.classes))
+
+
 class Reader:
     """Reads a root ``.td`` file and what it includes into :class:`Records`.
 
@@ -332,6 +410,8 @@ class Reader:
         self.multiclasses: dict[str, tuple] = {}
         #: class name -> its flattened form (:meth:`_plan`), or None
         self._plans: dict = {}
+        #: (superclasses and their numbers of arguments, id of the lets) -> _Shape or None
+        self._shapes: dict = {}
         #: every field name a class declares or a let sets (a bare name that is one
         #: may be a field, not a def)
         self._field_names: set = set()
@@ -340,7 +420,16 @@ class Reader:
 
     # ------------------------------------------------------------ files
     def read(self, path: str) -> Records:
-        self._file(path, 0, [])
+        # Some 50,000 objects are made here (records, their fields, tokens) and all live
+        # to the end: the cyclic collector would walk them again and again for nothing
+        # (a tenth of the time). It runs as before afterwards.
+        paused = gc.isenabled()
+        gc.disable()
+        try:
+            self._file(path, 0, [])
+        finally:
+            if paused:
+                gc.enable()
         return self.records
 
     def _file(self, path: str, depth: int, lets: list) -> None:
@@ -412,6 +501,27 @@ class Reader:
                     have.append(c)
         else:
             have.extend(plan.classes)
+
+    def shape(self, parents: list, lets: list) -> _Shape | None:
+        """The :class:`_Shape` of a def with these superclasses ([(class, values, plan,
+        …)]) inside these let blocks, or None where one has no plan or a let sets a
+        field the def has not (the def is then made step by step, which says so)."""
+        key = (tuple([(p[0], len(p[1])) for p in parents]), id(lets))
+        shape = self._shapes.get(key, False)
+        if shape is False:
+            shape = self._shapes[key] = _Shape.of(parents, lets)
+        return shape
+
+    def string_shape(self, cls: str, lets: list) -> _Shape | None:
+        """:meth:`shape` of a def of one class given one string (most of them). (A None
+        kept under the id of a list of lets that a later list reuses only sends that
+        list's defs the longer way, to the same record.)"""
+        key = (cls, id(lets))
+        shape = self._shapes.get(key, False)
+        if shape is False:
+            plan = self.plan(cls, 1) if cls not in _KEYWORDS else None
+            shape = self._shapes[key] = plan and _Shape.of([(cls, [""], plan, 0)], lets)
+        return shape
 
     def _plan(self, cls: _Class, depth: int) -> _Plan | None:
         """Class ``cls`` flattened with its superclasses into steps that each set one
@@ -817,6 +927,8 @@ class _Parser:
         """A def the lexer matched whole (:data:`_SIMPLE_DEF`): its superclasses read
         from its pieces (:meth:`simple_parents`); token by token after all where they
         are not what that reading takes for sure."""
+        if m.start("tail") == m.end("parents") and not self.env and self.string_def(start, m, lets):
+            return
         name = m.group("name")
         parents = None if name in _KEYWORDS else self.simple_parents(m)
         if parents is None:
@@ -834,6 +946,16 @@ class _Parser:
         if name in self.r.records.defs:
             raise self.src.fail(m.start("name"), f"def {name} is already defined")
         r, src = self.r, self.src
+        shape = r.shape(parents, lets)
+        if shape is not None:
+            if self.anonymous_in:   # made in order, as below: nothing else makes one here
+                for _, values, _, _ in parents:
+                    for i, v in enumerate(values):
+                        if type(v) is _Anonymous:
+                            values[i] = r.anonymous(v.cls, v.args, src, v.pos)
+            r.records.defs[name] = shape.record(name, src.path, src.line(start[2]),
+                                                [values for _, values, _, _ in parents])
+            return
         rec = Record(name, src.path, src.line(start[2]))
         for cls, values, plan, k in parents:
             if self.anonymous_in:
@@ -849,17 +971,38 @@ class _Parser:
         else:
             r.records.defs[name] = rec
 
+    def string_def(self, start: tuple, m: re.Match, lets: list) -> bool:
+        """A simple def of one class given one string (``def err_x : Error<"text">;``,
+        two thirds of them), made from its shape (:meth:`Reader.string_shape`); False
+        where it is read as the other simple defs are."""
+        name, cls, strs = m.group("name", "cls", "strs")
+        body = _strings(strs)
+        r = self.r
+        if body is _GIVE_UP or name in _KEYWORDS or name in r.records.defs:
+            return False
+        shape = r.string_shape(cls, lets)
+        if shape is None:
+            return False
+        src = self.src
+        r.records.defs[name] = shape.record(name, src.path, src.line(start[2]), [[body]])
+        return True
+
     def simple_parents(self, m: re.Match) -> list | None:
         """The superclasses of a simple def as [(class, values, its plan or None, the
         index of its piece)], read from its pieces (:data:`_PIECE`) without defining
         anything; None where a piece is not for sure what it reads as token by token (a
         name that may be a field, a template argument or a defvar, an unknown class, an
         invalid escape)."""
+        self.anonymous_in = False   # set where an argument is an anonymous instance
+        plan_of = self.r.plan
+        cls = m.group("cls")
+        if cls is not None:   # the common shape: Warning<"text">, InGroup<G>, DefaultIgnore
+            out = self.common_parents(m, cls)
+            if out is not None:
+                return out
         pieces = _PIECE.findall(self.src.text, m.start("parents"), m.end("parents"))
         pieces.append(";")   # after the last: a stop no value starts with
         self.pieces, self.pieces_at = pieces, m.start("parents")
-        self.anonymous_in = False   # set where an argument is an anonymous instance
-        plan_of = self.r.plan
         out = []
         i, n = 0, len(pieces) - 1
         classes = self.r.classes
@@ -887,6 +1030,38 @@ class _Parser:
             out.append((cls, values, plan_of(cls, len(values)), k))
             i += 1   # the comma after it
         return out
+
+    def common_parents(self, m: re.Match, cls: str) -> list | None:
+        """The superclasses of a simple def of the common shape (a class given strings,
+        then classes given a name or nothing), as :meth:`simple_parents` gives them; None
+        where one is not a class with a plan, or a value not for sure what it reads as."""
+        body = _strings(m.group("strs"))
+        plan_of = self.r.plan
+        plan = plan_of(cls, 1) if cls not in _KEYWORDS else None
+        if body is _GIVE_UP or plan is None:
+            return None
+        out = [(cls, [body], plan, 0)]
+        if m.start("tail") == m.end("tail"):
+            return out
+        for cls, arg in _TAILS.findall(m.string, m.start("tail"), m.end("tail")):
+            values = [self.simple_name(arg)] if arg else []
+            plan = plan_of(cls, len(values)) if cls not in _KEYWORDS else None
+            if plan is None or _GIVE_UP in values:
+                return None
+            out.append((cls, values, plan, 0))
+        return out
+
+    def simple_name(self, piece: str):
+        """What a bare name of a simple def reads as (a def, or ``true``/``false``), or
+        _GIVE_UP where it may be something else."""
+        r = self.r
+        if piece in _KEYWORDS:
+            return _GIVE_UP
+        if piece in ("true", "false") and piece not in r.records.defs:
+            return int(piece == "true")
+        if piece in self.env or piece in r._field_names or piece in r.defvars:
+            return _GIVE_UP
+        return r.records.defs.get(piece, _GIVE_UP)
 
     def simple_value(self, i: int) -> tuple:
         """(the value of the pieces from ``pieces[i]`` on, where the next starts), as the
@@ -932,14 +1107,7 @@ class _Parser:
                 return _GIVE_UP, j
             self.anonymous_in = True
             return _Anonymous(self.r.classes[piece], args, self.piece_at(i)), j + 1
-        r = self.r
-        if piece in _KEYWORDS:
-            return _GIVE_UP, i + 1
-        if piece in ("true", "false") and piece not in r.records.defs:
-            return int(piece == "true"), i + 1
-        if piece in self.env or piece in r._field_names or piece in r.defvars:
-            return _GIVE_UP, i + 1
-        return r.records.defs.get(piece, _GIVE_UP), i + 1
+        return self.simple_name(piece), i + 1
 
     def piece_at(self, k: int) -> int:
         """Where piece ``k`` of the simple def being read starts in the text (only

@@ -19,9 +19,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from flagdb import clang_sources, clang_td, store, tablegen
+from flagdb import clang_sources, store
 from flagdb.clang_inc import parse_dir
-from flagdb.clang_ingest import build, fetch_package
+from flagdb.clang_ingest import build, fetch_package, load_td
+from warnscope.compilers import CompilerId
 from warnscope.database import connect
 from warnscope.measure import machine
 
@@ -32,9 +33,8 @@ def cpu() -> float:
 
 
 def from_td(major: int, source: str, sha256: str | None) -> object:
-    tree, root, version, kind, provenance = clang_sources.locate(source, sha256)
-    records = tablegen.read(root, lambda name: tree.read(name).decode("utf-8"))
-    return build(f"clang-{major}", clang_td.tables(records, version, root), kind, provenance)
+    """What ``flags ingest clang-N --source S --sha256 D`` reads and builds."""
+    return load_td(f"clang-{major}", CompilerId.of(f"clang-{major}"), source, sha256)
 
 
 def from_inc(directory: Path, major: int) -> object:

@@ -109,9 +109,11 @@ def load_td(compiler: str, cid: CompilerId, source: str, sha256: str | None) -> 
             line = data[: exc.start].count(b"\n") + 1
             raise ParseError(tree.shown(rel), line, "not a text file (not UTF-8)") from None
 
-    records = tablegen.read(root.rpartition("/")[2], read_text)
-    tables = clang_td.tables(records, version, tree.shown(root))
-    return build(compiler, tables, kind, provenance, origin="DiagnosticGroups.td")
+    with tablegen.collector_paused():   # the records are gone when it runs again
+        records = tablegen.read(root.rpartition("/")[2], read_text)
+        tables = clang_td.tables(records, version, tree.shown(root))
+        del records
+        return build(compiler, tables, kind, provenance, origin="DiagnosticGroups.td")
 
 
 def _same_version(found: str, cid: CompilerId) -> bool:

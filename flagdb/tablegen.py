@@ -24,7 +24,6 @@ read with :class:`~warnscope.errors.ParseError` naming file and line.
 """
 from __future__ import annotations
 
-import bisect
 import gc
 import re
 from contextlib import contextmanager
@@ -137,15 +136,22 @@ class _Source:
     def __init__(self, path: str, text: str, defined: frozenset = frozenset()):
         self.path = path
         self.text = _preprocess(path, text, defined) if _has_directive(text) else text
-        text = self.text
-        self.newlines = [m.start() for m in re.finditer("\n", text)]
+        #: the last position asked for its line (:meth:`line`), and that line
+        self._at, self._line = 0, 1
         self.tokens: list[tuple[str, str, int]] = []
         #: position of a ``def`` token -> the match of the simple def it starts
         self.simple_defs: dict[int, re.Match] = {}
         self._lex()
 
     def line(self, pos: int) -> int:
-        return bisect.bisect_right(self.newlines, pos - 1) + 1
+        """The line of ``pos``: the newlines between it and the last position asked
+        counted (defs are read in order: a few characters)."""
+        if pos >= self._at:
+            self._line += self.text.count("\n", self._at, pos)
+        else:
+            self._line -= self.text.count("\n", pos, self._at)
+        self._at = pos
+        return self._line
 
     def fail(self, pos: int, message: str) -> ParseError:
         return ParseError(self.path, self.line(pos), message)

@@ -207,11 +207,19 @@ def findings(an: Analyzer, text: str, cwd: str, seen: set[tuple], what: str) -> 
         warnings += 1
         if m["sev"] == "information":
             continue
+        if an is Analyzer.CPPCHECK and checker["id"] in CPPCHECK_GAVE_UP:
+            raise AnalyzerUnavailable(f"{what} could not analyze {m['file']}: "
+                                      f"{' '.join(line[m.start('msg'):].split())[:160]}")
         seen.add((os.path.normpath(os.path.join(cwd, m["file"])), m["line"], m["col"],
                   checker["id"], m["msg"][:checker.start() - m.start("msg")]))
     return warnings
 
 
+#: cppcheck's reports that it could not analyze a file (its preprocessor stopped at an
+#: ``#error``, its parser gave up): not findings of the code, which compiled, but an
+#: analyzer that checked nothing there
+CPPCHECK_GAVE_UP = frozenset({"preprocessorErrorDirective", "syntaxError", "internalAstError",
+                              "cppcheckError", "internalError", "unknownMacro"})
 #: cppcheck's lines (its severities are not a compiler's)
 _CPPCHECK_LINE = re.compile(r"^(?P<file>[^\s:][^:]*?):(?P<line>\d+):(?P<col>\d+): "
                             r"(?P<sev>error|warning|style|performance|portability|information): (?P<msg>.*)$")

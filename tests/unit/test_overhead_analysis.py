@@ -107,6 +107,15 @@ def test_findings_are_distinct_diagnostics():
     assert {f[3] for f in gcc} == {"-Wanalyzer-use-of-uninitialized-value", "-Wanalyzer-null-dereference"}
 
 
+def test_cppcheck_giving_up_is_no_finding():
+    """cppcheck stopped by an ``#error`` its configuration reaches (cppcheck's own
+    lib/config.h without the compiler's macros) checked nothing there: unavailable."""
+    line = 'lib/config.h:123:0: error: #error "No threading model defined" [preprocessorErrorDirective]\n'
+    with pytest.raises(AnalyzerUnavailable, match="cppcheck could not analyze lib/config.h: "
+                                                  "#error .No threading model defined. "):
+        analysis.findings(Analyzer.CPPCHECK, line, "/t", set(), "cppcheck")
+
+
 @pytest.mark.parametrize("line", ["Segmentation fault", "t.c:1:1: warning: no checker named",
                                   "Checking t.c ..."])
 def test_an_unknown_shape_is_no_finding_but_unavailable(line):

@@ -8,6 +8,7 @@ loaders read the real libclang-N-dev packages. Nothing here is mocked.
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import io
 import json
 import os
@@ -259,28 +260,52 @@ def gcc_tree(c_opt):
     return make
 
 
+# ------------------------------------------------------------------ made once per run
+
+def made_once(tmp_path_factory, name: str, make: Callable[[Path], None]) -> Path:
+    """The directory ``name``, filled by ``make(directory)`` once for the whole test run
+    however many pytest-xdist workers run it (the first to ask makes it, the others wait
+    for it), and copied into this worker's own temporary directory, so that no two
+    workers ever open one database. A ``make`` that fails or skips leaves nothing: the
+    next to ask tries again."""
+    base = tmp_path_factory.getbasetemp()
+    shared = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "made-once"
+    shared.mkdir(exist_ok=True)
+    made, done = shared / name, shared / f"{name}.done"
+    with open(shared / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not done.exists():   # made where it stays: what it stores may name its paths
+            shutil.rmtree(made, ignore_errors=True)
+            made.mkdir()
+            make(made)
+            done.touch()
+    mine = tmp_path_factory.mktemp(name) / name
+    shutil.copytree(made, mine)
+    return mine
+
+
 # ------------------------------------------------------------------ real GCC databases
+
+def _ingested(path: Path, compilers: tuple[str, ...], start: Path | None = None) -> None:
+    if start is not None:
+        shutil.copy(start, path)
+    conn = connect(path)
+    for compiler in compilers:
+        ingest(conn, compiler)
+    conn.close()
+
 
 @pytest.fixture(scope="session")
 def gcc_db(tmp_path_factory) -> Path:
     """A database holding the real gcc-11 and gcc-12 option data."""
-    path = tmp_path_factory.mktemp("db") / "gcc.db"
-    conn = connect(path)
-    for compiler in ("gcc-11", "gcc-12"):
-        ingest(conn, compiler)
-    conn.close()
-    return path
+    return made_once(tmp_path_factory, "gcc", lambda d: _ingested(d / "gcc.db", ("gcc-11", "gcc-12"))) / "gcc.db"
 
 
 @pytest.fixture(scope="session")
 def gcc_clang_db(gcc_db, tmp_path_factory) -> Path:
     """``gcc_db`` with clang-16 from its tables too (read it, or copy it to write)."""
-    path = tmp_path_factory.mktemp("db") / "gcc-clang.db"
-    shutil.copy(gcc_db, path)
-    conn = connect(path)
-    ingest(conn, "clang-16")
-    conn.close()
-    return path
+    return made_once(tmp_path_factory, "gcc-clang",
+                     lambda d: _ingested(d / "gcc-clang.db", ("clang-16",), gcc_db)) / "gcc-clang.db"
 
 
 @pytest.fixture
@@ -499,19 +524,21 @@ STUDY_COMPILERS = "gcc-12,clang-16"
 def zlib_studies(gcc_db, tmp_path_factory) -> Path:
     """A copy of ``gcc_db`` holding two small real overhead studies of zlib (Debian's
     source package) with gcc-12 and clang-16, levels off and all, 2 runs at -O0: study 1
-    the whole build, study 2 each TU alone. Run once per session (a minute or two each)
+    the whole build, study 2 each TU alone. Made once per run (a minute or two each)
     and shared by the overhead and the site tests, which only read it or rerun the same
     studies (a resume, which stores nothing). Skips where a compiler is missing."""
     if not (shutil.which("gcc-12") and shutil.which("clang-16")):
         pytest.skip("the zlib studies need gcc-12 and clang-16")
-    path = tmp_path_factory.mktemp("studies") / "studies.db"
-    shutil.copy(gcc_db, path)
-    for mode in ("build", "tu"):
-        code = main(["--db", str(path), "overhead", "run", "--project", "zlib", "--compilers",
-                     STUDY_COMPILERS, "--levels", "off,all", "--runs", "2", "--opt", "-O0",
-                     "--mode", mode, "--quiet"])
-        assert code == 0, f"the zlib {mode} study failed"
-    return path
+
+    def make(directory: Path) -> None:
+        path = directory / "studies.db"
+        shutil.copy(gcc_db, path)
+        for mode in ("build", "tu"):
+            code = main(["--db", str(path), "overhead", "run", "--project", "zlib", "--compilers",
+                         STUDY_COMPILERS, "--levels", "off,all", "--runs", "2", "--opt", "-O0",
+                         "--mode", mode, "--quiet"])
+            assert code == 0, f"the zlib {mode} study failed"
+    return made_once(tmp_path_factory, "studies", make) / "studies.db"
 
 
 # ------------------------------------------------------------------ processes left behind
@@ -568,20 +595,17 @@ def advise_db(gcc_db, tmp_path_factory) -> Path:
     Read it, or copy it to write. Skips where a compiler is missing."""
     if not all(shutil.which(c) for c in ADVISE_COMPILERS.split(",")):
         pytest.skip(f"the advice's tests need {ADVISE_COMPILERS}")
-    root = tmp_path_factory.mktemp("advise")
-    path = root / "advise.db"
-    shutil.copy(gcc_db, path)
-    conn = connect(path)
-    for compiler in ("clang-14", "clang-16", "clang-19"):
-        ingest(conn, compiler)
-    conn.close()
-    corpus = root / "corpus"
-    for category in ADVISE_UB:
-        shutil.copytree(ROOT / "corpus" / category, corpus / category)
-    code = main(["--db", str(path), "ub", "run", "--corpus", str(corpus), "--compilers", ADVISE_COMPILERS,
-                 "--levels", "O2", "--no-sanitizers", "--no-code", "--runs", "1"])
-    assert code == 0, "the advice's UB run failed"
-    return path
+
+    def make(root: Path) -> None:
+        path = root / "advise.db"
+        _ingested(path, ("clang-14", "clang-16", "clang-19"), gcc_db)
+        corpus = root / "corpus"
+        for category in ADVISE_UB:
+            shutil.copytree(ROOT / "corpus" / category, corpus / category)
+        code = main(["--db", str(path), "ub", "run", "--corpus", str(corpus), "--compilers",
+                     ADVISE_COMPILERS, "--levels", "O2", "--no-sanitizers", "--no-code", "--runs", "1"])
+        assert code == 0, "the advice's UB run failed"
+    return made_once(tmp_path_factory, "advise", make) / "advise.db"
 
 
 @pytest.fixture(scope="session")
@@ -590,14 +614,17 @@ def zlib_advice(advise_db, tmp_path_factory) -> tuple[Path, dict]:
     <the five> --json`` ran zlib's builds at ``all`` itself: (the database, that advice
     as JSON). Shared by the advice's tests and the proof of its set on a real CMake build
     (``test_advise_export.py``); read it, or copy it to write."""
-    db = tmp_path_factory.mktemp("advice") / "zlib.db"
-    shutil.copy(advise_db, db)
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        code = main(["--db", str(db), "advise", "--project", "zlib", "--compilers", ADVISE_COMPILERS, "--json",
-                     "--quiet"])
-    assert code == 0, "the zlib advice failed"
-    return db, json.loads(out.getvalue())
+
+    def make(root: Path) -> None:
+        shutil.copy(advise_db, root / "zlib.db")
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            code = main(["--db", str(root / "zlib.db"), "advise", "--project", "zlib", "--compilers",
+                         ADVISE_COMPILERS, "--json", "--quiet"])
+        assert code == 0, "the zlib advice failed"
+        (root / "advice.json").write_text(out.getvalue())
+    made = made_once(tmp_path_factory, "zlib-advice", make)
+    return made / "zlib.db", json.loads((made / "advice.json").read_text())
 
 
 #: the real option sources of old compilers (../shared/sources, see its README)

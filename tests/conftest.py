@@ -12,6 +12,7 @@ import fcntl
 import io
 import json
 import os
+import re
 import shlex
 import shutil
 import sqlite3
@@ -21,6 +22,7 @@ import time
 from functools import lru_cache
 from pathlib import Path
 from typing import Callable
+from urllib.parse import unquote, urlsplit
 
 import pytest
 
@@ -709,6 +711,82 @@ def readable():
 
     return check
 
+
+
+#: Debian's chromium: the browser tests' only browser
+CHROMIUM = Path("/usr/bin/chromium")
+
+
+class Chromium:
+    """Debian's chromium under Playwright (never a downloaded browser), launched at the
+    first page a test opens (where chromium or playwright is missing, that test is
+    skipped there) and offline: a request that is not for a file is refused before it
+    leaves. Every console error and page error lands in ``errors``, every URL a page
+    asked for in ``requests``."""
+
+    def __init__(self):
+        self.errors: list[str] = []
+        self.requests: list[str] = []
+        self._stack = contextlib.ExitStack()
+        self._browser = None
+
+    def open(self, path: Path, width: int = 1200, height: int = 900):
+        """A new page (its own context) at ``width`` showing the file ``path``, loaded."""
+        page = self._launched().new_page(viewport={"width": width, "height": height})
+        page.route(re.compile(r"^(?!file://).*"), lambda route: route.abort())
+        page.on("request", lambda request: self.requests.append(request.url))
+        page.on("console", lambda m: self.errors.append(f"{path.name}: {m.text}") if m.type == "error" else None)
+        page.on("pageerror", lambda e: self.errors.append(f"{path.name}: {e}"))
+        page.goto(path.resolve().as_uri())
+        page.wait_for_load_state("load")
+        return page
+
+    def site(self, root: Path) -> "SitePages":
+        return SitePages(self, root.resolve())
+
+    def _launched(self):
+        if self._browser is None:
+            if not CHROMIUM.exists():
+                pytest.skip(f"Debian's chromium is not installed ({CHROMIUM}): apt-get install chromium")
+            sync_api = pytest.importorskip("playwright.sync_api",
+                                           reason="playwright for Python is not installed")
+            driver = self._stack.enter_context(sync_api.sync_playwright())
+            self._browser = driver.chromium.launch(executable_path=str(CHROMIUM))
+            self._stack.callback(self._browser.close)
+        return self._browser
+
+    def close(self) -> None:
+        self._stack.close()
+
+
+class SitePages:
+    """The pages of one built site in :class:`Chromium`: ``open(rel, width=)``, and the
+    requests that left the site (``data:`` URLs aside)."""
+
+    def __init__(self, chromium: Chromium, root: Path):
+        self.chromium, self.root = chromium, root
+
+    def open(self, rel: str, width: int = 1200):
+        return self.chromium.open(self.root / rel, width=width)
+
+    @property
+    def errors(self) -> list[str]:
+        return self.chromium.errors
+
+    @property
+    def outside(self) -> list[str]:
+        return [url for url in self.chromium.requests if not url.startswith("data:") and (
+            not url.startswith("file://")
+            or self.root not in Path(unquote(urlsplit(url).path)).resolve().parents)]
+
+
+@pytest.fixture(scope="module")
+def chromium():
+    """A module's :class:`Chromium` (the sync API allows one Playwright driver at a time,
+    and a module's browser tests share one browser)."""
+    browser = Chromium()
+    yield browser
+    browser.close()
 
 
 @pytest.fixture(scope="session")

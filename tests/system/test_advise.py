@@ -316,41 +316,25 @@ def test_the_site_has_a_page_per_project_with_the_advice(zlib, cli_at_module, tm
 
 
 def test_the_advice_page_reads_at_desktop_and_phone_width(zlib, cli_at_module, tmp_path, readable,
-                                                         take_screenshots):
+                                                         take_screenshots, chromium):
     """In Debian's Chromium (never a downloaded browser): no console error, and it reads
     at a desktop's and a phone's width; its screenshots beside the site's others."""
     import os
 
-    chromium = Path("/usr/bin/chromium")
-    if not chromium.exists():
-        pytest.skip("Debian's chromium is not installed (/usr/bin/chromium): apt-get install chromium")
-    sync_playwright = pytest.importorskip("playwright.sync_api").sync_playwright
     db = zlib[0]
     site = tmp_path / "site"
     _ok(cli_at_module(db)("site", "build", "-o", str(site)))
-    errors: list[str] = []
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=str(chromium))
-
-        def open_page(rel: str, width: int):
-            page = browser.new_page(viewport={"width": width, "height": 900})
-            page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-            page.on("pageerror", lambda e: errors.append(str(e)))
-            page.goto((site / rel).as_uri())
-            page.wait_for_load_state("load")
-            return page
-
-        for width in (1200, 390):
-            page = open_page("projects/zlib/advice.html", width)
-            assert readable(page, width) == [], width
-            page.close()
-        shots = Path(os.environ.get("WARNSCOPE_SCREENSHOTS") or tmp_path / "shots")
-        shots.mkdir(parents=True, exist_ok=True)
-        assert len(take_screenshots(open_page, {"advice": "projects/zlib/advice.html"},
-                                    [("advice.png", "advice", 1200), ("advice-phone.png", "advice", 390)],
-                                    shots)) == 2
-        browser.close()
-    assert errors == []
+    pages = chromium.site(site)
+    for width in (1200, 390):
+        page = pages.open("projects/zlib/advice.html", width)
+        assert readable(page, width) == [], width
+        page.close()
+    shots = Path(os.environ.get("WARNSCOPE_SCREENSHOTS") or tmp_path / "shots")
+    shots.mkdir(parents=True, exist_ok=True)
+    assert len(take_screenshots(pages.open, {"advice": "projects/zlib/advice.html"},
+                                [("advice.png", "advice", 1200), ("advice-phone.png", "advice", 390)],
+                                shots)) == 2
+    assert pages.errors == [] and pages.outside == []
 
 
 def test_the_set_is_written_for_the_build_by_the_exporters(zlib, cli_at_module):

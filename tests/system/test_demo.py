@@ -5,18 +5,15 @@ everything it wrote is ignored by the project's ``.gitignore`` (``git status`` s
 clean)."""
 from __future__ import annotations
 
-import re
 import shutil
 import subprocess
 from pathlib import Path
-from urllib.parse import unquote, urlsplit
 
 import pytest
 
 from analyzer.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM = Path("/usr/bin/chromium")
 
 
 def _site_files(root: Path) -> dict[Path, int]:
@@ -52,7 +49,7 @@ def untracked_in_source_tree() -> set[str]:
 @pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 @pytest.mark.skipif(any(shutil.which(c) is None for c in ("gcc-11", "gcc-12", "clang-16")),
                     reason="the demo needs gcc-11, gcc-12 and clang-16")
-def test_demo_end_to_end(tmp_path, capsys, monkeypatch):
+def test_demo_end_to_end(tmp_path, capsys, monkeypatch, chromium):
     repo = checkout(tmp_path)
     monkeypatch.chdir(repo)
     monkeypatch.delenv("WARNSCOPE_DB", raising=False)   # the default: ./warnscope.db
@@ -96,48 +93,19 @@ def test_demo_end_to_end(tmp_path, capsys, monkeypatch):
     assert git(repo, "check-ignore", "warnscope.db", "warnscope-site/index.html").split() == [
         "warnscope.db", "warnscope-site/index.html"]
     assert untracked_in_source_tree() == source_before
-    _loads_in_chromium(site)
+    _loads_in_chromium(chromium, site)
 
 
-def _loads_in_chromium(site: Path) -> None:
+def _loads_in_chromium(chromium, site: Path) -> None:
     """The demo's site in Debian's Chromium from file://: the index, a flag page and the
     UB matrix load with no console error and no request outside the site."""
-    if not CHROMIUM.exists():
-        pytest.skip("Debian's chromium is not installed (/usr/bin/chromium): apt-get install chromium")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        pytest.skip("playwright for Python is not installed: pip install playwright")
     matrix = next(p for p in sorted((site / "ub").glob("*.html")) if p.name != "index.html")
-    errors: list[str] = []
-    outside: list[str] = []
-    root = site.resolve()
-
-    def request(req) -> None:
-        if req.url.startswith("data:"):
-            return
-        if not req.url.startswith("file://") or \
-                root not in Path(unquote(urlsplit(req.url).path)).resolve().parents:
-            outside.append(req.url)
-
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=str(CHROMIUM))
-        try:
-            context = browser.new_context()
-            context.on("request", request)
-            context.route(re.compile(r"^(?!file://).*"), lambda route: route.abort())
-            for target, heading in ((site / "index.html", "warnscope report"),
-                                    (site / "flags/wshadow.html", "-Wshadow"),
-                                    (matrix, "UB matrix")):
-                page = context.new_page()
-                page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-                page.on("pageerror", lambda e: errors.append(str(e)))
-                page.goto(target.as_uri())
-                page.wait_for_load_state("load")
-                assert page.locator("h1").first.inner_text() == heading
-                if target == matrix:
-                    assert page.locator("#matrix tbody tr").count() > 20
-                page.close()
-        finally:
-            browser.close()
-    assert errors == [] and outside == []
+    pages = chromium.site(site)
+    for rel, heading in (("index.html", "warnscope report"), ("flags/wshadow.html", "-Wshadow"),
+                         (matrix.relative_to(site).as_posix(), "UB matrix")):
+        page = pages.open(rel)
+        assert page.locator("h1").first.inner_text() == heading
+        if heading == "UB matrix":
+            assert page.locator("#matrix tbody tr").count() > 20
+        page.close()
+    assert pages.errors == [] and pages.outside == []

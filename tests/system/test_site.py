@@ -35,7 +35,6 @@ from warnscope.serial import plain, to_json
 
 REPO = Path(__file__).resolve().parents[2]
 CASES = ("signed-integer-overflow/loop.c", "control/while-one.c", "null-dereference/null-this.cpp")
-CHROMIUM = Path("/usr/bin/chromium")
 XSS = "<script>window.__xss=1</script>"
 
 
@@ -341,63 +340,11 @@ def test_cli(site_db, tmp_path, capsys, dump):
 
 # ------------------------------------------------------------------ in Chromium
 
-def _playwright():
-    if not CHROMIUM.exists():
-        pytest.skip("Debian's chromium is not installed (/usr/bin/chromium): apt-get install chromium")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        pytest.skip("playwright for Python is not installed: pip install playwright")
-    return sync_playwright
-
-
-class Browser:
-    """One Chromium; each page records console errors, page errors and every request."""
-
-    def __init__(self, pw, site: Path):
-        self.site = site.resolve()
-        self.browser = pw.chromium.launch(executable_path=str(CHROMIUM))
-        self.context = self.browser.new_context(viewport={"width": 1200, "height": 900})
-        self.errors: list[str] = []
-        self.outside: list[str] = []
-        self.context.on("request", self._request)
-        # Anything not a file of this site is refused before it leaves.
-        self.context.route(re.compile(r"^(?!file://).*"), lambda route: route.abort())
-
-    def _request(self, request) -> None:
-        url = request.url
-        if url.startswith("data:"):
-            return
-        if not url.startswith("file://") or \
-                self.site not in Path(unquote(urlsplit(url).path)).resolve().parents:
-            self.outside.append(url)
-
-    def open(self, rel: str, width: int = 1200):
-        page = self.context.new_page()
-        page.set_viewport_size({"width": width, "height": 900})
-        page.on("console", lambda m: self.errors.append(f"{rel}: {m.text}") if m.type == "error" else None)
-        page.on("pageerror", lambda e: self.errors.append(f"{rel}: {e}"))
-        page.goto((self.site / rel).as_uri())
-        page.wait_for_load_state("load")
-        return page
-
-    def close(self):
-        self.browser.close()
-
-
 @pytest.fixture(scope="module")
-def pw():
-    """One Playwright driver for the module (the sync API allows one at a time)."""
-    sync_playwright = _playwright()
-    with sync_playwright() as driver:
-        yield driver
-
-
-@pytest.fixture(scope="module")
-def browser(pw, site):
-    b = Browser(pw, site)
-    yield b
-    b.close()
+def browser(chromium, site):
+    """The site's pages in the module's chromium: ``open(rel, width=)``, ``errors``,
+    ``outside`` (requests that left the site)."""
+    return chromium.site(site)
 
 
 def _ub_pages(site: Path) -> list[str]:
@@ -643,7 +590,7 @@ def test_phone_width_does_not_overflow(browser, site):
         page.close()
 
 
-def test_xss_probe_renders_as_text(pw, site_db, tmp_path):
+def test_xss_probe_renders_as_text(chromium, site_db, tmp_path):
     db = tmp_path / "xss.db"
     shutil.copy(site_db, db)
     conn = sqlite3.connect(db)
@@ -652,21 +599,18 @@ def test_xss_probe_renders_as_text(pw, site_db, tmp_path):
     conn.close()
     out = tmp_path / "site"
     builder.build(connect(db), out)
-    b = Browser(pw, out)
-    try:
-        for rel in ("flags/wshadow.html", "compilers/gcc-12.html", "diffs/gcc-11--gcc-12.html"):
-            page = b.open(rel)
-            assert page.evaluate("window.__xss") is None, rel
-            page.close()
-        page = b.open("flags/wshadow.html")
-        assert XSS in page.locator("#history").inner_text()
-        assert XSS in page.locator(".lead").inner_text()
-        page = b.open("compilers/gcc-12.html")
-        page.fill("#filter", "window.__xss")  # the filter reads text, never markup
-        assert page.locator("#flag-table tbody tr:visible").count() == 1
-        assert page.evaluate("window.__xss") is None
-    finally:
-        b.close()
+    b = chromium.site(out)
+    for rel in ("flags/wshadow.html", "compilers/gcc-12.html", "diffs/gcc-11--gcc-12.html"):
+        page = b.open(rel)
+        assert page.evaluate("window.__xss") is None, rel
+        page.close()
+    page = b.open("flags/wshadow.html")
+    assert XSS in page.locator("#history").inner_text()
+    assert XSS in page.locator(".lead").inner_text()
+    page = b.open("compilers/gcc-12.html")
+    page.fill("#filter", "window.__xss")  # the filter reads text, never markup
+    assert page.locator("#flag-table tbody tr:visible").count() == 1
+    assert page.evaluate("window.__xss") is None
     assert b.errors == []
 
 

@@ -20,7 +20,6 @@ from warnscope.database import connect
 
 REPO = Path(__file__).resolve().parents[2]
 CASES = ["signed-integer-overflow/loop", "null-dereference/check-after-use"]
-CHROMIUM = Path("/usr/bin/chromium")
 
 pytestmark = pytest.mark.skipif(any(shutil.which(c) is None for c in ("gcc-12", "clang-16")),
                                 reason="needs gcc-12 and clang-16")
@@ -68,33 +67,19 @@ def test_the_matrix_shows_a_divergent_cells_labels_on_hover(site):
     assert re.search(r'title="clang-16 -O2: nonzero-exit — main is empty: execution runs into _fini', html)
 
 
-def test_in_a_browser_the_code_unfolds_and_the_diff_marks_rows(site):
-    if not CHROMIUM.exists():
-        pytest.skip("Debian's chromium is not installed (/usr/bin/chromium)")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        pytest.skip("playwright for Python is not installed")
-    errors: list[str] = []
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=str(CHROMIUM))
-        page = browser.new_page()
-        page.route(re.compile(r"^(?!file://).*"), lambda route: route.abort())
-        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        page.goto(_case_page(site, "loop").resolve().as_uri())
-        first = page.locator("details.asm").first
-        assert not first.evaluate("d => d.open")
-        assert not first.locator("pre").is_visible()
-        first.locator("summary").click()
-        assert first.evaluate("d => d.open") and first.locator("pre").is_visible()
-        assert "push" in first.locator("pre").inner_text()
-        differs = page.locator("table.codediff tr.differs")
-        assert differs.count() > 0
-        assert page.locator("table.codediff tr.fn").first.inner_text().startswith("main")
-        colour = differs.first.evaluate("r => getComputedStyle(r).backgroundColor")
-        same = page.locator("table.codediff tr.same")
-        if same.count():
-            assert same.first.evaluate("r => getComputedStyle(r).backgroundColor") != colour
-        browser.close()
-    assert errors == []
+def test_in_a_browser_the_code_unfolds_and_the_diff_marks_rows(site, chromium):
+    page = chromium.open(_case_page(site, "loop"))
+    first = page.locator("details.asm").first
+    assert not first.evaluate("d => d.open")
+    assert not first.locator("pre").is_visible()
+    first.locator("summary").click()
+    assert first.evaluate("d => d.open") and first.locator("pre").is_visible()
+    assert "push" in first.locator("pre").inner_text()
+    differs = page.locator("table.codediff tr.differs")
+    assert differs.count() > 0
+    assert page.locator("table.codediff tr.fn").first.inner_text().startswith("main")
+    colour = differs.first.evaluate("r => getComputedStyle(r).backgroundColor")
+    same = page.locator("table.codediff tr.same")
+    if same.count():
+        assert same.first.evaluate("r => getComputedStyle(r).backgroundColor") != colour
+    assert chromium.errors == []

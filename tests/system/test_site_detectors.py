@@ -8,7 +8,6 @@ those ``ub detectors --json`` prints.
 from __future__ import annotations
 
 import json
-import re
 import shutil
 from pathlib import Path
 
@@ -22,7 +21,6 @@ from warnscope.database import connect
 
 COMPILERS = ("gcc-12", "clang-16")
 CASES = ("null-dereference/check-after-use", "signed-integer-overflow/loop")
-CHROMIUM = Path("/usr/bin/chromium")
 
 pytestmark = pytest.mark.skipif(toolchain.installed(list(COMPILERS)) != list(COMPILERS),
                                 reason="needs gcc-12 and clang-16")
@@ -54,29 +52,10 @@ def site(db, tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def browser(site):
-    if not CHROMIUM.exists():
-        pytest.skip("Debian's chromium is not installed (/usr/bin/chromium): apt-get install chromium")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        pytest.skip("playwright for Python is not installed: pip install playwright")
-    errors: list[str] = []
-    with sync_playwright() as pw:
-        chromium = pw.chromium.launch(executable_path=str(CHROMIUM))
-        context = chromium.new_context(viewport={"width": 1200, "height": 900})
-        context.route(re.compile(r"^(?!file://).*"), lambda route: route.abort())
-
-        def open_page(rel: str):
-            page = context.new_page()
-            page.on("pageerror", lambda e: errors.append(f"{rel}: {e}"))
-            page.goto((site / rel).as_uri())
-            page.wait_for_load_state("load")
-            return page
-
-        yield open_page
-        chromium.close()
-    assert errors == []
+def browser(chromium, site):
+    pages = chromium.site(site)
+    yield pages.open
+    assert pages.errors == [] and pages.outside == []
 
 
 def test_the_matrix_and_a_detectors_page_show_what_ub_detectors_scores(browser, db, site, capsys):

@@ -8,7 +8,6 @@ the flag pages' "fires on real code", linked to one another.
 from __future__ import annotations
 
 import json
-import re
 import shutil
 import sqlite3
 from pathlib import Path
@@ -25,7 +24,6 @@ LEVEL = ("--flag-set", "upgrade=wextra -Wstrict-prototypes", "--level", "upgrade
 HOST = ("gcc-11", "gcc-12", "clang-14", "clang-16")
 PROJECT = "local:upgrade"
 SLUG = "local_3aupgrade"
-CHROMIUM = Path("/usr/bin/chromium")
 XSS = "<script>window.__xss=1</script>"
 UNKNOWN = "-Wnot-an-option-anywhere"
 
@@ -119,33 +117,10 @@ def test_project_links_resolve(site, page_links):
 # ------------------------------------------------------------------ in Chromium
 
 @pytest.fixture(scope="module")
-def browser(site):
-    if not CHROMIUM.exists():
-        pytest.skip("Debian's chromium is not installed (/usr/bin/chromium): apt-get install chromium")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        pytest.skip("playwright for Python is not installed: pip install playwright")
-    errors: list[str] = []
-    outside: list[str] = []
-    with sync_playwright() as pw:
-        chromium = pw.chromium.launch(executable_path=str(CHROMIUM))
-        context = chromium.new_context(viewport={"width": 1200, "height": 900})
-        context.route(re.compile(r"^(?!file://).*"), lambda route: route.abort())
-        context.on("request", lambda r: outside.append(r.url) if not r.url.startswith(("file://", "data:")) else None)
-
-        def open_page(rel: str, width: int = 1200):
-            page = context.new_page()
-            page.set_viewport_size({"width": width, "height": 900})
-            page.on("console", lambda m: errors.append(f"{rel}: {m.text}") if m.type == "error" else None)
-            page.on("pageerror", lambda e: errors.append(f"{rel}: {e}"))
-            page.goto((site / rel).as_uri())
-            page.wait_for_load_state("load")
-            return page
-
-        yield open_page
-        chromium.close()
-    assert errors == [] and outside == []
+def browser(chromium, site):
+    pages = chromium.site(site)
+    yield pages.open
+    assert pages.errors == [] and pages.outside == []
 
 
 def test_from_the_index_to_the_project_and_its_upgrade(browser, wn_db, capsys):

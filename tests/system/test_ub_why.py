@@ -6,7 +6,6 @@ changes at every run is reported unstable, never explained; bad input is one lin
 from __future__ import annotations
 
 import json
-import re
 import shutil
 from pathlib import Path
 
@@ -21,7 +20,6 @@ from analyzer.ub.results import WhyStatus, cause_from_plain
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "ub"
 LOOP = "signed-integer-overflow/loop"
-CHROMIUM = Path("/usr/bin/chromium")
 
 pytestmark = pytest.mark.skipif(shutil.which("gcc-12") is None or shutil.which("clang-16") is None,
                                 reason="needs gcc-12 and clang-16")
@@ -180,7 +178,7 @@ def test_bad_input_is_one_line(args, words, cli_at, tmp_path):
     assert len(lines) == 1 and lines[0].startswith("warnscope: error:") and words in lines[0], err
 
 
-def test_run_why_stores_each_divergent_cells_cause(loop, cli_at, tmp_path):
+def test_run_why_stores_each_divergent_cells_cause(loop, cli_at, tmp_path, chromium):
     corpus = tmp_path / "corpus"
     for rel in (f"{LOOP}.c", f"{LOOP}.output"):
         (corpus / rel).parent.mkdir(parents=True, exist_ok=True)
@@ -217,67 +215,39 @@ def test_run_why_stores_each_divergent_cells_cause(loop, cli_at, tmp_path):
     assert 'id="why"' in html and "why: hang at -O2; -fno-" in html
     matrix = next(p for p in (site / "ub").glob("*.html") if p.name != "index.html")
     assert "; why: exit 48 at -O2; pass " in matrix.read_text()
-    _in_a_browser(page)
-    _matrix_hover_in_a_browser(matrix, {"gcc-12": gcc, "clang-16": clang})
+    _in_a_browser(chromium, page)
+    _matrix_hover_in_a_browser(chromium, matrix, {"gcc-12": gcc, "clang-16": clang})
+    assert chromium.errors == []
 
 
-def _chromium():
-    """Debian's chromium under Playwright (skips where either is missing)."""
-    if not CHROMIUM.exists():
-        pytest.skip("Debian's chromium is not installed (/usr/bin/chromium)")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        pytest.skip("playwright for Python is not installed")
-    return sync_playwright
-
-
-def _matrix_hover_in_a_browser(matrix_path: Path, causes: dict[str, dict]) -> None:
+def _matrix_hover_in_a_browser(chromium, matrix_path: Path, causes: dict[str, dict]) -> None:
     """The matrix in Debian's chromium: hovering the loop's -O2 cell of each compiler
     gives, in its title, that cell's cause exactly as ``ub report --json`` has it (the
     quotes of its outputs escaped in the HTML and read back whole); its -O0 cell, which
     does not diverge, has no cause."""
-    sync_playwright = _chromium()
-    errors: list[str] = []
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=str(CHROMIUM))
-        page = browser.new_page()
-        page.route(re.compile(r"^(?!file://).*"), lambda route: route.abort())
-        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        page.goto(matrix_path.resolve().as_uri())
-        row = page.locator("#matrix tbody tr", has_text=LOOP)
-        for compiler, why in causes.items():
-            summary = cause_from_plain(why).summary
-            assert '"' in summary or "'" in summary  # something the attribute must escape
-            cell = row.locator(f'td.cell[title^="{compiler} -O2:"]')
-            cell.hover()
-            title = cell.get_attribute("title")
-            assert title.startswith(f"{compiler} -O2: ") and title.endswith(f"; why: {summary}"), title
-            plain = row.locator(f'td.cell[title^="{compiler} -O0:"]').get_attribute("title")
-            assert "why:" not in plain, plain
-        browser.close()
-    assert errors == []
+    page = chromium.open(matrix_path)
+    row = page.locator("#matrix tbody tr", has_text=LOOP)
+    for compiler, why in causes.items():
+        summary = cause_from_plain(why).summary
+        assert '"' in summary or "'" in summary  # something the attribute must escape
+        cell = row.locator(f'td.cell[title^="{compiler} -O2:"]')
+        cell.hover()
+        title = cell.get_attribute("title")
+        assert title.startswith(f"{compiler} -O2: ") and title.endswith(f"; why: {summary}"), title
+        plain = row.locator(f'td.cell[title^="{compiler} -O0:"]').get_attribute("title")
+        assert "why:" not in plain, plain
+    page.close()
 
 
-def _in_a_browser(page_path: Path) -> None:
+def _in_a_browser(chromium, page_path: Path) -> None:
     """The case page in Debian's chromium: the list of causes is shown, each cause beside
     its cell's labels, and nothing on the page fails or reaches off the site."""
-    sync_playwright = _chromium()
-    errors: list[str] = []
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=str(CHROMIUM))
-        page = browser.new_page()
-        page.route(re.compile(r"^(?!file://).*"), lambda route: route.abort())
-        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        page.goto(page_path.resolve().as_uri())
-        causes = page.locator("ul#why li")
-        assert causes.count() == 2 and causes.first.is_visible()
-        texts = [causes.nth(i).inner_text() for i in range(2)]
-        assert any(t.startswith("clang-16 -O2: exit 48 at -O2; pass ") for t in texts), texts
-        assert any(t.startswith("gcc-12 -O2: hang at -O2; -fno-") for t in texts), texts
-        row = page.locator("table.cells tr", has_text="clang-16").filter(has_text="-O2")
-        assert "why: exit 48 at -O2" in row.locator("td.labels p.why").inner_text()
-        browser.close()
-    assert errors == []
+    page = chromium.open(page_path)
+    causes = page.locator("ul#why li")
+    assert causes.count() == 2 and causes.first.is_visible()
+    texts = [causes.nth(i).inner_text() for i in range(2)]
+    assert any(t.startswith("clang-16 -O2: exit 48 at -O2; pass ") for t in texts), texts
+    assert any(t.startswith("gcc-12 -O2: hang at -O2; -fno-") for t in texts), texts
+    row = page.locator("table.cells tr", has_text="clang-16").filter(has_text="-O2")
+    assert "why: exit 48 at -O2" in row.locator("td.labels p.why").inner_text()
+    page.close()

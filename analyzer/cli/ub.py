@@ -11,8 +11,6 @@ from warnscope.errors import BadInput, ToolFailed, UnsafeInput
 from warnscope.serial import to_json
 from warnscope.text import one_line
 
-from analyzer.runtime import executors
-from analyzer.runtime import progress as progress_mod
 from analyzer.sandbox import runner as sandbox
 from analyzer.cli import common, complete, options
 from analyzer.cli.output import echo
@@ -209,7 +207,7 @@ def detectors_cmd(ctx, corpus_dir, compilers, tools, levels, case_ids, jobs, sch
         wanted = set(case_ids) | {by_id[c].twin for c in case_ids if by_id[c].twin}
         cases = [c for c in loaded.cases if c.id in wanted]
     notes = list(loaded.notes)
-    version = an.cppcheck_version() if Tool.CPPCHECK in chosen else None
+    version = toolchain.cppcheck_version() if Tool.CPPCHECK in chosen else None
     if Tool.CPPCHECK in chosen and version is None:
         notes.append("cppcheck unavailable: not installed (Debian package cppcheck)")
     job_list = an.jobs_for(cases, compiler_list, chosen, tuple(level_list), version)

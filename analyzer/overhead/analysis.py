@@ -33,11 +33,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Sequence
 
-from warnscope import tool
 from warnscope.diagnostics import parse_text
-from warnscope.errors import AnalyzerUnavailable, NotInstalled, ToolFailed
+from warnscope.errors import AnalyzerUnavailable
 
 from analyzer.build import process
+from analyzer.runtime.toolchain import cppcheck_version
 from analyzer.build.recipes import is_source
 
 if TYPE_CHECKING:
@@ -83,16 +83,6 @@ def analyzer_of(level: str, tc: Toolchain) -> Analyzer | None:
 def over_commands(an: Analyzer | None) -> bool:
     """Whether the analyzer runs over the compile commands (not as a build's flags)."""
     return an in (Analyzer.CLANG, Analyzer.CPPCHECK)
-
-
-def cppcheck_version() -> str | None:
-    """The host's cppcheck version ('2.10'), None when none answers."""
-    try:
-        out = tool.run(["cppcheck", "--version"], timeout=30).stdout
-    except (NotInstalled, ToolFailed):
-        return None
-    found = re.search(r"Cppcheck (\S+)", out)
-    return found[1] if found else None
 
 
 def flags(an: Analyzer, tc: Toolchain, languages: Sequence[str]) -> dict[str, list[str]]:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import shutil
 from dataclasses import dataclass, replace
 from functools import lru_cache
@@ -188,3 +189,14 @@ def installed(names: list[str]) -> list[str]:
     """Those of ``names`` (gcc-N / clang-N) whose C driver is on PATH, canonical."""
     found = [str(cid) for cid in map(CompilerId.of, names) if shutil.which(driver_names(cid)[0])]
     return list(dict.fromkeys(found))
+
+
+def cppcheck_version() -> str | None:
+    """The host's cppcheck version ('2.10'), or None when there is none that answers
+    (the UB detectors and the overhead study's cppcheck cells both ask)."""
+    try:
+        out = tool.run(["cppcheck", "--version"], timeout=30).stdout
+    except (NotInstalled, ToolFailed):
+        return None
+    found = re.search(r"Cppcheck (\S+)", out)
+    return found[1] if found else None

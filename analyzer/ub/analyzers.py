@@ -11,7 +11,7 @@ Which tools a compiler version has (:func:`tools_for`): every compiler its warni
 sanitizers; GCC 10 on ``-fanalyzer``; every clang ``--analyze`` and, when
 ``clang-tidy-N`` is installed beside it, clang-tidy's ``bugprone-*`` checks. cppcheck
 belongs to no compiler: it runs once per program with the host's ``cppcheck``
-(:func:`cppcheck_version`), and its findings count for ``cppcheck-VERSION``.
+(:func:`analyzer.runtime.toolchain.cppcheck_version`), and its findings count for ``cppcheck-VERSION``.
 
 A tool that is missing, crashes, hangs or prints what the parsers do not know is a
 :class:`~analyzer.ub.detectors.ToolRun` with that status and one line saying why --
@@ -22,12 +22,9 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import re
 from dataclasses import dataclass
 
-from warnscope import tool as ws_tool
 from warnscope.diagnostics import parse_gcc_json
-from warnscope.errors import NotInstalled, ToolFailed
 from warnscope.paths import atomic_write, cache_dir
 
 from analyzer.sandbox import runner as sandbox
@@ -81,16 +78,6 @@ def tools_for(compiler: Toolchain) -> list[Tool]:
     else:
         tools += [Tool.CLANG_ANALYZER, Tool.CLANG_TIDY]
     return tools
-
-
-def cppcheck_version() -> str | None:
-    """The host's cppcheck version ('2.10'), or None when there is none that answers."""
-    try:
-        out = ws_tool.run(["cppcheck", "--version"], timeout=30).stdout
-    except (NotInstalled, ToolFailed):
-        return None
-    m = re.search(r"Cppcheck (\S+)", out)
-    return m[1] if m else None
 
 
 def jobs_for(cases: list[Case], compilers: list[Toolchain], tools: list[Tool] | None = None,

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import shutil
-from pathlib import Path
 
 import pytest
 
@@ -37,7 +36,7 @@ def corpus():
 @pytest.fixture(scope="module")
 def runs(corpus):
     compilers = [toolchain.resolve(c) for c in COMPILERS]
-    jobs = an.jobs_for(corpus, compilers, cppcheck=an.cppcheck_version())
+    jobs = an.jobs_for(corpus, compilers, cppcheck=toolchain.cppcheck_version())
     with executors.LocalExecutor(2) as pool:
         return an.run_jobs(jobs, pool)
 
@@ -125,7 +124,7 @@ def test_an_analyzer_that_is_not_installed_is_one_line(corpus, monkeypatch, tmp_
     for name in ("clang-16", "clang++-16"):
         os.symlink(shutil.which(name), bindir / name)
     monkeypatch.setenv("PATH", str(bindir))
-    assert an.cppcheck_version() is None
+    assert toolchain.cppcheck_version() is None
     clang = toolchain.resolve("clang-16")
     case = corpus[0]
     [run] = an.run_jobs(an.jobs_for([case], [clang], tools=[Tool.CLANG_TIDY]))

@@ -23,7 +23,7 @@ import tempfile
 from pathlib import Path
 
 from warnscope.database import connect
-from warnscope.measure import Sample, machine, run_inprocess, stats
+from warnscope.measure import Sample, machine, ratio_of_medians, run_inprocess, stats, wall_and_cpu
 from analyzer.runtime.toolchain import resolve
 from analyzer.ub import run as ub_run
 from analyzer.ub.corpus import bundled_corpus
@@ -83,12 +83,11 @@ def main() -> None:
         timed_run(last / "ub.db", True)  # warm-up
         rerun = [timed_run(last / "ub.db", True)[1] for _ in range(RUNS)]
     for code in (True, False):
-        w, c = stats([m.wall for m in samples[code]]), stats([m.cpu for m in samples[code]])
+        w, c = wall_and_cpu(samples[code])
         print(f"{'with' if code else 'without'} code: wall {w.min:.1f} / {w.median:.1f} / "
               f"{w.max:.1f} s, CPU {c.min:.1f} / {c.median:.1f} / {c.max:.1f} s (min / median / max, "
               f"{w.n} cold runs); database {sizes[code] / 1e6:.2f} MB")
-    mw = stats([m.wall for m in samples[True]]).median / stats([m.wall for m in samples[False]]).median
-    mc = stats([m.cpu for m in samples[True]]).median / stats([m.cpu for m in samples[False]]).median
+    mw, mc = ratio_of_medians(samples[True], samples[False])
     print(f"with / without, medians: wall {mw:.3f}, CPU {mc:.3f}  (goal <= 1.05)")
     w = stats([m.wall for m in rerun])
     print(f"unchanged rerun with code: wall {w.min:.2f} / {w.median:.2f} / {w.max:.2f} s "

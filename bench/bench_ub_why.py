@@ -23,7 +23,7 @@ import tempfile
 from pathlib import Path
 
 from warnscope.database import connect
-from warnscope.measure import Sample, machine, run_inprocess, stats
+from warnscope.measure import Sample, machine, ratio_of_medians, run_inprocess, wall_and_cpu
 from analyzer.runtime.toolchain import resolve
 from analyzer.ub import run as ub_run
 from analyzer.ub.corpus import bundled_corpus
@@ -84,12 +84,11 @@ def main() -> None:
                       flush=True)
                 shutil.rmtree(here)
     for why in (False, True):
-        w, c = stats([m.wall for m in samples[why]]), stats([m.cpu for m in samples[why]])
+        w, c = wall_and_cpu(samples[why])
         print(f"{'with' if why else 'without'} --why: wall {w.min:.1f} / {w.median:.1f} / "
               f"{w.max:.1f} s, CPU user+sys {c.min:.1f} / {c.median:.1f} / {c.max:.1f} s "
               f"(min / median / max, {w.n} cold runs)")
-    mw = stats([m.wall for m in samples[True]]).median / stats([m.wall for m in samples[False]]).median
-    mc = stats([m.cpu for m in samples[True]]).median / stats([m.cpu for m in samples[False]]).median
+    mw, mc = ratio_of_medians(samples[True], samples[False])
     print(f"with / without, medians: wall {mw:.2f}, CPU {mc:.2f}")
 
 

@@ -56,6 +56,17 @@ def stats(values: Sequence[float]) -> Stats:
                  n=len(values))
 
 
+def wall_and_cpu(samples: Sequence[Sample]) -> tuple[Stats, Stats]:
+    """The wall and the CPU (user+sys) :class:`Stats` of a set of measured runs."""
+    return stats([s.wall for s in samples]), stats([s.cpu for s in samples])
+
+
+def ratio_of_medians(a: Sequence[Sample], b: Sequence[Sample]) -> tuple[float, float]:
+    """(wall, CPU): the median of ``a`` over the median of ``b``, each."""
+    (wa, ca), (wb, cb) = wall_and_cpu(a), wall_and_cpu(b)
+    return wa.median / wb.median, ca.median / cb.median
+
+
 #: scheduling policies a measured run may ask for (``--sched``)
 SCHED = {"batch": getattr(os, "SCHED_BATCH", None), "idle": getattr(os, "SCHED_IDLE", None)}
 

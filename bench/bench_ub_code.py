@@ -84,9 +84,8 @@ def main() -> None:
         rerun = [timed_run(last / "ub.db", True)[1] for _ in range(RUNS)]
     for code in (True, False):
         w, c = wall_and_cpu(samples[code])
-        print(f"{'with' if code else 'without'} code: wall {w.min:.1f} / {w.median:.1f} / "
-              f"{w.max:.1f} s, CPU {c.min:.1f} / {c.median:.1f} / {c.max:.1f} s (min / median / max, "
-              f"{w.n} cold runs); database {sizes[code] / 1e6:.2f} MB")
+        print(f"{'with' if code else 'without'} code: wall {w.text()} s, CPU {c.text()} s "
+              f"(min / median / max, {w.n} cold runs); database {sizes[code] / 1e6:.2f} MB")
     mw, mc = ratio_of_medians(samples[True], samples[False])
     print(f"with / without, medians: wall {mw:.3f}, CPU {mc:.3f}  (goal <= 1.05)")
     w = stats([m.wall for m in rerun])

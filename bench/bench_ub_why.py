@@ -85,9 +85,8 @@ def main() -> None:
                 shutil.rmtree(here)
     for why in (False, True):
         w, c = wall_and_cpu(samples[why])
-        print(f"{'with' if why else 'without'} --why: wall {w.min:.1f} / {w.median:.1f} / "
-              f"{w.max:.1f} s, CPU user+sys {c.min:.1f} / {c.median:.1f} / {c.max:.1f} s "
-              f"(min / median / max, {w.n} cold runs)")
+        print(f"{'with' if why else 'without'} --why: wall {w.text()} s, CPU user+sys "
+              f"{c.text()} s (min / median / max, {w.n} cold runs)")
     mw, mc = ratio_of_medians(samples[True], samples[False])
     print(f"with / without, medians: wall {mw:.2f}, CPU {mc:.2f}")
 

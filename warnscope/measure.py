@@ -47,6 +47,10 @@ class Stats:
     max: float
     n: int
 
+    def text(self, fmt: str = ".1f") -> str:
+        """``min / median / max`` in ``fmt``."""
+        return f"{self.min:{fmt}} / {self.median:{fmt}} / {self.max:{fmt}}"
+
 
 def stats(values: Sequence[float]) -> Stats:
     """The :class:`Stats` of ``values`` (at least one)."""

@@ -193,9 +193,17 @@ def installed(names: list[str]) -> list[str]:
 
 def cppcheck_version() -> str | None:
     """The host's cppcheck version ('2.10'), or None when there is none that answers
-    (the UB detectors and the overhead study's cppcheck cells both ask)."""
+    (the UB detectors and the overhead study's cppcheck cells both ask, the study per
+    cell and language): asked once per PATH and process."""
+    return _cppcheck_version(shutil.which("cppcheck"))
+
+
+@lru_cache(maxsize=None)
+def _cppcheck_version(binary: str | None) -> str | None:
+    if binary is None:
+        return None
     try:
-        out = tool.run(["cppcheck", "--version"], timeout=30).stdout
+        out = tool.run([binary, "--version"], timeout=30).stdout
     except (NotInstalled, ToolFailed):
         return None
     found = re.search(r"Cppcheck (\S+)", out)

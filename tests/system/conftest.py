@@ -11,8 +11,12 @@ so a regression in roots cannot reach main unseen.
 * ``bullseye_root``: the bullseye root with gcc-10 and clang-11 (``test_zoo_verify.py``
   verifies their flag data against them);
 * ``root_toolchain(name)``: a compiler, on the host or in a root; one of the roots above
-  prepares its root first, any other is skipped where no root holds it (naming the
-  ``toolchain add`` that would).
+  prepares its root first, any other runs from a cached root that holds it; where none
+  does, preparing its root is the slow opt-in ``WARNSCOPE_ZOO_ALL=1`` (the whole zoo: four
+  suites, about 20 minutes and 6 GB from nothing), and without it the test is skipped,
+  saying so;
+* ``clang_tool(major, name)``: the command of clang ``major``'s program ``name``
+  (``clang-15``, ``diagtool-15``), on the host or in its root, as ``root_toolchain`` finds it.
 
 Preparing a root needs root, debootstrap, bubblewrap and Debian's mirror: without one of
 them the tests that need it are skipped, saying which. A preparation that fails otherwise
@@ -108,6 +112,25 @@ def root_toolchain(request) -> Callable[[str], toolchain.Toolchain]:
         try:
             return toolchain.resolve(name)
         except WarnscopeError as exc:
-            pytest.skip(f"{name}: {exc} (the suite prepares only "
-                        f"{', '.join(n for names in SUITE_ROOTS.values() for n in names)})")
+            if os.environ.get("WARNSCOPE_ZOO_ALL") != "1":
+                pytest.skip(f"{name}: {exc} (the suite prepares "
+                            f"{', '.join(n for names in SUITE_ROOTS.values() for n in names)}; "
+                            "any other root is the slow opt-in WARNSCOPE_ZOO_ALL=1)")
+        cid = CompilerId.of(name)
+        _prepare(request.config, roots.choose_suite(cid), (name,))
+        return toolchain.resolve(name)
+    return get
+
+
+@pytest.fixture
+def clang_tool(root_toolchain) -> Callable[[int, str], list[str]]:
+    """``clang_tool(major, name)``: the command that runs ``name`` (``clang-15``,
+    ``diagtool-15``) of clang ``major``: from PATH, or inside the root holding it (see
+    ``root_toolchain``); skips the test when that clang has no such program."""
+    def get(major: int, name: str) -> list[str]:
+        tc = root_toolchain(f"clang-{major}")
+        path = tc.tool(name)
+        if path is None:
+            pytest.skip(f"{name} is not installed beside {tc.name}")
+        return tc.wrap([path])
     return get

@@ -84,9 +84,9 @@ def test_no_docs_before_15(real_data):
 
 
 @pytest.mark.clang_since(15)
-def test_flag_names_match_print_diagnostic_options(clang_major, require, real_data):
-    clang = require(f"clang-{clang_major}")
-    out = subprocess.run([clang, "--print-diagnostic-options"], capture_output=True, text=True,
+def test_flag_names_match_print_diagnostic_options(clang_major, clang_tool, real_data):
+    clang = clang_tool(clang_major, f"clang-{clang_major}")
+    out = subprocess.run([*clang, "--print-diagnostic-options"], capture_output=True, text=True,
                          check=True).stdout
     printed = {l.strip() for l in out.splitlines() if l.strip().startswith("-W")
                and not l.strip().startswith("-Wno-")}
@@ -94,9 +94,9 @@ def test_flag_names_match_print_diagnostic_options(clang_major, require, real_da
     assert ours == printed
 
 
-def test_message_count_matches_diagtool(clang_major, require, real_data):
-    diagtool = require(f"diagtool-{clang_major}")
-    out = subprocess.run([diagtool, "list-warnings"], capture_output=True, text=True, check=True).stdout
+def test_message_count_matches_diagtool(clang_major, clang_tool, real_data):
+    diagtool = clang_tool(clang_major, f"diagtool-{clang_major}")
+    out = subprocess.run([*diagtool, "list-warnings"], capture_output=True, text=True, check=True).stdout
     with_flags = int(re.search(r"Warnings with flags \((\d+)\)", out).group(1))
     without = int(re.search(r"Warnings without flags \((\d+)\)", out).group(1))
     data = real_data(clang_major)

@@ -6,10 +6,10 @@ import copy
 from analyzer.verify.clang import groups_of, probe_spellings, verify_clang
 
 
-def test_verify_against_binaries(clang_major, real_data, require):
+def test_verify_against_binaries(clang_major, real_data, clang_tool):
     major = clang_major
-    require(f"clang-{major}")
-    require(f"diagtool-{major}")
+    clang_tool(major, f"clang-{major}")
+    clang_tool(major, f"diagtool-{major}")
     report = verify_clang(real_data(major))
     assert report.unexplained == [], report.unexplained[:10]
     assert report.ok

@@ -12,8 +12,8 @@ cache (compiles and causes) and an empty database, the order alternating between
 (A B, B A, ...) so drift cancels; BENCH_ROUNDS rounds (default 3). Printed per mode:
 wall and CPU (user+sys of this process and everything it reaped) min / median / max,
 the ratio of the medians, the cells, the divergent cells explained, and the load average
-before and after each run. Run from the repository root: ``.venv/bin/python -m
-bench.bench_ub_why``.
+before and after each run; BENCH_UB_KEEP=DIR keeps each run's database there. Run
+from the repository root: ``.venv/bin/python -m bench.bench_ub_why``.
 """
 from __future__ import annotations
 
@@ -34,6 +34,8 @@ COMPILERS = os.environ.get("BENCH_UB_COMPILERS",
                            "gcc-11,gcc-12,clang-14,clang-16,clang-19").split(",")
 LEVELS = os.environ.get("BENCH_UB_LEVELS", "O0,O1,O2,O3,Os,Og").split(",")
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "3"))
+#: a directory to keep each run's database in (r1-why.db, ...), to read its causes after
+KEEP = os.environ.get("BENCH_UB_KEEP")
 
 
 def load() -> str:
@@ -76,12 +78,15 @@ def main() -> None:
                 os.environ["WARNSCOPE_CACHE"] = str(here / "cache")
                 before = load()
                 s, m = timed_run(corpus, here / "ub.db", why)
-                assert s.cells_run == s.cells and s.failures == [], s.failures[:3]
                 samples[why].append(m)
                 print(f"round {r + 1} {'with' if why else 'without'} --why: {s.cells} cells, "
                       f"{s.explained} causes found, wall {m.wall:.1f} s, CPU {m.cpu:.1f} s "
                       f"(user {m.user:.1f} + sys {m.sys:.1f}); load {before} -> {load()}",
                       flush=True)
+                if KEEP:
+                    Path(KEEP).mkdir(parents=True, exist_ok=True)
+                    shutil.copy(here / "ub.db", Path(KEEP) / f"{here.name}.db")
+                assert s.cells_run == s.cells and s.failures == [], s.failures[:3]
                 shutil.rmtree(here)
     for why in (False, True):
         w, c = wall_and_cpu(samples[why])

@@ -174,13 +174,13 @@ class _Source:
         boundary = simple is not None
         while True:
             if boundary:   # one simple def after another: no token in between
-                m = _SIMPLE_DEF.match(text, pos, end)
+                m = _simple_def(text, pos, end)
                 while m is not None:
                     at = m.start("def")
                     simple[at] = m
                     append(("id", "def", at))
                     pos = m.end()
-                    m = _SIMPLE_DEF.match(text, pos, end)
+                    m = _simple_def(text, pos, end)
             for m in _TOKEN.finditer(text, pos, end):
                 kind = m.lastgroup
                 if kind == "ws":
@@ -282,6 +282,8 @@ def _unescaped(body: str):
 def _strings(strs: str):
     """The text of adjacent strings (``"a" "b"``, blanks between them), as _unescaped."""
     body = strs[1:-1]
+    if '"' in body and "\\" not in body:   # plain strings: their text between quotes
+        return "".join(strs.split('"')[1::2])
     if '"' in body or "\\" in body:
         parts = [_unescaped(s[1:-1]) for s in _STRING.findall(strs)]
         body = _GIVE_UP if _GIVE_UP in parts else "".join(parts)
@@ -336,6 +338,27 @@ _TAIL = rf"({_NAME})(?:{_SP}<{_SP}({_NAME}){_SP}>)?+"
 _SIMPLE_DEF = re.compile(rf"""{_WS}(?P<def>def)(?![A-Za-z0-9_]){_SP}(?P<name>{_NAME}){_SP}:{_SP}
     (?P<parents>(?P<cls>{_NAME}){_SP}<{_SP}(?P<strs>{_STRS}){_SP}>(?P<tail>(?:{_SP},{_SP}{_TAIL})*+)
               |{_PARENT}(?:{_SP},{_SP}{_PARENT})*+){_SP};""", re.X)
+#: the common shape again, its strings taken as anything up to the next quote: a
+#: quote is found many times faster than a string's characters are checked one by one
+#: (which is most of the time the whole pattern took). It is :data:`_SIMPLE_DEF`'s
+#: match where the strings hold no backslash and no newline (:func:`_simple_def`).
+_COMMON_DEF = re.compile(rf"""{_WS}(?P<def>def)(?![A-Za-z0-9_]){_SP}(?P<name>{_NAME}){_SP}:{_SP}
+    (?P<parents>(?P<cls>{_NAME}){_SP}<{_SP}(?P<strs>"[^"]*+"(?:{_SP}"[^"]*+")*+){_SP}>
+                (?P<tail>(?:{_SP},{_SP}{_TAIL})*+)){_SP};""", re.X)
+
+
+def _simple_def(text: str, pos: int, end: int) -> re.Match | None:
+    """The match of :data:`_SIMPLE_DEF` at ``pos``: :data:`_COMMON_DEF`'s where its
+    strings are plain (no escape, no newline in one), else the full pattern's."""
+    m = _COMMON_DEF.match(text, pos, end)
+    if m is not None:
+        strs = m.group("strs")
+        if "\\" not in strs and ("\n" not in strs or not any(
+                "\n" in body for body in strs.split('"')[1::2])):
+            return m
+    return _SIMPLE_DEF.match(text, pos, end)
+
+
 #: one string of a superclass's strings
 _STRING = re.compile(_STR)
 #: the classes after the first of the common shape, each given a name or nothing

@@ -180,6 +180,8 @@ def w3 : ExtWarn<"x">, InGroup<
     DiagGroup<"anon2">>, ShowInSystemHeader;
 def w4:Warning<"tight">,InGroup<G1>;
 def w5 : Warning<"field name">, InGroup<GroupName>;
+def w6 : Warning<"one line"
+  " and the next">, InGroup<G1>;
 }
 def n1 : Numbered<42, true, ?>;
 def n2 : Numbered<0, false, "s" "t">;
@@ -214,77 +216,13 @@ def test_simple_defs_plain_values():
 
 
 @pytest.mark.parametrize("body, line, words", [
-    ("\ndef a : Warning<\"a\">;\nmultiple x;\n", 3, "unknown TableGen construct 'multiple'"),
-    ("\ndef a : Warning<!foo(1)>;\n", 2, "operator !foo"),
-    ("\ndef a : Nope<\"a\">;\n", 2, "unknown class 'Nope'"),
-    ("\ndef a : Warning<\"a\">;\ndef a : Warning<\"b\">;\n", 3, "already defined"),
-    ("\ndef a : Warning<\"a\">, InGroup<Unknown>;\n", 2, "unknown name 'Unknown'"),
-    ("\nlet Component = \"x\" in {\ndef a : Warning<\"a\">;\n", None, "not closed"),
-    ("\ndef a : Warning<\"a\\q\">;\n", 2, "invalid escape"),
-    ("\n#ifdef X\n", None, "not closed by #endif"),
-    ("\n/* a /* nested */ comment */\n", 2, "nested comment"),
-])
-def test_unknown_or_bad_constructs_name_file_and_line(body, line, words):
-    with pytest.raises(ParseError) as info:
-        records(body, "DiagnosticSemaKinds.td")
-    message = str(info.value)
-    assert words in message and "\n" not in message
-    if line is not None:
-        assert message.startswith(f"DiagnosticSemaKinds.td:{PRELUDE.count(chr(10)) + line}:")
-
-
-def test_foreach_over_an_empty_list_defines_nothing():
-    r = records('''
-    foreach std = []<int> in { def x#std : Warning<"x">; }
-    def after : Warning<"after">;
-    ''')
-    assert "after" in r.defs and not any(n.startswith("x") for n in r.defs)
-
-
-SIMPLE_DEFS = '''
-def G1 : DiagGroup<"g1">;
-def G2 : DiagGroup<"g2", [G1, // a comment
-  Pedantic,]>;
-let Component = "Sema" in {
-def w1 : Warning<"one %0" // between the strings
-  " and \\"two\\"">, InGroup<G2>, DefaultIgnore;
-def w2 : Extension<"ext">, InGroup<DiagGroup<"anon", [G1]>>;
-def w3 : ExtWarn<"x">, InGroup<DiagGroup<"anon2">>, ShowInSystemHeader;
-def w4:Warning<"tight">,InGroup<G1>;
-}
-'''
-
-
-def _shown(v):
-    if isinstance(v, tablegen.Record):
-        return v.name if not v.anonymous else ("anonymous", _fields(v))
-    return [_shown(x) for x in v] if isinstance(v, list) else v
-
-
-def _fields(r):
-    return {k: _shown(v) for k, v in r.fields.items()}
-
-
-def test_simple_defs_read_by_pattern_are_the_defs_read_token_by_token():
-    """A def the lexer matches whole gives the record the token reader gives; a block
-    comment after ``def`` keeps the pattern from matching, so both readings are compared."""
-    fast = records(SIMPLE_DEFS)
-    slow = records(SIMPLE_DEFS.replace("def ", "def /**/ "))
-    assert sorted(fast.defs) == sorted(slow.defs)
-    for name, rec in fast.defs.items():
-        other = slow.defs[name]
-        assert (_fields(rec), rec.classes, rec.line) == (_fields(other), other.classes, other.line), name
-    assert [_fields(r) for r in fast.anonymous] == [_fields(r) for r in slow.anonymous]
-    assert fast.defs["w1"].fields["Summary"] == 'one %0 and "two"'
-    assert [g.name for g in fast.defs["G2"].fields["SubGroups"]] == ["G1", "Pedantic"]
-
-
-@pytest.mark.parametrize("body, line, words", [
     ('\n\ndef a : Warning<"x">,\n  InGroup<Nowhere>;', 4, "unknown name 'Nowhere'"),
     ('\ndef a : Warning<"x">;\ndef a : Warning<"y">;', 3, "def a is already defined"),
     ('\ndef a : Warning<"bad \\q">;', 2, "invalid escape \\q"),
     ('\ndef a : Nothing<"x">;', 2, "unknown class 'Nothing'"),
     ('\ndef in : Warning<"x">;', 2, "found 'in'"),
+    ('\ndef a : Warning<"two\nlines">;', 2, "unexpected character"),
+    ('\ndef a : Warning<"x"\n "two\nlines">, InGroup<Pedantic>;', 3, "unexpected character"),
 ])
 def test_simple_defs_fail_as_the_token_reader_does(body, line, words):
     for text in (body, body.replace("def ", "def /**/ ")):

@@ -353,8 +353,7 @@ def _simple_def(text: str, pos: int, end: int) -> re.Match | None:
     m = _COMMON_DEF.match(text, pos, end)
     if m is not None:
         strs = m.group("strs")
-        if "\\" not in strs and ("\n" not in strs or not any(
-                "\n" in body for body in strs.split('"')[1::2])):
+        if "\\" not in strs and ("\n" not in strs or "\n" not in "".join(strs.split('"')[1::2])):
             return m
     return _SIMPLE_DEF.match(text, pos, end)
 
@@ -549,15 +548,19 @@ class Reader:
             shape = self._shapes[key] = _Shape.of(parents, lets)
         return shape
 
-    def string_shape(self, cls: str, lets: list) -> _Shape | None:
-        """:meth:`shape` of a def of one class given one string (most of them). (A None
-        kept under the id of a list of lets that a later list reuses only sends that
-        list's defs the longer way, to the same record.)"""
-        key = (cls, id(lets))
+    def common_shape(self, classes: tuple, lets: list) -> _Shape | None:
+        """:meth:`shape` of a def of the common shape (most of them), given its
+        superclasses as (class, number of arguments) pairs. (A None kept under the id of
+        a list of lets that a later list reuses only sends that list's defs the longer
+        way, to the same record.)"""
+        key = (classes, id(lets))
         shape = self._shapes.get(key, False)
         if shape is False:
-            plan = self.plan(cls, 1) if cls not in _KEYWORDS else None
-            shape = self._shapes[key] = plan and _Shape.of([(cls, [""], plan, 0)], lets)
+            parents = []
+            for cls, nargs in classes:
+                plan = self.plan(cls, nargs) if cls not in _KEYWORDS else None
+                parents.append((cls, [None] * nargs, plan, 0))
+            shape = self._shapes[key] = _Shape.of(parents, lets)
         return shape
 
     def _plan(self, cls: _Class, depth: int) -> _Plan | None:
@@ -964,7 +967,7 @@ class _Parser:
         """A def the lexer matched whole (:data:`_SIMPLE_DEF`): its superclasses read
         from its pieces (:meth:`simple_parents`); token by token after all where they
         are not what that reading takes for sure."""
-        if m.start("tail") == m.end("parents") and not self.env and self.string_def(start, m, lets):
+        if m.group("cls") is not None and not self.env and self.common_def(start, m, lets):
             return
         name = m.group("name")
         parents = None if name in _KEYWORDS else self.simple_parents(m)
@@ -1008,20 +1011,35 @@ class _Parser:
         else:
             r.records.defs[name] = rec
 
-    def string_def(self, start: tuple, m: re.Match, lets: list) -> bool:
-        """A simple def of one class given one string (``def err_x : Error<"text">;``,
-        two thirds of them), made from its shape (:meth:`Reader.string_shape`); False
-        where it is read as the other simple defs are."""
-        name, cls, strs = m.group("name", "cls", "strs")
+    def common_def(self, start: tuple, m: re.Match, lets: list) -> bool:
+        """A simple def of the common shape (a class given strings, then classes given a
+        name or nothing: ``def err_x : Error<"text">;``, ``def warn_x : Warning<"…">,
+        InGroup<G>, DefaultIgnore;``, nine in ten), made from its shape
+        (:meth:`Reader.common_shape`); False where it is read as the other simple defs are."""
+        name, cls, strs, tail = m.group("name", "cls", "strs", "tail")
         body = _strings(strs)
         r = self.r
-        if body is _GIVE_UP or name in _KEYWORDS or name in r.records.defs:
+        defs = r.records.defs
+        if body is _GIVE_UP or name in defs or name in _KEYWORDS:
             return False
-        shape = r.string_shape(cls, lets)
+        classes = [(cls, 1)]
+        values = [[body]]
+        if tail:
+            for other, arg in _TAILS.findall(tail):
+                if arg:
+                    value = self.simple_name(arg)
+                    if value is _GIVE_UP:
+                        return False
+                    classes.append((other, 1))
+                    values.append([value])
+                else:
+                    classes.append((other, 0))
+                    values.append([])
+        shape = r.common_shape(tuple(classes), lets)
         if shape is None:
             return False
         src = self.src
-        r.records.defs[name] = shape.record(name, src.path, src.line(start[2]), [[body]])
+        defs[name] = shape.record(name, src.path, src.line(start[2]), values)
         return True
 
     def simple_parents(self, m: re.Match) -> list | None:

@@ -6,7 +6,10 @@ Two levels run an analyzer (:data:`LEVELS`):
   like any other (its flags go where a user puts them and the build is timed as every
   build is); for clang the clang static analyzer, ``clang --analyze`` with the version's
   default checkers;
-* ``cppcheck``, the host's (Debian's) cppcheck, whatever the compiler.
+* ``cppcheck``, the host's (Debian's) cppcheck, whatever the compiler, set up as for a
+  build by that compiler: given the macros the compiler predefines for the language
+  (and the compile's ``-std=``), as a user sets up cppcheck for a GCC or clang build
+  (:func:`write_predefined`).
 
 The clang static analyzer and cppcheck are not builds: they run over the build's own
 compile commands, captured from a build of the same tree by the compiler wrapper (as a
@@ -34,10 +37,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Sequence
 
 from warnscope.diagnostics import parse_text
-from warnscope.errors import AnalyzerUnavailable
+from warnscope.errors import AnalyzerUnavailable, ToolFailed
 
 from analyzer.build import process
-from analyzer.runtime.toolchain import cppcheck_version
+from analyzer.runtime.toolchain import KNOWN_STDS, cppcheck_version, predefined_macros
 from analyzer.build.recipes import is_source
 
 if TYPE_CHECKING:
@@ -87,14 +90,15 @@ def over_commands(an: Analyzer | None) -> bool:
 
 def flags(an: Analyzer, tc: Toolchain, languages: Sequence[str]) -> dict[str, list[str]]:
     """The cell's flags per language (stored with it, part of its key): GCC's
-    ``-fanalyzer``; the clang analyzer's arguments; cppcheck's version and checks."""
+    ``-fanalyzer``; the clang analyzer's arguments; cppcheck's version, checks and the
+    compiler's predefined macros it is given (``--include=<gcc-12 -dM -E -x c>``: a
+    cell stored before cppcheck was given them has a key of its own)."""
     if an is Analyzer.GCC:
-        words = ["-fanalyzer"]
-    elif an is Analyzer.CLANG:
-        words = list(CLANG_ARGS)
-    else:
-        words = [f"cppcheck-{cppcheck_version() or 'missing'}", *CPPCHECK_ARGS]
-    return {lang: list(words) for lang in languages}
+        return {lang: ["-fanalyzer"] for lang in languages}
+    if an is Analyzer.CLANG:
+        return {lang: list(CLANG_ARGS) for lang in languages}
+    return {lang: [f"cppcheck-{cppcheck_version() or 'missing'}", *CPPCHECK_ARGS,
+                   f"--include=<{tc.name} -dM -E -x {lang}>"] for lang in languages}
 
 
 def name(an: Analyzer, tc: Toolchain) -> str:
@@ -135,36 +139,100 @@ def sources(tus: Sequence[Tu]) -> list[Tu]:
     return out
 
 
-def argv(an: Analyzer, tc: Toolchain, tu: Tu) -> list[str]:
-    """The command that analyzes one TU (run in its directory)."""
+def language(tu: Tu) -> str:
+    """cppcheck's language of a TU (and the driver's ``-x``): ``c`` or ``c++``."""
+    return "c++" if tu.language == "c++" else "c"
+
+
+def std_of(tu: Tu) -> str | None:
+    """The compile's ``-std=`` (its last, as the driver takes it) when it is one of the
+    known standards (:data:`KNOWN_STDS`), else None: the compiler's default."""
+    stds = [a for a in tu.args if a.startswith("-std=")]
+    return stds[-1] if stds and stds[-1] in KNOWN_STDS else None
+
+
+def predefined(tu: Tu, directory: Path) -> Path:
+    """The file of :func:`write_predefined` with the macros for ``tu``'s language and
+    standard: ``c.h``, ``c++-gnu++17.h``."""
+    std = std_of(tu)
+    return directory / f"{language(tu)}{'-' + std[len('-std='):] if std else ''}.h"
+
+
+def guarded(macros: str, what: str) -> str:
+    """A compiler's ``-dM -E`` lines, each ``#define`` kept from redefining a macro the
+    command defines (``-D``), as the command's own definitions win over the compiler's
+    (a ``-U`` wins in cppcheck either way)."""
+    out = []
+    for line in macros.splitlines():
+        m = re.match(r"#define ([A-Za-z_]\w*)", line)
+        if m is None:
+            if line.strip():
+                raise AnalyzerUnavailable(f"{what} printed {line[:160]!r}, not a #define")
+            continue
+        out += [f"#ifndef {m[1]}", line, "#endif"]
+    return "\n".join(out) + "\n"
+
+
+def write_predefined(tc: Toolchain, tus: Sequence[Tu], box: BuildSandbox) -> Path:
+    """The macros ``tc`` predefines, one file per language and standard of ``tus`` in the
+    box (written again each time: the builds could change them), for cppcheck's
+    ``--include=``: without them cppcheck stops at a project's test of the compiler
+    (cppcheck's own ``#if !defined(__GNUC__)`` / ``#error``). Returns their directory."""
+    directory = box.box / "predefined"
+    if directory.exists():
+        shutil.rmtree(directory)
+    directory.mkdir()
+    os.chmod(directory, 0o755)       # read by the build's uid, written by no one but us
+    for tu in tus:
+        path = predefined(tu, directory)
+        if path.exists():
+            continue
+        what = f"{tc.name} -dM -E -x {language(tu)}"
+        try:
+            macros = predefined_macros(tc, language(tu), std_of(tu))
+        except ToolFailed as exc:
+            raise AnalyzerUnavailable(f"the macros {tc.name} predefines: {exc}") from None
+        path.write_text(guarded(macros, what))
+        os.chmod(path, 0o644)
+    return directory
+
+
+def argv(an: Analyzer, tc: Toolchain, tu: Tu, macros: Path | None) -> list[str]:
+    """The command that analyzes one TU (run in its directory); ``macros``: cppcheck's,
+    the directory of :func:`write_predefined` (None for the clang analyzer)."""
     if an is Analyzer.CLANG:
         return [tc.driver(tu.language), *tu.args, *CLANG_ARGS, "-o", "/dev/null"]
-    assert an is Analyzer.CPPCHECK
-    keep, args = [], list(tu.args)
+    assert an is Analyzer.CPPCHECK and macros is not None
+    keep, args = [f"--include={predefined(tu, macros)}"], list(tu.args)
     for i, a in enumerate(args):
-        if a in ("-D", "-U", "-I", "-include") and i + 1 < len(args):
+        if a in ("-D", "-U", "-I") and i + 1 < len(args):
             keep += [a, args[i + 1]]
         elif a.startswith(("-D", "-U", "-I")) and len(a) > 2:
             keep.append(a)
+        elif a == "-include" and i + 1 < len(args):   # cppcheck reads -include as -i(gnore)
+            keep.append(f"--include={args[i + 1]}")
+        elif a.startswith("-include") and a != "-include-pch":
+            keep.append(f"--include={a[len('-include'):]}")
         elif CPPCHECK_STD.match(a):
             std = CPPCHECK_STD.match(a)[1]
             keep.append(f"--std={'c++' + std[2:] if std.startswith('++') else 'c' + std}"
                         .replace("c90", "c89").replace("c18", "c17"))
     source = [a for a in args if is_source(a)]
     return ["cppcheck", *CPPCHECK_ARGS, f"--template={CPPCHECK_TEMPLATE}",
-            f"--language={'c++' if tu.language == 'c++' else 'c'}", *keep, *source[:1]]
+            f"--language={language(tu)}", *keep, *source[:1]]
 
 
-def makefile(an: Analyzer, tc: Toolchain, tus: Sequence[Tu], out: Path) -> str:
+def makefile(an: Analyzer, tc: Toolchain, tus: Sequence[Tu], out: Path, macros: Path | None) -> str:
     """A Makefile with one target per TU: the analyzer's output to ``out/N.log``, its exit
-    status to ``out/N.rc`` (the target itself always succeeds: every TU is analyzed)."""
+    status to ``out/N.rc`` (the target itself always succeeds: every TU is analyzed);
+    ``macros`` as :func:`argv`'s."""
     lines = [".PHONY: all " + " ".join(f"t{i}" for i in range(len(tus))),
              "all: " + " ".join(f"t{i}" for i in range(len(tus)))]
     for i, tu in enumerate(tus):
-        words = [tu.cwd, *argv(an, tc, tu)]
+        words = [tu.cwd, *argv(an, tc, tu, macros)]
         if any(c in w for w in words for c in "\n\r\0"):
             raise AnalyzerUnavailable(f"the compile command of {tu.name} holds a line break")
-        cmd = (f"cd {shlex.quote(tu.cwd)} && {shlex.join(argv(an, tc, tu))} "
+        cmd = (f"cd {shlex.quote(tu.cwd)} && {shlex.join(words[1:])} "
                f"> {shlex.quote(str(out / f'{i}.log'))} 2>&1; echo $? > {shlex.quote(str(out / f'{i}.rc'))}")
         lines += [f"t{i}:", "\t@" + cmd.replace("$", "$$")]
     return "\n".join(lines) + "\n"
@@ -250,7 +318,8 @@ def run(an: Analyzer, tc: Toolchain, tus: Sequence[Tu], box: BuildSandbox, work:
     box.adopt(out)
     mk = box.box / "analysis.mk"     # written again each round: the builds could change it
     mk.unlink(missing_ok=True)
-    mk.write_text(makefile(an, tc, tus, out))
+    macros = write_predefined(tc, tus, box) if an is Analyzer.CPPCHECK else None
+    mk.write_text(makefile(an, tc, tus, out, macros))
     os.chmod(mk, 0o644)
     log = work / "analysis.log"
     log.unlink(missing_ok=True)
@@ -277,7 +346,8 @@ def run_tu(an: Analyzer, tc: Toolchain, tu: Tu, log: Path, timeout: float, box: 
     its warning lines)."""
     what = name(an, tc)
     log.unlink(missing_ok=True)
-    t = process.run(argv(an, tc, tu), Path(tu.cwd), process.build_env(), log, nice=nice, sched=sched,
+    macros = write_predefined(tc, [tu], box) if an is Analyzer.CPPCHECK else None
+    t = process.run(argv(an, tc, tu, macros), Path(tu.cwd), process.build_env(), log, nice=nice, sched=sched,
                     timeout=timeout, box=box)
     text = log.read_text(errors="replace")
     if t.exit == -1:

@@ -208,3 +208,27 @@ def _cppcheck_version(binary: str | None) -> str | None:
         return None
     found = re.search(r"Cppcheck (\S+)", out)
     return found[1] if found else None
+
+
+#: the ``-std=`` a compile may pass on to :func:`predefined_macros`: a fixed set, matched
+#: in full (a word of an untrusted build's command never becomes a driver's option)
+KNOWN_STDS = frozenset(
+    [f"-std={d}{v}" for d in ("c", "gnu") for v in ("89", "90", "99", "11", "17", "18", "2x", "23")]
+    + [f"-std={d}++{v}" for d in ("c", "gnu")
+       for v in ("98", "03", "11", "0x", "14", "1y", "17", "1z", "20", "2a", "23", "2b")])
+
+
+def predefined_macros(tc: Toolchain, language: str, std: str | None = None) -> str:
+    """The macros ``tc`` predefines for ``language`` (``c`` or ``c++``), under ``std`` (one
+    of :data:`KNOWN_STDS`; None: the compiler's default): the ``#define`` lines of
+    ``-dM -E`` on an empty source, asked once per compiler, language and standard in a
+    process. A failure is the probe's one-line error (:class:`ToolFailed`)."""
+    if language not in ("c", "c++") or (std is not None and std not in KNOWN_STDS):
+        raise ValueError(f"predefined_macros: {language!r}, {std!r}")
+    return _predefined_macros(tc, language, std)
+
+
+@lru_cache(maxsize=None)
+def _predefined_macros(tc: Toolchain, language: str, std: str | None) -> str:
+    argv = [tc.driver(language), *([std] if std else []), "-dM", "-E", "-x", language, "/dev/null"]
+    return probe(tc.wrap(argv), what=" ".join(argv))

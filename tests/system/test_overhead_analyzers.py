@@ -92,3 +92,34 @@ def test_an_analyzer_that_fails_says_so(tmp_path, capsys, source, why):
     cell = cells[("clang-16", "analyzer")]
     assert cell["status"] == "failed" and "findings" not in cell, cell
     assert re.match(f"analyzer unavailable: {why}", cell["error"]), cell["error"]
+
+
+#: a source that compiles only with what its compile command and compiler give it: the
+#: compiler's own macros (cppcheck's lib/config.h: ``#error "No threading model defined"``
+#: without __GNUC__) and a file the command forces in (``-include conf.h``); and a finding
+NEEDS_THE_COMPILER = """\
+#if !defined(__GNUC__)
+#error "No threading model defined"
+#endif
+#ifndef HAVE_CONF
+#error "conf.h was not included"
+#endif
+int past(void) { int a[4] = {0}; return a[4]; }
+"""
+#: a -D in the command: cppcheck then checks that one configuration, not its guesses
+FORCED = MAKEFILE.replace("$(CFLAGS) -c", "$(CFLAGS) -DPROJECT=1 -include conf.h -c")
+
+
+def test_cppcheck_is_given_the_compilers_macros(tmp_path, capsys):
+    """cppcheck is given what the compiler predefines and the command's forced include, so
+    it analyzes a source that tests __GNUC__ (the build's -D alone would stop it at the
+    ``#error``: "analyzer unavailable") and counts its finding."""
+    tree = _tree(tmp_path / "src", FORCED, needs=NEEDS_THE_COMPILER)
+    (tree / "conf.h").write_text("#define HAVE_CONF 1\n")
+    code, cells, err = _study(tmp_path / "w.db", tree, capsys, "gcc-12,clang-16", "off,cppcheck")
+    assert code == 0, err
+    for compiler in ("gcc-12", "clang-16"):
+        cell = cells[(compiler, "cppcheck")]
+        assert cell["status"] == "ok", cell
+        assert cell["findings"] == 1, cell      # a[4]: arrayIndexOutOfBounds
+        assert f"--include=<{compiler} -dM -E -x c>" in cell["flags"]

@@ -23,3 +23,17 @@ def test_a_zero_padded_id_is_the_same_compiler(tmp_path, capsys):
                  "--json"]) == 0
     cells = json.loads(capsys.readouterr().out)
     assert len(cells) == 6 and {c["compiler"] for c in cells} == {"clang-16"}
+
+
+@pytest.mark.skipif(shutil.which("gcc-12") is None, reason="needs gcc-12")
+def test_a_compilers_predefined_macros():
+    """What gcc-12 predefines per language and standard (for cppcheck), and no -std
+    that is not a known standard ever reaches the driver."""
+    gcc = toolchain.resolve("gcc-12")
+    c99 = toolchain.predefined_macros(gcc, "c", "-std=gnu99").splitlines()
+    assert "#define __GNUC__ 12" in c99 and "#define __STDC_VERSION__ 199901L" in c99
+    cxx = toolchain.predefined_macros(gcc, "c++").splitlines()
+    assert "#define __cplusplus 201703L" in cxx          # g++-12's default, gnu++17
+    for language, std in (("c", "-std=gnu99 -v"), ("c", "-fplugin=x.so"), ("fortran", None)):
+        with pytest.raises(ValueError):
+            toolchain.predefined_macros(gcc, language, std)

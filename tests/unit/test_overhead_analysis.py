@@ -3,6 +3,8 @@ the Makefile that runs them, how their outputs are read (each line is what the a
 printed on the host's clang-16, cppcheck 2.10 and gcc-12), and the article's table."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from analyzer.build import levels
@@ -74,23 +76,46 @@ def test_each_source_is_analyzed_once():
 
 def test_the_commands():
     tu = Tu("src/a.c", "/t/src", "c", ("-c", "-std=gnu99", "-I", "../include", "-DX=1", "-O2", "-Wall", "a.c"))
-    clang = analysis.argv(Analyzer.CLANG, CLANG, tu)
+    clang = analysis.argv(Analyzer.CLANG, CLANG, tu, None)
     assert clang[0] == "/usr/bin/clang-16" and "--analyze" in clang and clang[-2:] == ["-o", "/dev/null"]
     assert clang.index("-w") > clang.index("-Wall")   # the build's warnings are off
-    cpp = analysis.argv(Analyzer.CPPCHECK, GCC, tu)
+    cpp = analysis.argv(Analyzer.CPPCHECK, GCC, tu, Path("/box/predefined"))
     assert cpp[0] == "cppcheck" and cpp[-1] == "a.c"
     assert {"-I", "../include", "-DX=1", "--std=c99", "--language=c"} <= set(cpp)
     assert "-O2" not in cpp and "-Wall" not in cpp
+    # the compiler's predefined macros for the language and the compile's -std, first
+    assert [a for a in cpp if a.startswith("--include=")] == ["--include=/box/predefined/c-gnu99.h"]
+
+
+def test_cppcheck_is_given_the_forced_includes():
+    """GCC's ``-include X`` is cppcheck's ``--include=X`` (cppcheck reads ``-include`` as
+    ``-i``, a path to ignore, and X as one more file to check), after the compiler's macros."""
+    tu = Tu("a.cpp", "/t", "c++", ("-c", "-include", "conf.h", "-includeb.h", "-include-pch", "p.pch",
+                                   "-std=c++2c", "a.cpp"))
+    cpp = analysis.argv(Analyzer.CPPCHECK, GCC, tu, Path("/m"))
+    assert [a for a in cpp if "include" in a or a.endswith((".h", ".pch"))] == [
+        "--include=/m/c++.h", "--include=conf.h", "--include=b.h"]   # c++2c: not a known -std
+    assert analysis.flags(Analyzer.CPPCHECK, GCC, ("c", "c++"))["c++"][-1] == "--include=<gcc-12 -dM -E -x c++>"
+
+
+def test_the_compilers_macros_yield_to_the_commands():
+    """Each predefined macro is defined unless the command defined it (its -D wins, as
+    with the compiler); a line that is no #define is not understood."""
+    text = analysis.guarded("#define __GNUC__ 12\n#define __has_x(a) 1\n", "gcc-12 -dM -E -x c")
+    assert text.splitlines() == ["#ifndef __GNUC__", "#define __GNUC__ 12", "#endif",
+                                 "#ifndef __has_x", "#define __has_x(a) 1", "#endif"]
+    with pytest.raises(AnalyzerUnavailable, match="printed 'warning: x', not a #define"):
+        analysis.guarded("warning: x\n", "gcc-12 -dM -E -x c")
 
 
 def test_the_makefile_quotes_and_escapes(tmp_path):
     tu = Tu("a b.c", "/t/d ir", "c", ("-c", "-DV=$(HOME)", "a b.c"))
-    mk = analysis.makefile(Analyzer.CLANG, CLANG, [tu], tmp_path)
+    mk = analysis.makefile(Analyzer.CLANG, CLANG, [tu], tmp_path, None)
     recipe = mk.splitlines()[-1]
     assert recipe.startswith("\t@cd '/t/d ir' && ")
     assert "'-DV=$$(HOME)'" in recipe and "'a b.c'" in recipe and "echo $$? >" in recipe
     with pytest.raises(AnalyzerUnavailable, match="line break"):
-        analysis.makefile(Analyzer.CLANG, CLANG, [Tu("x.c", "/t", "c", ("-DA=\n", "x.c"))], tmp_path)
+        analysis.makefile(Analyzer.CLANG, CLANG, [Tu("x.c", "/t", "c", ("-DA=\n", "x.c"))], tmp_path, None)
 
 
 def test_findings_are_distinct_diagnostics():

@@ -87,17 +87,22 @@ class Records:
 
     defs: dict = field(default_factory=dict)
     anonymous: list = field(default_factory=list)
-    #: the names of ``defs`` in order, as :meth:`derived` last sorted them
-    _names: list = field(default_factory=list, repr=False, compare=False)
+    #: class -> the defs deriving from it in name order, as :meth:`derived` last
+    #: listed them (in one pass over every def), and how many defs there were then
+    _by_class: dict = field(default_factory=dict, repr=False, compare=False)
+    _listed: int = field(default=-1, repr=False, compare=False)
 
     def derived(self, cls: str) -> list[Record]:
         """Every record deriving from ``cls``, named ones first in name order (as
         ``getAllDerivedDefinitions`` gives them), anonymous ones after."""
         defs = self.defs   # by name: a def's name is its key
-        if len(self._names) != len(defs):   # defs are only ever added
-            self._names = sorted(defs)
-        named = [r for r in map(defs.__getitem__, self._names) if cls in r.classes]
-        return named + [r for r in self.anonymous if cls in r.classes]
+        if self._listed != len(defs):   # defs are only ever added
+            self._by_class = {}
+            for r in map(defs.__getitem__, sorted(defs)):
+                for c in r.classes:
+                    self._by_class.setdefault(c, []).append(r)
+            self._listed = len(defs)
+        return self._by_class.get(cls, []) + [r for r in self.anonymous if cls in r.classes]
 
 
 @contextmanager
@@ -206,19 +211,17 @@ class _Source:
 
 
 _DIRECTIVE = re.compile(r"^[ \t]*#(ifdef|ifndef|else|endif|define)\b", re.M)
-#: what a file must hold to have a directive (the pattern is tried only at their lines)
-_DIRECTIVE_WORDS = ("#ifdef", "#ifndef", "#else", "#endif", "#define")
+#: what a file must hold to have a directive (the pattern is tried only at their lines;
+#: one search for them all, which skips from ``#`` to ``#``)
+_DIRECTIVE_WORD = re.compile(r"#(?:ifdef|ifndef|else|endif|define)\b")
 
 
 def _has_directive(text: str) -> bool:
     """Whether a line of ``text`` is a preprocessor directive: the pattern tried on
     each line holding one of the words (a diagnostic's text may name them too)."""
-    for word in _DIRECTIVE_WORDS:
-        at = text.find(word)
-        while at >= 0:
-            if _DIRECTIVE.match(text, text.rfind("\n", 0, at) + 1):
-                return True
-            at = text.find(word, at + 1)
+    for word in _DIRECTIVE_WORD.finditer(text):
+        if _DIRECTIVE.match(text, text.rfind("\n", 0, word.start()) + 1):
+            return True
     return False
 
 
@@ -548,16 +551,15 @@ class Reader:
             shape = self._shapes[key] = _Shape.of(parents, lets)
         return shape
 
-    def common_shape(self, classes: tuple, lets: list) -> _Shape | None:
-        """:meth:`shape` of a def of the common shape (most of them), given its
-        superclasses as (class, number of arguments) pairs. (A None kept under the id of
-        a list of lets that a later list reuses only sends that list's defs the longer
-        way, to the same record.)"""
-        key = (classes, id(lets))
+    def common_shape(self, key: tuple, lets: list) -> _Shape | None:
+        """:meth:`shape` of a def of the common shape (most of them), given its key: each
+        superclass and its number of arguments in turn, then the id of ``lets`` (one flat
+        tuple: quickly hashed). (A None kept under the id of a list of lets that a later
+        list reuses only sends that list's defs the longer way, to the same record.)"""
         shape = self._shapes.get(key, False)
         if shape is False:
             parents = []
-            for cls, nargs in classes:
+            for cls, nargs in zip(key[0:-1:2], key[1:-1:2]):
                 plan = self.plan(cls, nargs) if cls not in _KEYWORDS else None
                 parents.append((cls, [None] * nargs, plan, 0))
             shape = self._shapes[key] = _Shape.of(parents, lets)
@@ -1022,7 +1024,7 @@ class _Parser:
         defs = r.records.defs
         if body is _GIVE_UP or name in defs or name in _KEYWORDS:
             return False
-        classes = [(cls, 1)]
+        key = [cls, 1]   # each class and its number of arguments, then the lets' id
         values = [[body]]
         if tail:
             for other, arg in _TAILS.findall(tail):
@@ -1030,12 +1032,13 @@ class _Parser:
                     value = self.simple_name(arg)
                     if value is _GIVE_UP:
                         return False
-                    classes.append((other, 1))
+                    key += (other, 1)
                     values.append([value])
                 else:
-                    classes.append((other, 0))
+                    key += (other, 0)
                     values.append([])
-        shape = r.common_shape(tuple(classes), lets)
+        key.append(id(lets))
+        shape = r.common_shape(tuple(key), lets)
         if shape is None:
             return False
         src = self.src

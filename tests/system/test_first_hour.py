@@ -7,6 +7,8 @@ and prints what the README shows:
 * ``flags check`` and ``flags tree``: the real gcc-11/gcc-12 database (``gcc_db``);
 * ``ub report --case signed-integer-overflow/loop``: that case run as the default
   ``ub run`` runs it (the five host compilers, -O0 … -Og, warnings and sanitizers);
+* ``flags history`` and ``flags diff gcc-4.4 gcc-12``: ``gcc_db`` with the old compilers
+  of ``../shared/sources`` ingested from their trees;
 * ``advise``: zlib built by the five compilers (``zlib_advice``). Its UB catches come
   from a run of six of the corpus's categories (the fixture's), not of the whole
   corpus, so on a line saying which UB cases a flag catches only the case list may
@@ -18,6 +20,7 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -78,6 +81,23 @@ def _answer(prefix: str) -> tuple[str, list[str]]:
 def test_flag_answers(prefix, gcc_db, tmp_path):
     command, shown = _answer(prefix)
     assert _shell(command, gcc_db, tmp_path) == shown
+
+
+#: the old compilers of the long-history answer: (name, tree under ../shared/sources)
+OLD_TREES = (("gcc-4.4", "gcc-4.4.6"), ("clang-3.2", "clang-3.2"), ("clang-3.5", "clang-3.5"),
+             ("clang-3.9", "clang-3.9"), ("clang-5", "clang-5.0"), ("clang-7", "clang-7.0"),
+             ("apple-clang-10.0", "apple-clang-swift-5.0"))
+
+
+def test_long_history_answers(gcc_db, shared_sources, tmp_path):
+    db = tmp_path / "history.db"
+    shutil.copy(gcc_db, db)
+    for name, tree in OLD_TREES:
+        _shell(f"warnscope flags ingest {name} --source {shlex.quote(str(shared_sources / tree))}",
+               db, tmp_path)
+    for prefix in ("warnscope flags history", "warnscope flags diff gcc-4.4"):
+        command, shown = _answer(prefix)
+        assert _shell(command, db, tmp_path) == shown
 
 
 def test_the_overflowing_loop(tmp_path, require):

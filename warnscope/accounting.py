@@ -261,7 +261,6 @@ class Accountant:
         except (NotInstalled, ToolFailed) as exc:
             raise Unavailable(f"per-process accounting: {exc}") from None
         deadline = time.monotonic() + ATTACH_TIMEOUT
-        err = b""
         assert self.proc.stdout is not None and self.proc.stderr is not None
         while time.monotonic() < deadline:
             ready, _, _ = select.select([self.proc.stdout], [], [], 0.2)
@@ -274,8 +273,11 @@ class Accountant:
             if self.proc.poll() is not None:
                 break
         else:
+            said = _waiting(self.proc.stderr)
             self.close()
-            raise Unavailable(f"bpftrace did not attach within {ATTACH_TIMEOUT:g} s")
+            raise Unavailable(f"bpftrace did not attach within {ATTACH_TIMEOUT:g} s"
+                              + (f" (it said: {' '.join(_first_error(said).split())[:300]})"
+                                 if said.strip() else ""))
         if self.proc.poll() is not None:
             err = self.proc.stderr.read() or b""
             self.proc.stop()
@@ -383,6 +385,17 @@ class Accountant:
             while not all((tid, cpu) in self.flushed for cpu in cpus) and time.monotonic() < deadline:
                 self.cond.wait(timeout=0.05)
             self.flushed = {m for m in self.flushed if m[0] != tid}
+
+
+def _waiting(stream, cap: int = 1 << 16) -> str:
+    """What ``stream`` (a pipe) holds now, up to ``cap`` bytes, without waiting for more."""
+    data = b""
+    while len(data) < cap and select.select([stream], [], [], 0)[0]:
+        chunk = os.read(stream.fileno(), cap - len(data))
+        if not chunk:
+            break
+        data += chunk
+    return data.decode("utf-8", "backslashreplace")
 
 
 def _first_error(text: str) -> str:

@@ -99,3 +99,17 @@ def test_without_root_it_says_why(reachable_as):
 ])
 def test_display_names(comm, a1, a2, name):
     assert display_name(comm, a1, a2) == name
+
+
+def test_a_bpftrace_that_does_not_attach_in_time_says_what_it_said(monkeypatch):
+    """The attach timeout is one line with what bpftrace printed so far, and leaves no
+    bpftrace behind."""
+    from warnscope import accounting
+
+    monkeypatch.setattr(accounting, "ATTACH_TIMEOUT", 0.0)
+    acc = Accountant()
+    with pytest.raises(accounting.Unavailable) as caught:
+        acc.start()
+    message = str(caught.value)
+    assert message.startswith("bpftrace did not attach within 0 s")
+    assert "\n" not in message and acc.proc is None

@@ -338,16 +338,20 @@ _ARG = rf"(?:{_STRS}|{_INST}|{_NAME}|{_NUM}|{_LIST}|\?)"
 _PARENT = rf"{_NAME}(?:{_SP}<{_SP}(?:{_ARG}(?:{_SP},{_SP}{_ARG})*+)?{_SP}>)?"
 #: a class given one name or nothing (``InGroup<G>``, ``DefaultIgnore``)
 _TAIL = rf"({_NAME})(?:{_SP}<{_SP}({_NAME}){_SP}>)?+"
-_SIMPLE_DEF = re.compile(rf"""{_WS}(?P<def>def)(?![A-Za-z0-9_]){_SP}(?P<name>{_NAME}){_SP}:{_SP}
-    (?P<parents>(?P<cls>{_NAME}){_SP}<{_SP}(?P<strs>{_STRS}){_SP}>(?P<tail>(?:{_SP},{_SP}{_TAIL})*+)
+#: a simple def's start (``def NAME :``) and the classes after its first, as both
+#: patterns below have them
+_DEF_HEAD = rf"{_WS}(?P<def>def)(?![A-Za-z0-9_]){_SP}(?P<name>{_NAME}){_SP}:{_SP}"
+_DEF_TAIL = rf"(?P<tail>(?:{_SP},{_SP}{_TAIL})*+)"
+_SIMPLE_DEF = re.compile(rf"""{_DEF_HEAD}
+    (?P<parents>(?P<cls>{_NAME}){_SP}<{_SP}(?P<strs>{_STRS}){_SP}>{_DEF_TAIL}
               |{_PARENT}(?:{_SP},{_SP}{_PARENT})*+){_SP};""", re.X)
 #: the common shape again, its strings taken as anything up to the next quote: a
 #: quote is found many times faster than a string's characters are checked one by one
 #: (which is most of the time the whole pattern took). It is :data:`_SIMPLE_DEF`'s
 #: match where the strings hold no backslash and no newline (:func:`_simple_def`).
-_COMMON_DEF = re.compile(rf"""{_WS}(?P<def>def)(?![A-Za-z0-9_]){_SP}(?P<name>{_NAME}){_SP}:{_SP}
+_COMMON_DEF = re.compile(rf"""{_DEF_HEAD}
     (?P<parents>(?P<cls>{_NAME}){_SP}<{_SP}(?P<strs>"[^"]*+"(?:{_SP}"[^"]*+")*+){_SP}>
-                (?P<tail>(?:{_SP},{_SP}{_TAIL})*+)){_SP};""", re.X)
+                {_DEF_TAIL}){_SP};""", re.X)
 
 
 def _simple_def(text: str, pos: int, end: int) -> re.Match | None:

@@ -8,13 +8,24 @@ digest); the tables from libclang-N-dev. Download and extraction happen once per
 and are not timed, on either side. CPU is user+sys of this process (``getrusage``), and
 wall: the machine may be shared.
 
+``--instructions`` counts instead the instructions one ingest executes, under cachegrind:
+a figure that does not move with the machine's load or state (its CPU time does), at
+the price of time (some 50× slower). Each route runs in a child Python under
+cachegrind twice, the same warm-up ingest first in both, then ``--count`` more ingests
+in one of them; the difference divided by the count is one ingest's instructions
+(imports, the cache and the warm-up cancel). Hash randomisation is fixed, so the
+count repeats to within a few thousand instructions.
+
     .venv/bin/python -m bench.bench_clang_td [--runs 5] [--orig TARBALL] [16]
+    .venv/bin/python -m bench.bench_clang_td --instructions [--count 2] [16]
 """
 from __future__ import annotations
 
 import argparse
+import os
 import resource
 import statistics
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -22,9 +33,10 @@ from pathlib import Path
 from flagdb import clang_sources, store
 from flagdb.clang_inc import parse_dir
 from flagdb.clang_ingest import build, fetch_package, load_td
+from warnscope import tool
 from warnscope.compilers import CompilerId
 from warnscope.database import connect
-from warnscope.measure import machine
+from warnscope.measure import CACHEGRIND, instructions, machine
 
 
 def cpu() -> float:
@@ -51,12 +63,45 @@ def timed(make, db: Path) -> tuple[float, float]:
     return cpu() - c0, time.monotonic() - w0
 
 
+def ingests(route: str, major: int, source: str, sha256: str | None, count: int) -> None:
+    """The child of ``--instructions``: one warm-up ingest by ``route``, then ``count`` more."""
+    directory, _ = fetch_package(major)
+    make = (lambda: from_td(major, source, sha256)) if route == "td" else (lambda: from_inc(directory, major))
+    with tempfile.TemporaryDirectory() as tmp:
+        for i in range(count + 1):
+            timed(make, Path(tmp) / f"{i}.db")
+
+
+def counted(route: str, major: int, source: str, sha256: str | None, count: int) -> int:
+    """Instructions of ``ingests(route, …, count)`` in a child Python under cachegrind."""
+    argv = [*CACHEGRIND, sys.executable, "-m", "bench.bench_clang_td", "--child", route,
+            "--count", str(count), "--source", source, *(["--sha256", sha256] if sha256 else []),
+            str(major)]
+    env = {**os.environ, "PYTHONHASHSEED": "0"}
+    done = tool.run(argv, timeout=3600, text=False, env=env, cwd=Path(__file__).parents[1])
+    return instructions(done.stderr)
+
+
+def per_ingest(route: str, major: int, source: str, sha256: str | None, count: int) -> float:
+    """One ingest's instructions by ``route``: (warm-up + count) minus (warm-up), / count."""
+    return (counted(route, major, source, sha256, count) - counted(route, major, source, sha256, 0)) / count
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--orig", type=Path, help="the llvm orig tarball (else fetched)")
+    parser.add_argument("--instructions", action="store_true",
+                        help="count instructions under cachegrind instead of timing")
+    parser.add_argument("--count", type=int, default=2, help="with --instructions: ingests counted")
+    parser.add_argument("--child", choices=("td", "inc"), help=argparse.SUPPRESS)
+    parser.add_argument("--source", help=argparse.SUPPRESS)
+    parser.add_argument("--sha256", help=argparse.SUPPRESS)
     parser.add_argument("major", nargs="?", type=int, default=16)
     args = parser.parse_args()
+    if args.child:
+        ingests(args.child, args.major, args.source, args.sha256, args.count)
+        return
     print(f"machine: {machine()}")
     if args.orig:
         source, sha256 = str(args.orig), None
@@ -64,6 +109,14 @@ def main() -> None:
         orig = clang_sources.debian_orig(args.major)
         source, sha256 = orig.url, orig.sha256
     directory, _ = fetch_package(args.major)
+    if args.instructions:
+        from_td(args.major, source, sha256)   # the one extraction into the cache, not counted
+        td, inc = (per_ingest(r, args.major, source, sha256, args.count) for r in ("td", "inc"))
+        print(f"clang-{args.major} instructions per ingest (cachegrind, {args.count} counted "
+              f"after a warm-up): td {td / 1e6:.1f} M, tables {inc / 1e6:.1f} M, "
+              f"td / tables {td / inc:.3f}")
+        print(f"machine after: {machine()}")
+        return
     from_td(args.major, source, sha256)   # warm-up, and the one extraction into the cache
     with tempfile.TemporaryDirectory() as tmp:
         results = {"td": [], "inc": []}

@@ -10,17 +10,33 @@ figures can be compared:
 * in-process work by ``getrusage(RUSAGE_SELF)`` deltas;
 * N runs after one warm-up, reported as min / median / max (the minimum is the
   figure least disturbed by other load; the spread says how much there was);
-* with the machine it ran on (CPU model, cores, kernel, load average, Python).
+* with the machine it ran on (CPU model, cores, kernel, load average, Python);
+* or, where the machine's state moves the CPU figures, as instructions executed, counted
+  by cachegrind (:data:`CACHEGRIND`, :func:`instructions`): the same count on a busy or a
+  quiet machine, but not time.
 """
 from __future__ import annotations
 
 import os
 import platform
+import re
 import resource
 import statistics
 import time
 from dataclasses import dataclass
 from typing import Callable, Sequence
+
+
+#: how cachegrind runs a command: every child (cc1, as) counted, no cache simulation
+CACHEGRIND = ("valgrind", "--tool=cachegrind", "--cache-sim=no", "--trace-children=yes",
+              "--cachegrind-out-file=/dev/null")
+#: cachegrind's count of instructions executed, one line per process, in its stderr
+_IREFS = re.compile(rb"==\d+== I\s+refs:\s+([\d,]+)")
+
+
+def instructions(output: bytes) -> int:
+    """The instructions executed by every process whose cachegrind summary is in ``output``."""
+    return sum(int(m.replace(b",", b"")) for m in _IREFS.findall(output))
 
 
 @dataclass(frozen=True)

@@ -8,13 +8,12 @@ again; a complete resume configures and builds nothing.
 """
 from __future__ import annotations
 
-import re
 import sqlite3
 from contextlib import ExitStack
 from pathlib import Path
 
 from warnscope.errors import BadInput, BuildFailed
-from warnscope.measure import host
+from warnscope.measure import CACHEGRIND, host, instructions
 
 from analyzer.build.failure import first_error, log_tail
 from analyzer.build.recipes import Recipe
@@ -30,11 +29,6 @@ from analyzer.runtime.toolchain import Toolchain
 
 #: metric -> unit (a probe's instrument)
 METRICS = {"cpu": "s", "instructions": "instructions"}
-#: cachegrind's count of instructions executed, in the compile's output
-_IREFS = re.compile(rb"==\d+== I\s+refs:\s+([\d,]+)")
-#: how cachegrind runs a compiler: every child (cc1, as) counted, no cache simulation
-CACHEGRIND = ("valgrind", "--tool=cachegrind", "--cache-sim=no", "--trace-children=yes",
-              "--cachegrind-out-file=/dev/null")
 
 
 class Workspace:
@@ -107,7 +101,7 @@ class Attributor:
             raise BuildFailed(f"{tu.name} failed to compile with {' '.join(flags[:3])}"
                                  f"{' …' if len(flags) > 3 else ''} (exit {t.exit}): {log_tail(out)[-200:]}")
         data = out.read_bytes()
-        refs = sum(int(m.replace(b",", b"")) for m in _IREFS.findall(data)) if instrument == "instructions" else None
+        refs = instructions(data) if instrument == "instructions" else None
         found = (phases_mod.parse(data.decode(errors="replace"), self.tc.family)
                  if instrument == "time-report" else {})
         return TuRun(tu=tu.name, seq=seq, tree=t, warnings=count_warnings(out), host=host(),

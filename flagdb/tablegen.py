@@ -1245,7 +1245,7 @@ class _Parser:
         self.r.multiclasses[name[1]] = (targs, parents, self.src, start, end)
 
     def defm_(self, lets: list) -> None:
-        start = self.next()
+        self.next()
         name = self.def_name()
         self.expect(":")
         while True:

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 import click
 
@@ -12,7 +11,6 @@ from analyzer.runtime import toolchain
 from analyzer.cli import common, complete, options, projects
 from analyzer.cli.output import echo
 from analyzer.build import levels as levels_mod, recipes, steps
-from analyzer.runtime import progress as progress_mod
 from analyzer.overhead import csvreport, markdown, report as report_mod, store, study, text
 from analyzer.overhead.results import ProjectRecipe, Projects, StudyRun
 from warnscope.serial import to_json

@@ -20,7 +20,7 @@ from analyzer.build.recipes import Recipe
 from analyzer.build.sandbox import BuildSandbox, build_sandbox, mirror_tree
 from analyzer.build.steps import readable_for
 from analyzer.build.workdir import WorkDir
-from analyzer.overhead import phases as phases_mod, report, store, study
+from analyzer.overhead import phases as phases_mod, store, study
 from analyzer.overhead import text as oh_text
 from analyzer.overhead.experiment import Tu, compile_tu, count_warnings
 from analyzer.overhead.results import CellResult, Probe, TuRun

@@ -14,7 +14,7 @@ passing the flags through the build costs over the compiler's own work (:func:`m
 """
 from __future__ import annotations
 
-from analyzer.overhead.breakdown import BASE, BUILD, WRAPPER, added, bases, comparable, seconds
+from analyzer.overhead.breakdown import BASE, BUILD, WRAPPER, added, bases, comparable
 from analyzer.overhead.results import AddedCpu, Cell, ModeCost, Report, Row, Study, TopTu
 
 

@@ -43,6 +43,7 @@ from pathlib import Path
 
 from warnscope import tool
 from warnscope.errors import NotInstalled, ToolFailed, WarnscopeError
+from warnscope.text import one_line
 
 #: generations between an exiting task and the tree's root that are searched
 #: (recursive make under libtool under a shell nests about ten deep)
@@ -276,8 +277,7 @@ class Accountant:
             said = _waiting(self.proc.stderr)
             self.close()
             raise Unavailable(f"bpftrace did not attach within {ATTACH_TIMEOUT:g} s"
-                              + (f" (it said: {' '.join(_first_error(said).split())[:300]})"
-                                 if said.strip() else ""))
+                              + (f" (it said: {_first_error(said)})" if said.strip() else ""))
         if self.proc.poll() is not None:
             err = self.proc.stderr.read() or b""
             self.proc.stop()
@@ -398,11 +398,14 @@ def _waiting(stream, cap: int = 1 << 16) -> str:
     return data.decode("utf-8", "backslashreplace")
 
 
-def _first_error(text: str) -> str:
-    for line in text.splitlines():
-        if "ERROR" in line and "RLIMIT_MEMLOCK" not in line:
-            return line.strip()
-    return text.strip().splitlines()[-1] if text.strip() else "no reason given"
+def _first_error(text: str, limit: int = 300) -> str:
+    """bpftrace's first error in ``text`` (else its last line), as one shown line of at
+    most ``limit`` characters."""
+    found = next((line for line in text.splitlines()
+                  if "ERROR" in line and "RLIMIT_MEMLOCK" not in line), None)
+    if found is None:
+        found = text.strip().splitlines()[-1] if text.strip() else "no reason given"
+    return one_line(found.strip())[:limit]
 
 
 def _mount_tracefs() -> None:

@@ -28,6 +28,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.system.test_clang_td import TREES as CLANG_TREES
+
 ROOT = Path(__file__).resolve().parents[2]
 README = ROOT / "README.md"
 #: a line naming the UB cases a flag catches: the part that depends on the corpus run
@@ -84,9 +86,7 @@ def test_flag_answers(prefix, gcc_db, tmp_path):
 
 
 #: the old compilers of the long-history answer: (name, tree under ../shared/sources)
-OLD_TREES = (("gcc-4.4", "gcc-4.4.6"), ("clang-3.2", "clang-3.2"), ("clang-3.5", "clang-3.5"),
-             ("clang-3.9", "clang-3.9"), ("clang-5", "clang-5.0"), ("clang-7", "clang-7.0"),
-             ("apple-clang-10.0", "apple-clang-swift-5.0"))
+OLD_TREES = (("gcc-4.4", "gcc-4.4.6"), *CLANG_TREES.items())
 
 
 def test_long_history_answers(gcc_db, shared_sources, tmp_path):

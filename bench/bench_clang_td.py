@@ -109,15 +109,14 @@ def main() -> None:
         orig = clang_sources.debian_orig(args.major)
         source, sha256 = orig.url, orig.sha256
     directory, _ = fetch_package(args.major)
+    from_td(args.major, source, sha256)   # warm-up, and the one extraction into the cache
     if args.instructions:
-        from_td(args.major, source, sha256)   # the one extraction into the cache, not counted
         td, inc = (per_ingest(r, args.major, source, sha256, args.count) for r in ("td", "inc"))
         print(f"clang-{args.major} instructions per ingest (cachegrind, {args.count} counted "
               f"after a warm-up): td {td / 1e6:.1f} M, tables {inc / 1e6:.1f} M, "
               f"td / tables {td / inc:.3f}")
         print(f"machine after: {machine()}")
         return
-    from_td(args.major, source, sha256)   # warm-up, and the one extraction into the cache
     with tempfile.TemporaryDirectory() as tmp:
         results = {"td": [], "inc": []}
         for i in range(args.runs):      # interleaved, so load on the machine hits both

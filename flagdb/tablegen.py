@@ -111,19 +111,13 @@ def collector_paused():
     the tables from them makes some 100,000 objects (records, their fields, tokens,
     rows) that live until the tables are made and form no cycle: the collector would
     walk them again and again for nothing (a twentieth of an ingest's CPU); paused
-    until they are gone, it never sees them. What the pause made and is still alive
-    (the tables, the rows saved next) is put with the old objects, unscanned, as the
-    collector would put it after scanning it once: that scan of some 100,000 objects
-    at the first allocation after, not needed to find any cycle, was another twentieth
-    (``gc.freeze`` and ``unfreeze``: every tracked object to the oldest generation)."""
+    until they are gone, it never sees them."""
     was = gc.isenabled()
     gc.disable()
     try:
         yield
     finally:
         if was:
-            gc.freeze()
-            gc.unfreeze()
             gc.enable()
 
 

@@ -18,7 +18,7 @@ migration of its own, and tests/unit/test_migrations.py checks that a database o
 earlier version (tests/fixtures/schema/) migrates to the tables ``SCHEMA`` creates.
 """
 
-SCHEMA_VERSION = 12
+SCHEMA_VERSION = 13
 
 #: The current schema, by family; what a new database is created with.
 SCHEMA = """
@@ -225,14 +225,17 @@ CREATE TABLE IF NOT EXISTS oh_study (
     project_id    INTEGER NOT NULL REFERENCES oh_project(id),
     mode          TEXT NOT NULL CHECK (mode IN ('build', 'tu')),
     opt           TEXT NOT NULL,          -- '-O2'
-    runs          INTEGER NOT NULL,       -- counted runs per cell (after one warm-up)
+    runs          INTEGER NOT NULL,       -- counted runs per cell (after the warm-ups)
     jobs          INTEGER NOT NULL,       -- make -j
     nice          INTEGER NOT NULL,
     sched         TEXT,                   -- NULL | 'batch' | 'idle'
     noise         REAL NOT NULL,          -- spread threshold of a noisy cell: (max-min)/median
     host          TEXT NOT NULL,
     machine       TEXT NOT NULL,          -- JSON: cpu, cores, kernel, python, load at start
-    started_at    TEXT NOT NULL
+    started_at    TEXT NOT NULL,
+    -- uncounted rounds of a whole-build study before its counted ones (a TU study's
+    -- warm-up is its capturing build: 1)
+    warmups       INTEGER NOT NULL DEFAULT 1
 );
 
 -- One compiler x level x injection of a study; written in one transaction once all its
@@ -819,6 +822,12 @@ ALTER TABLE oh_cell ADD COLUMN findings INTEGER;
 """
 
 
+#: v13, frozen: a study's warm-up rounds (``overhead run --warmups``); every earlier study had one.
+_V13_WARMUPS = """
+ALTER TABLE oh_study ADD COLUMN warmups INTEGER NOT NULL DEFAULT 1;
+"""
+
+
 #: version reached -> SQL that brings the previous version up to it.
 MIGRATIONS: dict[int, str] = {
     # v2: the untyped ``extra`` column becomes ``facts``, one typed shape per family.
@@ -862,4 +871,6 @@ UPDATE compiler
     11: _V11_DETECTORS,
     # v12: a static analyzer's findings in an overhead cell
     12: _V12_FINDINGS,
+    # v13: a study's warm-up rounds
+    13: _V13_WARMUPS,
 }

@@ -82,6 +82,8 @@ def _plain(bound: float) -> str:
 
 #: runs of a cell, a build or a probe
 RUNS = Number(int, 1, 1000)
+#: uncounted rounds before a study's counted runs (as many as analyzer.overhead.study takes)
+WARMUPS = Number(int, 0, 100)
 #: seconds a run or build step may take: above 0, at most a day
 SECONDS = Number(float, 0, 86400, low_open=True)
 #: ``ub run -j``: an upper bound on workers, which a run caps at 8 per core and at its

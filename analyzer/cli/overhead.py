@@ -57,7 +57,10 @@ def projects_cmd(as_json: bool) -> None:
               help="A custom level NAME=FLAGS (repeatable); a level's name among FLAGS stands "
                    "for its flags, e.g. nomt='all -Wno-mismatched-tags'.")
 @click.option("--runs", type=options.RUNS, default=3, show_default=True,
-              help="Counted runs per cell, after one warm-up.")
+              help="Counted runs per cell, after the warm-ups.")
+@click.option("--warmups", type=options.WARMUPS, default=1, show_default=True,
+              help="Uncounted rounds of every cell before the counted runs (whole builds). 0 for "
+                   "cells of hours: CPU time does not count waiting for a cold disk.")
 @click.option("--mode", default=None, type=click.Choice(["build", "tu"]), help="Whole build (default) or per TU.")
 @click.option("--inject", default=None, type=click.Choice(["build", "wrapper", "both"]),
               help="How each level's flags reach the compiler: build (default for whole builds): "
@@ -84,7 +87,7 @@ def projects_cmd(as_json: bool) -> None:
 @click.option("--quiet", is_flag=True, help="No progress on stderr.")
 @click.pass_context
 def run_cmd(ctx, project, source, configure_cmd, build_cmd, clean_cmd, language, ccdb, compilers, levels,
-            flag_sets, runs, mode, inject, no_accounting, opt, preset, jobs, nice, sched, noise, timeout,
+            flag_sets, runs, warmups, mode, inject, no_accounting, opt, preset, jobs, nice, sched, noise, timeout,
             scheduler, as_json, quiet) -> None:
     """Measure each compiler x level of a project and store the cells."""
     if sum(x is not None for x in (project, source, ccdb)) > 1:
@@ -106,7 +109,7 @@ def run_cmd(ctx, project, source, configure_cmd, build_cmd, clean_cmd, language,
     level_list = common.split(levels)
     level_list += [n for n in custom if n not in level_list]
     levels_mod.validate(level_list, custom, analyzers=True)
-    opts = study.Options(runs=runs, mode=mode or "build", opt=opt, jobs=(os.cpu_count() or 1) if jobs is None else jobs,
+    opts = study.Options(runs=runs, warmups=warmups, mode=mode or "build", opt=opt, jobs=(os.cpu_count() or 1) if jobs is None else jobs,
                          nice=nice, sched=sched, noise=noise, timeout=timeout, custom=custom,
                          inject=inject, accounting=not no_accounting)
     opts.validate()

@@ -200,13 +200,18 @@ class Study:
     host: str
     machine: dict[str, Any]
     started_at: str
+    #: uncounted rounds before the counted ones (whole builds)
+    warmups: int = 1
 
     @property
     def how(self) -> str:
         """How the cells were measured, in words (the report's title and the site's page)."""
+        runs = f"{self.runs} run{'s' if self.runs != 1 else ''}"
         if self.mode == "build":
-            return f"whole build, make -j{self.jobs}, {self.runs} runs after a warm-up"
-        return f"each TU compiled alone, {self.runs} runs after a capturing build"
+            after = {0: ", no warm-up", 1: " after a warm-up"}.get(self.warmups,
+                                                                   f" after {self.warmups} warm-ups")
+            return f"whole build, make -j{self.jobs}, {runs}{after}"
+        return f"each TU compiled alone, {runs} after a capturing build"
 
 
 @dataclass(frozen=True)

@@ -36,10 +36,10 @@ def study_id(conn: sqlite3.Connection, key: str, project: int, params: dict, mac
     row = conn.execute("SELECT id FROM oh_study WHERE key = ?", (key,)).fetchone()
     if row:
         return row[0]
-    conn.execute("INSERT INTO oh_study (key, project_id, mode, opt, runs, jobs, nice, sched, noise,"
-                 " host, machine, started_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
-                 (key, project, params["mode"], params["opt"], params["runs"], params["jobs"],
-                  params["nice"], params["sched"], params["noise"], machine["host"],
+    conn.execute("INSERT INTO oh_study (key, project_id, mode, opt, runs, warmups, jobs, nice, sched,"
+                 " noise, host, machine, started_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                 (key, project, params["mode"], params["opt"], params["runs"], params.get("warmups", 1),
+                  params["jobs"], params["nice"], params["sched"], params["noise"], machine["host"],
                   json.dumps(machine, sort_keys=True), utc_now()))
     return conn.execute("SELECT id FROM oh_study WHERE key = ?", (key,)).fetchone()[0]
 
@@ -147,7 +147,8 @@ def study_info(conn: sqlite3.Connection, study: int) -> Study:
     if row is None:
         raise NoData(f"no overhead study {study} in the database")
     return Study(id=row["id"], project=row["project"], origin=row["origin"], mode=row["mode"],
-                 opt=row["opt"], runs=row["runs"], jobs=row["jobs"], nice=row["nice"], sched=row["sched"],
+                 opt=row["opt"], runs=row["runs"], warmups=row["warmups"], jobs=row["jobs"],
+                 nice=row["nice"], sched=row["sched"],
                  noise=row["noise"], host=row["host"], machine=json.loads(row["machine"]),
                  started_at=row["started_at"])
 

@@ -1,17 +1,19 @@
 """Running a study: cells (compiler x level) of one project, measured and stored.
 
 Whole-build mode: per compiler, a private copy of the source tree configured (outside
-the timing) with the compiler's wrappers as CC/CXX; then a warm-up round and N counted
-rounds, each round running every cell's clean rebuild in turn (A B A B …, so drift
-hits every cell alike). How a level's flags reach the compiler is the cell's
-``inject``: ``build`` (the default) passes them where a user puts them, through the
-build system (:mod:`analyzer.build.recipes` says where, per project), so every
-process between that variable and the compiler carries them; ``wrapper`` appends them
-in the compiler wrapper (the compiler-only control: one tree for every level). The
-wrapper logs each compiler process in both, which proves the flags arrived
-(:mod:`analyzer.build.arrival`) and gives the compilers' CPU. With root, the
-kernel's account of every process of each build (:mod:`warnscope.accounting`) says
-where every CPU second went, and must sum to the build's ``wait4`` rusage.
+the timing) with the compiler's wrappers as CC/CXX; then warm-up rounds (one, unless
+the study says otherwise: none for cells of hours, where a round more is hours more
+and a colder first build costs little CPU) and N counted rounds, each round running
+every cell's clean rebuild in turn (A B A B …, so drift hits every cell alike). How a
+level's flags reach the compiler is the cell's ``inject``: ``build`` (the default)
+passes them where a user puts them, through the build system
+(:mod:`analyzer.build.recipes` says where, per project), so every process between that
+variable and the compiler carries them; ``wrapper`` appends them in the compiler
+wrapper (the compiler-only control: one tree for every level). The wrapper logs each
+compiler process in both, which proves the flags arrived
+(:mod:`analyzer.build.arrival`) and gives the compilers' CPU. With root, the kernel's
+account of every process of each build (:mod:`warnscope.accounting`) says where every
+CPU second went, and must sum to the build's ``wait4`` rusage.
 
 TU mode: the compile commands are captured from one build (the wrapper logs them;
 for a compile_commands.json they are given), then each TU is compiled alone with the
@@ -50,12 +52,19 @@ from analyzer.runtime.progress import Progress, as_progress
 from analyzer.runtime.toolchain import Toolchain
 
 
+#: the most uncounted rounds a study takes (a cell's build repeated to no end is a typo)
+MAX_WARMUPS = 100
+
+
 @dataclass
 class Options(BuildOptions):
     """A study's options: the build's (:class:`analyzer.build.options.BuildOptions`) and
     its rounds, mode, scheduling and noise threshold."""
 
     runs: int = 3
+    #: uncounted rounds before the counted ones (whole builds; a TU study's warm-up is the
+    #: build that captures its compile commands)
+    warmups: int = 1
     mode: str = "build"          # 'build' | 'tu'
     nice: int = 0
     sched: str | None = None
@@ -75,6 +84,11 @@ class Options(BuildOptions):
     def validate(self) -> None:
         if self.runs < 1:
             raise BadInput("--runs must be at least 1")
+        if not 0 <= self.warmups <= MAX_WARMUPS:
+            raise BadInput(f"--warmups must be between 0 and {MAX_WARMUPS}")
+        if self.mode == "tu" and self.warmups != 1:
+            raise BadInput("--warmups: --mode tu's warm-up is the build that captures its compile "
+                           "commands (each TU is compiled once there before the counted runs)")
         if self.mode not in ("build", "tu"):
             raise BadInput(f"--mode {self.mode}: expected build or tu")
         super().validate()
@@ -118,6 +132,8 @@ def run_study(conn: sqlite3.Connection, recipe: Recipe, source: tuple[Path, str]
     params = {"mode": opts.mode, "opt": opts.opt, "runs": opts.runs, "jobs": opts.jobs,
               "nice": opts.nice, "sched": opts.sched, "noise": opts.noise,
               "inject": "+".join(opts.injects)}
+    if opts.warmups != 1:  # part of the key only when not the one warm-up every study had before
+        params["warmups"] = opts.warmups
     exp = Experiment(recipe, origin, params, machine_facts(toolchains))
     with transaction(conn):
         study = store.study_id(conn, exp.key(), exp.project(conn), params, exp.machine)
@@ -280,13 +296,15 @@ def _build_cells(recipe: Recipe, tree: Path, tc: Toolchain, cells: list[CellResu
                            progress, box)
         if setup is not None:
             setups[id(cell)] = setup
-    progress.add_total((opts.runs + 1) * len(cells))
-    for rnd in range(opts.runs + 1):
+    progress.add_total((opts.warmups + opts.runs) * len(cells))
+    for i in range(opts.warmups + opts.runs):
+        rnd = i - opts.warmups + 1   # the counted run's seq; 0 or below: a warm-up
         for cell in cells:
             if cell.status == "failed":
                 continue
             name = f"{recipe.name} {tc.name} {cell.level}" + (f" ({cell.inject})" if len(opts.injects) > 1 else "")
-            label = "warm-up" if rnd == 0 else f"run {rnd}/{opts.runs}"
+            label = (f"run {rnd}/{opts.runs}" if rnd > 0 else "warm-up" if opts.warmups == 1
+                     else f"warm-up {i + 1}/{opts.warmups}")
             if id(cell) in analyzed:
                 _analysis_round(cell, tc, tus, opts, work, box, accountant, rnd, name, label, progress)
                 continue

@@ -22,7 +22,7 @@ from analyzer.runtime import toolchain
 from analyzer.cli import main
 from analyzer.build import recipes, steps
 from analyzer.overhead import study
-from warnscope.database import connect
+from warnscope.database import connect, open_read
 from warnscope.apt import AptState
 from warnscope.errors import WarnscopeError
 
@@ -176,6 +176,31 @@ def test_failed_build_is_a_recorded_cell(gcc_db_copy, capsys, tmp_path):
         assert "error" in c["log_tail"] and "broken.c" in c["log_tail"]
 
 
+def test_warmups_are_rounds_uncounted_before_the_counted_runs(gcc_db_copy, capsys, tmp_path):
+    """``--warmups N``: N uncounted rounds of every cell, then the counted runs; 0 for
+    cells of hours. A study with another number of warm-ups is another study."""
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    (tree / "good.c").write_text(GOOD_C)
+    base = ("overhead", "run", "--source", str(tree), "--build", "$CC $CFLAGS -c good.c",
+            "--clean", "rm -f good.o", "--compilers", "gcc-12", "--levels", "off,wall", "--runs", "1", "--json")
+    for n in (2, 0):
+        code, out, err = run_cli(gcc_db_copy, capsys, *base, "--warmups", str(n))
+        assert code == 0, err
+        rounds = [line.split(": ")[1] for line in err.splitlines() if " gcc-12 off: " in line and ": cpu " in line]
+        assert rounds == [f"warm-up {i}/{n}" for i in range(1, n + 1)] + ["run 1/1"], err
+        assert err.count(": run 1/1: cpu ") == 2, err   # the one counted round, of both levels
+        assert [c["runs"] for c in json.loads(out)["cells"]] == [1, 1]
+        conn = open_read(gcc_db_copy)
+        assert conn.execute("SELECT warmups FROM oh_study ORDER BY id DESC LIMIT 1").fetchone()[0] == n
+        conn.close()
+    code, out, err = run_cli(gcc_db_copy, capsys, "overhead", "report")
+    assert code == 0, err
+    assert "1 run, no warm-up" in out, out
+    code, out, err = run_cli(gcc_db_copy, capsys, *base, "--warmups", "2")
+    assert code == 0, err
+    assert "stored already, skipped" in err and "warm-up" not in err, err   # the first study, resumed
+
 def test_compile_commands_replay(gcc_db_copy, capsys, tmp_path):
     (tmp_path / "a.c").write_text(GOOD_C)
     (tmp_path / "b.c").write_text(GOOD_C.replace("main", "other"))
@@ -216,6 +241,9 @@ def test_bad_level_and_opt(gcc_db_copy, refused, capsys):
     assert "--opt" in refused(gcc_db_copy, "run", "--opt", "-O9")
     assert "--jobs" in refused(gcc_db_copy, "run", "--jobs", "0")
     assert "--timeout" in refused(gcc_db_copy, "run", "--timeout", "0")
+    assert "--warmups" in refused(gcc_db_copy, "run", "--warmups", "-1")
+    assert "--warmups" in refused(gcc_db_copy, "run", "--warmups", "101")
+    assert "captures its compile commands" in refused(gcc_db_copy, "run", "--mode", "tu", "--warmups", "0")
     assert "--load" in refused(gcc_db_copy, "calibrate", "--load", "0")
 
 

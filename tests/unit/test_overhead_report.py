@@ -249,3 +249,11 @@ def test_both_modes():
     # one mode only: no comparison, and no mode in the labels
     single = oh_text.render(report.report(INFO, cells[1::2]))
     assert "through the build" not in single and "gcc-12 all: +4.00 s" in single
+
+
+def test_how_says_the_warm_ups_and_runs():
+    """The report's title says how many uncounted rounds came before the counted ones."""
+    assert INFO.how == "whole build, make -j2, 1 run after a warm-up"
+    assert dataclasses.replace(INFO, runs=3, warmups=0).how == "whole build, make -j2, 3 runs, no warm-up"
+    assert dataclasses.replace(INFO, warmups=2).how == "whole build, make -j2, 1 run after 2 warm-ups"
+    assert dataclasses.replace(INFO, mode="tu", runs=3).how == "each TU compiled alone, 3 runs after a capturing build"

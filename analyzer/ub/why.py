@@ -39,7 +39,7 @@ import math
 import re
 from dataclasses import dataclass, field, replace
 
-from warnscope.errors import WarnscopeError
+from warnscope.errors import IncompleteInstallation, NotInstalled, SandboxUnavailable, ToolFailed
 from warnscope.paths import atomic_write, cache_dir
 from warnscope.serial import plain
 
@@ -177,6 +177,12 @@ class _Found:
     notes: list[str] = field(default_factory=list)
 
 
+#: what stops a search as "cause unknown", saying why: a tool the search needs is missing,
+#: fails or times out, or the sandbox cannot run it. Anything else (bad input, the
+#: database) is not a cause of the cell and ends the command as itself.
+TOOL_ERRORS = (NotInstalled, IncompleteInstallation, ToolFailed, SandboxUnavailable)
+
+
 def search(prober: Prober) -> Cause:
     """The whole search for one cell, as a :class:`Cause` whatever happens."""
     found = _Found()
@@ -202,7 +208,7 @@ def search(prober: Prober) -> Cause:
                         + (f" ({found.notes[0]})" if found.notes else ""))
     except _Stop as stop:
         status, reason = stop.status, stop.reason
-    except WarnscopeError as exc:  # a tool missing or failing: its one line
+    except TOOL_ERRORS as exc:  # a tool missing or failing: its one line
         status, reason = WhyStatus.UNKNOWN, " ".join(str(exc).split())[:300]
     if status is WhyStatus.UNSTABLE:  # never explained: drop what was found
         found = _Found(bound=found.bound)

@@ -199,7 +199,14 @@ def write_predefined(tc: Toolchain, tus: Sequence[Tu], box: BuildSandbox) -> Pat
 
 def argv(an: Analyzer, tc: Toolchain, tu: Tu, macros: Path | None) -> list[str]:
     """The command that analyzes one TU (run in its directory); ``macros``: cppcheck's,
-    the directory of :func:`write_predefined` (None for the clang analyzer)."""
+    the directory of :func:`write_predefined` (None for the clang analyzer).
+
+    cppcheck is given what its own ``--project=compile_commands.json`` takes of a command
+    (cppcheck 2.10's ``ImportProject::FileSettings::parseCommand``): ``-D``, ``-U``, ``-I``
+    and the standard; ``-isystem`` and ``-imacros`` are left out as it leaves them out
+    (it passes ``-isystem`` on only in its clang mode). ``-include`` is kept as
+    ``--include=``, which that import would drop: the file is part of every line the
+    compiler saw (a precompiled header's source, a config header)."""
     if an is Analyzer.CLANG:
         return [tc.driver(tu.language), *tu.args, *CLANG_ARGS, "-o", "/dev/null"]
     assert an is Analyzer.CPPCHECK and macros is not None

@@ -71,7 +71,7 @@ CLANG_ARGS = ("--analyze", "-Xclang", "-analyzer-output=text", "-fno-caret-diagn
 CPPCHECK_ARGS = ("--enable=warning,portability", "--inconclusive", "--quiet")
 CPPCHECK_TEMPLATE = "{file}:{line}:{column}: {severity}: {message} [{id}]"
 #: cppcheck's --std values, by a compile's -std= (GNU dialects as their ISO base)
-CPPCHECK_STD = re.compile(r"-std=(?:gnu|c|iso9899:)(89|90|99|11|17|18|\+\+\d\d)$")
+CPPCHECK_STD = re.compile(r"-std=(?:gnu|c|iso9899:(?:19|20))(89|90|99|11|17|18|\+\+\d\d)$")
 
 
 def analyzer_of(level: str, tc: Toolchain) -> Analyzer | None:

@@ -213,9 +213,11 @@ def _cppcheck_version(binary: str | None) -> str | None:
 #: the ``-std=`` a compile may pass on to :func:`predefined_macros`: a fixed set, matched
 #: in full (a word of an untrusted build's command never becomes a driver's option)
 KNOWN_STDS = frozenset(
-    [f"-std={d}{v}" for d in ("c", "gnu") for v in ("89", "90", "99", "11", "17", "18", "2x", "23")]
+    [f"-std={d}{v}" for d in ("c", "gnu")
+     for v in ("89", "90", "99", "9x", "11", "1x", "17", "18", "2x", "23", "2y")]
+    + [f"-std=iso9899:{v}" for v in ("1990", "199409", "1999", "199x", "2011", "2017", "2018", "2024")]
     + [f"-std={d}++{v}" for d in ("c", "gnu")
-       for v in ("98", "03", "11", "0x", "14", "1y", "17", "1z", "20", "2a", "23", "2b")])
+       for v in ("98", "03", "11", "0x", "14", "1y", "17", "1z", "20", "2a", "23", "2b", "26", "2c")])
 
 
 def predefined_macros(tc: Toolchain, language: str, std: str | None = None) -> str:

@@ -32,6 +32,8 @@ def test_a_compilers_predefined_macros():
     gcc = toolchain.resolve("gcc-12")
     c99 = toolchain.predefined_macros(gcc, "c", "-std=gnu99").splitlines()
     assert "#define __GNUC__ 12" in c99 and "#define __STDC_VERSION__ 199901L" in c99
+    iso = toolchain.predefined_macros(gcc, "c", "-std=iso9899:2011").splitlines()
+    assert "#define __STDC_VERSION__ 201112L" in iso and "#define __STRICT_ANSI__ 1" in iso
     cxx = toolchain.predefined_macros(gcc, "c++").splitlines()
     assert "#define __cplusplus 201703L" in cxx          # g++-12's default, gnu++17
     for language, std in (("c", "-std=gnu99 -v"), ("c", "-fplugin=x.so"), ("fortran", None)):

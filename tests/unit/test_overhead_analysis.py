@@ -85,16 +85,21 @@ def test_the_commands():
     assert "-O2" not in cpp and "-Wall" not in cpp
     # the compiler's predefined macros for the language and the compile's -std, first
     assert [a for a in cpp if a.startswith("--include=")] == ["--include=/box/predefined/c-gnu99.h"]
+    # ISO's own names of the standards: cppcheck's --std and the compiler's macros under them
+    for std, said in (("iso9899:2011", "c11"), ("iso9899:1990", "c89"), ("iso9899:199409", None)):
+        iso = analysis.argv(Analyzer.CPPCHECK, GCC, Tu("a.c", "/t", "c", ("-c", f"-std={std}", "a.c")), Path("/m"))
+        assert [a for a in iso if a.startswith("--std=")] == ([f"--std={said}"] if said else []), std
+        assert f"--include=/m/c-{std}.h" in iso
 
 
 def test_cppcheck_is_given_the_forced_includes():
     """GCC's ``-include X`` is cppcheck's ``--include=X`` (cppcheck reads ``-include`` as
     ``-i``, a path to ignore, and X as one more file to check), after the compiler's macros."""
     tu = Tu("a.cpp", "/t", "c++", ("-c", "-include", "conf.h", "-includeb.h", "-include-pch", "p.pch",
-                                   "-std=c++2c", "a.cpp"))
+                                   "-std=c++9z", "a.cpp"))
     cpp = analysis.argv(Analyzer.CPPCHECK, GCC, tu, Path("/m"))
     assert [a for a in cpp if "include" in a or a.endswith((".h", ".pch"))] == [
-        "--include=/m/c++.h", "--include=conf.h", "--include=b.h"]   # c++2c: not a known -std
+        "--include=/m/c++.h", "--include=conf.h", "--include=b.h"]   # c++9z: not a known -std
     assert analysis.flags(Analyzer.CPPCHECK, GCC, ("c", "c++"))["c++"][-1] == "--include=<gcc-12 -dM -E -x c++>"
 
 

@@ -9,7 +9,8 @@ Two levels run an analyzer (:data:`LEVELS`):
 * ``cppcheck``, the host's (Debian's) cppcheck, whatever the compiler, set up as for a
   build by that compiler: given the macros the compiler predefines for the language
   (and the compile's ``-std=``), as a user sets up cppcheck for a GCC or clang build
-  (:func:`write_predefined`).
+  (:func:`write_predefined`), and the files the compile forces in (``-include``) after
+  them, in the compiler's order, as one file (:func:`forced_includes`).
 
 The clang static analyzer and cppcheck are not builds: they run over the build's own
 compile commands, captured from a build of the same tree by the compiler wrapper (as a
@@ -28,6 +29,8 @@ raises :class:`~warnscope.errors.AnalyzerUnavailable`: the cell fails saying so,
 from __future__ import annotations
 
 import enum
+import hashlib
+import json
 import os
 import re
 import shlex
@@ -38,6 +41,7 @@ from typing import TYPE_CHECKING, Sequence
 
 from warnscope.diagnostics import parse_text
 from warnscope.errors import AnalyzerUnavailable, ToolFailed
+from warnscope.text import one_line
 
 from analyzer.build import process
 from analyzer.runtime.toolchain import KNOWN_STDS, cppcheck_version, predefined_macros
@@ -151,11 +155,36 @@ def std_of(tu: Tu) -> str | None:
     return stds[-1] if stds and stds[-1] in KNOWN_STDS else None
 
 
-def predefined(tu: Tu, directory: Path) -> Path:
-    """The file of :func:`write_predefined` with the macros for ``tu``'s language and
-    standard: ``c.h``, ``c++-gnu++17.h``."""
+def forced_includes(tu: Tu) -> list[str]:
+    """The files the compile forces in (``-include F``, ``-includeF``), in its order; a
+    relative one from the compile's directory, where GCC looks first."""
+    out, args = [], list(tu.args)
+    for i, a in enumerate(args):
+        if a == "-include" and i + 1 < len(args):
+            out.append(args[i + 1])
+        elif a.startswith("-include") and len(a) > len("-include") and a != "-include-pch":
+            out.append(a[len("-include"):])
+    return [os.path.join(tu.cwd, f) for f in out]
+
+
+def _macros_file(tu: Tu, directory: Path) -> Path:
     std = std_of(tu)
     return directory / f"{language(tu)}{'-' + std[len('-std='):] if std else ''}.h"
+
+
+def predefined(tu: Tu, directory: Path) -> Path:
+    """The file of :func:`write_predefined` that cppcheck is given for ``tu``: the macros
+    for its language and standard (``c.h``, ``c++-gnu++17.h``); for a compile that
+    forces files in, one that includes those macros and then the forced files
+    (``c++-gnu++11-<hash>.h``). One file, because cppcheck 2.10 (simplecpp) reads
+    several ``--include=`` files last one first: the compiler's macros, given first,
+    would come after a forced header that tests them (cppcheck's own precompiled header
+    reaches ``#error "No threading model defined"`` so)."""
+    macros, forced = _macros_file(tu, directory), forced_includes(tu)
+    if not forced:
+        return macros
+    digest = hashlib.sha256(json.dumps(forced).encode()).hexdigest()[:16]
+    return macros.with_name(f"{macros.stem}-{digest}.h")
 
 
 def guarded(macros: str, what: str) -> str:
@@ -184,17 +213,30 @@ def write_predefined(tc: Toolchain, tus: Sequence[Tu], box: BuildSandbox) -> Pat
     directory.mkdir()
     os.chmod(directory, 0o755)       # read by the build's uid, written by no one but us
     for tu in tus:
-        path = predefined(tu, directory)
-        if path.exists():
-            continue
-        what = f"{tc.name} -dM -E -x {language(tu)}"
-        try:
-            macros = predefined_macros(tc, language(tu), std_of(tu))
-        except ToolFailed as exc:
-            raise AnalyzerUnavailable(f"the macros {tc.name} predefines: {exc}") from None
-        path.write_text(guarded(macros, what))
-        os.chmod(path, 0o644)
+        path = _macros_file(tu, directory)
+        if not path.exists():
+            what = f"{tc.name} -dM -E -x {language(tu)}"
+            try:
+                macros = predefined_macros(tc, language(tu), std_of(tu))
+            except ToolFailed as exc:
+                raise AnalyzerUnavailable(f"the macros {tc.name} predefines: {exc}") from None
+            path.write_text(guarded(macros, what))
+            os.chmod(path, 0o644)
+        both = predefined(tu, directory)
+        if both != path and not both.exists():
+            lines = [f'#include "{_includable(f, tu)}"\n' for f in (str(path), *forced_includes(tu))]
+            both.write_text("".join(lines))
+            os.chmod(both, 0o644)
     return directory
+
+
+def _includable(path: str, tu: Tu) -> str:
+    """``path`` as the text of an ``#include "…"`` line; a name no such line can hold
+    (a quote, a backslash, a control character) makes the cell unavailable, saying so."""
+    if any(c in path for c in '"\\') or any(ord(c) < 32 or ord(c) == 127 for c in path):
+        raise AnalyzerUnavailable(f"{one_line(tu.name)}: -include {one_line(path)}: a file name cppcheck "
+                                  "cannot be given in an #include line")
+    return path
 
 
 def argv(an: Analyzer, tc: Toolchain, tu: Tu, macros: Path | None) -> list[str]:
@@ -204,22 +246,21 @@ def argv(an: Analyzer, tc: Toolchain, tu: Tu, macros: Path | None) -> list[str]:
     cppcheck is given what its own ``--project=compile_commands.json`` takes of a command
     (cppcheck 2.10's ``ImportProject::FileSettings::parseCommand``): ``-D``, ``-U``, ``-I``
     and the standard; ``-isystem`` and ``-imacros`` are left out as it leaves them out
-    (it passes ``-isystem`` on only in its clang mode). ``-include`` is kept as
-    ``--include=``, which that import would drop: the file is part of every line the
-    compiler saw (a precompiled header's source, a config header)."""
+    (it passes ``-isystem`` on only in its clang mode). ``-include`` is kept, which that
+    import would drop: the file is part of every line the compiler saw (a precompiled
+    header's source, a config header); it comes after the compiler's macros in the one
+    file :func:`predefined` names."""
     if an is Analyzer.CLANG:
         return [tc.driver(tu.language), *tu.args, *CLANG_ARGS, "-o", "/dev/null"]
     assert an is Analyzer.CPPCHECK and macros is not None
+    # the macros and the forced files in one --include= (cppcheck reads -include as -i,
+    # a path to ignore, and its file as one more to check)
     keep, args = [f"--include={predefined(tu, macros)}"], list(tu.args)
     for i, a in enumerate(args):
         if a in ("-D", "-U", "-I") and i + 1 < len(args):
             keep += [a, args[i + 1]]
         elif a.startswith(("-D", "-U", "-I")) and len(a) > 2:
             keep.append(a)
-        elif a == "-include" and i + 1 < len(args):   # cppcheck reads -include as -i(gnore)
-            keep.append(f"--include={args[i + 1]}")
-        elif a.startswith("-include") and a != "-include-pch":
-            keep.append(f"--include={a[len('-include'):]}")
         elif CPPCHECK_STD.match(a):
             std = CPPCHECK_STD.match(a)[1]
             keep.append(f"--std={'c++' + std[2:] if std.startswith('++') else 'c' + std}"

@@ -15,6 +15,10 @@ from pathlib import Path
 import pytest
 
 from analyzer.cli import main
+from analyzer.overhead import analysis
+from analyzer.overhead.experiment import Tu
+from analyzer.runtime.toolchain import resolve
+from warnscope.errors import AnalyzerUnavailable
 
 pytestmark = pytest.mark.skipif(not (shutil.which("gcc-12") and shutil.which("clang-16")
                                      and shutil.which("cppcheck")),
@@ -96,18 +100,38 @@ def test_an_analyzer_that_fails_says_so(tmp_path, capsys, source, why):
 
 #: a source that compiles only with what its compile command and compiler give it: the
 #: compiler's own macros (cppcheck's lib/config.h: ``#error "No threading model defined"``
-#: without __GNUC__) and a file the command forces in (``-include conf.h``); and a finding
+#: without __GNUC__) and the files the command forces in, in its order (``-include conf.h
+#: -include conf2.h``), the first of which tests the compiler's macros too (as cppcheck's
+#: precompiled header does); and a finding
 NEEDS_THE_COMPILER = """\
 #if !defined(__GNUC__)
 #error "No threading model defined"
 #endif
-#ifndef HAVE_CONF
-#error "conf.h was not included"
+#ifndef HAVE_CONF2
+#error "conf2.h was not included"
 #endif
 int past(void) { int a[4] = {0}; return a[4]; }
 """
 #: a -D in the command: cppcheck then checks that one configuration, not its guesses
-FORCED = MAKEFILE.replace("$(CFLAGS) -c", "$(CFLAGS) -DPROJECT=1 -include conf.h -c")
+FORCED = MAKEFILE.replace("$(CFLAGS) -c", "$(CFLAGS) -DPROJECT=1 -include conf.h -include conf2.h -c")
+
+
+def test_the_one_file_cppcheck_is_given(tmp_path):
+    """The compiler's macros, then the forced files in the command's order, each as an
+    ``#include`` line; a forced file's name no such line can hold is the cell's failure,
+    shown with its control characters visible."""
+    box = type("Box", (), {"box": tmp_path})()
+    tu = Tu("a.c", "/t", "c", ("-c", "-include", "conf.h", "-include", "/abs/two.h", "a.c"))
+    directory = analysis.write_predefined(resolve("gcc-12"), [tu], box)
+    both = analysis.predefined(tu, directory)
+    assert both.read_text().splitlines() == [f'#include "{directory}/c.h"', '#include "/t/conf.h"',
+                                              '#include "/abs/two.h"']
+    assert "#define __GNUC__ 12" in (directory / "c.h").read_text()
+    for name in ('a"b.h', "a\\b.h", "a\nb.h"):
+        bad = Tu("a.c", "/t", "c", ("-c", "-include", name, "a.c"))
+        with pytest.raises(AnalyzerUnavailable, match="a file name cppcheck cannot be given") as caught:
+            analysis.write_predefined(resolve("gcc-12"), [bad], box)
+        assert "\n" not in str(caught.value)
 
 
 def test_cppcheck_is_given_the_compilers_macros(tmp_path, capsys):
@@ -115,7 +139,10 @@ def test_cppcheck_is_given_the_compilers_macros(tmp_path, capsys):
     it analyzes a source that tests __GNUC__ (the build's -D alone would stop it at the
     ``#error``: "analyzer unavailable") and counts its finding."""
     tree = _tree(tmp_path / "src", FORCED, needs=NEEDS_THE_COMPILER)
-    (tree / "conf.h").write_text("#define HAVE_CONF 1\n")
+    (tree / "conf.h").write_text('#ifndef __GNUC__\n#error "conf.h: no compiler macros"\n#endif\n'
+                                 "#define HAVE_CONF 1\n")
+    (tree / "conf2.h").write_text('#ifndef HAVE_CONF\n#error "conf2.h came before conf.h"\n#endif\n'
+                                  "#define HAVE_CONF2 1\n")
     code, cells, err = _study(tmp_path / "w.db", tree, capsys, "gcc-12,clang-16", "off,cppcheck")
     assert code == 0, err
     for compiler in ("gcc-12", "clang-16"):

@@ -93,13 +93,20 @@ def test_the_commands():
 
 
 def test_cppcheck_is_given_the_forced_includes():
-    """GCC's ``-include X`` is cppcheck's ``--include=X`` (cppcheck reads ``-include`` as
-    ``-i``, a path to ignore, and X as one more file to check), after the compiler's macros."""
+    """GCC's ``-include X`` reaches cppcheck inside the one ``--include=`` file with the
+    compiler's macros (cppcheck reads ``-include`` as ``-i``, a path to ignore, and X as
+    one more file to check; and several ``--include=`` last one first): the file is
+    named by the forced files, a relative one taken from the compile's directory."""
     tu = Tu("a.cpp", "/t", "c++", ("-c", "-include", "conf.h", "-includeb.h", "-include-pch", "p.pch",
-                                   "-std=c++9z", "a.cpp"))
+                                   "-include", "/abs/pch.hxx", "-std=c++9z", "a.cpp"))
+    assert analysis.forced_includes(tu) == ["/t/conf.h", "/t/b.h", "/abs/pch.hxx"]
     cpp = analysis.argv(Analyzer.CPPCHECK, GCC, tu, Path("/m"))
-    assert [a for a in cpp if "include" in a or a.endswith((".h", ".pch"))] == [
-        "--include=/m/c++.h", "--include=conf.h", "--include=b.h"]   # c++9z: not a known -std
+    given = [a for a in cpp if "include" in a or a.endswith((".h", ".pch", ".hxx"))]
+    assert given == [f"--include={analysis.predefined(tu, Path('/m'))}"]
+    assert given[0].startswith("--include=/m/c++-") and given[0] != "--include=/m/c++.h"   # c++9z: not known
+    other = Tu("a.cpp", "/t", "c++", ("-c", "-include", "conf.h", "a.cpp"))
+    assert analysis.predefined(other, Path("/m")) != analysis.predefined(tu, Path("/m"))
+    assert analysis.predefined(Tu("a.cpp", "/t", "c++", ("-c", "a.cpp")), Path("/m")) == Path("/m/c++.h")
     assert analysis.flags(Analyzer.CPPCHECK, GCC, ("c", "c++"))["c++"][-1] == "--include=<gcc-12 -dM -E -x c++>"
 
 

@@ -42,7 +42,7 @@ import tempfile
 import time
 from pathlib import Path
 from dataclasses import dataclass
-from typing import Callable, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from warnscope.errors import BadInput, NotInstalled, ToolFailed, ToolTimeout
 from warnscope.measure import SCHED, Sample, TreeRun
@@ -143,13 +143,16 @@ def run_measured(argv: Sequence[str], *, timeout: float | None = None,
                  output: str | os.PathLike | None = None,
                  cwd: str | os.PathLike | None = None, env: Mapping[str, str] | None = None,
                  nice: int = 0, sched: str | None = None,
-                 on_reaped: Callable[[int, TreeRun], None] | None = None) -> TreeRun:
+                 on_reaped: Callable[[int, TreeRun], None] | None = None,
+                 terminate: Callable[[int], bool] | None = None) -> TreeRun:
     """Run ``argv`` to be timed: stdout and stderr appended to ``output`` (discarded when
     None, never a terminal), priority lowered by ``nice`` and ``sched`` (``batch`` or
     ``idle``). At ``timeout`` (the caller's own, e.g. a user's ``--timeout``; None: no
     limit) the process group is killed and the record's ``exit`` is -1, not an error:
     a timed build that ran out of time is a result. ``on_reaped(pid, usage)`` is called
-    once the tree's root was reaped (the per-process accounting reads its table then)."""
+    once the tree's root was reaped (the per-process accounting reads its table then).
+    ``terminate(pid)``: how to ask the tree to end at the timeout so that its killed
+    processes are reaped inside it and their CPU counts (:func:`_end`)."""
     policy = SCHED.get(sched) if sched else None
 
     def child_setup() -> None:
@@ -161,7 +164,7 @@ def run_measured(argv: Sequence[str], *, timeout: float | None = None,
     setup = child_setup if (nice or policy is not None) else None
     with open(output if output is not None else os.devnull, "ab") as sink:
         outcome = _execute(list(argv), shown(argv), timeout, cwd=cwd, env=env, sink=sink,
-                           setup=setup)
+                           setup=setup, terminate=terminate)
     if on_reaped is not None:
         on_reaped(outcome.pid, outcome.usage)
     if outcome.timed_out:
@@ -333,11 +336,38 @@ def _kill_group(pid: int) -> None:
         pass
 
 
+#: seconds a tree asked to end at its timeout (``terminate``) has before its group is killed
+END_GRACE = 10.0
+
+
+def _end(pid: int, terminate: Callable[[int], bool] | None) -> tuple[int, Any]:
+    """End a tree at its timeout and reap its root: first ``terminate(pid)`` (True: it
+    asked the tree's own reaper to kill and reap the rest, so their CPU reaches the
+    root's rusage; the build sandbox's init), then, if the root has not ended within
+    :data:`END_GRACE`, SIGKILL to its whole group (what a parent had not reaped by then
+    is lost from the rusage)."""
+    try:
+        asked = terminate is not None and terminate(pid)
+    except OSError:   # the tree ended meanwhile, or its reaper is not there
+        asked = False
+    if asked:
+        deadline = time.monotonic() + END_GRACE
+        while time.monotonic() < deadline:
+            done, status, usage = os.wait4(pid, os.WNOHANG)
+            if done:   # (no group kill after the reap: the number may be anyone's by now)
+                return status, usage
+            time.sleep(0.02)
+    _kill_group(pid)
+    _, status, usage = os.wait4(pid, 0)
+    return status, usage
+
+
 def _execute(argv: list[str], what: str, timeout: float | None, *,
              input: bytes | None = None, cwd=None, env=None, tty: bool = False,
-             limit: int = LIMIT, sink=None, setup=None) -> _Outcome:
-    """Start ``argv``, feed and read it until it exits (or the timeout), kill what is
-    left of its group, reap it with ``wait4``. Output goes to ``sink`` (a file) if
+             limit: int = LIMIT, sink=None, setup=None,
+             terminate: Callable[[int], bool] | None = None) -> _Outcome:
+    """Start ``argv``, feed and read it until it exits (or the timeout: :func:`_end`,
+    with ``terminate``), kill what is left of its group, reap it with ``wait4``. Output goes to ``sink`` (a file) if
     given, else is captured (``tty``: through a pseudo-terminal)."""
     load1 = os.getloadavg()[0]
     master = slave = None
@@ -392,8 +422,7 @@ def _execute(argv: list[str], what: str, timeout: float | None, *,
                 break
             if status is None and deadline is not None and now >= deadline:
                 timed_out = True
-                _kill_group(proc.pid)
-                _, status, usage = os.wait4(proc.pid, 0)
+                status, usage = _end(proc.pid, terminate)
                 break
             wait = None
             if status is not None:

@@ -73,5 +73,6 @@ def run_accounted(command: str | list[str], cwd: Path, env: dict[str, str], outp
         tables.append(accountant.table(pid, usage.cpu))
 
     t = run_measured(argv, cwd=cwd, env=env, output=output, nice=nice, sched=sched,
-                     timeout=timeout, on_reaped=reaped if accountant is not None else None)
+                     timeout=timeout, on_reaped=reaped if accountant is not None else None,
+                     terminate=None if box is None else box.terminate)
     return t, (tables[0] if tables else None)

@@ -44,6 +44,7 @@ import errno
 import functools
 import hashlib
 import os
+import signal
 import shutil
 import stat
 from contextlib import contextmanager
@@ -100,6 +101,20 @@ class BuildSandbox:
         init = init_binary()
         return [*_bwrap((*self.readable, str(init.parent)), str(self.box), self.mirrors), "--as-pid-1",
                 "--chdir", os.fspath(cwd), "--", str(init), *drop, *argv]
+
+    def terminate(self, pid: int) -> bool:
+        """Ask the step whose root (bwrap) is ``pid`` to end at its timeout: SIGTERM to
+        its init (bwrap's child, pid 1 of the namespace), which kills every other process
+        of the step and reaps them, so their CPU reaches the root's rusage. False when
+        there is no such init to ask (no namespace; not started yet): the caller kills
+        the group."""
+        if self.containment is not Containment.NAMESPACE:
+            return False
+        with open(f"/proc/{pid}/task/{pid}/children") as fh:
+            children = [int(c) for c in fh.read().split()]
+        for child in children:
+            os.kill(child, signal.SIGTERM)
+        return bool(children)
 
     def env(self, env: dict[str, str]) -> dict[str, str]:
         """A step's environment: the build's, with the box's scratch HOME and a private TMPDIR."""

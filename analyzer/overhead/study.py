@@ -322,7 +322,10 @@ def _build_cells(recipe: Recipe, tree: Path, tc: Toolchain, cells: list[CellResu
                                              nice=opts.nice, sched=opts.sched, timeout=opts.timeout,
                                              box=box)
             if t.exit != 0:
-                what = "timed out" if t.exit == -1 else f"exit {t.exit}"
+                # a build stopped at the timeout says what it had spent by then (the killed
+                # processes' CPU included): a lower bound of the cell's cost
+                what = (f"timed out after {opts.timeout:g} s wall, {t.cpu:.1f} s CPU by then" if t.exit == -1
+                        else f"exit {t.exit}")
                 fail([cell], _analyzer_says(cell, tc, f"build failed ({what}): {setup.build}"), log, setup.tree)
                 progress(f"{name}: {label}: build FAILED ({what})")
                 continue

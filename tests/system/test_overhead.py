@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -200,6 +201,23 @@ def test_warmups_are_rounds_uncounted_before_the_counted_runs(gcc_db_copy, capsy
     code, out, err = run_cli(gcc_db_copy, capsys, *base, "--warmups", "2")
     assert code == 0, err
     assert "stored already, skipped" in err and "warm-up" not in err, err   # the first study, resumed
+
+
+def test_a_build_stopped_at_the_timeout_says_what_it_had_spent(gcc_db_copy, capsys, tmp_path):
+    """A build that runs past ``--timeout`` fails its cell, saying the CPU its killed
+    processes had used by then (a child burning CPU under a waiting shell included)."""
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    (tree / "good.c").write_text(GOOD_C)
+    code, out, err = run_cli(gcc_db_copy, capsys, "overhead", "run", "--source", str(tree),
+                             "--build", "$CC $CFLAGS -c good.c && sh -c 'while :; do :; done' & wait",
+                             "--clean", "rm -f good.o", "--compilers", "gcc-12", "--levels", "off",
+                             "--runs", "1", "--warmups", "0", "--timeout", "3", "--json")
+    assert code == 1, err
+    (cell,) = json.loads(out)["cells"]
+    found = re.search(r"build failed \(timed out after 3 s wall, ([\d.]+) s CPU by then\)", cell["error"])
+    assert found, cell["error"]
+    assert 2.0 <= float(found[1]) <= 7.0, cell["error"]   # the loop's ~3 s on one core
 
 def test_compile_commands_replay(gcc_db_copy, capsys, tmp_path):
     (tmp_path / "a.c").write_text(GOOD_C)

@@ -27,6 +27,7 @@ static volatile sig_atomic_t stopping = 0;
 static void on_term(int sig) {
     (void)sig;
     stopping = 1;
+    kill(-1, SIGKILL); /* async-signal-safe; at once, even if wait() is not entered yet */
 }
 
 int main(int argc, char **argv) {

@@ -217,7 +217,9 @@ def test_a_build_stopped_at_the_timeout_says_what_it_had_spent(gcc_db_copy, caps
     (cell,) = json.loads(out)["cells"]
     found = re.search(r"build failed \(timed out after 3 s wall, ([\d.]+) s CPU by then\)", cell["error"])
     assert found, cell["error"]
-    assert 2.0 <= float(found[1]) <= 7.0, cell["error"]   # the loop's ~3 s on one core
+    # the loop's ~3 s on one core, less on a busy machine; 0.0 when the killed processes
+    # were not reaped inside the step
+    assert 0.3 <= float(found[1]) <= 7.0, cell["error"]
 
 def test_compile_commands_replay(gcc_db_copy, capsys, tmp_path):
     (tmp_path / "a.c").write_text(GOOD_C)

@@ -369,6 +369,7 @@ def _as_v1(path: Path) -> None:
     for column in ("code", "code_note"):                        # schema 8's code of a cell
         conn.execute(f"ALTER TABLE ub_cell DROP COLUMN {column}")
     conn.execute("DROP TABLE ub_code")
+    conn.execute("ALTER TABLE oh_study DROP COLUMN warmups")     # schema 13's warm-ups
     conn.execute("PRAGMA user_version = 1")
     conn.commit()
     conn.close()

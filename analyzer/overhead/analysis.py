@@ -233,7 +233,7 @@ def write_predefined(tc: Toolchain, tus: Sequence[Tu], box: BuildSandbox) -> Pat
 def _includable(path: str, tu: Tu) -> str:
     """``path`` as the text of an ``#include "…"`` line; a name no such line can hold
     (a quote, a backslash, a control character) makes the cell unavailable, saying so."""
-    if any(c in path for c in '"\\') or any(ord(c) < 32 or ord(c) == 127 for c in path):
+    if '"' in path or "\\" in path or one_line(path) != path:   # one_line: the shared control set
         raise AnalyzerUnavailable(f"{one_line(tu.name)}: -include {one_line(path)}: a file name cppcheck "
                                   "cannot be given in an #include line")
     return path

@@ -320,6 +320,8 @@ class Row:
     error: str | None = field(default=None, metadata=OPTIONAL)
     #: a static analyzer's distinct findings (left out for a warning level, or failed)
     findings: int | None = field(default=None, metadata=OPTIONAL)
+    #: a noisy row's spread and load average at its runs' starts ("spread 7.1 %, load 5.8")
+    why_noisy: str | None = field(default=None, metadata=OPTIONAL)
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,13 @@ def _range(r: Row) -> str:
     return "" if r.ratio is None else f"{r.ratio_min:.3f}–{r.ratio_max:.3f}"
 
 
+def _noisy(r: Row) -> str:
+    """The note column: 'noisy (spread 7.1 %, load 5.8)', so a reader sees which."""
+    if not r.noisy:
+        return ""
+    return f"noisy ({r.why_noisy})" if r.why_noisy else "noisy"
+
+
 def inject_of(r: Row) -> str:
     return getattr(r, "inject", "")
 
@@ -29,7 +36,7 @@ def cells(r: Row) -> list[str]:
             "" if not cpu else f"{cpu.median:.2f} ({cpu.min:.2f}–{cpu.max:.2f})",
             "" if r.ratio is None else f"{r.ratio:.3f}", _range(r), _pct(r.ratio), split,
             "" if not r.wall_s else f"{r.wall_s.median:.2f}",
-            "" if r.warnings is None else str(r.warnings), "noisy" if r.noisy else ""]
+            "" if r.warnings is None else str(r.warnings), _noisy(r)]
 
 
 HEADERS = ["compiler", "level", "inject", "runs", "CPU s median (min–max)", "ratio", "range", "overhead",

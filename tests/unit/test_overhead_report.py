@@ -41,6 +41,18 @@ def test_no_cross_host_ratios():
     assert other[1].ratio is None and "not compared" in other[1].error
 
 
+def test_a_noisy_row_says_its_spread_and_load():
+    """A noisy cell's row carries both figures that can mark it, in the text and JSON;
+    a quiet one says nothing."""
+    loud = dataclasses.replace(cell("all", "a", 1.5), noisy=True, spread=0.0712, max_load=5.84)
+    rep = report.report(INFO, [cell("off", "a", 1.0), loud])
+    assert rep.rows[0].why_noisy is None and rep.rows[1].why_noisy == "spread 7.1 %, load 5.8"
+    lines = oh_text.render(rep).splitlines()
+    row = {line.split()[1]: line for line in lines if line.startswith("gcc-12 ")}
+    assert row["all"].endswith("noisy (spread 7.1 %, load 5.8)") and "noisy" not in row["off"]
+    assert json.loads(to_json(rep))["rows"][1]["why_noisy"] == "spread 7.1 %, load 5.8"
+
+
 def test_json_is_the_results():
     """``report --json`` is the serialisation of the typed report: the study, the rows
     with their figures as {min, median, max}, the top TUs."""

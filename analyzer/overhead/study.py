@@ -322,10 +322,7 @@ def _build_cells(recipe: Recipe, tree: Path, tc: Toolchain, cells: list[CellResu
                                              nice=opts.nice, sched=opts.sched, timeout=opts.timeout,
                                              box=box)
             if t.exit != 0:
-                # a build stopped at the timeout says what it had spent by then (the killed
-                # processes' CPU included): a lower bound of the cell's cost
-                what = (f"timed out after {opts.timeout:g} s wall, {t.cpu:.1f} s CPU by then" if t.exit == -1
-                        else f"exit {t.exit}")
+                what = spent(t, opts.timeout)
                 fail([cell], _analyzer_says(cell, tc, f"build failed ({what}): {setup.build}"), log, setup.tree)
                 progress(f"{name}: {label}: build FAILED ({what})")
                 continue
@@ -352,6 +349,16 @@ def _build_cells(recipe: Recipe, tree: Path, tc: Toolchain, cells: list[CellResu
                 cell.runs.append(BuildRun(seq=rnd, tree=t, compiler_cpu_s=compiler_cpu,
                                           compilers=len(records), warnings=warnings, host=host(),
                                           started_at=started, processes=table))
+
+
+def spent(t: TreeRun, timeout: float | None) -> str:
+    """How a failed build ended and what it had spent by then, its killed processes'
+    CPU included (a lower bound of the cell's cost) and its largest process's memory (an
+    out-of-memory kill shows): 'exit 2 after 1033 s wall, 1904.2 s CPU, largest process
+    13.1 GB'; a build stopped at the timeout: 'timed out after 3600 s wall, …'."""
+    end = f"timed out after {timeout:g} s wall" if t.exit == -1 else f"exit {t.exit} after {t.wall:.0f} s wall"
+    largest = f", largest process {t.maxrss_kb / 2**20:.1f} GB" if t.maxrss_kb >= 2**20 else ""
+    return f"{end}, {t.cpu:.1f} s CPU by then{largest}"
 
 
 def _analyzer_says(cell: CellResult, tc: Toolchain, what: str) -> str:

@@ -221,6 +221,25 @@ def test_a_build_stopped_at_the_timeout_says_what_it_had_spent(gcc_db_copy, caps
     # were not reaped inside the step
     assert 0.3 <= float(found[1]) <= 7.0, cell["error"]
 
+def test_a_failed_build_says_what_it_had_spent_and_its_largest_process(gcc_db_copy, capsys, tmp_path):
+    """A build that fails says, beside its exit, the CPU it had spent and its largest
+    process's memory (a compiler killed out of memory shows so)."""
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    (tree / "good.c").write_text(GOOD_C)
+    code, out, err = run_cli(gcc_db_copy, capsys, "overhead", "run", "--source", str(tree),
+                             "--build", "$CC $CFLAGS -c good.c && python3 -c 'b = b\"x\" * (1200 << 20); "
+                                        "raise SystemExit(2)'",
+                             "--clean", "rm -f good.o", "--compilers", "gcc-12", "--levels", "off",
+                             "--runs", "1", "--warmups", "0", "--json")
+    assert code == 1, err
+    (cell,) = json.loads(out)["cells"]
+    found = re.search(r"build failed \(exit 2 after \d+ s wall, ([\d.]+) s CPU by then, largest process "
+                      r"([\d.]+) GB\)", cell["error"])
+    assert found, cell["error"]
+    assert float(found[1]) > 0 and 1.1 <= float(found[2]) <= 1.5, cell["error"]
+
+
 def test_compile_commands_replay(gcc_db_copy, capsys, tmp_path):
     (tmp_path / "a.c").write_text(GOOD_C)
     (tmp_path / "b.c").write_text(GOOD_C.replace("main", "other"))

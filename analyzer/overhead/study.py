@@ -355,9 +355,9 @@ def spent(t: TreeRun, timeout: float | None) -> str:
     """How a failed build ended and what it had spent by then, its killed processes'
     CPU included (a lower bound of the cell's cost) and its largest process's memory (an
     out-of-memory kill shows): 'exit 2 after 1033 s wall, 1904.2 s CPU, largest process
-    13.1 GB'; a build stopped at the timeout: 'timed out after 3600 s wall, …'."""
+    12.5 GiB'; a build stopped at the timeout: 'timed out after 3600 s wall, …'."""
     end = f"timed out after {timeout:g} s wall" if t.exit == -1 else f"exit {t.exit} after {t.wall:.0f} s wall"
-    largest = f", largest process {t.maxrss_kb / 2**20:.1f} GB" if t.maxrss_kb >= 2**20 else ""
+    largest = f", largest process {t.maxrss_kb / 2**20:.1f} GiB" if t.maxrss_kb >= 2**20 else ""
     return f"{end}, {t.cpu:.1f} s CPU by then{largest}"
 
 

@@ -235,7 +235,7 @@ def test_a_failed_build_says_what_it_had_spent_and_its_largest_process(gcc_db_co
     assert code == 1, err
     (cell,) = json.loads(out)["cells"]
     found = re.search(r"build failed \(exit 2 after \d+ s wall, ([\d.]+) s CPU by then, largest process "
-                      r"([\d.]+) GB\)", cell["error"])
+                      r"([\d.]+) GiB\)", cell["error"])
     assert found, cell["error"]
     assert float(found[1]) > 0 and 1.1 <= float(found[2]) <= 1.5, cell["error"]
 

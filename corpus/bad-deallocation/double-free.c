@@ -4,7 +4,7 @@
  * summary: the same block is freed twice
  * ub: yes
  * note: glibc detects the second free and aborts (SIGABRT); the handler prints that and exits 0
- * ub-line: 29
+ * ub-line: 30
  * twin: double-free.fixed.c
  */
 #include <signal.h>
@@ -25,6 +25,7 @@ int main(int argc, char **argv)
     (void)argv;
     signal(SIGABRT, on_signal);
     char *p = malloc(24 * argc);
+    if (!p) return 1;
     free(p);
     free(p);
     puts("freed twice");

@@ -23,6 +23,7 @@ int main(int argc, char **argv)
     (void)argv;
     signal(SIGABRT, on_signal);
     char *p = malloc(24 * argc);
+    if (!p) return 1;
     free(p);
     p = NULL;
     free(p);

@@ -32,6 +32,7 @@ int main(int argc, char **argv)
     signal(SIGABRT, on_signal);
     signal(SIGSEGV, on_signal);
     char *local = malloc(32);
+    if (!local) return 1;
     local[0] = (char)argc;
     release(local);
     puts("freed a local");

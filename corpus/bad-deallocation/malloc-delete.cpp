@@ -4,7 +4,7 @@
  * summary: memory from malloc released with delete
  * ub: yes
  * note: libstdc++'s operator delete calls free(), so an unexploited run just works
- * ub-line: 18
+ * ub-line: 19
  * twin: malloc-delete.fixed.cpp
  */
 #include <cstdio>
@@ -13,6 +13,7 @@
 int main(int argc, char **)
 {
     int *p = static_cast<int *>(std::malloc(sizeof(int) * argc));
+    if (!p) return 1;
     *p = 9;
     std::printf("%d\n", *p);
     delete p;

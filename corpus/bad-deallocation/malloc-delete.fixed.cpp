@@ -11,6 +11,7 @@
 int main(int argc, char **)
 {
     int *p = static_cast<int *>(std::malloc(sizeof(int) * argc));
+    if (!p) return 1;
     *p = 9;
     std::printf("%d\n", *p);
     std::free(p);

@@ -16,8 +16,8 @@ static void on_signal(int)
     _exit(0);
 }
 
-extern int version;
-int version = 3;
+extern int version, spare;
+int version = 3, spare = 4;
 
 __attribute__((noinline)) static void bump(const int *p)
 {
@@ -27,7 +27,7 @@ __attribute__((noinline)) static void bump(const int *p)
 int main(int argc, char **)
 {
     std::signal(SIGSEGV, on_signal);
-    bump(argc > 1 ? nullptr : &version);
+    bump(argc > 1 ? &spare : &version);
     std::printf("%d\n", version);
     return 0;
 }

@@ -4,7 +4,7 @@
  * summary: a freed pointer is compared with the next allocation of the same size
  * ub: yes
  * note: glibc hands the just-freed block out again, so the addresses compare equal when unexploited
- * ub-line: 19
+ * ub-line: 21
  * twin: compare-after-free.fixed.c
  */
 #include <stdio.h>
@@ -14,8 +14,10 @@ int main(int argc, char **argv)
 {
     (void)argv;
     int *p = malloc(sizeof(int) * argc);
+    if (!p) return 1;
     free(p);
     int *q = malloc(sizeof(int) * argc);
+    if (!q) return 1;
     puts(p == q ? "same" : "different");
     free(q);
     return 0;

@@ -13,9 +13,11 @@ int main(int argc, char **argv)
 {
     (void)argv;
     int *p = malloc(sizeof(int) * argc);
+    if (!p) return 1;
     uintptr_t old = (uintptr_t)p;
     free(p);
     int *q = malloc(sizeof(int) * argc);
+    if (!q) return 1;
     puts((uintptr_t)q == old ? "same" : "different");
     free(q);
     return 0;

@@ -14,6 +14,7 @@ int main(int argc, char **argv)
     (void)argv;
     char before[32], after[32];
     char *p = malloc(16 * argc);
+    if (!p) return 1;
     snprintf(before, sizeof before, "%p", (void *)p);
     snprintf(after, sizeof after, "%p", (void *)p);
     free(p);

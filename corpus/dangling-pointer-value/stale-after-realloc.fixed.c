@@ -13,8 +13,10 @@ int main(int argc, char **argv)
 {
     (void)argv;
     char *p = malloc(16 * argc);
+    if (!p) return 1;
     uintptr_t old = (uintptr_t)p;
     char *q = realloc(p, 16 * argc);
+    if (!q) { free(p); return 1; }
     puts((uintptr_t)q == old ? "kept in place" : "moved");
     free(q);
     return 0;

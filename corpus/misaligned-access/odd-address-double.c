@@ -4,7 +4,7 @@
  * summary: a double is stored at an odd offset of a malloc'd buffer and read through a double pointer
  * ub: yes
  * note: the buffer has no declared type, so the memcpy gives those bytes the effective type double; only the alignment is wrong
- * ub-line: 21, 20
+ * ub-line: 22, 21
  * twin: odd-address-double.fixed.c
  */
 #include <stdio.h>
@@ -15,6 +15,7 @@ int main(int argc, char **argv)
 {
     (void)argv;
     unsigned char *buf = malloc(16);
+    if (!buf) return 1;
     double v = 1.5 * argc;
     memcpy(buf + argc, &v, sizeof v);
     const double *p = (const double *)(buf + argc);

@@ -13,6 +13,7 @@ int main(int argc, char **argv)
 {
     (void)argv;
     unsigned char *buf = malloc(16);
+    if (!buf) return 1;
     double v = 1.5 * argc;
     memcpy(buf + argc, &v, sizeof v);
     double w;

@@ -4,7 +4,7 @@
  * summary: a uint32_t pointer one byte into a buffer is used to sum the buffer; vector code may assume 4-byte alignment
  * ub: yes
  * note: the buffer comes from malloc, so reading it as uint32_t breaks no aliasing rule; only the alignment is wrong
- * ub-line: 19, 29
+ * ub-line: 19, 30
  * twin: unaligned-sum.fixed.c
  */
 #include <stdint.h>
@@ -25,6 +25,7 @@ int main(int argc, char **argv)
     (void)argv;
     size_t size = 4 * 64 + 16;
     unsigned char *buf = malloc(size);
+    if (!buf) return 1;
     memset(buf, argc, size);
     const uint32_t *p = (const uint32_t *)(buf + argc);
     printf("%08x\n", (unsigned)sum(p, 63));

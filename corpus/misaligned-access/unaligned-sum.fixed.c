@@ -26,6 +26,7 @@ int main(int argc, char **argv)
     (void)argv;
     size_t size = 4 * 64 + 16;
     unsigned char *buf = malloc(size);
+    if (!buf) return 1;
     memset(buf, argc, size);
     const unsigned char *p = buf + argc;
     printf("%08x\n", (unsigned)sum(p, 63));

@@ -4,7 +4,7 @@
  * summary: writing through the old pointer after realloc returned (the same address)
  * ub: yes
  * note: glibc keeps a same-size block in place, so both pointers name the same int when unexploited
- * ub-line: 18
+ * ub-line: 20
  * twin: after-realloc.fixed.c
  */
 #include <stdio.h>
@@ -14,7 +14,9 @@ int main(int argc, char **argv)
 {
     (void)argv;
     int *p = malloc(sizeof(int) * argc);
+    if (!p) return 1;
     int *q = realloc(p, sizeof(int) * argc);
+    if (!q) { free(p); return 1; }
     *p = 1;
     *q = 2;
     printf("%d %d\n", *p, *q);

@@ -12,7 +12,9 @@ int main(int argc, char **argv)
 {
     (void)argv;
     int *p = malloc(sizeof(int) * argc);
+    if (!p) return 1;
     int *q = realloc(p, sizeof(int) * argc);
+    if (!q) { free(p); return 1; }
     p = q;
     *p = 1;
     *q = 2;

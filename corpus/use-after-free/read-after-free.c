@@ -4,7 +4,7 @@
  * summary: a byte of a freed block is written and read back
  * ub: yes
  * note: glibc reuses only the first 16 bytes of a freed small block, so byte 32 keeps its value
- * ub-line: 19, 20
+ * ub-line: 20, 21
  * twin: read-after-free.fixed.c
  */
 #include <stdio.h>
@@ -14,6 +14,7 @@ int main(int argc, char **argv)
 {
     (void)argv;
     char *p = malloc(64);
+    if (!p) return 1;
     p[32] = 'a';
     free(p);
     p[32] = (char)('a' + argc);

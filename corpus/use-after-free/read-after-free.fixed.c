@@ -12,6 +12,7 @@ int main(int argc, char **argv)
 {
     (void)argv;
     char *p = malloc(64);
+    if (!p) return 1;
     p[32] = 'a';
     p[32] = (char)('a' + argc);
     printf("%c\n", p[32]);

@@ -96,3 +96,20 @@ def test_ub_line_is_code(path):
         text = lines[n - 1].strip()
         assert n > header_end, f"line {n} is in the metadata block"
         assert text and not text.startswith(("//", "/*", "* ", "#")), f"line {n} is not code: {text!r}"
+
+
+#: a pointer assigned the result of an allocation: ``int *p = malloc(...)``
+ALLOCATION = re.compile(r"^\s*[\w:<>\s]+?\*\s*(\w+)\s*=\s*.*\b(?:malloc|calloc|realloc)\s*\(")
+
+
+@pytest.mark.parametrize("path", programs(), ids=case_id)
+def test_allocations_are_checked(path):
+    """Every allocation's result is checked on the next line: a program holds its one
+    UB and nothing else, so an analyzer's "possible null" after an unchecked ``malloc``
+    can neither pass for a catch of the case nor be a true report on its fixed twin."""
+    lines = path.read_text().splitlines()
+    for n, line in enumerate(lines, 1):
+        found = ALLOCATION.match(line)
+        if found:
+            assert n < len(lines) and re.match(rf"\s*if \(!{found[1]}\)", lines[n]), \
+                f"{path.name}:{n}: {found[1]} is used unchecked"

@@ -264,8 +264,8 @@ def render(scores: Scores, categories: bool = False) -> str:
     """The scores as text: per version, each detector that reported anything, its catches
     out of the cases its tool ran on and its false alarms out of the twins; then the
     tools that did not run and why. ``categories``: each detector's categories too."""
-    out = [f"Detectors on {scores.cases} cases with UB and {scores.twins} fixed twins "
-           f"({', '.join(scores.versions) or 'no compiler'})"]
+    out = [f"Detectors on {scores.cases} case{'s' * (scores.cases != 1)} with UB and {scores.twins} "
+           f"fixed twin{'s' * (scores.twins != 1)} ({', '.join(scores.versions) or 'no compiler'})"]
     if not scores.detectors:
         out.append("  no detector reported anything")
     width = max([len(d.detector) for d in scores.detectors] + [8])
@@ -278,7 +278,7 @@ def render(scores: Scores, categories: bool = False) -> str:
                 f"{'false alarms':>12}"]
         for d in rows:
             out.append(f"  {d.detector:<{width}}  {d.kind:<9}  {len(d.caught):>3}/{d.cases:<3}  "
-                       f"{len(d.elsewhere):>9}  {len(d.false_alarms):>6}/{d.twins:<5}")
+                       f"{len(d.elsewhere):>9}  {len(d.false_alarms):>6}/{d.twins}")
             if categories and d.categories:
                 out.append("      " + ", ".join(
                     f"{c.category} {c.caught}/{c.cases}" + (f" ({c.false_alarms} false)" if c.false_alarms else "")

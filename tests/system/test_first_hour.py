@@ -9,6 +9,7 @@ and prints what the README shows:
   ``ub run`` runs it (the five host compilers, -O0 … -Og, warnings and sanitizers);
 * ``flags history`` and ``flags diff gcc-4.4 gcc-12``: ``gcc_db`` with the old compilers
   of ``../shared/sources`` ingested from their trees;
+* ``ub detectors --case``: that case and its twin, every tool of gcc-12 and clang-16;
 * ``advise``: zlib built by the five compilers (``zlib_advice``). Its UB catches come
   from a run of six of the corpus's categories (the fixture's), not of the whole
   corpus, so on a line saying which UB cases a flag catches only the case list may
@@ -138,6 +139,17 @@ def test_in_order_finds_what_departs():
     assert in_order(["a", "c"], ["a", "b", "c"]) is not None
     assert in_order(["a", "...", "x"], ["a", "b"]) is not None
     assert in_order(["  catches 2 UB cases (p, q) with gcc-12"], ["  catches 1 UB case (p) with gcc-12"]) is None
+
+
+def test_the_detectors(tmp_path, require):
+    """``ub detectors --case``: every tool of two compilers on one case and its twin of
+    the bundled corpus, into a new database."""
+    for compiler in ("gcc-12", "clang-16"):
+        require(compiler)
+    if shutil.which("cppcheck") is None or shutil.which("clang-tidy-16") is None:
+        pytest.skip("the answer shows cppcheck and clang-tidy-16 (setup.sh installs them)")
+    command, shown = _answer("warnscope ub detectors")
+    assert _shell(command, tmp_path / "detectors.db", tmp_path) == shown
 
 
 def test_the_advice(zlib_advice, tmp_path):

@@ -27,7 +27,7 @@ __attribute__((noinline)) static void bump(const int *p)
 int main(int argc, char **)
 {
     std::signal(SIGSEGV, on_signal);
-    bump(argc > 1 ? &spare : &version);
+    if (argc > 1) bump(&spare); else bump(&version);
     std::printf("%d\n", version);
     return 0;
 }

@@ -25,6 +25,7 @@ int main(int argc, char **argv)
     char a[] = "abc";
     const char *b = "abc";
     a[argc] = 'X';
+    puts(a);
     puts(b);
     return 0;
 }

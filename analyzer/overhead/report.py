@@ -18,17 +18,6 @@ from analyzer.overhead.breakdown import BASE, BUILD, WRAPPER, added, bases, comp
 from analyzer.overhead.results import AddedCpu, Cell, ModeCost, Report, Row, Study, TopTu
 
 
-def why_noisy(c: Cell) -> str | None:
-    """A noisy cell's two figures, whichever of them marked it (the runs' spread
-    (max−min)/median above the study's ``--noise``, or a high load average at a run's
-    start); None for a cell that is not noisy."""
-    if not c.noisy:
-        return None
-    return ", ".join(part for part in (
-        None if c.spread is None else f"spread {100 * c.spread:.1f} %",
-        None if c.max_load is None else f"load {c.max_load:.1f}") if part)
-
-
 def rows(cells: list[Cell]) -> list[Row]:
     """One row per cell, with ratios to the ``off`` cell of the same compiler and inject
     mode where there is one (on the same host)."""
@@ -51,7 +40,8 @@ def rows(cells: list[Cell]) -> list[Row]:
             error = c.error
         out.append(Row(project=c.project, mode=c.mode, opt=c.opt, compiler=c.compiler, level=c.level,
                        inject=c.inject, status=c.status, runs=c.runs, flags=len(c.flags), cpu_s=c.cpu_s,
-                       wall_s=c.wall_s, warnings=c.warnings, findings=c.findings, noisy=c.noisy, why_noisy=why_noisy(c), ratio=ratio,
+                       wall_s=c.wall_s, warnings=c.warnings, findings=c.findings, noisy=c.noisy,
+                       spread=c.spread, max_load=c.max_load, ratio=ratio,
                        ratio_min=ratio_min, ratio_max=ratio_max, added_compiler_pct=added_compiler,
                        added_other_pct=added_other, host=c.host, error=error))
     return out

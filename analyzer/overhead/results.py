@@ -320,8 +320,10 @@ class Row:
     error: str | None = field(default=None, metadata=OPTIONAL)
     #: a static analyzer's distinct findings (left out for a warning level, or failed)
     findings: int | None = field(default=None, metadata=OPTIONAL)
-    #: a noisy row's spread and load average at its runs' starts ("spread 7.1 %, load 5.8")
-    why_noisy: str | None = field(default=None, metadata=OPTIONAL)
+    #: the runs' spread (max−min)/median and the highest load average at a run's start:
+    #: the two figures either of which can mark the row noisy
+    spread: float | None = field(default=None, metadata=OPTIONAL)
+    max_load: float | None = field(default=None, metadata=OPTIONAL)
 
 
 @dataclass(frozen=True)

@@ -17,11 +17,14 @@ def _range(r: Row) -> str:
     return "" if r.ratio is None else f"{r.ratio_min:.3f}–{r.ratio_max:.3f}"
 
 
-def _noisy(r: Row) -> str:
-    """The note column: 'noisy (spread 7.1 %, load 5.8)', so a reader sees which."""
+def noisy(r: Row) -> str:
+    """A noisy row's two figures, whichever of them marked it: 'spread 7.1 %, load 5.8'
+    ('' for a row that is not noisy)."""
     if not r.noisy:
         return ""
-    return f"noisy ({r.why_noisy})" if r.why_noisy else "noisy"
+    return ", ".join(part for part in (
+        None if r.spread is None else f"spread {100 * r.spread:.1f} %",
+        None if r.max_load is None else f"load {r.max_load:.1f}") if part)
 
 
 def inject_of(r: Row) -> str:
@@ -36,7 +39,8 @@ def cells(r: Row) -> list[str]:
             "" if not cpu else f"{cpu.median:.2f} ({cpu.min:.2f}–{cpu.max:.2f})",
             "" if r.ratio is None else f"{r.ratio:.3f}", _range(r), _pct(r.ratio), split,
             "" if not r.wall_s else f"{r.wall_s.median:.2f}",
-            "" if r.warnings is None else str(r.warnings), _noisy(r)]
+            "" if r.warnings is None else str(r.warnings),
+            f"noisy ({noisy(r)})" if r.noisy else ""]
 
 
 HEADERS = ["compiler", "level", "inject", "runs", "CPU s median (min–max)", "ratio", "range", "overhead",

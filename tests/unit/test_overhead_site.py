@@ -3,6 +3,8 @@ group chart (stacked, deterministic SVG, none without the kernel's per-process a
 where the added CPU went and both inject modes side by side on the page."""
 from __future__ import annotations
 
+import dataclasses
+
 from analyzer.overhead import report
 from analyzer.site import builder, overhead, pages
 from analyzer.site.overhead import StudyView
@@ -65,3 +67,10 @@ def test_page_without_by_process():
     html = page(v, {})
     assert "<th>inject</th>" not in html and 'id="modes-table"' not in html and 'id="process-chart"' not in html
     assert "(no per-process account)" in html and 'id="process-table"' not in html
+
+
+def test_a_noisy_row_says_why_on_the_page():
+    """A noisy row's tag carries its spread and load as its title."""
+    loud = dataclasses.replace(PLAIN[1], noisy=True, spread=0.0712, max_load=5.84)
+    html = page(view([PLAIN[0], loud]), {})
+    assert '<span class="tag" title="spread 7.1 %, load 5.8">noisy</span>' in html

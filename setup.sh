@@ -14,6 +14,11 @@ APT_PACKAGES=(
   chromium passwd util-linux dpkg-dev libtool libtool-bin cmake make tcl valgrind
   debootstrap bubblewrap bpftrace
   clang-tidy-14 clang-tidy-16 clang-tidy-19 cppcheck
+  # Cross compilers and user-mode emulation: the target as an axis of the UB matrix.
+  gcc-12-aarch64-linux-gnu g++-12-aarch64-linux-gnu libc6-dev-arm64-cross
+  gcc-12-arm-linux-gnueabihf g++-12-arm-linux-gnueabihf libc6-dev-armhf-cross
+  gcc-12-riscv64-linux-gnu g++-12-riscv64-linux-gnu libc6-dev-riscv64-cross
+  qemu-user
 )
 # The build backend and Meson itself (also for `meson test`); warnscope's own runtime
 # dependencies come from pyproject.toml, with the extras for Dask and the tests.

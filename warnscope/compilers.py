@@ -4,9 +4,12 @@ A compiler version is named ``gcc-12`` or ``clang-16`` everywhere in warnscope: 
 command line, in the database, in JSON and on the site. Releases from before a
 family numbered its majors alone carry their minor: ``gcc-4.4`` (GCC before 5),
 ``clang-3.8`` (clang before 4); Apple's clang is a family of its own, named by its
-own version (``apple-clang-10.0``), one line of versions beside clang's. :class:`CompilerId` is the one
-parser, printer and order of such names, and :data:`OPT_LEVELS` the one order of
-optimisation levels, so that a table, a report and a page list them alike.
+own version (``apple-clang-10.0``), one line of versions beside clang's. A compiler
+that builds for another target than the host's carries that target's triple, as the
+binary's ``-dumpmachine`` prints it, after an ``@``: ``gcc-12@aarch64-linux-gnu`` is
+Debian's ``aarch64-linux-gnu-gcc-12``, beside the host's ``gcc-12``. :class:`CompilerId`
+is the one parser, printer and order of such names, and :data:`OPT_LEVELS` the one order
+of optimisation levels, so that a table, a report and a page list them alike.
 """
 from __future__ import annotations
 
@@ -44,17 +47,24 @@ class CompilerId:
     major: int
     #: the minor of an old release (``gcc-4.4``: 4); None for ``gcc-12``
     minor: int | None = None
+    #: the target triple of a compiler for another target (``aarch64-linux-gnu``);
+    #: '' for the host's own target
+    target: str = ""
 
     @classmethod
     def parse(cls, text: str) -> "CompilerId":
-        """``gcc-12`` -> CompilerId("gcc", 12), ``gcc-4.4`` -> CompilerId("gcc", 4, 4);
+        """``gcc-12`` -> CompilerId("gcc", 12), ``gcc-4.4`` -> CompilerId("gcc", 4, 4),
+        ``gcc-12@aarch64-linux-gnu`` -> CompilerId("gcc", 12, None, "aarch64-linux-gnu");
         ValueError for anything else."""
+        text, at, target = text.strip().partition("@")
+        if at and not TRIPLE.fullmatch(target):
+            raise ValueError(text)
         name, _, number = text.strip().rpartition("-")
         major, dot, minor = number.partition(".")
         if name not in FAMILIES or not _number(major) or int(major) == 0 \
                 or (dot and not _number(minor)):
             raise ValueError(text)
-        cid = cls(name, int(major), int(minor) if dot else None)
+        cid = cls(name, int(major), int(minor) if dot else None, target)
         if cid.naming_problem():
             raise ValueError(text)
         return cid
@@ -90,7 +100,8 @@ class CompilerId:
                 raise BadInput(f"unknown compiler id '{text}': did you mean {guess}?") from None
             raise BadInput(f"unknown compiler id '{text}': expected gcc-N, clang-N or "
                            "apple-clang-N.M (e.g. gcc-12, gcc-4.4, clang-16, clang-3.8, "
-                           "apple-clang-10.0)") from None
+                           "apple-clang-10.0), a target after @ (gcc-12@aarch64-linux-gnu), "
+                           "or a compiler's name on PATH or its path") from None
 
     @classmethod
     def guess(cls, text: str) -> "CompilerId | None":
@@ -107,6 +118,17 @@ class CompilerId:
         return None
 
     @property
+    def host(self) -> "CompilerId":
+        """The same compiler version for the host's target (``gcc-12`` of
+        ``gcc-12@aarch64-linux-gnu``): the id its upstream flag data is stored under."""
+        return CompilerId(self.family, self.major, self.minor)
+
+    @property
+    def arch(self) -> str:
+        """The target's architecture (``aarch64``), '' for the host's target."""
+        return self.target.split("-", 1)[0]
+
+    @property
     def data_family(self) -> str:
         """The family whose data model this compiler's data has (``apple-clang``: clang)."""
         return DATA_FAMILY[self.family]
@@ -117,7 +139,12 @@ class CompilerId:
         return f"{self.major}" if self.minor is None else f"{self.major}.{self.minor}"
 
     def __str__(self) -> str:
-        return f"{self.family}-{self.version}"
+        return f"{self.family}-{self.version}" + (f"@{self.target}" if self.target else "")
+
+
+#: a target triple as compilers print it (``-dumpmachine``): arch, then two or three
+#: parts (``aarch64-linux-gnu``, ``arm-none-eabi``, ``x86_64-pc-linux-gnu``)
+TRIPLE = re.compile(r"[a-z0-9_]{1,20}(?:-[a-z0-9_.]{1,30}){1,3}")
 
 
 #: a compiler name written loosely: family, an optional separator, a version
@@ -136,9 +163,9 @@ def sort_key(name: "str | CompilerId") -> tuple:
     try:
         cid = name if isinstance(name, CompilerId) else CompilerId.parse(text)
     except ValueError:
-        return (len(FAMILIES), 0, -1, text)
+        return (len(FAMILIES), 0, -1, "", text)
     minor = -1 if cid.minor is None else cid.minor
-    return (FAMILIES.index(cid.family), cid.major, minor, text)
+    return (FAMILIES.index(cid.family), cid.major, minor, cid.target, text)
 
 
 def family_of(compiler: str) -> str:

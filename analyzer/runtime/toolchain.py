@@ -6,6 +6,14 @@ overhead matrix) resolves it here, so an id is parsed once
 The identity is the resolved driver paths plus the full ``--version`` output: an
 upgraded package gives new cache keys and shows in stored results.
 
+A compiler is also what the user names: a plain name on PATH (``gcc``, ``cc``), a path
+(``/opt/gcc-13/bin/gcc``) or a cross driver (``aarch64-linux-gnu-gcc-12``). Such a name is
+identified from the binary (:mod:`analyzer.runtime.identify`) and gets an id
+(``gcc-13``, ``gcc-12@aarch64-linux-gnu``); where the id's usual driver is another binary
+or none, the name is kept in a small registry in the cache (:mod:`analyzer.runtime.named`)
+so that the id works in every later command. A compiler for another target carries its
+triple and the emulator its programs run under (``qemu-aarch64 -L /usr/aarch64-linux-gnu``).
+
 A compiler the host does not have, but a prepared Debian root does
 (:mod:`analyzer.runtime.roots`, ``warnscope toolchain add gcc-14``), resolves to a Toolchain
 whose ``root`` is that root: its drivers are paths *inside* the root, and every caller
@@ -24,8 +32,9 @@ from functools import lru_cache
 from pathlib import Path
 
 from warnscope import tool
-from warnscope.errors import NotInstalled, ToolFailed
+from warnscope.errors import BadInput, NotInstalled, ToolFailed
 from warnscope.compilers import CompilerId
+from warnscope.text import one_line
 
 #: seconds a ``--version`` probe may take before the compiler counts as broken
 PROBE_TIMEOUT = 20
@@ -45,6 +54,24 @@ class Toolchain:
     root: str | None = None      # a prepared Debian root (analyzer.runtime.roots), None: the host
     suite: str | None = None     # that root's suite ('trixie')
     package: str | None = None   # the Debian package version in the root ('14.2.0-19')
+    #: the target triple of a compiler for another target, '' for the host's
+    target: str = ""
+    #: what runs its programs here (``/usr/bin/qemu-aarch64 -L /usr/aarch64-linux-gnu``);
+    #: () for the host's target, and for a target that cannot run (``cannot_run`` says why)
+    emulator: tuple[str, ...] = ()
+    cannot_run: str = ""
+    #: who built it, where its banner says (``Apple``, ``Arm GNU Toolchain 13.2.Rel1``)
+    vendor: str = ""
+
+    @property
+    def cid(self) -> CompilerId:
+        """The typed id (``gcc-12@aarch64-linux-gnu``)."""
+        return CompilerId.parse(self.name)
+
+    @property
+    def emulated(self) -> bool:
+        """Its programs are for another target and run under an emulator."""
+        return bool(self.target)
 
     def driver(self, language: str) -> str:
         """The driver for ``c`` or ``c++`` (a path inside ``root`` for a root toolchain)."""
@@ -52,8 +79,25 @@ class Toolchain:
 
     @property
     def where(self) -> str:
-        """``host`` or ``trixie root (14.2.0-19)``: what a user is told it ran."""
-        return "host" if self.root is None else f"{self.suite} root ({self.package})"
+        """``host``, ``trixie root (14.2.0-19)`` or ``host, for aarch64-linux-gnu under
+        qemu-aarch64``: what a user is told it ran."""
+        if self.root is not None:
+            return f"{self.suite} root ({self.package})"
+        if self.target:
+            how = (f"under {os.path.basename(self.emulator[0])}" if self.emulator
+                   else "not runnable here")
+            return f"host, for {self.target} ({how})"
+        return "host"
+
+    def objdump(self) -> str:
+        """The objdump that reads this compiler's binaries: the target's own
+        (``aarch64-linux-gnu-objdump``) for a cross compiler, else the system's."""
+        if self.target:
+            beside = os.path.join(os.path.dirname(self.c_driver), f"{self.target}-objdump")
+            if os.path.exists(beside):
+                return beside
+            return shutil.which(f"{self.target}-objdump") or "objdump"
+        return "objdump"
 
     def wrap(self, argv: list[str], binds: tuple[str, ...] = (),
              ro_binds: tuple[str, ...] = (), cwd: str | None = None) -> list[str]:
@@ -84,8 +128,38 @@ class Toolchain:
 
 
 def canonical(text: str) -> str:
-    """The canonical spelling of a compiler id: ``clang-016`` -> ``clang-16``."""
+    """The id of a compiler as the user named it: an id in any spelling (``clang-016``
+    -> ``clang-16``) without touching a binary, or a name or path of a binary
+    (``gcc``, ``/opt/gcc-13/bin/gcc``, ``aarch64-linux-gnu-gcc-12``), identified."""
+    try:
+        return str(CompilerId.parse(text))
+    except ValueError:
+        pass
+    if _names_a_binary(text):
+        return resolve(text).name
     return str(CompilerId.of(text))
+
+
+def canonical_list(names: "list[str] | tuple[str, ...]") -> list[str]:
+    """:func:`canonical` of each of ``names`` in order, once each; two names for one
+    compiler (``gcc`` and ``gcc-12``) are one line of error, not a silent merge."""
+    seen: dict[str, str] = {}
+    for name in names:
+        cid = canonical(name)
+        if cid in seen and seen[cid] != name.strip():
+            raise BadInput(f"{one_line(seen[cid])} and {one_line(name)} name one compiler "
+                           f"({cid}): name it once")
+        seen.setdefault(cid, name.strip())
+    return list(seen)
+
+
+def _names_a_binary(text: str) -> bool:
+    """``text`` is not an id but may name a binary: a path, or a name found on PATH."""
+    from analyzer.runtime.identify import looks_like_a_path
+    text = text.strip()
+    if not text or text.startswith("-") or any(ord(c) < 32 for c in text):
+        return False
+    return looks_like_a_path(text) or shutil.which(text) is not None
 
 
 def driver_names(cid: CompilerId) -> tuple[str, str]:
@@ -110,10 +184,66 @@ def probe(argv: list[str], timeout: float | None = None, what: str | None = None
 
 
 def resolve(name: str) -> Toolchain:
-    """``gcc-12`` (any spelling: ``clang-016``) -> Toolchain, or a clear error when it
-    is not installed or does not answer ``--version``. The host's compiler if it has
-    one, else the one of a prepared root (``warnscope toolchain add``)."""
-    return _resolve(canonical(name))
+    """``gcc-12`` (any spelling: ``clang-016``), ``gcc-12@aarch64-linux-gnu``, or a name
+    or path of a binary -> Toolchain, or a clear error when it is not installed or does
+    not answer. An id is the registered binary of that id (a name given earlier), else
+    the host's compiler, else the one of a prepared root (``warnscope toolchain add``)."""
+    try:
+        cid = CompilerId.parse(name)
+    except ValueError:
+        if _names_a_binary(name):
+            return _named(name.strip())
+        cid = CompilerId.of(name)   # the usual one-line error, with a guess
+    return _resolve(str(cid))
+
+
+def _named(name: str) -> Toolchain:
+    """The Toolchain of a binary the user named; its id registered where the id's usual
+    driver is not this binary."""
+    from analyzer.runtime import identify, named
+    ident = identify.identify(name)
+    cid = ident.cid
+    usual = _usual_driver(cid)
+    if usual is not None and os.path.realpath(usual) == os.path.realpath(ident.c_driver):
+        return _resolve(str(cid))
+    registered = named.lookup(str(cid))
+    if registered is None or os.path.realpath(registered) != os.path.realpath(ident.c_driver):
+        if usual is not None:
+            raise BadInput(f"{one_line(name)} is {ident.family} {ident.version} "
+                           f"({one_line(ident.c_driver)}), but {cid} is already "
+                           f"{one_line(usual)}, another binary: warnscope keeps one "
+                           "compiler per id")
+        named.register(str(cid), ident.c_driver, ident.version)
+    return _from_identity(ident)
+
+
+def _usual_driver(cid: CompilerId) -> str | None:
+    """Where the id's compiler is by Debian's names on PATH (``gcc-12``,
+    ``aarch64-linux-gnu-gcc-12``), or None."""
+    c_name = driver_names(cid)[0]
+    return shutil.which(f"{cid.target}-{c_name}" if cid.target else c_name)
+
+
+def _from_identity(ident) -> Toolchain:
+    """A Toolchain of an identified binary (a named or a cross compiler)."""
+    from analyzer.runtime import identify
+    cid = ident.cid
+    real = f"{os.path.realpath(ident.c_driver)}\0{os.path.realpath(ident.cxx_driver or ident.c_driver)}"
+    identity = hashlib.sha256(f"binary\0{ident.c_driver}\0{ident.cxx_driver}\0{real}\0"
+                              f"{ident.banner}\0{ident.version}\0{ident.target}".encode()).hexdigest()
+    emulator: tuple[str, ...] = ()
+    cannot_run = ""
+    if cid.target:
+        try:
+            qemu, sysroot = identify.emulation(cid.target)
+            emulator = (qemu, "-L", sysroot)
+        except NotInstalled as exc:
+            cannot_run = str(exc)
+    banner = ident.banner + ("" if not cid.target else f" [{cid.target}]")
+    return Toolchain(name=str(cid), family=cid.family, major=cid.major,
+                     c_driver=ident.c_driver, cxx_driver=ident.cxx_driver or ident.c_driver,
+                     version=banner, identity=identity, target=cid.target,
+                     emulator=emulator, cannot_run=cannot_run, vendor=ident.vendor)
 
 
 def resolve_in_root(name: str, suite: str) -> Toolchain:
@@ -130,7 +260,26 @@ def resolve_in_root(name: str, suite: str) -> Toolchain:
 
 @lru_cache(maxsize=None)
 def _resolve(name: str) -> Toolchain:
+    from analyzer.runtime import identify, named
     cid = CompilerId.of(name)
+    registered = named.lookup(str(cid))
+    if registered is not None:
+        ident = identify.identify(registered)
+        if ident.cid != cid:
+            raise BadInput(f"{cid} was registered as {one_line(registered)}, which is now "
+                           f"{ident.cid}: warnscope toolchain remove {cid}")
+        return _from_identity(ident)
+    if cid.target:
+        driver = _usual_driver(cid)
+        if driver is None:
+            c_name = driver_names(cid)[0]
+            raise NotInstalled(f"compiler {cid} is not installed (no {cid.target}-{c_name} "
+                               f"on PATH; Debian: apt-get install {c_name}-{cid.target}, "
+                               "or name its driver by path)")
+        ident = identify.identify(driver)
+        if ident.cid != cid:
+            raise BadInput(f"{one_line(driver)} is {ident.cid}, not {cid}")
+        return _from_identity(ident)
     c_name, cxx_name = driver_names(cid)
     c_path, cxx_path = shutil.which(c_name), shutil.which(cxx_name)
     if not c_path:
@@ -186,8 +335,8 @@ def _from_root(name: str, suite: str) -> Toolchain:
 
 
 def installed(names: list[str]) -> list[str]:
-    """Those of ``names`` (gcc-N / clang-N) whose C driver is on PATH, canonical."""
-    found = [str(cid) for cid in map(CompilerId.of, names) if shutil.which(driver_names(cid)[0])]
+    """Those of ``names`` (gcc-N / clang-N, a cross id) whose C driver is on PATH, canonical."""
+    found = [str(cid) for cid in map(CompilerId.of, names) if _usual_driver(cid)]
     return list(dict.fromkeys(found))
 
 

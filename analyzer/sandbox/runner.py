@@ -46,6 +46,8 @@ clock.
 """
 from __future__ import annotations
 
+import dataclasses
+
 import fcntl
 import os
 import selectors
@@ -80,14 +82,24 @@ END_GRACE = 2.0
 
 
 def run(binary: str | Path, args: Sequence[str] = (), limits: Limits = Limits(),
-        env: dict[str, str] | None = None, root: str | None = None) -> RunResult:
+        env: dict[str, str] | None = None, root: str | None = None,
+        emulator: Sequence[str] = ()) -> RunResult:
     """Run a copy of ``binary`` under ``limits``; it sees its own directory as /work.
     ``root``: a Debian root whose system directories the program sees instead of the
-    host's (a program built by that root's compiler)."""
+    host's (a program built by that root's compiler). ``emulator``: the command a
+    program of another target runs under (``/usr/bin/qemu-aarch64 -L
+    /usr/aarch64-linux-gnu``), a system program run inside the same sandbox, so the
+    program's limits, timeout and accounting are the emulator's with it."""
     processes.become_subreaper()
+    argv = [*emulator, "./prog", *args]
+    if emulator and limits.address_space is not None:
+        # qemu-user reserves the guest's whole address space up front (4 GiB for a
+        # 32-bit guest): the address-space limit would stop it before the program
+        # starts. The resident-memory cap of the whole run still holds.
+        limits = dataclasses.replace(limits, address_space=None)
     with _run_uid() as uid:
         if namespaces_available():
-            return _run_ns(["./prog", *args], uid, limits, env, host_dir=None,
+            return _run_ns(argv, uid, limits, env, host_dir=None,
                            copy_in=((str(binary), "prog"),), root=root)
         _no_root_without_namespaces(root)
         with _private_dir(uid) as workdir:
@@ -97,7 +109,7 @@ def run(binary: str | Path, args: Sequence[str] = (), limits: Limits = Limits(),
             if uid is not None:
                 os.chown(prog, 0, 0)  # readable and executable, not writable, by the uid
             try:
-                return plain.run(["./prog", *args], workdir, uid, limits, env)
+                return plain.run(argv, workdir, uid, limits, env)
             finally:
                 if uid is not None:
                     plain.remove_strays(uid)

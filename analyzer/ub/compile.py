@@ -118,7 +118,8 @@ def compile_program(compiler: Toolchain, language: str, std: str, filename: str,
     # Relative names: no temp path ends up in the binary. -pipe: no temporary
     # files between the stages (about 7% less CPU here), same code.
     command = [driver, "-pipe", *args, filename, "-o", "a.out", *link]
-    argv = ["/bin/sh", "-c", disasm.SCRIPT, "sh", *command] if want_code else command
+    argv = (["/bin/sh", "-c", disasm.SCRIPT, "sh", compiler.objdump(), *command] if want_code
+            else command)
     code: str | None = None
     note = ""
     with sandbox.workspace() as ws:

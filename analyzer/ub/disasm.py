@@ -26,7 +26,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-#: What the compile's sandbox runs after a successful compile: one objdump that prints
+#: What the compile's sandbox runs after a successful compile (its first argument the
+#: objdump of the compiler's target, the rest the compile): one objdump that prints
 #: the section headers and the symbol table (the function after an empty one may be in
 #: ``.fini``) and the disassembly with line numbers, demangled, without encodings. objdump
 #: gets its own CPU-time and file-size limits, so a binary it cannot handle costs a missing
@@ -34,10 +35,11 @@ from dataclasses import dataclass, field
 #: bounds it (the compile's own wall-clock limit holds as well). A compiler killed by a
 #: signal kills the shell by the same signal, so the sandbox reports it as before.
 SCRIPT = r"""
+objdump=$1; shift
 "$@" || { s=$?; [ "$s" -gt 128 ] && kill -"$((s - 128))" $$; exit "$s"; }
 (
   ulimit -t 30 2>/dev/null; ulimit -f 65536 2>/dev/null
-  exec objdump -h -t -d -l -C -w --no-show-raw-insn a.out > a.dis 2> a.err
+  exec "$objdump" -h -t -d -l -C -w --no-show-raw-insn a.out > a.dis 2> a.err
 ) < /dev/null
 echo $? > a.status
 exit 0

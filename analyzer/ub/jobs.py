@@ -190,10 +190,11 @@ def run_cell(job: CellJob) -> CellResult:
                           host=socket.gethostname(),
                           code_note="the compile failed" if job.code else "not asked (--no-code)")
     with _stage("run"):
-        root = job.compiler.root
-        results = [sandbox.run(build.binary, case.args, job.limits, root=root)]
+        root, emulator = job.compiler.root, job.compiler.emulator
+        results = [sandbox.run(build.binary, case.args, job.limits, root=root,
+                               emulator=emulator)]
         later = recheck_limits(job.limits) if results[0].status == "timeout" else job.limits
-        results += [sandbox.run(build.binary, case.args, later, root=root)
+        results += [sandbox.run(build.binary, case.args, later, root=root, emulator=emulator)
                     for _ in range(job.runs - 1)]
     first = results[0]
     return CellResult(
@@ -253,7 +254,7 @@ def run_sanitizer(job: SanitizerJob) -> SanitizerResult:
                                report=build.log[-STORED_OUTPUT:])
     with _stage("sanitizer"):
         result = sandbox.run(build.binary, case.args, job.limits, env=SANITIZER_ENV,
-                             root=job.compiler.root)
+                             root=job.compiler.root, emulator=job.compiler.emulator)
     marker = SANITIZER_MARKERS[job.sanitizer]
     lines = [l for l in result.stderr.splitlines() if marker.search(l)]
     report = b"\n".join(lines[:5]) if lines else result.stderr[-1024:]

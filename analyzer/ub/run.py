@@ -21,12 +21,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from warnscope import trusted_roots
-from warnscope.errors import BadInput, SandboxUnavailable
+from warnscope.errors import BadInput, NotInstalled, SandboxUnavailable
 
 from analyzer.sandbox import runner as sandbox
 from analyzer.runtime.progress import Progress
 from analyzer.runtime.executors import Executor, JobQueue, check_workers, in_use, map_batches
-from analyzer.runtime.toolchain import Toolchain, canonical, resolve
+from analyzer.runtime.toolchain import Toolchain, canonical_list, resolve
 from analyzer.ub import store as ub_store
 from analyzer.ub.compile import normalize_level
 from analyzer.ub.corpus import Case, Corpus, load
@@ -183,9 +183,12 @@ def validate(corpus_dir: str | Path, compilers: list[str], levels: list[str]
     """Read the corpus and check compilers and levels, before anything is written.
     Compiler ids are canonical from here on: ``clang-016`` is ``clang-16``."""
     corpus = load(corpus_dir)
-    resolved = [resolve(c) for c in dict.fromkeys(canonical(c) for c in compilers)]
+    resolved = [resolve(c) for c in canonical_list(compilers)]
     if not resolved:
         raise BadInput("no compilers given")
+    for tc in resolved:
+        if tc.cannot_run:  # its programs could not run: one line, nothing stored
+            raise NotInstalled(f"{tc.name}: {tc.cannot_run}")
     norm_levels = list(dict.fromkeys(normalize_level(l) for l in levels))
     if not norm_levels:
         raise BadInput("no optimization levels given")

@@ -19,6 +19,11 @@ A case diverges when its cells fall into more than one behaviour class: the
 outcome, with ``completed`` and ``unexpected-output`` told apart by their stdout.
 Compile errors are not behaviour: a program that only some compilers build does
 not diverge for that reason alone.
+
+The expected outputs are those of the architecture the program ran on (``arch``: the
+first part of the compiler's target triple, or the whole triple; '' for the host):
+``Case.expected_on`` gives a case's ``NAME.aarch64.output`` there, its plain outputs
+elsewhere.
 """
 from __future__ import annotations
 
@@ -36,8 +41,8 @@ class Verdict:
     behaviour: str
 
 
-def run_outcome(case: Case, run: RunResult) -> Outcome:
-    """The outcome of one run (see the module docstring)."""
+def run_outcome(case: Case, run: RunResult, arch: str = "") -> Outcome:
+    """The outcome of one run on ``arch`` (see the module docstring)."""
     if run.status == "timeout":
         return Outcome.HANG
     if run.signal is not None and run.status == "signal":
@@ -46,21 +51,23 @@ def run_outcome(case: Case, run: RunResult) -> Outcome:
         return Outcome.UNEXPECTED_OUTPUT
     if run.exit != case.exit:
         return Outcome.NONZERO_EXIT
-    if not case.expected:
+    expected = case.expected_on(arch)
+    if not expected:
         return Outcome.COMPLETED
-    return Outcome.EXPECTED if run.stdout in case.expected else Outcome.UNEXPECTED_OUTPUT
+    return Outcome.EXPECTED if run.stdout in expected else Outcome.UNEXPECTED_OUTPUT
 
 
-def classify(case: Case, runs: list[RunResult]) -> Verdict:
-    """One verdict for a cell from its runs (at least one)."""
-    outcomes = [run_outcome(case, r) for r in runs]
+def classify(case: Case, runs: list[RunResult], arch: str = "") -> Verdict:
+    """One verdict for a cell from its runs (at least one) on ``arch`` ('' the host)."""
+    outcomes = [run_outcome(case, r, arch) for r in runs]
     signatures = {_signature(o, r) for o, r in zip(outcomes, runs)}
     outcome = outcomes[0] if len(signatures) == 1 else Outcome.NONDETERMINISTIC
-    return verdict(case, outcome, runs[0].stdout)
+    return verdict(case, outcome, runs[0].stdout, arch)
 
 
-def verdict(case: Case, outcome: Outcome, stdout: bytes = b"") -> Verdict:
-    exploited = (None if not case.expected or outcome is Outcome.COMPILE_ERROR
+def verdict(case: Case, outcome: Outcome, stdout: bytes = b"", arch: str = "") -> Verdict:
+    """The verdict of a cell's outcome on ``arch`` ('' the host)."""
+    exploited = (None if not case.expected_on(arch) or outcome is Outcome.COMPILE_ERROR
                  else outcome is not Outcome.EXPECTED)
     behaviour = str(outcome)
     if outcome in (Outcome.COMPLETED, Outcome.UNEXPECTED_OUTPUT):

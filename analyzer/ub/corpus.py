@@ -6,6 +6,14 @@ its category is its folder's name. Expected stdout comes from sibling files
 ``NAME.output`` or ``NAME.output1``, ``NAME.output2`` … (any one counts). A
 program with no such file has no expectation: its cells are compared with each
 other only, and ``exploited`` is left unknown.
+
+Those are what a plain run prints on the host (x86-64). Where a plain run on another
+architecture prints something else (``INT_MIN / -1`` traps on x86-64 and wraps on
+aarch64), ``NAME.ARCH.output`` (``NAME.ARCH.output1`` …) replace them on that
+architecture, ``ARCH`` being the first part of its target triple (:data:`ARCHES`).
+A case whose own name is ``NAME.ARCH`` still owns ``NAME.ARCH.output``: a file is a
+per-architecture output only when its ``NAME.ARCH`` is no program's name, ``NAME``
+is one, and ``ARCH`` is a known architecture.
 """
 from __future__ import annotations
 
@@ -44,6 +52,22 @@ _LINK_ALLOWED = re.compile(
     r"|signed-zeros|trapping-math|isolate-erroneous-paths-dereference|lifetime-dse"
     r"|aggressive-loop-optimizations|strict-enums|short-enums|char8_t)")
 
+#: The architectures ``NAME.ARCH.output`` may name: the first part of a GNU target
+#: triple (``aarch64-linux-gnu`` -> ``aarch64``), as GCC and Debian spell it.
+ARCHES = frozenset({
+    "x86_64", "i386", "i486", "i586", "i686", "aarch64", "aarch64_be", "arm", "armeb",
+    "riscv32", "riscv64", "mips", "mipsel", "mips64", "mips64el", "mipsisa32r6",
+    "mipsisa32r6el", "mipsisa64r6", "mipsisa64r6el", "powerpc", "powerpc64",
+    "powerpc64le", "s390", "s390x", "sparc", "sparc64", "alpha", "hppa", "ia64", "m68k",
+    "sh4", "loongarch64", "or1k", "microblaze", "microblazeel", "xtensa", "csky", "arc",
+})
+
+
+def target_arch(target: str) -> str:
+    """The architecture of a target triple (``arm-linux-gnueabihf`` -> ``arm``); an
+    architecture stays itself, and '' (the host) stays ''."""
+    return target.split("-", 1)[0].lower()
+
 
 @dataclass(frozen=True)
 class Case:
@@ -74,6 +98,18 @@ class Case:
     twin: str = ""
     #: for a fixed twin, the id of the case it fixes (``fixes:``); '' otherwise
     fixes: str = ""
+    #: the expected outputs on an architecture whose plain run prints something else
+    #: (``NAME.aarch64.output``): ``{'aarch64': (b'-2147483648\n',)}``; they replace
+    #: ``expected`` there (see :meth:`expected_on`); in ``source_hash`` too
+    expected_by_arch: dict[str, tuple[bytes, ...]] = field(default_factory=dict, compare=False)
+
+    def expected_on(self, arch: str = "") -> tuple[bytes, ...]:
+        """What a plain run prints on ``arch`` (``aarch64``, or a whole target triple,
+        ``aarch64-linux-gnu``): its own outputs where it has some, else the plain ones.
+        '' is the host, whose outputs are the plain ones."""
+        if not arch:
+            return self.expected
+        return self.expected_by_arch.get(target_arch(arch), self.expected)
 
     @property
     def is_twin(self) -> bool:
@@ -108,15 +144,19 @@ def load(corpus: str | Path) -> Corpus:
     tree = Tree(corpus, "corpus")
     names, refused = tree.walk(lambda n: Path(n).suffix in SOURCE_SUFFIXES
                                or _OUTPUT.fullmatch(n) is not None)
-    outputs: dict[str, list[str]] = {}
-    for name in names:
-        m = _OUTPUT.fullmatch(name)
-        if m and (m["n"] == "" or m["n"].isdigit()):
-            outputs.setdefault(m["stem"], []).append(name)
     sources = [n for n in names if Path(n).suffix in SOURCE_SUFFIXES]
     stems = [str(Path(n).with_suffix("")) for n in sources]
+    known = set(stems)
+    notes: list[str] = []
+    outputs: dict[str, dict[str, list[str]]] = {}   # stem -> arch ('' plain) -> names
+    for name in names:
+        owner = _owner(name, known)
+        if owner:
+            outputs.setdefault(owner[0], {}).setdefault(owner[1], []).append(name)
+            if owner[2]:
+                notes.append(f"{tree.shown(name)}: not read: {owner[2]}")
     # an expectation that cannot be read leaves its case without a meaning: not run
-    unreadable = {m["stem"]: r for r in refused if (m := _OUTPUT.fullmatch(r.rel))}
+    unreadable = {owner[0]: r for r in refused if (owner := _owner(r.rel, known))}
     cases = []
     for name, stem in zip(sources, stems):
         if stem in unreadable:
@@ -124,10 +164,10 @@ def load(corpus: str | Path) -> Corpus:
                                                       f"{unreadable[stem]}", rel=name))
             continue
         try:
-            cases.append(_load(tree, name, outputs.get(stem, []), keep_suffix=stems.count(stem) > 1))
+            cases.append(_load(tree, name, outputs.get(stem, {}),
+                               keep_suffix=stems.count(stem) > 1))
         except UnsafeInput as exc:
             refused.append(Refused(tree.shown(name), f"not run: {exc}", rel=name))
-    notes: list[str] = []
     cases = _link_twins(tree, cases, notes)
     if not cases:
         raise BadInput(f"{shown(str(corpus))}: no .c or .cpp programs in this corpus"
@@ -169,13 +209,45 @@ def load_case(root: Path, path: Path, keep_suffix: bool = False) -> Case:
     """Read one program of the corpus at ``root`` (see :func:`load`)."""
     tree = Tree(root, "corpus")
     rel = Path(os.path.relpath(path, root)).as_posix()
-    names, _ = tree.walk(lambda n: n.startswith(path.stem + ".output"))
-    here = [n for n in names if str(Path(n).parent) == str(Path(rel).parent)]
-    return _load(tree, rel, [n for n in here if _OUTPUT.fullmatch(Path(n).name)], keep_suffix)
+    folder, stem = posixpath.dirname(rel), str(Path(rel).with_suffix(""))
+    names, _ = tree.walk(lambda n: n.startswith(path.stem + "."), under=folder)
+    here = [n for n in names if posixpath.dirname(n) == folder]
+    # the programs beside it whose names start as its does (``a.aarch64.c`` owns
+    # ``a.aarch64.output``, not ``a.c``)
+    known = {str(Path(n).with_suffix("")) for n in here if Path(n).suffix in SOURCE_SUFFIXES}
+    outputs: dict[str, list[str]] = {}
+    for name in here:
+        owner = _owner(name, known | {stem})
+        if owner and owner[0] == stem:
+            outputs.setdefault(owner[1], []).append(name)
+    return _load(tree, rel, outputs, keep_suffix)
 
 
-def _load(tree: Tree, rel: str, outputs: list[str], keep_suffix: bool) -> Case:
-    """One program: metadata, expected outputs, content hash.
+def _owner(name: str, stems: set[str]) -> tuple[str, str, str] | None:
+    """Whose expected output the file ``name`` is: (the program's stem, the architecture
+    ('' for the plain outputs), a problem to report or ''), or None when ``name`` is no
+    output file. ``a.aarch64.output`` is the aarch64 output of ``a`` when there is a
+    program ``a`` and none named ``a.aarch64``; a word that is no known architecture
+    (``a.arm64.output``) is said, and the file belongs to no program."""
+    m = _OUTPUT.fullmatch(name or "")
+    if not m:
+        return None
+    stem = m["stem"]
+    if stem in stems:
+        return stem, "", ""
+    prefix, dot, arch = stem.rpartition(".")
+    if dot and prefix in stems and re.fullmatch(r"[a-z0-9_]+", arch):
+        if arch in ARCHES:
+            return prefix, arch, ""
+        return stem, "", (f"no program is named {posixpath.basename(stem)}, and {arch!r} is "
+                          f"no architecture (NAME.ARCH.output: the first part of a target "
+                          f"triple, such as aarch64, arm, riscv64, x86_64)")
+    return stem, "", ""
+
+
+def _load(tree: Tree, rel: str, outputs: dict[str, list[str]], keep_suffix: bool) -> Case:
+    """One program: metadata, expected outputs (``outputs``: their files by architecture,
+    '' the plain ones), content hash.
 
     The id is the path under the corpus without extension; when a .c and a .cpp
     program share a name (``divide.c``, ``divide.cpp``), both ids keep their
@@ -187,14 +259,19 @@ def _load(tree: Tree, rel: str, outputs: list[str], keep_suffix: bool) -> Case:
     language = SOURCE_SUFFIXES[path.suffix]
     meta = parse_metadata(path, source.decode("utf-8", errors="replace"))
     folder = Path(rel).parent.name
-    expected = _expected_outputs(tree, outputs)
+    expected = _expected_outputs(tree, outputs.get("", []))
+    by_arch = {arch: _expected_outputs(tree, names)
+               for arch, names in sorted(outputs.items()) if arch}
     digest = hashlib.sha256(source)
     for out in expected:
         digest.update(b"\0output\0" + out)
+    for arch, outs in by_arch.items():   # none: the hash of before per-arch outputs
+        for out in outs:
+            digest.update(b"\0output@" + arch.encode() + b"\0" + out)
     if meta is None:
         return Case(id=case_id, path=path, language=language, category=folder,
                     std="c17" if language == "c" else "c++17", expected=expected,
-                    source_hash=digest.hexdigest(), source=source)
+                    expected_by_arch=by_arch, source_hash=digest.hexdigest(), source=source)
     if meta["category"] != folder:
         raise ParseError(str(path), None,
                          f"category {meta['category']!r} is not the folder name {folder!r}")
@@ -212,7 +289,8 @@ def _load(tree: Tree, rel: str, outputs: list[str], keep_suffix: bool) -> Case:
         standard=meta["standard"], summary=meta["summary"], ub=_yes_no(path, meta, "ub"),
         link=tuple(meta.get("link", "").split()), args=tuple(meta.get("args", "").split()),
         exit=exit_status, o0_exploited=_yes_no(path, meta, "o0-exploited", "no"),
-        note=meta.get("note", ""), expected=expected, source_hash=digest.hexdigest(),
+        note=meta.get("note", ""), expected=expected, expected_by_arch=by_arch,
+        source_hash=digest.hexdigest(),
         meta=meta, source=source,
     )
 

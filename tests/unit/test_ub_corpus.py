@@ -7,12 +7,13 @@ import pytest
 
 from analyzer.ub.report_text import failure_lines
 from analyzer.runtime.toolchain import Toolchain
-from analyzer.ub.classify import classify, diverges
+from analyzer.ub.classify import classify, diverges, verdict
 from analyzer.ub.jobs import (CellRef, ClangUnit, ClangWarningsJob, JobFailure, cell_ref,
                               execute)
 from analyzer.ub.run import group_failures
 from analyzer.sandbox.limits import RunResult
-from analyzer.ub.corpus import discover, load
+from analyzer.ub.corpus import discover, load, load_case
+from analyzer.ub.results import Outcome
 from warnscope.errors import ParseError, WarnscopeError
 
 MINI = Path(__file__).resolve().parents[1] / "fixtures" / "ub" / "mini"
@@ -73,6 +74,82 @@ def test_same_name_in_c_and_cpp_keeps_both(tmp_path):
     write(tmp_path, "cat/a.c", CASE.format(category="cat", extra=""))
     write(tmp_path, "cat/a.cpp", CASE.format(category="cat", extra=""))
     assert [c.id for c in discover(tmp_path)] == ["cat/a.c", "cat/a.cpp"]
+
+
+def test_per_arch_outputs_replace_the_plain_ones_on_their_arch(tmp_path):
+    """``NAME.ARCH.output`` (and ``.ARCH.output1`` …) is what a plain run prints on that
+    architecture; elsewhere, and on the host (''), the plain outputs stand."""
+    write(tmp_path, "cat/a.c", CASE.format(category="cat", extra=""))
+    write(tmp_path, "cat/a.output", "SIGFPE\n")
+    write(tmp_path, "cat/a.aarch64.output", "-2147483648\n")
+    write(tmp_path, "cat/a.arm.output2", "two\n")
+    write(tmp_path, "cat/a.arm.output1", "one\n")
+    loaded = load(tmp_path)
+    [case] = loaded.cases
+    assert (loaded.notes, loaded.refused) == ([], [])
+    assert case.expected == (b"SIGFPE\n",)
+    assert case.expected_by_arch == {"aarch64": (b"-2147483648\n",), "arm": (b"one\n", b"two\n")}
+    assert case.expected_on("") == case.expected_on("x86_64") == case.expected_on("riscv64") == (
+        b"SIGFPE\n",)
+    assert case.expected_on("aarch64") == case.expected_on("aarch64-linux-gnu") == (b"-2147483648\n",)
+    assert case.expected_on("arm-linux-gnueabihf") == (b"one\n", b"two\n")
+    alone = load_case(tmp_path, tmp_path / "cat" / "a.c")
+    assert (alone.expected, alone.expected_by_arch, alone.source_hash) == (
+        case.expected, case.expected_by_arch, case.source_hash)
+
+
+def test_a_program_named_like_a_per_arch_output_owns_it(tmp_path):
+    """``a.aarch64.output`` belongs to a program ``a.aarch64.c`` when there is one; a
+    twin's per-arch output is the twin's; a word that is no architecture is said."""
+    write(tmp_path, "cat/a.c", CASE.format(category="cat", extra=""))
+    write(tmp_path, "cat/a.aarch64.c", CASE.format(category="cat", extra=""))
+    write(tmp_path, "cat/a.fixed.c", CASE.format(category="cat", extra=" * ub: no\n"))
+    write(tmp_path, "cat/a.output", "a\n")
+    write(tmp_path, "cat/a.aarch64.output", "a.aarch64\n")
+    write(tmp_path, "cat/a.fixed.output", "fixed\n")
+    write(tmp_path, "cat/a.fixed.riscv64.output", "fixed on riscv64\n")
+    write(tmp_path, "cat/a.arm64.output", "a typo\n")
+    loaded = load(tmp_path)
+    cases = {c.id: c for c in loaded.cases}
+    assert (cases["cat/a"].expected, cases["cat/a"].expected_by_arch) == ((b"a\n",), {})
+    assert cases["cat/a"].expected_on("aarch64") == (b"a\n",)
+    assert (cases["cat/a.aarch64"].expected, cases["cat/a.aarch64"].expected_by_arch) == (
+        (b"a.aarch64\n",), {})
+    assert cases["cat/a.fixed"].expected_by_arch == {"riscv64": (b"fixed on riscv64\n",)}
+    [note] = loaded.notes
+    assert note.endswith("a.arm64.output: not read: no program is named a.arm64, and 'arm64' is "
+                         "no architecture (NAME.ARCH.output: the first part of a target triple, "
+                         "such as aarch64, arm, riscv64, x86_64)")
+    for path in sorted((tmp_path / "cat").glob("*.c")):
+        alone = load_case(tmp_path, path)
+        assert (alone.expected, alone.expected_by_arch) == (
+            cases[alone.id].expected, cases[alone.id].expected_by_arch)
+
+
+def test_per_arch_outputs_are_in_the_hash(tmp_path):
+    """The hash of a case without per-arch outputs is what it always was (stored results
+    stay valid); adding or changing one changes it."""
+    import hashlib
+    source = CASE.format(category="cat", extra="")
+    write(tmp_path, "cat/a.c", source)
+    write(tmp_path, "cat/a.output", "1\n")
+    before = discover(tmp_path)[0].source_hash
+    assert before == hashlib.sha256(source.encode() + b"\0output\0" + b"1\n").hexdigest()
+    out = write(tmp_path, "cat/a.arm.output", "2\n")
+    added = discover(tmp_path)[0].source_hash
+    out.write_text("3\n")
+    assert len({before, added, discover(tmp_path)[0].source_hash}) == 3
+
+
+def test_an_unreadable_per_arch_output_refuses_its_case(tmp_path):
+    write(tmp_path, "cat/a.c", CASE.format(category="cat", extra=""))
+    write(tmp_path, "cat/b.c", CASE.format(category="cat", extra=""))
+    write(tmp_path, "cat/a.output", "1\n")
+    (tmp_path / "cat" / "a.aarch64.output").symlink_to("/etc/passwd")
+    loaded = load(tmp_path)
+    assert [c.id for c in loaded.cases] == ["cat/b"]
+    assert any(r.rel == "cat/a.c" and "not run: its expected output" in r.reason
+               and "a.aarch64.output" in r.reason for r in loaded.refused)
 
 
 @pytest.mark.parametrize("extra, category, message", [
@@ -165,6 +242,30 @@ def test_classification_rules():
     assert diverges([v.behaviour, other.behaviour])
     assert not diverges([v.behaviour, v.behaviour])
     assert not diverges([v.behaviour, "compile-error"])
+
+
+def test_classification_on_another_architecture(tmp_path):
+    """A cell is held to the outputs of the architecture it ran on: INT_MIN / -1 traps on
+    x86-64 (the plain output) and wraps on aarch64 (its own); the host's call is unchanged."""
+    write(tmp_path, "cat/a.c", CASE.format(category="cat", extra=""))
+    write(tmp_path, "cat/a.output", "SIGFPE\n")
+    write(tmp_path, "cat/a.aarch64.output", "-2147483648\n")
+    [case] = discover(tmp_path)
+    trap, wrap = [_run(out=b"SIGFPE\n")] * 2, [_run(out=b"-2147483648\n")] * 2
+    assert classify(case, trap).outcome == "expected"
+    assert classify(case, wrap).outcome == "unexpected-output"
+    assert classify(case, wrap, arch="aarch64").outcome == "expected"
+    assert classify(case, wrap, "aarch64-linux-gnu").exploited is False
+    assert classify(case, trap, arch="aarch64").exploited is True
+    assert classify(case, trap, arch="riscv64").outcome == "expected"
+    assert verdict(case, Outcome.COMPILE_ERROR, arch="aarch64").exploited is None
+    only_arm = tmp_path / "other"
+    write(only_arm, "cat/b.c", CASE.format(category="cat", extra=""))
+    write(only_arm, "cat/b.arm.output", "x\n")
+    [b] = discover(only_arm)
+    assert classify(b, [_run(out=b"x\n")], arch="arm").outcome == "expected"
+    assert (classify(b, [_run(out=b"x\n")]).outcome, classify(b, [_run(out=b"x\n")]).exploited) == (
+        "completed", None)
 
 
 def test_a_failing_job_returns_its_failure_as_data():

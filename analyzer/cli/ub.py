@@ -15,7 +15,7 @@ from analyzer.sandbox import runner as sandbox
 from analyzer.cli import common, complete, options
 from analyzer.cli.output import echo
 from analyzer.runtime.executors import check_scheduler, check_workers
-from analyzer.runtime.toolchain import canonical
+from analyzer.runtime.toolchain import canonical, canonical_list
 from analyzer.ub import report as ub_report
 from analyzer.ub import report_text
 from analyzer.ub import run as ub_run
@@ -69,7 +69,7 @@ def run_cmd(ctx, corpus_dir, compilers, levels, flag_sets, runs, timeout, jobs, 
     """Compile and run every cell: program x compiler x level x flag set."""
     sandbox.prepare_soon()  # the zygote's build overlaps reading the corpus
     corpus_dir = corpus_dir or str(bundled_corpus())
-    compiler_list = list(dict.fromkeys(canonical(c) for c in compilers.split(",") if c.strip()))
+    compiler_list = canonical_list([c for c in compilers.split(",") if c.strip()])
     level_list = [normalize_level(l.strip()) for l in levels.split(",") if l.strip()]
     flag_list = ["", *[f.strip() for f in flag_sets if f.strip()]]
     limits = sandbox.Limits(timeout=timeout, cpu=max(1, math.ceil(timeout) + 1))
@@ -197,7 +197,7 @@ def detectors_cmd(ctx, corpus_dir, compilers, tools, levels, case_ids, jobs, sch
     chosen = _detector_tools(tools)
     level_list = [normalize_level(l.strip()) for l in levels.split(",") if l.strip()]
     compiler_list = [toolchain.resolve(c) for c in
-                     dict.fromkeys(canonical(c) for c in compilers.split(",") if c.strip())]
+                     canonical_list([c for c in compilers.split(",") if c.strip()])]
     by_id = {c.id: c for c in loaded.cases}
     missing = [c for c in case_ids if c not in by_id]
     if missing:
@@ -297,7 +297,7 @@ def _why_table(case_id, compilers, level, cell_flags, corpus_dir, runs, limits, 
     """``ub why --compilers``: every id is checked (an unknown one is bad input); one
     not installed here is a row whose cause is unknown."""
     from analyzer.ub import why_table, why_text
-    names = list(dict.fromkeys(canonical(c) for c in compilers.split(",") if c.strip()))
+    names = canonical_list([c for c in compilers.split(",") if c.strip()])
     if not names:
         raise BadInput("no compilers given")
     check_workers(jobs)

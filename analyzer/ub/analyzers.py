@@ -347,7 +347,7 @@ def _sanitizers(job: ToolJob) -> ToolRun:
     if not build.ok or build.binary is None:
         return _run(job, RunStatus.FAILED, note=f"{name}: the build failed: {_first_error(build.log)}")
     result = sandbox.run(build.binary, case.args, SANITIZER_LIMITS, env=SANITIZER_ENV,
-                         root=compiler.root)
+                         root=compiler.root, emulator=compiler.emulator)
     stderr = result.stderr.decode("utf-8", "replace")
     findings, unsummarised = det.sanitizer_reports(stderr, _filename(case))
     if unsummarised:

@@ -58,6 +58,8 @@ RUNTIME = frozenset({
     "__do_global_dtors_aux", "frame_dummy", "__libc_csu_init", "__libc_csu_fini",
     "_dl_relocate_static_pie", "__x86.get_pc_thunk.bx", "__x86.get_pc_thunk.ax",
     "_GLOBAL__sub_I_main", "__cxx_global_var_init",
+    # other targets' start-up code (crti on aarch64 and arm; riscv64's global pointer)
+    "call_weak_fn", "load_gp",
 })
 
 

@@ -198,7 +198,7 @@ def run_cell(job: CellJob) -> CellResult:
                     for _ in range(job.runs - 1)]
     first = results[0]
     return CellResult(
-        job=job, verdict=classify(case, results), exit=first.exit, signal=first.signal,
+        job=job, verdict=classify(case, results, job.compiler.cid.arch), exit=first.exit, signal=first.signal,
         stdout=_text(first.stdout), stderr=_text(first.stderr), compile_log=build.log,
         compile_cached=build.cached, warnings=warnings,
         runs=[cell_run(r, limits.timeout)

@@ -10,14 +10,17 @@ from __future__ import annotations
 
 import sqlite3
 
-from warnscope.compilers import level_key, sort_key
+from warnscope.compilers import CompilerId, level_key, sort_key
+
+from analyzer.runtime.identify import host_arch
 
 from analyzer.ub import scores
 from analyzer.ub import store as ub_store
 from analyzer.ub.classify import diverges
 from analyzer.ub.explain import labelled
-from analyzer.ub.results import (CaseReport, Cell, Configuration, Divergence, Report,
-                                 SanitizerFinding, StoredResults)
+from analyzer.ub.results import (CaseReport, Cell, Configuration, Divergence, Observed,
+                                 Outcome, Report, SanitizerFinding, StoredResults,
+                                 TargetSplit)
 
 
 def load(conn: sqlite3.Connection, corpus: str | None = None) -> StoredResults:
@@ -82,11 +85,14 @@ def build(data: StoredResults) -> Report:
     for c in data.cells:
         behaviours.setdefault(c.case_id, []).append(c.behaviour)
     scored = scores.of_stored(data)
+    targets = len({_target(c.compiler) for c in all_cells}) > 1
     cases = [CaseReport(case=case.id, category=case.category, standard=case.standard,
                         summary=case.summary, ub=case.ub,
                         diverges=diverges(behaviours[case.id]),
                         cells=by_case.get(case.id, []), sanitizers=findings.get(case.id, {}),
-                        detectors=scores.stored_case(data, case.id, scored))
+                        detectors=scores.stored_case(data, case.id, scored),
+                        by_target=target_splits(by_case.get(case.id, [])) if targets else None,
+                        by_level=level_splits(by_case.get(case.id, [])) if targets else None)
              for case in data.cases if case.id in behaviours]
     cases.sort(key=lambda c: (not c.diverges, c.case))
     configs = {Configuration(c.compiler, c.level, c.flags) for c in all_cells}
@@ -94,3 +100,58 @@ def build(data: StoredResults) -> Report:
         configs, key=lambda k: (k.flags, sort_key(k.compiler), level_key(k.level))))
 
 
+
+
+def _target(compiler: str) -> str:
+    try:
+        return CompilerId.parse(compiler).target
+    except ValueError:
+        return ""
+
+
+def observed(cell: Cell) -> Observed:
+    """What a cell's program did, for comparing targets: its outcome's class, exit,
+    signal and output (``expected`` on two targets may be two different outputs)."""
+    return Observed(outcome=cell.outcome, exit=cell.exit, signal=cell.signal, stdout=cell.stdout)
+
+
+def _same(a: Observed, b: Observed) -> bool:
+    if Outcome.HANG in (a.outcome, b.outcome):
+        return a.outcome == b.outcome
+    return (a.exit, a.signal, a.stdout) == (b.exit, b.signal, b.stdout) \
+        and (a.outcome is Outcome.COMPILE_ERROR) == (b.outcome is Outcome.COMPILE_ERROR)
+
+
+def target_splits(cells: list[Cell]) -> list[TargetSplit]:
+    """The divergences of one case that come from the target: each compiler version,
+    level and flag set that ran on two or more targets and whose programs did not do
+    the same there (compile errors aside)."""
+    groups: dict[tuple[str, str, str], dict[str, Observed]] = {}
+    for c in cells:
+        if c.outcome is Outcome.COMPILE_ERROR:
+            continue
+        try:
+            cid = CompilerId.parse(c.compiler)
+        except ValueError:
+            continue
+        target = cid.target or f"{host_arch()} (host)"
+        groups.setdefault((str(cid.host), c.level, c.flags), {})[target] = observed(c)
+    out = []
+    for (compiler, level, flags), seen in groups.items():
+        values = list(seen.values())
+        if len(values) > 1 and any(not _same(values[0], v) for v in values[1:]):
+            out.append(TargetSplit(compiler=compiler, level=level, flags=flags,
+                                   observed=dict(sorted(seen.items()))))
+    return sorted(out, key=lambda t: (sort_key(t.compiler), t.flags, level_key(t.level)))
+
+
+def level_splits(cells: list[Cell]) -> list[str]:
+    """The divergences of one case that come from the optimiser: the compilers (each
+    on its target) whose levels did not all do the same."""
+    groups: dict[tuple[str, str], list[Observed]] = {}
+    for c in cells:
+        if c.outcome is not Outcome.COMPILE_ERROR:
+            groups.setdefault((c.compiler, c.flags), []).append(observed(c))
+    found = {compiler for (compiler, _), seen in groups.items()
+             if any(not _same(seen[0], o) for o in seen[1:])}
+    return sorted(found, key=sort_key)

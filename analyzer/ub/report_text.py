@@ -16,7 +16,7 @@ import signal as signals
 from warnscope.compilers import level_key, sort_key
 
 from analyzer.ub import scores
-from analyzer.ub.results import (CaseReport, Cell, Divergence, JobFailure, Outcome, Report,
+from analyzer.ub.results import (CaseReport, Cell, Divergence, JobFailure, Observed, Outcome, Report,
                                  RunSummary, SanitizerFinding)
 
 
@@ -95,6 +95,7 @@ def _detail(case: CaseReport) -> list[str]:
     lines = [head]
     if case.summary:
         lines.append(f"  {case.summary}")
+    lines += _by_target(case)
     for compiler in sorted(dict.fromkeys(c.compiler for c in case.cells), key=sort_key):
         for flags in dict.fromkeys(c.flags for c in case.cells if c.compiler == compiler):
             mine = sorted((c for c in case.cells if c.compiler == compiler and c.flags == flags),
@@ -129,6 +130,40 @@ def _detail(case: CaseReport) -> list[str]:
         lines += ["  " + line for line in scores.render_versions(case.detectors)]
     lines.append("")
     return lines
+
+
+def _by_target(case: CaseReport) -> list[str]:
+    """Which divergences come from the target and which from the optimiser (a report of
+    more than one target): ``from the target: gcc-12 -O0 -O2: SIGFPE on x86_64 (host);
+    '-2147483648' on aarch64-linux-gnu``."""
+    if case.by_target is None:
+        return []
+    grouped: dict[tuple[str, str, str], list[str]] = {}
+    for split in case.by_target:
+        seen: dict[str, list[str]] = {}
+        for target, obs in split.observed.items():
+            seen.setdefault(_describe_observed(obs), []).append(target)
+        what = "; ".join(f"{desc} on {', '.join(targets)}" for desc, targets in seen.items())
+        grouped.setdefault((split.compiler, split.flags, what), []).append(split.level)
+    lines = [f"  from the target: {compiler}{' ' + flags if flags else ''} "
+             f"{' '.join(levels)}: {what}" for (compiler, flags, what), levels in grouped.items()]
+    if not lines:
+        lines.append("  from the target: nothing (each version did the same on every target)")
+    lines.append("  from the optimiser: " + (", ".join(case.by_level) if case.by_level
+                                             else "nothing (every level did the same)"))
+    return lines
+
+
+def _describe_observed(obs: Observed) -> str:
+    if obs.outcome is Outcome.HANG:
+        return "hang"
+    if obs.signal:
+        try:
+            return f"crash ({signals.Signals(obs.signal).name})"
+        except ValueError:
+            return f"crash (signal {obs.signal})"
+    out = obs.stdout.strip().replace("\n", " | ")
+    return (f"exit {obs.exit} " if obs.exit else "") + repr(out[:30])
 
 
 def _describe_outcome(cell: Cell) -> str:

@@ -314,6 +314,30 @@ class Cell:
 
 
 @dataclass(frozen=True)
+class Observed:
+    """What a cell's program did, as a user would see it: how it ended and what it
+    printed (the first run's stdout, capped as stored)."""
+
+    outcome: Outcome
+    exit: int | None
+    signal: int | None
+    stdout: str
+
+
+@dataclass(frozen=True)
+class TargetSplit:
+    """One compiler version, level and flag set whose programs behave differently on
+    two or more targets: a divergence that comes from the target, not the optimiser
+    (``gcc-12 -O0``: SIGFPE on x86_64, ``-2147483648`` on aarch64-linux-gnu)."""
+
+    compiler: str                    # the version's host id: 'gcc-12'
+    level: str
+    flags: str
+    #: target -> what its program did; the host's target under its own triple
+    observed: dict[str, Observed]
+
+
+@dataclass(frozen=True)
 class CaseReport:
     """One case of the report: its metadata, whether its cells diverge, the cells,
     and its sanitizer findings by compiler, then by sanitizer."""
@@ -329,6 +353,13 @@ class CaseReport:
     #: the detectors that caught it at its ub-line, fired elsewhere or falsely claimed on
     #: its twin, per version (``ub detectors``); left out of the JSON where none ran
     detectors: "CaseDetections | None" = field(default=None, metadata=OPTIONAL)
+    #: the (compiler, level, flags) whose behaviour differs between targets: the
+    #: divergences that come from the target; None (left out of the JSON) where no
+    #: compiler version ran on two targets
+    by_target: "list[TargetSplit] | None" = field(default=None, metadata=OPTIONAL)
+    #: the compilers (with their target) whose levels behave differently: the
+    #: divergences that come from the optimiser; None where the report has no targets
+    by_level: "list[str] | None" = field(default=None, metadata=OPTIONAL)
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,5 @@
-"""``warnscope toolchain``: compilers of other Debian suites, prepared in roots.
+"""``warnscope toolchain``: compilers of other Debian suites, prepared in roots, and
+compilers registered by the name or path a user has them under.
 
 A thin shell over :mod:`analyzer.runtime.roots`: ``add`` builds (or extends) a suite's root,
 ``list`` shows host compilers, roots and what could be added, ``remove`` takes a
@@ -11,10 +12,10 @@ import click
 from warnscope.errors import BadInput
 from warnscope.serial import to_json
 
-from analyzer.runtime import roots
+from analyzer.runtime import named, roots
 from analyzer.cli import common
 from analyzer.cli.output import echo
-from analyzer.runtime.toolchain import resolve_in_root
+from analyzer.runtime.toolchain import listing, names_a_binary, resolve, resolve_in_root
 from warnscope.compilers import CompilerId
 
 
@@ -28,9 +29,20 @@ def toolchain() -> None:
 @click.option("--suite", default=None, help="Debian suite to take it from (default: the newest "
               "release that packages it; sid only when no release does).")
 def add(compilers: tuple[str, ...], suite: str | None) -> None:
-    """Prepare COMPILERS (e.g. gcc-14 clang-18) in a Debian root of their suite."""
+    """Prepare COMPILERS (e.g. gcc-14 clang-18) in a Debian root of their suite; a
+    compiler named by path or plain name (/opt/gcc-13/bin/gcc, arm-none-eabi-gcc) is
+    identified and kept under its id instead."""
     import shutil
-    ids = [CompilerId.of(c) for c in compilers]
+    ids = []
+    for c in compilers:
+        try:
+            ids.append(CompilerId.parse(c))
+        except ValueError:
+            if suite is None and names_a_binary(c):
+                tc = resolve(c)
+                echo(f"{tc.name}: {tc.version} ({tc.c_driver}, {tc.where})")
+                continue
+            ids.append(CompilerId.of(c))
     for cid in ids:  # every id checked before anything is built
         roots.choose_suite(cid, suite)
         if suite is None and shutil.which(f"{cid.family}-{cid.major}"):
@@ -50,16 +62,20 @@ def add(compilers: tuple[str, ...], suite: str | None) -> None:
 def remove(compilers: tuple[str, ...]) -> None:
     """Remove COMPILERS from their root (the root goes with its last compiler)."""
     for cid in map(CompilerId.of, compilers):
+        if named.remove(str(cid)):
+            echo(f"{cid}: no longer registered")
+            continue
         root = roots.remove(cid)
         gone = "" if root.path.exists() else f"; {root.suite} root removed"
         echo(f"{cid}: removed from the {root.suite} root{gone}")
 
 
 @toolchain.command("list")
-@common.json_option("Print JSON: a list of {compiler, status, suite, suites, package, root}.")
+@common.json_option("Print JSON: a list of {compiler, status, suite, suites, package, root, path}.")
 def list_(as_json: bool) -> None:
-    """Compilers on the host, in roots, and those `toolchain add` could prepare."""
-    entries = roots.listing()
+    """Compilers on the host, in roots, those `toolchain add` could prepare, cross
+    compilers on PATH and compilers registered by name."""
+    entries = listing()
     if as_json:
         echo(to_json(entries))
         return
@@ -68,6 +84,10 @@ def list_(as_json: bool) -> None:
             where = "host"
         elif e.status == "root":
             where = f"{e.suite} root, {e.package}"
+        elif e.status == "cross":
+            where = f"cross compiler, {e.path}"
+        elif e.status == "named":
+            where = f"named: {e.path} ({e.package})"
         else:
             where = f"available: toolchain add {e.compiler} (from {e.suite})"
         echo(f"{e.compiler:10} {where}")

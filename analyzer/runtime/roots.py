@@ -477,7 +477,8 @@ def bwrap_argv(root: Path, argv: list[str], binds: tuple[str, ...] = (),
 @dataclass
 class ToolchainEntry:
     """One line of ``toolchain list``: a compiler on the host, in a root, or one that
-    ``toolchain add`` could prepare (``status`` ``host``, ``root`` or ``available``)."""
+    ``toolchain add`` could prepare (``status`` ``host``, ``root`` or ``available``); a
+    cross compiler on PATH (``cross``) or one registered by its name (``named``)."""
 
     compiler: str
     status: str
@@ -485,6 +486,9 @@ class ToolchainEntry:
     suites: list[str]          # every suite that packages it
     package: str | None        # Debian package version in the root
     root: str | None           # the root's path
+    #: the driver of a cross compiler on PATH or of a compiler registered by name
+    #: (``status`` ``cross`` or ``named``); None for the others
+    path: str | None = None
 
 
 def listing() -> list[ToolchainEntry]:

@@ -33,7 +33,7 @@ from pathlib import Path
 
 from warnscope import tool
 from warnscope.errors import BadInput, NotInstalled, ToolFailed
-from warnscope.compilers import CompilerId
+from warnscope.compilers import CompilerId, sort_key
 from warnscope.text import one_line
 
 #: seconds a ``--version`` probe may take before the compiler counts as broken
@@ -135,7 +135,7 @@ def canonical(text: str) -> str:
         return str(CompilerId.parse(text))
     except ValueError:
         pass
-    if _names_a_binary(text):
+    if names_a_binary(text):
         return resolve(text).name
     return str(CompilerId.of(text))
 
@@ -153,7 +153,7 @@ def canonical_list(names: "list[str] | tuple[str, ...]") -> list[str]:
     return list(seen)
 
 
-def _names_a_binary(text: str) -> bool:
+def names_a_binary(text: str) -> bool:
     """``text`` is not an id but may name a binary: a path, or a name found on PATH."""
     from analyzer.runtime.identify import looks_like_a_path
     text = text.strip()
@@ -191,7 +191,7 @@ def resolve(name: str) -> Toolchain:
     try:
         cid = CompilerId.parse(name)
     except ValueError:
-        if _names_a_binary(name):
+        if names_a_binary(name):
             return _named(name.strip())
         cid = CompilerId.of(name)   # the usual one-line error, with a guess
     return _resolve(str(cid))
@@ -383,3 +383,41 @@ def predefined_macros(tc: Toolchain, language: str, std: str | None = None) -> s
 def _predefined_macros(tc: Toolchain, language: str, std: str | None) -> str:
     argv = [tc.driver(language), *([std] if std else []), "-dM", "-E", "-x", language, "/dev/null"]
     return probe(tc.wrap(argv), what=" ".join(argv))
+
+
+#: a Debian-style cross driver's name: ``aarch64-linux-gnu-gcc-12``
+_CROSS_DRIVER = re.compile(r"(?P<target>[a-z0-9_]+(?:-[a-z0-9_.]+){1,3})-(?P<family>gcc|clang)"
+                           r"-(?P<major>[1-9][0-9]?)")
+
+
+def cross_on_path() -> list[str]:
+    """The ids of the cross compilers on PATH by Debian's names
+    (``aarch64-linux-gnu-gcc-12`` -> ``gcc-12@aarch64-linux-gnu``), read from the names
+    alone (``resolve`` reads each binary)."""
+    from analyzer.runtime.identify import is_host_target
+    found = set()
+    for folder in os.environ.get("PATH", "").split(os.pathsep):
+        try:
+            names = os.listdir(folder or ".")
+        except OSError:
+            continue
+        for name in names:
+            m = _CROSS_DRIVER.fullmatch(name)
+            if m and not is_host_target(m["target"]):
+                found.add(str(CompilerId(m["family"], int(m["major"]), None, m["target"])))
+    return sorted(found, key=sort_key)
+
+
+def listing() -> list:
+    """``toolchain list``: the compilers Debian packages and where each is
+    (:func:`analyzer.runtime.roots.listing`), then the cross compilers on PATH and the
+    compilers registered by name."""
+    from analyzer.runtime import named, roots
+    entries = roots.listing()
+    for cid in cross_on_path():
+        entries.append(roots.ToolchainEntry(cid, "cross", None, [], None, None,
+                                            path=_usual_driver(CompilerId.parse(cid))))
+    for entry in named.entries():
+        entries.append(roots.ToolchainEntry(entry.compiler, "named", None, [], entry.version,
+                                            None, path=entry.path))
+    return entries

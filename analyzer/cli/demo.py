@@ -10,6 +10,7 @@ rewrites no page.
 from __future__ import annotations
 
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import click
@@ -30,6 +31,8 @@ GCCS = ("gcc-11", "gcc-12")
 UB_COMPILERS = ("gcc-12", "clang-16")
 UB_LEVELS = ("O0", "O2")
 LOOP_CASE = "signed-integer-overflow/loop"
+#: the second target of the demo's matrix (Debian's cross gcc-12, its programs under qemu)
+TARGET_COMPILER = "gcc-12@aarch64-linux-gnu"
 
 
 def _section(title: str) -> None:
@@ -126,7 +129,57 @@ def _ub(conn) -> None:
     echo(report_text.render(report, detail=False), nl=False)
     _section(f"The classic: {LOOP_CASE}")
     echo(report_text.render(report.only(LOOP_CASE), matrix=False), nl=False)
+    _targets(conn, compilers)
 
+
+def _targets(conn, compilers: list[str]) -> None:
+    """The target as an axis: the cases whose plain behaviour differs by target, built
+    by the host's gcc-12 and Debian's aarch64 gcc-12, the latter's programs run under
+    qemu-aarch64; which divergences come from the target, which from the optimiser."""
+    from analyzer.runtime.toolchain import resolve
+    from analyzer.ub import report as ub_report
+    from analyzer.ub import report_text
+    from analyzer.ub import run as ub_run
+    from analyzer.ub.corpus import bundled_corpus, load
+    from analyzer.ub.results import Report
+    from warnscope.errors import NotInstalled
+
+    host = "gcc-12"
+    _section(f"The target as an axis: {host} for x86-64 and for aarch64 (under qemu-aarch64)")
+    try:
+        cross = resolve(TARGET_COMPILER)
+    except NotInstalled as exc:
+        echo(f"skipped: {exc}")
+        return
+    if cross.cannot_run or host not in compilers:
+        echo(f"skipped: {cross.cannot_run or host + ' is not installed'}")
+        return
+    corpus = load(bundled_corpus())
+    ids = [c.id for c in corpus.cases if c.expected_by_arch and not c.is_twin]
+    if not ids:
+        echo("skipped: no case of the corpus has a target's own expected output")
+        return
+    progress = for_cli(False, "ub run")
+    try:
+        summary = ub_run.run(conn, bundled_corpus(), [host, cross.name], list(UB_LEVELS),
+                             progress=progress, case_ids=ids, validated=(corpus, [
+                                 resolve(host), cross], [f"-{l}" for l in UB_LEVELS]))
+    finally:
+        progress.close()
+    if summary.failures:
+        raise RunFailed(f"{len(summary.failures)} UB jobs failed: "
+                        f"{report_text.failure_lines(summary.failures)[0]}")
+    full = ub_report.build(ub_report.load(conn, summary.corpus))
+    wanted = set(ids) | {c.twin for c in corpus.cases if c.id in ids}
+    both = {host, cross.name}
+    cases = [replace(c, cells=[x for x in c.cells if x.compiler in both],
+                     by_level=[b for b in (c.by_level or []) if b in both])
+             for c in full.cases if c.case in wanted]
+    report = Report(corpus=full.corpus, cases=cases, configurations=[
+        k for k in full.configurations if k.compiler in both])
+    echo(report_text.render(report, detail=False), nl=False)
+    echo(report_text.render_targets(Report(report.corpus, report.configurations,
+                                           [c for c in cases if c.by_target])), nl=False)
 
 
 def _site(conn, out: Path) -> None:

@@ -56,6 +56,9 @@ def ub() -> None:
               help="Local worker processes (default 2 per core; never more than the jobs "
                    "to do, nor 8 per core).")
 @click.option("--scheduler", default=None, help="Dask scheduler address, tcp://HOST:PORT.")
+@click.option("--case", "case_ids", multiple=True,
+              help="Only this case (repeatable; its twin runs with it).",
+              shell_complete=complete.cases)
 @click.option("--no-warnings", is_flag=True, help="Skip warning detection.")
 @click.option("--no-sanitizers", is_flag=True, help="Skip the sanitizer builds.")
 @click.option("--no-code", is_flag=True,
@@ -65,7 +68,7 @@ def ub() -> None:
 @common.json_option("Print the cells as JSON.")
 @click.pass_context
 def run_cmd(ctx, corpus_dir, compilers, levels, flag_sets, runs, timeout, jobs, scheduler,
-            no_warnings, no_sanitizers, no_code, why, as_json) -> None:
+            case_ids, no_warnings, no_sanitizers, no_code, why, as_json) -> None:
     """Compile and run every cell: program x compiler x level x flag set."""
     sandbox.prepare_soon()  # the zygote's build overlaps reading the corpus
     corpus_dir = corpus_dir or str(bundled_corpus())
@@ -76,12 +79,13 @@ def run_cmd(ctx, corpus_dir, compilers, levels, flag_sets, runs, timeout, jobs, 
     if scheduler is not None:
         check_scheduler(scheduler)
     validated = ub_run.validate(corpus_dir, compiler_list, level_list)  # bad input: nothing written
+    ub_run.chosen(validated[0], case_ids)
     with common.running(ctx, "ub run", as_json, scheduler) as run:
         summary = ub_run.run(run.conn, corpus_dir, compiler_list, level_list, flag_list,
                              jobs=jobs, runs=runs, limits=limits,
                              warnings=not no_warnings, sanitizers=not no_sanitizers,
                              code=not no_code, executor=run.executor, progress=run.progress,
-                             validated=validated, why=why)
+                             validated=validated, why=why, case_ids=case_ids)
         # what is printed is read before the connection closes: the cells (JSON), or the
         # divergence of a run with cells (text)
         flags_norm = {" ".join(f.split()) for f in flag_list}
@@ -198,14 +202,7 @@ def detectors_cmd(ctx, corpus_dir, compilers, tools, levels, case_ids, jobs, sch
     level_list = [normalize_level(l.strip()) for l in levels.split(",") if l.strip()]
     compiler_list = [toolchain.resolve(c) for c in
                      canonical_list([c for c in compilers.split(",") if c.strip()])]
-    by_id = {c.id: c for c in loaded.cases}
-    missing = [c for c in case_ids if c not in by_id]
-    if missing:
-        raise BadInput(f"no case {missing[0]!r} in the corpus")
-    cases = loaded.cases
-    if case_ids:
-        wanted = set(case_ids) | {by_id[c].twin for c in case_ids if by_id[c].twin}
-        cases = [c for c in loaded.cases if c.id in wanted]
+    cases = ub_run.chosen(loaded, case_ids)
     notes = list(loaded.notes)
     version = toolchain.cppcheck_version() if Tool.CPPCHECK in chosen else None
     if Tool.CPPCHECK in chosen and version is None:

@@ -132,6 +132,16 @@ def _detail(case: CaseReport) -> list[str]:
     return lines
 
 
+def render_targets(report: Report) -> str:
+    """Per case of ``report`` that ran on more than one target: which of its divergences
+    come from the target and which from the optimiser (the demo's target section)."""
+    lines: list[str] = []
+    for case in report.cases:
+        if case.by_target is not None:
+            lines += [case.case, *_by_target(case)]
+    return "\n".join(lines) + ("\n" if lines else "")
+
+
 def _by_target(case: CaseReport) -> list[str]:
     """Which divergences come from the target and which from the optimiser (a report of
     more than one target): ``from the target: gcc-12 -O0 -O2: SIGFPE on x86_64 (host);

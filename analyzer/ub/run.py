@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from warnscope import trusted_roots
+from warnscope.extract import shown
 from warnscope.errors import BadInput, NotInstalled, SandboxUnavailable
 
 from analyzer.sandbox import runner as sandbox
@@ -64,7 +65,7 @@ def run(conn, corpus_dir: str | Path, compilers: list[str], levels: list[str],
         sanitizers: bool = True, code: bool = True, executor: Executor | None = None,
         progress: Progress | None = None,
         validated: tuple[Corpus, list[Toolchain], list[str]] | None = None,
-        why: bool = False) -> RunSummary:
+        why: bool = False, case_ids: tuple[str, ...] | list[str] = ()) -> RunSummary:
     """Run every missing cell of ``corpus_dir`` and store the results in ``conn``.
 
     ``progress`` (:mod:`analyzer.runtime.progress`) is told how many jobs there are, in one
@@ -73,7 +74,8 @@ def run(conn, corpus_dir: str | Path, compilers: list[str], levels: list[str],
     again). ``validated``: :func:`validate`'s answer for these arguments, when the caller
     has it already (the corpus is not read twice). ``why``: then search the cause of
     every divergent cell whose cause is not stored (:mod:`analyzer.ub.whyrun`), on the
-    same executor, and store it."""
+    same executor, and store it. ``case_ids``: only these cases, each with its twin
+    (:func:`chosen`)."""
     start = time.monotonic()
     if runs < 1:
         raise BadInput("runs per cell must be at least 1")
@@ -81,7 +83,7 @@ def run(conn, corpus_dir: str | Path, compilers: list[str], levels: list[str],
     corpus = str(Path(corpus_dir).resolve())
     loaded, resolved, norm_levels = validated or validate(corpus_dir, compilers, levels)
     trusted_roots.vouch(corpus)  # the site may show this corpus's sources (this user chose it)
-    cases = loaded.cases
+    cases = chosen(loaded, case_ids)
     flag_tuples = list(dict.fromkeys(tuple(f.split()) for f in flag_sets))
     ub_store.save_cases(conn, corpus, cases)
     plan = make_plan(cases, resolved, norm_levels, flag_tuples, runs, limits,
@@ -176,6 +178,19 @@ def group_failures(failures: list[JobFailure]) -> dict[tuple[str, str, str], lis
     for f in failures:
         groups.setdefault((f.stage, f.cause, f.detail), []).append(f.cell)
     return groups
+
+
+def chosen(corpus: Corpus, case_ids: tuple[str, ...] | list[str] = ()) -> list[Case]:
+    """The cases of ``corpus`` named by ``case_ids``, each with its fixed twin (all of
+    them when none is named); a name that is no case is one line of error."""
+    if not case_ids:
+        return corpus.cases
+    by_id = {c.id: c for c in corpus.cases}
+    missing = [c for c in case_ids if c not in by_id]
+    if missing:
+        raise BadInput(f"no case {shown(missing[0])!r} in the corpus")
+    wanted = set(case_ids) | {by_id[c].twin for c in case_ids if by_id[c].twin}
+    return [c for c in corpus.cases if c.id in wanted]
 
 
 def validate(corpus_dir: str | Path, compilers: list[str], levels: list[str]

@@ -20,9 +20,10 @@ if TYPE_CHECKING:
     from analyzer.build.sandbox import BuildSandbox
 
 #: variables that would change what a build compiles or bypass the measured compiler
+#: (``CHOST`` makes zlib's configure cross-compile: a cross build sets it itself)
 SCRUBBED = {"CC", "CXX", "CPP", "CFLAGS", "CXXFLAGS", "CPPFLAGS", "LDFLAGS", "MAKEFLAGS", "MFLAGS",
             "MAKELEVEL", "GCC_COLORS", "DISTCC_HOSTS", "CCACHE_PREFIX", "CMAKE_C_COMPILER_LAUNCHER",
-            "CMAKE_CXX_COMPILER_LAUNCHER"}
+            "CMAKE_CXX_COMPILER_LAUNCHER", "CHOST"}
 
 
 #: one measured process tree (:class:`warnscope.measure.TreeRun`)

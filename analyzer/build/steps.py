@@ -22,7 +22,7 @@ from warnscope.apt import AptState
 from warnscope.errors import ParseError, UnsafeInput
 from warnscope.paths import cache_dir
 
-from analyzer.build import arrival, process
+from analyzer.build import arrival, cross, process
 from analyzer.build.cell import BuildCell, flags_for
 from analyzer.build.failure import fail
 from analyzer.build.options import BuildOptions
@@ -62,16 +62,17 @@ def prepare(recipe: Recipe, tree: Path, tc: Toolchain, opts: BuildOptions, work:
             cells: list[BuildCell], progress: Progress, box: BuildSandbox
             ) -> tuple[Path, dict[str, str]] | None:
     """A configured private copy of the tree in the build's box and the base environment;
-    None if configure failed (the cells are then marked failed). ``work`` holds the logs."""
+    None if configure failed (the cells are then marked failed). ``work`` holds the logs.
+    A compiler for another target configures a cross build (:mod:`analyzer.build.cross`)."""
     copy = box.box / "tree"
     copy_tree(tree, copy, box)
     env = process.build_env({"CC": str(wrapper_for(driver_for(tc, "c"), "c")),
                              "CXX": str(wrapper_for(driver_for(tc, "c++"), "c++")),
-                             "CFLAGS": opts.opt, "CXXFLAGS": opts.opt})
+                             "CFLAGS": opts.opt, "CXXFLAGS": opts.opt, **cross.env(tc)})
     progress(f"{recipe.name} {tc.name}: configure")
     log = work / "configure.log"
-    t = process.run(commands(recipe.configure, cells[0], opts, "wrapper"), copy, env, log,
-                    timeout=opts.timeout, box=box)
+    command = cross.configure(commands(recipe.configure, cells[0], opts, "wrapper"), recipe.build_system, tc)
+    t = process.run(command, copy, env, log, timeout=opts.timeout, box=box)
     if t.exit != 0:
         fail(cells, f"configure failed (exit {t.exit}): {recipe.configure}", log, copy)
         return None
@@ -135,10 +136,12 @@ def configured_flags(tree: Path, var: str) -> str | None:
 
 
 def cell_setup(recipe: Recipe, pristine: Path, base: tuple[Path, dict[str, str]], cell: BuildCell,
-               opts: BuildOptions, work: Path, wrap_log: Path, progress: Progress, box: BuildSandbox
-               ) -> Setup | None:
+               opts: BuildOptions, work: Path, wrap_log: Path, progress: Progress, box: BuildSandbox,
+               tc: Toolchain | None = None) -> Setup | None:
     """How ``cell`` builds (None: its own configure failed, and the cell with it); a
-    per-level tree is copied into the box, its configure log kept in ``work``."""
+    per-level tree is copied into the box, its configure log kept in ``work``; ``tc``, the
+    compiler :func:`prepare` configured for, is what a per-level configure is told of its
+    target (:mod:`analyzer.build.cross`)."""
     tree, env = base
     if cell.inject == "wrapper":
         return Setup(tree, level_env(env, cell, wrap_log), commands(recipe.build, cell, opts, "wrapper"))
@@ -151,8 +154,8 @@ def cell_setup(recipe: Recipe, pristine: Path, base: tuple[Path, dict[str, str]]
             copy_tree(pristine, tree, box)
             progress(f"{recipe.name} {cell.compiler} {cell.level}: configure with the level's flags")
             log = work / f"configure-{tree.name}.log"
-            t = process.run(commands(recipe.configure, cell, opts, "build"), tree, env, log,
-                            timeout=opts.timeout, box=box)
+            command = cross.configure(commands(recipe.configure, cell, opts, "build"), recipe.build_system, tc)
+            t = process.run(command, tree, env, log, timeout=opts.timeout, box=box)
             if t.exit != 0:
                 fail([cell], f"configure with the level's flags failed (exit {t.exit})", log, tree)
                 return None

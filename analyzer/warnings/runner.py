@@ -125,7 +125,7 @@ def build(job: Job) -> Build:
             build_sandbox(work, steps.readable_for(job.recipe)) as box:
         prepared = steps.prepare(job.recipe, tree, job.tc, job.opts, work, [cell], quiet, box)
         setup = prepared and steps.cell_setup(job.recipe, tree, prepared, cell, job.opts, work,
-                                              box.box / "wrapper.log", quiet, box)
+                                              box.box / "wrapper.log", quiet, box, job.tc)
         if not setup:
             return _result(job, "failed", cell.error or "configure failed")
         errors = box.box / "stderr"
@@ -203,9 +203,10 @@ def _relative(path: str, tree: Path) -> str:
     return real
 
 
-#: the compiler's own headers (stddef.h, limits.h), whose directory names the version:
+#: the compiler's own headers (stddef.h, limits.h), whose directory names the version
+#: (and a cross GCC's its target: ``/usr/lib/gcc-cross/aarch64-linux-gnu/12/include``):
 #: said as ``<gcc>/include/stddef.h`` so that a diff of two versions matches them
-OWN_HEADERS = re.compile(r"^/usr/lib/(?:gcc/[^/]+/[^/]+/(?P<gcc>include(?:-fixed)?)"
+OWN_HEADERS = re.compile(r"^/usr/lib/(?:gcc(?:-cross)?/[^/]+/[^/]+/(?P<gcc>include(?:-fixed)?)"
                          r"|llvm-[^/]+/lib/clang/[^/]+/(?P<clang>include))/")
 
 

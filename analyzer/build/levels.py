@@ -11,6 +11,7 @@ import sqlite3
 from flagdb import names, store
 from flagdb.closure import lang_name
 from flagdb.views import everything
+from warnscope.compilers import CompilerId
 from warnscope.errors import BadInput, NotIngested
 
 from analyzer.runtime.toolchain import Toolchain
@@ -91,11 +92,50 @@ def flags(conn: sqlite3.Connection, tc: Toolchain, level: str, languages: tuple[
     return out
 
 
+def data_name(conn: sqlite3.Connection, name: str) -> str:
+    """The compiler whose flag data answers for ``name``: its own where the database holds
+    it; for a compiler of another target whose own is not ingested
+    (``gcc-12@aarch64-linux-gnu``), the same version for the host's target
+    (:attr:`CompilerId.host`, ``gcc-12``), whose options are the same front end's. Every
+    caller that falls back says so (:func:`borrowed`)."""
+    cid = CompilerId.of(name)
+    if not cid.target:
+        return name
+    try:
+        store.compiler_row(conn, name)
+        return name
+    except NotIngested:
+        return str(cid.host)
+
+
+def borrowed(conn: sqlite3.Connection, name: str) -> str | None:
+    """The host id whose flag data answers for ``name`` in its stead (:func:`data_name`),
+    or None where ``name``'s own data does (or a host compiler's)."""
+    used = data_name(conn, name)
+    return used if used != name else None
+
+
+def borrowed_note(compiler: str, host: str, what: str) -> str:
+    """The sentence that says a compiler's flag data was its host id's."""
+    return (f"{compiler} is not in the flag database: {what} from {host}'s flag data, the same "
+            f"version for the host's target (warnscope flags ingest {compiler} gives its own)")
+
+
+def needs_data(tc: Toolchain, level: str, custom: dict[str, list[str]]) -> bool:
+    """Whether ``level``'s flags for ``tc`` are read from the flag database (GCC's
+    ``all``, or a set holding it)."""
+    if tc.family != "gcc":
+        return False
+    return level == "all" or "all" in custom.get(level, ())
+
+
 def gcc_data(conn: sqlite3.Connection, name: str):
-    """The GCC's flag data, ingested from Debian's gcc-N-source first if missing.
+    """The GCC's flag data, ingested from Debian's gcc-N-source first if missing; for a
+    GCC of another target without its own, its host id's (:func:`data_name`).
 
     Only "not ingested" leads to the download: a busy, damaged or unreadable database
     is reported as what it is, never answered by fetching and ingesting a package."""
+    name = data_name(conn, name)
     try:
         return store.load(conn, name, with_messages=False)
     except NotIngested:

@@ -50,6 +50,31 @@ build_options = _apply([
 ])
 
 
+def compiler_ids(text: str) -> list[str]:
+    """The compilers a ``--compilers`` option names, as ids, in order: an id as it is, a
+    name on PATH, a path or a cross driver identified from the binary
+    (``aarch64-linux-gnu-gcc-12`` is ``gcc-12@aarch64-linux-gnu``), here at the edge and
+    only here; two names for one binary (``gcc,gcc-12``) are one line of error."""
+    names = toolchain.canonical_list(common.split(text))
+    if not names:
+        raise BadInput("no compilers given")
+    return names
+
+
+def borrowed_notes(conn, toolchains: list, levels: list[str], custom: dict[str, list[str]]) -> list[str]:
+    """A line for each compiler of another target whose level flags came from its host
+    id's flag data (:func:`analyzer.build.levels.data_name`)."""
+    from analyzer.build import levels as levels_mod
+
+    notes = []
+    for tc in toolchains:
+        host = levels_mod.borrowed(conn, tc.name) if tc.target else None
+        used = [lv for lv in levels if levels_mod.needs_data(tc, lv, custom)]
+        if host and used:
+            notes.append(levels_mod.borrowed_note(tc.name, host, f"the flags of {', '.join(used)}"))
+    return notes
+
+
 def recipe_of(project: str | None, source: str | None, configure_cmd: str, build_cmd: str, clean_cmd: str,
               language: str):
     """The recipe the project options name (one line for an unknown project, both
@@ -66,11 +91,12 @@ def recipe_of(project: str | None, source: str | None, configure_cmd: str, build
 
 def run_builds(ctx: click.Context, recipe, compilers: list[str], levels: list[str], custom: dict[str, list[str]],
                opt: str, jobs: int | None, workers: int | None, timeout: float, scheduler: str | None,
-               quiet: bool, label: str) -> list:
-    """Build the project with each compiler at each level through the warnings runner and
-    store each build as it finishes; what could stop it (a compiler not installed, a
-    source that cannot be fetched, a scheduler not answering) is one line before
-    anything is written."""
+               quiet: bool, label: str) -> tuple[list, list[str]]:
+    """Build the project with each compiler (ids: :func:`compiler_ids`) at each level
+    through the warnings runner and store each build as it finishes; what could stop it
+    (a compiler not installed, a source that cannot be fetched, a scheduler not
+    answering) is one line before anything is written. Returns the builds and a note for
+    each compiler whose level flags came from another id's flag data."""
     from analyzer.build import levels as levels_mod, steps
     from analyzer.build.options import BuildOptions
     from analyzer.warnings import runner
@@ -84,5 +110,7 @@ def run_builds(ctx: click.Context, recipe, compilers: list[str], levels: list[st
     toolchains = [toolchain.resolve(n) for n in compilers]   # not installed: one line, nothing written
     source_tree = steps.source_tree(recipe)                  # cannot fetch: one line, nothing written
     with common.running(ctx, label, quiet, scheduler) as run:
-        return runner.run(run.conn, recipe, source_tree, toolchains, levels, opts, run.progress, run.executor,
-                          workers)
+        builds = runner.run(run.conn, recipe, source_tree, toolchains, levels, opts, run.progress,
+                            run.executor, workers)
+        notes = borrowed_notes(run.conn, toolchains, levels, custom)
+    return builds, notes

@@ -17,10 +17,6 @@ from analyzer.warnings.text import render_diff, render_report, render_run, rende
 DEFAULT_COMPILERS = "gcc-12,clang-16"
 
 
-
-
-
-
 @click.group()
 def warnings() -> None:
     """Every diagnostic of real projects' builds, per compiler version and level."""
@@ -28,7 +24,9 @@ def warnings() -> None:
 
 @warnings.command("run")
 @projects.project_options
-@click.option("--compilers", default=DEFAULT_COMPILERS, show_default=True, help="Comma-separated gcc-N / clang-N.",
+@click.option("--compilers", default=DEFAULT_COMPILERS, show_default=True,
+              help="Comma-separated: ids (gcc-12, clang-16, gcc-12@aarch64-linux-gnu), names on PATH "
+                   "(gcc, aarch64-linux-gnu-gcc-12) or paths of compilers.",
               shell_complete=complete.compilers)
 @click.option("--levels", "--level", "levels", default="all", show_default=True,
               help="Comma-separated: off, default, wall, wextra, all, or --flag-set names.")
@@ -47,12 +45,15 @@ def run_cmd(ctx, project, source, configure_cmd, build_cmd, clean_cmd, language,
     custom = levels_mod.parse_custom(tuple(flag_sets))
     level_list = common.split(levels)
     level_list += [n for n in custom if n not in level_list]
-    builds = projects.run_builds(ctx, recipe, common.split(compilers), level_list, custom, opt, jobs, workers,
-                                 timeout, scheduler, quiet, f"{recipe.name} warnings")
+    names = projects.compiler_ids(compilers)
+    builds, notes = projects.run_builds(ctx, recipe, names, level_list, custom, opt, jobs, workers,
+                                        timeout, scheduler, quiet, f"{recipe.name} warnings")
     if as_json:
         echo(to_json(Run(builds)))
     else:
         echo(render_run(builds))
+    for note in notes:
+        echo(f"warnscope: note: {note}", err=True)
     failed = [b for b in builds if b.status != "ok"]
     if failed:
         raise RunFailed(f"{len(failed)} of {len(builds)} builds failed, stored with the diagnostics "
@@ -77,7 +78,8 @@ def report_cmd(ctx, project, compilers, level, as_level, limit, as_json) -> None
     from analyzer.warnings import queries
 
     conn = common.open_read(ctx)
-    result = queries.report(conn, project, common.split(compilers) if compilers else None, level, as_level)
+    result = queries.report(conn, project, projects.compiler_ids(compilers) if compilers else None, level,
+                            as_level)
     echo(to_json(result) if as_json else render_report(result, limit))
 
 
@@ -138,6 +140,6 @@ def show_cmd(ctx, option, project, compilers, level, file_glob, limit, as_json) 
     conn = common.open_read(ctx)
     if limit is None and option is not None:
         limit = 10
-    chosen = [toolchain.canonical(c) for c in common.split(compilers)] if compilers else None
+    chosen = projects.compiler_ids(compilers) if compilers else None
     result = queries.show(conn, option, project, limit, chosen, level, file_glob)
     echo(to_json(result) if as_json else render_show(result))

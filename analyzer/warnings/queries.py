@@ -22,6 +22,7 @@ from warnscope.compilers import sort_key
 from warnscope.errors import BadInput, NoData, NotIngested, NotInstalled, ToolFailed
 from warnscope.extract import Tree
 
+from analyzer.build import levels as levels_mod
 from analyzer.warnings import derive, store
 from analyzer.warnings.results import (Build, CompilerReport, Diagnostic, Diff, DiffEntry, Example, Fired,
                                        OptionCount, OptionDiff, Report, Show, Top, TopOption)
@@ -43,19 +44,29 @@ class FlagView:
         self._plugins: dict[str, object | None] = {}
 
     def index(self, compiler: str) -> Index | None:
+        """The compiler's flag data; for one of another target without its own, its host
+        id's (:func:`analyzer.build.levels.data_name`: :meth:`borrowed` says which)."""
         if compiler not in self._index:
             try:
-                self._index[compiler] = Index(flag_store.load(self.conn, compiler, with_messages=False))
+                self._index[compiler] = Index(flag_store.load(self.conn, levels_mod.data_name(self.conn, compiler),
+                                                              with_messages=False))
             except NotIngested:
                 self._index[compiler] = None
         return self._index[compiler]
+
+    def borrowed(self, compiler: str) -> str | None:
+        """The host id whose flag data answers for ``compiler`` (None: its own, or none)."""
+        index = self.index(compiler)
+        if index is None or index.data.compiler == compiler:
+            return None
+        return index.data.compiler
 
     def decided_by(self, compiler: str) -> derive.Decided | None:
         """What a GCC decides itself, asked through our plugin where one is built for it
         (none is built here: a query does not compile; ``flags verify`` and ``flags
         closure`` build them), each (flags, language) once per view; None for clang or
         without a plugin."""
-        if not compiler.startswith("gcc-"):
+        if not compiler.startswith("gcc-") or "@" in compiler:   # a plugin runs in the host's GCC
             return None
         from analyzer.gccplugin import plugin as gcc_plugin
         if compiler not in self._plugins:
@@ -292,7 +303,7 @@ def report_of(project: str, builds: list[Build], view: FlagView, as_level: str |
             diagnostics=len(b.diagnostics), printed=sum(d.printed for d in b.diagnostics),
             tus=len(b.tus), by_option=counts, silent=view.silent(b),
             unread=[t for t in b.tus if t.problem], error=b.error,
-            derived_from=source, uncertain=unsure))
+            derived_from=source, uncertain=unsure, flag_data=view.borrowed(b.compiler)))
     return Report(project=project, origin=builds[0].origin, builds=out)
 
 

@@ -116,6 +116,10 @@ class CompilerReport:
     derived_from: str | None = field(default=None, metadata=OPTIONAL)
     #: with ``derived_from``: what the flag database cannot place in or out, per option
     uncertain: list[Uncertain] | None = field(default=None, metadata=OPTIONAL)
+    #: the compiler whose flag data answered ``known`` and ``silent`` where it is not this
+    #: one's own: a compiler of another target not ingested is read with its host id's
+    #: (``gcc-12`` for ``gcc-12@aarch64-linux-gnu``)
+    flag_data: str | None = field(default=None, metadata=OPTIONAL)
 
 
 @dataclass

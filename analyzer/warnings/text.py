@@ -60,6 +60,9 @@ def render_report(r: Report, limit: int = 15) -> str:
                          f"warnscope flags ingest {b.compiler})")
         else:
             lines.append(f"  {len(b.silent)} options of the level never fired")
+        if b.flag_data:
+            lines.append(f"  flag data: {b.flag_data}'s ({b.compiler} is not in the flag database: "
+                         f"warnscope flags ingest {b.compiler} gives its own)")
         for t in b.unread:
             lines.append(f"  unread: {t.tu}: {t.problem}")
         if b.uncertain:

@@ -21,10 +21,6 @@ DEFAULT_LEVELS = "off,all"
 FORMATS = {"text": text.render, "csv": csvreport.render, "json": to_json, "markdown": markdown.render}
 
 
-
-
-
-
 @click.group()
 def overhead() -> None:
     """Build-overhead studies: what warning flags cost on real projects."""
@@ -48,7 +44,9 @@ def projects_cmd(as_json: bool) -> None:
 @projects.project_options
 @click.option("--compile-commands", "ccdb", default=None, type=click.Path(),
               help="Replay a compile_commands.json per TU (implies --mode tu).")
-@click.option("--compilers", default=DEFAULT_COMPILERS, show_default=True, help="Comma-separated gcc-N / clang-N.",
+@click.option("--compilers", default=DEFAULT_COMPILERS, show_default=True,
+              help="Comma-separated, for the host's target: ids (gcc-12, clang-16), names on PATH (gcc, cc) "
+                   "or paths of compilers.",
               shell_complete=complete.compilers)
 @click.option("--levels", default=DEFAULT_LEVELS, show_default=True,
               help="Comma-separated: off, default, wall, wextra, all, --flag-set names, and the "
@@ -113,10 +111,9 @@ def run_cmd(ctx, project, source, configure_cmd, build_cmd, clean_cmd, language,
                          nice=nice, sched=sched, noise=noise, timeout=timeout, custom=custom,
                          inject=inject, accounting=not no_accounting)
     opts.validate()
-    names = common.split(compilers)
-    if not names:
-        raise BadInput("no compilers given")
+    names = projects.compiler_ids(compilers)
     toolchains = [toolchain.resolve(n) for n in names]   # not installed: one line, nothing written
+    study.check_compilers(toolchains)                    # a root's or another target's: likewise
     if recipe.build_system == "ccdb" and opts.mode != "tu":
         raise BadInput("a compile_commands.json is replayed per TU: use --mode tu")
     source_tree = steps.source_tree(recipe)               # cannot fetch: one line, nothing written
@@ -184,7 +181,8 @@ def calibrate_cmd(seconds, runs, load, as_json) -> None:
 
 @overhead.command("attribute")
 @click.argument("project", shell_complete=complete.projects)
-@click.option("--compiler", "compiler", default="gcc-12", show_default=True, help="gcc-N or clang-N.",
+@click.option("--compiler", "compiler", default="gcc-12", show_default=True,
+              help="gcc-N or clang-N, or a compiler's name on PATH or its path.",
               shell_complete=complete.compilers)
 @click.option("--opt", default="-O2", show_default=True, help="Optimization level.")
 @click.option("--top", type=options.COUNT, default=10, show_default=True,
@@ -221,7 +219,8 @@ def attribute_cmd(ctx, project, compiler, opt, top, metric, runs, search_runs, m
                                  max_suspects=max_suspects, instructions=instructions, metric=metric, study=study_id,
                                  timeout=timeout)
     opts.validate()
-    tc = toolchain.resolve(compiler)
+    tc = toolchain.resolve(toolchain.canonical(compiler))
+    study.refuse_emulated([tc])
     source_tree = steps.source_tree(recipe)
     with common.running(ctx, f"{recipe.name} attribute", quiet) as run:
         result = attribute.run(run.conn, recipe, source_tree, tc, opts, run.progress)

@@ -130,6 +130,7 @@ def run(conn: sqlite3.Connection, recipe: Recipe, source: tuple[Path, str], tc: 
         opts: AttrOptions, progress: Progress | Callable[[str], None] = lambda _m: None) -> Attribution:
     """Attribute the cost of ``all`` on ``recipe`` to flags; returns the stored result."""
     progress = as_progress(progress)
+    study.refuse_emulated([tc])
     tree, origin = source
     all_sets = levels_mod.flags(conn, tc, "all", LANGUAGES, {})
     exact = opts.metric == "instructions"   # one run per probe: --runs and --search-runs do not apply

@@ -102,6 +102,36 @@ class Options(BuildOptions):
         process.validate_sched(self.nice, self.sched)
 
 
+def check_compilers(toolchains: list[Toolchain]) -> None:
+    """Refuse, in one line, a compiler a study cannot time: one of a Debian root (its
+    bubblewrap set-up would count as the compiler's time) and one for another target,
+    whose programs run here only under an emulator. A cross compile itself runs natively,
+    but the study times the whole build, and what a build runs of its own making (a
+    generator, a configure or CMake ``try_run`` probe, a test) would be timed through
+    qemu, or not run at all: such a build is another build than the host's, and its
+    figures would not compare with the host compilers' beside it."""
+    rooted = [tc.name for tc in toolchains if tc.root is not None]
+    if rooted:
+        raise BadInput(f"{', '.join(rooted)}: a compiler of a Debian root runs through "
+                       "bubblewrap, whose set-up a timed build would count as the compiler's: "
+                       "overhead studies take host compilers (warnings run takes both)")
+    refuse_emulated(toolchains)
+
+
+def refuse_emulated(toolchains: list[Toolchain]) -> None:
+    """The part of :func:`check_compilers` an attribution shares: no compiler for
+    another target."""
+    emulated = [tc for tc in toolchains if tc.emulated]
+    if emulated:
+        tc = emulated[0]
+        how = f"run here only under {os.path.basename(tc.emulator[0])}" if tc.emulator else "cannot run here"
+        raise BadInput(f"{tc.name} compiles for {tc.target}, whose programs {how}: a timed build "
+                       "would time what it runs of its own making through the emulator (or not "
+                       "at all), and its figures would not compare with the host's; overhead "
+                       "studies take compilers for the host's target (warnings run and advise "
+                       "take both)")
+
+
 def run_study(conn: sqlite3.Connection, recipe: Recipe, source: tuple[Path, str], toolchains: list[Toolchain],
               level_names: list[str], opts: Options,
               progress: Progress | Callable[[str], None] = lambda _msg: None, executor: Any = None) -> int:
@@ -113,11 +143,7 @@ def run_study(conn: sqlite3.Connection, recipe: Recipe, source: tuple[Path, str]
     cells are one job on a worker: its levels are interleaved on one host, so every
     ratio to ``off`` is within one host; the worker's host is recorded with each run."""
     progress = as_progress(progress)
-    rooted = [tc.name for tc in toolchains if tc.root is not None]
-    if rooted:
-        raise BadInput(f"{', '.join(rooted)}: a compiler of a Debian root runs through "
-                       "bubblewrap, whose set-up a timed build would count as the compiler's: "
-                       "overhead studies take host compilers (warnings run takes both)")
+    check_compilers(toolchains)
     if recipe.build_system == "ccdb" and opts.mode != "tu":
         raise BadInput("a compile_commands.json is replayed per TU: use --mode tu")
     if recipe.build_system == "ccdb" and "build" in opts.injects:
@@ -293,7 +319,7 @@ def _build_cells(recipe: Recipe, tree: Path, tc: Toolchain, cells: list[CellResu
         if id(cell) in analyzed:
             continue
         setup = cell_setup(recipe, tree, prepared, cell, opts, work, box.box / f"{id(cell)}.wrap",
-                           progress, box)
+                           progress, box, tc)
         if setup is not None:
             setups[id(cell)] = setup
     progress.add_total((opts.warmups + opts.runs) * len(cells))

@@ -151,8 +151,9 @@ def gcc_json(diagnostics: list, filename: str) -> list[Finding]:
 
 
 #: ``SUMMARY: AddressSanitizer: heap-use-after-free (/work/a.out+0xf2b7f)``, or with the
-#: place when symbolized (``... uaf.c:19 in main``); ``attempting double-free`` too.
-_ASAN_SUMMARY = re.compile(r"^SUMMARY: AddressSanitizer: (?:attempting )?(?P<check>[a-z][a-z0-9-]*)"
+#: place when symbolized (``... uaf.c:19 in main``); ``attempting double-free`` too; a
+#: signal it caught is named in upper case (``SEGV``, ``BUS``, ``FPE``, ``ILL``).
+_ASAN_SUMMARY = re.compile(r"^SUMMARY: AddressSanitizer: (?:attempting )?(?P<check>[A-Za-z][A-Za-z0-9-]*)"
                            r"(?: (?P<where>\S+))?", re.M)
 #: UBSan's report: ``loop.c:16:39: runtime error: signed integer overflow: ...``
 _UBSAN_ERROR = re.compile(r"^(?P<file>[^\n:]+):(?P<line>\d+):(?:\d+:)? runtime error: (?P<message>.*)$", re.M)

@@ -103,7 +103,9 @@ def split_stderr(stderr: str) -> tuple[list, str]:
     prints a SARIF log instead (an object, also pretty-printed): its results become
     the same {kind, message, option} dicts.
     """
-    decoder = json.JSONDecoder()
+    # strict=False: GCC writes a file name's control characters into its JSON strings
+    # unescaped; nothing else of strict JSON is relaxed
+    decoder = json.JSONDecoder(strict=False)
     diagnostics, rest = [], []
     pos = 0
     while pos < len(stderr):

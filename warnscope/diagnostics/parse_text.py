@@ -78,7 +78,9 @@ def parse_around(text: str, opens: str, what: str,
     ``opens``) stand between lines of text, each value's diagnostics by ``read``. A value
     cut short, or of a shape ``read`` refuses (ValueError), ends the reading: ``what``
     names the format in the problem, and what was read before it is kept."""
-    decoder = json.JSONDecoder()
+    # strict=False: GCC writes a file name's control characters into its JSON strings
+    # unescaped; nothing else of strict JSON is relaxed
+    decoder = json.JSONDecoder(strict=False)
     found: list[RawDiagnostic] = []
     pos, n = 0, len(text)
     while pos < n:

@@ -250,7 +250,8 @@ class Accountant:
             raise Unavailable("per-process accounting needs root (BPF); not root here")
         if not os.access(self.bpftrace, os.X_OK):
             raise Unavailable(f"per-process accounting needs bpftrace ({self.bpftrace} not found; "
-                              "Debian package bpftrace)")
+                              "your distribution's bpftrace package; Debian: apt-get install "
+                              "bpftrace)")
         _mount_tracefs()
         script = (_SCRIPT.replace("ROOT_WALK", _ROOT_WALK).replace("MAX_DEPTH", str(MAX_DEPTH))
                   .replace("HARNESS", str(os.getpid())))

@@ -152,8 +152,17 @@ class AptState:
 
     def _run(self, argv: list[str], cwd: Path | None = None) -> tool.Completed:
         # apt's own options are long: errors name the command by its first two words
-        return tool.run(argv, cwd=cwd, timeout=TIMEOUT, check=False, what=" ".join(argv[:2]),
-                        env={**os.environ, "LC_ALL": "C"})
+        try:
+            return tool.run(argv, cwd=cwd, timeout=TIMEOUT, check=False, what=" ".join(argv[:2]),
+                            env={**os.environ, "LC_ALL": "C"})
+        except NotInstalled:
+            if not argv[0].startswith("apt-") or shutil.which(argv[0]) is not None:
+                raise
+            raise NotInstalled(f"{argv[0]} is not installed: warnscope fetches Debian's packages "
+                               "with apt (Debian, Ubuntu: apt-get install apt "
+                               "debian-archive-keyring); elsewhere give the source with --source "
+                               "(a compiler's source tarball to flags ingest, a project's tree "
+                               "to warnings run)") from None
 
     @staticmethod
     def _last_error(proc: tool.Completed) -> str:
@@ -340,7 +349,8 @@ class AptState:
         if tree.is_dir():
             return tree
         if shutil.which("dpkg-source") is None:
-            raise NotInstalled("dpkg-source is not installed (apt package dpkg-dev)")
+            raise NotInstalled("dpkg-source is not installed (your distribution's dpkg-dev package; "
+                               "Debian: apt-get install dpkg-dev)")
         with self.lock():
             if tree.is_dir():
                 return tree

@@ -255,7 +255,9 @@ class HelperBuild:
     def __init__(self, source: Path, dest: Path, args: Sequence[str] = (), *, what: str):
         cc = shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
         if cc is None:
-            raise NotInstalled(f"no C compiler (cc) to build {what} with")
+            raise NotInstalled(f"no C compiler (cc, gcc or clang on PATH) to build {what} with: "
+                                "your distribution's gcc or clang package (Debian: apt-get "
+                                "install gcc)")
         self.dest, self.what = dest, what
         self.seconds = timeout_for(120)
         dest.parent.mkdir(parents=True, exist_ok=True)

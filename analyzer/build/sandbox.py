@@ -184,8 +184,9 @@ def init_binary() -> Path:
 def _which(name: str) -> str:
     found = shutil.which(name)
     if found is None:
-        raise NotInstalled(f"{name} is not installed (apt-get install "
-                           f"{'bubblewrap' if name == 'bwrap' else 'util-linux'})")
+        package = "bubblewrap" if name == "bwrap" else "util-linux"
+        raise NotInstalled(f"{name} is not installed (your distribution's {package} package; "
+                           f"Debian: apt-get install {package})")
     return found
 
 

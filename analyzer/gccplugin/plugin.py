@@ -154,10 +154,13 @@ def build_into_cache(compiler: str, gcc: str, version: str, tc: Toolchain | None
     seen = Path(tc.file(str(include))) if tc is not None else include
     if not (seen / "gcc-plugin.h").is_file():
         raise PluginUnavailable(
-            f"{compiler}: no plugin headers (install gcc-{major}-plugin-dev)")
+            f"{compiler}: no plugin headers (your distribution's GCC plugin development "
+            f"package: Debian, Ubuntu gcc-{major}-plugin-dev; Fedora gcc-plugin-devel; Arch's "
+            "gcc has them)")
     gxx = tc.tool(f"g++-{major}") if tc is not None else shutil.which(f"g++-{major}")
     if not gxx:
-        raise PluginUnavailable(f"{compiler}: no g++-{major} to build the plugin with")
+        raise PluginUnavailable(f"{compiler}: no g++-{major} to build the plugin with (your "
+                                f"distribution's g++ {major}; Debian: apt-get install g++-{major})")
     out = cache_for(compiler, version, tc)
     tmp = out.with_suffix(f".{os.getpid()}.tmp")
     extra = _missing_headers(seen, major, tc)

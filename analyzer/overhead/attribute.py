@@ -98,8 +98,9 @@ class AttrOptions:
             raise BadInput("--instructions adds exact counts to --metric cpu; --metric instructions "
                                  "counts every probe already")
         if (self.instructions or self.metric == "instructions") and shutil.which("valgrind") is None:
-            raise NotInstalled("counting instructions needs valgrind (Debian package valgrind), "
-                                 "which is not installed")
+            raise NotInstalled("counting instructions needs valgrind, which is not installed "
+                                 "(your distribution's valgrind package; Debian: apt-get "
+                                 "install valgrind)")
 
 
 def _interval(a: list[float], b: list[float]) -> Interval:

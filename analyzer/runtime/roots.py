@@ -244,7 +244,9 @@ def _require_privileges() -> None:
                              "afterwards does not need root")
     for needed in ("debootstrap", "unshare", "chroot"):
         if shutil.which(needed) is None:
-            raise NotInstalled(f"{needed} is not installed (apt-get install debootstrap "
+            raise NotInstalled(f"{needed} is not installed (a Debian root needs debootstrap, "
+                               "unshare and chroot: your distribution's debootstrap, util-linux "
+                               "and coreutils packages; Debian: apt-get install debootstrap "
                                "util-linux coreutils)")
 
 
@@ -453,7 +455,8 @@ def bwrap_argv(root: Path, argv: list[str], binds: tuple[str, ...] = (),
     compiles and runs use :mod:`analyzer.sandbox.runner` instead (same view, plus the rest)."""
     bwrap = shutil.which("bwrap")
     if bwrap is None:
-        raise NotInstalled("bwrap is not installed: apt-get install bubblewrap")
+        raise NotInstalled("bwrap is not installed (your distribution's bubblewrap package; "
+                           "Debian: apt-get install bubblewrap)")
     out = [bwrap, "--die-with-parent", "--tmpfs", "/"]
     for d in SYSTEM_DIRS:
         src = f"{root}{d}"

@@ -6,6 +6,14 @@ tree, or from a GCC release tarball. The C-family files (``common.opt``,
 ``c-family/c.opt``, ``analyzer/analyzer.opt``) are the default scope; warning
 options only found in other front ends' or targets' files are kept with
 ``c_family = False``.
+
+A compiler for another target (``gcc-12@aarch64-linux-gnu``: Debian builds its cross
+compilers from the same ``gcc-N-source``) is read from the same files with that
+target's own option files in scope too (:func:`target_scope`): its CPU's directory
+``config/<cpu>/`` and the files of its operating system, as GCC's ``config.gcc`` adds
+them (``extra_options``). Their warning options count as the C family's; the
+provenance names the files and the warning options found in them (GCC 12's
+aarch64, arm and riscv files hold none: such a compiler has its host release's flags).
 """
 from __future__ import annotations
 
@@ -30,6 +38,70 @@ log = logging.getLogger(__name__)
 C_FAMILY_FILES = ("common.opt", "c-family/c.opt", "c.opt", "analyzer/analyzer.opt")
 
 C_LANGUAGES = ("C", "ObjC", "C++", "ObjC++")
+
+#: the directory under ``gcc/config/`` a triple's architecture is built from
+#: (``config.gcc``'s ``cpu_type``) where it is not named as the architecture is
+CPU_DIRS = {
+    "aarch64_be": "aarch64", "arm64": "aarch64", "armeb": "arm", "x86_64": "i386",
+    "i386": "i386", "i486": "i386", "i586": "i386", "i686": "i386", "riscv32": "riscv",
+    "riscv64": "riscv", "powerpc": "rs6000", "powerpc64": "rs6000",
+    "powerpc64le": "rs6000", "powerpcle": "rs6000", "mips64": "mips", "mips64el": "mips",
+    "mipsel": "mips", "mipsisa32r6": "mips", "mipsisa64r6": "mips", "mipsisa64r6el": "mips",
+    "s390x": "s390", "sparc64": "sparc", "sparcv9": "sparc", "loongarch64": "loongarch",
+    "hppa": "pa", "hppa64": "pa", "sh4": "sh", "shle": "sh", "amdgcn": "gcn",
+    "xstormy16": "stormy16", "m68000": "m68k",
+}
+#: the option files of ``gcc/config/`` an operating system's targets add (``config.gcc``'s
+#: ``extra_options``), by a word of the triple; a file listed here belongs to that
+#: system only, also where it sits in a CPU's directory (``config/i386/mingw.opt``)
+OS_FILES = {
+    "linux": ("config/linux.opt", "config/gnu-user.opt", "config/linux-android.opt"),
+    "android": ("config/linux.opt", "config/gnu-user.opt", "config/linux-android.opt"),
+    "gnu": ("config/gnu-user.opt",),
+    "mingw": ("config/i386/cygming.opt", "config/i386/mingw.opt", "config/i386/mingw-w64.opt"),
+    "cygwin": ("config/i386/cygming.opt", "config/i386/cygwin.opt"),
+    "darwin": ("config/darwin.opt", "config/rs6000/darwin.opt"),
+    "aix": ("config/rs6000/aix64.opt",),
+    "freebsd": ("config/freebsd.opt",),
+    "netbsd": ("config/netbsd.opt", "config/netbsd-elf.opt"),
+    "openbsd": ("config/openbsd.opt",),
+    "dragonfly": ("config/dragonfly.opt",),
+    "solaris": ("config/sol2.opt",),
+    "vxworks": ("config/vxworks.opt", "config/arm/vxworks.opt"),
+    "rtems": ("config/rtems.opt",),
+    "hpux": ("config/hpux11.opt",),
+    "msdosdjgpp": ("config/i386/djgpp.opt",),
+    "nto": ("config/i386/nto.opt",),
+    "lynxos": ("config/lynx.opt",),
+    "vms": ("config/vms/vms.opt",),
+}
+#: the CPUs whose Linux targets read ``linux-android.opt`` too (config.gcc)
+ANDROID_CPUS = ("config/aarch64", "config/arm", "config/i386", "config/mips")
+
+
+def cpu_dir(target: str) -> str:
+    """``config/aarch64`` of ``aarch64-linux-gnu``, ``config/i386`` of ``x86_64-…``."""
+    arch = target.split("-", 1)[0]
+    return "config/" + CPU_DIRS.get(arch, arch)
+
+
+def target_scope(target: str, paths: list[str]) -> list[str]:
+    """Which of the option files ``paths`` (relative to ``gcc/``) a compiler for
+    ``target`` reads besides the C family's: the files of its CPU's directory (not
+    those of another operating system kept there), and its operating system's files.
+    An unknown or unsupported CPU is one clear error: this GCC does not build for it."""
+    words = set(re.split(r"[-_.]", target.lower()))
+    mine = {f for word, files in OS_FILES.items() for f in files
+            if word in words or any(w.startswith(word) for w in words)}
+    if cpu_dir(target) not in ANDROID_CPUS:
+        mine.discard("config/linux-android.opt")
+    others = {f for files in OS_FILES.values() for f in files} - mine
+    directory = cpu_dir(target) + "/"
+    in_dir = [p for p in paths if p.startswith(directory)]
+    if not in_dir:
+        raise BadInput(f"{target}: this GCC has no gcc/{directory[:-1]}/*.opt: it does not "
+                       "build for that target (or the triple's CPU is not one warnscope knows)")
+    return sorted({p for p in in_dir if p not in others} | (mine & set(paths)))
 
 
 def _wanted(relpath: str) -> bool:
@@ -228,6 +300,7 @@ def load_gcc(compiler: str, source: str | None = None, suite: str | None = None,
     found = data.version.split(".")
     if found[0] != major or (cid.minor is not None and found[1] != str(cid.minor)):
         name = f"gcc-{found[0]}" if int(found[0]) >= 5 else f"gcc-{found[0]}.{found[1]}"
+        name += f"@{cid.target}" if cid.target else ""
         raise BadInput(f"{provenance}: this is GCC {data.version}, not {compiler} "
                        f"(ingest it as {name})")
     data.set_package(candidate)
@@ -275,7 +348,13 @@ def _require_complete(files: list[OptFile], root: str) -> None:
 
 def build(files: list[OptFile], compiler: str, version: str, source_kind: str,
           provenance: str) -> CompilerData:
-    """Turn parsed files into flags and edges."""
+    """Turn parsed files into flags and edges; for a compiler of another target
+    (``gcc-12@aarch64-linux-gnu``) with that target's option files in scope."""
+    target = _target_of(compiler)
+    scope = set(C_FAMILY_FILES)
+    if target:
+        own = target_scope(target, [f.path for f in files])
+        scope |= set(own)
     options = merge(files)
     languages = {lang for f in files for lang in f.languages}
     enums: dict[str, list[tuple[str, str]]] = {}
@@ -290,7 +369,7 @@ def build(files: list[OptFile], compiler: str, version: str, source_kind: str,
     # before Alias() (4.6) an alias was said in its help text, and made in C code
     synonyms = not any(opt_args("Alias", o.props) is not None for o in options.values())
     flags = [
-        _flag(opt, languages, enums, canonical, synonyms)
+        _flag(opt, languages, enums, canonical, synonyms, scope)
         for opt in sorted(warnings.values(), key=lambda o: o.name)
     ]
     for f in flags:
@@ -302,8 +381,23 @@ def build(files: list[OptFile], compiler: str, version: str, source_kind: str,
             edges.extend(_edges(opt, rec.props, options, var_of, rec.path, rec.line))
     # a tree without EnabledBy (before 4.8) gives no edges: CompilerData.members_in_code
     # then says -Wall's members were decided in C code, rather than an empty tree
+    if target:
+        found = sorted(f.name for f in flags
+                       if any(p in own for p in f.origin.split()))
+        provenance = (f"{provenance}, for {target} (its option files {', '.join(own)}: "
+                      + (f"{len(found)} warning options, {', '.join(found)})" if found
+                         else "no warning option)"))
     return CompilerData(compiler=compiler, family="gcc", version=version,
                         source_kind=source_kind, source=provenance, flags=flags, edges=edges)
+
+
+def _target_of(compiler: str) -> str:
+    """The target of a compiler id (``aarch64-linux-gnu``), '' for the host's or a name
+    that is not an id."""
+    try:
+        return CompilerId.parse(compiler).target
+    except ValueError:
+        return ""
 
 
 def _require_warning_names(flag: Flag, opt: Option) -> None:
@@ -369,7 +463,8 @@ def _enum_name(name: str) -> str:
 
 
 def _flag(opt: Option, languages: set[str], enums: dict[str, list[tuple[str, str]]],
-          canonical: dict[str, str], synonyms: bool = False) -> Flag:
+          canonical: dict[str, str], synonyms: bool = False,
+          scope: set[str] | frozenset[str] = frozenset(C_FAMILY_FILES)) -> Flag:
     props = opt.props
     display, _, description = opt.help.partition("\t") if "\t" in opt.help else ("", "", opt.help)
     takes_argument = any(has_flag(p, props) for p in ("Joined", "JoinedOrMissing", "Separate"))
@@ -407,7 +502,7 @@ def _flag(opt: Option, languages: set[str], enums: dict[str, list[tuple[str, str
             alias_negative = _dash(target) + negarg
 
     default = _default(var, init, takes_argument, enum, enums)
-    c_family = any(f in C_FAMILY_FILES for f in opt.files)
+    c_family = any(f in scope for f in opt.files)
     facts = GccFacts(
         var=var.split(",")[0].strip() if var else None,
         # Var(v, val): the option is on when v == val

@@ -31,15 +31,27 @@ def load(compiler: str, source: str | None = None, suite: str | None = None,
 
     ``sha256``: the SHA-256 a tarball given as ``source`` must have (checked before it
     is read).
+
+    A compiler for another target (``gcc-12@aarch64-linux-gnu``) gets the data of its
+    release read for that target: GCC's option files with the target's own files in
+    scope (:func:`flagdb.gcc_ingest.target_scope`); clang's tables as they are, since one
+    clang binary holds every target's diagnostics. Either way the entry is stored under
+    the cross id, its provenance saying for which target it was read.
     """
-    family = CompilerId.of(compiler).data_family
-    if family == "gcc":
+    cid = CompilerId.of(compiler)
+    if cid.data_family == "gcc":
         from flagdb.gcc_ingest import load_gcc
 
-        return load_gcc(compiler, source, suite, sha256)
+        return load_gcc(str(cid), source, suite, sha256)
     from flagdb.clang_ingest import load_clang
 
-    return load_clang(compiler, source, suite, sha256)
+    if not cid.target:
+        return load_clang(str(cid), source, suite, sha256)
+    data = load_clang(str(cid.host), source, suite, sha256)
+    data.compiler = str(cid)
+    data.source += (f", for {cid.target} (clang's diagnostic tables are one for every "
+                    "target)")
+    return data
 
 
 def ingest(conn: sqlite3.Connection, compiler: str, source: str | None = None,

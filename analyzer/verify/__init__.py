@@ -11,6 +11,8 @@ code) carries its reason; one without a reason is a real disagreement and makes
 """
 from __future__ import annotations
 
+import re
+
 from warnscope.errors import NotInstalled
 from analyzer.verify.report import VerifyReport
 
@@ -19,7 +21,8 @@ def run(data) -> VerifyReport:
     """Verify one compiler's entry with every oracle available for its family.
 
     GCC: ``-Q --help=warnings`` always, plus the warnscope GCC plugin's exact view
-    where the plugin is built. clang: diagtool, ``--print-diagnostic-options`` and
+    where the plugin is built (a host GCC); an entry read from the binary's listings
+    is compared with them again (:mod:`analyzer.verify.listing`). clang: diagtool, ``--print-diagnostic-options`` and
     the acceptance probe.
     """
     from analyzer.verify.package import check_package
@@ -30,13 +33,23 @@ def run(data) -> VerifyReport:
     names.require_stored(data.compiler, names.data_names(data))
     if data.family == "gcc":
         from analyzer.verify.gcc_q import binary_for, verify_gcc
+        from analyzer.verify.listing import is_listing_entry, verify_gcc_listing
 
+        tc = binary_for(data)
+        if is_listing_entry(data):
+            # read from the binary's listings: compared with them again (the plugin's
+            # exact view would report every edge -Q cannot show)
+            report = verify_gcc_listing(data, tc)
+            report.binary = tc.c_driver
+            return report
         report = verify_gcc(data)
-        check_package(report, data, binary_for(data))
+        report.binary = tc.c_driver
+        check_package(report, data, tc)
         from analyzer.gccplugin.binary import plugin_available
         from analyzer.verify.plugin import verify_with_plugin
 
-        if plugin_available(data.compiler):
+        # the plugin is built for a host GCC named gcc-N (not a cross or an old one)
+        if re.fullmatch(r"gcc-[0-9]+", data.compiler) and plugin_available(data.compiler):
             counts: dict[str, int] = {}
             findings = verify_with_plugin(data, counts)
             # One total: the defaults of every option with a state, and the members of
@@ -52,5 +65,6 @@ def run(data) -> VerifyReport:
         tc = resolve(data.compiler)
     except NotInstalled:
         return report  # no binary: the tools' checks said so already
+    report.binary = tc.c_driver
     check_package(report, data, tc)
     return report

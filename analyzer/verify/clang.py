@@ -26,6 +26,7 @@ import shutil
 from dataclasses import dataclass
 
 from flagdb.clang_ingest import major_of
+from flagdb.listing import parse_tree
 from warnscope import tool
 from warnscope.errors import BadInput, NotInstalled
 from flagdb.model import CompilerData, Flag
@@ -36,8 +37,6 @@ from analyzer.verify.report import Finding, VerifyReport
 #: ``-Wframe-larger-than=`` as its own option ``-Wframe-larger-than=<bytes>`` and fails
 #: without a value, which would stop the whole batch.
 PROBE_SKIP = {"frame-larger-than", "frame-larger-than="}
-_COLOURS = {"32": "green", "31": "red", "33": "yellow"}
-_TREE_LINE = re.compile(r"^(?:\x1b\[0m)?( *)\x1b\[0;(3\d)m(-W\S*)\s*$")
 #: seconds one diagtool listing or clang run may take
 TOOL_TIMEOUT = 120
 _UNKNOWN = re.compile(r"unknown (?:warning|remark) option '([^']+)'")
@@ -113,25 +112,6 @@ def _named(argv: list[str]) -> str:
     if "--" in argv and os.path.basename(argv[0]) == "bwrap":
         argv = argv[argv.index("--") + 1:]
     return tool.shown(argv)
-
-
-def parse_tree(text: str) -> tuple[dict[str, str], set[tuple[str, str]]]:
-    """(group → colour, {(parent, child)}) from coloured ``diagtool tree`` output."""
-    colours: dict[str, str] = {}
-    edges: set[tuple[str, str]] = set()
-    stack: list[str] = []
-    for line in text.splitlines():
-        m = _TREE_LINE.match(line)
-        if not m:
-            continue
-        depth = len(m.group(1)) // 2
-        name = m.group(3)[2:]
-        colours[name] = _COLOURS.get(m.group(2), m.group(2))
-        del stack[depth:]
-        if stack:
-            edges.add((stack[-1], name))
-        stack.append(name)
-    return colours, edges
 
 
 def _check_tree(report: VerifyReport, major: int, groups: dict[str, _Group]) -> None:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 import shlex
 import tempfile
+from contextlib import contextmanager
 from pathlib import Path
 
 from warnscope import tool
@@ -40,6 +41,9 @@ def binary_for(data: CompilerData) -> Toolchain:
     try:
         return resolve(data.compiler)
     except NotInstalled as exc:
+        if "@" in data.compiler:
+            raise NotInstalled(f"{data.compiler} is not installed: verification needs the "
+                               f"binary: {exc}") from None
         raise NotInstalled(
             f"{data.compiler} is not installed: verification needs the binary "
             f"(apt-get install {data.compiler}, or warnscope toolchain add {data.compiler}): "
@@ -49,20 +53,10 @@ def binary_for(data: CompilerData) -> Toolchain:
 def query(gcc: str | Toolchain, lang: str, flags: list[str]) -> dict[str, str]:
     """``-Q --help=warnings`` as {option name without its argument form: state text}.
     ``gcc``: a driver on PATH, or a Toolchain (run in its root if it has one)."""
-    driver = gcc if isinstance(gcc, str) else gcc.c_driver
-    cmd = [driver, *LANGS[lang], "-Q", "--help=warnings", *flags]
-    with tempfile.TemporaryDirectory() as tmp:
-        if LANGS[lang]:
-            # an empty input of our own: /dev/null is not to be trusted on a shared machine
-            empty = Path(tmp) / "empty.cc"
-            empty.write_text("")
-            cmd.insert(len(LANGS[lang]) + 1, str(empty))
-        wrap = (lambda a: a) if isinstance(gcc, str) else (lambda a: gcc.wrap(a, ro_binds=(tmp,)))
-        if LANGS[lang]:
-            cmd = _cxx_proper(cmd, wrap) or cmd
-        proc = tool.run(wrap(cmd), timeout=QUERY_TIMEOUT, what=tool.shown(cmd))
+    with lister(gcc) as ask:
+        text = ask(lang, flags)
     states: dict[str, str] = {}
-    for line in proc.stdout.splitlines():
+    for line in text.splitlines():
         if not line.startswith("  -"):
             continue
         head, _, state = line.strip().partition("\t")
@@ -70,8 +64,39 @@ def query(gcc: str | Toolchain, lang: str, flags: list[str]) -> dict[str, str]:
         if m:
             states[m.group(1)] = state.strip()
     if not states:
-        raise ToolFailed(f"{tool.shown(cmd)} printed no options")
+        raise ToolFailed(f"{(gcc if isinstance(gcc, str) else gcc.c_driver)} -Q "
+                         "--help=warnings printed no options")
     return states
+
+
+@contextmanager
+def lister(gcc: str | Toolchain):
+    """``ask(lang, flags)``: the text of ``-Q --help=warnings`` of ``gcc`` for ``lang``
+    (``C``, ``C++``) after ``flags``, asked as often as needed: the C++ command (an empty
+    input of our own, the compiler proper where the driver does not run it) is made
+    once."""
+    with tempfile.TemporaryDirectory() as tmp:
+        empty = Path(tmp) / "empty.cc"
+        empty.write_text("")
+        wrap = (lambda a: a) if isinstance(gcc, str) else (lambda a: gcc.wrap(a, ro_binds=(tmp,)))
+        driver = gcc if isinstance(gcc, str) else gcc.c_driver
+        heads: dict[str, list[str]] = {}
+
+        def head(lang: str) -> list[str]:
+            if lang not in heads:
+                cmd = [driver, *LANGS[lang], "-Q", "--help=warnings"]
+                if LANGS[lang]:
+                    # an empty input of our own: /dev/null is not to be trusted on a shared machine
+                    cmd.insert(len(LANGS[lang]) + 1, str(empty))
+                    cmd = _cxx_proper(cmd, wrap) or cmd
+                heads[lang] = cmd
+            return heads[lang]
+
+        def ask(lang: str, flags: list[str]) -> str:
+            cmd = [*head(lang), *flags]
+            return tool.run(wrap(cmd), timeout=QUERY_TIMEOUT, what=tool.shown(cmd)).stdout
+
+        yield ask
 
 
 def _cxx_proper(cmd: list[str], wrap) -> list[str] | None:
@@ -337,8 +362,10 @@ def verify_gcc(data: CompilerData) -> VerifyReport:
 
 
 def absent_from_binary(f: Flag) -> str | None:
-    """Why an option of the files may rightly be missing from a binary's warning list."""
-    if f.origin and all(o.startswith("config/") for o in f.origin.split()):
+    """Why an option of the files may rightly be missing from a binary's warning list.
+    An option of a target's own files (in the entry's scope: ``c_family``, as for
+    ``gcc-12@aarch64-linux-gnu``'s config/aarch64) is built in, so not among them."""
+    if f.origin and not f.c_family and all(o.startswith("config/") for o in f.origin.split()):
         return f"option of another target ({f.origin}): not built into this compiler"
     if f.gcc.unlisted:
         return ("no Warning property in its record: GCC accepts it as a warning switch, "

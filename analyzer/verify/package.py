@@ -15,6 +15,8 @@ equal versions mean the same sources. The check says which is which:
 """
 from __future__ import annotations
 
+import os
+
 from warnscope import tool
 from warnscope.errors import NotInstalled
 from flagdb.model import CompilerData
@@ -29,15 +31,31 @@ def upstream(debian_version: str) -> str:
 
 
 def binary_package(tc: Toolchain) -> tuple[str | None, str]:
-    """(Debian version of the binary's package, where it is installed)."""
+    """(Debian version of the binary's package, where it is installed). The package is
+    the one that owns the driver (``gcc-12-aarch64-linux-gnu`` for
+    ``aarch64-linux-gnu-gcc-12``; a binary no package owns has none), else the id's."""
     if tc.root is not None:
         return tc.package, f"the {tc.suite} root"
     try:
-        proc = tool.run(["dpkg-query", "-W", "-f", "${Version}", tc.name], timeout=30,
+        package = owner(tc.c_driver) or (None if "@" in tc.name else tc.name)
+        if package is None:
+            return None, "the host"
+        proc = tool.run(["dpkg-query", "-W", "-f", "${Version}", package], timeout=30,
                         check=False)
     except NotInstalled:
         return None, "the host (no dpkg-query)"
     return (proc.stdout.strip() or None) if proc.returncode == 0 else None, "the host"
+
+
+def owner(path: str) -> str | None:
+    """The Debian package that installed the file ``path`` (or what it links to), or None."""
+    for candidate in dict.fromkeys((os.path.realpath(path), path)):
+        proc = tool.run(["dpkg-query", "-S", candidate], timeout=30, check=False)
+        for line in proc.stdout.splitlines() if proc.returncode == 0 else []:
+            package, sep, where = line.partition(": ")
+            if sep and where.strip() == candidate and not line.startswith("diversion"):
+                return package.split(":")[0].split(",")[0].strip() or None
+    return None
 
 
 def check_package(report: VerifyReport, data: CompilerData, tc: Toolchain) -> None:
@@ -55,6 +73,8 @@ def check_package(report: VerifyReport, data: CompilerData, tc: Toolchain) -> No
     if theirs == data.debian_version:
         return
     actual = f"{tc.name} {theirs} in {where}"
+    if tc.target:
+        actual = f"{tc.name} ({os.path.basename(tc.c_driver)}) {theirs} in {where}"
     reason = None
     if upstream(theirs) == upstream(data.debian_version):
         reason = (f"another Debian revision of upstream {upstream(theirs)}: the same option "

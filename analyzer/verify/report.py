@@ -27,6 +27,8 @@ class VerifyReport:
     #: check name -> number of flags compared by it
     compared: dict[str, int] = field(default_factory=dict)
     findings: list[Finding] = field(default_factory=list)
+    #: the binary asked (``/usr/bin/aarch64-linux-gnu-gcc-12``); '' where none was
+    binary: str = ""
 
     @property
     def unexplained(self) -> list[Finding]:
@@ -38,7 +40,7 @@ class VerifyReport:
 
     def verdict(self) -> Verdict:
         """``flags verify --json``: the report with whether it is clean."""
-        return Verdict(self.compiler, self.ok, self.compared, self.findings)
+        return Verdict(self.compiler, self.ok, self.compared, self.findings, self.binary)
 
 
 @dataclass
@@ -50,3 +52,5 @@ class Verdict:
     ok: bool
     compared: dict[str, int]
     findings: list[Finding]
+    #: the binary asked
+    binary: str = ""

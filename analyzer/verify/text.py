@@ -8,7 +8,8 @@ from analyzer.verify.report import VerifyReport
 def render(report: VerifyReport, all_findings: bool) -> str:
     """``flags verify``: what was compared, the unexplained differences (all of them
     with ``all_findings``), the explained ones counted by reason."""
-    lines = [f"{report.compiler}: compared "
+    asked = f" ({report.binary})" if report.binary else ""
+    lines = [f"{report.compiler}{asked}: compared "
              + ", ".join(f"{k} {v}" for k, v in report.compared.items())]
     explained = [f for f in report.findings if f.reason]
     lines.append(f"{len(explained)} differences explained by rule, "

@@ -77,35 +77,63 @@ def flags() -> None:
                                 "source tree or tarball (cfe-X.src, llvm-project-X.src, a "
                                 "checkout) or a dir of clang .inc files.")
 @click.option("--sha256", help="The SHA-256 the --source tarball must have (checked first).")
-@click.option("--from-binary", is_flag=True, help="Build the entry from the GCC binary (plugin).")
+@click.option("--from-binary", is_flag=True,
+              help="Build the entry from the compiler binary itself: a GCC through the "
+                   "warnscope plugin where it can be had, else (and for clang) from the "
+                   "binary's own listings (-Q --help=warnings; diagtool, "
+                   "--print-diagnostic-options).")
+@click.option("--no-plugin", is_flag=True,
+              help="With --from-binary: read only the binary's listings, not the GCC plugin.")
 @click.option("--force", is_flag=True, help="Replace a stored entry even by one with far fewer flags.")
 @click.option("--suite", type=click.Choice(SUITES),
               help="Take the Debian package from this suite (default: the host's suite if it "
                    "has one, else the newest version).")
 @click.pass_context
-def ingest(ctx, compilers, source, sha256, from_binary, force, suite) -> None:
+def ingest(ctx, compilers, source, sha256, from_binary, no_plugin, force, suite) -> None:
     """Ingest COMPILERS (gcc-9 … gcc-16, clang-9 … clang-23) into the database, from
     Debian's gcc-N-source / libclang-N-dev in whichever suite has it; older ones
-    (gcc-4.4, clang-3.8) and Apple's clang (apple-clang-10.0) from --source."""
+    (gcc-4.4, clang-3.8) and Apple's clang (apple-clang-10.0) from --source.
+
+    A compiler may be named as you have it: gcc, cc, a path, a cross driver
+    (aarch64-linux-gnu-gcc-12, stored as gcc-12@aarch64-linux-gnu: its release's data
+    read with that target's option files), or its id."""
     if suite and (source or from_binary):
         raise BadInput("--suite picks a Debian package: not with --source or --from-binary")
+    if no_plugin and not from_binary:
+        raise BadInput("--no-plugin chooses a route of --from-binary: give --from-binary too")
     if source and len(compilers) > 1:
         raise BadInput(f"--source holds one compiler's data: give one compiler with it, "
                              f"not {len(compilers)} ({' '.join(compilers)})")
-    conn = None  # opened after the first parse: a failed parse never touches --db
-    for compiler in compilers:
-        if from_binary:
-            if CompilerId.of(compiler).family != "gcc":
-                raise BadInput("--from-binary needs a GCC (it uses the warnscope GCC plugin)")
-            from analyzer.gccplugin.binary import ingest as ingest_binary
+    from analyzer.runtime import toolchain
 
-            data = ingest_binary(compiler)
+    named = [(name, toolchain.canonical(name)) for name in compilers]
+    conn = None  # opened after the first parse: a failed parse never touches --db
+    for name, compiler in named:
+        if from_binary:
+            data = _from_binary(name, compiler, no_plugin)
         else:
             data = load_compiler(compiler, source, suite, sha256)
         conn = conn or _conn(ctx, write=True)
         status = store_data(conn, data, force)
         echo(f"{compiler}: {status} ({data.version}, {len(data.flags)} flags, "
              f"{len(data.edges)} edges; from {data.source})")
+
+
+def _from_binary(name: str, compiler: str, no_plugin: bool):
+    """The entry of the binary ``name`` (id ``compiler``): through the GCC plugin where
+    it can be had for a host GCC, else from the binary's listings."""
+    import re
+
+    from analyzer.runtime.toolchain import resolve
+    from analyzer.verify import listing
+
+    tc = resolve(name)
+    if tc.family == "gcc" and not no_plugin and re.fullmatch(r"gcc-[0-9]+", compiler):
+        from analyzer.gccplugin.binary import ingest as ingest_binary, plugin_available
+
+        if plugin_available(compiler):
+            return ingest_binary(compiler)
+    return listing.ingest(tc)
 
 
 @flags.command()
@@ -290,10 +318,12 @@ def export(ctx, compiler, fmt) -> None:
 @click.pass_context
 def verify(ctx, compiler, all_findings, as_json) -> None:
     """Check the database entry of COMPILER against the compiler binary (exit 1 on
-    anything unexplained)."""
+    anything unexplained). COMPILER may be named as you have it (gcc, a path, a cross
+    driver such as aarch64-linux-gnu-gcc-12) or by its id."""
+    from analyzer.runtime.toolchain import canonical
     from analyzer.verify import run as run_verify, text as verify_text
 
-    data = store.load(_conn(ctx), compiler)
+    data = store.load(_conn(ctx), canonical(compiler))
     report = run_verify(data)
     _emit(report.verdict(), as_json, verify_text.render(report, all_findings))
     if not report.ok:

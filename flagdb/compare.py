@@ -121,14 +121,29 @@ def versions(rows: list[store.CompilerRow], available: Mapping[str, list] | None
     return sorted(out.values(), key=lambda v: sort_key(v.name))
 
 
+def is_host(name: str) -> bool:
+    """Is ``name`` a release for the host's target (not ``gcc-12@aarch64-linux-gnu``)?
+    Only those make a family's history: a cross compiler of version N is that release
+    built for another target, not the version after N."""
+    try:
+        return not CompilerId.parse(name).target
+    except ValueError:
+        return True
+
+
 def since(conn: sqlite3.Connection, compiler: str | None = None) -> list[SinceResult]:
     """What ``compiler`` (or every ingested version) introduced, removed, moved into or
     out of -Wall/-Wextra, and whose default changed, relative to the previous ingested
-    version of the same family (ordered by major). C-family flags only, as ``diff``."""
+    version of the same family (ordered by major). C-family flags only, as ``diff``.
+
+    The releases are the host's; a compiler for another target is compared with its
+    host release beside it (``SinceResult.target``), after them."""
     rows = store.compilers(conn)
     if compiler is not None:
         store.compiler_row(conn, compiler)  # the error naming what is ingested
     wanted = [r for r in rows if compiler is None or r.name == compiler]
+    wanted.sort(key=lambda r: not is_host(r.name))
+    hosts = [r for r in rows if is_host(r.name)]
     loaded: dict[str, CompilerData] = {}
 
     def data(name: str) -> CompilerData:
@@ -138,8 +153,19 @@ def since(conn: sqlite3.Connection, compiler: str | None = None) -> list[SinceRe
 
     out = []
     for row in wanted:
-        line = CompilerId.parse(row.name).family   # Apple's clang: a line of its own
-        family = [r for r in rows if CompilerId.parse(r.name).family == line]
+        cid = CompilerId.parse(row.name)
+        if cid.target:
+            host = next((r for r in hosts if r.name == str(cid.host)), None)
+            if host is None:
+                out.append(SinceResult(compiler=row.name, version=row.version, previous=None,
+                                       previous_version=None, target=cid.target))
+            else:
+                result = _since(data(host.name), data(row.name))
+                result.target = cid.target
+                out.append(result)
+            continue
+        line = cid.family   # Apple's clang: a line of its own
+        family = [r for r in hosts if CompilerId.parse(r.name).family == line]
         position = [r.name for r in family].index(row.name)
         if position == 0:
             out.append(SinceResult(compiler=row.name, version=row.version, previous=None,
@@ -187,7 +213,8 @@ def history(conn: sqlite3.Connection, typed: str) -> list[HistoryEntry]:
     entries = histories(conn, [typed])[typed]
     if entries and not any(e.present for e in entries):
         raise _no_such_flag(conn, typed, [e.compiler for e in entries])
-    return entries
+    # the releases first, then the compilers for other targets (not releases of their own)
+    return sorted(entries, key=lambda e: not is_host(e.compiler))
 
 
 def versions_having(conn: sqlite3.Connection, typed: str) -> list[CompilerData]:
@@ -212,7 +239,8 @@ def _closest(conn: sqlite3.Connection, typed: str) -> str | None:
     """The flag closest to ``typed`` in the newest ingested version of each family."""
     newest: dict[str, str] = {}
     for row in store.compilers(conn):  # oldest first: the last of a family is its newest
-        newest[CompilerId.parse(row.name).family] = row.name
+        if is_host(row.name):
+            newest[CompilerId.parse(row.name).family] = row.name
     hints = [Index(store.load(conn, name, with_messages=False)).suggest(typed)
              for name in newest.values()]
     return next((h for h in hints if h), None)
@@ -220,10 +248,12 @@ def _closest(conn: sqlite3.Connection, typed: str) -> str | None:
 
 def spans(entries: list[HistoryEntry]) -> list[Span]:
     """Per family, in the order of ``entries`` (a :func:`history`, oldest version first):
-    where the name first appeared and, if it is gone from the newest, where it was last."""
+    where the name first appeared and, if it is gone from the newest, where it was last.
+    Over the host's releases only: a compiler for another target is no release."""
     by_family: dict[str, list[HistoryEntry]] = {}
     for e in entries:
-        by_family.setdefault(CompilerId.parse(e.compiler).family, []).append(e)
+        if is_host(e.compiler):
+            by_family.setdefault(CompilerId.parse(e.compiler).family, []).append(e)
     out = []
     for family, mine in by_family.items():
         present = [e.compiler for e in mine if e.present]

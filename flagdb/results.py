@@ -284,7 +284,11 @@ class DefaultChange:
 @dataclass
 class SinceResult:
     """``flags since``: what a version changed relative to the previous ingested version
-    of its family (``previous`` None: the first one ingested, nothing to compare)."""
+    of its family (``previous`` None: the first one ingested, nothing to compare).
+
+    A compiler for another target (``gcc-12@aarch64-linux-gnu``) is no release of its own:
+    its ``target`` is set, and ``previous`` is its host release (``gcc-12``, None when
+    that is not ingested), compared beside it rather than before it."""
 
     compiler: str
     version: str
@@ -297,6 +301,8 @@ class SinceResult:
     joined_wextra: list[str] = field(default_factory=list)
     left_wextra: list[str] = field(default_factory=list)
     default_changed: list[DefaultChange] = field(default_factory=list)
+    #: the target of a cross compiler ('' for a release of the host's)
+    target: str = ""
 
 
 class CheckStatus(str, enum.Enum):

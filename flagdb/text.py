@@ -8,7 +8,7 @@ is that family's text (:func:`analyzer.warnings.text.flag_show`, ``flag_history`
 from __future__ import annotations
 
 from flagdb.closure import Index
-from flagdb.compare import spans
+from flagdb.compare import is_host, spans
 from flagdb.describe import describe_change
 from flagdb.views import tree_of
 from flagdb.model import CompilerData
@@ -91,6 +91,10 @@ def tree(node: TreeNode, depth: int = 0) -> list[str]:
 
 def diff(result: DiffResult) -> str:
     old, new = result.old, result.new
+    if not (result.added or result.removed or result.changed):
+        return (f"{old} and {new}: no difference{_targets(old, new)}: the same "
+                f"{len(result.in_both)} flags, alike in every attribute compared (default, "
+                "-Wall, -Wextra, languages, aliases, arguments, help)")
     if result.cross_family:
         lines = [f"{old} vs {new}: {len(result.in_both)} names in both, {len(result.changed)} of "
                  f"them differ; {len(result.removed)} only in {old}, "
@@ -107,31 +111,68 @@ def diff(result: DiffResult) -> str:
     return "\n".join(lines)
 
 
+def _targets(old: str, new: str) -> str:
+    """`` (one release, two targets)`` where ``old`` and ``new`` are one release for two
+    targets (``gcc-12``, ``gcc-12@aarch64-linux-gnu``), else ''."""
+    try:
+        a, b = CompilerId.parse(old), CompilerId.parse(new)
+    except ValueError:
+        return ""
+    return " (one release, two targets)" if a.host == b.host and a.target != b.target else ""
+
+
+def _history_row(r: HistoryEntry, width: int = 10) -> str:
+    if not r.present:
+        return f"{r.compiler:{width}} {r.version:10} absent"
+    bits = [f"default {r.default}"]
+    if r.in_wall:
+        bits.append("in -Wall")
+    if r.in_wextra:
+        bits.append("in -Wextra")
+    if r.alias_of:
+        bits.append(f"alias of {r.alias_of}")
+    if r.aliases:
+        bits.append("aliases " + " ".join(r.aliases))
+    if r.ignored:
+        bits.append("no-op")
+    return f"{r.compiler:{width}} {r.version:10} " + ", ".join(bits)
+
+
+#: what a history row says of a flag, compared between a cross compiler and its release
+_ROW_FACTS = ("present", "default", "in_wall", "in_wextra", "alias_of", "aliases", "ignored",
+              "removed")
+
+
 def history(rows: list[HistoryEntry]) -> str:
-    lines = []
-    for r in rows:
-        if not r.present:
-            lines.append(f"{r.compiler:10} {r.version:10} absent")
-            continue
-        bits = [f"default {r.default}"]
-        if r.in_wall:
-            bits.append("in -Wall")
-        if r.in_wextra:
-            bits.append("in -Wextra")
-        if r.alias_of:
-            bits.append(f"alias of {r.alias_of}")
-        if r.aliases:
-            bits.append("aliases " + " ".join(r.aliases))
-        if r.ignored:
-            bits.append("no-op")
-        lines.append(f"{r.compiler:10} {r.version:10} " + ", ".join(bits))
-    if not lines:
+    """``flags history``: a row per release, then where the flag's history starts and
+    ends per family; compilers for other targets after that, apart (each is its
+    release built for another target, not a release of its own), each said to be as
+    its release or not."""
+    hosts = [r for r in rows if is_host(r.compiler)]
+    others = [r for r in rows if not is_host(r.compiler)]
+    lines = [_history_row(r) for r in hosts]
+    if not rows:
         return "(no compiler ingested yet)"
     found = {s.family: s for s in spans(rows)}
-    families = dict.fromkeys(CompilerId.parse(r.compiler).family for r in rows)
+    families = dict.fromkeys(CompilerId.parse(r.compiler).family for r in hosts)
     for family in families:
         s = found.get(family)
         lines.append(f"{family}: " + ("in no ingested version" if s is None else s.text))
+    if others:
+        lines.append("other targets (a release built for another target, not a release of "
+                     "its own):")
+        by_name = {r.compiler: r for r in hosts}
+        width = max(len(r.compiler) for r in others)
+        for r in others:
+            host = str(CompilerId.parse(r.compiler).host)
+            mine = by_name.get(host)
+            if mine is None:
+                note = f"{host} is not ingested"
+            elif all(getattr(mine, k) == getattr(r, k) for k in _ROW_FACTS):
+                note = f"as in {host}"
+            else:
+                note = f"unlike {host}: " + _history_row(mine).split(None, 2)[-1]
+            lines.append(f"  {_history_row(r, width)}  ({note})")
     return "\n".join(lines)
 
 
@@ -145,8 +186,9 @@ def versions(rows: list[VersionInfo]) -> str:
     """
     if not rows:
         return "(no compiler ingested yet)"
+    width = max([10, *(len(r.name) for r in rows)])
     if all(r.available is None and not r.upstream for r in rows):
-        return "\n".join(f"{r.name:10} {r.version:10} {r.flags:5} flags  {r.source_kind}: "
+        return "\n".join(f"{r.name:{width}} {r.version:10} {r.flags:5} flags  {r.source_kind}: "
                          f"{r.source}" + (f" ({r.suite})" if r.suite else "")
                          + f"; {r.c_family_flags} of them C-family" for r in rows)
     table = []
@@ -160,7 +202,7 @@ def versions(rows: list[VersionInfo]) -> str:
             stored = "not ingested"
         else:
             stored = f"ingested {r.version}, {r.flags} flags ({r.c_family_flags} C-family)"
-            if r.source_kind != "debian-package":
+            if r.source_kind != "debian-package" or not is_host(r.name):
                 stored += f", {r.source_kind}: {r.source}"
             elif r.current is False:
                 stored += f", from {r.debian_version}" + (f" ({r.suite})" if r.suite else "")
@@ -173,6 +215,24 @@ def since(results: list[SinceResult]) -> str:
     """``flags since``: per version, a summary line, then ``+``/``-`` flags and the moves."""
     lines = []
     for r in results:
+        if r.target:
+            host = str(CompilerId.parse(r.compiler).host)
+            head = f"{r.compiler} ({r.version}): {host} built for {r.target}, not a release of its own"
+            if r.previous is None:
+                lines.append(f"{head}; {host} is not ingested, so there is nothing to "
+                             f"compare it with (flags ingest {host})")
+                continue
+            if not (r.introduced or r.removed or r.joined_wall or r.left_wall
+                    or r.joined_wextra or r.left_wextra or r.default_changed):
+                lines.append(f"{head}: the same flags as {host}, nothing introduced, removed, "
+                             "moved or changed by default")
+                continue
+            lines.append(f"{head}; beside {host}: {len(r.introduced)} introduced, "
+                         f"{len(r.removed)} removed, {len(r.joined_wall)} joined -Wall, "
+                         f"{len(r.joined_wextra)} joined -Wextra, "
+                         f"{len(r.default_changed)} defaults changed")
+            lines += _since_details(r)
+            continue
         if r.previous is None:
             lines.append(f"{r.compiler} ({r.version}): the oldest {r.compiler.rpartition('-')[0]} "
                          "version ingested; the history starts here, so nothing is called new "
@@ -182,19 +242,26 @@ def since(results: list[SinceResult]) -> str:
                      f"{len(r.introduced)} introduced, {len(r.removed)} removed, "
                      f"{len(r.joined_wall)} joined -Wall, {len(r.joined_wextra)} joined -Wextra, "
                      f"{len(r.default_changed)} defaults changed")
-        for f in r.introduced:
-            marks = [m for m, on in (("in -Wall", f.in_wall), ("in -Wextra", f.in_wextra),
-                                     (f"default {f.default}", f.default not in ("off", "0")))
-                     if on]
-            lines.append(f"  + {f.name}" + (f"  [{', '.join(marks)}]" if marks else "")
-                         + (f"  {f.description}" if f.description else ""))
-        lines += [f"  - {name}" for name in r.removed]
-        for label, names in (("joined -Wall", r.joined_wall), ("left -Wall", r.left_wall),
-                             ("joined -Wextra", r.joined_wextra), ("left -Wextra", r.left_wextra)):
-            if names:
-                lines.append(f"  {label}: {' '.join(names)}")
-        lines += [f"  ~ {c.name}: default {c.old} -> {c.new}" for c in r.default_changed]
+        lines += _since_details(r)
     return "\n".join(lines) or "(no compiler ingested yet)"
+
+
+def _since_details(r: SinceResult) -> list[str]:
+    """The ``+``/``-`` flags and the moves of one :class:`SinceResult`."""
+    lines = []
+    for f in r.introduced:
+        marks = [m for m, on in (("in -Wall", f.in_wall), ("in -Wextra", f.in_wextra),
+                                 (f"default {f.default}", f.default not in ("off", "0")))
+                 if on]
+        lines.append(f"  + {f.name}" + (f"  [{', '.join(marks)}]" if marks else "")
+                     + (f"  {f.description}" if f.description else ""))
+    lines += [f"  - {name}" for name in r.removed]
+    for label, names in (("joined -Wall", r.joined_wall), ("left -Wall", r.left_wall),
+                         ("joined -Wextra", r.joined_wextra), ("left -Wextra", r.left_wextra)):
+        if names:
+            lines.append(f"  {label}: {' '.join(names)}")
+    lines += [f"  ~ {c.name}: default {c.old} -> {c.new}" for c in r.default_changed]
+    return lines
 
 
 def check_cell(r: CheckResult) -> str:

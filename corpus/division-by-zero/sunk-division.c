@@ -3,7 +3,7 @@
  * standard: C17 6.5.5p5
  * summary: a division by zero whose result is only used on the non-zero path; it may be moved there
  * ub: yes
- * note: executed as written, the division traps (SIGFPE on x86-64); the handler prints that and exits 0
+ * note: executed as written, the division traps (SIGFPE on x86-64); the handler prints that and exits 0; aarch64's sdiv and riscv64's div by zero do not trap (the quotient is 0 and -1), so the program goes on (sunk-division.ARCH.output); libgcc's __aeabi_idiv0 of 32-bit ARM raises SIGFPE as x86-64 does
  * ub-line: 27
  * twin: sunk-division.fixed.c
  */

@@ -3,7 +3,7 @@
  * standard: C++17 [expr.mul]/4
  * summary: LLONG_MIN / -1 in a helper; x86-64 idiv traps, a negation would wrap
  * ub: yes
- * note: executed as written, idiv traps (SIGFPE); the handler prints that and exits 0
+ * note: executed as written, idiv traps (SIGFPE); the handler prints that and exits 0; aarch64's sdiv and riscv64's div do not trap, nor does libgcc's __aeabi_ldivmod of 32-bit ARM: the quotient wraps to LLONG_MIN there (divide-long-long.ARCH.output)
  * ub-line: 24
  * twin: divide-long-long.fixed.cpp
  */

@@ -3,7 +3,7 @@
  * standard: C17 6.5.5p6
  * summary: INT_MIN / -1 overflows; x86-64 idiv traps, a negation would wrap
  * ub: yes
- * note: executed as written, idiv traps (SIGFPE); the handler prints that and exits 0
+ * note: executed as written, idiv traps (SIGFPE); the handler prints that and exits 0; aarch64's sdiv and riscv64's div do not trap, nor does libgcc's __aeabi_idiv of 32-bit ARM: the quotient wraps to INT_MIN there (divide.ARCH.output)
  * ub-line: 29
  * twin: divide.fixed.c
  */

@@ -3,7 +3,7 @@
  * standard: C17 6.5.5p6
  * summary: INT_MIN % -1 is undefined because INT_MIN / -1 is; x86-64 idiv traps, folding gives 0
  * ub: yes
- * note: executed as written, idiv traps (SIGFPE); the handler prints that and exits 0
+ * note: executed as written, idiv traps (SIGFPE); the handler prints that and exits 0; aarch64 and riscv64 do not trap, nor does libgcc's __aeabi_idivmod of 32-bit ARM: the remainder is 0 there (remainder.ARCH.output)
  * ub-line: 29
  * twin: remainder.fixed.c
  */

@@ -3,7 +3,8 @@
  * standard: C++17 [conv.fpint]/1
  * summary: converting NaN to int; x86-64 cvttsd2si returns INT_MIN
  * ub: yes
- * ub-line: 16
+ * note: ARM's vcvt and aarch64's fcvtzs give 0 for NaN, riscv64's fcvt.w.d gives INT_MAX (nan.ARCH.output)
+ * ub-line: 17
  * twin: nan.fixed.cpp
  */
 #include <cmath>

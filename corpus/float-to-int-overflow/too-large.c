@@ -3,7 +3,8 @@
  * standard: C17 6.3.1.4p1
  * summary: (int)1e10; x86-64 cvttsd2si returns the 'integer indefinite' value INT_MIN
  * ub: yes
- * ub-line: 16
+ * note: ARM, aarch64 and riscv64 saturate: INT_MAX (too-large.ARCH.output)
+ * ub-line: 17
  * twin: too-large.fixed.c
  */
 #include <stdio.h>

@@ -81,6 +81,27 @@ def test_every_ub_case_has_a_fixed_twin():
     assert not orphans
 
 
+#: the targets whose plain runs the bundled corpus's ``NAME.ARCH.output`` files record
+#: (gcc-12 of Debian's cross compilers under qemu-user; x86-64 is the plain output)
+MEASURED_ARCHES = {"aarch64", "arm", "riscv64"}
+
+
+def test_per_target_outputs_are_measured_differences_and_no_twin_has_one():
+    """A ``NAME.ARCH.output`` is for a target the corpus is measured on and says something
+    other than the plain outputs; a fixed twin has none, since a fix prints the same on
+    every target (tests/system/test_corpus_programs.py runs them there)."""
+    loaded = load(CORPUS)
+    assert loaded.notes == [] and loaded.refused == []
+    with_arch = [c for c in loaded.cases if c.expected_by_arch]
+    assert len(with_arch) >= 15
+    for case in with_arch:
+        assert not case.is_twin, f"{case.id}: a twin prints the same on every target"
+        assert set(case.expected_by_arch) <= MEASURED_ARCHES, case.id
+        for arch, outs in case.expected_by_arch.items():
+            assert outs and outs != case.expected, f"{case.id}: {arch} output same as the plain"
+            assert case.expected_on(arch) == outs and case.expected_on("") == case.expected
+
+
 @pytest.mark.parametrize("path", [p for p in programs() if ".fixed." not in p.name], ids=case_id)
 def test_ub_line_is_code(path):
     """``ub-line`` names lines of the program's code: not blank, not the metadata block,

@@ -38,6 +38,7 @@ from warnscope.compilers import CompilerId
 from warnscope.errors import BadInput
 
 from analyzer.advise import rules as rules_mod, store
+from analyzer.build import levels
 from analyzer.advise.catches import Fired, Scored, WarningScores
 from analyzer.advise.results import (Advice, BuildUsed, Cost, CostStatus, FileCount, Forced, OnAt, ORDER,
                                      PerCompiler, Prints, Row, UbCatch, UbSource, UbUsed, Verdict)
@@ -132,9 +133,11 @@ class Compiler:
 def load_compiler(conn: sqlite3.Connection, name: str, languages: list[str], index: Index | None = None
                   ) -> Compiler:
     """The compiler's flag data (not ingested: flagdb's one line naming the command that
-    ingests it; ``index``: loaded already) and its states at default, -Wall and -Wall -Wextra."""
+    ingests it; ``index``: loaded already) and its states at default, -Wall and -Wall -Wextra.
+    A compiler of another target without its own flag data is read with its host id's
+    (:func:`analyzer.build.levels.data_name`; the advice's notes say so)."""
     if index is None:
-        index = Index(flag_store.load(conn, name, with_messages=False))
+        index = Index(flag_store.load(conn, levels.data_name(conn, name), with_messages=False))
     data = index.data
     c = Compiler(name, index, languages)
     defaults = {f.name: ("1" if f.default == "on" else f.default) for f in data.flags
@@ -209,7 +212,7 @@ def advise(conn: sqlite3.Connection, project: str, languages: list[str], compile
                   UbSource.DETECTORS if scores is not None else UbSource.CHECKS),
         rows=rows, targets=[], forced=forced)
     advice.targets = targets(advice, by_name, list(add))
-    advice.notes = _notes(advice, builds, attributions)
+    advice.notes = _notes(advice, builds, attributions, by_name)
     return advice
 
 
@@ -401,9 +404,10 @@ def _build_trouble(c: Compiler, build: store.StoredBuild, names: frozenset[str])
 
 def _cost(name: str, attribution: store.StoredAttribution | None, compiler: str, project: str) -> Cost:
     if attribution is None:
-        recipe = not project.startswith(("local:", "ccdb:"))   # attribute takes a recipe
+        # attribute takes a recipe, and a compiler for the host's target
+        measurable = not project.startswith(("local:", "ccdb:")) and not CompilerId.parse(compiler).target
         return Cost(CostStatus.NONE, command=f"warnscope overhead attribute {project} --compiler {compiler}"
-                    if recipe else None)
+                    if measurable else None)
     r = attribution.result
     base = dict(attribution=attribution.id, metric=r.get("metric"), unit=r.get("unit"))
     off = sorted(x for x in r.get("off", []) if isinstance(x, (int, float)))
@@ -504,13 +508,17 @@ def targets(advice: Advice, comps: dict[str, Compiler], add: list[str]) -> list[
                 if lang in _known_languages(c, flag) and flag not in mine:
                     mine.append(flag)
             flags[lang] = mine
-        out.append(Target(compiler=name, family=cid.family, major=cid.major, flags=flags))
+        out.append(Target(compiler=name, family=cid.family, major=cid.major, flags=flags, target=cid.target))
     return out
 
 
 def _notes(advice: Advice, builds: dict[str, store.StoredBuild],
-           attributions: dict[str, store.StoredAttribution]) -> list[str]:
+           attributions: dict[str, store.StoredAttribution], comps: dict[str, Compiler] | None = None) -> list[str]:
     notes = []
+    for name, c in (comps or {}).items():
+        if c.index.data.compiler != name:
+            notes.append(levels.borrowed_note(name, c.index.data.compiler,
+                                              "what it knows and has on at each level is read"))
     for b in advice.builds:
         if b.status != "ok":
             notes.append(f"{b.compiler}'s build at all failed ({b.error}): its diagnostics up to the failure "
@@ -540,13 +548,17 @@ def _notes(advice: Advice, builds: dict[str, store.StoredBuild],
             notes.append(f"{advice.ub.twins} of the corpus's {advice.ub.cases} UB cases have a fixed twin: false "
                          f"alarms are counted on those and on its {advice.ub.controls} control programs")
     unmeasured = [c for c in advice.compilers if c not in attributions]
+    measurable = [c for c in unmeasured if not CompilerId.parse(c).target]
     if unmeasured and advice.project.startswith(("local:", "ccdb:")):
         notes.append(f"no overhead attribution of {advice.project}: costs are unknown (overhead attribute "
                      "measures a recipe's project)")
-    elif unmeasured:
+    elif measurable:
         notes.append(f"no overhead attribution of {advice.project} with {', '.join(unmeasured)}: costs are "
                      f"unknown (warnscope overhead attribute {advice.project} --compiler "
-                     f"{unmeasured[0]} measures one)")
+                     f"{measurable[0]} measures one)")
+    elif unmeasured:
+        notes.append(f"no overhead attribution of {advice.project} with {', '.join(unmeasured)}: costs are "
+                     "unknown (overhead attribute measures compilers for the host's target)")
     for f in advice.forced:
         if not f.known:
             notes.append(f"--add {f.flag}: {f.compiler} does not know it: left out of {f.compiler}'s list")

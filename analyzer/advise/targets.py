@@ -14,6 +14,7 @@ class Target:
     """One compiler of the project's list and the flags it gets.
 
     ``family`` is ``gcc`` or ``clang``; ``major`` its major version (``gcc-12`` -> 12);
+    ``target`` the triple of a compiler for another target (:attr:`CompilerId.target`);
     ``flags`` maps a language (``c``, ``c++``) to the flags, in order, that every compile
     of that language by this compiler gets: only flags this version knows for that
     language (a C-only flag never on a C++ compile), ``-Wno-`` and level forms
@@ -23,6 +24,9 @@ class Target:
     family: str
     major: int
     flags: dict[str, list[str]] = field(default_factory=dict)
+    #: the target triple it builds for where that is not the host's
+    #: (``gcc-12@aarch64-linux-gnu``: ``aarch64-linux-gnu``), '' for the host's target
+    target: str = ""
 
     def for_language(self, language: str) -> list[str]:
         return list(self.flags.get(language, []))

@@ -9,18 +9,16 @@ from pathlib import Path
 import click
 
 from warnscope.database import connect
+from warnscope.compilers import CompilerId
 from warnscope.errors import BadInput, NotIngested, OldSchema
 from warnscope.serial import to_json
 
-from analyzer.runtime import toolchain
 from analyzer.cli import common, complete, options, projects
 from analyzer.cli.output import echo
 
 FORMATS = ("text", "json", "cmake", "meson", "make", "flags")
 #: the formats written by the exporters (analyzer.advise.export)
 EXPORTS = FORMATS[2:]
-
-
 
 
 def _open(db: Path):
@@ -33,8 +31,6 @@ def _open(db: Path):
         return connect(db, write=False)
 
 
-
-
 def _exporter():
     """``analyzer.advise.export.write``, or one line saying the format is not there yet."""
     try:
@@ -43,6 +39,23 @@ def _exporter():
         raise BadInput("--format cmake|meson|make|flags: the exporters (analyzer/advise/export) are not "
                        "in this version yet; --format text or json") from None
     return write
+
+
+def _has_flag_data(conn, name: str) -> None:
+    """One line naming the command that ingests what ``name`` needs, where the database
+    has no flag data for it: its own, or for a compiler of another target its host id's
+    (which the advice reads in its stead, and says so)."""
+    from analyzer.build.levels import data_name
+    from flagdb import store as flag_store
+
+    used = data_name(conn, name)
+    try:
+        flag_store.compiler_row(conn, used)
+    except NotIngested as exc:
+        if used == name:
+            raise
+        raise NotIngested(f"{name} has no flag data of its own, nor has {used}, whose data it would be "
+                          f"read with: run: warnscope flags ingest {used} (or {name})") from exc
 
 
 def ub_flags() -> dict[str, list[str]]:
@@ -56,7 +69,8 @@ def ub_flags() -> dict[str, list[str]]:
 @click.command("advise")
 @projects.project_options
 @click.option("--compilers", default="gcc-12,clang-16", show_default=True,
-              help="The compilers the project supports, comma-separated gcc-N / clang-N.",
+              help="The compilers the project supports, comma-separated: ids (gcc-12, "
+                   "gcc-12@aarch64-linux-gnu), names on PATH (gcc, aarch64-linux-gnu-gcc-12) or paths.",
               shell_complete=complete.compilers)
 @click.option("--base", default="wextra", show_default=True, type=click.Choice(["default", "wall", "wextra"]),
               help="The level the project builds at already (wextra: -Wall -Wextra).")
@@ -86,7 +100,6 @@ def advise(ctx, project, source, configure_cmd, build_cmd, clean_cmd, language, 
     """Which warnings PROJECT should turn on: one row per flag the compilers know, with
     what it prints here, what it catches in the UB corpus, what it costs, and a verdict
     by rules the README states; missing builds at 'all' are run first."""
-    from flagdb import store as flag_store
     from analyzer.advise import advice as advice_mod, store, text
     from analyzer.advise.rules import Portability, Rules
     from analyzer.ub.scores import latest_warnings
@@ -97,24 +110,23 @@ def advise(ctx, project, source, configure_cmd, build_cmd, clean_cmd, language, 
                   cost_threshold=cost_threshold)
     add = list(dict.fromkeys(added))
     advice_mod.check_added(add)
-    names = list(dict.fromkeys(toolchain.canonical(c) for c in common.split(compilers)))
-    if not names:
-        raise BadInput("no compilers given")
+    names = projects.compiler_ids(compilers)
     recipe = projects.recipe_of(project, source, configure_cmd, build_cmd, clean_cmd, language)
     db = common.db_of(ctx)
     if not db.exists():
+        wanted = list(dict.fromkeys(str(CompilerId.of(n).host) for n in names))
         raise NotIngested(f"compiler {names[0]!r} is not in the database (nothing ingested yet); "
-                          f"run: warnscope flags ingest {' '.join(names)}")
+                          f"run: warnscope flags ingest {' '.join(wanted)}")
     conn = _open(db)
     try:
         for name in names:
-            flag_store.compiler_row(conn, name)       # not ingested: the command that ingests it
+            _has_flag_data(conn, name)                # not ingested: the command that ingests it
         missing = [n for n in names if n not in store.builds(conn, recipe.name, names)]
     finally:
         conn.close()
     if missing:
         projects.run_builds(ctx, recipe, missing, ["all"], {}, opt, jobs, workers, timeout, scheduler, quiet,
-                            f"{recipe.name} warnings at all")
+                            f"{recipe.name} warnings at all")   # its notes: the advice's say the same
     conn = connect(db, write=False)
     try:
         result = advice_mod.advise(conn, recipe.name, list(recipe.languages), names, rules, add, ub_flags(),

@@ -1,5 +1,6 @@
 """The advice page per project: ``warnscope advise`` with its default rules,
-for the compilers that built the project at ``all`` and are in the flag database (the
+for the compilers that built the project at ``all`` and are in the flag database (a
+compiler of another target also where its host id is: the advice says so) (the
 same :class:`~analyzer.advise.results.Advice` the command prints as JSON)."""
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from analyzer.advise.rules import Rules
 from analyzer.site.projects import ProjectView
 from analyzer.ub.compile import checks_flags
 from analyzer.ub.scores import latest_warnings
-from warnscope.compilers import sort_key
+from warnscope.compilers import CompilerId, sort_key
 
 if TYPE_CHECKING:
     from analyzer.site.pages import Build
@@ -27,7 +28,7 @@ def load(conn: sqlite3.Connection, projects: list[ProjectView], indexes: dict[st
     flags = checks_flags()
     scores = latest_warnings(conn)
     for v in projects:
-        built = [p.build for p in v.builds if p.build.level == store.LEVEL and p.build.compiler in indexes]
+        built = [p.build for p in v.builds if p.build.level == store.LEVEL and _readable(p.build.compiler, indexes)]
         if not built:
             continue
         compilers = sorted({b.compiler for b in built}, key=sort_key)
@@ -35,6 +36,18 @@ def load(conn: sqlite3.Connection, projects: list[ProjectView], indexes: dict[st
         out[v.slug] = advise(conn, v.project, languages, compilers, Rules(), ub_flags=flags, indexes=indexes,
                              scores=scores)
     return out
+
+
+def _readable(compiler: str, indexes: dict[str, Index]) -> bool:
+    """The compiler has flag data: its own, or (one of another target) its host id's,
+    which the advice reads in its stead and says so."""
+    if compiler in indexes:
+        return True
+    try:
+        cid = CompilerId.parse(compiler)
+    except ValueError:
+        return False
+    return bool(cid.target) and str(cid.host) in indexes
 
 
 # ------------------------------------------------------------------ the pages

@@ -105,7 +105,8 @@ def test_the_json_shape(zlib):
     assert known["cost"]["command"] == f"warnscope overhead attribute zlib --compiler {known['compiler']}"
     assert {r["verdict"] for r in advice["rows"]} <= {v.value for v in Verdict}
     assert [t["compiler"] for t in advice["targets"]] == NAMES
-    assert all(set(t) == {"compiler", "family", "major", "flags"} for t in advice["targets"])
+    assert all(set(t) == {"compiler", "family", "major", "flags", "target"} for t in advice["targets"])
+    assert all(t["target"] == "" for t in advice["targets"])   # the host's: none of another target
     assert "reasons" not in row and "notes" not in advice   # sentences are text only
 
 

@@ -9,9 +9,11 @@ The target is ``INTERFACE IMPORTED`` (a ``::`` name is allowed for an imported o
 alias target only; an alias would need a second, plain target name beside it), so it
 is seen in the directory that includes the file and below. Its compile options are
 generator expressions on the language of each compile (``$<COMPILE_LANGUAGE:C>``,
-``CXX``), that language's compiler id (``$<C_COMPILER_ID:GNU>``, ``Clang``) and, where
-a listed version lacks a flag, its version (``$<VERSION_GREATER_EQUAL:
-$<C_COMPILER_VERSION>,12>``). Needs CMake 3.11 (options on an imported target).
+``CXX``), that language's compiler id (``$<C_COMPILER_ID:GNU>``, ``Clang``), where a
+listed version lacks a flag its version (``$<VERSION_GREATER_EQUAL:
+$<C_COMPILER_VERSION>,12>``), and where a family is listed for several targets the
+target it builds for (:func:`builds_for`). Needs CMake 3.11 (options on an imported
+target).
 """
 from __future__ import annotations
 
@@ -41,8 +43,31 @@ def _range(lang: str, r: Range) -> list[str]:
     return out
 
 
+def builds_for(lang: str, triple: str) -> str:
+    """The generator expression that holds when ``lang``'s compiler builds for
+    ``triple``: its ``CMAKE_<LANG>_COMPILER_TARGET`` where set (clang's ``--target``),
+    else its ``CMAKE_<LANG>_LIBRARY_ARCHITECTURE`` where CMake found one (the multiarch
+    triple of its library directories, which a GCC cross compiler on Debian has without
+    any setting), else ``CMAKE_SYSTEM_PROCESSOR`` against the triple's architecture (what
+    a toolchain file sets). The values are read when the file is included (after
+    ``project()``, so the compilers are known)."""
+    arch = triple.split("-", 1)[0]
+    target, multiarch = f"${{CMAKE_{lang}_COMPILER_TARGET}}", f"${{CMAKE_{lang}_LIBRARY_ARCHITECTURE}}"
+    return (f"$<IF:$<BOOL:{target}>,$<STREQUAL:{target},{triple}>,"
+            f"$<IF:$<BOOL:{multiarch}>,$<STREQUAL:{multiarch},{triple}>,"
+            f"$<STREQUAL:${{CMAKE_SYSTEM_PROCESSOR}},{arch}>>>")
+
+
+def _target(lang: str, g: Guard) -> list[str]:
+    if g.target:
+        return [builds_for(lang, g.target)]
+    if g.besides:
+        return [f"$<NOT:{_any([builds_for(lang, t) for t in g.besides])}>"]
+    return []
+
+
 def _guard(lang: str, g: Guard) -> str:
-    parts = [f"$<{lang}_COMPILER_ID:{COMPILER_ID[g.family]}>"]
+    parts = [f"$<{lang}_COMPILER_ID:{COMPILER_ID[g.family]}>", *_target(lang, g)]
     if not g.any_version:
         parts.append(_any([_all(_range(lang, r)) for r in g.ranges]))
     return _all(parts)

@@ -10,7 +10,9 @@ The family comes from the compiler's predefined macros (``$(CC) -dM -E``: ``__cl
 for clang, else ``__GNUC__`` for GCC; any other compiler gets nothing), the version from
 ``$(CC) -dumpfullversion -dumpversion`` (GCC 7 and later print the full version for the
 first, clang answers the second with its full version), its major compared with ``[
--ge ]`` in ``$(shell)`` where a listed version lacks a flag. The helper variables
+-ge ]`` in ``$(shell)`` where a listed version lacks a flag, and where a family is listed
+for several targets the target from ``$(CC) -dumpmachine`` (the triple the compiler
+builds for, as warnscope's ids name it: ``aarch64-linux-gnu``). The helper variables
 (``warnscope_*``) are undefined at the end: only the two variables are left. Needs
 GNU make 3.82 (``undefine``).
 """
@@ -37,13 +39,22 @@ def _range(prefix: str, r: Range) -> str:
     return f"$(shell {' && '.join(tests)} && echo y)"
 
 
+def _target(prefix: str, g: Guard) -> list[str]:
+    """The target part of a guard: ``$(CC) -dumpmachine`` is the triple, or none of the
+    family's other listed triples."""
+    if g.target:
+        return [f"$(filter {g.target},$({prefix}_target))"]
+    if g.besides:
+        return [f"$(if $(filter {' '.join(g.besides)},$({prefix}_target)),,y)"]
+    return []
+
+
 def _guard(prefix: str, g: Guard) -> str:
-    family = f"$(filter {g.family},$({prefix}_id))"
-    if g.any_version:
-        return family
-    versions = [_range(prefix, r) for r in g.ranges]
-    version = versions[0] if len(versions) == 1 else f"$(or {','.join(versions)})"
-    return f"$(and {family},{version})"
+    parts = [f"$(filter {g.family},$({prefix}_id))", *_target(prefix, g)]
+    if not g.any_version:
+        versions = [_range(prefix, r) for r in g.ranges]
+        parts.append(versions[0] if len(versions) == 1 else f"$(or {','.join(versions)})")
+    return parts[0] if len(parts) == 1 else f"$(and {','.join(parts)})"
 
 
 def condition(prefix: str, block: Block) -> str:
@@ -64,6 +75,7 @@ def render(p: Plan) -> str:
         "WARNSCOPE_CXXFLAGS :=",
     ]
     helpers = []
+    targeted = any(not g.any_target for blocks in p.blocks.values() for b in blocks for g in b.guards)
     for language in p.languages():
         compiler, variable, prefix, x = LANGUAGE[language]
         lines += [
@@ -73,10 +85,12 @@ def render(p: Plan) -> str:
             f"{prefix}_major := $(firstword $(subst ., ,$(shell $({compiler}) -dumpfullversion "
             "-dumpversion 2>/dev/null)))",
         ]
+        if targeted:
+            lines.append(f"{prefix}_target := $(shell $({compiler}) -dumpmachine 2>/dev/null)")
         for block in p.blocks[language]:
             lines += [f"ifneq ({condition(prefix, block)},)",
                       f"{variable} += {' '.join(_escape(f) for f in block.flags)}",
                       "endif"]
-        helpers += [f"{prefix}_macros", f"{prefix}_id", f"{prefix}_major"]
+        helpers += [f"{prefix}_macros", f"{prefix}_id", f"{prefix}_major"] + ([f"{prefix}_target"] if targeted else [])
     lines += [f"undefine {h}" for h in helpers]
     return "\n".join(lines) + "\n"

@@ -19,6 +19,17 @@ newest, one below the oldest as the oldest, and one between a listed version wit
 the flag and the first with it does not get it (GCC refuses an unknown ``-Wfoo``:
 leaving a flag out of a version nobody checked is the safe side).
 
+Targets. Where the list holds compilers of one family for several targets (``gcc-12``
+and ``gcc-12@aarch64-linux-gnu``: the flags chosen for each may differ, and the version
+cannot tell them apart), the rule above runs per family and target, and each guard names
+the target too: a target of another machine holds for a compiler building for that
+triple; the family's first target (the host's when listed, else the first triple in
+order) holds for every target not listed, its guard being "none of the others". Where
+every target of the family takes a flag under the same version ranges, the guard is the
+family's alone, as it is for a family listed for one target. How a build tells the
+target is each format's (CMake's compiler target or library architecture, Meson's
+``host_machine``, ``$(CC) -dumpmachine``).
+
 Order. A target's flags are passed in the target's order (``-Wall -Wno-unused``
 differs from the reverse in clang). The flags of all targets of a language are merged
 into one sequence that every target's list is a subsequence of, with each entry
@@ -32,6 +43,7 @@ from dataclasses import dataclass
 
 from analyzer.advise.targets import LANGUAGES, Target
 from flagdb.names import safe_word
+from warnscope.compilers import TRIPLE
 from warnscope.errors import BadInput
 
 #: the families an export knows, in the order they are written
@@ -52,14 +64,28 @@ class Range:
 
 @dataclass(frozen=True, order=True)
 class Guard:
-    """A family and the version ranges (any of them) that get the flags."""
+    """A family and the version ranges (any of them) that get the flags; where the family
+    is listed for several targets, the target too."""
 
     family: str
     ranges: tuple[Range, ...] = (Range(),)
+    #: the triple the compiler must build for; '' for any target but those of ``besides``
+    target: str = ""
+    #: the other listed targets of the family, for the guard of its first target (which
+    #: stands for every target not listed)
+    besides: tuple[str, ...] = ()
 
     @property
     def any_version(self) -> bool:
         return len(self.ranges) == 1 and self.ranges[0].any
+
+    @property
+    def any_target(self) -> bool:
+        return not self.target and not self.besides
+
+    def holds_for_target(self, target: str) -> bool:
+        """Whether a compiler building for ``target`` ('' the host's) meets the target part."""
+        return target == self.target if self.target else target not in self.besides
 
 
 @dataclass(frozen=True)
@@ -86,17 +112,21 @@ class Plan:
 
 
 def checked(targets: list[Target]) -> tuple[Target, ...]:
-    """The targets sorted by (family, major), each checked: a known family, a major, a
-    known language, flags that are safe words; one target per family and major."""
+    """The targets sorted by (family, major, target), each checked: a known family, a
+    major, a target triple of safe characters, a known language, flags that are safe
+    words; one target per family, major and target."""
     if not targets:
         raise BadInput("no compiler to export flags for")
-    seen: dict[tuple[str, int], Target] = {}
+    seen: dict[tuple[str, int, str], Target] = {}
     for t in targets:
         if t.family not in FAMILIES:
             raise BadInput(f"{t.compiler}: family {t.family!r} cannot be exported "
                            f"(known: {', '.join(FAMILIES)})")
         if not isinstance(t.major, int) or isinstance(t.major, bool) or t.major < 0:
             raise BadInput(f"{t.compiler}: major version {t.major!r} is not a number")
+        if not isinstance(t.target, str) or (t.target and not TRIPLE.fullmatch(t.target)):
+            raise BadInput(f"{t.compiler}: target {t.target!r} is not a target triple "
+                           "(aarch64-linux-gnu)")
         for lang, flags in t.flags.items():
             if lang not in LANGUAGES:
                 raise BadInput(f"{t.compiler}: language {lang!r} (known: {', '.join(LANGUAGES)})")
@@ -107,13 +137,14 @@ def checked(targets: list[Target]) -> tuple[Target, ...]:
             if len(set(flags)) != len(flags):
                 twice = next(f for f in flags if flags.count(f) > 1)
                 raise BadInput(f"{t.compiler}: {twice} is listed twice for {lang}")
-        key = (t.family, t.major)
+        key = (t.family, t.major, t.target)
         other = seen.get(key)
         if other is not None and _lists(other) != _lists(t):
-            raise BadInput(f"{other.compiler} and {t.compiler} are both {t.family} {t.major} "
-                           "with different flags: a build tells them apart by version only")
+            for_ = f" for {t.target}" if t.target else ""
+            raise BadInput(f"{other.compiler} and {t.compiler} are both {t.family} {t.major}{for_} "
+                           "with different flags: a build tells them apart by version and target only")
         seen.setdefault(key, t)
-    return tuple(sorted(seen.values(), key=lambda t: (FAMILIES.index(t.family), t.major)))
+    return tuple(sorted(seen.values(), key=lambda t: (FAMILIES.index(t.family), t.major, t.target)))
 
 
 def _lists(t: Target) -> dict[str, list[str]]:
@@ -141,14 +172,33 @@ def ranges(listed: list[int], having: set[int]) -> tuple[Range, ...]:
     return tuple(out)
 
 
+def family_targets(targets: tuple[Target, ...], family: str) -> list[str]:
+    """The targets ``family`` is listed for, its first (the host's '' when listed) first."""
+    return sorted({t.target for t in targets if t.family == family})
+
+
 def guards(targets: tuple[Target, ...], taking: set[int]) -> tuple[Guard, ...]:
-    """The guards of an entry taken by the targets at the indexes ``taking``."""
+    """The guards of an entry taken by the targets at the indexes ``taking`` (the rule
+    of the module's docstring, per family and target)."""
     out = []
     for family in FAMILIES:
-        listed = [t.major for t in targets if t.family == family]
-        having = {targets[i].major for i in taking if targets[i].family == family}
-        if having:
-            out.append(Guard(family, ranges(listed, having)))
+        triples = family_targets(targets, family)
+        mine = []
+        for n, triple in enumerate(triples):
+            listed = [t.major for t in targets if t.family == family and t.target == triple]
+            having = {targets[i].major for i in taking
+                      if targets[i].family == family and targets[i].target == triple}
+            if not having:
+                continue
+            if len(triples) == 1:
+                mine.append(Guard(family, ranges(listed, having)))
+            elif n == 0:
+                mine.append(Guard(family, ranges(listed, having), besides=tuple(triples[1:])))
+            else:
+                mine.append(Guard(family, ranges(listed, having), target=triple))
+        if len(mine) == len(triples) > 1 and len({g.ranges for g in mine}) == 1:
+            mine = [Guard(family, mine[0].ranges)]   # every target alike: the family's alone
+        out += mine
     return tuple(out)
 
 
@@ -187,13 +237,14 @@ def plan(targets: list[Target]) -> Plan:
     return Plan(ordered, blocks)
 
 
-def flags_for(p: Plan, lang: str, family: str, major: int) -> list[str]:
-    """What the plan passes to ``family`` ``major`` for ``lang``: the blocks evaluated as
-    a build evaluates them (the tests hold this equal to each target's own list)."""
+def flags_for(p: Plan, lang: str, family: str, major: int, target: str = "") -> list[str]:
+    """What the plan passes to ``family`` ``major`` building for ``target`` ('' the
+    host's) for ``lang``: the blocks evaluated as a build evaluates them (the tests hold
+    this equal to each target's own list)."""
     out: list[str] = []
     for block in p.blocks.get(lang, ()):
-        if any(g.family == family and any((r.lo is None or major >= r.lo) and
-                                          (r.hi is None or major < r.hi) for r in g.ranges)
+        if any(g.family == family and g.holds_for_target(target)
+               and any((r.lo is None or major >= r.lo) and (r.hi is None or major < r.hi) for r in g.ranges)
                for g in block.guards):
             out += block.flags
     return out

@@ -240,8 +240,8 @@ def apply_patch(diff: bytes, root: Path, origin: str) -> None:
                          "--no-backup-if-mismatch", "-d", str(root)],
                         input=diff, text=False, check=False, timeout=120)
     except NotInstalled:
-        raise NotInstalled("patch(1) is not installed (apt-get install patch): needed to "
-                           f"apply {origin}") from None
+        raise NotInstalled("patch(1) is not installed (your distribution's patch package; "
+                           f"Debian: apt-get install patch): needed to apply {origin}") from None
     if proc.returncode != 0:
         detail = (proc.stdout + proc.stderr).decode("utf-8", "replace").strip().splitlines()
         raise BadInput(f"{origin}: does not apply to the option files "

@@ -46,7 +46,9 @@ def binary_for(data: CompilerData) -> Toolchain:
                                f"binary: {exc}") from None
         raise NotInstalled(
             f"{data.compiler} is not installed: verification needs the binary "
-            f"(apt-get install {data.compiler}, or warnscope toolchain add {data.compiler}): "
+            f"(your distribution's GCC {data.compiler.removeprefix('gcc-')}, named by its path "
+            f"or plain name; Debian: apt-get install {data.compiler}, or warnscope toolchain "
+            f"add {data.compiler}): "
             f"{exc}") from None
 
 

@@ -126,8 +126,13 @@ def _from_binary(name: str, compiler: str, no_plugin: bool):
 
     from analyzer.runtime.toolchain import resolve
     from analyzer.verify import listing
+    from warnscope.errors import NotInstalled
 
-    tc = resolve(name)
+    try:
+        tc = resolve(name)
+    except NotInstalled as exc:
+        raise NotInstalled(f"{compiler}: compiler not found, and --from-binary needs it: "
+                           f"{exc}") from None
     if tc.family == "gcc" and not no_plugin and re.fullmatch(r"gcc-[0-9]+", compiler):
         from analyzer.gccplugin.binary import ingest as ingest_binary, plugin_available
 

@@ -30,7 +30,7 @@ from warnscope.extract import Refused, Tree, shown
 SOURCE_SUFFIXES = {".c": "c", ".cpp": "c++", ".cc": "c++", ".cxx": "c++"}
 REQUIRED = ("category", "standard", "summary", "ub")
 KNOWN = set(REQUIRED) | {"std", "link", "args", "exit", "o0-exploited", "note",
-                          "ub-line", "twin", "fixes"}
+                          "ub-line", "twin", "fixes", "fixed-line"}
 STD_VALUES = {"c89", "c99", "c11", "c17", "c2x", "gnu89", "gnu99", "gnu11", "gnu17",
               "c++11", "c++14", "c++17", "c++20", "gnu++17", "gnu++20"}
 
@@ -98,6 +98,9 @@ class Case:
     twin: str = ""
     #: for a fixed twin, the id of the case it fixes (``fixes:``); '' otherwise
     fixes: str = ""
+    #: for a fixed twin, its lines where the case's defect was and is now fixed
+    #: (``fixed-line:``, the first the main one); () when unmarked
+    fixed_lines: tuple[int, ...] = ()
     #: the expected outputs on an architecture whose plain run prints something else
     #: (``NAME.aarch64.output``): ``{'aarch64': (b'-2147483648\n',)}``; they replace
     #: ``expected`` there (see :meth:`expected_on`); in ``source_hash`` too
@@ -278,6 +281,8 @@ def _load(tree: Tree, rel: str, outputs: dict[str, list[str]], keep_suffix: bool
     std = meta.get("std", "c17" if language == "c" else "c++17")
     if std not in STD_VALUES:
         raise ParseError(str(path), None, f"unknown std: {std!r}")
+    if meta.get("fixed-line") and meta["ub"] == "yes":
+        raise ParseError(str(path), None, "fixed-line is a fixed twin's (ub: no), not a case's")
     try:
         exit_status = int(meta.get("exit", "0"))
     except ValueError:
@@ -285,6 +290,7 @@ def _load(tree: Tree, rel: str, outputs: dict[str, list[str]], keep_suffix: bool
     return Case(
         ub_lines=_ub_lines(path, meta, source), twin=_sibling(path, case_id, meta, "twin"),
         fixes=_sibling(path, case_id, meta, "fixes"),
+        fixed_lines=_ub_lines(path, meta, source, "fixed-line"),
         id=case_id, path=path, language=language, category=meta["category"], std=std,
         standard=meta["standard"], summary=meta["summary"], ub=_yes_no(path, meta, "ub"),
         link=tuple(meta.get("link", "").split()), args=tuple(meta.get("args", "").split()),
@@ -333,18 +339,20 @@ def _check_link(path: Path, line: int, value: str) -> None:
                              "-std=, -W<warning> and code-generation -f switches)")
 
 
-def _ub_lines(path: Path, meta: dict[str, str], source: bytes) -> tuple[int, ...]:
-    """``ub-line: 16`` or ``ub-line: 30, 21``: lines of the file, the first the main one."""
-    value = meta.get("ub-line", "")
+def _ub_lines(path: Path, meta: dict[str, str], source: bytes, key: str = "ub-line"
+              ) -> tuple[int, ...]:
+    """``ub-line: 16`` or ``ub-line: 30, 21``: lines of the file, the first the main one
+    (``key``: ``fixed-line``, a twin's lines, read alike)."""
+    value = meta.get(key, "")
     if not value:
         return ()
     words = [w.strip() for w in value.split(",")]
     if not all(re.fullmatch(r"[1-9][0-9]{0,6}", w) for w in words):
-        raise ParseError(str(path), None, f"ub-line must be line numbers, not {value!r}")
+        raise ParseError(str(path), None, f"{key} must be line numbers, not {value!r}")
     lines = tuple(int(w) for w in words)
     count = source.count(b"\n") + (0 if source.endswith(b"\n") else 1)
     if max(lines) > count:
-        raise ParseError(str(path), None, f"ub-line {max(lines)} is past the file's end "
+        raise ParseError(str(path), None, f"{key} {max(lines)} is past the file's end "
                                           f"(line {count})")
     return lines
 
@@ -374,10 +382,15 @@ def stored_marks(case_id: str, meta: dict) -> tuple[tuple[int, ...], str]:
     metadata (``ub_case.meta``) as :func:`load` read them; what does not read counts as
     absent (the metadata was checked when the corpus was loaded). Whether the twin is one
     (stored, and without UB) is the caller's to check, as :func:`_link_twins` does."""
-    words = [w.strip() for w in str(meta.get("ub-line", "")).split(",") if w.strip()]
-    lines = tuple(int(w) for w in words) if all(w.isdigit() for w in words) else ()
     twin = str(meta.get("twin", ""))
-    return lines, _sibling_id(case_id, twin) if _SIBLING.fullmatch(twin) else ""
+    return stored_lines(meta), _sibling_id(case_id, twin) if _SIBLING.fullmatch(twin) else ""
+
+
+def stored_lines(meta: dict, key: str = "ub-line") -> tuple[int, ...]:
+    """A stored program's ``ub-line``s (``key``: ``fixed-line``, a twin's) read back from
+    its metadata; what does not read counts as absent."""
+    words = [w.strip() for w in str(meta.get(key, "")).split(",") if w.strip()]
+    return tuple(int(w) for w in words) if all(w.isdigit() for w in words) else ()
 
 
 def _yes_no(path: Path, meta: dict[str, str], key: str, default: str | None = None) -> bool:

@@ -4,6 +4,7 @@
  * summary: the fixed twin of inside-struct.c: the search stops at the last element of table
  * ub: no
  * fixes: inside-struct.c
+ * fixed-line: 21
  */
 #include <stdio.h>
 

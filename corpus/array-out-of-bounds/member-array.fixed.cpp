@@ -4,6 +4,7 @@
  * summary: the fixed twin of member-array.cpp: fill stops at the end of buf
  * ub: no
  * fixes: member-array.cpp
+ * fixed-line: 19
  */
 #include <cstdio>
 

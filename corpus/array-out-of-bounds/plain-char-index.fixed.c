@@ -4,6 +4,7 @@
  * summary: the fixed twin of plain-char-index.c: each byte is converted to unsigned char before it indexes count
  * ub: no
  * fixes: plain-char-index.c
+ * fixed-line: 23
  */
 #include <stdio.h>
 

@@ -4,6 +4,7 @@
  * summary: the fixed twin of read-past-end.c: each element is loaded inside the loop, never d[16]
  * ub: no
  * fixes: read-past-end.c
+ * fixed-line: 16, 17
  */
 #include <stdio.h>
 

@@ -4,6 +4,7 @@
  * summary: the fixed twin of two-dimensional.c: the walk indexes row and column
  * ub: no
  * fixes: two-dimensional.c
+ * fixed-line: 19
  */
 #include <stdio.h>
 

@@ -4,6 +4,7 @@
  * summary: the fixed twin of array-new-scalar-delete.cpp: delete[] for new[]
  * ub: no
  * fixes: array-new-scalar-delete.cpp
+ * fixed-line: 16
  */
 #include <cstdio>
 

@@ -4,6 +4,7 @@
  * summary: the fixed twin of array-of-objects.cpp: delete[] for new[]
  * ub: no
  * fixes: array-of-objects.cpp
+ * fixed-line: 32
  */
 #include <csignal>
 #include <cstdio>

@@ -4,6 +4,7 @@
  * summary: the fixed twin of double-free.c: the pointer is set to NULL after the first free, so the second frees nothing
  * ub: no
  * fixes: double-free.c
+ * fixed-line: 30
  */
 #include <signal.h>
 #include <stdio.h>

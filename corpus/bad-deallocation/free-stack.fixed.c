@@ -4,6 +4,7 @@
  * summary: the fixed twin of free-stack.c: the buffer comes from malloc
  * ub: no
  * fixes: free-stack.c
+ * fixed-line: 27
  */
 #include <signal.h>
 #include <stdio.h>

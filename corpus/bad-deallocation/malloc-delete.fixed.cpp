@@ -4,6 +4,7 @@
  * summary: the fixed twin of malloc-delete.cpp: free() for malloc()
  * ub: no
  * fixes: malloc-delete.cpp
+ * fixed-line: 18
  */
 #include <cstdio>
 #include <cstdlib>

@@ -4,6 +4,7 @@
  * summary: the fixed twin of const-member.cpp: the member is not const
  * ub: no
  * fixes: const-member.cpp
+ * fixed-line: 17
  */
 #include <cstdio>
 

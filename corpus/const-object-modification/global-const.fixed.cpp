@@ -4,6 +4,7 @@
  * summary: the fixed twin of global-const.cpp: the global is not const
  * ub: no
  * fixes: global-const.cpp
+ * fixed-line: 25
  */
 #include <csignal>
 #include <cstdio>

@@ -4,6 +4,7 @@
  * summary: the fixed twin of local-const.c: the local is not const
  * ub: no
  * fixes: local-const.c
+ * fixed-line: 13
  */
 #include <stdio.h>
 

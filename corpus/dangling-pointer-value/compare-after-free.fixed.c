@@ -4,6 +4,7 @@
  * summary: the fixed twin of compare-after-free.c: the address is kept as an integer before the free and compared as one
  * ub: no
  * fixes: compare-after-free.c
+ * fixed-line: 22, 18
  */
 #include <stdint.h>
 #include <stdio.h>

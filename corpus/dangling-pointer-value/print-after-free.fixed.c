@@ -4,6 +4,7 @@
  * summary: the fixed twin of print-after-free.c: both texts are formatted before the free
  * ub: no
  * fixes: print-after-free.c
+ * fixed-line: 20
  */
 #include <stdio.h>
 #include <stdlib.h>

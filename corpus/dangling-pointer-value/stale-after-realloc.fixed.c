@@ -4,6 +4,7 @@
  * summary: the fixed twin of stale-after-realloc.c: the old address is kept as an integer before realloc and compared as one
  * ub: no
  * fixes: stale-after-realloc.c
+ * fixed-line: 21, 18
  */
 #include <stdint.h>
 #include <stdio.h>

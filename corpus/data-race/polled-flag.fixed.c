@@ -4,6 +4,7 @@
  * summary: the fixed twin of polled-flag.c: the flag is an atomic_int
  * ub: no
  * fixes: polled-flag.c
+ * fixed-line: 30, 21
  * link: -pthread -D_POSIX_C_SOURCE=200809L
  */
 #include <pthread.h>

@@ -4,6 +4,7 @@
  * summary: the fixed twin of published-pointer.cpp: the pointer is a std::atomic, published with a release store
  * ub: no
  * fixes: published-pointer.cpp
+ * fixed-line: 32, 29
  * link: -pthread
  */
 #include <atomic>

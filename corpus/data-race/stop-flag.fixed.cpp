@@ -4,6 +4,7 @@
  * summary: the fixed twin of stop-flag.cpp: the stop flag is a std::atomic<bool>
  * ub: no
  * fixes: stop-flag.cpp
+ * fixed-line: 23, 29
  * link: -pthread
  */
 #include <atomic>

@@ -4,6 +4,7 @@
  * summary: the fixed twin of base-pointer.cpp: the base has a virtual destructor
  * ub: no
  * fixes: base-pointer.cpp
+ * fixed-line: 23
  */
 #include <cstdio>
 

@@ -4,6 +4,7 @@
  * summary: the fixed twin of second-base.cpp: the second base has a virtual destructor
  * ub: no
  * fixes: second-base.cpp
+ * fixed-line: 37
  */
 #include <csignal>
 #include <cstdio>

@@ -4,6 +4,7 @@
  * summary: the fixed twin of sunk-division.c: the division is done only for a non-zero divisor
  * ub: no
  * fixes: sunk-division.c
+ * fixed-line: 26
  */
 #include <signal.h>
 #include <stdio.h>

@@ -4,6 +4,7 @@
  * summary: the fixed twin of unused-remainder.cpp: the remainder is taken only for a non-zero divisor
  * ub: no
  * fixes: unused-remainder.cpp
+ * fixed-line: 24
  */
 #include <csignal>
 #include <cstdio>

@@ -4,6 +4,7 @@
  * summary: the fixed twin of nan.cpp: NaN is tested for and given the value x86-64 produces
  * ub: no
  * fixes: nan.cpp
+ * fixed-line: 18
  */
 #include <cmath>
 #include <climits>

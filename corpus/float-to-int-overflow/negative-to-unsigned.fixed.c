@@ -4,6 +4,7 @@
  * summary: the fixed twin of negative-to-unsigned.c: converted through long long, which holds -1
  * ub: no
  * fixes: negative-to-unsigned.c
+ * fixed-line: 16
  */
 #include <stdio.h>
 

@@ -4,6 +4,7 @@
  * summary: the fixed twin of to-unsigned-char.cpp: converted through int, then truncated
  * ub: no
  * fixes: to-unsigned-char.cpp
+ * fixed-line: 15
  */
 #include <cstdio>
 

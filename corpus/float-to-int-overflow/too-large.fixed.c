@@ -4,6 +4,7 @@
  * summary: the fixed twin of too-large.c: values outside int's range are given the value x86-64 produces
  * ub: no
  * fixes: too-large.c
+ * fixed-line: 17
  */
 #include <limits.h>
 #include <stdio.h>

@@ -4,6 +4,7 @@
  * summary: the fixed twin of int-as-long.c: %d for an int
  * ub: no
  * fixes: int-as-long.c
+ * fixed-line: 15
  */
 #include <stdio.h>
 

@@ -4,6 +4,7 @@
  * summary: the fixed twin of string-as-int.cpp: %s is given the string
  * ub: no
  * fixes: string-as-int.cpp
+ * fixed-line: 16
  */
 #include <cstdio>
 #include <cstring>

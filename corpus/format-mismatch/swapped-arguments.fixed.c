@@ -4,6 +4,7 @@
  * summary: the fixed twin of swapped-arguments.c: the arguments in the order of the conversions
  * ub: no
  * fixes: swapped-arguments.c
+ * fixed-line: 16
  */
 #include <stdio.h>
 

@@ -4,6 +4,7 @@
  * summary: the fixed twin of ignored-result.c: the pointer has the function's own type
  * ub: no
  * fixes: ignored-result.c
+ * fixed-line: 23, 24
  */
 #include <stdio.h>
 

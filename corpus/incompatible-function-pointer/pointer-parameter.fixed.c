@@ -4,6 +4,7 @@
  * summary: the fixed twin of pointer-parameter.c: the pointer has the function's own type
  * ub: no
  * fixes: pointer-parameter.c
+ * fixed-line: 21, 20
  */
 #include <stdio.h>
 

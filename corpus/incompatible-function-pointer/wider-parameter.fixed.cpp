@@ -4,6 +4,7 @@
  * summary: the fixed twin of wider-parameter.cpp: the pointer has the function's own type
  * ub: no
  * fixes: wider-parameter.cpp
+ * fixed-line: 19, 18
  */
 #include <cstdio>
 

@@ -4,6 +4,7 @@
  * summary: the fixed twin of odd-counter-forward-progress.cpp: the counter is volatile, so the endless loop makes progress
  * ub: no
  * fixes: odd-counter-forward-progress.cpp
+ * fixed-line: 27
  */
 #include <csignal>
 #include <cstdio>

@@ -4,6 +4,7 @@
  * summary: the fixed twin of odd-counter.c: the counter is volatile, so the compiler may not assume the loop ends
  * ub: no
  * fixes: odd-counter.c
+ * fixed-line: 30
  * std: gnu17
  */
 #include <signal.h>

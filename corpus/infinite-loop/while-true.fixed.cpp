@@ -4,6 +4,7 @@
  * summary: the fixed twin of while-true.cpp: the wait reads a volatile flag, so the endless loop makes progress
  * ub: no
  * fixes: while-true.cpp
+ * fixed-line: 24
  */
 #include <csignal>
 #include <cstdio>

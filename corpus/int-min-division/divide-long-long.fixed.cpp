@@ -4,6 +4,7 @@
  * summary: the fixed twin of divide-long-long.cpp: LLONG_MIN / -1 is given its wrapped value, the rest divided
  * ub: no
  * fixes: divide-long-long.cpp
+ * fixed-line: 25
  */
 #include <climits>
 #include <csignal>

@@ -4,6 +4,7 @@
  * summary: the fixed twin of divide.c: the division is done in long long
  * ub: no
  * fixes: divide.c
+ * fixed-line: 28
  */
 #include <limits.h>
 #include <signal.h>

@@ -4,6 +4,7 @@
  * summary: the fixed twin of remainder.c: a remainder by -1 is 0 without dividing
  * ub: no
  * fixes: remainder.c
+ * fixed-line: 28
  */
 #include <limits.h>
 #include <signal.h>

@@ -4,6 +4,7 @@
  * summary: the fixed twin of bool-byte-two.c: the _Bool is assigned from a comparison of the byte
  * ub: no
  * fixes: bool-byte-two.c
+ * fixed-line: 26
  */
 #include <stdio.h>
 #include <string.h>

@@ -4,6 +4,7 @@
  * summary: the fixed twin of bool-index.cpp: the bool is assigned from a comparison of the byte
  * ub: no
  * fixes: bool-index.cpp
+ * fixed-line: 24
  */
 #include <cstdio>
 #include <cstring>

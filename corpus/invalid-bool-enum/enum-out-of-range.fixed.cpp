@@ -4,6 +4,7 @@
  * summary: the fixed twin of enum-out-of-range.cpp: the enum has a fixed underlying type, so 5 is one of its values
  * ub: no
  * fixes: enum-out-of-range.cpp
+ * fixed-line: 25
  */
 #include <cstdio>
 

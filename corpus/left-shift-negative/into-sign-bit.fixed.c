@@ -4,6 +4,7 @@
  * summary: the fixed twin of into-sign-bit.c: the shift is done in unsigned
  * ub: no
  * fixes: into-sign-bit.c
+ * fixed-line: 14
  */
 #include <stdio.h>
 

@@ -4,6 +4,7 @@
  * summary: the fixed twin of negative-times-four.cpp: a multiplication by 4
  * ub: no
  * fixes: negative-times-four.cpp
+ * fixed-line: 14
  */
 #include <cstdio>
 

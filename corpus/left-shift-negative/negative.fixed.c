@@ -4,6 +4,7 @@
  * summary: the fixed twin of negative.c: a multiplication by 2
  * ub: no
  * fixes: negative.c
+ * fixed-line: 15
  */
 #include <stdio.h>
 

@@ -4,6 +4,7 @@
  * summary: the fixed twin of length-field.c: the length is copied out with memcpy
  * ub: no
  * fixes: length-field.c
+ * fixed-line: 36, 35
  */
 #include <signal.h>
 #include <stdint.h>

@@ -4,6 +4,7 @@
  * summary: the fixed twin of odd-address-double.c: the double is copied out with memcpy
  * ub: no
  * fixes: odd-address-double.c
+ * fixed-line: 22, 21
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -4,6 +4,7 @@
  * summary: the fixed twin of packed-member.c: the member is copied to an aligned local first
  * ub: no
  * fixes: packed-member.c
+ * fixed-line: 26, 25, 18
  */
 #include <stdio.h>
 

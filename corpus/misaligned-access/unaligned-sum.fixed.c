@@ -4,6 +4,7 @@
  * summary: the fixed twin of unaligned-sum.c: each word is copied out with memcpy
  * ub: no
  * fixes: unaligned-sum.c
+ * fixed-line: 19, 20, 32
  */
 #include <stdint.h>
 #include <stdio.h>

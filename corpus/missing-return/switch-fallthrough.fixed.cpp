@@ -4,6 +4,7 @@
  * summary: the fixed twin of switch-fallthrough.cpp: a return of nullptr after the switch
  * ub: no
  * fixes: switch-fallthrough.cpp
+ * fixed-line: 18, 17
  */
 #include <cstdio>
 

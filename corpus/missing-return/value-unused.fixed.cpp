@@ -4,6 +4,7 @@
  * summary: the fixed twin of value-unused.cpp: a return of false at the end
  * ub: no
  * fixes: value-unused.cpp
+ * fixed-line: 17, 16
  */
 #include <cstdio>
 

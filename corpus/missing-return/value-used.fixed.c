@@ -4,6 +4,7 @@
  * summary: the fixed twin of value-used.c: a return of 0 at the end
  * ub: no
  * fixes: value-used.c
+ * fixed-line: 21, 16, 15
  */
 #include <stdio.h>
 

@@ -4,6 +4,7 @@
  * summary: the fixed twin of check-after-use.c: the check comes before the load
  * ub: no
  * fixes: check-after-use.c
+ * fixed-line: 30
  */
 #include <signal.h>
 #include <stddef.h>

@@ -4,6 +4,7 @@
  * summary: the fixed twin of member-address.c: the check comes before the member address
  * ub: no
  * fixes: member-address.c
+ * fixed-line: 21
  */
 #include <stddef.h>
 #include <stdio.h>

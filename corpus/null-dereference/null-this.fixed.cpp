@@ -4,6 +4,7 @@
  * summary: the fixed twin of null-this.cpp: the caller checks the pointer; the member function no longer tests this
  * ub: no
  * fixes: null-this.cpp
+ * fixed-line: 25, 18
  */
 #include <cstdio>
 

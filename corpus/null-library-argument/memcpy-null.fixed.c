@@ -4,6 +4,7 @@
  * summary: the fixed twin of memcpy-null.c: memcpy only for a non-null source
  * ub: no
  * fixes: memcpy-null.c
+ * fixed-line: 17, 16
  */
 #include <stdio.h>
 #include <string.h>

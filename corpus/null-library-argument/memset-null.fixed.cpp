@@ -4,6 +4,7 @@
  * summary: the fixed twin of memset-null.cpp: memset only for a non-null pointer
  * ub: no
  * fixes: memset-null.cpp
+ * fixed-line: 15, 14
  */
 #include <cstdio>
 #include <cstring>

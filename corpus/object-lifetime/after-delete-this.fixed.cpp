@@ -4,6 +4,7 @@
  * summary: the fixed twin of after-delete-this.cpp: the member is read before the delete
  * ub: no
  * fixes: after-delete-this.cpp
+ * fixed-line: 21, 19
  */
 #include <cstdio>
 

@@ -4,6 +4,7 @@
  * summary: the fixed twin of destructor-stores.cpp: the member is read while the object lives
  * ub: no
  * fixes: destructor-stores.cpp
+ * fixed-line: 23, 21
  */
 #include <cstdio>
 #include <new>

@@ -4,6 +4,7 @@
  * summary: the fixed twin of memset-before-constructor.cpp: the member is filled after the constructor ran
  * ub: no
  * fixes: memset-before-constructor.cpp
+ * fixed-line: 29
  */
 #include <cstdio>
 #include <cstring>

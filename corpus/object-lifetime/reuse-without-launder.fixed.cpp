@@ -4,6 +4,7 @@
  * summary: the fixed twin of reuse-without-launder.cpp: the new object is read through the pointer placement new returned
  * ub: no
  * fixes: reuse-without-launder.cpp
+ * fixed-line: 27
  */
 #include <cstdio>
 #include <new>

@@ -4,6 +4,7 @@
  * summary: the fixed twin of memcpy-overlap.cpp: std::memmove
  * ub: no
  * fixes: memcpy-overlap.cpp
+ * fixed-line: 15
  */
 #include <cstdio>
 #include <cstring>

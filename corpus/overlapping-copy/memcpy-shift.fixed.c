@@ -4,6 +4,7 @@
  * summary: the fixed twin of memcpy-shift.c: memmove
  * ub: no
  * fixes: memcpy-shift.c
+ * fixed-line: 17
  */
 #include <stdio.h>
 #include <string.h>

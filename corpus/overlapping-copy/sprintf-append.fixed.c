@@ -4,6 +4,7 @@
  * summary: the fixed twin of sprintf-append.c: the old text is copied out before sprintf writes the buffer
  * ub: no
  * fixes: sprintf-append.c
+ * fixed-line: 18, 16, 17
  */
 #include <stdio.h>
 #include <string.h>

@@ -4,6 +4,7 @@
  * summary: the fixed twin of strcpy-self.c: memmove of the string and its terminator
  * ub: no
  * fixes: strcpy-self.c
+ * fixed-line: 16
  */
 #include <stdio.h>
 #include <string.h>

@@ -4,6 +4,7 @@
  * summary: the fixed twin of different-arrays.c: the addresses are compared as integers
  * ub: no
  * fixes: different-arrays.c
+ * fixed-line: 14
  */
 #include <stdint.h>
 #include <stdio.h>

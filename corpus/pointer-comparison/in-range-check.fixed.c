@@ -4,6 +4,7 @@
  * summary: the fixed twin of in-range-check.c: the addresses are compared as integers
  * ub: no
  * fixes: in-range-check.c
+ * fixed-line: 18, 17
  */
 #include <stdint.h>
 #include <stdio.h>

@@ -4,6 +4,7 @@
  * summary: the fixed twin of subtract-objects.cpp: the addresses are subtracted as integers
  * ub: no
  * fixes: subtract-objects.cpp
+ * fixed-line: 18
  */
 #include <cstddef>
 #include <cstdint>

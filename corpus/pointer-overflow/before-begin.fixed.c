@@ -4,6 +4,7 @@
  * summary: the fixed twin of before-begin.c: the walk counts an index down, never forming a - 1
  * ub: no
  * fixes: before-begin.c
+ * fixed-line: 16
  */
 #include <stdio.h>
 

@@ -4,6 +4,7 @@
  * summary: the fixed twin of far-past-end.cpp: the offsets are added as integers before a pointer is formed
  * ub: no
  * fixes: far-past-end.cpp
+ * fixed-line: 14, 15
  */
 #include <cstdio>
 

@@ -4,6 +4,7 @@
  * summary: the fixed twin of signed-length-check.c: the length is compared with the room left, never added to the pointer
  * ub: no
  * fixes: signed-length-check.c
+ * fixed-line: 14
  */
 #include <stdint.h>
 #include <stdio.h>

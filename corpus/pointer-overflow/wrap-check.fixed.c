@@ -4,6 +4,7 @@
  * summary: the fixed twin of wrap-check.c: the sum is done on the address as an unsigned integer
  * ub: no
  * fixes: wrap-check.c
+ * fixed-line: 15
  */
 #include <stdint.h>
 #include <stdint.h>

@@ -4,6 +4,7 @@
  * summary: the fixed twin of gnu-restrict.cpp: no __restrict: the accumulator may be its own source
  * ub: no
  * fixes: gnu-restrict.cpp
+ * fixed-line: 23, 14
  */
 #include <cstdio>
 

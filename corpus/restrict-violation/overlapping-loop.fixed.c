@@ -4,6 +4,7 @@
  * summary: the fixed twin of overlapping-loop.c: no restrict: the arrays may overlap
  * ub: no
  * fixes: overlapping-loop.c
+ * fixed-line: 21, 14
  */
 #include <stdio.h>
 

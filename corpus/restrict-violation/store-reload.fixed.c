@@ -4,6 +4,7 @@
  * summary: the fixed twin of store-reload.c: no restrict: the pointers may be equal
  * ub: no
  * fixes: store-reload.c
+ * fixed-line: 22, 14
  */
 #include <stdio.h>
 

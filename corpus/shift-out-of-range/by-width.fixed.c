@@ -4,6 +4,7 @@
  * summary: the fixed twin of by-width.c: the count is masked to 5 bits, as x86-64 does
  * ub: no
  * fixes: by-width.c
+ * fixed-line: 16
  */
 #include <stdio.h>
 

@@ -4,6 +4,7 @@
  * summary: the fixed twin of long-bit.c: the flags are a long long, 64 bits on every target
  * ub: no
  * fixes: long-bit.c
+ * fixed-line: 16
  */
 #include <stdio.h>
 

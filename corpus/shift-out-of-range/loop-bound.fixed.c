@@ -4,6 +4,7 @@
  * summary: the fixed twin of loop-bound.c: the loop stops before the count reaches 32
  * ub: no
  * fixes: loop-bound.c
+ * fixed-line: 16
  */
 #include <stdio.h>
 

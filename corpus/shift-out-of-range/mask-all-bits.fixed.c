@@ -4,6 +4,7 @@
  * summary: the fixed twin of mask-all-bits.c: a mask of 32 or more bits is all ones, never a shift by the width
  * ub: no
  * fixes: mask-all-bits.c
+ * fixed-line: 13
  */
 #include <stdio.h>
 

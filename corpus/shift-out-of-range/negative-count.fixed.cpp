@@ -4,6 +4,7 @@
  * summary: the fixed twin of negative-count.cpp: the count is masked to 5 bits, as x86-64 does
  * ub: no
  * fixes: negative-count.cpp
+ * fixed-line: 15
  */
 #include <cstdio>
 

@@ -4,6 +4,7 @@
  * summary: the fixed twin of rotate.c: the right shift count is masked, so a rotation by 0 shifts by 0
  * ub: no
  * fixes: rotate.c
+ * fixed-line: 15
  */
 #include <stdint.h>
 #include <stdio.h>

@@ -4,6 +4,7 @@
  * summary: the fixed twin of abs-int-min.c: llabs in long long, which holds -INT_MIN
  * ub: no
  * fixes: abs-int-min.c
+ * fixed-line: 17
  */
 #include <limits.h>
 #include <stdio.h>

@@ -4,6 +4,7 @@
  * summary: the fixed twin of increment-compare.cpp: x + 1 is computed in long long
  * ub: no
  * fixes: increment-compare.cpp
+ * fixed-line: 14
  */
 #include <climits>
 #include <cstdio>

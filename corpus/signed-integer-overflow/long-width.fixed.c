@@ -4,6 +4,7 @@
  * summary: the fixed twin of long-width.c: the milliseconds are a long long, 64 bits on every target
  * ub: no
  * fixes: long-width.c
+ * fixed-line: 15
  */
 #include <stdio.h>
 

@@ -4,6 +4,7 @@
  * summary: the fixed twin of loop.c: the counter is a long long and the loop stops past INT_MAX
  * ub: no
  * fixes: loop.c
+ * fixed-line: 15
  */
 #include <limits.h>
 #include <stdio.h>

@@ -4,6 +4,7 @@
  * summary: the fixed twin of multiply-divide.cpp: the product is computed in long long
  * ub: no
  * fixes: multiply-divide.cpp
+ * fixed-line: 15
  */
 #include <climits>
 #include <cstdio>

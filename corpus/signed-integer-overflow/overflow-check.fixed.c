@@ -4,6 +4,7 @@
  * summary: the fixed twin of overflow-check.c: __builtin_add_overflow checks without overflowing
  * ub: no
  * fixes: overflow-check.c
+ * fixed-line: 14, 15
  */
 #include <limits.h>
 #include <stdio.h>

@@ -4,6 +4,7 @@
  * summary: the fixed twin of int-float.c: the float's bytes are copied in with memcpy
  * ub: no
  * fixes: int-float.c
+ * fixed-line: 16, 15
  */
 #include <stdio.h>
 #include <string.h>

@@ -4,6 +4,7 @@
  * summary: the fixed twin of long-long-long.c: the long long's bytes are copied in with memcpy
  * ub: no
  * fixes: long-long-long.c
+ * fixed-line: 16, 15
  */
 #include <stdio.h>
 #include <string.h>

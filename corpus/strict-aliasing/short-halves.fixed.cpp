@@ -4,6 +4,7 @@
  * summary: the fixed twin of short-halves.cpp: the half is copied in with memcpy
  * ub: no
  * fixes: short-halves.cpp
+ * fixed-line: 18, 17
  */
 #include <cstdint>
 #include <cstdio>

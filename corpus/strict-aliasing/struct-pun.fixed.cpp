@@ -4,6 +4,7 @@
  * summary: the fixed twin of struct-pun.cpp: the value is copied in with memcpy
  * ub: no
  * fixes: struct-pun.cpp
+ * fixed-line: 19, 18
  */
 #include <cstdio>
 #include <cstring>

@@ -4,6 +4,7 @@
  * summary: the fixed twin of const-cast.cpp: the word is copied into an array first
  * ub: no
  * fixes: const-cast.cpp
+ * fixed-line: 23, 31, 29, 30
  */
 #include <csignal>
 #include <cstdio>

@@ -4,6 +4,7 @@
  * summary: the fixed twin of shared-literal.c: a is an array initialised from the literal
  * ub: no
  * fixes: shared-literal.c
+ * fixed-line: 28
  */
 #include <signal.h>
 #include <stdio.h>

@@ -4,6 +4,7 @@
  * summary: the fixed twin of write-literal.c: s is an array initialised from the literal
  * ub: no
  * fixes: write-literal.c
+ * fixed-line: 26
  */
 #include <signal.h>
 #include <stdio.h>

@@ -4,6 +4,7 @@
  * summary: the fixed twin of bool-flag.cpp: the flag starts false
  * ub: no
  * fixes: bool-flag.cpp
+ * fixed-line: 16
  */
 #include <cstdio>
 

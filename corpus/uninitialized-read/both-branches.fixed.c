@@ -4,6 +4,7 @@
  * summary: the fixed twin of both-branches.c: x starts at 0
  * ub: no
  * fixes: both-branches.c
+ * fixed-line: 17
  */
 #include <stdio.h>
 

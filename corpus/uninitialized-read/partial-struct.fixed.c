@@ -4,6 +4,7 @@
  * summary: the fixed twin of partial-struct.c: hi starts at 0
  * ub: no
  * fixes: partial-struct.c
+ * fixed-line: 24
  */
 #include <stdio.h>
 

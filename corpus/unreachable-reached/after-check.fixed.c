@@ -4,6 +4,7 @@
  * summary: the fixed twin of after-check.c: indexes past the table return 'too big' instead of being declared unreachable
  * ub: no
  * fixes: after-check.c
+ * fixed-line: 16
  */
 #include <stdio.h>
 

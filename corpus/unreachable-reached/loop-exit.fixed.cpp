@@ -4,6 +4,7 @@
  * summary: the fixed twin of loop-exit.cpp: a key not found returns -1
  * ub: no
  * fixes: loop-exit.cpp
+ * fixed-line: 22
  */
 #include <cstdio>
 

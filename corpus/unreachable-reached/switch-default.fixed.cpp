@@ -4,6 +4,7 @@
  * summary: the fixed twin of switch-default.cpp: other modes keep the name 'other'
  * ub: no
  * fixes: switch-default.cpp
+ * fixed-line: 18
  */
 #include <cstdio>
 

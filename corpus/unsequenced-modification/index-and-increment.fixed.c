@@ -4,6 +4,7 @@
  * summary: the fixed twin of index-and-increment.c: the store and the increment are two statements
  * ub: no
  * fixes: index-and-increment.c
+ * fixed-line: 16, 17
  */
 #include <stdio.h>
 

@@ -4,6 +4,7 @@
  * summary: the fixed twin of pre-and-post-increment.cpp: the increments are separate statements
  * ub: no
  * fixes: pre-and-post-increment.cpp
+ * fixed-line: 15, 14, 16
  */
 #include <cstdio>
 

@@ -4,6 +4,7 @@
  * summary: the fixed twin of printf-arguments.c: the arguments are computed in order first
  * ub: no
  * fixes: printf-arguments.c
+ * fixed-line: 17, 15, 16
  */
 #include <stdio.h>
 

@@ -4,6 +4,7 @@
  * summary: the fixed twin of two-increments.c: the increments are separate statements
  * ub: no
  * fixes: two-increments.c
+ * fixed-line: 15, 16
  */
 #include <stdio.h>
 

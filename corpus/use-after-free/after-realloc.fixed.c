@@ -4,6 +4,7 @@
  * summary: the fixed twin of after-realloc.c: the old pointer is replaced by realloc's result
  * ub: no
  * fixes: after-realloc.c
+ * fixed-line: 20
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -4,6 +4,7 @@
  * summary: the fixed twin of read-after-free.c: the block is freed after its last use
  * ub: no
  * fixes: read-after-free.c
+ * fixed-line: 18, 19
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -4,6 +4,7 @@
  * summary: the fixed twin of vector-reference.cpp: the reference is taken after push_back
  * ub: no
  * fixes: vector-reference.cpp
+ * fixed-line: 20, 21
  */
 #include <cstdio>
 #include <vector>

@@ -4,6 +4,7 @@
  * summary: the fixed twin of block-scope.c: x lives in the enclosing block
  * ub: no
  * fixes: block-scope.c
+ * fixed-line: 24
  */
 #include <stdio.h>
 

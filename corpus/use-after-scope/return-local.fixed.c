@@ -4,6 +4,7 @@
  * summary: the fixed twin of return-local.c: the variable is static, so it outlives the call
  * ub: no
  * fixes: return-local.c
+ * fixed-line: 33, 25
  */
 #include <signal.h>
 #include <stdio.h>

@@ -4,6 +4,7 @@
  * summary: the fixed twin of temporary.cpp: the result is copied, not bound to a reference
  * ub: no
  * fixes: temporary.cpp
+ * fixed-line: 15, 14
  */
 #include <algorithm>
 #include <cstdio>

@@ -119,6 +119,55 @@ def test_ub_line_is_code(path):
         assert text and not text.startswith(("//", "/*", "* ", "#")), f"line {n} is not code: {text!r}"
 
 
+@pytest.mark.parametrize("path", [p for p in programs() if ".fixed." in p.name], ids=case_id)
+def test_fixed_line_is_code(path):
+    """Each twin marks where its case's defect was and is now fixed (``fixed-line: N``, its
+    own line numbers): lines of its code, as a case's ``ub-line`` are; ``ub detectors``
+    counts a report there as a false alarm."""
+    case: Case = load_case(CORPUS, path)
+    assert case.fixed_lines, "a fixed twin marks the line of the fix (fixed-line: N)"
+    lines = case.source.decode().splitlines()
+    header_end = next(i for i, l in enumerate(lines, 1) if l.strip().endswith("*/"))
+    for n in case.fixed_lines:
+        text = lines[n - 1].strip()
+        assert n > header_end, f"line {n} is in the metadata block"
+        assert text and not text.startswith(("//", "/*", "* ", "#")), f"line {n} is not code: {text!r}"
+
+
+@pytest.mark.parametrize("extra, error", [
+    (" * ub: no\n * fixes: a.c\n * fixed-line: 12\n", "fixed-line 12 is past the file's end"),
+    (" * ub: no\n * fixes: a.c\n * fixed-line: seven\n", "fixed-line must be line numbers"),
+    (" * ub: yes\n * ub-line: 8\n * fixed-line: 8\n", "fixed-line is a fixed twin's"),
+])
+def test_a_bad_fixed_line_names_the_file(tmp_path, extra, error):
+    from warnscope.errors import ParseError
+    (tmp_path / "cat").mkdir()
+    path = tmp_path / "cat" / "a.fixed.c"
+    path.write_text("/* ub-case\n * category: cat\n * standard: C17 6.5p5\n * summary: s\n"
+                    + extra + " */\nint main(void) { return 0; }\n")
+    with pytest.raises(ParseError, match=error):
+        load_case(tmp_path, path)
+
+
+def test_a_fixed_line_left_unchanged_by_the_fix_is_the_cases_ub_line():
+    """Where the fix left the defect's line as it was (the bound, the type or the lifetime
+    changed elsewhere), the twin's fixed line is that same line: the text of the case's
+    main ub-line."""
+    cases = {c.id: c for c in load(CORPUS).cases}
+    same = 0
+    for case in cases.values():
+        if not case.ub:
+            continue
+        twin = cases[case.twin]
+        was = case.source.decode().splitlines()[case.ub_lines[0] - 1].strip()
+        lines = [l.strip() for l in twin.source.decode().splitlines()]
+        if was in lines:
+            assert was in [lines[n - 1] for n in twin.fixed_lines], \
+                f"{twin.id}: {was!r} is in the twin, not at its fixed-line"
+            same += 1
+    assert same >= 40
+
+
 #: a pointer assigned the result of an allocation: ``int *p = malloc(...)``
 ALLOCATION = re.compile(r"^\s*[\w:<>\s]+?\*\s*(\w+)\s*=\s*.*\b(?:malloc|calloc|realloc)\s*\(")
 

@@ -25,11 +25,25 @@ from analyzer.gccplugin.closure import closure_entries
 @click.pass_context
 def closure(ctx: click.Context, compiler: str, flags: tuple[str, ...], lang: str,
             std: str | None, no_plugin: bool, as_json: bool) -> None:
-    """What FLAGS turn on in COMPILER, transitively, with values (e.g. gcc-12 -Wall)."""
+    """What FLAGS turn on in COMPILER, transitively, with values (e.g. gcc-12 -Wall).
+    COMPILER may be named as you have it (gcc, aarch64-linux-gnu-gcc-12) or by its id."""
+    import re
+
+    from analyzer.runtime.toolchain import canonical
+
     db = ctx.find_root().obj["db"]
     if std and no_plugin:
         raise BadInput("--std needs the plugin: the database's edges do not depend on it")
-    entries, note = closure_entries(db, compiler, list(flags), lang, not no_plugin, std)
+    compiler = canonical(compiler)
+    # the plugin is built for a host GCC (gcc-N); any other compiler answers from its edges
+    host_gcc = re.fullmatch(r"gcc-[0-9]+", compiler) is not None
+    if std and not host_gcc:
+        raise BadInput(f"--std needs the GCC plugin, which is built for a host GCC (gcc-N), "
+                       f"not {compiler}")
+    entries, note = closure_entries(db, compiler, list(flags), lang,
+                                    not no_plugin and host_gcc, std)
+    if not host_gcc and not no_plugin and compiler.startswith("gcc-"):
+        note += f"; the plugin is built for a host GCC only, not {compiler}"
     if as_json:
         echo(to_json(entries))
         echo(f"closure {note}", err=True)

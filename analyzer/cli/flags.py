@@ -106,7 +106,11 @@ def ingest(ctx, compilers, source, sha256, from_binary, no_plugin, force, suite)
                              f"not {len(compilers)} ({' '.join(compilers)})")
     from analyzer.runtime import toolchain
 
-    named = [(name, toolchain.canonical(name)) for name in compilers]
+    ids = toolchain.canonical_list(compilers)   # two names of one compiler: one error
+    first: dict[str, str] = {}
+    for name in compilers:
+        first.setdefault(toolchain.canonical(name), name)
+    named = [(first[cid], cid) for cid in ids]
     conn = None  # opened after the first parse: a failed parse never touches --db
     for name, compiler in named:
         if from_binary:

@@ -27,7 +27,8 @@ class VerifyReport:
     #: check name -> number of flags compared by it
     compared: dict[str, int] = field(default_factory=dict)
     findings: list[Finding] = field(default_factory=list)
-    #: the binary asked (``/usr/bin/aarch64-linux-gnu-gcc-12``); '' where none was
+    #: the binary asked (``/usr/bin/aarch64-linux-gnu-gcc-12``), which the text names;
+    #: '' where none was (``--json`` keeps its contract: the text says it)
     binary: str = ""
 
     @property
@@ -40,7 +41,7 @@ class VerifyReport:
 
     def verdict(self) -> Verdict:
         """``flags verify --json``: the report with whether it is clean."""
-        return Verdict(self.compiler, self.ok, self.compared, self.findings, self.binary)
+        return Verdict(self.compiler, self.ok, self.compared, self.findings)
 
 
 @dataclass
@@ -52,5 +53,3 @@ class Verdict:
     ok: bool
     compared: dict[str, int]
     findings: list[Finding]
-    #: the binary asked
-    binary: str = ""

@@ -5,13 +5,23 @@ on each UB case and on each case's fixed twin) and says, per detector and versio
 
 * **caught**: UB cases it reports at their ``ub-line`` (a sanitizer: at run time);
 * **elsewhere**: UB cases it reports, but on other lines (neither a catch nor a false alarm);
-* **false alarms**: fixed twins it reports anything on;
+* **false alarms**: programs without UB it claims UB on, as the Juliet test suite and the
+  Toyota ITC benchmark count them: fixed twins it reports at their ``fixed-line`` or with
+  a report of their case's UB category anywhere (:func:`~analyzer.ub.detectors.judge`),
+  and controls (``ub: no`` and fixing nothing) it reports with a report of any known UB
+  class; any sanitizer report on either (it says the run had UB);
+* **unrelated**: programs without UB it reports only otherwise on (a dead store, an
+  unused variable, a style check: true or not, no claim of the UB);
 
-out of the cases and twins its tool ran on (a run that failed counts in neither), and the
-same per UB category. A case without a twin (a foreign corpus) counts for catches only; a
-case without ``ub-line`` is caught by any report. Runs that did not work are listed as
-problems, one line each, never scored as "caught nothing". :func:`render` is the text,
-:func:`as_json` the ``--json`` shape (the dataclasses as they are).
+out of the cases, twins and controls its tool ran on (a run that failed counts in none), and
+the same per UB category. A case without a twin (a foreign corpus) counts for catches only; a
+case without ``ub-line`` is caught by any report; a twin without ``fixed-line`` is falsely
+claimed by its case's category alone (a note says how many). Runs that did not work are
+listed as problems, one line each, never scored as "caught nothing". :func:`render` is the
+text, :func:`as_json` the ``--json`` shape (the dataclasses as they are).
+
+Scoring happens when runs are read: the stored runs are scored anew by every reader, so a
+change here needs no tool to run again.
 
 The cases are the corpus's (:class:`~analyzer.ub.corpus.Case`) when the tools have just
 run, or :class:`CaseFacts` read back from the database (:func:`stored_facts`) when the
@@ -26,8 +36,8 @@ from collections import defaultdict
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Sequence
 
-from analyzer.ub.corpus import Case, stored_marks
-from analyzer.ub.detectors import Kind, RunStatus, ToolRun, judge
+from analyzer.ub.corpus import Case, stored_lines, stored_marks
+from analyzer.ub.detectors import Kind, RunStatus, ToolRun, judge, judge_control
 
 if TYPE_CHECKING:
     from analyzer.ub.results import CaseInfo, StoredResults
@@ -39,6 +49,7 @@ class Verdict:
     CAUGHT = "caught"
     ELSEWHERE = "elsewhere"
     FALSE_ALARM = "false-alarm"
+    UNRELATED = "unrelated"
 
 
 @dataclass
@@ -48,6 +59,7 @@ class CategoryScore:
     cases: int
     false_alarms: int
     twins: int
+    unrelated: int = 0       # the category's twins it reported only unrelated findings on
 
 
 @dataclass
@@ -58,10 +70,24 @@ class DetectorScore:
     version: str             # 'gcc-12'; 'cppcheck-2.10'
     caught: list[str]        # case ids
     elsewhere: list[str]
-    false_alarms: list[str]  # twin ids
+    false_alarms: list[str]  # twin ids: the twins it claims its case's UB on
     cases: int               # UB cases its tool ran on
     twins: int               # twins its tool ran on
     categories: list[CategoryScore] = field(default_factory=list)
+    control_alarms: list[str] = field(default_factory=list)  # control ids it claims UB on
+    controls: int = 0        # controls its tool ran on
+    #: twin and control ids it reported only unrelated findings on (no false alarm)
+    unrelated: list[str] = field(default_factory=list)
+
+    @property
+    def clean(self) -> int:
+        """The programs without UB its tool ran on (twins and controls)."""
+        return self.twins + self.controls
+
+    @property
+    def alarms(self) -> int:
+        """Its false alarms on twins and controls."""
+        return len(self.false_alarms) + len(self.control_alarms)
 
 
 @dataclass
@@ -72,7 +98,8 @@ class Detection:
     detector: str
     kind: str
     verdict: str             # Verdict.*
-    lines: list[int]         # where it reported (on the case, or on the twin for a false alarm)
+    lines: list[int]         # where it reported (on the case; on the twin or control for a
+                             # false alarm or an unrelated report)
 
 
 @dataclass
@@ -97,19 +124,28 @@ class CaseFacts:
     ub: bool | None
     ub_lines: tuple[int, ...]
     twin: str
+    #: a twin: the case it fixes (the file its ``fixes:`` names when no stored case names
+    #: it as its twin); '' otherwise
+    fixes: str = ""
+    fixed_lines: tuple[int, ...] = ()     # a twin: its ``fixed-line``s
 
 
 def stored_facts(cases: Sequence["CaseInfo"]) -> list[CaseFacts]:
-    """The facts of stored cases: ``ub-line`` and ``twin`` read back from their metadata;
-    a twin that is not stored, or has UB itself, is no twin (as when the corpus loads)."""
+    """The facts of stored cases: ``ub-line``, ``twin``, ``fixes`` and ``fixed-line`` read
+    back from their metadata; a twin that is not stored, or has UB itself, is no twin (as
+    when the corpus loads), and a program a case names as its twin fixes that case."""
     by_id = {c.id: c for c in cases}
-    out = []
+    marks = {}
     for c in cases:
         lines, twin = stored_marks(c.id, c.meta)
         if twin and (twin not in by_id or by_id[twin].ub is not False):
             twin = ""
-        out.append(CaseFacts(c.id, c.category, c.ub, lines, twin))
-    return out
+        marks[c.id] = lines, twin
+    fixed_by = {twin: cid for cid, (_, twin) in marks.items() if twin}
+    return [CaseFacts(c.id, c.category, c.ub, marks[c.id][0], marks[c.id][1],
+                      fixes=fixed_by.get(c.id) or str(c.meta.get("fixes", "")),
+                      fixed_lines=stored_lines(c.meta, "fixed-line"))
+            for c in cases]
 
 
 @dataclass
@@ -132,6 +168,9 @@ class Scores:
     per_case: list[CaseDetections]
     problems: list[ToolProblem]
     notes: list[str] = field(default_factory=list)
+    controls: int = 0        # controls present (``ub: no``, fixing no case)
+    #: per control, the detectors that falsely claimed UB on it or reported it unrelatedly
+    per_control: list[CaseDetections] = field(default_factory=list)
 
     def detector(self, name: str, version: str) -> DetectorScore | None:
         return next((d for d in self.detectors if d.detector == name and d.version == version), None)
@@ -188,10 +227,18 @@ def stored_case(data: "StoredResults", case_id: str, scores: Scores | None = Non
     return found if found is not None and found.versions else None
 
 
+def controls_of(cases: Sequence[Case | CaseFacts]) -> list[Case | CaseFacts]:
+    """The controls among ``cases``: programs marked ``ub: no`` that fix no case (the
+    corpus's ``control/``, a user's own clean programs)."""
+    twins = {c.twin for c in cases if c.ub and c.twin}
+    return [c for c in cases if c.ub is False and not c.fixes and c.id not in twins]
+
+
 def score(cases: Sequence[Case | CaseFacts], runs: list[ToolRun], notes: list[str] = ()) -> Scores:
     """The scores of ``runs`` over ``cases`` (see the module)."""
     by_id = {c.id: c for c in cases}
     ub_cases = [c for c in cases if c.ub]
+    controls = controls_of(cases)
     # (version, tool) -> case id -> findings of the runs that worked (warnings: all levels)
     ok: dict[tuple[str, str], dict[str, list]] = defaultdict(dict)
     failed: dict[tuple[str, str, str], list[ToolRun]] = defaultdict(list)
@@ -212,15 +259,18 @@ def score(cases: Sequence[Case | CaseFacts], runs: list[ToolRun], notes: list[st
                        key=lambda nk: nk[0])
         ran_cases = [c for c in ub_cases if c.id in found]
         ran_twins = [c for c in ran_cases if c.twin and c.twin in found]
+        ran_controls = [c for c in controls if c.id in found]
         for name, kind in names:
             s = DetectorScore(name, kind.value, tool, version, [], [], [],
-                              cases=len(ran_cases), twins=len(ran_twins))
-            per_cat: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])
+                              cases=len(ran_cases), twins=len(ran_twins),
+                              controls=len(ran_controls))
+            per_cat: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0, 0])
             for case in ran_cases:
                 on_case = [f for f in found[case.id] if f.detector == name]
                 twin_ran = bool(case.twin) and case.twin in found
                 on_twin = [f for f in found[case.twin] if f.detector == name] if twin_ran else None
-                v = judge(kind, case.ub_lines or tuple(f.line for f in on_case), on_case, on_twin)
+                v = judge(kind, case.ub_lines or tuple(f.line for f in on_case), on_case, on_twin,
+                          by_id[case.twin].fixed_lines if twin_ran else (), case.category)
                 cat = per_cat[case.category]
                 cat[1] += 1
                 cat[3] += twin_ran
@@ -234,23 +284,47 @@ def score(cases: Sequence[Case | CaseFacts], runs: list[ToolRun], notes: list[st
                 if v.false_alarm:
                     s.false_alarms.append(case.twin)
                     cat[2] += 1
-                    per_case[case.id].append(Detection(
-                        version, name, kind.value, Verdict.FALSE_ALARM,
-                        sorted({f.line for f in on_twin or [] if f.line is not None})))
-            s.categories = [CategoryScore(c, *n) for c, n in sorted(per_cat.items()) if n[0] or n[2]]
+                    per_case[case.id].append(Detection(version, name, kind.value, Verdict.FALSE_ALARM,
+                                                       v.twin_lines))
+                elif v.unrelated:
+                    s.unrelated.append(case.twin)
+                    cat[4] += 1
+                    per_case[case.id].append(Detection(version, name, kind.value, Verdict.UNRELATED,
+                                                       v.twin_lines))
+            for control in ran_controls:
+                on_control = [f for f in found[control.id] if f.detector == name]
+                alarm, unrelated = judge_control(on_control)
+                lines = sorted({f.line for f in on_control if f.line is not None})
+                if alarm:
+                    s.control_alarms.append(control.id)
+                    per_case[control.id].append(Detection(version, name, kind.value,
+                                                          Verdict.FALSE_ALARM, lines))
+                elif unrelated:
+                    s.unrelated.append(control.id)
+                    per_case[control.id].append(Detection(version, name, kind.value,
+                                                          Verdict.UNRELATED, lines))
+            s.categories = [CategoryScore(c, *n) for c, n in sorted(per_cat.items())
+                            if n[0] or n[2] or n[4]]
             detectors.append(s)
-    detectors.sort(key=lambda d: (_version_key(d.version), -len(d.caught), len(d.false_alarms), d.detector))
+    detectors.sort(key=lambda d: (_version_key(d.version), -len(d.caught), d.alarms, d.detector))
     problems = [ToolProblem(v, t, st, len(rs), rs[0].why()) for (v, t, st), rs in sorted(failed.items())]
     versions = sorted({r.version for r in runs}, key=_version_key)
+    notes = list(notes)
+    unmarked = [c.twin for c in ub_cases if c.twin and c.twin in by_id and not by_id[c.twin].fixed_lines]
+    if unmarked:
+        notes.append(f"{len(unmarked)} fixed twin{'s' * (len(unmarked) != 1)} without fixed-line "
+                     f"({', '.join(unmarked[:3])}{' …' if len(unmarked) > 3 else ''}): a false alarm "
+                     "there is a report of its case's UB category only")
+
+    def detections(c) -> CaseDetections:
+        return CaseDetections(c.id, c.category, list(c.ub_lines), c.twin, per_case.get(c.id, []),
+                              sorted({v for (v, _tool), found in ok.items() if c.id in found},
+                                     key=_version_key))
     return Scores(versions=versions, cases=len(ub_cases),
                   twins=sum(1 for c in ub_cases if c.twin and c.twin in by_id),
-                  detectors=detectors,
-                  per_case=[CaseDetections(c.id, c.category, list(c.ub_lines), c.twin,
-                                           per_case.get(c.id, []),
-                                           sorted({v for (v, _tool), found in ok.items() if c.id in found},
-                                                  key=_version_key))
-                            for c in ub_cases],
-                  problems=problems, notes=list(notes))
+                  detectors=detectors, per_case=[detections(c) for c in ub_cases],
+                  problems=problems, notes=notes, controls=len(controls),
+                  per_control=[detections(c) for c in controls])
 
 
 def _version_key(version: str) -> tuple:
@@ -260,12 +334,22 @@ def _version_key(version: str) -> tuple:
 
 # --- text and JSON ------------------------------------------------------------------------
 
+def _programs(scores: Scores) -> str:
+    """'110 cases with UB, 110 fixed twins and 5 controls'."""
+    def n(count: int, word: str) -> str:
+        return f"{count} {word}{'s' * (count != 1)}"
+    parts = [n(scores.cases, "case") + " with UB", n(scores.twins, "fixed twin")]
+    if scores.controls:
+        parts.append(n(scores.controls, "control"))
+    return ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
 def render(scores: Scores, categories: bool = False) -> str:
     """The scores as text: per version, each detector that reported anything, its catches
-    out of the cases its tool ran on and its false alarms out of the twins; then the
-    tools that did not run and why. ``categories``: each detector's categories too."""
-    out = [f"Detectors on {scores.cases} case{'s' * (scores.cases != 1)} with UB and {scores.twins} "
-           f"fixed twin{'s' * (scores.twins != 1)} ({', '.join(scores.versions) or 'no compiler'})"]
+    out of the cases its tool ran on, its false alarms out of the twins and controls, and
+    the twins and controls it reported only unrelated findings on; then the tools that did
+    not run and why. ``categories``: each detector's categories too."""
+    out = [f"Detectors on {_programs(scores)} ({', '.join(scores.versions) or 'no compiler'})"]
     if not scores.detectors:
         out.append("  no detector reported anything")
     width = max([len(d.detector) for d in scores.detectors] + [8])
@@ -275,14 +359,14 @@ def render(scores: Scores, categories: bool = False) -> str:
             continue
         out += ["", version,
                 f"  {'detector':<{width}}  {'kind':<9}  {'caught':>7}  {'elsewhere':>9}  "
-                f"{'false alarms':>12}"]
+                f"{'false alarms':>12}  {'unrelated':>9}"]
         for d in rows:
             out.append(f"  {d.detector:<{width}}  {d.kind:<9}  {len(d.caught):>3}/{d.cases:<3}  "
-                       f"{len(d.elsewhere):>9}  {len(d.false_alarms):>6}/{d.twins}")
+                       f"{len(d.elsewhere):>9}  {d.alarms:>6}/{d.clean:<5}  {len(d.unrelated):>9}")
             if categories and d.categories:
                 out.append("      " + ", ".join(
                     f"{c.category} {c.caught}/{c.cases}" + (f" ({c.false_alarms} false)" if c.false_alarms else "")
-                    for c in d.categories))
+                    for c in d.categories if c.caught or c.false_alarms))
     if scores.problems:
         out += ["", "Tools that did not run on every program:"]
         out += [f"  {p.version} {p.tool}: {p.status} on {p.runs} program{'s' if p.runs != 1 else ''}"
@@ -293,13 +377,14 @@ def render(scores: Scores, categories: bool = False) -> str:
 
 def render_case(case: CaseDetections) -> str:
     """One case's detections, for ``ub report``: who caught it, who reported elsewhere,
-    who raised a false alarm on its twin."""
+    who raised a false alarm on its twin, who reported only unrelated findings there."""
     out = [f"{case.case_id} (ub-line {', '.join(map(str, case.ub_lines)) or 'not marked'}; "
            f"twin {case.twin or 'none'})"]
     if not case.detections:
         out.append("  no detector reported it")
     for verdict, label in ((Verdict.CAUGHT, "caught by"), (Verdict.ELSEWHERE, "reported elsewhere by"),
-                           (Verdict.FALSE_ALARM, "false alarm on the twin by")):
+                           (Verdict.FALSE_ALARM, "false alarm on the twin by"),
+                           (Verdict.UNRELATED, "unrelated on the twin (not a false alarm) by")):
         hits = [d for d in case.detections if d.verdict == verdict]
         if hits:
             out.append(f"  {label}: " + ", ".join(
@@ -310,13 +395,15 @@ def render_case(case: CaseDetections) -> str:
 
 #: a case's verdicts as ``ub report`` and ``ub explain`` say them, in this order
 CASE_LABELS = ((Verdict.CAUGHT, "caught at its ub-line"), (Verdict.ELSEWHERE, "fired elsewhere"),
-               (Verdict.FALSE_ALARM, "false alarm on its twin"))
+               (Verdict.FALSE_ALARM, "false alarm on its twin"),
+               (Verdict.UNRELATED, "unrelated on its twin"))
 
 
 def render_versions(case: CaseDetections) -> list[str]:
     """One case's detectors per version, for ``ub report`` and ``ub explain``: a head
     line, then per version that ran the detectors that caught the case at its ub-line,
-    fired elsewhere in it, or falsely claimed on its twin (each with its lines)."""
+    fired elsewhere in it, falsely claimed on its twin, or reported only unrelated findings
+    there (each with its lines)."""
     out = [f"detectors (ub-line {', '.join(map(str, case.ub_lines)) or 'not marked'}; "
            f"twin {case.twin or 'none'}):"]
     if not case.versions:

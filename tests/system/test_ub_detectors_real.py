@@ -175,3 +175,87 @@ def test_cli_bad_input_is_one_line(capsys, args, message):
     assert main(["ub", "detectors", "--compilers", "gcc-12", *args]) != 0
     err = capsys.readouterr().err
     assert message in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
+# --- false alarms: claims of the UB, not any report (the Juliet / Toyota ITC count) --------
+
+#: a program of a user's own, marked clean: GCC 12's -fanalyzer says the object ``new``
+#: returns may be null (it cannot be: ``new`` throws), a claim of a null dereference
+CLEAN = """/* ub-case
+ * category: mine
+ * standard: C++17 [expr.new]/1
+ * summary: a job made with new, its count read and the job deleted by itself
+ * ub: no
+ */
+#include <cstdio>
+
+struct Job {
+    int pad[2];
+    int retries;
+    int finish();
+};
+
+__attribute__((noinline)) int Job::finish()
+{
+    int r = retries;
+    delete this;
+    return r;
+}
+
+int main(int argc, char **)
+{
+    Job *j = new Job{{0, 0}, 6 + argc};
+    std::printf("%d\\n", j->finish());
+    return 0;
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def claims(tmp_path_factory):
+    """gcc -fanalyzer, clang --analyze, clang-tidy and cppcheck where they report something
+    on bundled twins and a control, and on a user's clean program: the cases, the runs."""
+    mine = tmp_path_factory.mktemp("mine")
+    (mine / "mine").mkdir()
+    (mine / "mine" / "job.cpp").write_text(CLEAN)
+    by_id = {c.id: c for c in load(bundled_corpus()).cases}
+    [job] = load(mine).cases
+    cases = [by_id[i] for i in ("object-lifetime/after-delete-this", "object-lifetime/after-delete-this.fixed",
+                                "strict-aliasing/int-float", "strict-aliasing/int-float.fixed",
+                                "control/floating-point")] + [job]
+    gcc, clang = toolchain.resolve("gcc-12"), toolchain.resolve("clang-16")
+    version = toolchain.cppcheck_version()
+    jobs = [an.ToolJob(c, Tool.GCC_ANALYZER, gcc) for c in cases[:2] + [job]]
+    jobs += [an.ToolJob(c, Tool.CLANG_ANALYZER, clang) for c in cases[:2]]
+    jobs += [an.ToolJob(cases[4], Tool.CLANG_TIDY, clang)]
+    if version:
+        jobs += [an.ToolJob(c, Tool.CPPCHECK, None, cppcheck=version) for c in cases[:4]]
+    with executors.LocalExecutor(2) as pool:
+        return cases, an.run_jobs(jobs, pool)
+
+
+def test_a_twin_or_control_report_is_a_false_alarm_only_where_it_claims_the_ub(claims):
+    """Real tools on real programs without UB: clang's analyzer at after-delete-this.fixed's
+    fixed line (19: the member read, now before the delete) claims the UB; gcc's "possibly
+    NULL" after new on the same twin claims another class (unrelated), on a clean program of
+    a user's a false alarm; clang-tidy's narrowing conversion on control/floating-point is
+    unrelated; cppcheck's pointer cast on int-float.fixed is of the case's class."""
+    cases, runs = claims
+    assert [r.why() for r in runs if not r.ok] == []
+    fixed = "object-lifetime/after-delete-this.fixed"
+    assert ("-Wanalyzer-possible-null-dereference", 26) in _found(runs, fixed, Tool.GCC_ANALYZER, "gcc-12")
+    assert ("core.uninitialized.Assign", 19) in _found(runs, fixed, Tool.CLANG_ANALYZER, "clang-16")
+    s = score(cases, runs)
+    assert (s.cases, s.twins, s.controls) == (2, 2, 2)
+    null = s.detector("-Wanalyzer-possible-null-dereference", "gcc-12")
+    assert (null.false_alarms, null.control_alarms, null.unrelated) == ([], ["mine/job"], [fixed])
+    assign = s.detector("core.uninitialized.Assign", "clang-16")
+    assert (assign.false_alarms, assign.unrelated) == ([fixed], [])
+    narrowing = s.detector("bugprone-narrowing-conversions", "clang-16")
+    assert (narrowing.control_alarms, narrowing.unrelated) == ([], ["control/floating-point"])
+    if shutil.which("cppcheck"):
+        cast = s.detector("cppcheck:invalidPointerCast", "cppcheck-2.10")
+        assert cast.false_alarms == ["strict-aliasing/int-float.fixed"]
+    text = render(s)
+    row = next(l for l in text.splitlines() if "-Wanalyzer-possible-null-dereference" in l).split()
+    assert row[-2:] == ["1/2", "1"]     # false alarms out of twins and controls; unrelated

@@ -160,3 +160,36 @@ def test_an_unusable_scheduler_is_one_line_and_writes_nothing(tmp_path, corpus, 
         err = capsys.readouterr().err
         assert message in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
     assert not db.exists()
+
+
+def test_stored_runs_are_scored_when_read(tmp_path, capsys):
+    """The runs are stored as the tools reported; what counts as a false alarm is decided
+    each time they are read, from the programs' stored metadata: clang's analyzer at
+    after-delete-this.fixed's fixed line 19 is a false alarm, gcc's "possibly NULL" after
+    new unrelated; with the twin as stored before it had a fixed-line, the same stored
+    runs read with no tool run score clang's report unrelated too, and say why."""
+    root = tmp_path / "corpus"
+    (root / "object-lifetime").mkdir(parents=True)
+    for f in (bundled_corpus() / "object-lifetime").glob("after-delete-this*"):
+        shutil.copy(f, root / "object-lifetime" / f.name)
+    db = tmp_path / "w.db"
+    assert _detectors(db, root, "--tools", "gcc-analyzer,clang-analyzer", "--json") == 0
+    data = json.loads(capsys.readouterr().out)
+    twin = "object-lifetime/after-delete-this.fixed"
+    by_name = {d["detector"]: d for d in data["detectors"]}
+    assert by_name["core.uninitialized.Assign"]["false_alarms"] == [twin]
+    assert by_name["-Wanalyzer-possible-null-dereference"]["unrelated"] == [twin]
+    conn = connect(db)
+    name = str(root.resolve())
+    with conn:
+        conn.execute("""UPDATE ub_case SET meta = json_remove(meta, '$."fixed-line"')
+                        WHERE corpus = ? AND id = ?""", (name, twin))
+    from analyzer.site import detectors as site_detectors
+    from analyzer.ub import scores as ub_scores
+    runs = [run for _, run in ub_store.detector_runs(conn, name).values()]
+    again = ub_scores.score(ub_scores.stored_facts(ub_store.case_infos(conn, name)), runs)
+    assign = again.detector("core.uninitialized.Assign", "clang-16")
+    assert (assign.false_alarms, assign.unrelated) == ([], [twin])
+    assert any(n.startswith("1 fixed twin without fixed-line") for n in again.notes)
+    [view] = site_detectors.load(conn, {})
+    assert ub_scores.as_json(view.scores) == ub_scores.as_json(again)

@@ -12,8 +12,9 @@ import pytest
 
 from warnscope.diagnostics.parse_gcc_json import split_stderr as _split_gcc_json
 from analyzer.ub.corpus import Case
-from analyzer.ub.detectors import (Finding, Kind, RunStatus, Tool, ToolRun, bracketed, gcc_json,
-                                   judge, sanitizer_reports)
+from analyzer.ub.detectors import (UB_CLASSES, Finding, Kind, RunStatus, Tool, ToolRun, bracketed,
+                                   claims_ub, gcc_json, judge, judge_control, sanitizer_reports,
+                                   ub_classes)
 from analyzer.ub.scores import Verdict, as_json, render, render_case, score
 
 GCC_ANALYZER = json.dumps([{
@@ -107,41 +108,127 @@ def test_an_asan_error_without_its_summary_is_not_understood():
     assert found == [] and bad
 
 
-def test_judge_a_catch_is_at_the_ub_line_a_false_alarm_on_the_twin():
+def test_judge_a_catch_is_at_the_ub_line_a_false_alarm_a_claim_on_the_twin():
+    """On the twin, as Juliet and the Toyota ITC benchmark count: a report at its fixed line,
+    or of the case's category anywhere, is a false alarm; another report is unrelated."""
     at = [Finding("-Wx", Kind.WARNING, 16)]
     off = [Finding("-Wx", Kind.WARNING, 3)]
     assert judge(Kind.WARNING, (16,), at, []).caught
-    v = judge(Kind.WARNING, (16,), off, at)
-    assert (v.caught, v.elsewhere, v.false_alarm) == (False, True, True)
+    v = judge(Kind.WARNING, (16,), off, [Finding("-Wx", Kind.WARNING, 15)], fixed_lines=(15,))
+    assert (v.caught, v.elsewhere, v.false_alarm, v.unrelated, v.twin_lines) == (False, True, True, False, [15])
+    v = judge(Kind.WARNING, (16,), at, [Finding("-Wx", Kind.WARNING, 3)], fixed_lines=(15,))
+    assert (v.caught, v.false_alarm, v.unrelated, v.twin_lines) == (True, False, True, [3])
     assert judge(Kind.SANITIZER, (16,), [Finding("asan:double-free", Kind.SANITIZER, None)], None).caught
 
 
-def _case(cid: str, ub: bool, lines=(), twin="", fixes="", category="cat") -> Case:
+def test_a_report_of_the_cases_class_anywhere_on_the_twin_is_a_false_alarm():
+    """Real reports on real twins (gcc-12, clang-16, cppcheck 2.10 on the bundled corpus):
+    cppcheck's pointer-cast check on strict-aliasing/int-float.fixed claims the case's
+    class away from its fixed line; gcc's -fanalyzer's "possibly-NULL" on
+    object-lifetime/after-delete-this.fixed claims another class, clang-tidy's swappable
+    parameters none: both unrelated. A sanitizer report on a twin is always a false alarm."""
+    cast = Finding("cppcheck:invalidPointerCast", Kind.ANALYZER, 24,
+                   "Casting between signed int * and float * which have an incompatible binary data "
+                   "representation.")
+    v = judge(Kind.ANALYZER, (15,), [], [cast], fixed_lines=(16, 15), category="strict-aliasing")
+    assert (v.false_alarm, v.unrelated, v.twin_lines) == (True, False, [24])
+    null = Finding("-Wanalyzer-possible-null-dereference", Kind.ANALYZER, 26,
+                   "dereference of possibly-NULL 'operator new(24)'")
+    v = judge(Kind.ANALYZER, (21,), [], [null], fixed_lines=(21, 19), category="object-lifetime")
+    assert (v.false_alarm, v.unrelated, v.twin_lines) == (False, True, [26])
+    swapped = Finding("bugprone-easily-swappable-parameters", Kind.ANALYZER, 11)
+    assert judge(Kind.ANALYZER, (22, 14), [], [swapped], (22, 14), "restrict-violation").unrelated
+    # a detector of no known class counts at the fixed line only
+    assert judge(Kind.ANALYZER, (22, 14), [], [Finding("bugprone-easily-swappable-parameters",
+                                                       Kind.ANALYZER, 14)], (22, 14), "restrict-violation").false_alarm
+    ubsan = Finding("ubsan:alignment", Kind.SANITIZER, 40)
+    assert judge(Kind.SANITIZER, (16,), [], [ubsan], (16,), "signed-integer-overflow").false_alarm
+    # a twin without fixed-line: its case's class alone
+    assert judge(Kind.ANALYZER, (15,), [], [cast], category="strict-aliasing").false_alarm
+    assert judge(Kind.ANALYZER, (15,), [], [null], category="strict-aliasing").unrelated
+
+
+def test_on_a_control_any_known_ub_class_or_sanitizer_is_a_false_alarm():
+    narrowing = Finding("bugprone-narrowing-conversions", Kind.ANALYZER, 18,
+                        "narrowing conversion from 'int' to 'float'")   # control/floating-point
+    assert judge_control([narrowing]) == (False, True)
+    assert judge_control([Finding("-Wanalyzer-possible-null-dereference", Kind.ANALYZER, 26)]) == (True, False)
+    assert judge_control([Finding("ubsan:runtime-error", Kind.SANITIZER, 3)]) == (True, False)
+    assert judge_control([]) == (False, False)
+    assert claims_ub(narrowing, category=None) is False
+
+
+@pytest.mark.parametrize("detector, classes", [
+    ("ubsan:signed-integer-overflow", {"signed-integer-overflow", "int-min-division"}),
+    ("asan:heap-use-after-free", {"use-after-free", "object-lifetime"}),
+    ("asan:memcpy-param-overlap", {"overlapping-copy"}),
+    ("asan:strcpy-param-overlap", {"overlapping-copy"}),
+    ("-Wnull-dereference", {"null-dereference"}),
+    ("-Wformat=", {"format-mismatch"}),                 # GCC's JSON names it with its '='
+    ("-Wdangling-pointer=", {"use-after-scope", "dangling-pointer-value"}),
+    ("core.NullDereference", {"null-dereference"}),
+    ("-Wanalyzer-null-dereference", {"null-dereference"}),
+    ("cppcheck:nullPointer", {"null-dereference", "null-library-argument"}),
+    ("cppcheck:invalidPrintfArgType_sint", {"format-mismatch"}),
+    ("core.uninitialized.Assign", {"uninitialized-read"}),
+    ("deadcode.DeadStores", set()),
+    ("-Wunused-variable", set()),
+    ("-Wunused-but-set-variable", set()),
+    ("cppcheck:unreadVariable", set()),
+    ("cppcheck:memleak", set()),
+    ("bugprone-easily-swappable-parameters", set()),
+])
+def test_detectors_map_to_the_ub_categories_they_claim(detector, classes):
+    assert ub_classes(detector) == classes
+
+
+def test_the_class_table_names_the_corpus_categories():
+    """Every category of the mapping is one of corpus/README's (a bundled folder), and
+    every UB category of the corpus has a detector of its class."""
+    from analyzer.ub.corpus import bundled_corpus
+    folders = {p.name for p in bundled_corpus().iterdir() if p.is_dir()} - {"control"}
+    assert set(UB_CLASSES) == folders
+    assert all(UB_CLASSES[c] for c in folders)
+
+
+def _case(cid: str, ub: bool, lines=(), twin="", fixes="", category="cat", fixed=()) -> Case:
     return Case(id=cid, path=None, language="c", category=category, std="c17", ub=ub,
-                ub_lines=tuple(lines), twin=twin, fixes=fixes)
+                ub_lines=tuple(lines), twin=twin, fixes=fixes, fixed_lines=tuple(fixed))
 
 
 def test_scores_count_catches_elsewhere_false_alarms_and_failed_runs():
-    cases = [_case("cat/a", True, (10,), "cat/a.fixed"), _case("cat/a.fixed", False, fixes="cat/a"),
-             _case("cat/b", True, (5,), "cat/b.fixed"), _case("cat/b.fixed", False, fixes="cat/b"),
-             _case("other/c", True, (7,), category="other")]
+    cases = [_case("cat/a", True, (10,), "cat/a.fixed"), _case("cat/a.fixed", False, fixes="cat/a", fixed=(10,)),
+             _case("cat/b", True, (5,), "cat/b.fixed"), _case("cat/b.fixed", False, fixes="cat/b", fixed=(5,)),
+             _case("other/c", True, (7,), category="other"),
+             _case("control/d", False, category="control"), _case("control/e", False, category="control")]
     w = Tool.WARNINGS
 
     def run(cid, *found, status=RunStatus.OK, version="gcc-12", tool=w):
         return ToolRun(cid, tool, version, status, tuple(Finding(d, tool.kind, l) for d, l in found),
                        note="gone" if status is not RunStatus.OK else "")
     runs = [run("cat/a", ("-Wx", 10)), run("cat/a.fixed", ("-Wx", 10)),
-            run("cat/b", ("-Wx", 9)), run("cat/b.fixed"), run("other/c", ("-Wy", 7)),
+            run("cat/b", ("-Wx", 9)), run("cat/b.fixed", ("-Wx", 3)), run("other/c", ("-Wy", 7)),
+            run("control/d", ("-Wx", 4), ("-Wnull-dereference", 6)), run("control/e"),
             run("cat/a", status=RunStatus.UNAVAILABLE, tool=Tool.GCC_ANALYZER)]
     s = score(cases, runs)
-    assert (s.cases, s.twins, s.versions) == (3, 2, ["gcc-12"])
+    assert (s.cases, s.twins, s.controls, s.versions) == (3, 2, 2, ["gcc-12"])
     x = s.detector("-Wx", "gcc-12")
     assert (x.caught, x.elsewhere, x.false_alarms, x.cases, x.twins) == (
         ["cat/a"], ["cat/b"], ["cat/a.fixed"], 3, 2)
-    assert [(c.category, c.caught, c.cases, c.false_alarms, c.twins) for c in x.categories] == [
-        ("cat", 1, 2, 1, 2)]
+    # a report on a twin away from its fixed line, or on a control, of no known class:
+    # unrelated, not a false alarm
+    assert (x.control_alarms, x.controls, x.unrelated) == ([], 2, ["cat/b.fixed", "control/d"])
+    assert [(c.category, c.caught, c.cases, c.false_alarms, c.twins, c.unrelated) for c in x.categories] == [
+        ("cat", 1, 2, 1, 2, 1)]
     y = s.detector("-Wy", "gcc-12")
     assert y.caught == ["other/c"] and y.false_alarms == []
+    null = s.detector("-Wnull-dereference", "gcc-12")     # a UB class on a control
+    assert (null.control_alarms, null.unrelated, null.alarms, null.clean) == (["control/d"], [], 1, 4)
+    assert [(c.case_id, [(d.detector, d.verdict, d.lines) for d in c.detections]) for c in s.per_control] == [
+        ("control/d", [("-Wnull-dereference", Verdict.FALSE_ALARM, [6]), ("-Wx", Verdict.UNRELATED, [4])]),
+        ("control/e", [])]
+    assert [(d.detector, d.verdict, d.lines) for d in s.case("cat/b").detections] == [
+        ("-Wx", Verdict.ELSEWHERE, [9]), ("-Wx", Verdict.UNRELATED, [3])]
     [problem] = s.problems
     assert (problem.tool, problem.status, problem.runs, problem.why) == (
         "gcc-analyzer", "unavailable", 1, "gcc-analyzer unavailable: gone")
@@ -149,11 +236,75 @@ def test_scores_count_catches_elsewhere_false_alarms_and_failed_runs():
     assert [(d.detector, d.verdict, d.lines) for d in a.detections] == [
         ("-Wx", Verdict.CAUGHT, [10]), ("-Wx", Verdict.FALSE_ALARM, [10])]
     text = render(s, categories=True)
-    assert "-Wx" in text and "1/3" in text and "1/2" in text
+    assert text.startswith("Detectors on 3 cases with UB, 2 fixed twins and 2 controls (gcc-12)")
+    assert "caught  elsewhere  false alarms  unrelated" in text
+    assert [l.split() for l in text.splitlines() if l.startswith("  -W")] == [
+        ["-Wy", "warning", "1/3", "0", "0/4", "0"], ["-Wx", "warning", "1/3", "1", "1/4", "2"],
+        ["-Wnull-dereference", "warning", "0/3", "0", "1/4", "0"]]
     assert "gcc-12 gcc-analyzer: unavailable on 1 program -- gcc-analyzer unavailable: gone" in text
     assert "caught by: -Wx (gcc-12, line 10)" in render_case(a)
     assert "false alarm on the twin by: -Wx (gcc-12, line 10)" in render_case(a)
     assert json.loads(json.dumps(as_json(s)))["detectors"][0]["detector"] in ("-Wx", "-Wy")
+
+
+def test_real_reports_on_the_bundled_twins_and_a_control():
+    """What gcc-12, clang-16 and cppcheck 2.10 reported on bundled twins and a control (their
+    runs of ``ub detectors``, as stored), scored with the twins' own fixed-line: clang's
+    analyzer at after-delete-this.fixed's fixed line 19 (where the member is now read, before
+    the delete) and cppcheck's pointer-cast check on int-float.fixed claim the UB; gcc's
+    "possibly-NULL" after ``new``, cppcheck's leak and clang-tidy's narrowing and swappable
+    parameters do not (each of them was a false alarm when any report on a twin was one)."""
+    cases = _bundled("object-lifetime/after-delete-this", "object-lifetime/after-delete-this.fixed",
+                     "strict-aliasing/int-float", "strict-aliasing/int-float.fixed",
+                     "restrict-violation/store-reload", "restrict-violation/store-reload.fixed",
+                     "control/floating-point")
+    assert [c.fixed_lines for c in cases if c.is_twin] == [(21, 19), (16, 15), (22, 14)]
+
+    def run(cid, tool, version, *found):
+        return ToolRun(cid, tool, version, RunStatus.OK,
+                       tuple(Finding(d, tool.kind, line, m) for d, line, m in found))
+    fixed = "object-lifetime/after-delete-this.fixed"
+    runs = [run("object-lifetime/after-delete-this", Tool.GCC_ANALYZER, "gcc-12",
+                ("-Wanalyzer-use-after-free", 21, "use after 'delete' of '<unknown>'"),
+                ("-Wanalyzer-possible-null-dereference", 26, "dereference of possibly-NULL 'operator new(24)'")),
+            run(fixed, Tool.GCC_ANALYZER, "gcc-12",
+                ("-Wanalyzer-possible-null-dereference", 26, "dereference of possibly-NULL 'operator new(24)'")),
+            run("object-lifetime/after-delete-this", Tool.CLANG_ANALYZER, "clang-16",
+                ("cplusplus.NewDelete", 21, "Use of memory after it is freed")),
+            run(fixed, Tool.CLANG_ANALYZER, "clang-16",
+                ("core.uninitialized.Assign", 19, "Assigned value is garbage or undefined")),
+            run("object-lifetime/after-delete-this", Tool.CPPCHECK, "cppcheck-2.10",
+                ("cppcheck:memleak", 28, "Memory leak: j")),
+            run(fixed, Tool.CPPCHECK, "cppcheck-2.10", ("cppcheck:memleak", 28, "Memory leak: j")),
+            run("strict-aliasing/int-float", Tool.CPPCHECK, "cppcheck-2.10",
+                ("cppcheck:invalidPointerCast", 22, "Casting between signed int * and float *")),
+            run("strict-aliasing/int-float.fixed", Tool.CPPCHECK, "cppcheck-2.10",
+                ("cppcheck:invalidPointerCast", 24, "Casting between signed int * and float *")),
+            run("restrict-violation/store-reload", Tool.CLANG_TIDY, "clang-16"),
+            run("restrict-violation/store-reload.fixed", Tool.CLANG_TIDY, "clang-16",
+                ("bugprone-easily-swappable-parameters", 11, "2 adjacent parameters of 'update'")),
+            run("control/floating-point", Tool.CLANG_TIDY, "clang-16",
+                ("bugprone-narrowing-conversions", 18, "narrowing conversion from 'int' to 'float'"))]
+    s = score(cases, runs)
+    claimed = {(d.version, d.detector): d.false_alarms + d.control_alarms for d in s.detectors}
+    unrelated = {(d.version, d.detector): d.unrelated for d in s.detectors}
+    assert claimed == {
+        ("gcc-12", "-Wanalyzer-use-after-free"): [], ("gcc-12", "-Wanalyzer-possible-null-dereference"): [],
+        ("clang-16", "cplusplus.NewDelete"): [], ("clang-16", "core.uninitialized.Assign"): [fixed],
+        ("cppcheck-2.10", "cppcheck:memleak"): [],
+        ("cppcheck-2.10", "cppcheck:invalidPointerCast"): ["strict-aliasing/int-float.fixed"],
+        ("clang-16", "bugprone-easily-swappable-parameters"): [],
+        ("clang-16", "bugprone-narrowing-conversions"): []}
+    assert unrelated[("gcc-12", "-Wanalyzer-possible-null-dereference")] == [fixed]
+    assert unrelated[("cppcheck-2.10", "cppcheck:memleak")] == [fixed]
+    assert unrelated[("clang-16", "bugprone-easily-swappable-parameters")] == ["restrict-violation/store-reload.fixed"]
+    assert unrelated[("clang-16", "bugprone-narrowing-conversions")] == ["control/floating-point"]
+    case = s.case("object-lifetime/after-delete-this")
+    assert [(d.version, d.detector, d.verdict, d.lines) for d in case.detections
+            if d.verdict in (Verdict.FALSE_ALARM, Verdict.UNRELATED)] == [
+        ("clang-16", "core.uninitialized.Assign", Verdict.FALSE_ALARM, [19]),
+        ("cppcheck-2.10", "cppcheck:memleak", Verdict.UNRELATED, [28]),
+        ("gcc-12", "-Wanalyzer-possible-null-dereference", Verdict.UNRELATED, [26])]
 
 
 def test_int_min_division_is_the_signed_overflow_check():
@@ -177,13 +328,17 @@ def test_stored_runs_read_back_as_they_were_and_score_alike(tmp_path):
     from analyzer.ub.scores import stored_case, stored_facts
     from analyzer.ub.results import CaseInfo, StoredResults
     from warnscope.database import connect
-    cases = _bundled("signed-integer-overflow/loop", "signed-integer-overflow/loop.fixed")
+    cases = _bundled("signed-integer-overflow/loop", "signed-integer-overflow/loop.fixed",
+                     "control/floating-point")
     conn = connect(tmp_path / "d.db")
     ub_store.save_cases(conn, "corpus", cases)
     runs = [ToolRun("signed-integer-overflow/loop", Tool.WARNINGS, "gcc-12", RunStatus.OK,
                     (Finding("-Waggressive-loop-optimizations", Kind.WARNING, 16, "iteration"),
                      Finding("-Wx", Kind.WARNING, None)), level="-O2"),
-            ToolRun("signed-integer-overflow/loop.fixed", Tool.WARNINGS, "gcc-12", RunStatus.OK, (),
+            ToolRun("signed-integer-overflow/loop.fixed", Tool.WARNINGS, "gcc-12", RunStatus.OK,
+                    (Finding("-Wx", Kind.WARNING, 15), Finding("-Wy", Kind.WARNING, 3)), level="-O2"),
+            ToolRun("control/floating-point", Tool.WARNINGS, "gcc-12", RunStatus.OK,
+                    (Finding("-Wy", Kind.WARNING, 18), Finding("-Wstrict-overflow", Kind.WARNING, 16)),
                     level="-O2"),
             ToolRun("signed-integer-overflow/loop", Tool.CLANG_TIDY, "clang-16", RunStatus.UNAVAILABLE,
                     note="clang-tidy-16 is not installed")]
@@ -197,8 +352,17 @@ def test_stored_runs_read_back_as_they_were_and_score_alike(tmp_path):
                       expectations=0, source_hash="", meta=json.loads(r["meta"]))
              for r in conn.execute("SELECT id, category, ub, meta FROM ub_case")]
     facts = stored_facts(infos)
-    assert [(f.id, f.ub_lines, f.twin) for f in facts] == [(c.id, c.ub_lines, c.twin) for c in cases]
-    assert as_json(score(facts, runs)) == as_json(score(cases, runs))
+    assert sorted((f.id, f.ub_lines, f.twin, f.fixes, f.fixed_lines) for f in facts) == sorted(
+        (c.id, c.ub_lines, c.twin, c.fixes, c.fixed_lines) for c in cases)
+    assert next(f for f in facts if f.id.endswith(".fixed")).fixed_lines == (15,)
+    scored = score(facts, runs)
+    assert as_json(scored) == as_json(score(cases, runs))
+    # the twin's report at its fixed line is a false alarm, its other one unrelated; the
+    # control's -Wstrict-overflow claims UB there, its -Wy nothing
+    x, y, strict = (scored.detector(n, "gcc-12") for n in ("-Wx", "-Wy", "-Wstrict-overflow"))
+    assert (x.false_alarms, x.unrelated) == (["signed-integer-overflow/loop.fixed"], [])
+    assert (y.false_alarms, y.unrelated) == ([], ["signed-integer-overflow/loop.fixed", "control/floating-point"])
+    assert (strict.control_alarms, strict.controls) == (["control/floating-point"], 1)
     data = StoredResults(corpus="corpus", cases=infos, cells=[], warnings=[],
                                   sanitizers=[], detector_runs=runs)
     loop = stored_case(data, "signed-integer-overflow/loop")
@@ -230,10 +394,12 @@ def test_a_cases_detectors_per_version():
     case = CaseDetections("cat/a", "cat", [10], "cat/a.fixed", [
         Detection("gcc-12", "-Wx", "warning", Verdict.CAUGHT, [10]),
         Detection("gcc-12", "-Wy", "warning", Verdict.ELSEWHERE, [3, 4]),
-        Detection("clang-16", "core.X", "analyzer", Verdict.FALSE_ALARM, [10])],
+        Detection("clang-16", "core.X", "analyzer", Verdict.FALSE_ALARM, [10]),
+        Detection("clang-16", "deadcode.DeadStores", "analyzer", Verdict.UNRELATED, [7])],
         versions=["gcc-12", "clang-16", "cppcheck-2.10"])
     assert render_versions(case) == [
         "detectors (ub-line 10; twin cat/a.fixed):",
         "  gcc-12         caught at its ub-line: -Wx (10); fired elsewhere: -Wy (3, 4)",
-        "  clang-16       false alarm on its twin: core.X (10)",
+        "  clang-16       false alarm on its twin: core.X (10); unrelated on its twin: deadcode.DeadStores (7)",
         "  cppcheck-2.10  nothing reported"]
+    assert "unrelated on the twin (not a false alarm) by: deadcode.DeadStores (clang-16, line 7)" in render_case(case)

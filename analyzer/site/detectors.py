@@ -1,5 +1,6 @@
 """The detectors' pages of the site: per corpus, a category x detector matrix per compiler
-version, and a page per detector with its catches and false alarms across versions.
+version, and a page per detector with its catches, false alarms and unrelated reports
+across versions.
 
 Everything is read from the stored runs of ``ub detectors`` (``ub_detector_run``) and
 scored as ``ub detectors --json`` scores them (:mod:`analyzer.ub.scores`), whose object
@@ -29,12 +30,18 @@ class VersionRow:
     score: DetectorScore | None
     cases: int
     twins: int
+    controls: int = 0
+
+    @property
+    def clean(self) -> int:
+        """The programs without UB its tool ran on (twins and controls)."""
+        return self.twins + self.controls
 
 
 @dataclass
 class CaseRow:
-    """One case on a detector's page: the verdict per version ('' where it ran and
-    stayed silent; None where its tool did not run on the case)."""
+    """One case (or control) on a detector's page: the verdict per version ('' where it
+    ran and stayed silent; None where its tool did not run on the case)."""
 
     case: str
     verdicts: dict[str, str | None]
@@ -101,9 +108,11 @@ def _page(name: str, scores: Scores, ran: dict[tuple[str, str], set[str]]) -> De
         programs = set().union(*(ran.get((v, t), set()) for t in tools))
         ub_cases = [c for c in scores.per_case if c.case_id in programs]
         rows.append(VersionRow(v, d, d.cases if d else len(ub_cases),
-                               d.twins if d else sum(1 for c in ub_cases if c.twin in programs)))
+                               d.twins if d else sum(1 for c in ub_cases if c.twin in programs),
+                               d.controls if d else sum(1 for c in scores.per_control
+                                                        if c.case_id in programs)))
     cases = []
-    for c in scores.per_case:
+    for c in scores.per_case + scores.per_control:
         hits = [x for x in c.detections if x.detector == name]
         if not hits:
             continue
@@ -125,7 +134,7 @@ def detector_pages(b: Build, stems: dict[str, str]) -> list[DetectorsView]:
         cells = {(d.version, d.detector, c.category): c
                  for d in view.scores.detectors for c in d.categories}
         b.page(f"{base}.html", "ub_detectors.html", view=view, cells=cells,
-               verdicts=(Verdict.CAUGHT, Verdict.ELSEWHERE, Verdict.FALSE_ALARM))
+               verdicts=(Verdict.CAUGHT, Verdict.ELSEWHERE, Verdict.FALSE_ALARM, Verdict.UNRELATED))
         b.json(f"{base}.json", ub_scores.as_json(view.scores))
         for page in view.pages:
             b.page(f"{base}/{view.slugs[page.name]}.html", "ub_detector.html", view=view,

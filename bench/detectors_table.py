@@ -1,8 +1,10 @@
 """The detectors tables of bench/README from one ``warnscope ub detectors --json`` run.
 
 Reads the JSON (a file, or stdin) and prints Markdown: per compiler version, the UB cases
-caught and the twins falsely claimed by each tool (the union of its detectors); per UB category and version, the cases caught by any detector; the
-detectors that catch the most, and those with the most false alarms, across versions.
+caught and the programs without UB falsely claimed (twins and controls, as ``ub detectors``
+counts a false alarm) by each tool (the union of its detectors); per UB category and version,
+the cases caught by any detector; the detectors that catch the most, and those with the most
+false alarms, across versions.
 
   warnscope ub detectors --compilers gcc-11,gcc-12,clang-14,clang-16,clang-19 --json > s.json
   .venv/bin/python -m bench.detectors_table s.json
@@ -28,6 +30,12 @@ def versions(data: dict) -> list[str]:
     return sorted(data["versions"], key=key)
 
 
+def alarms(d: dict) -> list[str]:
+    """A detector's false alarms: on twins, and on controls (JSON of before controls
+    were scored has none)."""
+    return d["false_alarms"] + d.get("control_alarms", [])
+
+
 def per_version(data: dict) -> list[str]:
     """Per version: cases caught and twins claimed, by tool (the union of its detectors)
     and by any detector of the version."""
@@ -42,8 +50,8 @@ def per_version(data: dict) -> list[str]:
                 cells.append("·")
                 continue
             caught = set().union(*(d["caught"] for d in ds))
-            alarms = set().union(*(d["false_alarms"] for d in ds))
-            cells.append(f"{len(caught)} / {len(alarms)}")
+            claimed = set().union(*(alarms(d) for d in ds))
+            cells.append(f"{len(caught)} / {len(claimed)}")
         catching = sum(1 for d in mine if d["caught"])
         out.append(f"| {version} | " + " | ".join(cells) + f" | {catching} |")
     return out
@@ -69,27 +77,32 @@ def per_category(data: dict) -> list[str]:
 
 
 def top(data: dict, n: int, key: str) -> list[str]:
-    """The ``n`` detectors with the most ``key`` (caught, false_alarms) in any version:
-    per version its caught / false alarms, '·' where it reported nothing."""
+    """The ``n`` detectors with the most ``key`` (caught, false_alarms: with the controls')
+    in any version: per version its caught / false alarms, '·' where it reported nothing."""
     by_name: dict[str, dict[str, dict]] = defaultdict(dict)
     for d in data["detectors"]:
         by_name[d["detector"]][d["version"]] = d
-    ranked = sorted(by_name, key=lambda name: (-max(len(d[key]) for d in by_name[name].values()), name))
-    ranked = [name for name in ranked if max(len(d[key]) for d in by_name[name].values())][:n]
+
+    def count(d: dict) -> int:
+        return len(alarms(d)) if key == "false_alarms" else len(d[key])
+    ranked = sorted(by_name, key=lambda name: (-max(count(d) for d in by_name[name].values()), name))
+    ranked = [name for name in ranked if max(count(d) for d in by_name[name].values())][:n]
     columns = versions(data)
     out = ["| detector | kind | " + " | ".join(columns) + " |", "|---|---|" + "---|" * len(columns)]
     for name in ranked:
         row = by_name[name]
         kind = next(iter(row.values()))["kind"]
         out.append(f"| `{name}` | {kind} | " + " | ".join(
-            f"{len(row[v]['caught'])} / {len(row[v]['false_alarms'])}" if v in row else "·"
+            f"{len(row[v]['caught'])} / {len(alarms(row[v]))}" if v in row else "·"
             for v in columns) + " |")
     return out
 
 
 def render(data: dict, n: int = 25) -> str:
-    parts = [f"{data['cases']} UB cases, {data['twins']} fixed twins; versions: {', '.join(versions(data))}",
-             "", "Per version, UB cases caught / twins falsely claimed, by tool (the union of its detectors):", "",
+    parts = [f"{data['cases']} UB cases, {data['twins']} fixed twins, {data.get('controls', 0)} controls; "
+             f"versions: {', '.join(versions(data))}",
+             "", "Per version, UB cases caught / twins and controls falsely claimed, by tool (the union of "
+             "its detectors):", "",
              *per_version(data), "", "Per category, cases caught by any detector of the version:", "",
              *per_category(data), "", f"The {n} detectors that catch the most (caught / false alarms):", "",
              *top(data, n, "caught"), "", "The detectors with the most false alarms (caught / false alarms):", "",

@@ -11,13 +11,15 @@ database from someone else cannot publish files of its choosing.
 """
 from __future__ import annotations
 
+import posixpath
+import re
 import sqlite3
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from warnscope.compilers import level_key, sort_key
 from warnscope.errors import BadInput
@@ -26,12 +28,12 @@ from warnscope.trusted_roots import confined
 from analyzer.ub import explain as ub_explain
 from analyzer.ub import report as ub_report
 from analyzer.ub import store as ub_store
-from analyzer.ub.corpus import Case, discover
+from analyzer.ub.corpus import SOURCE_SUFFIXES, Case, discover
 from analyzer.ub.disasm import Function
 from analyzer.ub.results import Explanation, Report
 from analyzer.site.detectors import detector_pages
 from analyzer.site.pages import Headline
-from analyzer.site.slugs import path_slug, slug_map, unique_slug
+from analyzer.site.slugs import base_slug, path_slug, slug_map, unique_slug
 
 if TYPE_CHECKING:
     from analyzer.site.pages import Build
@@ -121,33 +123,348 @@ def highlight(source: CaseSource) -> str:
     return pyg(source.text or "", lexer, _formatter())
 
 
-def assembly(functions: list[Function]) -> str:
-    """A configuration's code as Pygments HTML of GNU assembler text: a label per
-    function, an instruction per line with its source line as a comment."""
+def asm_lines(f: Function, symbol=lambda name: name) -> list[str]:
+    """One function as GNU assembler text: its label, an instruction per line with its
+    source line as a comment where it changes (the listing and the page write the same).
+    ``symbol`` writes the function's name and a symbol an instruction names (a branch's
+    target, the ``<name>`` of an address)."""
+    label = symbol(f.name)
+    if not f.insns:
+        return [f"{label}:    # empty: runs into {f.next or 'what follows'}"]
+    lines = [f"{label}:"]
+    last = None
+    for i in f.insns:
+        note = f"    # {i.line}" if i.line and i.line != last else ""
+        last = i.line or last
+        operands = i.operands
+        if i.target is not None and operands == i.target:
+            operands = symbol(operands)
+        else:
+            m = _NAMED.search(operands)
+            if m:
+                operands = operands[:m.start(1)] + symbol(m.group(1)) + ">"
+        lines.append(f"    {i.mnemonic:<8} {operands}{note}")
+    if f.cut:
+        lines.append(f"    # ... cut: {f.cut} more instructions")
+    return lines
+
+
+#: the symbol objdump names for an address operand, at its end: ``(%rip),%rax <name>``
+_NAMED = re.compile(r" <(.+)>$")
+#: Pygments' spans around plain white space: a third of the bytes of highlighted
+#: assembly, and no colour (the stylesheet gives ``.w`` none that matters)
+_SPACE_SPAN = re.compile(r'<span class="w">( *)</span>')
+
+
+def _highlighted(f: Function) -> str:
+    """One function's lines as highlighted HTML (escaped by Pygments), without the
+    ``<div><pre>`` around them (:func:`_wrap`), white space unwrapped. The function's
+    name and a symbol an instruction names are one token each (the lexer splits a
+    demangled C++ name into some 30 spans, and a label at its first colon): it sees a
+    placeholder, replaced by the escaped name after."""
     from pygments import highlight as pyg
     from pygments.lexers import GasLexer
 
-    lines = []
-    for f in functions:
-        if not f.insns:
-            lines.append(f"{f.name}:    # empty: runs into {f.next or 'what follows'}")
-            continue
-        lines.append(f"{f.name}:")
-        last = None
-        for i in f.insns:
-            note = f"    # {i.line}" if i.line and i.line != last else ""
-            last = i.line or last
-            lines.append(f"    {i.mnemonic:<8} {i.operands}{note}")
-        if f.cut:
-            lines.append(f"    # ... cut: {f.cut} more instructions")
-    return pyg("\n".join(lines) + "\n", GasLexer(), _asm_formatter())
+    names: list[str] = []
+    plain = "\n".join(asm_lines(f)) + "\n"
+    mark = "wsym"
+    while mark in plain:            # a placeholder the text itself cannot hold
+        mark += "q"
+
+    def symbol(name: str) -> str:
+        names.append(name)
+        return f"{mark}{len(names) - 1}x"
+
+    html = pyg("\n".join(asm_lines(f, symbol)) + "\n", GasLexer(), _bare_formatter())
+    html = re.sub(rf"{mark}(\d+)x", lambda m: str(escape(names[int(m.group(1))])), html)
+    return _SPACE_SPAN.sub(r"\1", html)
+
+
+def _wrap(inner: str) -> str:
+    return f'<div class="code"><pre><span></span>{inner}</pre></div>\n'
 
 
 @lru_cache(maxsize=None)
-def _asm_formatter():
+def _bare_formatter():
     from pygments.formatters import HtmlFormatter
 
-    return HtmlFormatter(cssclass="code")
+    return HtmlFormatter(cssclass="code", nowrap=True)
+
+
+# ------------------------------------------------------------------ the program's own code
+
+#: No page of the site over a megabyte (10^6 bytes): what the code of a case's
+#: configurations may take of a case page (the program's own functions highlighted, a
+#: line per folded one), and what the aligned pair may take; the rest of the page
+#: (source, tables, sanitizers) stays well inside the bound.
+CODE_BUDGET = 500_000
+DIFF_BUDGET = 200_000
+#: Characters of a folded function's name shown on the page (the listing has it all).
+NAME_SHOWN = 120
+
+#: The namespaces of the C++ library and of the compiler's support code.
+_LIBRARY_SPACES = frozenset({"std", "__gnu_cxx", "__gnu_debug", "__cxxabiv1", "__pstl", "__detail"})
+#: The suffix of a compiler's clone of a function: ``main.cold``, ``f.part.0``,
+#: ``f(int) [clone .constprop.0]``.
+_CLONE = re.compile(r"(?:\s*\[clone [^\]]*\])+$|\.(?:cold|part|constprop|isra|lto_priv|localalias)"
+                    r"(?:\.\d+)*(?:\.(?:cold|part|constprop|isra)(?:\.\d+)*)*$")
+_LINE = re.compile(r"^(.*):(\d+)$")
+
+
+@dataclass(frozen=True)
+class Folded:
+    """A function a case page shows as one line: its name, its size in instructions
+    (those kept and those cut), and why it is folded ('library code from
+    stl_vector.h', 'runtime code', or that the page's bound left no room for it)."""
+
+    name: str
+    insns: int
+    why: str
+
+    @property
+    def shown(self) -> str:
+        return self.name if len(self.name) <= NAME_SHOWN else self.name[:NAME_SHOWN - 1] + "…"
+
+
+def case_files(case_id: str) -> frozenset[str]:
+    """The names the line table gives a case's own source file: the compile names it by
+    its base name (``strings.cpp`` for ``control/strings``, ``divide.c`` for the id
+    ``x/divide.c`` that keeps its suffix)."""
+    base = posixpath.basename(case_id)
+    if posixpath.splitext(base)[1] in SOURCE_SUFFIXES:
+        return frozenset({base})
+    return frozenset(base + suffix for suffix in SOURCE_SUFFIXES)
+
+
+def qualified_name(name: str) -> str:
+    """A demangled function name without its return type, template arguments,
+    parameters, qualifiers and clone suffix: ``std::vector::~vector`` for
+    ``std::vector<int, std::allocator<int> >::~vector()``, ``main::::operator()`` for a
+    lambda of ``main``, ``grows`` for ``grows(int) [clone .cold]``."""
+    text = _CLONE.sub("", name.strip())
+    text = text.replace("operator()", "operator\x00")  # its parentheses are its name
+    plain, depth = [], 0
+    for ch in text:
+        if ch in "<({[":
+            if ch == "(" and depth == 0 and plain and plain[-1] != " ":
+                break                       # the parameter list: the name ended
+            depth += 1
+        elif ch in ">)}]":
+            depth = max(depth - 1, 0)
+        elif depth == 0:
+            plain.append(ch)
+    words = "".join(plain).replace("\x00", "()").split()
+    if not words:
+        return name
+    if len(words) > 1 and (words[-2] == "operator" or words[-2].endswith("::operator")):
+        return f"{words[-2]} {words[-1]}"   # operator new, operator delete[]
+    return words[-1]
+
+
+def library_name(name: str) -> bool:
+    """Whether a demangled name is the C++ library's (``std::``, ``__gnu_cxx::``, ...)
+    or, by its name, the implementation's: a name that begins with ``__`` or ``_`` and a
+    capital letter is reserved to the compiler and the library (``__gthread_active_p``,
+    ``_GLOBAL__sub_I_strings.cpp``, ``__static_initialization_and_destruction_0``)."""
+    first = qualified_name(name).split("::", 1)[0]
+    return first in _LIBRARY_SPACES or bool(re.match(r"__|_[A-Z]", first))
+
+
+def _in_case(line: str, files: frozenset[str], length: int | None) -> bool:
+    """Whether ``file:line`` is a line of the case's own file (a line number past the
+    file's end is a header's: objdump names some DWARF 5 header lines by the main file)."""
+    m = _LINE.match(line)
+    return bool(m) and m.group(1) in files and (length is None or int(m.group(2)) <= length)
+
+
+def _base(name: str) -> str:
+    return _CLONE.sub("", name.strip())
+
+
+def fold_reasons(functions: list[Function], files: frozenset[str],
+                 length: int | None = None) -> list[str]:
+    """Per function, '' where it is the program's own (shown in full on the case page),
+    else why it is folded. The program's own: a function with an instruction from a
+    line of the case's file (``files``; ``length`` its number of lines where known) that
+    is not the library's by name (:func:`library_name`: its templates, instantiated from
+    headers, may inline the program's lambdas, and objdump may name header lines by the
+    main file); a function without any source line (empty, or no line table) that is
+    not the library's by name; and a compiler's clone (``main.cold``) of an own one."""
+    why = []
+    for f in functions:
+        lines = [i.line for i in f.insns if i.line]
+        if library_name(f.name):
+            origin = _origin(lines, files)
+            why.append(("library code" if "::" in qualified_name(f.name) else "runtime code")
+                       + (f" from {origin}" if origin else ""))
+        elif not lines:
+            why.append("")
+        elif any(_in_case(line, files, length) for line in lines):
+            why.append("")
+        else:
+            origin = _origin(lines, files)
+            why.append("library code" + (f" from {origin}" if origin else ""))
+    own = {_base(f.name) for f, w in zip(functions, why) if not w}
+    return ["" if w and _base(f.name) != f.name and _base(f.name) in own else w
+            for f, w in zip(functions, why)]
+
+
+def _origin(lines: list[str], files: frozenset[str]) -> str:
+    """The header a function comes from: the file of its first line that is not the
+    case's own (its opening line, where the line table gives one; the lines after may
+    be other headers' code inlined into it)."""
+    for line in lines:
+        m = _LINE.match(line)
+        if m and m.group(1) not in files:
+            return m.group(1)
+    return ""
+
+
+class Budget:
+    """Bytes a page may still spend, on pieces of a kind ('code', 'line', ...) taken in
+    page order: once a piece of a kind does not fit, no later piece of that kind is
+    taken either (a smaller one further down does not jump the queue), while pieces of
+    another kind may still use what is left."""
+
+    def __init__(self, total: int):
+        self.left = total
+        self.closed: set[str] = set()
+
+    def take(self, size: int, kind: str = "") -> bool:
+        if kind in self.closed or size > self.left:
+            self.closed.add(kind)
+            return False
+        self.left -= size
+        return True
+
+
+@dataclass
+class FoldedRun:
+    """Functions in a row that the page folds: a line each (``named``), and past the
+    page's bound ``more`` of them (``more_insns`` instructions) in one line."""
+
+    named: list[Folded] = field(default_factory=list)
+    more: int = 0
+    more_insns: int = 0
+
+
+@dataclass
+class CellView:
+    """One configuration's code as the case page shows it: ``segments`` in address
+    order, each a run of the program's own functions highlighted (``("code",
+    Markup)``) or of folded ones (``("folded", FoldedRun)``); ``listing`` the page's
+    link to the whole code ('' where nothing is folded); ``same_as`` the configuration
+    above with the very same code, which the page shows once."""
+
+    segments: list[tuple[str, object]] = field(default_factory=list)
+    listing: str = ""
+    same_as: str = ""
+    functions: int = 0
+    insns: int = 0
+
+    @property
+    def folds(self) -> bool:
+        return any(kind == "folded" for kind, _ in self.segments)
+
+
+def _size(f: Function) -> int:
+    return len(f.insns) + f.cut
+
+
+def cell_view(functions: list[Function], reasons: list[str], budget: Budget) -> CellView:
+    """The segments of one configuration's code: own functions highlighted while the
+    budget lasts, the others folded to a line each (bounded too: past the budget the
+    folded functions are counted in one line)."""
+    view = CellView(functions=len(functions), insns=sum(_size(f) for f in functions))
+    code: list[str] = []
+    run = FoldedRun()
+
+    def flush_code() -> None:
+        if code:
+            view.segments.append(("code", Markup(_wrap("".join(code)))))
+            code.clear()
+
+    def flush_folded() -> None:
+        nonlocal run
+        if run.named or run.more:
+            view.segments.append(("folded", run))
+            run = FoldedRun()
+
+    for f, why in zip(functions, reasons):
+        if not why:
+            html = _highlighted(f)
+            if budget.take(len(html) + 40, "code"):
+                flush_folded()
+                code.append(html)
+                continue
+            why = "not shown here: this page's code is bounded"
+        flush_code()
+        item = Folded(f.name, _size(f), why)
+        if budget.take(len(item.shown) + len(why) + 120, "line"):
+            run.named.append(item)
+        else:
+            run.more += 1
+            run.more_insns += item.insns
+    flush_code()
+    flush_folded()
+    return view
+
+
+@dataclass
+class DiffFold:
+    """A function of the aligned pair that the page folds: its rows, how many differ,
+    and why (library code, or the page's bound)."""
+
+    name: str
+    rows: int
+    differ: int
+    why: str
+
+    @property
+    def shown(self) -> str:
+        return self.name if len(self.name) <= NAME_SHOWN else self.name[:NAME_SHOWN - 1] + "…"
+
+
+def diff_view(diff, own: set[str], budget: Budget) -> list[tuple[str, object]]:
+    """The aligned pair's functions as the page shows them: ``("rows", FunctionDiff)``
+    for the program's own functions (``own``, by name) while the budget lasts, else
+    ``("folded", DiffFold)``, a line each; past the budget ``("more", (functions,
+    rows))`` counts the rest in one line."""
+    out: list[tuple[str, object]] = []
+    more, more_rows = 0, 0
+    for f in diff.functions:
+        differ = sum(1 for r in f.rows if not r.same)
+        if f.name in own:
+            size = sum(len(r.left or "") + len(r.right or "") + 140 for r in f.rows) + 200
+            if budget.take(size, "rows"):
+                out.append(("rows", f))
+                continue
+            why = "not shown here: this page's code is bounded"
+        else:
+            why = "library or runtime code"
+        fold = DiffFold(f.name, len(f.rows), differ, why)
+        if budget.take(len(fold.shown) + len(why) + 200, "line"):
+            out.append(("folded", fold))
+        else:
+            more, more_rows = more + 1, more_rows + len(f.rows)
+    if more:
+        out.append(("more", (more, more_rows)))
+    return out
+
+
+def listing_text(title: str, functions: list[Function], reasons: list[str]) -> str:
+    """The whole code of one configuration as plain text, every function in full, each
+    label saying whether the case page shows it or folds it and why."""
+    out = [f"# {title}",
+           "# the whole code of the binary's functions as objdump read it (normalised: offsets",
+           "# and symbols, not addresses); the case page shows the program's own functions",
+           ""]
+    for f, why in zip(functions, reasons):
+        lines = asm_lines(f)
+        lines[0] += f"    # folded on the page: {why}" if why else ""
+        out += lines
+        out.append("")
+    return "\n".join(out)
 
 
 def pygments_css() -> str:
@@ -173,6 +490,7 @@ def ub_pages(b: Build) -> None:
         b.page(f"ub/{stem}.html", "ub_matrix.html", view=view, stem=stem, columns=columns,
                case_slugs=case_slugs, outcome=outcome)
         b.json(f"ub/{stem}.json", report)
+        listings = _listing_names(report, case_slugs)
         for case in report.cases:
             source = view.sources.get(case.case)
             code = Markup(highlight(source)) if source and source.text is not None else None
@@ -180,16 +498,83 @@ def ub_pages(b: Build) -> None:
                                                       level_key(c.level)))
             sanitizers = sorted(case.sanitizers.items(), key=lambda kv: sort_key(kv[0]))
             ex = view.explanations.get(case.case)
-            asm = [(cc, Markup(assembly(cc.functions)) if cc.functions else None)
-                   for cc in (ex.configurations if ex else [])]
+            asm, diff = _case_code(b, stem, case.case, source, ex, listings)
             b.page(f"ub/{stem}/{case_slugs[case.case]}.html", "ub_case.html", case=case,
                    stem=stem, view=view, source=source, code=code, cells=cells,
-                   sanitizers=sanitizers, asm=asm, diff=ex.diff if ex else None)
+                   sanitizers=sanitizers, asm=asm, diff=ex.diff if ex else None,
+                   diff_functions=diff)
         listed.append((view, stem))
     scored = detector_pages(b, stems)
     b.writer.write("static/pygments.css", pygments_css() + "\n")
     b.page("ub/index.html", "ub_index.html", corpora=listed, scored=scored)
     b.headlines.append(Headline("_ub_headline.html", {"corpora": listed}))
+
+
+def _config_name(case: str, compiler: str, level: str, flags: str) -> str:
+    return "\0".join((case, compiler, level, flags))
+
+
+def _listing_names(report: Report, case_slugs: dict[str, str]) -> dict[str, str]:
+    """Each cell's listing file name under ``ub/<corpus>/code/``, by :func:`_config_name`:
+    ``<case>--<compiler>--<level>[--<flags>]``, unique in the corpus (slugs, as pages)."""
+    def base(name: str) -> str:
+        case, *config = name.split("\0")
+        return "--".join([case_slugs[case], *(base_slug(p) for p in config if p)])
+
+    return slug_map([_config_name(c.case, c.compiler, c.level, c.flags)
+                     for case in report.cases for c in case.cells], base=base)
+
+
+def _case_code(b: Build, stem: str, case_id: str, source: CaseSource | None,
+               ex: Explanation | None, listings: dict[str, str]) -> tuple[list, dict | None]:
+    """The code of a case's configurations as its page shows it (:func:`cell_view`,
+    within :data:`CODE_BUDGET`; a configuration with the same code as one above refers
+    to it) and the aligned pair's functions (:func:`diff_view`, within
+    :data:`DIFF_BUDGET`, with the links to the pair's listings). Writes the listing of
+    every configuration the page folds code of, ``ub/<corpus>/code/<case>--<compiler>--
+    <level>.txt``: the page's own links lead there."""
+    if ex is None:
+        return [], None
+    files = case_files(case_id)
+    length = len(source.text.splitlines()) if source and source.text is not None and \
+        not source.note else None
+    budget = Budget(CODE_BUDGET)
+    seen: dict[int, tuple[str, CellView]] = {}
+    own: set[str] = set()
+    asm = []
+    #: (compiler, level, flags) -> the link to its listing ('' where it has none)
+    links: dict[tuple[str, str, str], str] = {}
+    for cc in ex.configurations:
+        label = " ".join(p for p in (cc.compiler, cc.level, cc.flags) if p)
+        if not cc.functions:
+            asm.append((cc, None))
+            continue
+        reasons = fold_reasons(cc.functions, files, length)
+        own.update(f.name for f, why in zip(cc.functions, reasons) if not why)
+        earlier = seen.get(id(cc.functions))
+        if earlier is not None:
+            asm.append((cc, CellView(listing=earlier[1].listing, same_as=earlier[0],
+                                     functions=earlier[1].functions, insns=earlier[1].insns)))
+            links[(cc.compiler, cc.level, cc.flags)] = earlier[1].listing
+            continue
+        view = cell_view(cc.functions, reasons, budget)
+        if view.folds:
+            name = listings.get(_config_name(case_id, cc.compiler, cc.level, cc.flags))
+            if name is not None:
+                rel = f"code/{name}.txt"
+                b.writer.write(f"ub/{stem}/{rel}", listing_text(
+                    f"{case_id}, {label}: {view.functions} functions, {view.insns} instructions",
+                    cc.functions, reasons))
+                view.listing = rel
+        seen[id(cc.functions)] = (label, view)
+        links[(cc.compiler, cc.level, cc.flags)] = view.listing
+        asm.append((cc, view))
+    if ex.diff is None:
+        return asm, None
+    d = ex.diff
+    return asm, {"functions": diff_view(d, own, Budget(DIFF_BUDGET)),
+                 "left": links.get((d.left.compiler, d.left.level, d.left.flags), ""),
+                 "right": links.get((d.right.compiler, d.right.level, d.right.flags), "")}
 
 
 def corpus_stems(corpora: list[str]) -> dict[str, str]:

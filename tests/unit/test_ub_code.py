@@ -389,3 +389,131 @@ def test_what_objdump_left_in_the_workspace_is_code_or_a_reason(tmp_path, files,
         (tmp_path / name).write_bytes(data)
     code, note = _read_code(Workspace(tmp_path, None))
     assert code is None and why in note
+
+
+# ------------------------------------------------------------------ the site: the program's own code
+
+def _stored(name: str) -> Code:
+    """A cell's code in the stored form (disasm.dumps), as the demo's run stored it:
+    corpus control/strings (28 lines) by gcc-12 -O0 (156 functions) and clang-16 -O2,
+    data-race/stop-flag (34 lines) by clang-16 -O0, object-lifetime/destructor-stores
+    (25 lines) by gcc-12 -O0; the larger ones gzipped."""
+    import gzip
+    path = FIXTURES / name
+    raw = gzip.decompress(path.read_bytes()) if path.suffix == ".gz" else path.read_bytes()
+    return disasm.loads(raw.decode())
+
+
+def _own(code: Code, case: str, length: int | None) -> list[str]:
+    from analyzer.site.ub import case_files, fold_reasons
+    reasons = fold_reasons(code.functions, case_files(case), length)
+    return [f.name for f, why in zip(code.functions, reasons) if not why]
+
+
+def test_a_cxx_programs_own_code_is_main_and_the_library_is_folded():
+    from analyzer.site.ub import case_files, fold_reasons
+    o0 = _stored("strings-gcc-12-O0.code.gz")
+    assert len(o0.functions) == 156
+    assert _own(o0, "control/strings", 28) == ["main"]
+    reasons = dict(zip((f.name for f in o0.functions),
+                       fold_reasons(o0.functions, case_files("control/strings"), 28)))
+    sort = next(n for n in reasons if n.startswith("void std::sort<"))
+    assert reasons[sort] == "library code from stl_algo.h"
+    assert reasons["operator new(unsigned long, void*)"] == "library code from new"
+    # -O2: main holds inlined basic_string code and is still the program's; its cold
+    # part (lines of basic_string.h and strings.cpp) goes with it
+    o2 = _stored("strings-clang-16-O2.code.gz")
+    assert _own(o2, "control/strings", 28) == ["main"]
+    main = o2.function("main")
+    assert any(i.line.startswith("basic_string.h:") for i in main.insns)
+
+
+def test_lambdas_are_the_programs_and_the_thread_machinery_the_librarys():
+    code = _stored("stop-flag-clang-16-O0.code.gz")
+    assert _own(code, "data-race/stop-flag", 34) == ["main", "main::$_0::operator()() const"]
+    folded = [f.name for f in code.functions if f.name not in _own(code, "data-race/stop-flag", 34)]
+    assert "__clang_call_terminate" in folded
+    assert any(n.startswith("std::thread::thread<main::$_0") for n in folded)
+
+
+def test_a_header_line_named_by_the_main_file_is_no_line_of_the_program():
+    """objdump names the lines of <new>'s placement operator new destructor-stores.cpp:175
+    (a DWARF 5 line table): past the file's 25 lines, so not the program's; without the
+    file's length the line is taken at its word."""
+    code = _stored("destructor-stores-gcc-12-O0.code")
+    new = code.function("operator new(unsigned long, void*)")
+    assert {i.line for i in new.insns} == {"destructor-stores.cpp:175"}
+    assert _own(code, "object-lifetime/destructor-stores", 25) == ["main", "Secret::~Secret()",
+                                                                  "Secret::~Secret()"]
+    assert "operator new(unsigned long, void*)" in _own(code, "object-lifetime/destructor-stores", None)
+
+
+def test_the_folding_decision_by_name_line_and_clone():
+    from analyzer.site.ub import case_files, fold_reasons, library_name, qualified_name
+    assert qualified_name("std::vector<int, std::allocator<int> >::~vector()") == "std::vector::~vector"
+    assert qualified_name("void std::sort<int*>(int*, int*)") == "std::sort"
+    assert qualified_name("main::{lambda()#1}::operator()() const") == "main::::operator()"
+    assert qualified_name("grows(int) [clone .isra.0]") == "grows"
+    assert qualified_name("operator delete(void*, unsigned long)") == "operator delete"
+    assert qualified_name("std::operator<<(std::ostream&, char const*)") == "std::operator"
+    assert library_name("bool __gnu_cxx::operator!=<char*>(__gnu_cxx::__normal_iterator<char*> const&)")
+    assert library_name("_GLOBAL__sub_I_strings.cpp") and library_name("__gthread_active_p()")
+    assert not library_name("main") and not library_name("Job::finish()")
+    assert not library_name("void show<std::string>(std::vector<std::string>&)")   # the program's template
+    assert case_files("control/strings") >= {"strings.cpp", "strings.c"}
+    assert case_files("x/divide.c") == {"divide.c"}
+    code = _code("""
+F main 10
+0 t.c:5 call f
+F main.cold 4
+0 x.h:3 ud2
+F helper 4
+0 other.h:7 ret
+F empty 0 main
+F __libc_start_helper 2
+0 - ret
+F std::foo() 4
+0 t.c:9 ret
+""")
+    assert fold_reasons(code.functions, case_files("cat/t"), 20) == [
+        "", "", "library code from other.h", "", "runtime code", "library code"]
+
+
+def test_a_case_page_shows_own_code_folds_the_rest_and_keeps_to_its_budget():
+    from analyzer.site.ub import Budget, case_files, cell_view, fold_reasons, listing_text
+    code = _stored("strings-gcc-12-O0.code.gz")
+    reasons = fold_reasons(code.functions, case_files("control/strings"), 28)
+    view = cell_view(code.functions, reasons, Budget(500_000))
+    kinds = [k for k, _ in view.segments]
+    assert kinds[0] == "code" and "code" not in kinds[1:] and view.folds
+    (html,) = [seg for k, seg in view.segments if k == "code"]
+    assert '<span class="nl">main:</span>' in html and "std::sort" not in html.split("main:")[0]
+    named = [f for k, run in view.segments if k == "folded" for f in run.named]
+    assert len(named) == 155 and all(f.why and f.insns >= 0 for f in named)
+    assert sum(len(f.insns) + f.cut for f in code.functions) == view.insns
+    # the listing holds every function in full, the folded ones said so
+    text = listing_text("control/strings, gcc-12 -O0", code.functions, reasons)
+    assert text.count("    # folded on the page: ") == 155
+    assert sum(1 for line in text.splitlines() if line.startswith("    ") and not line.startswith("    #")) == \
+        sum(len(f.insns) for f in code.functions)
+    # a small budget: main does not fit, so it is folded too, and past the budget
+    # folded functions are counted in one line
+    small = cell_view(code.functions, reasons, Budget(3_000))
+    assert [k for k, _ in small.segments] == ["folded"]
+    run = small.segments[0][1]
+    assert run.named[0].name == "main" and run.named[0].why.startswith("not shown here")
+    assert run.more == 156 - len(run.named) and run.more > 100
+
+
+def test_highlighted_code_escapes_names_and_keeps_each_symbol_one_token():
+    from analyzer.site.ub import _highlighted, asm_lines
+    f = Function("f<script>alert(1)</script>()", 9, [
+        Insn(0, "call", "std::vector<int>::push_back(int&&)@plt", "std::vector<int>::push_back(int&&)@plt", "t.cpp:3"),
+        Insn(5, "lea", "(%rip),%rax <wsym0x>", None, "t.cpp:4"),      # a name like the placeholder
+        Insn(9, "ret", "", None, "")])
+    html = _highlighted(f)
+    assert "<script>" not in html
+    assert '<span class="nl">f&lt;script&gt;alert(1)&lt;/script&gt;():</span>' in html
+    assert '<span class="no">std::vector&lt;int&gt;::push_back(int&amp;&amp;)@plt</span>' in html
+    assert '<span class="no">wsym0x</span>' in html and 'class="w"' not in html
+    assert asm_lines(f)[2] == "    lea      (%rip),%rax <wsym0x>    # t.cpp:4"

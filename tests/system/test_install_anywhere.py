@@ -150,6 +150,8 @@ def user(wheel) -> User:
     os.chmod(home, 0o755)
     shutil.copy(wheel, home)
     if account is not None:
+        if PIP_CACHE.is_dir() and PIP_CACHE.stat().st_uid != account.pw_uid:
+            shutil.rmtree(PIP_CACHE)    # an earlier test user's, under another uid
         PIP_CACHE.mkdir(mode=0o700, exist_ok=True)
         shutil.chown(PIP_CACHE, account.pw_uid, account.pw_gid)
     found = User(home, account)

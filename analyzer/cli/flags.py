@@ -79,11 +79,12 @@ def flags() -> None:
 @click.option("--sha256", help="The SHA-256 the --source tarball must have (checked first).")
 @click.option("--from-binary", is_flag=True,
               help="Build the entry from the compiler binary itself: a GCC through the "
-                   "warnscope plugin where it can be had, else (and for clang) from the "
-                   "binary's own listings (-Q --help=warnings; diagtool, "
-                   "--print-diagnostic-options).")
+                   "warnscope plugin where it can be had, else from the binary's own "
+                   "listings (-Q --help=warnings); clang with --no-plugin.")
 @click.option("--no-plugin", is_flag=True,
-              help="With --from-binary: read only the binary's listings, not the GCC plugin.")
+              help="With --from-binary: read only the binary's listings (GCC's -Q "
+                   "--help=warnings; clang's diagtool, --print-diagnostic-options), not the "
+                   "GCC plugin.")
 @click.option("--force", is_flag=True, help="Replace a stored entry even by one with far fewer flags.")
 @click.option("--suite", type=click.Choice(SUITES),
               help="Take the Debian package from this suite (default: the host's suite if it "
@@ -137,6 +138,9 @@ def _from_binary(name: str, compiler: str, no_plugin: bool):
     except NotInstalled as exc:
         raise NotInstalled(f"{compiler}: compiler not found, and --from-binary needs it: "
                            f"{exc}") from None
+    if tc.family != "gcc" and not no_plugin:
+        raise BadInput(f"{compiler}: the plugin route of --from-binary needs a GCC; "
+                       "--from-binary --no-plugin reads clang's own listings (diagtool)")
     if tc.family == "gcc" and not no_plugin and re.fullmatch(r"gcc-[0-9]+", compiler):
         from analyzer.gccplugin.binary import ingest as ingest_binary, plugin_available
 

@@ -85,7 +85,7 @@ def run(conn, corpus_dir: str | Path, compilers: list[str], levels: list[str],
     trusted_roots.vouch(corpus)  # the site may show this corpus's sources (this user chose it)
     cases = chosen(loaded, case_ids)
     flag_tuples = list(dict.fromkeys(tuple(f.split()) for f in flag_sets))
-    ub_store.save_cases(conn, corpus, cases)
+    ub_store.save_cases(conn, corpus, loaded.cases)   # every case: --case drops none
     plan = make_plan(cases, resolved, norm_levels, flag_tuples, runs, limits,
                      warnings, sanitizers, ub_store.existing_keys(conn, corpus), code)
     summary = RunSummary(corpus=corpus, cases=len(cases), cells=plan.total_cells,

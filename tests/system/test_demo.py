@@ -73,6 +73,10 @@ def test_demo_end_to_end(tmp_path, capsys, monkeypatch, chromium):
     assert "signed-integer-overflow/loop  (C17 6.5p5)  DIVERGES" in out
     assert "-O0 expected; -O2 hang" in out
     assert "control/unsigned-loop" in out
+    # The target as an axis: gcc-12 for x86-64 and, under qemu-aarch64, for aarch64.
+    assert "The target as an axis: gcc-12 for x86-64 and for aarch64" in out
+    assert ("from the target: gcc-12 -O0 -O2: '-2147483648' on aarch64-linux-gnu; "
+            "'SIGFPE' on x86_64 (host)") in out
     # The site, beside the database, and where to open it.
     site = repo / "warnscope-site"
     index = site / "index.html"
@@ -80,6 +84,10 @@ def test_demo_end_to_end(tmp_path, capsys, monkeypatch, chromium):
     assert (site / "compilers/gcc-12.html").is_file() and (site / "flags/wshadow.html").is_file()
     assert (site / "diffs/gcc-11--gcc-12.html").is_file()
     assert len(list((site / "ub").glob("*/*.html"))) > 20        # a page per corpus case
+    assert (site / "ub/corpus/control--strings.html").is_file()  # the target run kept the rest
+    big = {p.relative_to(site).as_posix(): p.stat().st_size for p in site.rglob("*.html")
+           if p.stat().st_size >= 1_000_000}
+    assert big == {}, big                                          # no page of 1 MB or more
     before = _site_files(site)
     # A second run finds everything stored: nothing is ingested or run again, no page rewritten.
     code, out, err = cli("demo")

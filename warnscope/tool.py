@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 import selectors
 import shutil
 import signal
@@ -244,6 +245,27 @@ def build_helper(source: Path, dest: Path, args: Sequence[str] = (), *, what: st
     return HelperBuild(source, dest, args, what=what).result()
 
 
+def c_compiler() -> str | None:
+    """The C compiler warnscope builds its helpers with: ``cc``, ``gcc`` or ``clang`` on
+    PATH, else the newest versioned one there (``clang-16``, ``gcc-12``: Debian's
+    packages of one version install no plain name); None where there is none."""
+    for name in ("cc", "gcc", "clang"):
+        found = shutil.which(name)
+        if found:
+            return found
+    versioned = []
+    for folder in os.environ.get("PATH", "").split(os.pathsep):
+        try:
+            names = os.listdir(folder or ".")
+        except OSError:
+            continue
+        for name in names:
+            m = re.fullmatch(r"(gcc|clang)-([1-9][0-9]?)", name)
+            if m and os.access(os.path.join(folder, name), os.X_OK):
+                versioned.append((m[1] == "gcc", int(m[2]), os.path.join(folder, name)))
+    return max(versioned)[2] if versioned else None
+
+
 class HelperBuild:
     """A build of one of warnscope's C helpers, started now and collected with
     :meth:`result`: a caller that needs the helper only later (the UB runner's sandbox
@@ -253,9 +275,10 @@ class HelperBuild:
     messages go to a file beside the output."""
 
     def __init__(self, source: Path, dest: Path, args: Sequence[str] = (), *, what: str):
-        cc = shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
+        cc = c_compiler()
         if cc is None:
-            raise NotInstalled(f"no C compiler (cc, gcc or clang on PATH) to build {what} with: "
+            raise NotInstalled(f"no C compiler (cc, gcc, clang or a gcc-N, clang-N on PATH) "
+                               f"to build {what} with: "
                                 "your distribution's gcc or clang package (Debian: apt-get "
                                 "install gcc)")
         self.dest, self.what = dest, what

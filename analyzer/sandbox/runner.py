@@ -214,10 +214,19 @@ def prepare() -> None:
     to report at its first run."""
     if os.environ.get("WARNSCOPE_SANDBOX") == "plain":
         return
+    _zygote_built()
+
+
+def _zygote_built() -> None:
+    """The zygote binary built, or one line of error: never a silent fall back to the
+    plain sandbox (no mount, network or user namespace) for want of a C compiler; doing
+    without is the user's choice to make."""
     try:
         zygote.zygote_binary()
-    except (NotInstalled, ToolFailed):
-        pass  # no C compiler: the workers find the namespace sandbox unavailable
+    except (NotInstalled, ToolFailed) as exc:
+        raise SandboxError(f"sandbox: {exc}; or WARNSCOPE_SANDBOX=plain to run programs "
+                           "without namespaces (the user's own view of files and "
+                           "network)") from None
 
 
 def _no_root_without_namespaces(root: str | None) -> None:
@@ -237,6 +246,7 @@ def namespaces_available() -> bool:
         if os.environ.get("WARNSCOPE_SANDBOX") == "plain":
             _NS_STATE = False
         else:
+            _zygote_built()   # no C compiler is an error, not a reason to run plainly
             _NS_STATE = True
             try:
                 r = _run_ns(["/bin/true"], _held_uid(), Limits(), None, host_dir=None,

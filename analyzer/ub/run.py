@@ -204,6 +204,7 @@ def validate(corpus_dir: str | Path, compilers: list[str], levels: list[str]
     for tc in resolved:
         if tc.cannot_run:  # its programs could not run: one line, nothing stored
             raise NotInstalled(f"{tc.name}: {tc.cannot_run}")
+    sandbox.prepare()   # no way to build the sandbox: one line, nothing stored
     norm_levels = list(dict.fromkeys(normalize_level(l) for l in levels))
     if not norm_levels:
         raise BadInput("no optimization levels given")

@@ -234,6 +234,11 @@ def controls_of(cases: Sequence[Case | CaseFacts]) -> list[Case | CaseFacts]:
     return [c for c in cases if c.ub is False and not c.fixes and c.id not in twins]
 
 
+def _fixed_lines(twin: Case | CaseFacts | None) -> tuple[int, ...]:
+    """A twin's ``fixed-line``s (none when the twin is not among the cases scored)."""
+    return twin.fixed_lines if twin is not None else ()
+
+
 def score(cases: Sequence[Case | CaseFacts], runs: list[ToolRun], notes: list[str] = ()) -> Scores:
     """The scores of ``runs`` over ``cases`` (see the module)."""
     by_id = {c.id: c for c in cases}
@@ -270,7 +275,7 @@ def score(cases: Sequence[Case | CaseFacts], runs: list[ToolRun], notes: list[st
                 twin_ran = bool(case.twin) and case.twin in found
                 on_twin = [f for f in found[case.twin] if f.detector == name] if twin_ran else None
                 v = judge(kind, case.ub_lines or tuple(f.line for f in on_case), on_case, on_twin,
-                          by_id[case.twin].fixed_lines if twin_ran else (), case.category)
+                          _fixed_lines(by_id.get(case.twin)) if twin_ran else (), case.category)
                 cat = per_cat[case.category]
                 cat[1] += 1
                 cat[3] += twin_ran
@@ -310,7 +315,7 @@ def score(cases: Sequence[Case | CaseFacts], runs: list[ToolRun], notes: list[st
     problems = [ToolProblem(v, t, st, len(rs), rs[0].why()) for (v, t, st), rs in sorted(failed.items())]
     versions = sorted({r.version for r in runs}, key=_version_key)
     notes = list(notes)
-    unmarked = [c.twin for c in ub_cases if c.twin and c.twin in by_id and not by_id[c.twin].fixed_lines]
+    unmarked = [c.twin for c in ub_cases if c.twin and c.twin in by_id and not _fixed_lines(by_id[c.twin])]
     if unmarked:
         notes.append(f"{len(unmarked)} fixed twin{'s' * (len(unmarked) != 1)} without fixed-line "
                      f"({', '.join(unmarked[:3])}{' …' if len(unmarked) > 3 else ''}): a false alarm "

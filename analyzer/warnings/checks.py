@@ -1,0 +1,176 @@
+"""The configure checks of a build, read from what its build system wrote, and the
+macros of its generated configuration header.
+
+Every build system logs its checks (autoconf's ``config.log``, CMake's cache and its error
+log, Meson's ``meson-log.txt``) by the name the user sees, with the result and the
+compiler's output of a failed check. These files come from an untrusted build tree: the
+caller reads them through :class:`warnscope.extract.Tree` (regular files inside the tree,
+size-capped) and hands the text here, which only parses it: lines are capped, nothing is
+run, and a malformed log gives fewer checks, never an error.
+
+* autoconf: ``configure:NNN: checking for X`` ... ``configure:NNN: result: yes`` (the
+  cached ones ``result: yes (cached)``); the first ``error:`` line of the compiler between
+  them is why a check failed;
+* CMake: ``HAVE_X:INTERNAL=1`` (or empty: false) in ``CMakeCache.txt``, the variables the
+  ``check_*`` modules set; the output of a failed one in ``CMakeFiles/CMakeError.log``
+  (``Performing C SOURCE FILE Test HAVE_X failed with the following output:``) or, from
+  CMake 3.26, ``CMakeConfigureLog.yaml``;
+* Meson: ``Checking for function "x" : YES`` / ``Checking if "x" compiles: NO`` /
+  ``Has header "x.h" : YES`` lines of ``meson-logs/meson-log.txt``, each after the
+  compiler's output of that check.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+#: characters kept of one check's name and of its error
+MAX_TEXT = 300
+
+
+@dataclass(frozen=True)
+class Check:
+    """One configure check: the build system that ran it, its name as the build system
+    says it (``checking for __progname``, ``HAVE_STDINT_H``, ``function "strlcpy"``), its
+    result (``yes``, ``no``, ``1``, ``YES``, a value) and the compiler's first error of a
+    failed check ('' when there is none or it passed)."""
+
+    system: str
+    name: str
+    result: str
+    error: str = ""
+
+
+def _clip(text: str) -> str:
+    text = "".join(c if c.isprintable() else " " for c in text).strip()
+    return text[:MAX_TEXT]
+
+
+def _error_line(line: str) -> str:
+    """A compiler's error line without the scratch directory its file was in
+    (``/tmp/…/TryCompile-8AmMfR/src.c:1:43: error: …`` -> ``src.c:1:43: error: …``)."""
+    return _clip(re.sub(r"^\S*/(?=[^/\s:]+:\d+)", "", line.strip()))
+
+
+_AC_CHECKING = re.compile(r"^configure:\d+: checking (?P<what>.+)$")
+_AC_RESULT = re.compile(r"^configure:\d+: result: (?P<result>.*)$")
+_ERROR = re.compile(r"(?:^|: )(?:fatal )?error: (?P<msg>.+)$")
+
+
+def autoconf_checks(text: str) -> list[Check]:
+    """The checks of an autoconf ``config.log``, in order (a check asked twice: each)."""
+    out: list[Check] = []
+    name: str | None = None
+    error = ""
+    for line in text.splitlines():
+        line = line[:2000]
+        m = _AC_CHECKING.match(line)
+        if m:
+            name, error = _clip(m["what"]), ""
+            continue
+        if name is None:
+            continue
+        m = _AC_RESULT.match(line)
+        if m:
+            result = _clip(m["result"])
+            result = result.removesuffix("(cached)").strip() if result.endswith("(cached)") else result
+            out.append(Check("autoconf", name, result, error))
+            name = None
+            continue
+        if not error and not line.startswith("|"):
+            e = _ERROR.search(line)
+            if e and not line.startswith("configure:"):
+                error = _error_line(line)
+    return out
+
+
+_CMAKE_ENTRY = re.compile(r"^(?P<name>[A-Za-z_][A-Za-z0-9_]*):INTERNAL=(?P<value>.*)$")
+#: what the check_* modules name their result variables
+_CMAKE_CHECK = re.compile(r"^(HAVE_|CAN_|HAS_|COMPILER_|C_HAS_|CXX_HAS_|SUPPORTS_|"
+                          r"[A-Z0-9_]*_(?:WORKS|COMPILES|RUNS|FOUND)$)")
+_CMAKE_FAILED = re.compile(r"Performing (?:C|CXX|C\+\+) SOURCE FILE Test (?P<name>\S+) failed")
+
+
+def cmake_checks(cache: str, error_log: str = "") -> list[Check]:
+    """The check variables of a ``CMakeCache.txt`` (``HAVE_X:INTERNAL=1``; empty means
+    false), with each failed one's first error from ``CMakeError.log`` or
+    ``CMakeConfigureLog.yaml``."""
+    errors = _cmake_errors(error_log)
+    out = []
+    for line in cache.splitlines():
+        m = _CMAKE_ENTRY.match(line[:2000])
+        if m and _CMAKE_CHECK.match(m["name"]):
+            value = _clip(m["value"])
+            out.append(Check("cmake", m["name"], value or "(false)",
+                             errors.get(m["name"], "") if value in ("", "0") else ""))
+    return out
+
+
+def _cmake_errors(log: str) -> dict[str, str]:
+    """name -> first error, from CMakeError.log's sections or CMakeConfigureLog.yaml's
+    ``checks``/``variable`` entries."""
+    found: dict[str, str] = {}
+    current: str | None = None
+    for line in log.splitlines():
+        line = line[:2000]
+        m = _CMAKE_FAILED.search(line)
+        if m:
+            current = m["name"]
+            continue
+        v = re.match(r"\s+variable: \"?(?P<name>[A-Za-z_][A-Za-z0-9_]*)\"?\s*$", line)
+        if v:
+            current = v["name"]
+            continue
+        if current and current not in found:
+            e = _ERROR.search(line)
+            if e:
+                found[current] = _error_line(line)
+    return found
+
+
+_MESON_CHECK = re.compile(
+    r"^(?P<what>(?:Checking for (?:function|type|size of|alignment of) .+?|Checking if .+?"
+    r"|Has header .+?|Header .+? has symbol .+?|Compiler for \S+ supports \S+ .+?|"
+    r"Library \S+ found))\s*:\s*(?P<result>\S.*)$")
+
+
+def meson_checks(text: str) -> list[Check]:
+    """The checks of a ``meson-log.txt``: each result line, with the first error of the
+    compiler output logged before it since the previous check."""
+    out: list[Check] = []
+    error = ""
+    for line in text.splitlines():
+        line = line[:2000]
+        m = _MESON_CHECK.match(line)
+        if m:
+            result = _clip(re.sub(r"\x1b\[[0-9;]*m", "", m["result"]))
+            word = result.split()[0] if result else ""
+            out.append(Check("meson", _clip(m["what"]), result,
+                             error if word.upper() in ("NO", "FALSE") else ""))
+            error = ""
+            continue
+        if not error:
+            e = _ERROR.search(line)
+            if e:
+                error = _error_line(line)
+    return out
+
+
+_DEFINE = re.compile(r"^\s*#\s*define\s+(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?:\s+(?P<value>.*?))?\s*$")
+_UNDEF = re.compile(r"^\s*(?:/\*\s*)?#\s*undef\s+(?P<name>[A-Za-z_][A-Za-z0-9_]*)\s*(?:\*/)?\s*$")
+
+
+def config_macros(text: str) -> dict[str, str | None]:
+    """The macros of a generated configuration header: name -> value ('' for a bare
+    ``#define X``), None for ``#undef X`` / ``/* #undef X */``. The last word wins."""
+    out: dict[str, str | None] = {}
+    for line in text.splitlines():
+        line = line[:2000]
+        m = _DEFINE.match(line)
+        if m:
+            out[m["name"]] = _clip(m["value"] or "")
+            continue
+        m = _UNDEF.match(line)
+        if m:
+            out[m["name"]] = None
+    return out

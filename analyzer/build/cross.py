@@ -13,6 +13,11 @@ program it built for the target as if it were native:
 * autotools: ``--build=<this machine> --host=<target>``, both given, so that configure is
   certain it cross-compiles (with ``--host`` alone it would try to run a test program to
   find out, and a host with qemu registered in binfmt_misc would run it);
+* a recipe's own words for its build command (Debian's sqlite3: ``make
+  CROSS_BUILDING=yes``, its cross patch, so that its parser generator ``lemon`` is built
+  with the build machine's compiler and run; without it the target's ``lemon`` would be
+  run here); a recipe that cannot cross-build says why before anything is built (lua5.4:
+  Debian's libtool links with the build machine's gcc);
 * CMake: ``CMAKE_SYSTEM_NAME``/``CMAKE_SYSTEM_PROCESSOR`` (CMake then sets
   ``CMAKE_CROSSCOMPILING``), ``CMAKE_<LANG>_COMPILER_TARGET``, the target's system root as
   the only place to find libraries, headers and packages (never the build machine's
@@ -73,3 +78,11 @@ def configure(recipe_configure: str, build_system: str, tc: Toolchain | None) ->
     if tc is None or not tc.target:
         return recipe_configure
     return recipe_configure + configure_args(build_system, tc.target, tc.emulator)
+
+
+def build(recipe_build: str, cross_build: str, tc: Toolchain | None) -> str:
+    """A recipe's build command with what it adds for another target (its ``cross_build``
+    words: sqlite3's ``CROSS_BUILDING=yes``), for a cross compiler only."""
+    if tc is None or not tc.target or not cross_build:
+        return recipe_build
+    return f"{recipe_build} {cross_build}"

@@ -54,6 +54,12 @@ class Recipe:
     #: flags through the build: (language of a compile, language whose flags the build
     #: system gives it), where the project does not give each language its own
     flags_language: tuple[tuple[str, str], ...] = ()
+    #: why the recipe cannot build for another target than the host's ('' where it can:
+    #: :mod:`analyzer.build.cross` tells its build system the target)
+    no_cross: str = ""
+    #: what the build command adds when it builds for another target (Debian's sqlite3:
+    #: ``CROSS_BUILDING=yes``, so that it builds its parser generator for the build machine)
+    cross_build: str = ""
 
     def build_flags_language(self, language: str) -> str:
         """The language whose level flags a compile of ``language`` gets when the flags
@@ -80,14 +86,19 @@ RECIPES: dict[str, Recipe] = {r.name: r for r in (
                  'make -C src -j{jobs} "$@" o && make -C src "$@" all',
            clean="make -C src clean", package="lua5.4", needs=("libtool",), inject="env",
            # Debian's src/Makefile: `$(CXX) $(CFLAGS) -c $< -o $*-c++.o` (MYCXXFLAGS unused)
-           flags_language=(("c++", "c"),)),
+           flags_language=(("c++", "c"),),
+           # `libtool --tag=CC --mode=link` runs the CC of its own configuration, not $CC
+           no_cross="its Makefile links through the system's libtool (--tag=CC), which links "
+                    "with the build machine's gcc whatever $CC is"),
     # no zlib: configure turns the shell's zlib code on wherever libz links (the host has
     # zlib1g-dev, a Debian root has not), and two compilers would build other code
     Recipe("sqlite3", "SQLite 3.40, C, autoconf (amalgamation generated with tclsh)", ("c",), "autotools",
            configure="./configure --disable-tcl --disable-readline ac_cv_header_zlib_h=no "
                      "ac_cv_search_deflate=no",
            build="make -j{jobs}",
-           clean="make clean", package="sqlite3", needs=("tclsh",)),
+           clean="make clean", package="sqlite3", needs=("tclsh",),
+           # Debian's 30-cross.patch: lemon built with BUILD_CC, not the target's compiler
+           cross_build="CROSS_BUILDING=yes"),
     Recipe("fftw3", "FFTW 3.3.10, C, autotools (the classic study's C project)", ("c",), "autotools",
            configure="./configure --disable-fortran --disable-doc", build="make -j{jobs}",
            clean="make clean", package="fftw3"),
@@ -157,6 +168,12 @@ def check_needs(recipe: Recipe) -> None:
     missing = [p for p in recipe.needs if shutil.which(p) is None]
     if missing:
         raise NotInstalled(f"project {recipe.name} needs {', '.join(missing)}, which is not installed")
+
+
+def check_target(recipe: Recipe, target: str, compiler: str) -> None:
+    """One line where ``recipe`` cannot build for ``target`` ('' the host's: always can)."""
+    if target and recipe.no_cross:
+        raise BadInput(f"{recipe.name} cannot be built for {target} ({compiler}): {recipe.no_cross}")
 
 
 def tu_language(driver: str, args: list[str], source: str) -> str:

@@ -144,10 +144,11 @@ def cell_setup(recipe: Recipe, pristine: Path, base: tuple[Path, dict[str, str]]
     target (:mod:`analyzer.build.cross`)."""
     tree, env = base
     if cell.inject == "wrapper":
-        return Setup(tree, level_env(env, cell, wrap_log), commands(recipe.build, cell, opts, "wrapper"))
+        return Setup(tree, level_env(env, cell, wrap_log),
+                     cross.build(commands(recipe.build, cell, opts, "wrapper"), recipe.cross_build, tc))
     env = {**env, "CFLAGS": flag_text(cell, "c", opts), "CXXFLAGS": flag_text(cell, "c++", opts),
            LOG_ENV: str(wrap_log)}
-    build = commands(recipe.build, cell, opts, "build")
+    build = cross.build(commands(recipe.build, cell, opts, "build"), recipe.cross_build, tc)
     if configures_per_level(recipe):
         tree = box.box / f"tree-{arrival.tag(cell.level)}"
         if not os.path.lexists(tree):

@@ -97,7 +97,7 @@ def run_builds(ctx: click.Context, recipe, compilers: list[str], levels: list[st
     (a compiler not installed, a source that cannot be fetched, a scheduler not
     answering) is one line before anything is written. Returns the builds and a note for
     each compiler whose level flags came from another id's flag data."""
-    from analyzer.build import levels as levels_mod, steps
+    from analyzer.build import levels as levels_mod, recipes, steps
     from analyzer.build.options import BuildOptions
     from analyzer.warnings import runner
 
@@ -108,6 +108,8 @@ def run_builds(ctx: click.Context, recipe, compilers: list[str], levels: list[st
     if not compilers:
         raise BadInput("no compilers given")
     toolchains = [toolchain.resolve(n) for n in compilers]   # not installed: one line, nothing written
+    for tc in toolchains:                                     # a recipe that cannot cross-build: likewise
+        recipes.check_target(recipe, tc.target, tc.name)
     source_tree = steps.source_tree(recipe)                  # cannot fetch: one line, nothing written
     with common.running(ctx, label, quiet, scheduler) as run:
         builds = runner.run(run.conn, recipe, source_tree, toolchains, levels, opts, run.progress,

@@ -25,7 +25,7 @@ import pytest
 
 from analyzer.advise.export import write
 from analyzer.advise.targets import Target
-from analyzer.build import cross
+from analyzer.build import cross, recipes
 from analyzer.runtime import toolchain
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "named"
@@ -143,6 +143,18 @@ def test_cross_configure_arguments():
     assert "-DCMAKE_C_COMPILER_TARGET=aarch64-linux-gnu" in words
     assert "-DCMAKE_CROSSCOMPILING_EMULATOR=/usr/bin/qemu-aarch64;-L;/usr/aarch64-linux-gnu" in words
     assert cross.configure_args("make", "aarch64-linux-gnu") == ""   # zlib reads $CHOST
+    sqlite3, host = recipes.get("sqlite3"), toolchain.resolve("gcc-12")
+    assert cross.build("make -j2", sqlite3.cross_build, toolchain.resolve(CROSS)) == "make -j2 CROSS_BUILDING=yes"
+    assert cross.build("make -j2", sqlite3.cross_build, host) == "make -j2"
+
+
+def test_a_recipe_that_cannot_cross_build_says_why(compilers, fails_on, tmp_path):
+    db = tmp_path / "lua.db"
+    line = fails_on(db, "warnings", "run", "--project", "lua5.4", "--compilers", f"gcc,{CROSS}")
+    assert line == (f"{ERROR}lua5.4 cannot be built for aarch64-linux-gnu ({CROSS_ID}): its Makefile links "
+                    "through the system's libtool (--tag=CC), which links with the build machine's gcc "
+                    "whatever $CC is")
+    assert not db.exists()
 
 
 # ------------------------------------------------------------------ advise and its exports

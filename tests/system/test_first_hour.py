@@ -150,6 +150,15 @@ def test_the_detectors(tmp_path, require):
     assert _shell(command, tmp_path / "detectors.db", tmp_path) == shown
 
 
+def test_the_target(tmp_path, require):
+    """``ub run`` with the plain ``gcc`` and Debian's aarch64 cross gcc-12 on one case of
+    the bundled corpus, then its report: the divergence that comes from the target."""
+    for binary in ("gcc", "aarch64-linux-gnu-gcc-12", "qemu-aarch64"):
+        require(binary)
+    command, shown = _answer("warnscope ub run --compilers gcc,aarch64")
+    assert _shell(command, tmp_path / "target.db", tmp_path) == shown
+
+
 def test_the_advice(zlib_advice, tmp_path):
     db, _ = zlib_advice
     command, shown = _answer("warnscope advise --project zlib")

@@ -18,7 +18,7 @@ migration of its own, and tests/unit/test_migrations.py checks that a database o
 earlier version (tests/fixtures/schema/) migrates to the tables ``SCHEMA`` creates.
 """
 
-SCHEMA_VERSION = 13
+SCHEMA_VERSION = 14
 
 #: The current schema, by family; what a new database is created with.
 SCHEMA = """
@@ -383,7 +383,31 @@ CREATE TABLE IF NOT EXISTS wn_build (
     status           TEXT NOT NULL,       -- 'ok' | 'failed'
     error            TEXT,                -- a failed build's reason, with the compiler's line
     finished_at      TEXT NOT NULL,
+    keep_going       INTEGER NOT NULL DEFAULT 0,  -- built past errors (make -k): every error listed
+    std_defaults     TEXT NOT NULL DEFAULT '{}',  -- JSON {language: the compiler's default
+                                                  -- __STDC_VERSION__ / __cplusplus}
+    project_options  TEXT NOT NULL DEFAULT '[]',  -- JSON: the -W and -std options of the
+                                                  -- project's own compile commands
     UNIQUE (project, compiler, level)
+);
+
+-- The configure checks of a build, as its build system logged them (config.log, the
+-- CMake cache, meson-log.txt), and the macros of its generated configuration headers.
+CREATE TABLE IF NOT EXISTS wn_check (
+    build_id  INTEGER NOT NULL REFERENCES wn_build(id) ON DELETE CASCADE,
+    seq       INTEGER NOT NULL,           -- the order the build system ran them in
+    system    TEXT NOT NULL,              -- 'autoconf' | 'cmake' | 'meson'
+    name      TEXT NOT NULL,              -- 'if libc defines __progname', 'HAVE_STDINT_H'
+    result    TEXT NOT NULL,
+    error     TEXT NOT NULL,              -- the compiler's first error of a failed check; ''
+    PRIMARY KEY (build_id, seq)
+);
+CREATE TABLE IF NOT EXISTS wn_macro (
+    build_id  INTEGER NOT NULL REFERENCES wn_build(id) ON DELETE CASCADE,
+    file      TEXT NOT NULL,              -- the header, relative to the tree: 'config.h'
+    name      TEXT NOT NULL,
+    value     TEXT,                       -- NULL: #undef
+    PRIMARY KEY (build_id, file, name)
 );
 
 -- Each compile of a build (a source compiled twice is two TUs, '-> object').
@@ -828,6 +852,32 @@ ALTER TABLE oh_study ADD COLUMN warmups INTEGER NOT NULL DEFAULT 1;
 """
 
 
+#: v14, frozen: what the upgrade report reads of a warnings build: whether it kept going
+#: past errors, the compiler's default standards, the project's own options, its configure
+#: checks and the macros of its generated headers.
+_V14_UPGRADE = """
+ALTER TABLE wn_build ADD COLUMN keep_going INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE wn_build ADD COLUMN std_defaults TEXT NOT NULL DEFAULT '{}';
+ALTER TABLE wn_build ADD COLUMN project_options TEXT NOT NULL DEFAULT '[]';
+CREATE TABLE IF NOT EXISTS wn_check (
+    build_id  INTEGER NOT NULL REFERENCES wn_build(id) ON DELETE CASCADE,
+    seq       INTEGER NOT NULL,           -- the order the build system ran them in
+    system    TEXT NOT NULL,              -- 'autoconf' | 'cmake' | 'meson'
+    name      TEXT NOT NULL,              -- 'if libc defines __progname', 'HAVE_STDINT_H'
+    result    TEXT NOT NULL,
+    error     TEXT NOT NULL,              -- the compiler's first error of a failed check; ''
+    PRIMARY KEY (build_id, seq)
+);
+CREATE TABLE IF NOT EXISTS wn_macro (
+    build_id  INTEGER NOT NULL REFERENCES wn_build(id) ON DELETE CASCADE,
+    file      TEXT NOT NULL,              -- the header, relative to the tree: 'config.h'
+    name      TEXT NOT NULL,
+    value     TEXT,                       -- NULL: #undef
+    PRIMARY KEY (build_id, file, name)
+);
+"""
+
+
 #: version reached -> SQL that brings the previous version up to it.
 MIGRATIONS: dict[int, str] = {
     # v2: the untyped ``extra`` column becomes ``facts``, one typed shape per family.
@@ -873,4 +923,6 @@ UPDATE compiler
     12: _V12_FINDINGS,
     # v13: a study's warm-up rounds
     13: _V13_WARMUPS,
+    # v14: what the upgrade report reads of a warnings build
+    14: _V14_UPGRADE,
 }

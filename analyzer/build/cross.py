@@ -17,7 +17,8 @@ program it built for the target as if it were native:
   CROSS_BUILDING=yes``, its cross patch, so that its parser generator ``lemon`` is built
   with the build machine's compiler and run; without it the target's ``lemon`` would be
   run here); a recipe that cannot cross-build says why before anything is built (lua5.4:
-  Debian's libtool links with the build machine's gcc);
+  Debian's libtool links with the build machine's gcc; cppcheck: its build runs the
+  ``dmake`` it compiled);
 * CMake: ``CMAKE_SYSTEM_NAME``/``CMAKE_SYSTEM_PROCESSOR`` (CMake then sets
   ``CMAKE_CROSSCOMPILING``), ``CMAKE_<LANG>_COMPILER_TARGET``, the target's system root as
   the only place to find libraries, headers and packages (never the build machine's

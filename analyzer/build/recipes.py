@@ -105,7 +105,12 @@ RECIPES: dict[str, Recipe] = {r.name: r for r in (
     Recipe("cppcheck", "Cppcheck 2.10, C++, CMake (the classic study's C++ project)", ("c++",), "cmake",
            configure=CMAKE_CONFIGURE, build="cmake --build _build -j{jobs}",
            clean="cmake --build _build --target clean", package="cppcheck", needs=("cmake",),
-           inject="cmake"),
+           inject="cmake",
+           # tools/CMakeLists.txt: add_custom_target(run-dmake $<TARGET_FILE:dmake>), a
+           # dependency of the cppcheck program: the target's dmake, run here, fails
+           no_cross="every build runs tools/dmake, a program it compiles with the project's "
+                    "compiler, by its file ($<TARGET_FILE:dmake>: no CMAKE_CROSSCOMPILING_EMULATOR "
+                    "reaches it)"),
 )}
 
 

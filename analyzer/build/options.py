@@ -20,6 +20,9 @@ class BuildOptions:
     timeout: float = 3600.0      # seconds per build step
     #: the ``--flag-set`` levels: name -> flags
     custom: dict[str, list[str]] = field(default_factory=dict)
+    #: build past errors (make's ``-k``, through ``MAKEFLAGS``): every error is printed,
+    #: not the first one's TU alone (what the upgrade report lists)
+    keep_going: bool = False
 
     def validate(self) -> None:
         if not is_opt_option(self.opt):

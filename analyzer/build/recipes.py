@@ -22,6 +22,7 @@ wrapper appends the level's flags: one configured tree serves every level.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -130,7 +131,32 @@ def local(source: str, configure: str, build: str, clean: str, languages: tuple[
     if not build.strip():
         raise BadInput("--source needs --build CMD")
     return Recipe(f"local:{path.name}", f"local tree {path}", languages, "custom",
-                  configure=configure or "true", build=build, clean=clean, source=path, inject="env")
+                  configure=autoconf_flags(configure, build, path) or "true", build=build,
+                  clean=clean, source=path, inject="env")
+
+
+#: a configure command that runs the tree's own autoconf script: ``./configure …``
+_RUNS_CONFIGURE = re.compile(r"^\s*(?:(?:ba|da)?sh\s+)?(?:\./)?configure(?:\s|$)")
+
+
+def autoconf_flags(configure: str, build: str, path: Path) -> str:
+    """A local tree's configure command as a user of an autotools tree writes it: where it
+    runs the tree's ``configure`` and neither command names where the flags go, the flags
+    are configure's arguments (``./configure CFLAGS="{cflags}" CXXFLAGS="{cxxflags}"``),
+    configured per level, so every Makefile gets them with whatever else configure puts in
+    CFLAGS (``make CFLAGS=…`` would replace a configured value that holds make references
+    such as ``$(VER)``). Without ``--configure``, a tree with an executable ``configure``
+    is configured so; other commands are kept as given."""
+    if any(p in configure or p in build for p in PLACEHOLDERS):
+        return configure
+    if not configure.strip():
+        script = path / "configure"
+        if not (script.is_file() and os.access(script, os.X_OK)):
+            return configure
+        configure = "./configure"
+    if not _RUNS_CONFIGURE.match(configure):
+        return configure
+    return f'{configure} CFLAGS="{{cflags}}" CXXFLAGS="{{cxxflags}}"'
 
 
 #: the placeholders of a level's flags in a local tree's commands

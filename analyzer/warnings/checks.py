@@ -22,23 +22,15 @@ run, and a malformed log gives fewer checks, never an error.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from pathlib import Path
+
+from warnscope.errors import BadInput
+from warnscope.extract import Tree
+
+from analyzer.warnings.results import Check
 
 #: characters kept of one check's name and of its error
 MAX_TEXT = 300
-
-
-@dataclass(frozen=True)
-class Check:
-    """One configure check: the build system that ran it, its name as the build system
-    says it (``checking for __progname``, ``HAVE_STDINT_H``, ``function "strlcpy"``), its
-    result (``yes``, ``no``, ``1``, ``YES``, a value) and the compiler's first error of a
-    failed check ('' when there is none or it passed)."""
-
-    system: str
-    name: str
-    result: str
-    error: str = ""
 
 
 def _clip(text: str) -> str:
@@ -174,3 +166,59 @@ def config_macros(text: str) -> dict[str, str | None]:
         if m:
             out[m["name"]] = None
     return out
+
+
+#: bytes read of one log or header: a config.log of a large project is a few MB
+MAX_LOG = 32 << 20
+#: how deep below the configured tree the logs and headers are looked for
+MAX_DEPTH = 3
+
+
+def configure_results(tree: Path, pristine: Path | None = None
+                      ) -> tuple[list[Check], dict[str, dict[str, str | None]]]:
+    """The configure checks and generated headers' macros of a configured tree, read as
+    untrusted input (:class:`warnscope.extract.Tree`: regular files inside the tree, at
+    most :data:`MAX_LOG` bytes each, decoded leniently): ``config.log``, a
+    ``CMakeCache.txt`` with its ``CMakeFiles`` error log, ``meson-logs/meson-log.txt``,
+    and every ``config.h`` the source tree (``pristine``) does not have. A file that is
+    refused (a link out of the tree, too large) is a check of its own with result
+    ``(unread)`` and the reason, so the report says what it could not compare."""
+    t = Tree(tree, "build tree")
+    wanted = {"config.log", "CMakeCache.txt", "CMakeError.log", "CMakeConfigureLog.yaml",
+              "meson-log.txt", "config.h"}
+    names, refused = t.walk(lambda n: Path(n).name in wanted and n.count("/") < MAX_DEPTH)
+    checks: list[Check] = []
+    macros: dict[str, dict[str, str | None]] = {}
+    for r in refused:
+        if Path(r.rel or r.path).name in wanted:
+            checks.append(Check("files", r.rel or r.path, "(unread)", r.reason))
+
+    def text(rel: str) -> str | None:
+        try:
+            return t.read(rel, MAX_LOG, max_line=MAX_LOG).decode("utf-8", "replace")
+        except BadInput as exc:
+            checks.append(Check("files", rel, "(unread)", str(exc)[:300]))
+            return None
+
+    by_name: dict[str, list[str]] = {}
+    for rel in sorted(names, key=lambda n: (n.count("/"), n)):
+        by_name.setdefault(Path(rel).name, []).append(rel)
+    for rel in by_name.get("config.log", [])[:1]:
+        if (found := text(rel)) is not None:
+            checks += autoconf_checks(found)
+    for rel in by_name.get("CMakeCache.txt", [])[:1]:
+        cache = text(rel)
+        base = Path(rel).parent / "CMakeFiles"
+        logs = [text(str(base / n)) or "" for n in ("CMakeError.log", "CMakeConfigureLog.yaml")
+                if str(base / n) in names]
+        if cache is not None:
+            checks += cmake_checks(cache, "\n".join(logs))
+    for rel in by_name.get("meson-log.txt", [])[:1]:
+        if Path(rel).parent.name == "meson-logs" and (found := text(rel)) is not None:
+            checks += meson_checks(found)
+    for rel in by_name.get("config.h", []):
+        if pristine is not None and (pristine / rel).exists():
+            continue   # the project's own header, not a generated one
+        if (found := text(rel)) is not None:
+            macros[rel] = config_macros(found)
+    return checks, macros

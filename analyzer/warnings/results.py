@@ -45,6 +45,20 @@ class TuOutcome:
     problem: str | None = field(default=None, metadata=OPTIONAL)  # why its output could not be read
 
 
+@dataclass(frozen=True)
+class Check:
+    """One configure check (:mod:`analyzer.warnings.checks`): the build system that ran it,
+    its name as the build system says it (``if libc defines __progname``,
+    ``HAVE_STDINT_H``, ``Checking for function "strlcpy"``), its result (``yes``, ``no``,
+    ``1``, ``YES``, a value) and the compiler's first error of a failed check ('' when
+    there is none or it passed)."""
+
+    system: str
+    name: str
+    result: str
+    error: str = ""
+
+
 @dataclass
 class Build:
     """One cell: a project built by one compiler at one level, every diagnostic kept."""
@@ -62,6 +76,16 @@ class Build:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     tus: list[TuOutcome] = field(default_factory=list)
     finished_at: str = ""
+    #: built past errors (make -k): a failed build lists every error, not the first TU's
+    keep_going: bool = False
+    #: the compiler's default language standards: {'c': '201710L', 'c++': '201703L'}
+    std_defaults: dict[str, str] = field(default_factory=dict)
+    #: the -W and -std options of the project's own compile commands (not the level's)
+    project_options: list[str] = field(default_factory=list)
+    #: the configure checks, as the build system logged them
+    checks: list[Check] = field(default_factory=list)
+    #: the macros of its generated configuration headers: file -> name -> value (None: #undef)
+    macros: dict[str, dict[str, str | None]] = field(default_factory=dict)
 
 
 @dataclass

@@ -33,7 +33,7 @@ from typing import Any, Callable
 from warnscope import extract, trusted_roots
 from warnscope.database import transaction, utc_now
 from warnscope.diagnostics import Parsed, RawDiagnostic, parse_text
-from warnscope.errors import BadInput, ToolFailed
+from warnscope.errors import BadInput, NotInstalled, ToolFailed
 
 from analyzer.build import arrival, levels as levels_mod, process, steps
 from analyzer.build.cell import BuildCell, flags_for
@@ -45,8 +45,9 @@ from analyzer.build.wrapper import FLAGS_ENV, LOG_ENV, MARKER, STDERR_ENV, Recor
 from analyzer.build.workdir import WorkDir
 from analyzer.runtime.executors import LocalExecutor
 from analyzer.runtime.progress import Progress, as_progress
-from analyzer.runtime.toolchain import Toolchain
+from analyzer.runtime.toolchain import Toolchain, predefined_macros
 from analyzer.warnings import formats, store
+from analyzer.warnings.checks import configure_results
 from analyzer.warnings.results import Build, Diagnostic, TuOutcome
 
 FAILING = ("error", "fatal", "ice")
@@ -110,7 +111,45 @@ def _result(job: Job, status: str = "ok", error: str | None = None) -> Build:
     return Build(project=job.recipe.name, origin=job.origin, compiler=job.tc.name,
                  compiler_version=job.tc.version, level=job.level, opt=job.opts.opt, flags=job.flags,
                  format=formats.for_toolchain(job.tc).name, status=status, error=error,
-                 finished_at=utc_now())
+                 finished_at=utc_now(), keep_going=job.opts.keep_going,
+                 std_defaults=std_defaults(job.tc))
+
+
+#: the macro that names each language's standard
+STD_MACROS = {"c": "__STDC_VERSION__", "c++": "__cplusplus"}
+
+
+def std_defaults(tc: Toolchain) -> dict[str, str]:
+    """The language standards ``tc`` compiles to without ``-std``, read from the compiler
+    (``__STDC_VERSION__`` 201710L, ``__cplusplus`` 201703L), never from a table; a
+    language it cannot say is left out."""
+    out = {}
+    for language, macro in STD_MACROS.items():
+        try:
+            text = predefined_macros(tc, language)
+        except (ToolFailed, NotInstalled):
+            continue
+        found = re.search(rf"^#define {macro} (\S+)$", text, re.M)
+        if found:
+            out[language] = found[1]
+    return out
+
+
+def project_options(records: list[Record], cell: BuildCell, fmt: formats.Format) -> list[str]:
+    """The warning (``-W…``, ``-pedantic``, ``-Werror``) and ``-std=`` options of the
+    project's own compile commands, in the order first seen: what the build gives every
+    compiler, not the level's flags nor the diagnostics format the wrapper adds."""
+    added = {*flags_for(cell, "c"), *flags_for(cell, "c++"), *fmt.flags}
+    seen: dict[str, None] = {}
+    for r in records:
+        if not r.args or not arrival.compiles_source(r.args[1:]):
+            continue
+        for a in r.args[1:]:
+            if a in added or a.startswith(MARKER) or a.startswith(("-Wl,", "-Wa,", "-Wp,")):
+                continue
+            if a.startswith(("-W", "-std=")) or a in ("-pedantic", "-pedantic-errors"):
+                seen.setdefault(a[:200], None)
+    return list(seen)[:500]
 
 
 def build(job: Job) -> Build:
@@ -127,11 +166,15 @@ def build(job: Job) -> Build:
         setup = prepared and steps.cell_setup(job.recipe, tree, prepared, cell, job.opts, work,
                                               box.box / "wrapper.log", quiet, box, job.tc)
         if not setup:
-            return _result(job, "failed", cell.error or "configure failed")
+            failed = _result(job, "failed", cell.error or "configure failed")
+            failed.checks, failed.macros = configure_results(box.box / "tree", tree)
+            return failed
         errors = box.box / "stderr"
         errors.mkdir()
         box.adopt(errors)
         env = {**setup.env, STDERR_ENV: str(errors)}
+        if job.opts.keep_going:   # make -k, for make and CMake's Makefiles alike
+            env["MAKEFLAGS"] = " ".join(filter(None, ["k", env.get("MAKEFLAGS", "")]))
         for var in FLAGS_ENV.values():  # after whatever the wrapper appends already
             env[var] = " ".join(filter(None, [env.get(var, ""), *fmt.flags]))
         log = work / "build.log"
@@ -143,6 +186,8 @@ def build(job: Job) -> Build:
         result.diagnostics, result.tus = collect(records, setup.tree, fmt,
                                                  lambda r: replay_text(r, job.tc, job.opts.timeout, box),
                                                  box)
+        result.checks, result.macros = configure_results(setup.tree, tree)
+        result.project_options = project_options(records, cell, fmt)
         if t.exit != 0:
             what = "timed out" if t.exit == -1 else f"exit {t.exit}"
             result.status = "failed"

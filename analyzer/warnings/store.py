@@ -1,11 +1,12 @@
-"""All SQL of the warnings family (tables ``wn_*``, schema 9): builds, their compiles,
-their diagnostics (each once) and the TUs that printed each."""
+"""All SQL of the warnings family (tables ``wn_*``, schema 9; 14 added the configure
+checks and macros): builds, their compiles, their diagnostics (each once) and the TUs that
+printed each."""
 from __future__ import annotations
 
 import json
 import sqlite3
 
-from analyzer.warnings.results import Build, Diagnostic, TuOutcome
+from analyzer.warnings.results import Build, Check, Diagnostic, TuOutcome
 
 
 def save_build(conn: sqlite3.Connection, b: Build) -> int:
@@ -15,9 +16,16 @@ def save_build(conn: sqlite3.Connection, b: Build) -> int:
                  (b.project, b.compiler, b.level))
     bid = conn.execute(
         "INSERT INTO wn_build (project, origin, compiler, compiler_version, level, opt, flags, format, "
-        "status, error, finished_at) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+        "status, error, finished_at, keep_going, std_defaults, project_options) "
+        "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
         (b.project, b.origin, b.compiler, b.compiler_version, b.level, b.opt, json.dumps(b.flags, sort_keys=True),
-         b.format, b.status, b.error, b.finished_at)).lastrowid
+         b.format, b.status, b.error, b.finished_at, int(b.keep_going),
+         json.dumps(b.std_defaults, sort_keys=True), json.dumps(b.project_options))).lastrowid
+    conn.executemany("INSERT INTO wn_check (build_id, seq, system, name, result, error) "
+                     "VALUES (?,?,?,?,?,?)",
+                     [(bid, i, c.system, c.name, c.result, c.error) for i, c in enumerate(b.checks)])
+    conn.executemany("INSERT OR REPLACE INTO wn_macro (build_id, file, name, value) VALUES (?,?,?,?)",
+                     [(bid, f, n, v) for f, ms in b.macros.items() for n, v in ms.items()])
     conn.executemany("INSERT INTO wn_tu (build_id, tu, language, exit, diagnostics, problem) "
                      "VALUES (?,?,?,?,?,?)",
                      [(bid, t.tu, t.language, t.exit, t.diagnostics, t.problem) for t in b.tus])
@@ -30,9 +38,17 @@ def save_build(conn: sqlite3.Connection, b: Build) -> int:
 
 
 def _build(conn: sqlite3.Connection, row: sqlite3.Row | tuple, with_diagnostics: bool) -> Build:
-    (bid, project, origin, compiler, version, level, opt, flags, fmt, status, error, finished) = row
+    (bid, project, origin, compiler, version, level, opt, flags, fmt, status, error, finished,
+     keep_going, std_defaults, project_options) = row
     b = Build(project=project, origin=origin, compiler=compiler, compiler_version=version, level=level,
-              opt=opt, flags=json.loads(flags), format=fmt, status=status, error=error, finished_at=finished)
+              opt=opt, flags=json.loads(flags), format=fmt, status=status, error=error, finished_at=finished,
+              keep_going=bool(keep_going), std_defaults=json.loads(std_defaults),
+              project_options=json.loads(project_options))
+    b.checks = [Check(*r) for r in conn.execute(
+        "SELECT system, name, result, error FROM wn_check WHERE build_id = ? ORDER BY seq", (bid,))]
+    for file, name, value in conn.execute(
+            "SELECT file, name, value FROM wn_macro WHERE build_id = ? ORDER BY file, name", (bid,)):
+        b.macros.setdefault(file, {})[name] = value
     b.tus = [TuOutcome(*r) for r in conn.execute(
         "SELECT tu, language, exit, diagnostics, problem FROM wn_tu WHERE build_id = ? ORDER BY tu", (bid,))]
     if with_diagnostics:
@@ -48,7 +64,7 @@ def _build(conn: sqlite3.Connection, row: sqlite3.Row | tuple, with_diagnostics:
 
 
 _COLUMNS = ("id, project, origin, compiler, compiler_version, level, opt, flags, format, status, error, "
-            "finished_at")
+            "finished_at, keep_going, std_defaults, project_options")
 
 
 def builds(conn: sqlite3.Connection, project: str | None = None, compilers: list[str] | None = None,

@@ -30,7 +30,8 @@ def parse_custom(specs: tuple[str, ...]) -> dict[str, list[str]]:
     A word of FLAGS that names a built-in level stands for that level's flags, so a set
     can be a level with changes: ``all-nomt='all -Wno-mismatched-tags'`` is ``all``
     without a warning that crashes the compiler on some project. Each word is either an
-    option (starting with ``-``) or a built-in level's name."""
+    option (starting with ``-``), an option for one language (``c:-std=gnu17``,
+    ``c++:-std=gnu++17``) or a built-in level's name."""
     out = {}
     for spec in specs:
         name, sep, flags = spec.partition("=")
@@ -40,7 +41,7 @@ def parse_custom(specs: tuple[str, ...]) -> dict[str, list[str]]:
         if name in BUILTIN or name in ANALYZERS:
             raise BadInput(f"--flag-set {name}: a built-in level has that name")
         words = flags.split()
-        bad = [w for w in words if not w.startswith("-") and w not in BUILTIN]
+        bad = [w for w in words if not language_word(w)[1].startswith("-") and w not in BUILTIN]
         if bad:
             raise BadInput(f"--flag-set {name}: {bad[0]!r} is neither an option nor a "
                                  f"level ({', '.join(BUILTIN)})")
@@ -52,6 +53,15 @@ def parse_custom(specs: tuple[str, ...]) -> dict[str, list[str]]:
                            "build's commands)")
         out[name] = words
     return out
+
+
+def language_word(word: str) -> tuple[str | None, str]:
+    """A flag-set word for one language only (``c:-std=gnu17``, ``c++:-std=gnu++17``) as
+    (language, option); any other word as (None, word)."""
+    for lang in ("c++", "c"):
+        if word.startswith(lang + ":-"):
+            return lang, word[len(lang) + 1:]
+    return None, word
 
 
 def validate(levels: list[str], custom: dict[str, list[str]], analyzers: bool = False) -> None:
@@ -78,8 +88,9 @@ def flags(conn: sqlite3.Connection, tc: Toolchain, level: str, languages: tuple[
     if level in custom:
         per_lang: dict[str, list[str]] = {lang: [] for lang in languages}
         for word in custom[level]:
+            only, option = language_word(word)
             expanded = (flags(conn, tc, word, languages, {}) if word in BUILTIN
-                        else {lang: [word] for lang in languages})
+                        else {lang: [option] if only in (None, lang) else [] for lang in languages})
             for lang in languages:
                 per_lang[lang] += expanded[lang]
         return per_lang

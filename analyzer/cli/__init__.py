@@ -34,6 +34,7 @@ LAZY_COMMANDS = {
     "toolchain": "analyzer.cli.toolchain:toolchain",
     "warnings": "analyzer.cli.warnings:warnings",
     "advise": "analyzer.cli.advise:advise",
+    "upgrade": "analyzer.cli.upgrade:upgrade",
     "docs": "analyzer.cli.docs:docs",
 }
 

@@ -251,3 +251,125 @@ class Fired:
     #: False: matched through the flag database; True: the compiler is not in it, and the
     #: option was matched by its name as printed
     by_spelling: bool = False
+
+
+# ------------------------------------------------------------------ the upgrade report
+
+@dataclass
+class CheckFlip:
+    """A configure check whose outcome differs between the two compilers: a feature the
+    build system silently turns on or off. ``error`` is the to-compiler's first error of
+    the check (why it failed), ``old_error`` the from-compiler's."""
+
+    system: str
+    name: str
+    old: str
+    new: str
+    error: str = ""
+    old_error: str = ""
+
+
+@dataclass
+class MacroChange:
+    """A macro of a generated configuration header that differs (None: ``#undef``)."""
+
+    file: str
+    name: str
+    old: str | None
+    new: str | None
+
+
+@dataclass
+class NewError:
+    """An error the to-compiler prints that the from-compiler did not: where, the option
+    that makes it an error where there is one, and what the from-compiler did at that
+    place (``was``: 'warning', printed as a warning; 'nothing', not printed)."""
+
+    file: str | None
+    line: int | None
+    column: int | None
+    option: str | None
+    message: str
+    was: str
+    old_message: str | None = field(default=None, metadata=OPTIONAL)
+
+
+@dataclass
+class EscapeHatch:
+    """The switch that restores the old behaviour, proven by a build with it: whether the
+    build then succeeds, and the errors left (``error`` a failed build's first error)."""
+
+    flags: list[str]
+    why: str
+    status: str             # 'ok' | 'failed'
+    errors_left: int
+    error: str | None = field(default=None, metadata=OPTIONAL)
+
+
+@dataclass
+class StdDefault:
+    """A language's default standard in each compiler (``__STDC_VERSION__``,
+    ``__cplusplus``), and the ``-std=`` options the project gives its compiles (none: the
+    default applies to it)."""
+
+    language: str
+    old: str | None
+    new: str | None
+    pinned: list[str] = field(default_factory=list)
+
+
+@dataclass
+class OptionChange:
+    """One of the project's own warning options that the to-compiler takes otherwise:
+    ``old`` and ``new`` are what each compiler does with it (flags check's status:
+    'known', 'unknown', 'removed', 'ignored', ...), ``detail`` the to-compiler's reason or
+    suggestion."""
+
+    option: str
+    old: str
+    new: str
+    detail: str = ""
+
+
+@dataclass
+class Environment:
+    """Where each compiler ran, and what differs besides the compiler (the C library,
+    libstdc++, the build tools): a comparison is fair where this is empty."""
+
+    old: str
+    new: str
+    differs: list[str] = field(default_factory=list)
+
+
+@dataclass
+class UpgradePair:
+    """One move, from one compiler to another: the build's fate, the configure checks
+    that flip and the macros they cost, every new error, the escape hatch proven, the
+    defaults and options that changed under the project, and the warnings' diff."""
+
+    old: str
+    new: str
+    switching: bool         # another family: "switching compilers", not an upgrade
+    old_status: str
+    new_status: str
+    old_error: str | None
+    new_error: str | None
+    flips: list[CheckFlip]
+    macros: list[MacroChange]
+    new_errors: list[NewError]
+    hatch: EscapeHatch | None
+    defaults: list[StdDefault]
+    options: list[OptionChange]
+    warnings: Diff
+    environment: Environment
+    notes: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Upgrade:
+    """``warnscope upgrade``: a project moved from one compiler to one or more others."""
+
+    project: str
+    origin: str
+    level: str
+    pairs: list[UpgradePair]

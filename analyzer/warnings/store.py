@@ -69,7 +69,10 @@ _COLUMNS = ("id, project, origin, compiler, compiler_version, level, opt, flags,
 
 def builds(conn: sqlite3.Connection, project: str | None = None, compilers: list[str] | None = None,
            level: str | None = None, with_diagnostics: bool = True) -> list[Build]:
-    """Stored builds, optionally of one project, some compilers, one level."""
+    """Stored builds, optionally of one project, some compilers, one level (none in a
+    database that has no builds yet: its schema comes with its first write)."""
+    if not has_builds(conn):
+        return []
     where, args = [], []
     if project is not None:
         where.append("project = ?")

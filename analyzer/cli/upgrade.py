@@ -1,0 +1,81 @@
+"""``warnscope upgrade``: what breaks when a project moves to the next compiler (a thin
+shell over :mod:`analyzer.warnings.upgrade`)."""
+from __future__ import annotations
+
+import os
+
+import click
+
+from warnscope.errors import BadInput
+from warnscope.serial import to_json
+
+from analyzer.cli import common, complete, projects
+from analyzer.cli.output import echo
+from analyzer.runtime import toolchain
+
+
+@click.command("upgrade")
+@projects.project_options
+@click.option("--from", "old", required=True, shell_complete=complete.compilers,
+              help="The compiler the project builds with today (an id, a name, a path).")
+@click.option("--to", "new", required=True, shell_complete=complete.compilers,
+              help="Comma-separated: the compilers it moves to (gcc-14,gcc-15; clang-19 to switch).")
+@click.option("--same-root", is_flag=True,
+              help="Insist that both compilers come from one system (one Debian root), so the "
+                   "compiler is the one thing that changed.")
+@click.option("--stored", is_flag=True, help="Answer from stored builds only; build nothing.")
+@projects.build_options
+@common.json_option("Print the report as JSON.")
+@click.option("--quiet", is_flag=True, help="No progress on stderr.")
+@click.pass_context
+def upgrade(ctx, project, source, configure_cmd, build_cmd, clean_cmd, language, old, new,
+            same_root, stored, opt, jobs, workers, timeout, scheduler, as_json, quiet) -> None:
+    """What breaks when a project moves from one compiler to another: configure checks
+    that flip silently, every new error with the switch that restores the old behaviour
+    proven, the defaults and options that changed, and the warnings' diff."""
+    from analyzer.build import recipes, steps
+    from analyzer.build.options import BuildOptions
+    from analyzer.warnings import upgrade as up
+    from analyzer.warnings.upgrade_text import render
+
+    recipe = projects.recipe_of(project, source, configure_cmd, build_cmd, clean_cmd, language)
+    old_id = toolchain.canonical(old)
+    new_ids = projects.compiler_ids(new)
+    if old_id in new_ids:
+        raise BadInput(f"--from {old_id} is among --to: an upgrade compares two compilers")
+    if stored:
+        report = up.from_store(common.open_read(ctx), recipe.name, old_id, new_ids)
+    else:
+        old_tc, new_tcs = _toolchains(old_id, new_ids, same_root)
+        for tc in (old_tc, *new_tcs):
+            if tc.emulated:
+                raise BadInput(f"{tc.name}: upgrade compares builds for the host's target")
+            recipes.check_target(recipe, tc.target, tc.name)
+        opts = BuildOptions(opt=opt, jobs=(os.cpu_count() or 1) if jobs is None else jobs,
+                            timeout=timeout)
+        opts.validate()
+        source_tree = steps.source_tree(recipe)   # cannot fetch: one line, nothing written
+        with common.running(ctx, f"{recipe.name} upgrade", quiet, scheduler) as run:
+            report = up.run(run.conn, recipe, source_tree, old_tc, new_tcs, opts, run.progress,
+                            run.executor, workers)
+    echo(to_json(report) if as_json else render(report), nl=as_json)
+
+
+def _toolchains(old: str, new: list[str], same_root: bool):
+    """The compilers, each from one system where ``--same-root`` asks for it: the root
+    that holds them all, else one line naming what to add."""
+    from analyzer.runtime import roots
+    if not same_root:
+        return toolchain.resolve(old), [toolchain.resolve(n) for n in new]
+    names = [old, *new]
+    for root in roots.all_roots():
+        if all(n in root.compilers for n in names):
+            return (toolchain.resolve_in_root(old, root.suite),
+                    [toolchain.resolve_in_root(n, root.suite) for n in new])
+    tcs = [toolchain.resolve(n) for n in names]
+    if len({tc.root for tc in tcs}) == 1:
+        return tcs[0], tcs[1:]
+    where = ", ".join(f"{tc.name} {tc.where}" for tc in tcs)
+    raise BadInput(f"--same-root: no one system holds {', '.join(names)} ({where}); "
+                   f"warnscope toolchain add {' '.join(names)} --suite SUITE prepares them in one "
+                   "root (trixie has gcc-13 and gcc-14, sid gcc-13 to 16)")

@@ -36,6 +36,7 @@ from typing import Any
 from flagdb.check import check_in_db
 from warnscope.errors import BadInput, NotIngested
 
+from analyzer.build.levels import language_word
 from analyzer.build.options import BuildOptions
 from analyzer.build.recipes import Recipe, language_of
 from analyzer.runtime.progress import Progress, as_progress
@@ -109,10 +110,22 @@ def _ensure(conn, recipe: Recipe, source, tcs: list[Toolchain], level: str, opts
         stored = store.builds(conn, recipe.name, [tc.name], level, with_diagnostics=False)
         b = stored[0] if stored else None
         if b is None or b.compiler_version != tc.version or (b.status != "ok" and not b.keep_going) \
-                or (level in opts.custom and _hatch_flags(b) != opts.custom[level]):
+                or (level in opts.custom and {k: v for k, v in b.flags.items() if k in recipe.languages}
+                    != _expand(opts.custom[level], recipe.languages)):
             todo.append(tc)
     if todo:
         runner.run(conn, recipe, source, todo, [level], opts, progress, executor, workers)
+
+
+def _expand(words: list[str], languages: tuple[str, ...]) -> dict[str, list[str]]:
+    """The per-language flags of a flag set of options (as :func:`levels.flags` gives them)."""
+    out: dict[str, list[str]] = {lang: [] for lang in languages}
+    for word in words:
+        only, option = language_word(word)
+        for lang in languages:
+            if only in (None, lang):
+                out[lang].append(option)
+    return out
 
 
 def _stored(conn, recipe: Recipe, tc: Toolchain, level: str) -> Build:
@@ -201,7 +214,8 @@ def _hatch_of(b: Build, why: str) -> EscapeHatch:
 
 def _pair(conn, old_tc: Toolchain | None, new_tc: Toolchain | None, before: Build, after: Build,
           errors: list[NewError], hatch: EscapeHatch | None) -> UpgradePair:
-    notes: list[str] = []
+    notes = [f"{b.compiler}'s {c.name} was not read: {c.error}"
+             for b in (before, after) for c in b.checks if c.system == "files"]
     flips, macros = configure_flips(before, after)
     return UpgradePair(
         old=before.compiler, new=after.compiler,
@@ -233,7 +247,7 @@ def configure_flips(before: Build, after: Build) -> tuple[list[CheckFlip], list[
     """The checks whose result differs (matched by build system and name, the compilers'
     names made one) and the generated macros that differ."""
     names = [before.compiler, after.compiler, *(_driver_words(before)), *(_driver_words(after))]
-    old = {(c.system, _neutral(c.name, names)): c for c in before.checks}
+    old = {(c.system, _neutral(c.name, names)): c for c in before.checks if c.system != "files"}
     flips = []
     for c in after.checks:
         key = (c.system, _neutral(c.name, names))
@@ -267,7 +281,8 @@ def std_defaults(before: Build, after: Build) -> list[StdDefault]:
     default differs."""
     out = []
     pins = [o for o in after.project_options if o.startswith("-std=")]
-    for lang in ("c", "c++"):
+    used = {t.language for t in (*before.tus, *after.tus)} or {"c", "c++"}
+    for lang in [lang for lang in ("c", "c++") if lang in used]:
         was, now = before.std_defaults.get(lang), after.std_defaults.get(lang)
         if was != now:
             out.append(StdDefault(lang, was, now, pins))

@@ -6,8 +6,9 @@ suite prepares what it needs itself, as a user would (``warnscope toolchain add`
 first time a test asks, and reuses it after: on a fresh machine the root tests run too,
 so a regression in roots cannot reach main unseen.
 
-* ``zoo_root``: the trixie root with gcc-14 and clang-18, one GCC and one clang (about
-  5 minutes and 1.5 GB from an empty cache);
+* ``zoo_root``: the trixie root with gcc-13, gcc-14 and clang-18: two GCCs of one system
+  (the upgrade report's GCC 14 pair) and one clang (about 5 minutes and 1.6 GB from an
+  empty cache);
 * ``bullseye_root``: the bullseye root with gcc-10 and clang-11 (``test_zoo_verify.py``
   verifies their flag data against them);
 * ``root_toolchain(name)``: a compiler, on the host or in a root; one of the roots above
@@ -38,7 +39,7 @@ from warnscope.compilers import CompilerId
 from warnscope.errors import NetworkUnreachable, WarnscopeError
 
 #: the roots the suite prepares itself: suite -> its compilers
-SUITE_ROOTS = {"trixie": ("gcc-14", "clang-18"), "bullseye": ("gcc-10", "clang-11")}
+SUITE_ROOTS = {"trixie": ("gcc-13", "gcc-14", "clang-18"), "bullseye": ("gcc-10", "clang-11")}
 #: the fixture of each suite's root
 ROOT_FIXTURES = {"trixie": "zoo_root", "bullseye": "bullseye_root"}
 
@@ -90,7 +91,7 @@ def _terminal(config) -> Callable[[str], None]:
 
 @pytest.fixture(scope="session")
 def zoo_root(pytestconfig) -> roots.Root:
-    """The trixie root with gcc-14 and clang-18 (prepared now if the cache has not both)."""
+    """The trixie root with gcc-13, gcc-14 and clang-18 (prepared now if the cache lacks one)."""
     return _prepare(pytestconfig, "trixie", SUITE_ROOTS["trixie"])
 
 

@@ -183,7 +183,8 @@ def escape_hatch(tc: Toolchain, before: Build, after: Build,
                 and any(language_of(e.file or "") == lang for e in errors if e.file):
             words.append(f"{word}-std={dialects[was]}")
             why.append(f"{after.compiler} compiles {'C' if lang == 'c' else 'C++'} as "
-                       f"{now} by default, {before.compiler} as {was}")
+                       f"{now} by default, {before.compiler} as {was}; -std={dialects[was]} "
+                       "keeps the old one")
     c_options = {e.option for e in errors if e.option and language_of(e.file or "x.c") == "c"}
     if tc.family == "gcc" and tc.major >= 14 and c_options & GCC14_PERMERRORS:
         words.append("c:-fpermissive")

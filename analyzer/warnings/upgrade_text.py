@@ -59,7 +59,7 @@ def _pair(report: Upgrade, p: UpgradePair) -> list[str]:
         names = {"c": "C", "c++": "C++"}[d.language]
         pinned = (f"the project pins {', '.join(d.pinned)}" if d.pinned
                   else "the project pins no -std: it gets the new default")
-        lines.append(f"  default {names} standard: {d.old} -> {d.new} ({pinned})")
+        lines.append(f"  default {names} standard: {std_name(d.old)} -> {std_name(d.new)} ({pinned})")
     for o in p.options:
         lines.append(f"  the project's {o.option}: {o.old} -> {o.new}" + (f" ({o.detail})" if o.detail else ""))
     w = p.warnings
@@ -86,3 +86,16 @@ def _word(word: str) -> str:
         if word.startswith(lang):
             return f"{word[len(lang):]} ({name})"
     return word
+
+
+#: a standard's macro value as its name
+STD_NAMES = {"199409L": "C94", "199901L": "C99", "201112L": "C11", "201710L": "C17",
+             "202000L": "C2x", "202311L": "C23", "199711L": "C++98", "201103L": "C++11",
+             "201402L": "C++14", "201703L": "C++17", "202002L": "C++20", "202302L": "C++23"}
+
+
+def std_name(value: str | None) -> str:
+    """``202311L`` -> ``C23 (202311L)``; unknown values as they are."""
+    if value is None:
+        return "unknown"
+    return f"{STD_NAMES[value]} ({value})" if value in STD_NAMES else value

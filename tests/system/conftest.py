@@ -11,6 +11,7 @@ so a regression in roots cannot reach main unseen.
   empty cache);
 * ``bullseye_root``: the bullseye root with gcc-10 and clang-11 (``test_zoo_verify.py``
   verifies their flag data against them);
+* ``sid_root``: the sid root with gcc-14 and gcc-15 (the upgrade report's C23 pair);
 * ``root_toolchain(name)``: a compiler, on the host or in a root; one of the roots above
   prepares its root first, any other runs from a cached root that holds it; where none
   does, preparing its root is the slow opt-in ``WARNSCOPE_ZOO_ALL=1`` (the whole zoo: four
@@ -39,9 +40,10 @@ from warnscope.compilers import CompilerId
 from warnscope.errors import NetworkUnreachable, WarnscopeError
 
 #: the roots the suite prepares itself: suite -> its compilers
-SUITE_ROOTS = {"trixie": ("gcc-13", "gcc-14", "clang-18"), "bullseye": ("gcc-10", "clang-11")}
+SUITE_ROOTS = {"trixie": ("gcc-13", "gcc-14", "clang-18"), "bullseye": ("gcc-10", "clang-11"),
+               "sid": ("gcc-14", "gcc-15")}
 #: the fixture of each suite's root
-ROOT_FIXTURES = {"trixie": "zoo_root", "bullseye": "bullseye_root"}
+ROOT_FIXTURES = {"trixie": "zoo_root", "bullseye": "bullseye_root", "sid": "sid_root"}
 
 
 def _prepare(config, suite: str, compilers: tuple[str, ...]) -> roots.Root:
@@ -99,6 +101,13 @@ def zoo_root(pytestconfig) -> roots.Root:
 def bullseye_root(pytestconfig) -> roots.Root:
     """The bullseye root with gcc-10 and clang-11 (prepared now if the cache has not both)."""
     return _prepare(pytestconfig, "bullseye", SUITE_ROOTS["bullseye"])
+
+
+@pytest.fixture(scope="session")
+def sid_root(pytestconfig) -> roots.Root:
+    """The sid root with gcc-14 and gcc-15: GCC 15's C23 default against GCC 14, one
+    system (prepared now if the cache lacks one)."""
+    return _prepare(pytestconfig, "sid", SUITE_ROOTS["sid"])
 
 
 @pytest.fixture

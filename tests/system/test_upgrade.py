@@ -109,6 +109,21 @@ def test_gcc_14_in_one_root(zoo_root, tmp_path, cli_at):
     assert pair["environment"]["differs"] == []
 
 
+def test_gcc_15_c23_default(sid_root, tmp_path, cli_at):
+    """gcc-14 -> gcc-15 of one sid root: GCC 15 compiles C as C23, read from the compilers;
+    what it breaks in a pre-C23 project, and -std=gnu17 as the proven hatch."""
+    code, out, err = cli_at(tmp_path / "c23.db")(
+        "upgrade", "--source", str(ROOT / "tests" / "fixtures" / "upgrade" / "gcc15-c23"),
+        "--build", 'make CFLAGS="{cflags}"', "--from", "gcc-14", "--to", "gcc-15", "--same-root",
+        "--quiet")
+    assert code == 0, err
+    assert "default C standard: C17 (201710L) -> C23 (202311L) (the project pins no -std" in out
+    assert "legacy.c:3:13: 'bool' cannot be defined via 'typedef' (not printed before)" in out
+    assert "too many arguments to function 'add'" in out
+    assert "escape hatch: -std=gnu17 (C): the build succeeds" in out
+    assert "not only the compiler changed" not in out
+
+
 def test_bad_input(tmp_path, fails_on, require):
     require("clang-16")
     db = tmp_path / "bad.db"

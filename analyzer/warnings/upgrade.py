@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from flagdb.check import check_in_db
+from warnscope.compilers import CompilerId
 from warnscope.errors import BadInput, NotIngested
 
 from analyzer.build.levels import language_word
@@ -96,7 +97,8 @@ def from_store(conn: sqlite3.Connection, project: str, old: str, new: list[str])
     for name in new:
         errors = new_errors(builds[old], builds[name])
         h = hatches.get(name)
-        hatch = None if h is None else _hatch_of(h, why="")
+        why = escape_hatch(CompilerId.parse(name), builds[old], builds[name], errors)[1] if errors else ""
+        hatch = None if h is None else _hatch_of(h, why=why)
         pairs.append(_pair(conn, None, None, builds[old], builds[name], errors, hatch))
     return Upgrade(project=project, origin=builds[old].origin, level=LEVEL, pairs=pairs)
 
@@ -195,7 +197,8 @@ def escape_hatch(tc: Toolchain, before: Build, after: Build,
               if re.fullmatch(r"-W[a-z0-9][a-z0-9=-]*", o)]
     if others:
         words += others
-        why.append("each other new error's option made a warning again (-Wno-error=)")
+        why.append(f"each {'other ' if why else ''}new error's option made a warning again "
+                   "(-Wno-error=)")
     return words, "; ".join(why)
 
 

@@ -159,6 +159,16 @@ def test_the_target(tmp_path, require):
     assert _shell(command, tmp_path / "target.db", tmp_path) == shown
 
 
+def test_the_upgrade(tmp_path, require):
+    """``upgrade`` of the fixture autotools project from clang-14 to clang-16, run where
+    the README runs it: at the top of a clone (its ``tests/`` beside the shell)."""
+    for binary in ("clang-14", "clang-16", "make"):
+        require(binary)
+    (tmp_path / "tests").symlink_to(ROOT / "tests")
+    command, shown = _answer("warnscope upgrade")
+    assert _shell(command, tmp_path / "upgrade.db", tmp_path) == shown
+
+
 def test_the_advice(zlib_advice, tmp_path):
     db, _ = zlib_advice
     command, shown = _answer("warnscope advise --project zlib")

@@ -6,13 +6,14 @@ Output goes to a file, never a terminal (no colours, no terminal speed in the fi
 """
 from __future__ import annotations
 
+import dataclasses
 import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from warnscope.errors import BadInput
 
-from warnscope.accounting import Accountant, ProcessTable
+from warnscope.accounting import Accountant, ProcessCost, ProcessTable
 from warnscope.measure import SCHED, TreeRun
 from warnscope.tool import run_measured
 
@@ -71,9 +72,26 @@ def run_accounted(command: str | list[str], cwd: Path, env: dict[str, str], outp
     tables: list[ProcessTable] = []
 
     def reaped(pid: int, usage: TreeRun) -> None:
-        tables.append(accountant.table(pid, usage.cpu))
+        table = accountant.table(pid, usage.cpu)
+        tables.append(table if box is None else sandbox_named(table))
 
     t = run_measured(argv, cwd=cwd, env=env, output=output, nice=nice, sched=sched,
                      timeout=timeout, on_reaped=reaped if accountant is not None else None,
                      terminate=None if box is None else box.terminate)
     return t, (tables[0] if tables else None)
+
+
+def sandbox_named(table: ProcessTable) -> ProcessTable:
+    """``table`` with the build sandbox's own processes named as such (``bwrap
+    (sandbox)``, ``init (sandbox)``, ``setpriv (sandbox)``:
+    :data:`analyzer.build.sandbox.SANDBOX_NAMES`), so that no reader takes them for a
+    program of the build's, nor the compiler's; the sum, and so the residual, unchanged."""
+    from analyzer.build.sandbox import SANDBOX_NAMES
+    merged: dict[str, tuple[float, int]] = {}
+    for row in table.by_name:
+        name = SANDBOX_NAMES.get(row.name, row.name)
+        cpu, procs = merged.get(name, (0.0, 0))
+        merged[name] = (cpu + row.cpu_s, procs + row.processes)
+    rows = tuple(sorted((ProcessCost(n, c, k) for n, (c, k) in merged.items()),
+                        key=lambda c: (-c.cpu_s, c.name)))
+    return dataclasses.replace(table, by_name=rows)

@@ -11,7 +11,10 @@ bubblewrap:
   (``setpriv``); as a normal user, as that user inside a user namespace;
 * with no network (a network namespace of its own: even loopback is down) and its own
   PID, IPC and UTS namespaces, so that every process of a step ends with the step;
-* the system directories (``/usr``, ``/etc``, ``/lib*``) read-only, a fresh ``/proc``,
+* the system directories (``/usr``, ``/etc``, ``/lib*``) read-only — the host's, or for
+  a compiler of a Debian root (:mod:`analyzer.runtime.roots`) the root's, so that every
+  process of the build is that system's: its shell, make, libtool, CMake and compiler,
+  as a user of that system builds — a fresh ``/proc``,
   a minimal ``/dev``, private ``/tmp``, ``/var/tmp`` and ``/dev/shm``; read-only too the
   helpers warnscope built for builds (the compiler wrappers, a root's launchers), the
   toolchain roots and, for a replayed compile database, the project's tree;
@@ -30,7 +33,13 @@ Each step sets the sandbox up in its own process: the outer ``bwrap`` is the har
 child, so ``wait4`` still covers every process of the step (bwrap's init reaps them
 all, those killed at the end included) and the kernel's per-process account still
 finds them (they descend from it). The set-up costs one bwrap and one setpriv per
-step (bench/README: the FFTW and zlib figures before and after).
+step (bench/README: the FFTW and zlib figures before and after), the same for a root's
+build as for the host's: one bubblewrap entry for the whole step, none per compiler.
+In the kernel's per-process account the sandbox's own processes are named as such
+(:data:`SANDBOX_NAMES`: ``bwrap (sandbox)``, ``init (sandbox)``, ``setpriv
+(sandbox)``), never a program of the build's. In a root the helpers warnscope puts in
+the build's path (the init, the compiler wrapper) are static executables: they run on
+whatever C library the root has.
 
 ``WARNSCOPE_SANDBOX=plain``, or a host where bubblewrap cannot make its namespaces: as
 root each step still runs under the pool uid (``setpriv``), without the hidden file
@@ -86,6 +95,9 @@ class BuildSandbox:
     #: (a copy in the box, the path it is shown at, read-only): a compile database's
     #: tree, whose entries name their directories by their own absolute paths
     mirrors: tuple[tuple[str, str], ...] = ()
+    #: a Debian root (:mod:`analyzer.runtime.roots`) whose system directories the steps
+    #: see in place of the host's; None: the host's
+    root: str | None = None
 
     @property
     def home(self) -> Path:
@@ -98,8 +110,9 @@ class BuildSandbox:
             "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs", "--"]
         if self.containment is not Containment.NAMESPACE:
             return [*drop, *argv]
-        init = init_binary()
-        return [*_bwrap((*self.readable, str(init.parent)), str(self.box), self.mirrors), "--as-pid-1",
+        init = init_binary(static=self.root is not None)
+        return [*_bwrap((*self.readable, str(init.parent)), str(self.box), self.mirrors, self.root),
+                "--as-pid-1",
                 "--chdir", os.fspath(cwd), "--", str(init), *drop, *argv]
 
     def terminate(self, pid: int) -> bool:
@@ -140,17 +153,19 @@ class BuildSandbox:
         os.lchown(path, self.uid, self.uid)
 
 
-def _bwrap(readable: Iterable[str], box: str, mirrors: Iterable[tuple[str, str]] = ()) -> list[str]:
+def _bwrap(readable: Iterable[str], box: str, mirrors: Iterable[tuple[str, str]] = (),
+           root: str | None = None) -> list[str]:
     out = [_which("bwrap"), "--die-with-parent", "--new-session", "--unshare-net", "--unshare-pid",
            "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try"]
     if os.geteuid() != 0:
         out.append("--unshare-user")
     out += ["--tmpfs", "/"]
-    for d in SYSTEM_DIRS:
-        if os.path.islink(d):
-            out += ["--symlink", os.readlink(d), d]
-        elif os.path.isdir(d):
-            out += ["--ro-bind", d, d]
+    for d in SYSTEM_DIRS:   # the host's, or the root's in their place
+        src = d if root is None else f"{root}{d}"
+        if os.path.islink(src):
+            out += ["--symlink", os.readlink(src), d]
+        elif os.path.isdir(src):
+            out += ["--ro-bind", src, d]
     out += ["--proc", "/proc", "--dev", "/dev"]
     for d in ("/dev/shm", "/tmp", "/var/tmp"):   # everyone's, as on the host (bwrap: 0755)
         out += ["--perms", "1777", "--tmpfs", d]
@@ -169,16 +184,27 @@ def _bwrap(readable: Iterable[str], box: str, mirrors: Iterable[tuple[str, str]]
     return out
 
 
+#: the init's file name (the kernel's name of the process is its first 15 bytes)
+INIT_NAME = "warnscope-build-init"
+#: the sandbox's own processes as the kernel names them -> as the process table names
+#: them: bubblewrap (the harness's child and its child until it runs the init), the
+#: init, and the setpriv that drops to the pool uid; none of them is the build's
+SANDBOX_NAMES = {"bwrap": "bwrap (sandbox)", INIT_NAME[:15]: "init (sandbox)",
+                 "setpriv": "setpriv (sandbox)"}
+
+
 @functools.lru_cache(maxsize=None)
-def init_binary() -> Path:
+def init_binary(static: bool = False) -> Path:
     """The pid 1 of each step's namespace (``init.c``: it reaps every process, the killed
-    ones too, so that their CPU reaches the step's ``wait4``), built once into the cache."""
+    ones too, so that their CPU reaches the step's ``wait4``), built once into the cache;
+    ``static`` for a root's builds (it runs on the root's C library, whichever it is)."""
     source = Path(__file__).with_name("init.c")
-    key = hashlib.sha256(source.read_bytes()).hexdigest()[:16]
-    dest = cache_dir("build", "init", key) / "warnscope-build-init"
+    key = hashlib.sha256(source.read_bytes() + (b"\0static" if static else b"")).hexdigest()[:16]
+    dest = cache_dir("build", "init", key) / INIT_NAME
     if dest.exists():
         return dest
-    return tool.build_helper(source, dest, what="the build sandbox's init")
+    return tool.build_helper(source, dest, ["-static"] if static else [],
+                             what="the build sandbox's init" + (" (static)" if static else ""))
 
 
 def _which(name: str) -> str:
@@ -210,17 +236,27 @@ def containment() -> Containment:
 
 
 @contextmanager
-def build_sandbox(work: Path, readable: Iterable[str | os.PathLike] = ()) -> Iterator[BuildSandbox]:
+def build_sandbox(work: Path, readable: Iterable[str | os.PathLike] = (),
+                  root: str | os.PathLike | None = None) -> Iterator[BuildSandbox]:
     """A build's sandbox in the work directory ``work`` (warnscope's, not the build's):
-    the pool uid claimed (as root) for as long as it is open, and the box made."""
+    the pool uid claimed (as root) for as long as it is open, and the box made. With
+    ``root`` (a Debian root's path) every step sees that root's system directories in
+    place of the host's: :class:`NotInstalled` where the host cannot make the namespaces
+    that show them (without them a step would run the host's programs)."""
     how = containment()
+    if root is not None and how is not Containment.NAMESPACE:
+        raise NotInstalled("a build in a Debian root runs in bubblewrap's namespaces, which this "
+                           "host cannot make (bubblewrap missing, or user namespaces refused; "
+                           "WARNSCOPE_SANDBOX=plain turns them off): without them the build "
+                           "would run the host's make and shell")
     if how is Containment.UID:
         _which("setpriv")
     with sandbox.claim_uid() as uid:
         box = work / BOX
         os.mkdir(box, 0o700)
         os.mkdir(box / HOME, 0o700)
-        found = BuildSandbox(box, uid, how, tuple(sorted({os.path.realpath(p) for p in readable})))
+        found = BuildSandbox(box, uid, how, tuple(sorted({os.path.realpath(p) for p in readable})),
+                             root=None if root is None else os.fspath(root))
         found.adopt(box)
         yield found
 

@@ -53,7 +53,9 @@ def readable_for(recipe: Recipe) -> list[Path]:
     """What a build of ``recipe`` reads besides the system and its box
     (:func:`analyzer.build.sandbox.build_sandbox`): the compiler wrappers, a root's
     launchers and the roots (a compile database's tree is mirrored:
-    :func:`analyzer.build.sandbox.mirror_tree`)."""
+    :func:`analyzer.build.sandbox.mirror_tree`). A build inside a root needs only the
+    wrappers of these; the rest is harmless there (read-only, and nothing of the build
+    names it)."""
     from analyzer.runtime.roots import roots_dir
     return [cache_dir("overhead", "wrappers"), cache_dir("overhead", "launchers"), roots_dir()]
 
@@ -66,8 +68,8 @@ def prepare(recipe: Recipe, tree: Path, tc: Toolchain, opts: BuildOptions, work:
     A compiler for another target configures a cross build (:mod:`analyzer.build.cross`)."""
     copy = box.box / "tree"
     copy_tree(tree, copy, box)
-    env = process.build_env({"CC": str(wrapper_for(driver_for(tc, "c"), "c")),
-                             "CXX": str(wrapper_for(driver_for(tc, "c++"), "c++")),
+    env = process.build_env({"CC": str(compiler_wrapper(tc, "c", box)),
+                             "CXX": str(compiler_wrapper(tc, "c++", box)),
                              "CFLAGS": opts.opt, "CXXFLAGS": opts.opt, **cross.env(tc)})
     progress(f"{recipe.name} {tc.name}: configure")
     log = work / "configure.log"
@@ -77,6 +79,19 @@ def prepare(recipe: Recipe, tree: Path, tc: Toolchain, opts: BuildOptions, work:
         fail(cells, f"configure failed (exit {t.exit}): {recipe.configure}", log, copy)
         return None
     return copy, env
+
+
+def compiler_wrapper(tc: Toolchain, language: str, box: BuildSandbox) -> Path:
+    """``$CC`` or ``$CXX`` of a build of ``tc`` in ``box``: the wrapper of the host's driver;
+    in a sandbox that shows ``tc``'s Debian root (the whole build runs in the root: an
+    overhead study), the static wrapper of the root's own driver path; in a host
+    sandbox, the wrapper of a launcher that enters the root per compile
+    (:func:`analyzer.build.wrapper.driver_for`)."""
+    if tc.root is not None and box.root is not None:
+        if os.path.realpath(box.root) != os.path.realpath(tc.root):
+            raise ValueError(f"{tc.name} is of {tc.root}, the sandbox shows {box.root}")
+        return wrapper_for(tc.driver(language), language, static=True)
+    return wrapper_for(driver_for(tc, language), language)
 
 
 def level_env(env: dict[str, str], cell: BuildCell, wrap_log: Path | None) -> dict[str, str]:

@@ -100,6 +100,9 @@ class Root:
     path: Path
     compilers: dict[str, dict[str, str]] = field(default_factory=dict)  # id -> {pkg: version}
     created: str = ""
+    #: the build tools added for builds that run whole in the root (an overhead study's):
+    #: {package: version} (:func:`add_build_tools`)
+    tools: dict[str, str] = field(default_factory=dict)
 
     @property
     def size_bytes(self) -> int:
@@ -139,7 +142,7 @@ def load(suite: str) -> Root | None:
     except (OSError, ValueError):
         return None
     return Root(suite=suite, path=path, compilers=data.get("compilers", {}),
-                created=data.get("created", ""))
+                created=data.get("created", ""), tools=data.get("tools", {}))
 
 
 def all_roots() -> list[Root]:
@@ -202,7 +205,7 @@ def remove(cid: CompilerId) -> Root:
             _remove_tree(root.path)
             return root
         _write_manifest(root)  # first: a half-purged compiler is never used
-        keep = {p for pkgs in root.compilers.values() for p in pkgs}
+        keep = {p for pkgs in root.compilers.values() for p in pkgs} | set(root.tools)
         drop = sorted(set(packages) - keep)
         if drop:
             _in_root(root.path, ["apt-get", "purge", "-y", "-q", "--autoremove", *drop],
@@ -235,6 +238,49 @@ def download(suite: str, packages: list[str]) -> dict[str, Path]:
             raise PackageError(f"{pkg} was not downloaded into {archives}")
         found[pkg] = hits[-1]
     return found
+
+
+#: the Debian package of each program a project's build runs (a recipe's ``needs``, and
+#: make, which every recipe's build runs), for a build that runs whole in a root
+BUILD_TOOLS = {"make": "make", "libtool": "libtool-bin", "cmake": "cmake", "tclsh": "tcl"}
+
+
+def missing_tools(root: Root, programs: tuple[str, ...] | list[str]) -> list[str]:
+    """The packages of :data:`BUILD_TOOLS` that ``root`` lacks for ``programs`` (a program
+    is there when the root's ``/usr/bin`` has it). A program this table does not know
+    is not asked for: the build says what it lacks."""
+    out = []
+    for program in programs:
+        package = BUILD_TOOLS.get(program)
+        if package is None or package in out:
+            continue
+        found = any(os.path.lexists(resolve_inside(root.path, f"{d}/{program}"))
+                    for d in ("/usr/bin", "/usr/sbin"))
+        if not found:
+            out.append(package)
+    return out
+
+
+def add_build_tools(suite: str, packages: list[str], progress: Progress = lambda _: None) -> Root:
+    """``apt-get install`` the build tools ``packages`` (:data:`BUILD_TOOLS`' values) into
+    the ``suite`` root, as a user of that system installs what a build needs, and record
+    them with their versions in the manifest (``tools``): a build that runs whole in the
+    root (an overhead study's) then runs the root's own make, libtool and CMake. Needs
+    root, as every change to a root does; the root's compilers are untouched."""
+    _require_privileges()
+    with _locked(suite):
+        root = load(suite)
+        if root is None:
+            raise NotInstalled(f"no {suite} root (warnscope toolchain add a compiler of {suite})")
+        progress(f"installing {' '.join(packages)} in the {suite} root (what the build runs)")
+        _in_root(root.path, ["dpkg", "--configure", "-a"], what="repairing an interrupted install")
+        _in_root(root.path, ["apt-get", "install", "-y", "-q", *packages],
+                 what=f"apt-get install {' '.join(packages)} in the {suite} root")
+        out = _in_root(root.path, ["dpkg-query", "-W", "-f", "${Package}\t${Version}\n", *packages],
+                       what="dpkg-query")
+        root.tools.update(dict(line.split("\t", 1) for line in out.splitlines() if "\t" in line))
+        _write_manifest(root)
+        return root
 
 
 def _require_privileges() -> None:
@@ -382,7 +428,7 @@ def _failure(what: str, output: str) -> PackageError:
 
 def _write_manifest(root: Root) -> None:
     data = {"suite": root.suite, "created": root.created, "mirror": MIRROR,
-            "compilers": root.compilers}
+            "compilers": root.compilers, **({"tools": root.tools} if root.tools else {})}
     atomic_write(root.path / MANIFEST, json.dumps(data, indent=1, sort_keys=True).encode())
 
 

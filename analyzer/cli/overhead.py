@@ -102,7 +102,6 @@ def run_cmd(ctx, project, source, configure_cmd, build_cmd, clean_cmd, language,
         recipe = recipes.local(source, configure_cmd, build_cmd, clean_cmd, (language,))
     else:
         recipe = recipes.get(project or "zlib")
-    recipes.check_needs(recipe)
     custom = levels_mod.parse_custom(tuple(flag_sets))
     level_list = common.split(levels)
     level_list += [n for n in custom if n not in level_list]
@@ -113,10 +112,14 @@ def run_cmd(ctx, project, source, configure_cmd, build_cmd, clean_cmd, language,
     opts.validate()
     names = projects.compiler_ids(compilers)
     toolchains = [toolchain.resolve(n) for n in names]   # not installed: one line, nothing written
-    study.check_compilers(toolchains)                    # a root's or another target's: likewise
+    study.check_compilers(toolchains)                    # another target's: likewise
+    if any(tc.root is None for tc in toolchains):        # a root's build runs the root's tools
+        recipes.check_needs(recipe)
     if recipe.build_system == "ccdb" and opts.mode != "tu":
         raise BadInput("a compile_commands.json is replayed per TU: use --mode tu")
     source_tree = steps.source_tree(recipe)               # cannot fetch: one line, nothing written
+    # a root lacking the build's make or libtool: installed there as root, else one line
+    study.root_tools(recipe, toolchains, (lambda m: None) if quiet else (lambda m: echo(m, err=True)))
     with common.running(ctx, f"{recipe.name} {opts.mode}", quiet, scheduler) as run:
         sid = study.run_study(run.conn, recipe, source_tree, toolchains, level_list, opts, run.progress,
                               run.executor)

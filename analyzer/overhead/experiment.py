@@ -64,8 +64,21 @@ def machine_facts(toolchains: Iterable[Toolchain]) -> dict[str, Any]:
     """The facts stored with an experiment: :func:`warnscope.measure.machine_facts` (the
     one place they are computed) and the compilers' versions."""
     m = measure.machine_facts()
-    return {"host": m.host, "cores": m.cores, "kernel": m.kernel, "load": list(m.load_average),
-            "summary": str(m), "compilers": {tc.name: tc.version for tc in toolchains}}
+    toolchains = list(toolchains)
+    out = {"host": m.host, "cores": m.cores, "kernel": m.kernel, "load": list(m.load_average),
+           "summary": str(m), "compilers": {tc.name: tc.version for tc in toolchains}}
+    rooted = {tc.name: root_facts(tc) for tc in toolchains if tc.root is not None}
+    if rooted:
+        out["roots"] = rooted
+    return out
+
+
+def root_facts(tc: Toolchain) -> dict[str, Any]:
+    """Where a root compiler's builds ran: the root's suite, the compiler's package and
+    the build tools installed there (make, libtool, CMake: ``{package: version}``)."""
+    from analyzer.runtime import roots
+    root = roots.load(tc.suite or "")
+    return {"suite": tc.suite, "package": tc.package, "tools": dict(root.tools) if root else {}}
 
 
 def count_warnings(path: Path) -> int:

@@ -103,19 +103,47 @@ class Options(BuildOptions):
 
 
 def check_compilers(toolchains: list[Toolchain]) -> None:
-    """Refuse, in one line, a compiler a study cannot time: one of a Debian root (its
-    bubblewrap set-up would count as the compiler's time) and one for another target,
+    """Refuse, in one line, a compiler a study cannot time: one for another target,
     whose programs run here only under an emulator. A cross compile itself runs natively,
     but the study times the whole build, and what a build runs of its own making (a
     generator, a configure or CMake ``try_run`` probe, a test) would be timed through
     qemu, or not run at all: such a build is another build than the host's, and its
-    figures would not compare with the host compilers' beside it."""
-    rooted = [tc.name for tc in toolchains if tc.root is not None]
-    if rooted:
-        raise BadInput(f"{', '.join(rooted)}: a compiler of a Debian root runs through "
-                       "bubblewrap, whose set-up a timed build would count as the compiler's: "
-                       "overhead studies take host compilers (warnings run takes both)")
+    figures would not compare with the host compilers' beside it.
+
+    A compiler of a Debian root is taken: its whole build runs inside the root
+    (:func:`measure_compiler`), one bubblewrap entry per build step as for the host's,
+    with the root's own shell, make and tools (:func:`root_tools`)."""
     refuse_emulated(toolchains)
+
+
+def build_programs(recipe: Recipe) -> tuple[str, ...]:
+    """The programs a build of ``recipe`` runs that a Debian root may lack: make (every
+    recipe's build and the analyzers' runs use it) and the recipe's ``needs``."""
+    return tuple(dict.fromkeys(("make", *recipe.needs)))
+
+
+def root_tools(recipe: Recipe, toolchains: list[Toolchain],
+               progress: Progress | Callable[[str], None] = lambda _m: None) -> None:
+    """Make sure each Debian root of ``toolchains`` has what ``recipe``'s build runs
+    (:func:`build_programs`), so that the build runs the root's make, libtool and CMake
+    as a user of that system would: what is missing is installed there
+    (:func:`analyzer.runtime.roots.add_build_tools`, as root), or, not as root, one line
+    saying so before anything is written."""
+    from analyzer.runtime import roots
+    from warnscope.errors import NeedsPrivilege
+    for suite in dict.fromkeys(tc.suite for tc in toolchains if tc.root is not None):
+        assert suite is not None
+        root = roots.load(suite)
+        if root is None:
+            raise BadInput(f"the {suite} root is gone (warnscope toolchain list)")
+        missing = roots.missing_tools(root, build_programs(recipe))
+        if not missing:
+            continue
+        if os.geteuid() != 0:
+            raise NeedsPrivilege(f"{recipe.name}'s build runs whole in the {suite} root, which lacks "
+                                 f"{', '.join(missing)}: installing them there needs root once "
+                                 f"(run this study as root; later ones need not be)")
+        roots.add_build_tools(suite, missing, progress)
 
 
 def refuse_emulated(toolchains: list[Toolchain]) -> None:
@@ -144,6 +172,7 @@ def run_study(conn: sqlite3.Connection, recipe: Recipe, source: tuple[Path, str]
     ratio to ``off`` is within one host; the worker's host is recorded with each run."""
     progress = as_progress(progress)
     check_compilers(toolchains)
+    root_tools(recipe, toolchains, progress)
     if recipe.build_system == "ccdb" and opts.mode != "tu":
         raise BadInput("a compile_commands.json is replayed per TU: use --mode tu")
     if recipe.build_system == "ccdb" and "build" in opts.injects:
@@ -204,11 +233,15 @@ def _planned(conn: sqlite3.Connection, tc: Toolchain, level: str, inject: str, l
 
 
 def _unavailable(cells: list[CellResult], tc: Toolchain) -> list[CellResult]:
-    """The cells whose analyzer cannot run here marked failed, saying why; the others."""
+    """The cells whose analyzer cannot run here marked failed, saying why; the others.
+    cppcheck is the host's: a root compiler's build runs in the root, which has none."""
     out = []
     for cell in cells:
         an = analysis.analyzer_of(cell.level, tc)
         why = analysis.unavailable(an, tc) if an is not None else None
+        if why is None and an is analysis.Analyzer.CPPCHECK and tc.root is not None:
+            why = (f"cppcheck is the host's, and {tc.name}'s build runs in the {tc.suite} root "
+                   "(a cppcheck there would be another cppcheck than the host compilers' cells')")
         if why is None:
             out.append(cell)
         else:
@@ -229,13 +262,20 @@ class CompilerJob:
 
 def measure_compiler(job: CompilerJob, progress: Progress | Callable[[str], None] = lambda _m: None
                      ) -> list[CellResult]:
-    """Measure one compiler's cells (interleaved) in a private work directory."""
+    """Measure one compiler's cells (interleaved) in a private work directory. A compiler
+    of a Debian root builds whole inside its root: every step's sandbox shows the root's
+    system directories in place of the host's, so the shell, make, libtool, CMake, the
+    compiler and everything they run are the root's, entered once per step by the
+    same bubblewrap as a host compiler's build (never once per compiler process)."""
     progress = as_progress(progress)
     tree = job.tree if job.tree is not None else source_tree(job.recipe)[0]
     cells = _unavailable(job.cells, job.tc)
     if not cells:
         return job.cells
-    with WorkDir(f"{job.tc.name}-") as work, build_sandbox(work, readable_for(job.recipe)) as box:
+    if job.tc.root is not None:
+        progress(f"{job.recipe.name} {job.tc.name}: the whole build runs in the {job.tc.suite} root")
+    with WorkDir(f"{job.tc.name}-") as work, \
+            build_sandbox(work, readable_for(job.recipe), root=job.tc.root) as box:
         if job.recipe.build_system == "ccdb":
             box = mirror_tree(box, tree)
         if job.opts.mode == "build":

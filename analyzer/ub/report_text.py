@@ -57,10 +57,12 @@ def render(report: Report, *, matrix: bool = True, detail: bool = True) -> str:
     lines: list[str] = []
     if matrix:
         n_div = sum(c.diverges for c in report.cases)
-        lines += [f"UB corpus {report.corpus}: {len(report.cases)} cases, "
+        n = len(report.cases)
+        lines += [f"UB corpus {report.corpus}: {n} case{'' if n == 1 else 's'}, "
                   f"{len(report.configurations)} configurations, {n_div} diverge", ""]
         lines += _matrix(report)
-        lines += ["", "  " + "  ".join(f"{o.letter} {o}" for o in Outcome), ""]
+        lines += ["", "  " + "  ".join(f"{o.letter} {o}" for o in Outcome),
+                  "  * the case diverges: its cells show more than one behaviour", ""]
     for case in report.cases if detail else []:
         lines += _detail(case)
     return "\n".join(lines).rstrip() + "\n"

@@ -264,8 +264,9 @@ def configure_flips(before: Build, after: Build) -> tuple[list[CheckFlip], list[
     for file in sorted(set(before.macros) | set(after.macros)):
         a, b = before.macros.get(file, {}), after.macros.get(file, {})
         for name in sorted(set(a) | set(b)):
-            if a.get(name) != b.get(name):
-                macros.append(MacroChange(file, name, a.get(name), b.get(name)))
+            x, y = a.get(name), b.get(name)
+            if x != y and (x is None or y is None or _neutral(x, names) != _neutral(y, names)):
+                macros.append(MacroChange(file, name, x, y))   # not FFTW_CC: the compiler's own name
     return flips, macros
 
 

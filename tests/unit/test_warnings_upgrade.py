@@ -68,12 +68,14 @@ def test_a_compilers_own_name_and_wrapper_path_are_no_flip():
         Check("autoconf", "for gcc", "/c/overhead/wrappers/1a63/gcc-13"),
         Check("autoconf", "whether gcc-13 accepts -g", "yes"),
         Check("autoconf", "if libc defines __progname", "yes")],
-        macros={"config.h": {"HAVE___PROGNAME": "1", "VERSION": '"1.0"'}})
+        macros={"config.h": {"HAVE___PROGNAME": "1", "VERSION": '"1.0"',
+                             "FFTW_CC": '"/c/overhead/wrappers/1a63/gcc-13 -O2"'}})
     new = _build("gcc-14", checks=[
         Check("autoconf", "for gcc", "/c/overhead/wrappers/72f0/gcc-14"),
         Check("autoconf", "whether gcc-14 accepts -g", "yes"),
         Check("autoconf", "if libc defines __progname", "no", "conftest.c:25: error: x")],
-        macros={"config.h": {"HAVE___PROGNAME": None, "VERSION": '"1.0"'}})
+        macros={"config.h": {"HAVE___PROGNAME": None, "VERSION": '"1.0"',
+                             "FFTW_CC": '"/c/overhead/wrappers/72f0/gcc-14 -O2"'}})
     flips, macros = configure_flips(old, new)
     assert [(f.name, f.old, f.new, f.error) for f in flips] == [
         ("if libc defines __progname", "yes", "no", "conftest.c:25: error: x")]

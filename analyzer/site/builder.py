@@ -2,10 +2,10 @@
 
 The data is loaded once; then each family's module writes its pages (HTML beside the
 JSON of the same results the CLI's ``--json`` prints): :mod:`analyzer.site.flags`,
-``projects`` (the warnings builds), ``advise``, ``ub`` and ``overhead``, each with the
-loading and shaping its pages read; the index comes last, with the headlines the
-sections left. A later capability adds its pages by adding a module and its section
-to :data:`SECTIONS`.
+``projects`` (the warnings builds), ``upgrade`` (their upgrade reports), ``advise``, ``ub``
+and ``overhead``, each with the loading and shaping its pages read; the index comes last,
+with the headlines the sections left. A later capability adds its pages by adding a
+module and its section to :data:`SECTIONS`.
 
 Every link is relative, so the site works from ``file://`` and from any static
 host; no page loads anything from outside the site.
@@ -30,7 +30,7 @@ from flagdb.model import C_FAMILY
 from warnscope.errors import WorkerDied
 
 from analyzer.runtime.executors import LocalExecutor, can_fork, cores
-from analyzer.site import advise, flags, overhead, projects, ub, web_dir
+from analyzer.site import advise, flags, overhead, projects, ub, upgrade, web_dir
 from analyzer.site.output import SiteWriter, WriteStats, WrittenPart
 from analyzer.site.pages import Build
 from analyzer.site.slugs import slug_map
@@ -111,8 +111,8 @@ def signal_name(number: int | None) -> str:
 
 #: the sections in build order; the index page is written after all of them
 SECTIONS: tuple[Callable[[Build], None], ...] = (
-    flags.compiler_pages, flags.flag_pages, flags.diff_pages, projects.project_pages,
-    advise.advice_pages, ub.ub_pages, overhead.overhead_pages)
+    flags.compiler_pages, flags.flag_pages, flags.diff_pages, upgrade.upgrade_pages,
+    projects.project_pages, advise.advice_pages, ub.ub_pages, overhead.overhead_pages)
 #: the sections a forked worker renders while the builder renders the others: some
 #: 60 % of the rendering, and they change nothing in the build the others read (the
 #: headlines and the diff list for the index page come from the builder's sections)

@@ -27,6 +27,7 @@ from analyzer.warnings.results import Build, CompilerReport, Diagnostic, Diff, F
 
 if TYPE_CHECKING:
     from analyzer.site import pages
+    from analyzer.site.upgrade import UpgradePage
 
 #: examples of one option shown on a build's page (its JSON has every diagnostic)
 EXAMPLES = 20
@@ -74,6 +75,8 @@ class ProjectView:
     report: Report
     builds: list[BuildPage]
     diffs: list[DiffPage]
+    #: the upgrade reports of its stored pairs of compilers (:mod:`analyzer.site.upgrade`)
+    upgrades: list[UpgradePage] = field(default_factory=list)
 
     @property
     def compilers(self) -> list[str]:

@@ -1,6 +1,6 @@
 """What every command shares, declared once: the database it opens (read-only unless
-the command writes), ``--json``, a comma-separated list option's items, and the set-up
-around a run (:func:`running`: executor, progress, connection)."""
+the command writes), ``--json`` and ``--format``, a comma-separated list option's items,
+and the set-up around a run (:func:`running`: executor, progress, connection)."""
 from __future__ import annotations
 
 import contextlib
@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Iterator
 import click
 
 from warnscope.database import Connection, connect
+from warnscope.errors import BadInput
 from warnscope.paths import db_path
 
 if TYPE_CHECKING:
@@ -37,6 +38,27 @@ def open_write(ctx: click.Context) -> Connection:
 def json_option(help: str = "Print JSON."):
     """``--json``: the command's typed result, serialised (:mod:`warnscope.serial`)."""
     return click.option("--json", "as_json", is_flag=True, help=help)
+
+
+#: what ``--format`` of a report command takes: text (the default), json (as ``--json``),
+#: sarif (SARIF 2.1.0 for code scanning)
+REPORT_FORMATS = ("text", "json", "sarif")
+
+
+def format_option(help: str = "text, json (the same as --json), or sarif (SARIF 2.1.0 for "
+                              "GitHub code scanning).", formats: tuple[str, ...] = REPORT_FORMATS):
+    """``--format``: how a command prints its result; ``--json`` stays ``--format json``
+    (:func:`format_of`)."""
+    return click.option("--format", "fmt", default=formats[0], show_default=True,
+                        type=click.Choice(formats), help=help)
+
+
+def format_of(fmt: str, as_json: bool) -> str:
+    """The format asked for: ``--json`` is ``--format json``; ``--json`` with another
+    ``--format`` is one line of error."""
+    if as_json and fmt not in ("text", "json"):
+        raise BadInput(f"--json and --format {fmt} ask for two formats: give one")
+    return "json" if as_json else fmt
 
 
 def split(text: str) -> list[str]:

@@ -7,6 +7,7 @@ import os
 import click
 
 from warnscope.errors import BadInput
+from warnscope.sarif import dumps as sarif_text
 from warnscope.serial import to_json
 
 from analyzer.cli import common, complete, projects
@@ -25,26 +26,31 @@ from analyzer.runtime import toolchain
                    "compiler is the one thing that changed.")
 @click.option("--stored", is_flag=True, help="Answer from stored builds only; build nothing.")
 @projects.build_options
-@common.json_option("Print the report as JSON.")
+@common.json_option("Print the report as JSON (the same as --format json).")
+@common.format_option("text, json (the same as --json), or sarif: SARIF 2.1.0 for GitHub code "
+                      "scanning, a run per compiler, each diagnostic's baseline state against the "
+                      "--from build.")
 @click.option("--quiet", is_flag=True, help="No progress on stderr.")
 @click.pass_context
 def upgrade(ctx, project, source, configure_cmd, build_cmd, clean_cmd, language, old, new,
-            same_root, stored, opt, jobs, workers, timeout, scheduler, as_json, quiet) -> None:
+            same_root, stored, opt, jobs, workers, timeout, scheduler, as_json, fmt, quiet) -> None:
     """What breaks when a project moves from one compiler to another: configure checks
     that flip silently, every new error with the switch that restores the old behaviour
     proven, the defaults and options that changed, and the warnings' diff."""
     from analyzer.build import recipes, steps
     from analyzer.build.options import BuildOptions
     from analyzer.warnings import upgrade as up
-    from analyzer.warnings.upgrade_text import render
 
+    fmt = common.format_of(fmt, as_json)
     recipe = projects.recipe_of(project, source, configure_cmd, build_cmd, clean_cmd, language)
     old_id = toolchain.canonical(old)
     new_ids = projects.compiler_ids(new)
     if old_id in new_ids:
         raise BadInput(f"--from {old_id} is among --to: an upgrade compares two compilers")
     if stored:
-        report = up.from_store(common.open_read(ctx), recipe.name, old_id, new_ids)
+        conn = common.open_read(ctx)
+        report = up.from_store(conn, recipe.name, old_id, new_ids)
+        shown = _shown(conn, report, fmt)
     else:
         old_tc, new_tcs = _toolchains(old_id, new_ids, same_root)
         for tc in (old_tc, *new_tcs):
@@ -58,7 +64,19 @@ def upgrade(ctx, project, source, configure_cmd, build_cmd, clean_cmd, language,
         with common.running(ctx, f"{recipe.name} upgrade", quiet, scheduler) as run:
             report = up.run(run.conn, recipe, source_tree, old_tc, new_tcs, opts, run.progress,
                             run.executor, workers)
-    echo(to_json(report) if as_json else render(report), nl=as_json)
+            shown = _shown(run.conn, report, fmt)   # SARIF reads the builds: before it closes
+    echo(shown, nl=fmt != "text")
+
+
+def _shown(conn, report, fmt: str) -> str:
+    """The report in the format asked for (SARIF reads the stored builds it compares)."""
+    if fmt == "sarif":
+        from analyzer.warnings import sarif
+        return sarif_text(sarif.upgrade_sarif(conn, report))
+    if fmt == "json":
+        return to_json(report)
+    from analyzer.warnings.upgrade_text import render
+    return render(report)
 
 
 def _toolchains(old: str, new: list[str], same_root: bool):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from warnscope.errors import RunFailed
+from warnscope.sarif import dumps as sarif_text
 from warnscope.serial import to_json
 
 from analyzer.runtime import toolchain
@@ -71,16 +72,23 @@ def run_cmd(ctx, project, source, configure_cmd, build_cmd, clean_cmd, language,
                    "through the flag database, without building again.")
 @click.option("--top", "limit", type=options.COUNT, default=15, show_default=True,
               help="Options shown per build in text (JSON has them all).")
-@common.json_option("Print the report as JSON.")
+@common.json_option("Print the report as JSON (the same as --format json).")
+@common.format_option("text, json (the same as --json), or sarif: SARIF 2.1.0 for GitHub code "
+                      "scanning, a run per build with every diagnostic.")
 @click.pass_context
-def report_cmd(ctx, project, compilers, level, as_level, limit, as_json) -> None:
+def report_cmd(ctx, project, compilers, level, as_level, limit, as_json, fmt) -> None:
     """Per compiler: the diagnostics by option, and the level's options that never fired."""
     from analyzer.warnings import queries
 
+    fmt = common.format_of(fmt, as_json)
     conn = common.open_read(ctx)
-    result = queries.report(conn, project, projects.compiler_ids(compilers) if compilers else None, level,
-                            as_level)
-    echo(to_json(result) if as_json else render_report(result, limit))
+    chosen = projects.compiler_ids(compilers) if compilers else None
+    if fmt == "sarif":
+        from analyzer.warnings import sarif
+        echo(sarif_text(sarif.report_sarif(conn, project, chosen, level, as_level)))
+        return
+    result = queries.report(conn, project, chosen, level, as_level)
+    echo(to_json(result) if fmt == "json" else render_report(result, limit))
 
 
 @warnings.command("diff")
@@ -92,15 +100,23 @@ def report_cmd(ctx, project, compilers, level, as_level, limit, as_json) -> None
               help="The level both were built at.")
 @click.option("--limit", type=options.COUNT, default=10, show_default=True,
               help="Diagnostics shown per option in text (JSON has them all).")
-@common.json_option("Print the diff as JSON.")
+@common.json_option("Print the diff as JSON (the same as --format json).")
+@common.format_option("text, json (the same as --json), or sarif: SARIF 2.1.0 for GitHub code "
+                      "scanning, NEW's diagnostics with their baseline state against OLD's.")
 @click.pass_context
-def diff_cmd(ctx, old, new, project, level, limit, as_json) -> None:
+def diff_cmd(ctx, old, new, project, level, limit, as_json, fmt) -> None:
     """What appears, disappears and is reworded from OLD to NEW, by option."""
     from analyzer.warnings import queries
 
+    fmt = common.format_of(fmt, as_json)
     conn = common.open_read(ctx)
-    result = queries.diff(conn, project, toolchain.canonical(old), toolchain.canonical(new), level)
-    echo(to_json(result) if as_json else render_diff(result, limit))
+    old, new = toolchain.canonical(old), toolchain.canonical(new)
+    if fmt == "sarif":
+        from analyzer.warnings import sarif
+        echo(sarif_text(sarif.diff_sarif(conn, project, old, new, level)))
+        return
+    result = queries.diff(conn, project, old, new, level)
+    echo(to_json(result) if fmt == "json" else render_diff(result, limit))
 
 
 @warnings.command("top")

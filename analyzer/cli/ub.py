@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from warnscope.errors import BadInput, ToolFailed, UnsafeInput
+from warnscope.sarif import dumps as sarif_text
 from warnscope.serial import to_json
 from warnscope.text import one_line
 
@@ -185,14 +186,18 @@ def explain_cmd(ctx, case_id, corpus_dir, compiler, level, vs, labels_only, as_j
               help="Local worker processes (default 2 per core).")
 @click.option("--scheduler", default=None, help="Dask scheduler address, tcp://HOST:PORT.")
 @click.option("--categories", is_flag=True, help="Each detector's catches per UB category too.")
-@common.json_option("Print the scores as JSON.")
+@common.json_option("Print the scores as JSON (the same as --format json).")
+@common.format_option("text, json (the same as --json), or sarif: SARIF 2.1.0, a run per "
+                      "compiler version and tool, each finding on a case, twin or control a "
+                      "result with its verdict.")
 @click.pass_context
 def detectors_cmd(ctx, corpus_dir, compilers, tools, levels, case_ids, jobs, scheduler,
-                  categories, as_json) -> None:
+                  categories, as_json, fmt) -> None:
     """Score every detector -- warning, sanitizer check, analyzer checker -- per compiler
     version: UB cases caught at their ub-line, false alarms on their fixed twins. Runs
     stored in the database are read, not run again; the others are run and stored."""
     from analyzer.ub import detect
+    fmt = common.format_of(fmt, as_json)
     if scheduler is not None:
         check_scheduler(scheduler)
     sandbox.prepare_soon()
@@ -208,12 +213,17 @@ def detectors_cmd(ctx, corpus_dir, compilers, tools, levels, case_ids, jobs, sch
     if Tool.CPPCHECK in chosen and version is None:
         notes.append("cppcheck unavailable: not installed (Debian package cppcheck)")
     job_list = an.jobs_for(cases, compiler_list, chosen, tuple(level_list), version)
-    with common.running(ctx, "ub detectors", as_json, scheduler) as r:
+    with common.running(ctx, "ub detectors", fmt != "text", scheduler) as r:
         done = detect.run(r.conn, corpus, loaded.cases, cases, job_list, jobs, notes,
                           r.progress, r.executor)
     scores = done.scores
-    if as_json:
+    if fmt == "json":
         echo(to_json(ub_scores.as_json(scores)))
+        return
+    if fmt == "sarif":
+        from analyzer.ub import sarif
+        echo(sarif_text(sarif.detectors_log(scores, sarif.files_of(loaded.cases, corpus), corpus,
+                                            {(j.version, j.tool.value) for j in job_list})))
         return
     echo(ub_scores.render(scores, categories=categories))
     for case_id in case_ids:

@@ -32,7 +32,7 @@ from analyzer.build.levels import language_word
 from analyzer.site.slugs import base_slug, unique_slug
 from analyzer.warnings import upgrade as up
 from analyzer.warnings.results import Build, OptionDiff, Upgrade, UpgradePair
-from analyzer.warnings.upgrade_text import std_name
+from analyzer.warnings.upgrade import std_name
 
 if TYPE_CHECKING:
     from analyzer.site import pages

@@ -119,6 +119,7 @@ FIRST_PARTY = ("analyzer", "flagdb", "warnscope", "bench", "tests")
 #: their data (their results, stores and queries, and the reports built from them)
 SITE_READS = {
     "analyzer.site": (
+        "analyzer.warnings.upgrade",
         "analyzer.advise.advice", "analyzer.advise.results", "analyzer.advise.rules",
         "analyzer.advise.store",
         "analyzer.overhead.breakdown", "analyzer.overhead.report", "analyzer.overhead.results",

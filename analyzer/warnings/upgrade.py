@@ -99,8 +99,20 @@ def from_store(conn: sqlite3.Connection, project: str, old: str, new: list[str])
         h = hatches.get(name)
         why = escape_hatch(CompilerId.parse(name), builds[old], builds[name], errors)[1] if errors else ""
         hatch = None if h is None else _hatch_of(h, why=why)
-        pairs.append(_pair(conn, None, None, builds[old], builds[name], errors, hatch))
+        pairs.append(_pair(conn, _installed(old), _installed(name), builds[old], builds[name],
+                           errors, hatch))
     return Upgrade(project=project, origin=builds[old].origin, level=LEVEL, pairs=pairs)
+
+
+def _installed(name: str) -> Toolchain | None:
+    """The compiler a stored build was made by, where it is still installed (its system
+    is then compared); None where it is not."""
+    from analyzer.runtime.toolchain import resolve
+    from warnscope.errors import WarnscopeError
+    try:
+        return resolve(name)
+    except WarnscopeError:
+        return None
 
 
 def _ensure(conn, recipe: Recipe, source, tcs: list[Toolchain], level: str, opts: BuildOptions,

@@ -253,17 +253,26 @@ def c_compiler() -> str | None:
         found = shutil.which(name)
         if found:
             return found
-    versioned = []
+    versioned = [(m[1] == "gcc", int(m[2]), path)
+                 for m, path in on_path(re.compile(r"(gcc|clang)-([1-9][0-9]?)"))]
+    return max(versioned)[2] if versioned else None
+
+
+def on_path(pattern: "re.Pattern[str]") -> list[tuple["re.Match[str]", str]]:
+    """Every executable on PATH whose name ``pattern`` matches in full, with its path, in
+    PATH's order (a directory that cannot be listed is passed over)."""
+    found = []
     for folder in os.environ.get("PATH", "").split(os.pathsep):
         try:
-            names = os.listdir(folder or ".")
+            names = sorted(os.listdir(folder or "."))
         except OSError:
             continue
         for name in names:
-            m = re.fullmatch(r"(gcc|clang)-([1-9][0-9]?)", name)
-            if m and os.access(os.path.join(folder, name), os.X_OK):
-                versioned.append((m[1] == "gcc", int(m[2]), os.path.join(folder, name)))
-    return max(versioned)[2] if versioned else None
+            m = pattern.fullmatch(name)
+            path = os.path.join(folder, name)
+            if m and os.access(path, os.X_OK):
+                found.append((m, path))
+    return found
 
 
 class HelperBuild:

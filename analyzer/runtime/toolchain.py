@@ -395,16 +395,8 @@ def cross_on_path() -> list[str]:
     (``aarch64-linux-gnu-gcc-12`` -> ``gcc-12@aarch64-linux-gnu``), read from the names
     alone (``resolve`` reads each binary)."""
     from analyzer.runtime.identify import is_host_target
-    found = set()
-    for folder in os.environ.get("PATH", "").split(os.pathsep):
-        try:
-            names = os.listdir(folder or ".")
-        except OSError:
-            continue
-        for name in names:
-            m = _CROSS_DRIVER.fullmatch(name)
-            if m and not is_host_target(m["target"]):
-                found.add(str(CompilerId(m["family"], int(m["major"]), None, m["target"])))
+    found = {str(CompilerId(m["family"], int(m["major"]), None, m["target"]))
+             for m, _ in tool.on_path(_CROSS_DRIVER) if not is_host_target(m["target"])}
     return sorted(found, key=sort_key)
 
 

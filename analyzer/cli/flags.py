@@ -263,19 +263,25 @@ def history(ctx, flag, as_json) -> None:
 
 
 @flags.command(**FLAG_ARGS)
-@click.option("--compiler", "-c", "compilers", required=True, multiple=True,
-              help="Compilers, comma-separated or repeated: gcc-11,gcc-12 -c clang-16.",
+@click.option("--compilers", "compilers", multiple=True,
+              help="Compilers, comma-separated or repeated: gcc-11,gcc-12 --compilers clang-16.",
+              shell_complete=complete.compilers)
+# the spelling before --compilers (scripts, the README's first answer): kept, not shown
+@click.option("--compiler", "-c", "compilers_as_before", multiple=True, hidden=True,
               shell_complete=complete.compilers)
 @click.option("--portable", is_flag=True, help="Print only the flags every compiler knows.")
 @json_option
 @click.argument("flag_args", nargs=-1, type=click.UNPROCESSED, required=True, shell_complete=complete.flags)
 @click.pass_context
-def check(ctx, compilers, portable, as_json, flag_args) -> None:
-    """What each compiler does with FLAGS (put them after --)."""
+def check(ctx, compilers, compilers_as_before, portable, as_json, flag_args) -> None:
+    """What each compiler of --compilers does with FLAGS (put them after --)."""
+    given = (*compilers, *compilers_as_before)
+    if not given:
+        raise click.UsageError("Missing option '--compilers'.", ctx)
     conn = _conn(ctx)
-    names = [c.strip() for group in compilers for c in group.split(",") if c.strip()]
+    names = [c.strip() for group in given for c in group.split(",") if c.strip()]
     if not names:
-        raise BadInput("--compiler names no compiler (e.g. -c gcc-11,gcc-12)")
+        raise BadInput("--compilers names no compiler (e.g. --compilers gcc-11,gcc-12)")
     results = check_in_db(conn, names, list(flag_args))
     if portable:
         keep = portable_flags(results)

@@ -53,17 +53,23 @@ def warn_skipped(skipped: list[str]) -> None:
 
 
 @site.command()
-@click.option("-d", "--directory", "out_dir", default=None, type=click.Path(file_okay=False),
-              help=f"A built site (default: {SITE_DIR}/ beside the database).")
+@click.option("-o", "--output", "out_dir", default=None, type=click.Path(file_okay=False),
+              help=f"The site's directory, as site build -o wrote it (default: {SITE_DIR}/ "
+                   "beside the database).")
+# the spelling before -o/--output: kept for scripts, not shown
+@click.option("-d", "--directory", "out_dir_as_before", default=None, hidden=True,
+              type=click.Path(file_okay=False))
 @click.option("--port", default=8000, show_default=True, type=options.PORT,
               help="Port on 127.0.0.1 (0: any free port, printed).")
 @click.pass_context
-def serve(ctx, out_dir: str | None, port: int) -> None:
-    """Serve a built site on 127.0.0.1 for a local preview: its regular files only,
-    never through a symbolic link (Ctrl-C stops it)."""
+def serve(ctx, out_dir: str | None, out_dir_as_before: str | None, port: int) -> None:
+    """Serve a built site (OUTPUT) on 127.0.0.1 for a local preview: its regular files
+    only, never through a symbolic link (Ctrl-C stops it)."""
     from analyzer.site.serve import open_server
 
-    out_dir = out_dir or str(default_site(ctx))
+    if out_dir and out_dir_as_before and out_dir != out_dir_as_before:
+        raise click.UsageError("-o and -d name two directories: give one (-o)", ctx)
+    out_dir = out_dir or out_dir_as_before or str(default_site(ctx))
 
     with open_server(out_dir, port) as server:  # no index.html, port taken: one line
         echo(f"serving {out_dir} at http://127.0.0.1:{server.server_port}/ (Ctrl-C stops)")

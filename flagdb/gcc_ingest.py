@@ -285,6 +285,9 @@ def load_gcc(compiler: str, source: str | None = None, suite: str | None = None,
     major = str(cid.major)
     candidate = None
     if source is None:
+        if cid.family != "gcc":
+            raise BadInput(f"{compiler}: a vendor's GCC comes from its own source tree; give it "
+                           "with --source (Android's: AOSP's toolchain/gcc)")
         if cid.major < 9 or cid.minor is not None:
             raise BadInput(f"{compiler}: Debian packages no option files of it; give its source "
                            "tree or release tarball with --source (flags versions --available "
@@ -296,19 +299,48 @@ def load_gcc(compiler: str, source: str | None = None, suite: str | None = None,
     else:
         root, kind, provenance = locate_source(source, sha256)
     log.info("%s: reading the option files of %s", compiler, provenance)
-    data = build_from_tree(root, compiler, kind, provenance)
-    found = data.version.split(".")
-    if found[0] != major or (cid.minor is not None and found[1] != str(cid.minor)):
-        name = f"gcc-{found[0]}" if int(found[0]) >= 5 else f"gcc-{found[0]}.{found[1]}"
+    version, files = read_tree(root)
+    vendor, marks = vendor_of(files)
+    found = version.split(".")
+    family = vendor or cid.family
+    if (found[0] != major or (cid.minor is not None and found[1] != str(cid.minor))
+            or (vendor and cid.family != vendor)):
+        name = f"{family}-{found[0]}" if int(found[0]) >= 5 else f"{family}-{found[0]}.{found[1]}"
         name += f"@{cid.target}" if cid.target else ""
-        raise BadInput(f"{provenance}: this is GCC {data.version}, not {compiler} "
-                       f"(ingest it as {name})")
+        what = f"{VENDORS[vendor]} {version}" if vendor else f"GCC {version}"
+        why = (f" (its option files have {', '.join(_dash(m) for m in marks)}, which upstream "
+               "GCC never had)" if vendor and cid.family != vendor else "")
+        raise BadInput(f"{provenance}: this is {what}{why}, not {compiler} (ingest it as {name})")
+    data = build(files, compiler, version, kind, provenance)
     data.set_package(candidate)
     return data
 
 
-def build_from_tree(root: Path, compiler: str, source_kind: str, provenance: str) -> CompilerData:
-    """Parse every ``gcc/**/*.opt`` under ``root`` (the top of a GCC source tree)."""
+#: vendor family -> who makes it, as an error line names it
+VENDORS = {"android-gcc": "Android's GCC"}
+#: vendor family -> options only its trees have: Google's patches of AOSP's
+#: ``toolchain/gcc`` (the google/gcc-4_x branches) add LIPO (``-fripa``, whose
+#: ``-Wripa-opt-mismatch``), annotalysis (``-Wthread-safety``) and ``-Wself-assign`` and
+#: ``-Wreal-conversion``; no upstream release has any of them (GCC 9-16 checked). One is
+#: enough to tell the tree from upstream's.
+VENDOR_MARKS = {"android-gcc": ("fripa", "Wripa-opt-mismatch", "Wthread-safety", "Wself-assign",
+                                "Wreal-conversion")}
+
+
+def vendor_of(files: list[OptFile]) -> tuple[str, list[str]]:
+    """The vendor family whose tree ``files`` are (``android-gcc``) with the options that
+    tell, or ('', []) for upstream's."""
+    present = {rec.name for f in files for rec in f.options}
+    for vendor, marks in VENDOR_MARKS.items():
+        found = [m for m in marks if m in present]
+        if found:
+            return vendor, found
+    return "", []
+
+
+def read_tree(root: Path) -> tuple[str, list[OptFile]]:
+    """The version (``gcc/BASE-VER``) and every parsed ``gcc/**/*.opt`` of the GCC source
+    tree at ``root``."""
     gcc_dir = root / "gcc"
     base_ver = gcc_dir / "BASE-VER"
     shown_root = extract.shown(str(root))
@@ -327,8 +359,13 @@ def build_from_tree(root: Path, compiler: str, source_kind: str, provenance: str
         raise UnsafeInput(f"{bad[0]}: refusing the tree")
     files = [gcc_opt.parse_bytes(tree.read(name), name[len("gcc/"):]) for name in names]
     _require_complete(files, shown_root)
-    data = build(files, compiler, version, source_kind, provenance)
-    return data
+    return version, files
+
+
+def build_from_tree(root: Path, compiler: str, source_kind: str, provenance: str) -> CompilerData:
+    """Parse every ``gcc/**/*.opt`` under ``root`` (the top of a GCC source tree)."""
+    version, files = read_tree(root)
+    return build(files, compiler, version, source_kind, provenance)
 
 
 def _require_complete(files: list[OptFile], root: str) -> None:

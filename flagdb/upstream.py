@@ -100,6 +100,9 @@ def ingest_command(compiler: str) -> str:
     """The command that would ingest ``compiler``: from Debian where it packages it
     (9 and later), else ``--source`` with where to get the tarball."""
     cid = CompilerId.parse(compiler)
+    if cid.family == "android-gcc":
+        return (f"warnscope flags ingest {compiler} --source <Android's GCC tree: its folder of "
+                "AOSP's toolchain/gcc>")
     found = [r for r in RELEASES if r.compiler == str(cid)]
     if cid.family != "apple-clang" and cid.major >= 9 and not found:
         return f"warnscope flags ingest {compiler}"

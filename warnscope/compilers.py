@@ -4,7 +4,10 @@ A compiler version is named ``gcc-12`` or ``clang-16`` everywhere in warnscope: 
 command line, in the database, in JSON and on the site. Releases from before a
 family numbered its majors alone carry their minor: ``gcc-4.4`` (GCC before 5),
 ``clang-3.8`` (clang before 4); Apple's clang is a family of its own, named by its
-own version (``apple-clang-10.0``), one line of versions beside clang's. A compiler
+own version (``apple-clang-10.0``), one line of versions beside clang's; Android's GCC
+(upstream GCC with Google's patches, from AOSP's ``toolchain/gcc``) is the family
+``android-gcc``, named by the GCC release it is built on as GCC then named it
+(``android-gcc-4.4``), a line of its own beside GCC's and read as GCC. A compiler
 that builds for another target than the host's carries that target's triple, as the
 binary's ``-dumpmachine`` prints it, after an ``@``: ``gcc-12@aarch64-linux-gnu`` is
 Debian's ``aarch64-linux-gnu-gcc-12``, beside the host's ``gcc-12``. :class:`CompilerId`
@@ -19,9 +22,10 @@ from dataclasses import dataclass
 from warnscope.errors import BadInput
 
 #: the compiler families warnscope knows, in listing order
-FAMILIES = ("gcc", "clang", "apple-clang")
-#: family -> the family whose data model it shares (Apple's clang is read as clang)
-DATA_FAMILY = {"gcc": "gcc", "clang": "clang", "apple-clang": "clang"}
+FAMILIES = ("gcc", "android-gcc", "clang", "apple-clang")
+#: family -> the family whose data model it shares (Apple's clang is read as clang,
+#: Android's GCC as GCC)
+DATA_FAMILY = {"gcc": "gcc", "android-gcc": "gcc", "clang": "clang", "apple-clang": "clang"}
 
 #: optimisation levels in the order every report lists them
 OPT_LEVELS = ("-O0", "-O1", "-O2", "-O3", "-Os", "-Og", "-Oz", "-Ofast")
@@ -71,14 +75,16 @@ class CompilerId:
 
     def naming_problem(self) -> str:
         """Why this is not how warnscope names the version ('' when it is): a minor only
-        where the family numbered its releases by it (GCC before 5, clang before 4),
-        and always for Apple's clang (``apple-clang-10.0``)."""
-        needs = {"gcc": self.major < 5, "clang": self.major < 4, "apple-clang": True}[self.family]
+        where the family numbered its releases by it (GCC before 5, clang before 4, and
+        Android's GCC as the GCC it is built on), and always for Apple's clang
+        (``apple-clang-10.0``)."""
+        needs = {"gcc": self.major < 5, "android-gcc": self.major < 5, "clang": self.major < 4,
+                 "apple-clang": True}[self.family]
         if needs and self.minor is None:
             return (f"{self.family} {self.major} is named with its minor "
                     f"({self.family}-{self.major}.N)")
         if not needs and self.minor is not None:
-            return (f"{self.family} from {5 if self.family == 'gcc' else 4} on is named by its "
+            return (f"{self.family} from {4 if self.family == 'clang' else 5} on is named by its "
                     f"major alone ({self.family}-{self.major})")
         return ""
 
@@ -98,9 +104,10 @@ class CompilerId:
             guess = cls.guess(text)
             if guess is not None:
                 raise BadInput(f"unknown compiler id '{text}': did you mean {guess}?") from None
-            raise BadInput(f"unknown compiler id '{text}': expected gcc-N, clang-N or "
-                           "apple-clang-N.M (e.g. gcc-12, gcc-4.4, clang-16, clang-3.8, "
-                           "apple-clang-10.0), a target after @ (gcc-12@aarch64-linux-gnu), "
+            raise BadInput(f"unknown compiler id '{text}': expected gcc-N, clang-N, "
+                           "apple-clang-N.M or android-gcc-N.M (e.g. gcc-12, gcc-4.4, clang-16, "
+                           "clang-3.8, apple-clang-10.0, android-gcc-4.4), a target after @ "
+                           "(gcc-12@aarch64-linux-gnu), "
                            "or a compiler's name on PATH or its path") from None
 
     @classmethod
@@ -111,7 +118,8 @@ class CompilerId:
         if match is None:
             return None
         family, major, minor = match.group("family"), int(match.group("major")), match.group("minor")
-        family = {"g++": "gcc", "clang++": "clang", "appleclang": "apple-clang"}.get(family, family)
+        family = {"g++": "gcc", "clang++": "clang", "appleclang": "apple-clang",
+                  "androidgcc": "android-gcc"}.get(family, family)
         for candidate in (cls(family, major, int(minor) if minor else None), cls(family, major)):
             if major and not candidate.naming_problem():
                 return candidate
@@ -148,7 +156,7 @@ TRIPLE = re.compile(r"[a-z0-9_]{1,20}(?:-[a-z0-9_.]{1,30}){1,3}")
 
 
 #: a compiler name written loosely: family, an optional separator, a version
-_LOOSE_ID = re.compile(r"(?P<family>gcc|g\+\+|clang\+\+|clang|apple-?clang)[-_ ]?"
+_LOOSE_ID = re.compile(r"(?P<family>android-?gcc|gcc|g\+\+|clang\+\+|clang|apple-?clang)[-_ ]?"
                        r"(?P<major>[0-9]{1,3})(?:\.(?P<minor>[0-9]{1,3}))?(?:\.[0-9]+)*")
 
 
@@ -157,7 +165,7 @@ def _number(text: str) -> bool:
 
 
 def sort_key(name: "str | CompilerId") -> tuple:
-    """The listing order of compilers: GCC, clang, then Apple's clang, each by version
+    """The listing order of compilers: GCC, Android's GCC, clang, then Apple's clang, each by version
     (gcc-4.4 before gcc-9 before gcc-12); a name that is not an id sorts last, by its text."""
     text = str(name)
     try:

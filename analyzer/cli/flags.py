@@ -93,7 +93,8 @@ def flags() -> None:
 def ingest(ctx, compilers, source, sha256, from_binary, no_plugin, force, suite) -> None:
     """Ingest COMPILERS (gcc-9 … gcc-16, clang-9 … clang-23) into the database, from
     Debian's gcc-N-source / libclang-N-dev in whichever suite has it; older ones
-    (gcc-4.4, clang-3.8) and Apple's clang (apple-clang-10.0) from --source.
+    (gcc-4.4, clang-3.8), Apple's clang (apple-clang-10.0) and Android's GCC
+    (android-gcc-4.4) from --source.
 
     A compiler may be named as you have it: gcc, cc, a path, a cross driver
     (aarch64-linux-gnu-gcc-12, stored as gcc-12@aarch64-linux-gnu: its release's data

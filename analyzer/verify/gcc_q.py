@@ -21,6 +21,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from warnscope import tool
+from warnscope.compilers import CompilerId
 from warnscope.errors import NotInstalled, ToolFailed
 from flagdb.model import CompilerData, Flag
 from flagdb.closure import Index, closure
@@ -37,7 +38,17 @@ LANGS = {"C": [], "C++": ["-x", "c++", "-fsyntax-only"]}
 
 
 def binary_for(data: CompilerData) -> Toolchain:
-    """The binary to ask: the host's, or a prepared root's (``toolchain add``)."""
+    """The binary to ask: the host's, or a prepared root's (``toolchain add``). A vendor's
+    GCC (``android-gcc-4.4``) has none warnscope can find: its drivers (an NDK's
+    ``arm-linux-androideabi-gcc``) are identified as the GCC release they are built on."""
+    try:
+        cid = CompilerId.parse(data.compiler)
+    except ValueError:
+        cid = None
+    if cid is not None and cid.family != "gcc":
+        raise NotInstalled(f"{data.compiler} is a vendor's GCC: warnscope finds no binary of it "
+                           "to verify against (a driver of it is identified as upstream "
+                           f"gcc-{cid.version}, whose data it is not)")
     try:
         return resolve(data.compiler)
     except NotInstalled as exc:

@@ -7,8 +7,8 @@ and prints what the README shows:
 * ``flags check`` and ``flags tree``: the real gcc-11/gcc-12 database (``gcc_db``);
 * ``ub report --case signed-integer-overflow/loop``: that case run as the default
   ``ub run`` runs it (the five host compilers, -O0 … -Og, warnings and sanitizers);
-* ``flags history`` and ``flags diff gcc-4.4 gcc-12``: ``gcc_db`` with the old compilers
-  of ``../shared/sources`` ingested from their trees;
+* ``flags history`` and ``flags diff android-gcc-4.4 gcc-12``: ``gcc_db`` with the old
+  compilers of ``../shared/sources`` ingested from their trees (its GCC 4.4.6 is Android's);
 * ``ub detectors --case``: that case and its twin, every tool of gcc-12 and clang-16;
 * ``advise``: zlib built by the five compilers (``zlib_advice``). Its UB catches come
   from a run of six of the corpus's categories (the fixture's), not of the whole
@@ -87,7 +87,7 @@ def test_flag_answers(prefix, gcc_db, tmp_path):
 
 
 #: the old compilers of the long-history answer: (name, tree under ../shared/sources)
-OLD_TREES = (("gcc-4.4", "gcc-4.4.6"), *CLANG_TREES.items())
+OLD_TREES = (("android-gcc-4.4", "gcc-4.4.6"), *CLANG_TREES.items())
 
 
 def test_long_history_answers(gcc_db, shared_sources, tmp_path):
@@ -96,7 +96,7 @@ def test_long_history_answers(gcc_db, shared_sources, tmp_path):
     for name, tree in OLD_TREES:
         _shell(f"warnscope flags ingest {name} --source {shlex.quote(str(shared_sources / tree))}",
                db, tmp_path)
-    for prefix in ("warnscope flags history", "warnscope flags diff gcc-4.4"):
+    for prefix in ("warnscope flags history", "warnscope flags diff android-gcc-4.4"):
         command, shown = _answer(prefix)
         assert _shell(command, db, tmp_path) == shown
 

@@ -19,7 +19,13 @@ APT_PACKAGES=(
   gcc-12-arm-linux-gnueabihf g++-12-arm-linux-gnueabihf libc6-dev-armhf-cross
   gcc-12-riscv64-linux-gnu g++-12-riscv64-linux-gnu libc6-dev-riscv64-cross
   qemu-user
+  # The tests validate warnscope's SARIF with Microsoft's SARIF Multitool (from npm), a
+  # self-contained .NET program that loads the system's ICU.
+  libicu72
 )
+# npm to install the Multitool: Debian's nodejs and npm, unless an npm is there already
+# (NodeSource's nodejs brings its own and conflicts with Debian's npm package).
+command -v npm >/dev/null 2>&1 || APT_PACKAGES+=(nodejs npm)
 # The build backend and Meson itself (also for `meson test`); warnscope's own runtime
 # dependencies come from pyproject.toml, with the extras for Dask and the tests.
 BUILD_PACKAGES=(meson meson-python ninja)

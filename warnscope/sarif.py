@@ -16,7 +16,7 @@ them: the pieces every family's builder uses (``analyzer/warnings/sarif.py``,
   results: GitHub's limit per run. Which are kept when there are more is :func:`rank`'s
   order (errors, then new and reworded results first); how many were left out is said
   in the run's ``properties`` (``resultsLeftOut``) and as a notification of its
-  invocation, never silently.
+  invocation, never silently; so is a result without a location (GitHub takes none).
 * :func:`log` and :func:`dumps`: the file.
 
 Everything here is plain dicts and lists, ready for ``json.dumps``: a family builds its
@@ -43,6 +43,8 @@ LEVELS = ("error", "warning", "note", "none")
 BASELINE_STATES = ("new", "updated", "unchanged", "absent")
 #: the notification and property that say results were left out of a run
 CAPPED = "warnscope/results-capped"
+#: the notification that says results have no location
+PLACELESS = "warnscope/results-without-location"
 
 #: what a relative path may keep unencoded (a ':' in the first segment would read as a
 #: URI scheme, a space is no URI character)
@@ -175,6 +177,12 @@ def run(category: str, results: Sequence[dict], rules: dict[str, str] | None = N
     driver["rules"] = [_rule(rule, descriptions.get(rule, "")) for rule in index]
     said = [n if isinstance(n, dict) else notification(n) for n in notes]
     props = dict(properties or {})
+    placeless = sum(1 for r in kept if not r.get("locations"))
+    if placeless:   # GitHub code scanning refuses a file holding one: said, never hidden
+        said.insert(0, notification(
+            f"{placeless} result{'s' * (placeless != 1)} without a location (the file is not at hand): "
+            "GitHub code scanning takes no result without one", "warning", PLACELESS))
+        props["resultsWithoutLocation"] = placeless
     if left_out:
         said.insert(0, notification(
             f"{left_out} of {len(results)} results left out: a run holds at most {limit:,} "

@@ -222,7 +222,11 @@ def test_an_upgrade_is_the_baseline_run_and_a_run_per_compiler():
     assert flipped["ruleId"] == wsarif.FLIPPED and flipped["baselineState"] == "new"
     assert flipped["message"]["text"].startswith(
         "configure check 'if libc defines __progname' (autoconf): yes with clang-14, no with clang-16; clang-16: ")
-    assert "locations" not in flipped    # the tree is gone: no place is made up
+    assert "locations" not in flipped    # the tree is gone: no place is made up, and that is said
+    (said,) = new["invocations"][0]["toolExecutionNotifications"]
+    assert said["descriptor"]["id"] == sarif.PLACELESS and said["level"] == "warning"
+    assert said["message"]["text"].startswith("2 results without a location")
+    assert new["properties"]["resultsWithoutLocation"] == 2 and "resultsWithoutLocation" not in old["properties"]
     assert macro["message"]["text"] == "HAVE___PROGNAME in config.h: #define 1 with clang-14, #undef with clang-16"
     assert new["properties"]["escapeHatch"]["flags"] == ["c:-Wno-error=implicit-int"]
     rules = {r["id"]: r for r in new["tool"]["driver"]["rules"]}

@@ -401,7 +401,7 @@ def build(files: list[OptFile], compiler: str, version: str, source_kind: str,
     var_of = {name: opt_args("Var", opt.props) for name, opt in options.items()}
     canonical = {_enum_name(name): name for name in options} | {name: name for name in options}
     warnings = {name: opt for name, opt in options.items()
-                if has_flag("Warning", opt.props) or _unlisted_warning(name, opt, options, canonical)}
+                if is_warning_option(name, opt, options, canonical, scope)}
 
     # before Alias() (4.6) an alias was said in its help text, and made in C code
     synonyms = not any(opt_args("Alias", o.props) is not None for o in options.values())
@@ -411,6 +411,8 @@ def build(files: list[OptFile], compiler: str, version: str, source_kind: str,
     ]
     for f in flags:
         _require_warning_names(f, warnings[f.name[1:]])
+    flags += driver_spellings(options, flags, version)
+    flags.sort(key=lambda f: f.name)
     describe_aliases(flags)
     edges: list[Edge] = []
     for opt in warnings.values():
@@ -458,25 +460,85 @@ def _alias_target(alias: str, canonical: dict[str, str]) -> str:
     return canonical.get(target) or canonical.get(_enum_name(target), target)
 
 
-def _unlisted_warning(name: str, opt: Option, options: dict[str, Option],
-                      canonical: dict[str, str]) -> bool:
-    """A record without the Warning property that GCC still takes as a warning switch:
-    an alias of a warning option, whatever its spelling (``Waligned-new``, and
-    ``pedantic``/``-pedantic``, typed ``-pedantic``/``--pedantic``: the spellings of
-    ``-Wpedantic`` GCC documents), or a ``W`` record it accepts and ignores (``Ignore``:
-    ``Wimport``; ``WarnRemoved``: ``Wmudflap``). ``--help=warnings`` leaves these out,
-    which is why they lack the property; users still write them."""
+#: ``W…`` records GCC's files leave without ``Warning`` that are no warning: they decide
+#: what becomes of the warnings given (errors; stop at the first error), not which are
+#: given. ``-Q --help=warnings`` does not list them, and a level-``all`` build must never
+#: get them.
+NOT_WARNINGS = frozenset({"Werror", "Werror=", "Wfatal-errors"})
+#: ``W<letter>,`` records: the driver hands the rest to the assembler, linker or
+#: preprocessor (``-Wa,``, ``-Wl,``, ``-Wp,``)
+DRIVER_PASS_THROUGH = frozenset({"Wa,", "Wl,", "Wp,"})
+
+
+def is_warning_option(name: str, opt: Option, options: dict[str, Option],
+                      canonical: dict[str, str],
+                      scope: set[str] | frozenset[str] = frozenset(C_FAMILY_FILES)) -> bool:
+    """Does GCC take the record ``name`` as a warning option? (docs/flags.md, "Which
+    records are warning options".)
+
+    * a record with the ``Warning`` property, in any file;
+    * a ``W…`` record of the C family's files (``common.opt``, ``c.opt``,
+      ``c-family/c.opt``, ``analyzer/analyzer.opt``; a cross entry's target files too)
+      without it: older GCCs left many real warnings unmarked (GCC 4.4's
+      ``-Wsign-conversion``, ``-Wframe-larger-than=``, ``-W``, ``-Wimport``, ``-Wpsabi``;
+      GCC 12's ``-Wattributes=``, typed ``-Wno-attributes=``), except the driver's
+      pass-throughs ``-Wa,`` ``-Wl,`` ``-Wp,`` and ``-Werror``, ``-Werror=``,
+      ``-Wfatal-errors`` (:data:`NOT_WARNINGS`);
+    * a ``W`` record of any file GCC accepts and ignores (``Ignore``, ``WarnRemoved``:
+      ``-Wmudflap``), and an alias of a warning option whatever its spelling
+      (``Waligned-new``; ``-pedantic``, typed ``--pedantic``);
+    * ``pedantic`` where there is no ``Wpedantic`` (GCC before 4.8: the switch itself).
+
+    Every one but the first is a switch ``--help=warnings`` does not list (:func:`_flag`
+    marks it ``unlisted``)."""
     if has_flag("Warning", opt.props):
-        return False
+        return True
     if name == "pedantic" and "Wpedantic" not in options:
         return True   # GCC before 4.8: -pedantic is the switch itself, there is no -Wpedantic
     if name.startswith("W") and (has_flag("Ignore", opt.props) or has_flag("WarnRemoved", opt.props)):
+        return True
+    if (name.startswith("W") and name not in NOT_WARNINGS and name not in DRIVER_PASS_THROUGH
+            and any(f in scope for f in opt.files) and names.is_warning_name(_dash(name))):
         return True
     alias = opt_args("Alias", opt.props)
     if alias is None:
         return False
     target = options.get(_alias_target(alias, canonical))
     return target is not None and has_flag("Warning", target.props)
+
+
+#: the driver's own long spellings of warning options (``option_map`` in GCC's ``gcc.c``
+#: before 4.6, which turned them into these before anything else saw them); from 4.6 on
+#: the option files hold them (``-all-warnings``: ``Alias(Wall)``). Name as in an option
+#: file -> what the driver made of it.
+DRIVER_SPELLINGS = (("-all-warnings", "Wall"), ("-extra-warnings", "W"), ("-pedantic", "pedantic"))
+
+
+def driver_spellings(options: dict[str, Option], flags: list[Flag], version: str) -> list[Flag]:
+    """``--all-warnings``, ``--extra-warnings`` and ``--pedantic`` where the version's
+    option files lack them: GCC before 4.6, whose driver mapped them to ``-Wall``, ``-W``
+    and ``-pedantic`` itself. They are stored as aliases of what the driver made of
+    them: GCC accepted them all along, and an entry without them would have them appear
+    in 4.6. (From 4.6 on the driver knows only what its option files hold.)"""
+    if _version_tuple(version) >= (4, 6):
+        return []
+    by_name = {f.name: f for f in flags}
+    out = []
+    for spelling, target in DRIVER_SPELLINGS:
+        meant = by_name.get(_dash(target))
+        if spelling in options or meant is None:
+            continue
+        out.append(Flag(
+            name=_dash(spelling), kind="warning", alias_of=meant.name, default="off",
+            languages=list(meant.languages), description=meant.description,
+            origin="driver", c_family=meant.c_family,
+            facts=GccFacts(reject_negative=True, unlisted=True)))
+    return out
+
+
+def _version_tuple(version: str) -> tuple[int, ...]:
+    """``4.4.6`` -> (4, 4, 6); what is not a number counts as 0."""
+    return tuple(int(x) if x.isdigit() else 0 for x in version.split("."))
 
 
 def _dash(name: str) -> str:

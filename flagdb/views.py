@@ -179,7 +179,9 @@ def everything(data: CompilerData, lang: str | None) -> list[str]:
     for f in sorted(data.flags, key=lambda f: f.name):
         if not f.c_family or not index.applies(f, lang) or f.ignored or f.removed or f.alias_of:
             continue
-        if f.name.startswith("-Wno-"):
+        if f.name.startswith(("-Wno-", "-Werror")):
+            # GCC 4.4's -Werror-implicit-function-declaration (no Alias() yet) is a
+            # warning option that makes its warning an error: not a warning to turn on
             continue
         if f.takes_argument:
             rng = f.gcc.range

@@ -14,6 +14,7 @@ after the front end's post-option code stand in for ``Init``.
 """
 from __future__ import annotations
 
+import os
 import re
 import shlex
 import tempfile
@@ -339,6 +340,14 @@ def verify_gcc(data: CompilerData) -> VerifyReport:
         state = results[("C", "default")][name]
         reason = _foreign_language(state, languages_in_files)
         report.findings.append(Finding("names", name, "not in option files", state or "listed", reason))
+    # Acceptance: every name of the entry is one the binary takes (-Q lists only the
+    # options with the Warning property; the others are checked here).
+    refused = rejected(gcc, [f.name for f in data.flags])
+    report.compared["accepted"] = len(data.flags)
+    for f in data.flags:
+        if f.name in refused:
+            report.findings.append(Finding("accepted", f.name, "a warning option",
+                                           "unrecognized command-line option", not_built_in(f)))
 
     for (lang, scenario), states in results.items():
         check = f"{scenario}-{lang.lower()}"
@@ -372,6 +381,47 @@ def verify_gcc(data: CompilerData) -> VerifyReport:
             report.findings.append(Finding(check, name, _show(expected), actual or "(blank)", reason))
         report.compared[check] = compared
     return report
+
+
+#: GCC's driver on an option it does not know: ``unrecognized command-line option
+#: '-Wfoo'`` (``command line option "-Wfoo"`` in old releases; under LC_ALL=C, plain quotes)
+_UNRECOGNIZED = re.compile(r"unrecognized command[- ]line option ['\"`]?(-[^'\"`\s;]+)")
+
+
+def rejected(gcc: Toolchain, names: list[str]) -> set[str]:
+    """The options of ``names`` the binary does not recognize, from one compile of an
+    empty C file given all of them (GCC has no ``-Werror=unknown-warning-option``, but its
+    driver names every option it does not know, each on a line of its own, before it
+    stops). An option that wants an argument is given bare: GCC says "missing argument
+    to" of an option it knows, never "unrecognized". A ``-Wno-`` spelling is never an
+    error: GCC names one it does not know in a note once another diagnostic is given, so
+    those go in a second compile of their own with ``-pedantic`` (an empty translation
+    unit is a pedantic warning) and nothing the driver could stop at."""
+    negative = [n for n in names if n.startswith("-Wno-")]
+    batches = [[n for n in names if not n.startswith("-Wno-")]]
+    if negative:
+        batches.append(["-pedantic", *negative])
+    found: set[str] = set()
+    with tempfile.TemporaryDirectory() as tmp:
+        empty = Path(tmp) / "empty.c"
+        empty.write_text("")
+        for batch in batches:
+            argv = [gcc.c_driver, "-fsyntax-only", "-x", "c", str(empty), *batch]
+            proc = tool.run(gcc.wrap(argv, ro_binds=(tmp,)), timeout=QUERY_TIMEOUT, check=False,
+                            env={**os.environ, "LC_ALL": "C"},
+                            what=tool.shown(argv[:5]) + f" and {len(batch)} options of the entry")
+            found |= set(_UNRECOGNIZED.findall(proc.stderr))
+    return found & set(names)
+
+
+def not_built_in(f: Flag) -> str | None:
+    """Why an option of the files may rightly be unknown to a binary: another target's,
+    or another front end's that this GCC was not built with. A C-family option the binary
+    does not take has no such reason."""
+    if f.c_family:
+        return None
+    return (f"option of another target or front end ({f.origin}): not built into this "
+            "compiler")
 
 
 def absent_from_binary(f: Flag) -> str | None:

@@ -35,6 +35,8 @@ SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 TOOL_NAME = "warnscope"
 #: GitHub code scanning's limit of results per run (it refuses a run with more)
 MAX_RESULTS = 25_000
+#: GitHub code scanning's limit of runs per file
+MAX_RUNS = 20
 #: the base of the analysed tree's files (a project's tree, the UB corpus)
 SRCROOT = "SRCROOT"
 #: the base of a compiler's own files (``<gcc>/include/...``, ``<clang>/include/...``)
@@ -238,6 +240,16 @@ def log(runs: Sequence[dict]) -> dict:
             raise ValueError(f"two SARIF runs of one category {category!r}")
         seen.add(category)
     return {"$schema": SCHEMA_URI, "version": VERSION, "runs": list(runs)}
+
+
+def beyond_limits(value: dict) -> list[str]:
+    """What a log holds beyond what GitHub code scanning takes in one file, in words (the
+    runs' own limits are kept by :func:`run`)."""
+    runs = len(value.get("runs", ()))
+    if runs > MAX_RUNS:
+        return [f"{runs} SARIF runs in one log: GitHub code scanning takes at most {MAX_RUNS} per "
+                "file (upload them in parts, or ask for fewer compilers, levels or tools)"]
+    return []
 
 
 def dumps(value: dict) -> str:

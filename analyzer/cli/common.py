@@ -14,6 +14,8 @@ from warnscope.database import Connection, connect
 from warnscope.errors import BadInput
 from warnscope.paths import db_path
 
+from analyzer.cli.output import echo
+
 if TYPE_CHECKING:
     from analyzer.runtime.executors import DaskExecutor
     from analyzer.runtime.progress import Progress
@@ -59,6 +61,16 @@ def format_of(fmt: str, as_json: bool) -> str:
     if as_json and fmt not in ("text", "json"):
         raise BadInput(f"--json and --format {fmt} ask for two formats: give one")
     return "json" if as_json else fmt
+
+
+def echo_sarif(log: dict) -> None:
+    """A SARIF log (:mod:`warnscope.sarif`) on stdout, and on stderr a note of what it
+    holds beyond GitHub code scanning's limits for one file."""
+    from warnscope import sarif
+
+    echo(sarif.dumps(log))
+    for note in sarif.beyond_limits(log):
+        echo(f"warnscope: note: {note}", err=True)
 
 
 def split(text: str) -> list[str]:

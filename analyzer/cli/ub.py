@@ -8,7 +8,6 @@ from pathlib import Path
 import click
 
 from warnscope.errors import BadInput, ToolFailed, UnsafeInput
-from warnscope.sarif import dumps as sarif_text
 from warnscope.serial import to_json
 from warnscope.text import one_line
 
@@ -222,8 +221,8 @@ def detectors_cmd(ctx, corpus_dir, compilers, tools, levels, case_ids, jobs, sch
         return
     if fmt == "sarif":
         from analyzer.ub import sarif
-        echo(sarif_text(sarif.detectors_log(scores, sarif.files_of(loaded.cases, corpus), corpus,
-                                            {(j.version, j.tool.value) for j in job_list})))
+        common.echo_sarif(sarif.detectors_log(scores, sarif.files_of(loaded.cases, corpus), corpus,
+                                              {(j.version, j.tool.value) for j in job_list}))
         return
     echo(ub_scores.render(scores, categories=categories))
     for case_id in case_ids:

@@ -7,7 +7,6 @@ import os
 import click
 
 from warnscope.errors import BadInput
-from warnscope.sarif import dumps as sarif_text
 from warnscope.serial import to_json
 
 from analyzer.cli import common, complete, projects
@@ -65,14 +64,18 @@ def upgrade(ctx, project, source, configure_cmd, build_cmd, clean_cmd, language,
             report = up.run(run.conn, recipe, source_tree, old_tc, new_tcs, opts, run.progress,
                             run.executor, workers)
             shown = _shown(run.conn, report, fmt)   # SARIF reads the builds: before it closes
-    echo(shown, nl=fmt != "text")
+    if isinstance(shown, dict):
+        common.echo_sarif(shown)
+    else:
+        echo(shown, nl=fmt != "text")
 
 
-def _shown(conn, report, fmt: str) -> str:
-    """The report in the format asked for (SARIF reads the stored builds it compares)."""
+def _shown(conn, report, fmt: str) -> str | dict:
+    """The report in the format asked for: text, or a SARIF log (which reads the stored
+    builds it compares)."""
     if fmt == "sarif":
         from analyzer.warnings import sarif
-        return sarif_text(sarif.upgrade_sarif(conn, report))
+        return sarif.upgrade_sarif(conn, report)
     if fmt == "json":
         return to_json(report)
     from analyzer.warnings.upgrade_text import render

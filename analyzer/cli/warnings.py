@@ -5,7 +5,6 @@ from __future__ import annotations
 import click
 
 from warnscope.errors import RunFailed
-from warnscope.sarif import dumps as sarif_text
 from warnscope.serial import to_json
 
 from analyzer.runtime import toolchain
@@ -85,7 +84,7 @@ def report_cmd(ctx, project, compilers, level, as_level, limit, as_json, fmt) ->
     chosen = projects.compiler_ids(compilers) if compilers else None
     if fmt == "sarif":
         from analyzer.warnings import sarif
-        echo(sarif_text(sarif.report_sarif(conn, project, chosen, level, as_level)))
+        common.echo_sarif(sarif.report_sarif(conn, project, chosen, level, as_level))
         return
     result = queries.report(conn, project, chosen, level, as_level)
     echo(to_json(result) if fmt == "json" else render_report(result, limit))
@@ -113,7 +112,7 @@ def diff_cmd(ctx, old, new, project, level, limit, as_json, fmt) -> None:
     old, new = toolchain.canonical(old), toolchain.canonical(new)
     if fmt == "sarif":
         from analyzer.warnings import sarif
-        echo(sarif_text(sarif.diff_sarif(conn, project, old, new, level)))
+        common.echo_sarif(sarif.diff_sarif(conn, project, old, new, level))
         return
     result = queries.diff(conn, project, old, new, level)
     echo(to_json(result) if fmt == "json" else render_diff(result, limit))

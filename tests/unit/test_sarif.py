@@ -106,6 +106,13 @@ def test_two_runs_of_one_category_are_refused():
     assert json.loads(sarif.dumps(log)) == log and sarif.dumps(log).isascii()
 
 
+def test_more_runs_than_github_takes_in_a_file_are_said():
+    runs = [sarif.run(f"warnscope/r{i}/", []) for i in range(sarif.MAX_RUNS)]
+    assert sarif.beyond_limits(sarif.log(runs)) == []
+    (note,) = sarif.beyond_limits(sarif.log([*runs, sarif.run("warnscope/one-more/", [])]))
+    assert note.startswith("21 SARIF runs in one log: GitHub code scanning takes at most 20 per file")
+
+
 # ------------------------------------------------------------------ the warnings family
 
 def _d(option, line, message, severity="warning", file="f.c", column=3) -> Diagnostic:

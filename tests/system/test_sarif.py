@@ -189,6 +189,18 @@ def test_upgrade_sarif_is_a_run_per_compiler_with_baseline_states(upgraded, cli_
     assert any("Analysis completed successfully" in line for line in lines)
 
 
+def test_upgrade_sarif_after_a_run_is_the_stored_answers(upgraded, cli_at):
+    """Without --stored the command goes through the run (nothing to build: all is
+    stored) and reads the builds before its connection closes: the same results."""
+    cli = cli_at(upgraded)
+    code, ran, err = _upgrade(cli, "--format", "sarif")
+    assert code == 0, err
+    code, stored, err = _upgrade(cli, "--format", "sarif", "--stored")
+    assert code == 0, err
+    assert [run["results"] for run in json.loads(ran)["runs"]] == \
+        [run["results"] for run in json.loads(stored)["runs"]]
+
+
 def test_upgrade_json_and_text_are_as_they_were(upgraded, cli_at):
     cli = cli_at(upgraded)
     code, out, err = _upgrade(cli, "--json", "--stored")

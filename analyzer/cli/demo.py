@@ -95,7 +95,7 @@ def demo(ctx: click.Context, site_dir: str | None) -> None:
     for example in ("flags tree gcc-12 -Wall", "flags show -Wformat=2 -c gcc-12",
                     "flags check -c gcc-11,gcc-12 -- -Wall -Wshadow=local -Wfoo",
                     "ub report --case signed-integer-overflow/loop",
-                    "ub run --levels O0,O1,O2,O3,Os,Og", f"site serve -d {out}"):
+                    "ub run --levels O0,O1,O2,O3,Os,Og", f"site serve -o {out}"):
         echo(f"  warnscope --db {path} {example}")
 
 

@@ -164,8 +164,8 @@ def names_a_binary(text: str) -> bool:
 
 def driver_names(cid: CompilerId) -> tuple[str, str]:
     """The C and C++ driver names of a compiler: (gcc-12, g++-12), (clang-16, clang++-16)."""
-    if cid.family == "gcc":
-        return f"gcc-{cid.major}", f"g++-{cid.major}"
+    if cid.data_family == "gcc":
+        return f"gcc-{cid.version}", f"g++-{cid.version}"
     return f"clang-{cid.major}", f"clang++-{cid.major}"
 
 
@@ -287,8 +287,11 @@ def _resolve(name: str) -> Toolchain:
         root = roots.find(cid)
         if root is not None:
             return _from_root(str(cid), root.suite)
+        debian = cid.family in ("gcc", "clang") and cid.minor is None and roots.suites_for(cid)
         raise NotInstalled(f"compiler {cid} is not installed (no {c_name} on PATH; "
-                             f"warnscope toolchain add {cid} prepares it in a Debian root)")
+                           + (f"warnscope toolchain add {cid} prepares it in a Debian root)"
+                              if debian else "Debian packages none: name its driver by path, "
+                              f"e.g. warnscope toolchain add /opt/bin/{c_name})"))
     cxx_path = cxx_path or c_path
     version = probe([c_path, "--version"])
     first = next((l.strip() for l in version.splitlines() if l.strip()), "")

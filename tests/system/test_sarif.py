@@ -53,8 +53,12 @@ def multitool() -> Path:
     binary = prefix / PACKAGE / "Sarif.Multitool"
     with flocked(prefix / ".install.lock"):
         if not binary.is_file():
+            # node trusts its own CA list, not the system's (where a machine's proxy CA is):
+            # --use-openssl-ca makes it use the system's, as apt, pip and curl do
+            env = {**os.environ, "NODE_OPTIONS": " ".join(
+                filter(None, [os.environ.get("NODE_OPTIONS", ""), "--use-openssl-ca"]))}
             proc = subprocess.run([npm, "install", "--prefix", str(prefix), "--no-audit", "--no-fund",
-                                   MULTITOOL], capture_output=True, text=True, timeout=900)
+                                   MULTITOOL], capture_output=True, text=True, timeout=900, env=env)
             assert proc.returncode == 0, proc.stdout + proc.stderr
         # npm 11 leaves install scripts unrun unless allowed: the package's own
         # postinstall is the chmod done here

@@ -37,14 +37,26 @@ COMPILER_PROGRAMS = frozenset({"cc", "c++", "gcc", "g++", "cc1", "cc1plus", "cc1
 COMPILER_PREFIXES = ("gcc", "g++", "clang", "cc1", "ld.", "lto")
 #: a cross toolchain's target prefix (``x86_64-linux-gnu-gcc-12``), not part of the program's name
 _TARGET = re.compile(r"^[A-Za-z0-9_]+(?:-[A-Za-z0-9_]+)*-linux-gnu[A-Za-z0-9_]*-")
+#: the kernel names a process by the first 15 bytes of its file's name, so a
+#: target-prefixed tool is ``x86_64-linux-gn`` whichever it is: the assembler that
+#: Debian's GCC 15 and 16 (sid) run by its full name ``x86_64-linux-gnu-as``; a build
+#: system runs ``ar`` and ``ranlib`` by their plain names (a cross build, which would
+#: run ``aarch64-linux-gnu-ar``, is not a study's)
+_TRUNCATED_TARGET = re.compile(r"^[A-Za-z0-9_]+-linux(?:-[A-Za-z0-9_]*)?$")
+COMM_LEN = 15
 
 
 def group(name: str) -> str:
     """:data:`COMPILER` or :data:`BUILD_SYSTEM` for a program name of ``by_process``.
     A script named by its interpreter (``libtool (bash)``) is the build system's, and
-    so is every program that is not the compiler toolchain's (make, shells, cmake …)."""
+    so is every program that is not the compiler toolchain's (make, shells, cmake …),
+    the build sandbox's own processes among them (``bwrap (sandbox)``: never the
+    compiler's). A target-prefixed name cut at 15 bytes (``x86_64-linux-gn``) is the
+    compiler driver's assembler or linker."""
     if " (" in name:
         return BUILD_SYSTEM
+    if len(name) == COMM_LEN and _TRUNCATED_TARGET.match(name):
+        return COMPILER
     base = _TARGET.sub("", name)
     if base in COMPILER_PROGRAMS or base.startswith(COMPILER_PREFIXES):
         return COMPILER

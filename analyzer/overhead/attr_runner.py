@@ -47,7 +47,9 @@ class Workspace:
     def tus(self) -> list[Tu]:
         if self._tus is None:
             self.work = self._open.enter_context(WorkDir(f"attr-{self.tc.name}-"))
-            self.box = self._open.enter_context(build_sandbox(self.work, readable_for(self.recipe)))
+            # a root compiler's workspace is in its root, as a study's builds are
+            self.box = self._open.enter_context(build_sandbox(self.work, readable_for(self.recipe),
+                                                              root=self.tc.root))
             if self.recipe.build_system == "ccdb":
                 self.box = mirror_tree(self.box, self.tree)
             opts = study.Options(opt=self.opt, timeout=max(self.timeout, 3600.0))

@@ -132,6 +132,10 @@ def run(conn: sqlite3.Connection, recipe: Recipe, source: tuple[Path, str], tc: 
     """Attribute the cost of ``all`` on ``recipe`` to flags; returns the stored result."""
     progress = as_progress(progress)
     study.refuse_emulated([tc])
+    if tc.root is not None and (opts.instructions or opts.metric == "instructions"):
+        raise BadInput(f"{tc.name}'s compiles run in the {tc.suite} root, which has no valgrind "
+                       "(the host's cannot run there): attribute it with --metric cpu")
+    study.root_tools(recipe, [tc], progress)
     tree, origin = source
     all_sets = levels_mod.flags(conn, tc, "all", LANGUAGES, {})
     exact = opts.metric == "instructions"   # one run per probe: --runs and --search-runs do not apply

@@ -242,7 +242,12 @@ def download(suite: str, packages: list[str]) -> dict[str, Path]:
 
 #: the Debian package of each program a project's build runs (a recipe's ``needs``, and
 #: make, which every recipe's build runs), for a build that runs whole in a root
-BUILD_TOOLS = {"make": "make", "libtool": "libtool-bin", "cmake": "cmake", "tclsh": "tcl"}
+BUILD_TOOLS = {"make": "make", "libtool": "libtool-bin", "cmake": "cmake", "tclsh": "tcl",
+               "gcc": "gcc", "g++": "g++"}
+#: what a program of :data:`BUILD_TOOLS` runs in turn: Debian's libtool links with the
+#: compilers of its own configuration, ``gcc`` and ``g++`` (the suite's default GCC),
+#: whatever ``$CC`` is, as on the host; its package does not depend on them by name
+RUNS_TOO = {"libtool": ("gcc", "g++")}
 
 
 def missing_tools(root: Root, programs: tuple[str, ...] | list[str]) -> list[str]:
@@ -250,7 +255,7 @@ def missing_tools(root: Root, programs: tuple[str, ...] | list[str]) -> list[str
     is there when the root's ``/usr/bin`` has it). A program this table does not know
     is not asked for: the build says what it lacks."""
     out = []
-    for program in programs:
+    for program in [p for program in programs for p in (program, *RUNS_TOO.get(program, ()))]:
         package = BUILD_TOOLS.get(program)
         if package is None or package in out:
             continue

@@ -33,7 +33,7 @@ from typing import Any, Callable
 
 from warnscope.database import transaction, utc_now
 from warnscope.accounting import Accountant, ProcessTable, Unavailable
-from warnscope.errors import AnalyzerUnavailable, BadInput, SchedulerUnsuitable
+from warnscope.errors import AnalyzerUnavailable, BadInput, NeedsPrivilege, SchedulerUnsuitable
 from warnscope.measure import TreeRun, host
 
 from analyzer.build import arrival, levels as levels_mod, process
@@ -130,7 +130,6 @@ def root_tools(recipe: Recipe, toolchains: list[Toolchain],
     (:func:`analyzer.runtime.roots.add_build_tools`, as root), or, not as root, one line
     saying so before anything is written."""
     from analyzer.runtime import roots
-    from warnscope.errors import NeedsPrivilege
     for suite in dict.fromkeys(tc.suite for tc in toolchains if tc.root is not None):
         assert suite is not None
         root = roots.load(suite)

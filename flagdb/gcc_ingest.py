@@ -300,6 +300,8 @@ def load_gcc(compiler: str, source: str | None = None, suite: str | None = None,
         root, kind, provenance = locate_source(source, sha256)
     log.info("%s: reading the option files of %s", compiler, provenance)
     version, files = read_tree(root)
+    # the files are parsed first: a malformed record is its file:line whatever the version
+    data = build(files, compiler, version, kind, provenance)
     vendor, marks = vendor_of(files)
     found = version.split(".")
     family = vendor or cid.family
@@ -311,7 +313,6 @@ def load_gcc(compiler: str, source: str | None = None, suite: str | None = None,
         why = (f" (its option files have {', '.join(_dash(m) for m in marks)}, which upstream "
                "GCC never had)" if vendor and cid.family != vendor else "")
         raise BadInput(f"{provenance}: this is {what}{why}, not {compiler} (ingest it as {name})")
-    data = build(files, compiler, version, kind, provenance)
     data.set_package(candidate)
     return data
 

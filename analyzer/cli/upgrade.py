@@ -48,7 +48,7 @@ def upgrade(ctx, project, source, configure_cmd, build_cmd, clean_cmd, language,
         raise BadInput(f"--from {old_id} is among --to: an upgrade compares two compilers")
     if stored:
         conn = common.open_read(ctx)
-        report = up.from_store(conn, recipe.name, old_id, new_ids)
+        report = up.from_store(conn, recipe.name, old_id, new_ids, systems=True)
         shown = _shown(conn, report, fmt)
     else:
         old_tc, new_tcs = _toolchains(old_id, new_ids, same_root)

@@ -142,15 +142,25 @@ def canonical(text: str) -> str:
 
 def canonical_list(names: "list[str] | tuple[str, ...]") -> list[str]:
     """:func:`canonical` of each of ``names`` in order, once each; two names for one
-    compiler (``gcc`` and ``gcc-12``) are one line of error, not a silent merge."""
+    binary (``gcc`` and ``gcc-12``) are one line of error, not a silent merge (two spellings
+    of one id, ``clang-016`` and ``clang-16``, are that id once)."""
     seen: dict[str, str] = {}
     for name in names:
         cid = canonical(name)
-        if cid in seen and seen[cid] != name.strip():
+        if cid in seen and seen[cid] != name.strip() \
+                and not (_is_id(seen[cid]) and _is_id(name)):   # clang-016, clang-16: one id
             raise BadInput(f"{one_line(seen[cid])} and {one_line(name)} name one compiler "
                            f"({cid}): name it once")
         seen.setdefault(cid, name.strip())
     return list(seen)
+
+
+def _is_id(text: str) -> bool:
+    try:
+        CompilerId.parse(text)
+        return True
+    except ValueError:
+        return False
 
 
 def names_a_binary(text: str) -> bool:

@@ -85,8 +85,11 @@ def run(conn: sqlite3.Connection, recipe: Recipe, source: tuple[Path, str], old:
     return Upgrade(project=recipe.name, origin=before.origin, level=LEVEL, pairs=pairs)
 
 
-def from_store(conn: sqlite3.Connection, project: str, old: str, new: list[str]) -> Upgrade:
-    """The report from stored builds alone (``--stored``): no compiler runs."""
+def from_store(conn: sqlite3.Connection, project: str, old: str, new: list[str],
+               systems: bool = False) -> Upgrade:
+    """The report from stored builds alone (``--stored``): no build runs. ``systems``:
+    compare the two compilers' systems where they are still installed (which asks them);
+    without it (the site) what else differs is not known."""
     builds = {b.compiler: b for b in store.builds(conn, project, [old, *new], LEVEL)}
     missing = [c for c in (old, *new) if c not in builds]
     if missing:
@@ -99,8 +102,8 @@ def from_store(conn: sqlite3.Connection, project: str, old: str, new: list[str])
         h = hatches.get(name)
         why = escape_hatch(CompilerId.parse(name), builds[old], builds[name], errors)[1] if errors else ""
         hatch = None if h is None else _hatch_of(h, why=why)
-        pairs.append(_pair(conn, _installed(old), _installed(name), builds[old], builds[name],
-                           errors, hatch))
+        tcs = (_installed(old), _installed(name)) if systems else (None, None)
+        pairs.append(_pair(conn, *tcs, builds[old], builds[name], errors, hatch))
     return Upgrade(project=project, origin=builds[old].origin, level=LEVEL, pairs=pairs)
 
 

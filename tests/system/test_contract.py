@@ -370,6 +370,10 @@ def _as_v1(path: Path) -> None:
         conn.execute(f"ALTER TABLE ub_cell DROP COLUMN {column}")
     conn.execute("DROP TABLE ub_code")
     conn.execute("ALTER TABLE oh_study DROP COLUMN warmups")     # schema 13's warm-ups
+    for column in ("keep_going", "std_defaults", "project_options"):   # schema 14's upgrade
+        conn.execute(f"ALTER TABLE wn_build DROP COLUMN {column}")
+    conn.execute("DROP TABLE wn_check")
+    conn.execute("DROP TABLE wn_macro")
     conn.execute("PRAGMA user_version = 1")
     conn.commit()
     conn.close()

@@ -417,11 +417,7 @@ def cell_count() -> Callable[[Path], int]:
     return _cell_count
 
 
-@pytest.fixture
-def test_user():
-    """A throw-away normal user (created as root) that runs warnscope in the tests of
-    containment as a normal user, or None when the tests are not run as root (they then
-    run as the current user)."""
+def _test_user():
     import pwd
     if os.geteuid() != 0:
         return None
@@ -431,6 +427,20 @@ def test_user():
         subprocess.run(["useradd", "--system", "--no-create-home", "--shell",
                         "/usr/sbin/nologin", "warnscope-test"], check=True, timeout=60)
     return pwd.getpwnam("warnscope-test")
+
+
+@pytest.fixture
+def test_user():
+    """A throw-away normal user (created as root) that runs warnscope in the tests of
+    containment as a normal user, or None when the tests are not run as root (they then
+    run as the current user)."""
+    return _test_user()
+
+
+@pytest.fixture(scope="session")
+def normal_user():
+    """``test_user`` for the fixtures of a module or the session (the installed wheel's)."""
+    return _test_user()
 
 
 @pytest.fixture

@@ -109,19 +109,6 @@ class User:
                 os.chown(p, self.account.pw_uid, self.account.pw_gid, follow_symlinks=False)
 
 
-def _normal_user() -> pwd.struct_passwd | None:
-    """The suite's throw-away normal user (made as tests/conftest.py's test_user makes
-    it), or None when the suite does not run as root: then the current user."""
-    if os.geteuid() != 0:
-        return None
-    try:
-        return pwd.getpwnam("warnscope-test")
-    except KeyError:
-        subprocess.run(["useradd", "--system", "--no-create-home", "--shell",
-                        "/usr/sbin/nologin", "warnscope-test"], check=True, timeout=60)
-    return pwd.getpwnam("warnscope-test")
-
-
 # ------------------------------------------------------------------ the wheel and the install
 
 @pytest.fixture(scope="module")
@@ -140,12 +127,12 @@ def wheel(tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def user(wheel) -> User:
+def user(wheel, normal_user) -> User:
     """A fresh venv in a new home of the normal user, the wheel installed into it by that
     user with its dependencies from PyPI."""
     if PYTHON is None:
         pytest.skip("no python3 to make a virtualenv with")
-    account = _normal_user()
+    account = normal_user
     home = Path(tempfile.mkdtemp(prefix="warnscope-install-", dir="/var/tmp"))
     os.chmod(home, 0o755)
     shutil.copy(wheel, home)

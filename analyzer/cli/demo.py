@@ -93,7 +93,7 @@ def demo(ctx: click.Context, site_dir: str | None) -> None:
     _site(conn, out)
     _section("Explore further")
     for example in ("flags tree gcc-12 -Wall", "flags show -Wformat=2 -c gcc-12",
-                    "flags check -c gcc-11,gcc-12 -- -Wall -Wshadow=local -Wfoo",
+                    "flags check --compilers gcc-11,gcc-12 -- -Wall -Wshadow=local -Wfoo",
                     "ub report --case signed-integer-overflow/loop",
                     "ub run --levels O0,O1,O2,O3,Os,Og", f"site serve -o {out}"):
         echo(f"  warnscope --db {path} {example}")

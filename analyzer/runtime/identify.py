@@ -77,11 +77,16 @@ def looks_like_a_path(name: str) -> bool:
     return "/" in name or name.startswith("~")
 
 
+def plausible_name(text: str) -> bool:
+    """``text`` could name a binary: not empty, no control character, not an option."""
+    return bool(text) and not text.startswith("-") and not any(ord(c) < 32 for c in text)
+
+
 def locate(name: str) -> str:
     """The absolute path of the binary ``name`` denotes: a path (``~`` expanded), or a
     plain name looked up on PATH. One clear line when there is none."""
     text = name.strip()
-    if not text or any(ord(c) < 32 for c in text) or text.startswith("-"):
+    if not plausible_name(text):
         raise BadInput(f"{one_line(name)!r} is not a compiler name nor a path")
     if looks_like_a_path(text):
         path = os.path.abspath(os.path.expanduser(text))
@@ -216,9 +221,8 @@ def emulator(target: str) -> tuple[str, str] | None:
 
 
 #: triple architectures whose qemu-user binary is named otherwise
-_QEMU = {"arm": "arm", "armeb": "armeb", "i386": "i386", "i486": "i386", "i586": "i386",
-         "i686": "i386", "powerpc64le": "ppc64le", "powerpc64": "ppc64", "powerpc": "ppc",
-         "mips64el": "mips64el", "s390x": "s390x", "riscv64": "riscv64", "aarch64": "aarch64"}
+_QEMU = {"i486": "i386", "i586": "i386", "i686": "i386", "powerpc64le": "ppc64le",
+         "powerpc64": "ppc64", "powerpc": "ppc"}
 
 
 def emulation(target: str) -> tuple[str, str]:

@@ -165,11 +165,9 @@ def _is_id(text: str) -> bool:
 
 def names_a_binary(text: str) -> bool:
     """``text`` is not an id but may name a binary: a path, or a name found on PATH."""
-    from analyzer.runtime.identify import looks_like_a_path
+    from analyzer.runtime.identify import looks_like_a_path, plausible_name
     text = text.strip()
-    if not text or text.startswith("-") or any(ord(c) < 32 for c in text):
-        return False
-    return looks_like_a_path(text) or shutil.which(text) is not None
+    return plausible_name(text) and (looks_like_a_path(text) or shutil.which(text) is not None)
 
 
 def driver_names(cid: CompilerId) -> tuple[str, str]:

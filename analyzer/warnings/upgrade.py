@@ -159,10 +159,6 @@ def _hatch_flags(b: Build) -> list[str]:
             *[f for f in c if f in cxx]]
 
 
-def _place(file: str | None, line: int | None) -> tuple:
-    return (file, line)
-
-
 def new_errors(before: Build, after: Build) -> list[NewError]:
     """The errors ``after`` prints that ``before`` did not print as errors at the same
     place, each with what ``before`` did there: a warning (the same option, or at the same
@@ -171,12 +167,12 @@ def new_errors(before: Build, after: Build) -> list[NewError]:
     old_warnings: dict[tuple, list] = {}
     for d in before.diagnostics:
         if d.severity == "warning":
-            old_warnings.setdefault(_place(d.file, d.line), []).append(d)
+            old_warnings.setdefault((d.file, d.line), []).append(d)
     out = []
     for d in after.diagnostics:
         if d.severity not in FAILING or (d.file, d.line, d.option) in old_errors:
             continue
-        near = old_warnings.get(_place(d.file, d.line), [])
+        near = old_warnings.get((d.file, d.line), [])
         same = next((w for w in near if w.option == d.option), None) or (near[0] if near else None)
         out.append(NewError(file=d.file, line=d.line, column=d.column, option=d.option,
                             message=d.message, was="warning" if same else "nothing",
@@ -192,11 +188,10 @@ def escape_hatch(tc: Toolchain, before: Build, after: Build,
     (``-fpermissive``); every other option's error a warning (``-Wno-error=``)."""
     words: list[str] = []
     why: list[str] = []
-    pinned = {lang: [o for o in after.project_options if o.startswith("-std=")]
-              for lang in ("c", "c++")}
+    pinned = any(o.startswith("-std=") for o in after.project_options)
     for lang, dialects, word in (("c", C_DIALECTS, "c:"), ("c++", CXX_DIALECTS, "c++:")):
         was, now = before.std_defaults.get(lang), after.std_defaults.get(lang)
-        if was and now and was != now and not pinned[lang] and was in dialects \
+        if was and now and was != now and not pinned and was in dialects \
                 and any(language_of(e.file or "") == lang for e in errors if e.file):
             words.append(f"{word}-std={dialects[was]}")
             why.append(f"{after.compiler} compiles {'C' if lang == 'c' else 'C++'} as "

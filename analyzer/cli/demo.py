@@ -3,7 +3,7 @@
 Ingests the default compilers' warning data, verifies it against the installed
 binaries, and prints what a newcomer wants first: what the newer GCC added and
 what ``-Wall`` turns on; runs the UB corpus; ends with the report site built
-(``warnscope-site/`` beside the database unless ``--site`` says where) and the
+(``warnscope-site/`` beside the database unless ``-o/--output`` says where) and the
 ``file://`` address to open it at. Run again, it finds everything stored and
 rewrites no page.
 """
@@ -15,7 +15,7 @@ from pathlib import Path
 
 import click
 
-from analyzer.cli import common
+from analyzer.cli import common, options
 from analyzer.cli.output import echo
 from analyzer.cli.site import SITE_DIR
 from analyzer.runtime.progress import for_cli
@@ -41,8 +41,10 @@ def _section(title: str) -> None:
 
 
 @click.command()
-@click.option("--site", "site_dir", type=click.Path(file_okay=False),
-              help=f"Where to build the report site [default: {SITE_DIR}/ beside the database].")
+@click.option("-o", "--output", "site_dir", type=click.Path(file_okay=False),
+              help=f"Where to build the report site, as site build -o [default: {SITE_DIR}/ "
+                   "beside the database].")
+@options.alias("site_dir", "--site", type=click.Path(file_okay=False))   # its name before -o/--output
 @click.pass_context
 def demo(ctx: click.Context, site_dir: str | None) -> None:
     """Ingest gcc-11 and gcc-12, verify them, show what changed and what -Wall does,

@@ -8,6 +8,8 @@ an unbounded wait and ``100000000000000000000`` overflows SQLite's integer. Clic
 not a whole number where one is wanted, and anything outside the range, as a usage
 error: one line naming the option and its range, and nothing has been written yet.
 ``--help`` shows each range beside the option.
+
+And the old spellings of options (:func:`alias`): hidden, each the option of its one name.
 """
 from __future__ import annotations
 
@@ -86,7 +88,7 @@ RUNS = Number(int, 1, 1000)
 WARMUPS = Number(int, 0, 100)
 #: seconds a run or build step may take: above 0, at most a day
 SECONDS = Number(float, 0, 86400, low_open=True)
-#: ``ub run -j``: an upper bound on workers, which a run caps at 8 per core and at its
+#: ``ub run --workers``: an upper bound on workers, which a run caps at 8 per core and at its
 #: number of jobs anyway
 WORKERS = Number(int, 1, 100_000)
 #: ``overhead -j``: the build's own parallelism (``make -j``)
@@ -105,3 +107,51 @@ COUNT = Number(int, 1, 100_000)
 ROW_ID = Number(int, 1, SQLITE_MAX_INT)
 #: a TCP port (0: any free one)
 PORT = Number(int, 0, 65535)
+
+
+# Old spellings: every thing has one name on every command (tests/unit/
+# test_option_names_cli.py); a name it had before is kept for scripts as a hidden option
+# whose value goes to the option of the one name.
+
+class Alias(click.Option):
+    """A hidden option whose value is the option ``of``'s (the parameter of that name of
+    the same command): given alone, it is that option given; given with it, the two
+    must agree (one line of error where they do not), or for a repeatable option the
+    values of both are taken. The command's function does not see it."""
+
+    def __init__(self, param_decls: list[str], of: str, **attrs: Any):
+        super().__init__(param_decls, hidden=True, expose_value=False, **attrs)
+        self.of = of
+
+    def handle_parse_result(self, ctx: click.Context, opts: Any, args: list[str]) -> tuple[Any, list[str]]:
+        value, args = super().handle_parse_result(ctx, opts, args)   # its own type's checks
+        if self.name not in opts:
+            return value, args
+        main = next(p for p in ctx.command.params if p.name == self.of and p is not self)
+        given = opts[self.name]
+        if main.name not in opts:
+            opts[main.name] = given
+        elif self.multiple:
+            opts[main.name] = [*opts[main.name], *given]
+        elif (main.type_cast_value(ctx, opts[main.name]) != main.type_cast_value(ctx, given)
+              and not ctx.resilient_parsing):
+            raise click.UsageError(
+                f"{_spelling(main)} and {_spelling(self)} are one option, given "
+                f"{opts[main.name]!r} and {given!r}: give one ({_spelling(main)})", ctx)
+        else:
+            return value, args
+        if main.name in ctx.params:       # processed before this one: again, with the value
+            main.handle_parse_result(ctx, opts, args)
+        return value, args
+
+
+def _spelling(option: click.Parameter) -> str:
+    return "/".join(option.opts)
+
+
+def alias(of: str, *names: str, **attrs: Any):
+    """An old spelling ``names`` of the option whose parameter is ``of``: hidden, and
+    given, the same as that option given (:class:`Alias`). ``attrs``: its type and
+    ``multiple`` as the option's, so that a value is checked as the spelling typed."""
+    name = "_" + of + "_as_" + max(names, key=len).lstrip("-").replace("-", "_")
+    return click.option(*names, name, cls=Alias, of=of, **attrs)

@@ -144,10 +144,11 @@ def run_cmd(ctx, project, source, configure_cmd, build_cmd, clean_cmd, language,
 @click.option("--format", "fmt", default="text", type=click.Choice(["text", "csv", "json", "markdown"]),
               show_default=True, help="An export format (csv, markdown); json is --json.")
 @common.json_option("Print the report as JSON (the same as --format json).")
-@click.option("--top", type=options.COUNT, default=10, show_default=True,
+@click.option("--limit", type=options.COUNT, default=10, show_default=True,
               help="tu mode: TUs listed per compiler and level.")
+@options.alias("limit", "--top", type=options.COUNT)   # its name before --limit
 @click.pass_context
-def report_cmd(ctx, study_id, project, fmt, as_json, top) -> None:
+def report_cmd(ctx, study_id, project, fmt, as_json, limit) -> None:
     """The overhead table: each level's CPU time as a ratio to 'off'."""
     path = common.db_of(ctx)
     conn = common.open_read(ctx, first="warnscope overhead run")
@@ -164,7 +165,7 @@ def report_cmd(ctx, study_id, project, fmt, as_json, top) -> None:
     if not cells:
         raise NoData(f"study {sid} ({info.project}) has no finished cell yet: rerunning "
                      "`warnscope overhead run` with its parameters resumes it")
-    echo(FORMATS["json" if as_json else fmt](report_mod.report(info, cells, top)))
+    echo(FORMATS["json" if as_json else fmt](report_mod.report(info, cells, limit)))
 
 
 @overhead.command("calibrate")

@@ -26,7 +26,7 @@ def _apply(decorators: list[Callable]) -> Callable:
     return wrap
 
 
-#: --project, or --source with its commands and language
+#: --project, or --source with its commands and language (--lang)
 project_options = _apply([
     click.option("--project", default=None, help=f"A recipe (see `overhead projects`); default {DEFAULT_PROJECT}.",
                  shell_complete=complete.projects),
@@ -34,7 +34,9 @@ project_options = _apply([
     click.option("--configure", "configure_cmd", default="", help="With --source: configure command."),
     click.option("--build", "build_cmd", default="", help="With --source: build command ({jobs} = -j)."),
     click.option("--clean", "clean_cmd", default="make clean", show_default=True, help="With --source: clean command."),
-    click.option("--language", default="c", type=click.Choice(["c", "c++"]), help="With --source: its language."),
+    click.option("--lang", "language", default="c", type=click.Choice(["c", "c++"]),
+                 help="With --source: its language."),
+    options.alias("language", "--language", type=click.Choice(["c", "c++"])),   # its name before --lang
 ])
 
 #: how the builds run

@@ -46,15 +46,18 @@ def ub() -> None:
               help="Comma-separated gcc-N / clang-N.", shell_complete=complete.compilers)
 @click.option("--levels", default=DEFAULT_LEVELS, show_default=True,
               help="Comma-separated optimization levels; O2 and -O2 both work.")
-@click.option("--flags", "flag_sets", multiple=True,
-              help="An extra flag set (repeatable), run besides the plain one: --flags -fwrapv")
+@click.option("--extra-flags", "extra_flags", multiple=True,
+              help="Flags added to every cell (repeatable, each a set of its own), run besides "
+                   "the plain cells: --extra-flags -fwrapv")
+@options.alias("extra_flags", "--flags", multiple=True)   # its name before --extra-flags
 @click.option("--runs", type=options.RUNS, default=ub_run.DEFAULT_RUNS, show_default=True,
               help="Runs per cell (more than one catches nondeterminism).")
 @click.option("--timeout", type=options.SECONDS, default=sandbox.Limits().timeout, show_default=True,
               help="Wall-clock seconds per run before it counts as a hang.")
-@click.option("-j", "--jobs", type=options.WORKERS, default=None,
+@click.option("--workers", type=options.WORKERS, default=None,
               help="Local worker processes (default 2 per core; never more than the jobs "
                    "to do, nor 8 per core).")
+@options.alias("workers", "-j", "--jobs", type=options.WORKERS)   # its name before --workers
 @click.option("--scheduler", default=None, help="Dask scheduler address, tcp://HOST:PORT.")
 @click.option("--case", "case_ids", multiple=True,
               help="Only this case (repeatable; its twin runs with it).",
@@ -67,14 +70,14 @@ def ub() -> None:
               help="Also find why each divergent cell differs from -O0 (ub why), and store it.")
 @common.json_option("Print the cells as JSON.")
 @click.pass_context
-def run_cmd(ctx, corpus_dir, compilers, levels, flag_sets, runs, timeout, jobs, scheduler,
+def run_cmd(ctx, corpus_dir, compilers, levels, extra_flags, runs, timeout, workers, scheduler,
             case_ids, no_warnings, no_sanitizers, no_code, why, as_json) -> None:
     """Compile and run every cell: program x compiler x level x flag set."""
     sandbox.prepare_soon()  # the zygote's build overlaps reading the corpus
     corpus_dir = corpus_dir or str(bundled_corpus())
     compiler_list = canonical_list([c for c in compilers.split(",") if c.strip()])
     level_list = [normalize_level(l.strip()) for l in levels.split(",") if l.strip()]
-    flag_list = ["", *[f.strip() for f in flag_sets if f.strip()]]
+    flag_list = ["", *[f.strip() for f in extra_flags if f.strip()]]
     limits = sandbox.Limits(timeout=timeout, cpu=max(1, math.ceil(timeout) + 1))
     if scheduler is not None:
         check_scheduler(scheduler)
@@ -82,7 +85,7 @@ def run_cmd(ctx, corpus_dir, compilers, levels, flag_sets, runs, timeout, jobs, 
     ub_run.chosen(validated[0], case_ids)
     with common.running(ctx, "ub run", as_json, scheduler) as run:
         summary = ub_run.run(run.conn, corpus_dir, compiler_list, level_list, flag_list,
-                             jobs=jobs, runs=runs, limits=limits,
+                             jobs=workers, runs=runs, limits=limits,
                              warnings=not no_warnings, sanitizers=not no_sanitizers,
                              code=not no_code, executor=run.executor, progress=run.progress,
                              validated=validated, why=why, case_ids=case_ids)
@@ -138,8 +141,9 @@ def report_cmd(ctx, corpus_dir, case_id, as_json) -> None:
               help="Corpus directory (default: the one run most recently).")
 @click.option("--compiler", default=None, help="Only this compiler's configurations.",
               shell_complete=complete.compilers)
-@click.option("--levels", "--level", "level", default=None,
+@click.option("--level", "level", default=None,
               help="Only this level's configurations (O2 or -O2).")
+@options.alias("level", "--levels")   # shown beside --level before
 @click.option("--vs", "vs", default=None, metavar="COMPILER:LEVEL",
               help="Align the code of the first configuration shown with this one.")
 @click.option("--labels-only", is_flag=True, help="The labels without the instructions.")
@@ -181,8 +185,9 @@ def explain_cmd(ctx, case_id, corpus_dir, compiler, level, vs, labels_only, as_j
 @click.option("--case", "case_ids", multiple=True,
               help="Only this case (repeatable; its twin runs with it); its detail is printed.",
               shell_complete=complete.cases)
-@click.option("-j", "--jobs", type=options.WORKERS, default=None,
+@click.option("--workers", type=options.WORKERS, default=None,
               help="Local worker processes (default 2 per core).")
+@options.alias("workers", "-j", "--jobs", type=options.WORKERS)   # its name before --workers
 @click.option("--scheduler", default=None, help="Dask scheduler address, tcp://HOST:PORT.")
 @click.option("--categories", is_flag=True, help="Each detector's catches per UB category too.")
 @common.json_option("Print the scores as JSON (the same as --format json).")
@@ -190,7 +195,7 @@ def explain_cmd(ctx, case_id, corpus_dir, compiler, level, vs, labels_only, as_j
                       "compiler version and tool, each finding on a case, twin or control a "
                       "result with its verdict.")
 @click.pass_context
-def detectors_cmd(ctx, corpus_dir, compilers, tools, levels, case_ids, jobs, scheduler,
+def detectors_cmd(ctx, corpus_dir, compilers, tools, levels, case_ids, workers, scheduler,
                   categories, as_json, fmt) -> None:
     """Score every detector -- warning, sanitizer check, analyzer checker -- per compiler
     version: UB cases caught at their ub-line, false alarms on their fixed twins. Runs
@@ -213,7 +218,7 @@ def detectors_cmd(ctx, corpus_dir, compilers, tools, levels, case_ids, jobs, sch
         notes.append("cppcheck unavailable: not installed (Debian package cppcheck)")
     job_list = an.jobs_for(cases, compiler_list, chosen, tuple(level_list), version)
     with common.running(ctx, "ub detectors", fmt != "text", scheduler) as r:
-        done = detect.run(r.conn, corpus, loaded.cases, cases, job_list, jobs, notes,
+        done = detect.run(r.conn, corpus, loaded.cases, cases, job_list, workers, notes,
                           r.progress, r.executor)
     scores = done.scores
     if fmt == "json":
@@ -250,19 +255,23 @@ def _detector_tools(tools: str) -> list[Tool]:
               help="Comma-separated compilers instead: a table of the cause per version, "
                    "saying where it changes (gcc-9,gcc-10,...).",
               shell_complete=complete.compilers)
-@click.option("--levels", "--level", "level", required=True, help="The cell's level (O2 or -O2).")
-@click.option("--flags", "cell_flags", default="", help="The cell's extra flag set, if any.")
+@click.option("--level", "level", required=True, help="The cell's level (O2 or -O2).")
+@options.alias("level", "--levels")   # shown beside --level before
+@click.option("--extra-flags", "extra_flags", default="",
+              help="The flags the cell adds, if any (as ub run --extra-flags ran it).")
+@options.alias("extra_flags", "--flags")   # its name before --extra-flags
 @click.option("--corpus", "corpus_dir", type=click.Path(file_okay=False), default=None,
               help="Directory tree of .c/.cpp programs (default: the bundled corpus).")
 @click.option("--runs", type=options.RUNS, default=ub_run.DEFAULT_RUNS, show_default=True,
               help="Runs per build (two tell an unstable outcome).")
 @click.option("--timeout", type=options.SECONDS, default=sandbox.Limits().timeout, show_default=True,
               help="Wall-clock seconds per run before it counts as a hang.")
-@click.option("-j", "--jobs", type=options.WORKERS, default=None,
+@click.option("--workers", type=options.WORKERS, default=None,
               help="With --compilers: searches at once (default 2 per core).")
+@options.alias("workers", "-j", "--jobs", type=options.WORKERS)   # its name before --workers
 @click.option("--no-cache", is_flag=True, help="Search again even if the answer is cached.")
 @common.json_option("Print the cause as JSON.")
-def why_cmd(case_id, compiler, compilers, level, cell_flags, corpus_dir, runs, timeout, jobs,
+def why_cmd(case_id, compiler, compilers, level, extra_flags, corpus_dir, runs, timeout, workers,
             no_cache, as_json) -> None:
     """Why a cell diverges: the flag or pass that changes its behaviour from -O0's
     (clang: opt-bisect; GCC: the level's flags, then its passes), and which UB-guard
@@ -277,13 +286,13 @@ def why_cmd(case_id, compiler, compilers, level, cell_flags, corpus_dir, runs, t
     corpus_dir = corpus_dir or str(bundled_corpus())
     limits = sandbox.Limits(timeout=timeout, cpu=max(1, math.ceil(timeout) + 1))
     if compilers is not None:
-        _why_table(case_id, compilers, level, cell_flags, corpus_dir, runs, limits, jobs,
+        _why_table(case_id, compilers, level, extra_flags, corpus_dir, runs, limits, workers,
                    no_cache, as_json)
         return
     corpus, (tc,), (lvl,) = ub_run.validate(corpus_dir, [compiler], [level])
     case = _case(corpus, case_id, corpus_dir)
     sandbox.prepare()
-    cause = ub_why.why(case, tc, lvl, tuple(cell_flags.split()), runs, limits,
+    cause = ub_why.why(case, tc, lvl, tuple(extra_flags.split()), runs, limits,
                        cached=not no_cache)
     if as_json:
         echo(to_json(cause))
@@ -298,7 +307,7 @@ def _case(corpus, case_id: str, corpus_dir: str):
     return case
 
 
-def _why_table(case_id, compilers, level, cell_flags, corpus_dir, runs, limits, jobs,
+def _why_table(case_id, compilers, level, extra_flags, corpus_dir, runs, limits, workers,
                no_cache, as_json) -> None:
     """``ub why --compilers``: every id is checked (an unknown one is bad input); one
     not installed here is a row whose cause is unknown."""
@@ -306,11 +315,11 @@ def _why_table(case_id, compilers, level, cell_flags, corpus_dir, runs, limits, 
     names = canonical_list([c for c in compilers.split(",") if c.strip()])
     if not names:
         raise BadInput("no compilers given")
-    check_workers(jobs)
+    check_workers(workers)
     corpus = load_corpus(corpus_dir)
     case = _case(corpus, case_id, corpus_dir)
-    t = why_table.table(case, names, normalize_level(level), tuple(cell_flags.split()), runs,
-                        limits, jobs, cached=not no_cache)
+    t = why_table.table(case, names, normalize_level(level), tuple(extra_flags.split()), runs,
+                        limits, workers, cached=not no_cache)
     if as_json:
         echo(to_json(t))
     else:

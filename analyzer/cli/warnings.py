@@ -28,8 +28,9 @@ def warnings() -> None:
               help="Comma-separated: ids (gcc-12, clang-16, gcc-12@aarch64-linux-gnu), names on PATH "
                    "(gcc, aarch64-linux-gnu-gcc-12) or paths of compilers.",
               shell_complete=complete.compilers)
-@click.option("--levels", "--level", "levels", default="all", show_default=True,
+@click.option("--levels", "levels", default="all", show_default=True,
               help="Comma-separated: off, default, wall, wextra, all, or --flag-set names.")
+@options.alias("levels", "--level")   # shown beside --levels before
 @click.option("--flag-set", "flag_sets", multiple=True,
               help="A custom level NAME=FLAGS (repeatable), as in `overhead run`.")
 @projects.build_options
@@ -65,12 +66,14 @@ def run_cmd(ctx, project, source, configure_cmd, build_cmd, clean_cmd, language,
               shell_complete=complete.projects)
 @click.option("--compilers", default=None, help="Comma-separated; default: every stored build.",
               shell_complete=complete.compilers)
-@click.option("--levels", "--level", "level", default=None, help="One level; default: every stored level.")
+@click.option("--level", "level", default=None, help="One level; default: every stored level.")
+@options.alias("level", "--levels")   # shown beside --level before
 @click.option("--as", "as_level", default=None, metavar="LEVEL",
-              help="Answer for wall, wextra or default from the builds at --levels (default all), "
+              help="Answer for wall, wextra or default from the builds at --level (default all), "
                    "through the flag database, without building again.")
-@click.option("--top", "limit", type=options.COUNT, default=15, show_default=True,
+@click.option("--limit", "limit", type=options.COUNT, default=15, show_default=True,
               help="Options shown per build in text (JSON has them all).")
+@options.alias("limit", "--top", type=options.COUNT)   # its name before --limit
 @common.json_option("Print the report as JSON (the same as --format json).")
 @common.format_option("text, json (the same as --json), or sarif: SARIF 2.1.0 for GitHub code "
                       "scanning, a run per build with every diagnostic.")
@@ -95,8 +98,9 @@ def report_cmd(ctx, project, compilers, level, as_level, limit, as_json, fmt) ->
 @click.argument("new", shell_complete=complete.compilers)
 @click.option("--project", required=True, help="A project built by both compilers.",
               shell_complete=complete.projects)
-@click.option("--levels", "--level", "level", default="all", show_default=True,
+@click.option("--level", "level", default="all", show_default=True,
               help="The level both were built at.")
+@options.alias("level", "--levels")   # shown beside --level before
 @click.option("--limit", type=options.COUNT, default=10, show_default=True,
               help="Diagnostics shown per option in text (JSON has them all).")
 @common.json_option("Print the diff as JSON (the same as --format json).")
@@ -121,7 +125,8 @@ def diff_cmd(ctx, old, new, project, level, limit, as_json, fmt) -> None:
 @warnings.command("top")
 @click.option("--projects", default=None, help="Comma-separated; default: every stored project.",
               shell_complete=complete.projects)
-@click.option("--levels", "--level", "level", default="all", show_default=True, help="The level to rank.")
+@click.option("--level", "level", default="all", show_default=True, help="The level to rank.")
+@options.alias("level", "--levels")   # shown beside --level before
 @click.option("--limit", type=options.COUNT, default=20, show_default=True, help="Options listed.")
 @common.json_option("Print as JSON.")
 @click.pass_context
@@ -141,7 +146,8 @@ def top_cmd(ctx, projects, level, limit, as_json) -> None:
               shell_complete=complete.projects)
 @click.option("--compilers", default=None, help="Only these compilers' builds, comma-separated.",
               shell_complete=complete.compilers)
-@click.option("--levels", "--level", "level", default=None, help="Only the builds at this level.")
+@click.option("--level", "level", default=None, help="Only the builds at this level.")
+@options.alias("level", "--levels")   # shown beside --level before
 @click.option("--file", "file_glob", default=None, help="Only files matching this glob (src/*.c).")
 @click.option("--limit", type=options.COUNT, default=None,
               help="Diagnostics shown (default: 10 of one OPTION, all of a --project).")

@@ -62,13 +62,11 @@ def main() -> None:
 
         from analyzer.advise.advice import advise
         from analyzer.advise.rules import Rules
-        from analyzer.cli.advise import ub_flags
 
         conn = connect(db, write=False)
-        flags = ub_flags()
         print(summary("advise() alone, in process (rows, rules, targets; no rendering)",
                       measure(lambda: run_inprocess(lambda: advise(conn, "zlib", ["c"], COMPILERS.split(","),
-                                                                   Rules(), ub_flags=flags)), RUNS)))
+                                                                   Rules())), RUNS)))
         conn.close()
 
 

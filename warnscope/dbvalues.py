@@ -16,6 +16,7 @@ reads its rows as they are.
 """
 from __future__ import annotations
 
+import json
 import math
 import re
 import sqlite3
@@ -101,3 +102,15 @@ def _refused(cursor: sqlite3.Cursor, table: str, column: str, value, decl: str) 
     what = " or ".join(_WHAT.get(d, d) for d in decl.split("/"))
     return CorruptDatabase(f"{where}damaged warnscope database: {table}.{column} holds {text}, "
                            f"not {what}; refused")
+
+
+def json_column(text: str | None, kind: type, where: str):
+    """A stored JSON column that must hold a ``kind`` (``dict`` or ``list``), decoded; else
+    one :class:`CorruptDatabase` line naming it (``where``: its table, column and row)."""
+    try:
+        value = json.loads(text)
+    except (TypeError, ValueError):
+        raise CorruptDatabase(f"{where}: not JSON") from None
+    if not isinstance(value, kind):
+        raise CorruptDatabase(f"{where}: not a JSON {kind.__name__}")
+    return value

@@ -37,9 +37,9 @@ from flagdb.views import everything
 from warnscope.compilers import CompilerId
 from warnscope.errors import BadInput
 
-from analyzer.advise import rules as rules_mod, store
+from analyzer.advise import catches, rules as rules_mod, store
 from analyzer.build import levels
-from analyzer.advise.catches import Fired, Scored, WarningScores
+from analyzer.advise.catches import Fired, Scored
 from analyzer.advise.results import (Advice, BuildUsed, Cost, CostStatus, FileCount, Forced, OnAt, ORDER,
                                      PerCompiler, Prints, Row, UbCatch, UbSource, UbUsed, Verdict)
 from analyzer.advise.rules import BASE_FLAGS, Rules
@@ -162,28 +162,28 @@ def check_added(flags: list[str]) -> None:
 
 
 def advise(conn: sqlite3.Connection, project: str, languages: list[str], compilers: list[str],
-           rules: Rules, add: list[str] = (), ub_flags: dict[str, list[str]] | None = None,
-           ran_now: set[str] = frozenset(), origin: str = "", indexes: dict[str, Index] | None = None,
-           scores: WarningScores | None = None) -> Advice:
+           rules: Rules, add: list[str] = (), ran_now: set[str] = frozenset(), origin: str = "",
+           indexes: dict[str, Index] | None = None, evidence: store.UbEvidence | None = None) -> Advice:
     """The advice for ``project`` (as its warnings builds name it) built in
-    ``languages`` by ``compilers``, from what the database holds.
+    ``languages`` by ``compilers``, from what the database holds: what ``warnscope
+    advise`` prints and the site's advice page shows.
 
-    ``scores``: the warning options' scores of ``ub detectors`` on the corpus whose
-    detectors ran most recently (None: no detector ran); what a flag catches is read
-    from them, else from ``ub run``'s warning checks. ``ub_flags``: per family, the
-    warning flags the UB corpus's checks pass. Both are the UB family's, handed in by
-    the caller (a family does not import another); a flag outside the flags' closure
-    was not tried there. ``ran_now``: the compilers whose builds this command ran;
-    ``indexes``: compilers' flag data loaded already (the site's)."""
+    What a flag catches is read from the scores ``ub detectors`` gave the warning options
+    where the database has them, else from ``ub run``'s warning checks; a flag outside
+    what the scored runs or the checks had on was not tried there. ``ran_now``: the
+    compilers whose builds this command ran; ``indexes``: compilers' flag data loaded
+    already, and ``evidence``: the UB scores read already (:func:`store.ub_evidence`),
+    both by a caller advising many projects (the site)."""
     check_added(list(add))
     if rules.base not in rules_mod.BASES:
         raise BadInput(f"unknown base level {rules.base!r} (use {', '.join(rules_mod.BASES)})")
     comps = [load_compiler(conn, name, languages, (indexes or {}).get(name)) for name in compilers]
     by_name = {c.name: c for c in comps}
     builds = store.builds(conn, project, compilers)
-    ub, evidence = _ub_evidence(conn, by_name, scores)
+    scores = (evidence if evidence is not None else store.ub_evidence(conn)).scores
+    ub, caught = _ub_evidence(conn, by_name, scores)
     attributions = store.attributions(conn, project, compilers)
-    flags_tried = scores.flags if scores is not None else (ub_flags or {})
+    flags_tried = scores.flags if scores is not None else ub.flags
     tried = {c.name: _tried(c, flags_tried.get(c.family)) for c in comps}
     cases = {case.id: case for case in ub.cases}
     indexed = {name: _indexed(by_name[name], b) for name, b in builds.items()}
@@ -191,7 +191,7 @@ def advise(conn: sqlite3.Connection, project: str, languages: list[str], compile
     spans_of = known_since(conn, names, {**(indexes or {}), **{c.name: c.index for c in comps}})
     rows = []
     for name in names:
-        per = [_evidence(name, c, indexed.get(c.name), evidence.get(c.name), tried[c.name],
+        per = [_evidence(name, c, indexed.get(c.name), caught.get(c.name), tried[c.name],
                          attributions.get(c.name), project, rules) for c in comps]
         if not any(p.known for p in per):
             continue
@@ -216,29 +216,21 @@ def advise(conn: sqlite3.Connection, project: str, languages: list[str], compile
     return advice
 
 
-def _ub_evidence(conn: sqlite3.Connection, by_name: dict[str, "Compiler"], scores: WarningScores | None
+def _ub_evidence(conn: sqlite3.Connection, by_name: dict[str, "Compiler"], scores: store.WarningScores | None
                  ) -> tuple[store.UbStored, dict[str, Fired | Scored]]:
     """The UB results read (the corpus, its cases, the compilers of the list with results)
     and per such compiler what its options caught: from ``scores`` when given, else from
     the warning checks of the corpus ``ub run`` ran most recently. An option is counted as
     the flag it names (:meth:`Compiler.target`)."""
+    def flag_of(compiler: str, option: str) -> str | None:
+        return by_name[compiler].target(option)
+
     if scores is not None:
         ub = store.UbStored(scores.corpus, store.ub_cases(conn, scores.corpus),
                             compilers=[c for c in scores.versions if c in by_name])
-        cases = {case.id: case for case in ub.cases}
-        scored: dict[str, list] = {c: [] for c in ub.compilers}
-        for d in scores.detectors:
-            flag = by_name[d.version].target(d.detector) if d.version in scored else None
-            if flag is not None:
-                scored[d.version].append((flag, frozenset(d.caught), frozenset(d.false_alarms)))
-        return ub, {c: Scored(found, cases) for c, found in scored.items()}
+        return ub, catches.scored(scores, ub.compilers, flag_of, {case.id: case for case in ub.cases})
     ub = store.ub_results(conn, list(by_name))
-    cases = {case.id: case for case in ub.cases}
-    fired: dict[str, list[tuple[str, frozenset[str]]]] = {c: [] for c in ub.compilers}
-    for f in ub.fired:
-        c = by_name[f.compiler]
-        fired[f.compiler].append((f.case_id, frozenset(c.target(o) for o in f.options) - {None}))
-    return ub, {c: Fired(found, cases) for c, found in fired.items()}
+    return ub, catches.fired(ub, flag_of, {case.id: case for case in ub.cases})
 
 
 def known_since(conn: sqlite3.Connection, names: list[str], indexes: dict[str, Index]) -> dict[str, list[Span]]:
@@ -408,16 +400,13 @@ def _cost(name: str, attribution: store.StoredAttribution | None, compiler: str,
         measurable = not project.startswith(("local:", "ccdb:")) and not CompilerId.parse(compiler).target
         return Cost(CostStatus.NONE, command=f"warnscope overhead attribute {project} --compiler {compiler}"
                     if measurable else None)
-    r = attribution.result
-    base = dict(attribution=attribution.id, metric=r.get("metric"), unit=r.get("unit"))
-    off = sorted(x for x in r.get("off", []) if isinstance(x, (int, float)))
-    off_median = off[len(off) // 2] if off else None
-    for s in r.get("suspects", []):
-        if name in s.get("flags", []) and not s.get("diffuse"):
-            alone = (s.get("alone") or {}).get("median")
-            share = alone / off_median if isinstance(alone, (int, float)) and off_median else None
-            return Cost(CostStatus.MEASURED, alone=alone, share_of_off=share, **base)
-    if r.get("flags_searched", 0) > 1:
+    base = dict(attribution=attribution.id, metric=attribution.metric, unit=attribution.unit)
+    suspect = attribution.suspect(name)
+    if suspect is not None:
+        off = attribution.off_median
+        share = suspect.alone / off if suspect.alone is not None and off else None
+        return Cost(CostStatus.MEASURED, alone=suspect.alone, share_of_off=share, **base)
+    if attribution.flags_searched > 1:
         return Cost(CostStatus.BELOW_THRESHOLD, **base)
     return Cost(CostStatus.NOT_SEPARATED, **base)
 

@@ -8,38 +8,20 @@
   option catches a UB case when it fires on it anywhere, at any level, and not on its
   fixed twin; firing on a control program or a twin is a false alarm.
 
-The scores are the UB family's (:mod:`analyzer.ub.scores`): the caller hands them in
-(:class:`WarningScores` is what the advice reads of them), as a family imports no other.
-Either source fills a :class:`~analyzer.advise.results.UbCatch` per flag and compiler.
+The scores are the UB family's (:class:`analyzer.ub.scores.WarningScores`, read through
+its store: :mod:`analyzer.advise.store`). Either source fills a
+:class:`~analyzer.advise.results.UbCatch` per flag and compiler.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol, Sequence
+from typing import Callable
 
 from analyzer.advise.results import UbCatch
-from analyzer.advise.store import UbCase
+from analyzer.advise.store import UbCase, UbStored, WarningScores
 
-
-class ScoredWarning(Protocol):
-    """One warning option's score with one compiler version (``ub detectors --json``'s
-    ``detectors[]``)."""
-
-    detector: str
-    version: str
-    caught: list[str]
-    false_alarms: list[str]
-
-
-class WarningScores(Protocol):
-    """The warning options' scores on one corpus, as the caller hands them in."""
-
-    corpus: str
-    #: the compiler versions whose warnings ran on the corpus
-    versions: list[str]
-    detectors: Sequence[ScoredWarning]
-    #: per family, the warning flags the warnings runs passed (a flag outside them was not tried)
-    flags: dict[str, list[str]]
+#: (compiler, option as printed or typed) -> the flag it sets (None: unknown)
+FlagOf = Callable[[str, str], str | None]
 
 
 @dataclass
@@ -77,3 +59,24 @@ class Scored:
             case = self.cases.get(case_id)
             (out.alike if case is not None and case.twin in alarms else out.cases).append(case_id)
         out.twins.extend(sorted(alarms))
+
+
+def scored(scores: WarningScores, compilers: list[str], flag_of: FlagOf, cases: dict[str, UbCase]
+           ) -> dict[str, Scored]:
+    """Per compiler of ``compilers`` that the detectors scored, its warning options'
+    scores, each option as the flag it names (``flag_of``; one it names none is left out)."""
+    found: dict[str, list[tuple[str, frozenset[str], frozenset[str]]]] = {
+        c: [] for c in scores.versions if c in compilers}
+    for d in scores.detectors:
+        flag = flag_of(d.version, d.detector) if d.version in found else None
+        if flag is not None:
+            found[d.version].append((flag, frozenset(d.caught), frozenset(d.false_alarms)))
+    return {c: Scored(mine, cases) for c, mine in found.items()}
+
+
+def fired(checks: UbStored, flag_of: FlagOf, cases: dict[str, UbCase]) -> dict[str, Fired]:
+    """Per compiler with warning checks, per case, the flags its options that fired name."""
+    found: dict[str, list[tuple[str, frozenset[str]]]] = {c: [] for c in checks.compilers}
+    for f in checks.fired:
+        found[f.compiler].append((f.case_id, frozenset(flag_of(f.compiler, o) for o in f.options) - {None}))
+    return {c: Fired(mine, cases) for c, mine in found.items()}

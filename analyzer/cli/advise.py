@@ -1,7 +1,7 @@
 """``warnscope advise``: which warnings a project should turn on, from every family's
 data; the builds at ``all`` it lacks are run first (the warnings runner, its executor
-and ``--scheduler``). A thin shell over :mod:`analyzer.advise`: composing the families
-(the UB checks' flags, the warnings runner) is the CLI's part."""
+and ``--scheduler``). A thin shell over :mod:`analyzer.advise`, which reads the other
+families' data itself: running the missing builds is the CLI's part."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -10,15 +10,12 @@ import click
 
 from warnscope.database import connect
 from warnscope.compilers import CompilerId
-from warnscope.errors import BadInput, NotIngested, OldSchema
+from warnscope.errors import NotIngested, OldSchema
 from warnscope.serial import to_json
 
+from analyzer.advise import export
 from analyzer.cli import common, complete, options, projects
 from analyzer.cli.output import echo
-
-FORMATS = ("text", "json", "cmake", "meson", "make", "flags")
-#: the formats written by the exporters (analyzer.advise.export)
-EXPORTS = FORMATS[2:]
 
 
 def _open(db: Path):
@@ -29,16 +26,6 @@ def _open(db: Path):
     except OldSchema:
         connect(db, write=True).close()      # the migrations, in one transaction
         return connect(db, write=False)
-
-
-def _exporter():
-    """``analyzer.advise.export.write``, or one line saying the format is not there yet."""
-    try:
-        from analyzer.advise.export import write
-    except ImportError:
-        raise BadInput("--format cmake|meson|make|flags: the exporters (analyzer/advise/export) are not "
-                       "in this version yet; --format text or json") from None
-    return write
 
 
 def _has_flag_data(conn, name: str) -> None:
@@ -56,14 +43,6 @@ def _has_flag_data(conn, name: str) -> None:
             raise
         raise NotIngested(f"{name} has no flag data of its own, nor has {used}, whose data it would be "
                           f"read with: run: warnscope flags ingest {used} (or {name})") from exc
-
-
-def ub_flags() -> dict[str, list[str]]:
-    """The warning flags the UB corpus's checks pass, per family (the UB family's own
-    lists: a flag outside them was not tried there)."""
-    from analyzer.ub.compile import checks_flags
-
-    return checks_flags()
 
 
 @click.command("advise")
@@ -84,8 +63,9 @@ def ub_flags() -> dict[str, list[str]]:
               help="Programs without UB a flag may fire on and still have its UB cases counted.")
 @click.option("--cost-threshold", type=options.SHARE, default=0.05, show_default=True,
               help="A measured cost above this share of the off compile is said and stops 'turn on now'.")
-@click.option("--format", "fmt", default="text", show_default=True, type=click.Choice(FORMATS),
-              help="The advice (text, json) or the chosen set for a build (cmake, meson, make, flags).")
+@click.option("--format", "fmt", default="text", show_default=True,
+              type=click.Choice(("text", "json", *export.FORMATS)),
+              help=f"The advice (text, json) or the chosen set for a build ({', '.join(export.FORMATS)}).")
 @common.json_option("The advice as JSON (--format json).")
 @click.option("--limit", type=options.COUNT, default=10, show_default=True,
               help="Rows shown per verdict in text (JSON has them all).")
@@ -102,10 +82,8 @@ def advise(ctx, project, source, configure_cmd, build_cmd, clean_cmd, language, 
     by rules the README states; missing builds at 'all' are run first."""
     from analyzer.advise import advice as advice_mod, store, text
     from analyzer.advise.rules import Portability, Rules
-    from analyzer.ub.scores import latest_warnings
 
     fmt = "json" if as_json else fmt
-    write = _exporter() if fmt in EXPORTS else None
     rules = Rules(base=base, portable=Portability(portable), often=often, max_control_hits=max_control_hits,
                   cost_threshold=cost_threshold)
     add = list(dict.fromkeys(added))
@@ -129,12 +107,12 @@ def advise(ctx, project, source, configure_cmd, build_cmd, clean_cmd, language, 
                             f"{recipe.name} warnings at all")   # its notes: the advice's say the same
     conn = connect(db, write=False)
     try:
-        result = advice_mod.advise(conn, recipe.name, list(recipe.languages), names, rules, add, ub_flags(),
-                                   ran_now=set(missing), scores=latest_warnings(conn))
+        result = advice_mod.advise(conn, recipe.name, list(recipe.languages), names, rules, add,
+                                   ran_now=set(missing))
     finally:
         conn.close()
-    if write is not None:
-        echo(write(result.targets, fmt), nl=False)
+    if fmt in export.FORMATS:
+        echo(export.write(result.targets, fmt), nl=False)
         for f in result.forced:
             if not f.known:
                 echo(f"warnscope: note: --add {f.flag}: {f.compiler} does not know it: left out of its list",

@@ -4,14 +4,20 @@ their probes, runs and phase timings. Readers return :mod:`analyzer.overhead.res
 A cell is written in one transaction once all its runs are done, and so is an
 attribution's probe: an interrupted study or attribution holds only finished cells
 and probes, and rerunning the same parameters skips them.
+
+Other families read these tables only through this module: the site its studies and
+attributions, the advice what a flag costs (:func:`finished_attributions`, at the end,
+with the dataclasses it returns).
 """
 from __future__ import annotations
 
 import json
 import sqlite3
 import statistics
+from dataclasses import dataclass
 
 from warnscope.database import transaction, utc_now
+from warnscope.dbvalues import json_column
 from warnscope.errors import CorruptDatabase, NoData
 from warnscope.measure import TreeRun
 
@@ -299,3 +305,69 @@ def save_probe(conn: sqlite3.Connection, attr: int, probe: Probe) -> None:
         conn.executemany("INSERT INTO oh_attr_phase (probe_id, tu, phase, cpu_s, wall_s) VALUES (?,?,?,?,?)",
                          [(pid, tu, name, cpu, wall) for tu, phases in probe.phases.items()
                           for name, (cpu, wall) in phases.items()])
+
+
+# ------------------------------------------------------------------ what other families read
+
+@dataclass(frozen=True)
+class SuspectCost:
+    """A suspect of an attribution: the flags measured as one, and their median cost
+    alone (None: not a number in the stored result)."""
+
+    flags: list[str]
+    alone: float | None
+
+
+@dataclass(frozen=True)
+class StoredAttribution:
+    """A finished ``overhead attribute`` of a project with one compiler, as another family
+    reads it: its result document as stored when it finished (the
+    :class:`~analyzer.overhead.results.Attribution` as JSON; an earlier version's keeps
+    its own keys), read through the properties below."""
+
+    id: int
+    compiler: str
+    result: dict
+
+    @property
+    def metric(self) -> str | None:
+        return self.result.get("metric")
+
+    @property
+    def unit(self) -> str | None:
+        return self.result.get("unit")
+
+    @property
+    def off_median(self) -> float | None:
+        """The median of the compiles with every warning off (None: none measured)."""
+        off = sorted(x for x in self.result.get("off", []) if isinstance(x, (int, float)))
+        return off[len(off) // 2] if off else None
+
+    @property
+    def flags_searched(self) -> int:
+        return self.result.get("flags_searched", 0)
+
+    def suspect(self, flag: str) -> SuspectCost | None:
+        """The first suspect the search separated (not diffuse) that holds ``flag``."""
+        for s in self.result.get("suspects", []):
+            if flag in s.get("flags", []) and not s.get("diffuse"):
+                alone = (s.get("alone") or {}).get("median")
+                return SuspectCost(list(s["flags"]), alone if isinstance(alone, (int, float)) else None)
+        return None
+
+
+def finished_attributions(conn: sqlite3.Connection, project: str, compilers: list[str]
+                          ) -> dict[str, StoredAttribution]:
+    """The newest finished attribution of the project per compiler (compiler -> it); a
+    result that is not a JSON object is one :class:`CorruptDatabase` line."""
+    if not compilers or not has_schema(conn):
+        return {}
+    out: dict[str, StoredAttribution] = {}
+    for r in conn.execute(
+            "SELECT a.id, a.compiler, r.result FROM oh_attr a JOIN oh_project p ON p.id = a.project_id "
+            "JOIN oh_attr_result r ON r.attr_id = a.id WHERE p.name = ? AND a.finished_at IS NOT NULL "
+            f"AND a.compiler IN ({','.join('?' * len(compilers))}) ORDER BY a.id",
+            (project, *compilers)):
+        out[r["compiler"]] = StoredAttribution(r["id"], r["compiler"],
+                                               json_column(r["result"], dict, f"oh_attr_result.result of {r['id']}"))
+    return out

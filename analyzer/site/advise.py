@@ -14,8 +14,6 @@ from analyzer.advise.advice import advise
 from analyzer.advise.results import Advice
 from analyzer.advise.rules import Rules
 from analyzer.site.projects import ProjectView
-from analyzer.ub.compile import checks_flags
-from analyzer.ub.scores import latest_warnings
 from warnscope.compilers import CompilerId, sort_key
 
 if TYPE_CHECKING:
@@ -25,16 +23,15 @@ if TYPE_CHECKING:
 def load(conn: sqlite3.Connection, projects: list[ProjectView], indexes: dict[str, Index]) -> dict[str, Advice]:
     """Project slug -> its advice, for each project built at ``all`` by an ingested compiler."""
     out = {}
-    flags = checks_flags()
-    scores = latest_warnings(conn)
+    evidence = store.ub_evidence(conn)      # the same for every project: read once
     for v in projects:
         built = [p.build for p in v.builds if p.build.level == store.LEVEL and _readable(p.build.compiler, indexes)]
         if not built:
             continue
         compilers = sorted({b.compiler for b in built}, key=sort_key)
         languages = sorted({lang for b in built for lang in b.flags}) or ["c"]
-        out[v.slug] = advise(conn, v.project, languages, compilers, Rules(), ub_flags=flags, indexes=indexes,
-                             scores=scores)
+        out[v.slug] = advise(conn, v.project, languages, compilers, Rules(), indexes=indexes,
+                             evidence=evidence)
     return out
 
 

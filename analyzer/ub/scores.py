@@ -26,8 +26,9 @@ change here needs no tool to run again.
 The cases are the corpus's (:class:`~analyzer.ub.corpus.Case`) when the tools have just
 run, or :class:`CaseFacts` read back from the database (:func:`stored_facts`) when the
 runs are the stored ones (``ub report``, ``ub explain``, the site).
-:func:`latest_warnings` is what ``warnscope advise`` reads of them: the warning options'
-scores on the corpus whose detectors ran most recently.
+:func:`latest_warnings` is what ``warnscope advise`` reads of them (through the UB store's
+:func:`~analyzer.ub.store.warning_scores`): the warning options' scores on the corpus whose
+detectors ran most recently.
 """
 from __future__ import annotations
 
@@ -188,8 +189,8 @@ def of_stored(data: "StoredResults") -> Scores | None:
 
 @dataclass
 class WarningScores:
-    """The warning options' scores on one corpus (``warnscope advise``'s catches: its
-    caller hands them in, a family imports no other)."""
+    """The warning options' scores on one corpus (``warnscope advise``'s catches, read
+    through :func:`analyzer.ub.store.warning_scores`)."""
 
     corpus: str
     #: the compiler versions whose warnings ran on the corpus

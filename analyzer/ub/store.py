@@ -4,26 +4,33 @@ Every write is a transaction: the results a run has received are committed
 together (:func:`save_results`), so an interrupted run keeps each finished cell
 it had received and nothing half-written. Reads return the types of
 :mod:`analyzer.ub.results`, never rows or dicts: the report, ``--json`` and the site
-all read those.
+all read those. Other families read the UB tables only through this module: the site
+its results, the advice what the warning options caught (the functions at the end, with
+the dataclasses they return).
 """
 from __future__ import annotations
 
 import hashlib
 import json
+import posixpath
 import sqlite3
 import zlib
+from dataclasses import dataclass, field
 from typing import Any
 
 from warnscope.database import transaction, utc_now
+from warnscope.dbvalues import json_column
 from warnscope.errors import CorruptDatabase, NoData
 from warnscope.extract import shown
 from warnscope.serial import plain
 
+from analyzer.ub.compile import checks_flags
 from analyzer.ub.corpus import Case
 from analyzer.ub.detectors import Finding, Kind, RunStatus, Tool, ToolRun
 from analyzer.ub.jobs import CellResult, ClangWarningsResult, Result, SanitizerResult
 from analyzer.ub.results import (CaseInfo, Cause, CellRecord, CellRun, Outcome, SanitizerRecord,
                                  StoredResults, WarningRecord, cause_from_plain)
+from analyzer.ub.scores import WarningScores, latest_warnings
 
 
 def save_cases(conn: sqlite3.Connection, corpus: str, cases: list[Case]) -> None:
@@ -381,3 +388,96 @@ def _corrupt(conn: sqlite3.Connection, where: str, what: str) -> CorruptDatabase
 
 def _bool(value: int | None) -> bool | None:
     return None if value is None else bool(value)
+
+
+# ------------------------------------------------------------------ what other families read
+
+@dataclass
+class CorpusCase:
+    """A case of the corpus as another family reads it."""
+
+    id: str
+    category: str
+    language: str
+    #: True: the program has UB; False: a program without (a control, or a fixed twin);
+    #: None: no metadata
+    ub: bool | None
+    #: the id of this case's fixed twin ('' when it has none)
+    twin: str = ""
+    #: for a fixed twin, the id of the case it fixes ('' otherwise)
+    fixes: str = ""
+
+
+@dataclass
+class OptionsFired:
+    """The options that fired on one case with one compiler (all its levels and flag sets)."""
+
+    case_id: str
+    compiler: str
+    options: list[str]
+
+
+@dataclass
+class WarningChecks:
+    """The warning checks ``ub run`` stored for one corpus (None: no results at all)."""
+
+    corpus: str | None
+    cases: list[CorpusCase] = field(default_factory=list)
+    fired: list[OptionsFired] = field(default_factory=list)
+    #: the compilers with warning checks in this corpus
+    compilers: list[str] = field(default_factory=list)
+    #: per family ('gcc', 'clang'), the warning flags the checks pass: a flag outside
+    #: what they turn on was not tried
+    flags: dict[str, list[str]] = field(default_factory=dict)
+
+
+def warning_checks(conn: sqlite3.Connection, compilers: list[str]) -> WarningChecks:
+    """The warning checks of the corpus run most recently, for the given compilers:
+    every case (with whether it has UB) and the options that fired on each (none in a
+    database without the UB tables yet: its schema comes with its first write)."""
+    has_tables = conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'ub_cell'").fetchone()
+    latest = corpora(conn) if has_tables else []
+    if not latest:
+        return WarningChecks(None, flags=checks_flags())
+    corpus = latest[0]
+    fired: dict[tuple[str, str], set[str]] = {}
+    if compilers:
+        for r in conn.execute(
+                "SELECT case_id, compiler, level, flags, options FROM ub_warning WHERE corpus = ? "
+                f"AND compiler IN ({','.join('?' * len(compilers))}) ORDER BY case_id, compiler",
+                (corpus, *compilers)):
+            where = f"ub_warning.options of {r['case_id']} {r['compiler']} {r['level']} {r['flags']}".rstrip()
+            options = json_column(r["options"], list, where)
+            if not all(isinstance(o, str) for o in options):
+                raise CorruptDatabase(f"{where}: not a list of option names")
+            fired.setdefault((r["case_id"], r["compiler"]), set()).update(options)
+    return WarningChecks(corpus, corpus_cases(conn, corpus),
+                         [OptionsFired(case, compiler, sorted(options))
+                          for (case, compiler), options in sorted(fired.items())],
+                         sorted({compiler for _, compiler in fired}), checks_flags())
+
+
+def corpus_cases(conn: sqlite3.Connection, corpus: str) -> list[CorpusCase]:
+    """The cases of a corpus as stored, with whether each has UB and its twin."""
+    out = []
+    for r in conn.execute("SELECT id, category, language, ub, meta FROM ub_case WHERE corpus = ? ORDER BY id",
+                          (corpus,)):
+        meta = json_column(r["meta"], dict, f"ub_case.meta of {r['id']}")
+        out.append(CorpusCase(r["id"], r["category"], r["language"], _bool(r["ub"]),
+                              _sibling(r["id"], meta.get("twin")), _sibling(r["id"], meta.get("fixes"))))
+    return out
+
+
+def _sibling(case_id: str, name: object) -> str:
+    """The case id a ``twin:`` or ``fixes:`` line names: a program's file name in the same
+    folder (``store-reload.fixed.c`` of ``restrict-violation/store-reload``), as the corpus
+    reads it; '' when absent or not a plain file name."""
+    if not isinstance(name, str) or not name or "/" in name or name.startswith("."):
+        return ""
+    return posixpath.join(posixpath.dirname(case_id), posixpath.splitext(name)[0])
+
+
+def warning_scores(conn: sqlite3.Connection) -> WarningScores | None:
+    """The scores ``ub detectors`` gives the warning options on the corpus whose detectors
+    ran most recently (None: no detector ran in this database)."""
+    return latest_warnings(conn)

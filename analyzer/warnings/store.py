@@ -1,10 +1,15 @@
 """All SQL of the warnings family (tables ``wn_*``, schema 9; 14 added the configure
 checks and macros): builds, their compiles, their diagnostics (each once) and the TUs that
-printed each."""
+printed each. Other families read these tables only through this module: the site its
+builds, the advice :func:`level_builds` (at the end, with the dataclasses it returns)."""
 from __future__ import annotations
 
 import json
 import sqlite3
+from dataclasses import dataclass, field
+
+from warnscope.dbvalues import json_column
+from warnscope.errors import CorruptDatabase
 
 from analyzer.warnings.results import Build, Check, Diagnostic, TuOutcome
 
@@ -130,3 +135,70 @@ def examples(conn: sqlite3.Connection, option: str | None, project: str | None =
     for b in builds(conn, project, compilers, level, with_diagnostics=True):
         out += [(b, d) for d in b.diagnostics if option is None or d.option == option]
     return out
+
+
+# ------------------------------------------------------------------ what other families read
+
+@dataclass
+class StoredDiagnostic:
+    """A diagnostic of a build as another family reads it (not its TUs, line or column)."""
+
+    option: str | None
+    severity: str
+    file: str | None
+    printed: int
+    message: str
+
+
+@dataclass
+class StoredBuild:
+    """A build of a project at one level as another family reads it: what ran, how it
+    ended, how many TUs it compiled, its diagnostics and flags."""
+
+    id: int
+    compiler: str
+    compiler_version: str
+    origin: str
+    opt: str
+    status: str
+    error: str | None
+    finished_at: str
+    tus: int
+    diagnostics: list[StoredDiagnostic] = field(default_factory=list)
+    #: language -> the warning flags the build passed
+    flags: dict[str, list[str]] = field(default_factory=dict)
+
+
+def level_builds(conn: sqlite3.Connection, project: str, level: str, compilers: list[str]
+                 ) -> dict[str, StoredBuild]:
+    """The project's builds at ``level`` by the given compilers (compiler -> build), with
+    their diagnostics; a compiler without one is absent. Flags that are not a list of
+    options per language are one :class:`~warnscope.errors.CorruptDatabase` line."""
+    if not compilers or not has_builds(conn):
+        return {}
+    marks = ",".join("?" * len(compilers))
+    out = {}
+    for r in conn.execute(
+            "SELECT b.id, b.compiler, b.compiler_version, b.origin, b.opt, b.status, b.error, b.finished_at, "
+            "b.flags, (SELECT COUNT(*) FROM wn_tu t WHERE t.build_id = b.id) AS tus FROM wn_build b "
+            f"WHERE b.project = ? AND b.level = ? AND b.compiler IN ({marks})",
+            (project, level, *compilers)):
+        out[r["compiler"]] = StoredBuild(r["id"], r["compiler"], r["compiler_version"], r["origin"], r["opt"],
+                                         r["status"], r["error"], r["finished_at"], r["tus"],
+                                         flags=_level_flags(r["flags"], f"wn_build {r['id']} flags"))
+    by_id = {b.id: b for b in out.values()}
+    if by_id:
+        for r in conn.execute(
+                "SELECT build_id, option, severity, file, printed, message FROM wn_diag "
+                f"WHERE build_id IN ({','.join('?' * len(by_id))}) ORDER BY id", list(by_id)):
+            by_id[r["build_id"]].diagnostics.append(
+                StoredDiagnostic(r["option"], r["severity"], r["file"], r["printed"], r["message"]))
+    return out
+
+
+def _level_flags(text: str, where: str) -> dict[str, list[str]]:
+    """A build's flags: language -> the options it passed."""
+    value = json_column(text, dict, where)
+    if not all(isinstance(v, list) and all(isinstance(f, str) for f in v) for v in value.values()):
+        raise CorruptDatabase(f"{where}: not a list of options per language")
+    return value

@@ -10,10 +10,12 @@ imports the shared base (``warnscope``), ``flagdb``, the build base (``analyzer.
 the runtime (``analyzer/runtime/``: executors, progress, toolchains, roots; also spelled
 as the loose modules they were) and the sandbox (``analyzer/sandbox/``, or
 ``analyzer.sandbox`` and ``analyzer.sandbox_ns`` as modules), and the GCC plugin's driver
-(``analyzer.gccplugin``) -- never another family, so a change inside one family cannot
-silently change another. One exception, stated in :data:`SITE_READS`: the site renders
-every family's data, so it may import the modules listed there (each family's results
-and the modules that read or shape them), and no other module of a family.
+(``analyzer.gccplugin``) -- and of another family only its store API module
+(``analyzer.<family>.store``, :func:`store_api`: the reads of its tables as typed results),
+never anything else of it, so a change inside one family cannot silently change another.
+One exception, stated in :data:`SITE_READS`: the site renders every family's data, so it
+may import the modules listed there as well (each family's results and the modules that
+shape them), and no other module of a family.
 """
 from __future__ import annotations
 
@@ -115,20 +117,24 @@ BASE = ("warnscope", "flagdb", "analyzer.build", "analyzer.gccplugin",
         "analyzer.roots", "analyzer.sandbox", "analyzer.sandbox_ns")
 #: the project's own top-level packages (anything else is the standard library or a dependency)
 FIRST_PARTY = ("analyzer", "flagdb", "warnscope", "bench", "tests")
-#: the exception: the modules of other families the site may import, because it renders
-#: their data (their results, stores and queries, and the reports built from them)
+#: the exception: the modules of other families the site may import besides their store
+#: API modules, because it renders their data (their results and queries, and the reports
+#: built from them)
 SITE_READS = {
     "analyzer.site": (
         "analyzer.warnings.upgrade",
         "analyzer.advise.advice", "analyzer.advise.results", "analyzer.advise.rules",
-        "analyzer.advise.store",
         "analyzer.overhead.breakdown", "analyzer.overhead.report", "analyzer.overhead.results",
-        "analyzer.overhead.store",
         "analyzer.ub.compile", "analyzer.ub.corpus", "analyzer.ub.detectors", "analyzer.ub.disasm",
         "analyzer.ub.explain", "analyzer.ub.report", "analyzer.ub.results", "analyzer.ub.scores",
-        "analyzer.ub.store",
-        "analyzer.warnings.queries", "analyzer.warnings.results", "analyzer.warnings.store"),
+        "analyzer.warnings.queries", "analyzer.warnings.results"),
 }
+
+
+def store_api(family: str) -> str:
+    """A family's store API module: the one module of it another family may import (the
+    reads of its tables, returning its own dataclasses)."""
+    return family + ".store"
 
 
 def under(module: str, prefix: str) -> bool:
@@ -137,11 +143,11 @@ def under(module: str, prefix: str) -> bool:
 
 def foreign_imports(root: Path = ROOT) -> list[str]:
     """``path:line: imports name`` for every name a family's module imports of the
-    project that is neither its own family's nor the base's (nor, for the site, under
-    one of :data:`SITE_READS`)."""
+    project that is neither its own family's, nor the base's, nor under another family's
+    store API module (nor, for the site, under one of :data:`SITE_READS`)."""
     wrong = []
     for family in FAMILIES:
-        allowed = (family, *BASE, *SITE_READS.get(family, ()))
+        allowed = (family, *BASE, *map(store_api, FAMILIES), *SITE_READS.get(family, ()))
         for path in sorted((root / Path(*family.split("."))).rglob("*.py")):
             for line, name in imported_names(path, root):
                 if name.split(".")[0] not in FIRST_PARTY or name in FIRST_PARTY:
@@ -151,8 +157,9 @@ def foreign_imports(root: Path = ROOT) -> list[str]:
     return wrong
 
 
-def test_a_family_imports_no_other_family():
-    """Every family is a package of ``analyzer`` and imports only itself and the base."""
+def test_a_family_imports_of_another_family_only_its_store_api():
+    """Every family is a package of ``analyzer`` and imports only itself, the base and
+    other families' store API modules."""
     assert {p.name for p in (ROOT / "analyzer").iterdir() if (p / "__init__.py").exists()} >= \
         {f.split(".")[1] for f in FAMILIES}
     assert foreign_imports() == []
@@ -172,12 +179,17 @@ def test_the_build_base_imports_no_family():
 def test_a_planted_cross_family_import_is_found(tmp_path):
     """The check itself fails on a family importing another (the test above would pass
     vacuously if it read nothing): here warnings importing the overhead study, the site
-    importing a family's module outside :data:`SITE_READS`, and a UB module the CLI."""
+    importing a family's module outside :data:`SITE_READS`, a UB module the CLI, and the
+    advice a UB module beside its store API (which it may import, in any form)."""
     for family in FAMILIES:
         (tmp_path / Path(*family.split("."))).mkdir(parents=True)
     planted = {"analyzer/warnings/runner.py": "from analyzer.overhead import study\n",
                "analyzer/site/pages.py": "def f():\n    import analyzer.ub.run\n",
-               "analyzer/ub/jobs.py": "from analyzer.cli import render\n"}
+               "analyzer/ub/jobs.py": "from analyzer.cli import render\n",
+               "analyzer/advise/store.py": ("from analyzer.ub import store\nimport analyzer.warnings.store\n"
+                                            "from analyzer.overhead.store import StoredAttribution\n"
+                                            "from analyzer.ub.scores import WarningScores\n"
+                                            "from analyzer.ub import scores\n")}
     clean = ("import os\nimport click\nfrom warnscope import tool\nfrom flagdb import store\n"
              "from analyzer.build import steps\nfrom analyzer.build.recipes import Recipe\n"
              "from analyzer.runtime.toolchain import Toolchain\nfrom analyzer import executors, toolchain\n"
@@ -191,17 +203,23 @@ def test_a_planted_cross_family_import_is_found(tmp_path):
     assert foreign_imports(tmp_path) == [
         "analyzer/warnings/runner.py:1: imports analyzer.overhead.study",
         "analyzer/ub/jobs.py:1: imports analyzer.cli.render",
+        "analyzer/advise/store.py:4: imports analyzer.ub.scores.WarningScores",
+        "analyzer/advise/store.py:5: imports analyzer.ub.scores",
         "analyzer/site/pages.py:2: imports analyzer.ub.run"]
 
 
-def test_the_advice_imports_no_other_family():
-    """``analyzer/advise`` reads the other families' tables with its own SQL
-    (``advise/store.py``) and is handed what it needs of their code by the CLI (the UB
-    checks' flags): importing their packages would tie it to their internals."""
+def test_the_advice_reads_other_families_only_through_their_store_apis():
+    """``analyzer/advise`` reads the other families' data only through their store API
+    modules (``advise/store.py`` names what it reads from which): it runs no SQL of its
+    own on their tables (tests/unit/test_store_boundaries.py) and imports nothing else of
+    theirs, which would tie it to their internals."""
     files = sorted((ROOT / "analyzer" / "advise").rglob("*.py"))
     assert ROOT / "analyzer" / "advise" / "store.py" in files
     others = [f for f in FAMILIES if f != "analyzer.advise"]
-    wrong = [f"{p.relative_to(ROOT)}:{line}: imports {module}"
-             for p in files for line, module in imported_modules(p)
-             if any(module == o or module.startswith(o + ".") for o in others) or is_cli(module)]
+    read = {store_api(o) for p in files for _, name in imported_names(p) for o in others
+            if under(name, store_api(o))}
+    assert read == {"analyzer.warnings.store", "analyzer.ub.store", "analyzer.overhead.store"}
+    wrong = [f"{p.relative_to(ROOT)}:{line}: imports {name}"
+             for p in files for line, name in imported_names(p)
+             if any(under(name, o) and not under(name, store_api(o)) for o in others) or is_cli(name)]
     assert wrong == []

@@ -1,4 +1,6 @@
-"""The UB side of the site: a matrix per corpus and a page per case, from each corpus's
+"""The UB side of the site: a matrix per corpus (one page, or where that page would
+pass the site's bound a summary and a page per class of undefined behaviour) and a page
+per case, from each corpus's
 report (the :class:`~analyzer.ub.results.Report`
 that ``ub report --json`` prints) and sources.
 
@@ -30,7 +32,7 @@ from analyzer.ub import report as ub_report
 from analyzer.ub import store as ub_store
 from analyzer.ub.corpus import SOURCE_SUFFIXES, Case, discover
 from analyzer.ub.disasm import Function
-from analyzer.ub.results import Explanation, Report
+from analyzer.ub.results import CaseReport, Cell, Explanation, Report
 from analyzer.site.detectors import detector_pages
 from analyzer.site.pages import Headline
 from analyzer.site.slugs import base_slug, path_slug, slug_map, unique_slug
@@ -483,12 +485,8 @@ def ub_pages(b: Build) -> None:
     for view in corpora:
         stem = stems[view.corpus]
         report = view.report
-        columns = _columns(report.configurations)
         case_slugs = slug_map([c.case for c in report.cases], base=path_slug)
-        outcome = {(c.case, c.compiler, c.level, c.flags): c
-                   for case in report.cases for c in case.cells}
-        b.page(f"ub/{stem}.html", "ub_matrix.html", view=view, stem=stem, columns=columns,
-               case_slugs=case_slugs, outcome=outcome)
+        matrix_pages(b, view, stem, case_slugs)
         b.json(f"ub/{stem}.json", report)
         listings = _listing_names(report, case_slugs)
         for case in report.cases:
@@ -508,6 +506,242 @@ def ub_pages(b: Build) -> None:
     b.writer.write("static/pygments.css", pygments_css() + "\n")
     b.page("ub/index.html", "ub_index.html", corpora=listed, scored=scored)
     b.headlines.append(Headline("_ub_headline.html", {"corpora": listed}))
+
+
+# ------------------------------------------------------------------ the matrix
+
+#: No page of the site over 10^6 bytes. A matrix page holds at most PAGE_BUDGET bytes of
+#: rows, cells and column heads, each piece measured as written; the page's frame (head,
+#: navigation, legend, lead) stays inside the rest, whatever the corpus.
+PAGE_MAX = 1_000_000
+PAGE_BUDGET = 900_000
+#: The markup around a column head's clipped text (its compiler and flags) and around a
+#: level's, in bytes, rounded up.
+HEAD_BYTES, LEVEL_BYTES = 60, 40
+#: A row's markup around its link, name and summary (the divergence and control marks).
+ROW_BYTES = 160
+#: Clips, in bytes of HTML: a cell's title (what it did, its warnings, labels and
+#: cause; the real ones are under 500), a case's name and summary, a column's head
+#: and level. The whole text is on the case's page.
+TITLE_MAX, NAME_MAX, SUMMARY_MAX, HEAD_MAX, LEVEL_MAX = 600, 200, 300, 200, 40
+
+
+def clip(text: str, limit: int) -> Markup:
+    """``text`` escaped, at most ``limit`` bytes of UTF-8: cut where longer (never inside
+    a character or an entity), ending with an ellipsis."""
+    html = str(escape(text))
+    raw = html.encode()
+    if len(raw) <= limit:
+        return Markup(html)
+    cut = raw[:limit - 3].decode("utf-8", errors="ignore")
+    if cut.rfind("&") > cut.rfind(";"):
+        cut = cut[:cut.rfind("&")]
+    return Markup(cut + "…")
+
+
+def cell_title(case: CaseReport, c: Cell) -> str:
+    """What a matrix cell says on hover: its configuration, outcome and warnings, and
+    for a case that diverges its code's labels; its cause where ``--why`` found one."""
+    text = " ".join(p for p in (f"{c.compiler} {c.level}", c.flags) if p) + f": {c.outcome}"
+    if c.warnings:
+        text += "; warns " + ", ".join(c.warnings)
+    if case.diverges and c.labels:
+        text += " — " + "; ".join(label.text for label in c.labels)
+        if case.ub is False:
+            text += " (not a finding: no UB)"
+    if c.why:
+        text += f"; why: {c.why.summary}"
+    return text
+
+
+def cell_html(case: CaseReport, c: Cell | None) -> str:
+    """One ``<td>`` of the matrix, its title clipped to :data:`TITLE_MAX` bytes."""
+    if c is None:
+        return '<td class="cell"></td>\n'
+    sup = "<sup>w</sup>" if c.warnings else ""
+    return (f'<td class="cell o-{c.outcome}" title="{clip(cell_title(case, c), TITLE_MAX)}">'
+            f"{c.outcome.letter}{sup}</td>\n")
+
+
+@dataclass
+class MatrixColumn:
+    """A column group: one compiler and flag set, its levels; the text of its head."""
+
+    compiler: str
+    flags: str
+    levels: list[str]
+    head: Markup
+    level_heads: list[Markup]
+
+    @property
+    def size(self) -> int:
+        return len(self.head.encode()) + HEAD_BYTES + sum(len(h.encode()) + LEVEL_BYTES
+                                                          for h in self.level_heads)
+
+
+@dataclass
+class MatrixRow:
+    """A case's row: its link, name and summary (clipped) and its cells, by column group."""
+
+    case: CaseReport
+    slug: str
+    name: Markup
+    summary: Markup
+    #: per column group (the page's own), the cells' HTML and its size in bytes
+    cells: list[tuple[str, int]]
+
+    def size(self, groups: list[int], href: int) -> int:
+        return ROW_BYTES + href + len(self.name.encode()) + len(self.summary.encode()) + \
+            sum(self.cells[g][1] for g in groups)
+
+
+@dataclass
+class MatrixPage:
+    """One page of the matrix: the whole of it, or a part of one class's (its rows and
+    its column groups, by index)."""
+
+    rel: str
+    category: str | None
+    rows: list[MatrixRow]
+    groups: list[int]
+    part: int = 1
+    parts: int = 1
+    #: what sets the part apart: its compilers, or its cases
+    label: str = ""
+    #: its configurations (columns)
+    width: int = 0
+
+
+def page_size(rows: list[MatrixRow], groups: list[int], columns: list[MatrixColumn],
+              href: int) -> int:
+    """The bytes a page's rows, cells and heads take, as written (an upper bound)."""
+    return sum(columns[g].size for g in groups) + sum(r.size(groups, href) for r in rows)
+
+
+def split(rows: list[MatrixRow], columns: list[MatrixColumn], href: int,
+          budget: int = PAGE_BUDGET) -> list[tuple[list[MatrixRow], list[int]]]:
+    """One class's matrix as pages of at most ``budget`` bytes: every row on the fewest
+    parts of the column groups (whole compilers, in order, balanced by columns) that
+    each fit; where even one group's column is too tall for a page, each group's rows in
+    runs that fit (a run has one row at least: one compiler's cells of one case, each
+    clipped, a few kB at most). Every cell is on exactly one page."""
+    every = list(range(len(columns)))
+    total = sum(len(c.levels) for c in columns) or 1
+    for n in range(1, len(columns) + 1):
+        parts: list[list[int]] = [[]]
+        done = 0
+        for g in every:
+            width = len(columns[g].levels)
+            if parts[-1] and done + width / 2 > total * len(parts) / n:
+                parts.append([])
+            parts[-1].append(g)
+            done += width
+        if all(page_size(rows, p, columns, href) <= budget for p in parts):
+            return [(rows, p) for p in parts]
+    out: list[tuple[list[MatrixRow], list[int]]] = []
+    for g in every:
+        run: list[MatrixRow] = []
+        for row in rows:
+            if run and page_size(run + [row], [g], columns, href) > budget:
+                out.append((run, [g]))
+                run = []
+            run.append(row)
+        out.append((run, [g]))
+    return out
+
+
+@dataclass
+class MatrixLayout:
+    """The matrix's pages: ``whole`` where it fits one page, else ``classes``, each
+    class with its cases and its pages (one, or its parts)."""
+
+    columns: list[MatrixColumn]
+    whole: MatrixPage | None
+    classes: list[tuple[str, list, list[MatrixPage]]] = field(default_factory=list)
+
+    @property
+    def pages(self) -> list[MatrixPage]:
+        return [self.whole] if self.whole else [p for _, _, pages in self.classes for p in pages]
+
+
+def matrix_layout(report: Report, stem: str, case_slugs: dict[str, str],
+                  budget: int | None = None) -> MatrixLayout:
+    """The matrix as pages of at most ``budget`` bytes of table (:data:`PAGE_BUDGET`):
+    the whole of it on ``ub/<corpus>.html`` where it fits; else a page per class of
+    undefined behaviour, ``ub/<corpus>/matrix/<class>.html``, with parts
+    ``<class>~2.html`` ... where one class over every configuration does not fit
+    (:func:`split`). A page's size is bounded by its own rows and columns, never by the
+    whole corpus times the whole zoo."""
+    budget = PAGE_BUDGET if budget is None else budget
+    cols = [MatrixColumn(compiler, flags, levels,
+                         clip(" ".join(p for p in (compiler, flags) if p), HEAD_MAX),
+                         [clip(level, LEVEL_MAX) for level in levels])
+            for compiler, flags, levels in _columns(report.configurations)]
+    rows = []
+    for case in report.cases:
+        by = {(c.compiler, c.level, c.flags): c for c in case.cells}
+        cells = []
+        for col in cols:
+            html = "".join(cell_html(case, by.get((col.compiler, level, col.flags)))
+                           for level in col.levels)
+            cells.append((html, len(html.encode())))
+        rows.append(MatrixRow(case, case_slugs[case.case], clip(case.case, NAME_MAX),
+                              clip(case.summary, SUMMARY_MAX), cells))
+    every = list(range(len(cols)))
+    longest = max((len(r.slug) for r in rows), default=0) + len(".html")
+    if page_size(rows, every, cols, len(stem) + 1 + longest) <= budget:
+        return MatrixLayout(cols, MatrixPage(f"ub/{stem}.html", None, rows, every,
+                                             width=len(report.configurations)))
+    classes: dict[str, list[MatrixRow]] = {}
+    for row in rows:
+        classes.setdefault(row.case.category, []).append(row)
+    slugs = slug_map(classes)
+    layout = MatrixLayout(cols, None)
+    for category in sorted(classes):
+        pieces = split(classes[category], cols, len("../") + longest, budget)
+        by_rows = len({id(chunk) for chunk, _ in pieces}) > 1
+        pages = []
+        for i, (chunk, groups) in enumerate(pieces, 1):
+            rel = f"ub/{stem}/matrix/{slugs[category]}" + (f"~{i}" if i > 1 else "") + ".html"
+            label = _part_label(chunk, [cols[g] for g in groups], by_rows) if len(pieces) > 1 else ""
+            pages.append(MatrixPage(rel, category, chunk, groups, i, len(pieces), label,
+                                    sum(len(cols[g].levels) for g in groups)))
+        layout.classes.append((category, [r.case for r in classes[category]], pages))
+    return layout
+
+
+def _part_label(rows: list[MatrixRow], groups: list[MatrixColumn], by_rows: bool) -> str:
+    """What one part of a class's matrix holds: its compilers, and its cases where the
+    parts split the rows too."""
+    def name(col: MatrixColumn) -> str:
+        return " ".join(p for p in (col.compiler, col.flags) if p)
+
+    label = name(groups[0]) + (f" … {name(groups[-1])}" if len(groups) > 1 else "")
+    if by_rows:
+        label += f", {rows[0].case.case}" + (f" … {rows[-1].case.case}" if len(rows) > 1 else "")
+    return label
+
+
+def matrix_pages(b: Build, view: CorpusView, stem: str, case_slugs: dict[str, str]) -> None:
+    """The matrix's pages (:func:`matrix_layout`); where it is split, ``ub/<corpus>.html``
+    is the summary by class that links them."""
+    layout = matrix_layout(view.report, stem, case_slugs)
+    cols = layout.columns
+    if layout.whole is not None:
+        b.page(layout.whole.rel, "ub_matrix.html", view=view, stem=stem, page=layout.whole,
+               columns=cols, cases=f"{stem}/", json=f"{stem}.json", summary=None)
+        return
+    here = len(f"ub/{stem}/matrix/")
+    firsts = [(category or "no class", pages[0].rel[here:]) for category, _, pages in layout.classes]
+    for n, (_, _, pages) in enumerate(layout.classes):
+        for page in pages:
+            b.page(page.rel, "ub_matrix.html", view=view, stem=stem, page=page, columns=cols,
+                   cases="../", json=f"../../{stem}.json",
+                   summary={"parts": pages, "from": here,
+                            "previous": firsts[n - 1] if n else None,
+                            "next": firsts[n + 1] if n + 1 < len(firsts) else None})
+    b.page(f"ub/{stem}.html", "ub_matrix_index.html", view=view, stem=stem,
+           classes=layout.classes, case_slugs=case_slugs, columns=cols)
 
 
 def _config_name(case: str, compiler: str, level: str, flags: str) -> str:

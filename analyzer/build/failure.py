@@ -11,8 +11,9 @@ from analyzer.build.cell import BuildCell
 LOG_TAIL_LINES = 30
 
 #: a compiler's own error line: ``file:line:col: error: …``, ``fatal error: …``,
-#: ``internal compiler error: …`` (not a warning that mentions an error)
-ERROR_LINE = re.compile(r"(?:^|: )(?:fatal error|internal compiler error|error): ")
+#: ``internal compiler error: …`` (not a warning that mentions an error); a build
+#: system's: Meson's ``meson.build:12:0: ERROR: …``, CMake's ``CMake Error at …``
+ERROR_LINE = re.compile(r"(?:^|: )(?:fatal error|internal compiler error|error|ERROR): |^CMake Error\b")
 
 
 #: a build tool giving up: make's ``make[1]: *** [Makefile:12: x.o] Error 1``, ninja's ``FAILED: x.o``

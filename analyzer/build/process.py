@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import shutil
+import sysconfig
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -31,6 +33,25 @@ SCRUBBED = {"CC", "CXX", "CPP", "CFLAGS", "CXXFLAGS", "CPPFLAGS", "LDFLAGS", "MA
 Timed = TreeRun
 
 
+def own_tools() -> list[str]:
+    """The directory of the programs installed with warnscope (Meson and ninja, which a
+    Meson project's build runs), last on a build's PATH: a system's own come first."""
+    scripts = sysconfig.get_path("scripts")
+    return [scripts] if scripts and os.path.isdir(scripts) else []
+
+
+def own_prefix() -> list[str]:
+    """What a build must be able to read to run :func:`own_tools` (their installation:
+    a virtual environment's whole tree)."""
+    prefix = sysconfig.get_path("data")
+    return [prefix] if own_tools() and prefix and prefix != "/usr" else []
+
+
+def which(program: str) -> str | None:
+    """``program`` as a build step finds it (:func:`build_env`'s PATH)."""
+    return shutil.which(program, path=build_env()["PATH"])
+
+
 def build_env(extra: dict[str, str] | None = None) -> dict[str, str]:
     """The environment of every build step: ccache and distcc kept out (their PATH
     directories dropped, CCACHE_DISABLE=1), C locale (stable diagnostics to count)."""
@@ -38,9 +59,16 @@ def build_env(extra: dict[str, str] | None = None) -> dict[str, str]:
            if k not in SCRUBBED and not k.startswith(("WARNSCOPE_OVERHEAD_", "DISTCC_"))}
     path = [p for p in env.get("PATH", "/usr/bin:/bin").split(":")
             if p and "ccache" not in p and "distcc" not in p]
-    env.update(PATH=":".join(path), CCACHE_DISABLE="1", LC_ALL="C", LANG="C")
+    env.update(PATH=":".join([*path, *own_tools()]), CCACHE_DISABLE="1", LC_ALL="C", LANG="C")
     env.update(extra or {})
     return env
+
+
+def ended(t: Timed, timeout: float | None) -> str:
+    """How a step ended, as its failure says it: ``exit 2``, ``timed out after 60 s``."""
+    if t.exit == -1:
+        return f"timed out after {timeout:g} s" if timeout else "timed out"
+    return f"exit {t.exit}"
 
 
 def validate_sched(nice: int, sched: str | None) -> None:

@@ -10,8 +10,9 @@ build in ``--inject build`` passes each level's flags:
 
 * ``make``: on the make command line, ``make CFLAGS="<configured value> <flags>"``,
   on one tree configured once (the configured value is read from its Makefile);
-* ``cmake``: ``CMAKE_<LANG>_FLAGS`` from ``$CFLAGS``/``$CXXFLAGS`` at configure time,
-  one tree configured per level (configuring stays outside the timing);
+* ``configure``: the configure step reads ``$CFLAGS``/``$CXXFLAGS`` (CMake's
+  ``CMAKE_<LANG>_FLAGS``, Meson's ``c_args``/``cpp_args``), one tree configured per
+  level (configuring stays outside the timing);
 * ``env``: the build command itself reads ``$CFLAGS``/``$CXXFLAGS`` (Lua's
   ``MYCFLAGS="$CFLAGS ..."``), or, for a local tree, a ``{flags}``, ``{cflags}`` or
   ``{cxxflags}`` placeholder in ``--build`` (in ``--configure``: configured per level).
@@ -23,11 +24,10 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from analyzer.build import ccdb
+from analyzer.build import ccdb, process
 from warnscope.errors import BadInput, NotInstalled
 
 CMAKE_CONFIGURE = ('cmake -S . -B _build -G "Unix Makefiles" -DCMAKE_BUILD_TYPE=None '
@@ -35,20 +35,23 @@ CMAKE_CONFIGURE = ('cmake -S . -B _build -G "Unix Makefiles" -DCMAKE_BUILD_TYPE=
                    '-DCMAKE_C_FLAGS="$CFLAGS" -DCMAKE_CXX_FLAGS="$CXXFLAGS" '
                    '-DCMAKE_EXPORT_COMPILE_COMMANDS=ON')
 
+#: Meson reads $CC/$CXX and $CFLAGS/$CXXFLAGS when it sets a build directory up
+MESON_CONFIGURE = "meson setup _build --buildtype=plain --wrap-mode=nodownload"
+
 
 @dataclass(frozen=True)
 class Recipe:
     name: str
     description: str
     languages: tuple[str, ...]          # the languages whose warning sets are applied
-    build_system: str                   # 'make' | 'autotools' | 'cmake' | 'custom' | 'ccdb'
+    build_system: str                   # 'make' | 'autotools' | 'cmake' | 'meson' | 'custom' | 'ccdb'
     configure: str
     build: str
     clean: str
     package: str | None = None          # Debian source package
     needs: tuple[str, ...] = ()         # programs the build runs (checked up front)
     source: Path | None = None          # a local tree (not a package)
-    inject: str = "make"                # where a user puts flags: 'make' | 'cmake' | 'env' (above)
+    inject: str = "make"                # where a user puts flags: 'make' | 'configure' | 'env' (above)
     #: inject 'make': the Makefile variables that carry compile flags, and their language
     make_vars: tuple[tuple[str, str], ...] = (("CFLAGS", "c"), ("CXXFLAGS", "c++"))
     commands: tuple[dict, ...] = field(default=(), repr=False)  # a compile_commands.json's entries
@@ -61,6 +64,9 @@ class Recipe:
     #: what the build command adds when it builds for another target (Debian's sqlite3:
     #: ``CROSS_BUILDING=yes``, so that it builds its parser generator for the build machine)
     cross_build: str = ""
+    #: what the build command adds to go on past errors where ``MAKEFLAGS=k`` does not
+    #: reach it (ninja: ``-k 0``); make and CMake's Makefiles take it from ``MAKEFLAGS``
+    keep_going: str = ""
 
     def build_flags_language(self, language: str) -> str:
         """The language whose level flags a compile of ``language`` gets when the flags
@@ -100,18 +106,35 @@ RECIPES: dict[str, Recipe] = {r.name: r for r in (
            clean="make clean", package="sqlite3", needs=("tclsh",),
            # Debian's 30-cross.patch: lemon built with BUILD_CC, not the target's compiler
            cross_build="CROSS_BUILDING=yes"),
+    # configure from Thomas Dickey's autoconf 2.52: its random-integer check calls
+    # arc4random without <stdlib.h>, so under GCC 14 the check fails and mawk falls back
+    Recipe("mawk", "mawk 1.3.4, C, autoconf (a configure check that GCC 14 flips)", ("c",),
+           "autotools", configure="./configure", build="make -j{jobs}", clean="make clean",
+           package="mawk"),
     Recipe("fftw3", "FFTW 3.3.10, C, autotools (the classic study's C project)", ("c",), "autotools",
            configure="./configure --disable-fortran --disable-doc", build="make -j{jobs}",
            clean="make clean", package="fftw3"),
     Recipe("cppcheck", "Cppcheck 2.10, C++, CMake (the classic study's C++ project)", ("c++",), "cmake",
            configure=CMAKE_CONFIGURE, build="cmake --build _build -j{jobs}",
            clean="cmake --build _build --target clean", package="cppcheck", needs=("cmake",),
-           inject="cmake",
+           inject="configure",
            # tools/CMakeLists.txt: add_custom_target(run-dmake $<TARGET_FILE:dmake>), a
            # dependency of the cppcheck program: the target's dmake, run here, fails
            no_cross="every build runs tools/dmake, a program it compiles with the project's "
                     "compiler, by its file ($<TARGET_FILE:dmake>: no CMAKE_CROSSCOMPILING_EMULATOR "
                     "reaches it)"),
+    # -Werror unless DISABLE_WERROR: a new warning of the next compiler fails the build;
+    # its checks are CMake's check_* modules (HAVE_*, cache variables)
+    Recipe("json-c", "json-c 0.16, C, CMake (-Werror on by default)", ("c",), "cmake",
+           configure=CMAKE_CONFIGURE + " -DBUILD_TESTING=OFF", build="cmake --build _build -j{jobs}",
+           clean="cmake --build _build --target clean", package="json-c", needs=("cmake",),
+           inject="configure"),
+    # Debian builds it with Meson too; its checks are Meson's own (`Checking for function
+    # "memmove"`, `Has header "stdlib.h"`), the configuration they write config.h
+    Recipe("fribidi", "GNU FriBidi 1.0.8, C, Meson + ninja (a project Meson configures)", ("c",),
+           "meson", configure=MESON_CONFIGURE + " -Ddocs=false", build="ninja -C _build -j{jobs}",
+           clean="ninja -C _build clean", package="fribidi", needs=("meson", "ninja"),
+           inject="configure", keep_going="-k 0"),
 )}
 
 
@@ -132,7 +155,19 @@ def local(source: str, configure: str, build: str, clean: str, languages: tuple[
         raise BadInput("--source needs --build CMD")
     return Recipe(f"local:{path.name}", f"local tree {path}", languages, "custom",
                   configure=autoconf_flags(configure, build, path) or "true", build=build,
-                  clean=clean, source=path, inject="env")
+                  clean=clean, source=path, inject="env", keep_going=keep_going_words(build))
+
+
+def keep_going_words(build: str) -> str:
+    """What a local tree's build command adds to go on past errors: ``-k 0`` where it
+    runs ninja (``ninja …``, ``meson compile …``: ``--ninja-args=-k0``) as its last command,
+    nothing where it runs make (``MAKEFLAGS=k`` reaches make)."""
+    last = re.split(r"&&|;|\|\|", build)[-1].split()
+    if last[:1] == ["ninja"]:
+        return "-k 0"
+    if last[:2] == ["meson", "compile"]:
+        return "--ninja-args=-k0"
+    return ""
 
 
 #: a configure command that runs the tree's own autoconf script: ``./configure …``
@@ -146,7 +181,8 @@ def autoconf_flags(configure: str, build: str, path: Path) -> str:
     configured per level, so every Makefile gets them with whatever else configure puts in
     CFLAGS (``make CFLAGS=…`` would replace a configured value that holds make references
     such as ``$(VER)``). Without ``--configure``, a tree with an executable ``configure``
-    is configured so; other commands are kept as given."""
+    is configured so. ``meson setup …`` and ``cmake …`` read them from the environment
+    (``CFLAGS="{cflags}" … meson setup _build``). Other commands are kept as given."""
     if any(p in configure or p in build for p in PLACEHOLDERS):
         return configure
     if not configure.strip():
@@ -154,9 +190,16 @@ def autoconf_flags(configure: str, build: str, path: Path) -> str:
         if not (script.is_file() and os.access(script, os.X_OK)):
             return configure
         configure = "./configure"
+    if _RUNS_ENV_CONFIGURE.match(configure):
+        return f'CFLAGS="{{cflags}}" CXXFLAGS="{{cxxflags}}" {configure}'
     if not _RUNS_CONFIGURE.match(configure):
         return configure
     return f'{configure} CFLAGS="{{cflags}}" CXXFLAGS="{{cxxflags}}"'
+
+
+#: a configure command that reads the flags from its environment when it sets a build
+#: directory up: ``meson setup …``, ``cmake …`` (one command, not a list)
+_RUNS_ENV_CONFIGURE = re.compile(r"^\s*(?:meson\s+setup|cmake)\s[^;&|]*$")
 
 
 #: the placeholders of a level's flags in a local tree's commands
@@ -164,9 +207,9 @@ PLACEHOLDERS = ("{flags}", "{cflags}", "{cxxflags}")
 
 
 def configures_per_level(recipe: Recipe) -> bool:
-    """A tree per level in ``--inject build``: CMake takes its flags at configure time,
+    """A tree per level in ``--inject build``: CMake and Meson take their flags at configure time,
     and so does a local tree whose ``--configure`` names them."""
-    return recipe.inject == "cmake" or any(p in recipe.configure for p in PLACEHOLDERS)
+    return recipe.inject == "configure" or any(p in recipe.configure for p in PLACEHOLDERS)
 
 
 def compile_commands(path_text: str) -> Recipe:
@@ -196,7 +239,7 @@ def is_source(arg: str) -> bool:
 
 
 def check_needs(recipe: Recipe) -> None:
-    missing = [p for p in recipe.needs if shutil.which(p) is None]
+    missing = [p for p in recipe.needs if process.which(p) is None]
     if missing:
         raise NotInstalled(f"project {recipe.name} needs {', '.join(missing)}, which is not installed")
 

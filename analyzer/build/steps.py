@@ -57,7 +57,8 @@ def readable_for(recipe: Recipe) -> list[Path]:
     wrappers of these; the rest is harmless there (read-only, and nothing of the build
     names it)."""
     from analyzer.runtime.roots import roots_dir
-    return [cache_dir("overhead", "wrappers"), cache_dir("overhead", "launchers"), roots_dir()]
+    return [cache_dir("overhead", "wrappers"), cache_dir("overhead", "launchers"), roots_dir(),
+            *process.own_prefix()]
 
 
 def prepare(recipe: Recipe, tree: Path, tc: Toolchain, opts: BuildOptions, work: Path,
@@ -76,7 +77,7 @@ def prepare(recipe: Recipe, tree: Path, tc: Toolchain, opts: BuildOptions, work:
     command = cross.configure(commands(recipe.configure, cells[0], opts, "wrapper"), recipe.build_system, tc)
     t = process.run(command, copy, env, log, timeout=opts.timeout, box=box)
     if t.exit != 0:
-        fail(cells, f"configure failed (exit {t.exit}): {recipe.configure}", log, copy)
+        fail(cells, f"configure failed ({process.ended(t, opts.timeout)}): {recipe.configure}", log, copy)
         return None
     return copy, env
 
@@ -173,7 +174,8 @@ def cell_setup(recipe: Recipe, pristine: Path, base: tuple[Path, dict[str, str]]
             command = cross.configure(commands(recipe.configure, cell, opts, "build"), recipe.build_system, tc)
             t = process.run(command, tree, env, log, timeout=opts.timeout, box=box)
             if t.exit != 0:
-                fail([cell], f"configure with the level's flags failed (exit {t.exit})", log, tree)
+                fail([cell], f"configure with the level's flags failed ({process.ended(t, opts.timeout)})",
+                     log, tree)
                 return None
     elif recipe.inject == "make":
         for var, language in recipe.make_vars:

@@ -243,6 +243,7 @@ def download(suite: str, packages: list[str]) -> dict[str, Path]:
 #: the Debian package of each program a project's build runs (a recipe's ``needs``, and
 #: make, which every recipe's build runs), for a build that runs whole in a root
 BUILD_TOOLS = {"make": "make", "libtool": "libtool-bin", "cmake": "cmake", "tclsh": "tcl",
+               "meson": "meson", "ninja": "ninja-build",
                "gcc": "gcc", "g++": "g++"}
 #: what a program of :data:`BUILD_TOOLS` runs in turn: Debian's libtool links with the
 #: compilers of its own configuration, ``gcc`` and ``g++`` (the suite's default GCC),

@@ -47,6 +47,10 @@ def _error_line(line: str) -> str:
 _AC_CHECKING = re.compile(r"^configure:\d+: checking (?P<what>.+)$")
 _AC_RESULT = re.compile(r"^configure:\d+: result: (?P<result>.*)$")
 _ERROR = re.compile(r"(?:^|: )(?:fatal )?error: (?P<msg>.+)$")
+#: a compiler's error in a conftest whose ``#line`` names configure itself (Thomas
+#: Dickey's autoconf: ``configure:4185:16: error: …``): a line and a column, where
+#: configure's own lines (``configure:4153: checking …``) have a line only
+_AC_CONFTEST_LINE = re.compile(r"^configure:\d+:\d+: (?:fatal )?error: ")
 
 
 def autoconf_checks(text: str) -> list[Check]:
@@ -71,7 +75,7 @@ def autoconf_checks(text: str) -> list[Check]:
             continue
         if not error and not line.startswith("|"):
             e = _ERROR.search(line)
-            if e and not line.startswith("configure:"):
+            if e and (not line.startswith("configure:") or _AC_CONFTEST_LINE.match(line)):
                 error = _error_line(line)
     return out
 
@@ -136,6 +140,7 @@ def meson_checks(text: str) -> list[Check]:
         m = _MESON_CHECK.match(line)
         if m:
             result = _clip(re.sub(r"\x1b\[[0-9;]*m", "", m["result"]))
+            result = result.removesuffix("(cached)").strip() if result.endswith("(cached)") else result
             word = result.split()[0] if result else ""
             out.append(Check("meson", _clip(m["what"]), result,
                              error if word.upper() in ("NO", "FALSE") else ""))

@@ -363,6 +363,10 @@ class UpgradePair:
     warnings: Diff
     environment: Environment
     notes: list[str] = field(default_factory=list)
+    #: where a failed build's whole configure and build logs are kept (None: it built,
+    #: or they are gone)
+    old_log: str | None = field(default=None, metadata=OPTIONAL)
+    new_log: str | None = field(default=None, metadata=OPTIONAL)
 
 
 @dataclass

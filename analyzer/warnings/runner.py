@@ -46,7 +46,7 @@ from analyzer.build.workdir import WorkDir
 from analyzer.runtime.executors import LocalExecutor
 from analyzer.runtime.progress import Progress, as_progress
 from analyzer.runtime.toolchain import Toolchain, predefined_macros
-from analyzer.warnings import formats, store
+from analyzer.warnings import formats, logs, store
 from analyzer.warnings.checks import configure_results
 from analyzer.warnings.results import Build, Diagnostic, TuOutcome
 
@@ -159,47 +159,58 @@ def build(job: Job) -> Build:
     tree = job.tree if job.tree is not None else steps.source_tree(job.recipe)[0]
     cell = BuildCell(job.tc.name, job.tc.version, job.tc.identity, job.level, job.flags,
                      inject="build", other_flags=job.other_flags)
-    quiet = as_progress(lambda _m: None)
     with WorkDir(f"warnings-{job.tc.name}-") as work, \
             build_sandbox(work, steps.readable_for(job.recipe)) as box:
-        prepared = steps.prepare(job.recipe, tree, job.tc, job.opts, work, [cell], quiet, box)
-        setup = prepared and steps.cell_setup(job.recipe, tree, prepared, cell, job.opts, work,
-                                              box.box / "wrapper.log", quiet, box, job.tc)
-        if not setup:
-            failed = _result(job, "failed", cell.error or "configure failed")
-            failed.checks, failed.macros = configure_results(box.box / "tree", tree)
-            return failed
-        errors = box.box / "stderr"
-        errors.mkdir()
-        box.adopt(errors)
-        env = {**setup.env, STDERR_ENV: str(errors)}
-        if job.opts.keep_going:   # make -k, for make and CMake's Makefiles alike
-            env["MAKEFLAGS"] = " ".join(filter(None, ["k", env.get("MAKEFLAGS", "")]))
-        for var in FLAGS_ENV.values():  # after whatever the wrapper appends already
-            env[var] = " ".join(filter(None, [env.get(var, ""), *fmt.flags]))
-        log = work / "build.log"
-        # a per-level configure (CMake) ran its try-compiles through the wrapper: not the build's
-        Path(env[LOG_ENV]).unlink(missing_ok=True)
-        t = process.run(setup.build, setup.tree, env, log, timeout=job.opts.timeout, box=box)
-        records = read_log(Path(env[LOG_ENV]), box)
-        result = _result(job)
-        result.diagnostics, result.tus = collect(records, setup.tree, fmt,
-                                                 lambda r: replay_text(r, job.tc, job.opts.timeout, box),
-                                                 box)
-        result.checks, result.macros = configure_results(setup.tree, tree)
-        result.project_options = project_options(records, cell, fmt)
-        if t.exit != 0:
-            what = "timed out" if t.exit == -1 else f"exit {t.exit}"
-            result.status = "failed"
-            result.error = f"build failed ({what})" + (f": {line}" if (line := _first_error(result, log, setup.tree))
-                                                       else "")
-            return result
-        arrived = arrival.check(records, job.level, "build",
-                                lambda driver, args, src: flags_for(
-                                    cell, job.recipe.build_flags_language(tu_language(driver, args, src))))
-        if not arrived.proven:
-            result.status, result.error = "failed", arrived.why("build")
+        result = _build_in(job, cell, tree, fmt, work, box)
+        if result.status == "failed":
+            logs.keep(work, result)
         return result
+
+
+def _build_in(job: Job, cell: BuildCell, tree: Path, fmt: formats.Format, work: Path,
+              box: BuildSandbox) -> Build:
+    """:func:`build` in its work directory and sandbox."""
+    quiet = as_progress(lambda _m: None)
+    prepared = steps.prepare(job.recipe, tree, job.tc, job.opts, work, [cell], quiet, box)
+    setup = prepared and steps.cell_setup(job.recipe, tree, prepared, cell, job.opts, work,
+                                          box.box / "wrapper.log", quiet, box, job.tc)
+    if not setup:
+        failed = _result(job, "failed", cell.error or "configure failed")
+        failed.checks, failed.macros = configure_results(box.box / "tree", tree)
+        return failed
+    errors = box.box / "stderr"
+    errors.mkdir()
+    box.adopt(errors)
+    env = {**setup.env, STDERR_ENV: str(errors)}
+    command = setup.build
+    if job.opts.keep_going:   # make -k, for make and CMake's Makefiles alike; ninja's -k 0
+        env["MAKEFLAGS"] = " ".join(filter(None, ["k", env.get("MAKEFLAGS", "")]))
+        command = " ".join(filter(None, [command, job.recipe.keep_going]))
+    for var in FLAGS_ENV.values():  # after whatever the wrapper appends already
+        env[var] = " ".join(filter(None, [env.get(var, ""), *fmt.flags]))
+    log = work / "build.log"
+    # a per-level configure (CMake) ran its try-compiles through the wrapper: not the build's
+    Path(env[LOG_ENV]).unlink(missing_ok=True)
+    t = process.run(command, setup.tree, env, log, timeout=job.opts.timeout, box=box)
+    records = read_log(Path(env[LOG_ENV]), box)
+    result = _result(job)
+    result.diagnostics, result.tus = collect(records, setup.tree, fmt,
+                                             lambda r: replay_text(r, job.tc, job.opts.timeout, box),
+                                             box)
+    result.checks, result.macros = configure_results(setup.tree, tree)
+    result.project_options = project_options(records, cell, fmt)
+    if t.exit != 0:
+        what = process.ended(t, job.opts.timeout)
+        result.status = "failed"
+        result.error = f"build failed ({what})" + (f": {line}" if (line := _first_error(result, log, setup.tree))
+                                                   else "")
+        return result
+    arrived = arrival.check(records, job.level, "build",
+                            lambda driver, args, src: flags_for(
+                                cell, job.recipe.build_flags_language(tu_language(driver, args, src))))
+    if not arrived.proven:
+        result.status, result.error = "failed", arrived.why("build")
+    return result
 
 
 def _first_error(result: Build, log: Path, tree: Path) -> str | None:
@@ -208,10 +219,10 @@ def _first_error(result: Build, log: Path, tree: Path) -> str | None:
     worst = sorted((d for d in result.diagnostics if d.severity in FAILING),
                    key=lambda d: FAILING.index(d.severity), reverse=True)   # a crash first
     for d in worst[:1]:
-            where = ":".join(str(x) for x in (d.file, d.line, d.column) if x is not None)
-            words = {"ice": "internal compiler error", "fatal": "fatal error"}.get(d.severity, d.severity)
-            return (f"{where}: " if where else "") + f"{words}: {d.message}" + \
-                (f" [{d.option}]" if d.option else "")
+        where = ":".join(str(x) for x in (d.file, d.line, d.column) if x is not None)
+        words = {"ice": "internal compiler error", "fatal": "fatal error"}.get(d.severity, d.severity)
+        return (f"{where}: " if where else "") + f"{words}: {d.message}" + \
+            (f" [{d.option}]" if d.option else "")
     try:
         with open(log, errors="replace") as fh:
             line = first_error(fh)

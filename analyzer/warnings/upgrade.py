@@ -42,7 +42,7 @@ from analyzer.build.options import BuildOptions
 from analyzer.build.recipes import Recipe, language_of
 from analyzer.runtime.progress import Progress, as_progress
 from analyzer.runtime.toolchain import Toolchain
-from analyzer.warnings import queries, runner, store
+from analyzer.warnings import logs, queries, runner, store
 from analyzer.warnings.results import (Build, CheckFlip, EscapeHatch, Environment, MacroChange,
                                        NewError, OptionChange, StdDefault, Upgrade, UpgradePair)
 
@@ -121,12 +121,14 @@ def _installed(name: str) -> Toolchain | None:
 def _ensure(conn, recipe: Recipe, source, tcs: list[Toolchain], level: str, opts: BuildOptions,
             progress, executor, workers) -> None:
     """Build each of ``tcs`` at ``level`` whose stored build does not answer: none, one of
-    another version of the compiler, or a failed one that stopped at its first error."""
+    another version of the compiler or another -O level, or a failed one that stopped at
+    its first error."""
     todo = []
     for tc in tcs:
         stored = store.builds(conn, recipe.name, [tc.name], level, with_diagnostics=False)
         b = stored[0] if stored else None
-        if b is None or b.compiler_version != tc.version or (b.status != "ok" and not b.keep_going) \
+        if b is None or b.compiler_version != tc.version or b.opt != opts.opt \
+                or (b.status != "ok" and not b.keep_going) \
                 or (level in opts.custom and {k: v for k, v in b.flags.items() if k in recipe.languages}
                     != _expand(opts.custom[level], recipe.languages)):
             todo.append(tc)
@@ -238,7 +240,13 @@ def _pair(conn, old_tc: Toolchain | None, new_tc: Toolchain | None, before: Buil
         new_error=after.error, flips=flips, macros=macros, new_errors=errors, hatch=hatch,
         defaults=std_defaults(before, after), options=option_changes(conn, before, after, notes),
         warnings=queries.diff_of(before, after),
-        environment=environment(old_tc, new_tc, before, after), notes=notes)
+        environment=environment(old_tc, new_tc, before, after), notes=notes,
+        old_log=_log(before), new_log=_log(after))
+
+
+def _log(b: Build) -> str | None:
+    found = logs.kept(b)
+    return str(found) if found else None
 
 
 #: a compiler driver's path or name as configure prints it (``checking for gcc``: the
@@ -261,10 +269,9 @@ def configure_flips(before: Build, after: Build) -> tuple[list[CheckFlip], list[
     """The checks whose result differs (matched by build system and name, the compilers'
     names made one) and the generated macros that differ."""
     names = [before.compiler, after.compiler, *(_driver_words(before)), *(_driver_words(after))]
-    old = {(c.system, _neutral(c.name, names)): c for c in before.checks if c.system != "files"}
+    old = dict(_keyed(before.checks, names))
     flips = []
-    for c in after.checks:
-        key = (c.system, _neutral(c.name, names))
+    for key, c in _keyed(after.checks, names):
         was = old.get(key)
         if was is None or _neutral(was.result, names) == _neutral(c.result, names):
             continue
@@ -278,6 +285,22 @@ def configure_flips(before: Build, after: Build) -> tuple[list[CheckFlip], list[
             if x != y and (x is None or y is None or _neutral(x, names) != _neutral(y, names)):
                 macros.append(MacroChange(file, name, x, y))   # not FFTW_CC: the compiler's own name
     return flips, macros
+
+
+def _keyed(checks, names: list[str]) -> list[tuple[tuple[str, str, int], object]]:
+    """Each check keyed by build system, neutral name and which asking of that name it
+    is: a configure that asks one question twice (mawk's ``checking for ctags``, first
+    for the program's name, then whether to use it) is two checks, each matched with its
+    own."""
+    seen: dict[tuple[str, str], int] = {}
+    out = []
+    for c in checks:
+        if c.system == "files":
+            continue
+        key = (c.system, _neutral(c.name, names))
+        seen[key] = seen.get(key, 0) + 1
+        out.append(((*key, seen[key]), c))
+    return out
 
 
 def _driver_words(b: Build) -> list[str]:

@@ -39,6 +39,9 @@ def _pair(report: Upgrade, p: UpgradePair) -> list[str]:
                  + (f" ({p.new_error})" if p.new_status != "ok" and p.new_error else ""))
     if p.old_status != "ok" and p.old_error:
         lines.append(f"    {p.old} already fails: {p.old_error}")
+    for name, log in ((p.old, p.old_log), (p.new, p.new_log)):
+        if log:
+            lines.append(f"    {name}'s whole logs: {log}")
     lines.append(f"  new errors: {len(p.new_errors)}")
     for e in p.new_errors[:SHOWN_ERRORS]:
         was = "a warning before" if e.was == "warning" else "not printed before"

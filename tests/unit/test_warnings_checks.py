@@ -63,3 +63,21 @@ def test_damaged_logs_give_fewer_checks_never_an_error():
     assert autoconf_checks("\0\0 not a log") == [] and cmake_checks("x" * 100_000) == []
     assert meson_checks("Checking for function : \n") == []
     assert config_macros("#define\n#undef 1X\n#define OK 2 /* c */") == {"OK": "2 /* c */"}
+
+
+def test_autoconf_conftest_named_configure_and_cached_meson_results():
+    """Thomas Dickey's autoconf writes ``#line N "configure"`` into its conftests, so the
+    compiler names configure itself (mawk's config.log under GCC 14); configure's own
+    lines have no column. Meson's cached answers are its answers."""
+    log = ("configure:4153: checking for random-integer functions\n"
+           "configure:4192: gcc-14 -o conftest -g -O2 conftest.c -lm >&5\n"
+           "configure: In function 'main':\n"
+           "configure:4185:16: error: implicit declaration of function 'arc4random_push' "
+           "[-Wimplicit-function-declaration]\n"
+           "configure:4195: $? = 1\n"
+           "configure:4290: result: unknown\n")
+    (check,) = autoconf_checks(log)
+    assert check.result == "unknown"
+    assert check.error.startswith("configure:4185:16: error: implicit declaration of function 'arc4random_push'")
+    (cached,) = meson_checks('Has header "string.h" : YES (cached)\n')
+    assert cached.result == "YES"

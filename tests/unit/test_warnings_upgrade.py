@@ -80,3 +80,16 @@ def test_a_compilers_own_name_and_wrapper_path_are_no_flip():
     assert [(f.name, f.old, f.new, f.error) for f in flips] == [
         ("if libc defines __progname", "yes", "no", "conftest.c:25: error: x")]
     assert [(m.file, m.name, m.old, m.new) for m in macros] == [("config.h", "HAVE___PROGNAME", "1", None)]
+
+
+def test_a_question_asked_twice_is_two_checks():
+    """mawk's configure asks ``checking for ctags`` twice (the program's name, then
+    whether to use it): each asking is matched with the same asking of the other build."""
+    def asked(compiler):
+        return _build(compiler, checks=[Check("autoconf", "for ctags", "ctags"),
+                                        Check("autoconf", "for ctags", "yes")])
+    assert configure_flips(asked("gcc-13"), asked("gcc-14")) == ([], [])
+    new = _build("gcc-14", checks=[Check("autoconf", "for ctags", "ctags"),
+                                   Check("autoconf", "for ctags", "no")])
+    (flip,), _ = configure_flips(asked("gcc-13"), new)
+    assert (flip.old, flip.new) == ("yes", "no")

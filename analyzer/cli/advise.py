@@ -74,7 +74,7 @@ def _has_flag_data(conn, name: str) -> None:
 @projects.build_options
 @click.option("--quiet", is_flag=True, help="No progress on stderr.")
 @click.pass_context
-def advise(ctx, project, source, configure_cmd, build_cmd, clean_cmd, language, compilers, base, added,
+def advise(ctx, project, source, configure_cmd, build_cmd, clean_cmd, language, ccdb, compilers, base, added,
            portable, often, max_control_hits, cost_threshold, fmt, as_json, limit, explain_flag, opt, jobs,
            workers, timeout, scheduler, quiet) -> None:
     """Which warnings PROJECT should turn on: one row per flag the compilers know, with
@@ -89,7 +89,7 @@ def advise(ctx, project, source, configure_cmd, build_cmd, clean_cmd, language, 
     add = list(dict.fromkeys(added))
     advice_mod.check_added(add)
     names = projects.compiler_ids(compilers)
-    recipe = projects.recipe_of(project, source, configure_cmd, build_cmd, clean_cmd, language)
+    recipe = projects.recipe_of(project, source, configure_cmd, build_cmd, clean_cmd, language, ccdb)
     db = common.db_of(ctx)
     if not db.exists():
         wanted = list(dict.fromkeys(str(CompilerId.of(n).host) for n in names))

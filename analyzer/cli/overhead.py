@@ -42,8 +42,6 @@ def projects_cmd(as_json: bool) -> None:
 
 @overhead.command("run")
 @projects.project_options
-@click.option("--compile-commands", "ccdb", default=None, type=click.Path(),
-              help="Replay a compile_commands.json per TU (implies --mode tu).")
 @click.option("--compilers", default=DEFAULT_COMPILERS, show_default=True,
               help="Comma-separated, for the host's target: ids (gcc-12, clang-16), names on PATH (gcc, cc) "
                    "or paths of compilers.",

@@ -1,5 +1,5 @@
 """The options of a command over a project's builds, declared once: which project
-(``--project``, or a local tree with its commands) and how its builds run (``--opt``,
+(``--project``, a local tree with its commands, or a compile database) and how its builds run (``--opt``,
 ``-j``, ``--workers``, ``--timeout``, ``--scheduler``); the recipe they name, and the
 warnings builds they run (``warnings run``, and ``advise`` for the builds it lacks)."""
 from __future__ import annotations
@@ -37,6 +37,8 @@ project_options = _apply([
     click.option("--lang", "language", default="c", type=click.Choice(["c", "c++"]),
                  help="With --source: its language."),
     options.alias("language", "--language", type=click.Choice(["c", "c++"])),   # its name before --lang
+    click.option("--compile-commands", "ccdb", default=None, type=click.Path(),
+                 help="A compile_commands.json instead of a recipe: each entry's compile replayed."),
 ])
 
 #: how the builds run
@@ -78,13 +80,16 @@ def borrowed_notes(conn, toolchains: list, levels: list[str], custom: dict[str, 
 
 
 def recipe_of(project: str | None, source: str | None, configure_cmd: str, build_cmd: str, clean_cmd: str,
-              language: str):
-    """The recipe the project options name (one line for an unknown project, both
-    given, a tree that is not a directory, a program the build needs missing)."""
+              language: str, ccdb: str | None = None):
+    """The recipe the project options name (one line for an unknown project, two given,
+    a tree that is not a directory, a compile database that is refused, a program the
+    build needs missing)."""
     from analyzer.build import recipes
 
-    if project is not None and source is not None:
-        raise BadInput("give one of --project, --source")
+    if sum(x is not None for x in (project, source, ccdb)) > 1:
+        raise BadInput("give one of --project, --source, --compile-commands")
+    if ccdb is not None:
+        return recipes.compile_commands(ccdb)
     recipe = (recipes.local(source, configure_cmd, build_cmd, clean_cmd, (language,)) if source
               else recipes.get(project or DEFAULT_PROJECT))
     recipes.check_needs(recipe)

@@ -31,7 +31,7 @@ from analyzer.runtime import toolchain
                       "--from build.")
 @click.option("--quiet", is_flag=True, help="No progress on stderr.")
 @click.pass_context
-def upgrade(ctx, project, source, configure_cmd, build_cmd, clean_cmd, language, old, new,
+def upgrade(ctx, project, source, configure_cmd, build_cmd, clean_cmd, language, ccdb, old, new,
             same_root, stored, opt, jobs, workers, timeout, scheduler, as_json, fmt, quiet) -> None:
     """What breaks when a project moves from one compiler to another: configure checks
     that flip silently, every new error with the switch that restores the old behaviour
@@ -41,7 +41,7 @@ def upgrade(ctx, project, source, configure_cmd, build_cmd, clean_cmd, language,
     from analyzer.warnings import upgrade as up
 
     fmt = common.format_of(fmt, as_json)
-    recipe = projects.recipe_of(project, source, configure_cmd, build_cmd, clean_cmd, language)
+    recipe = projects.recipe_of(project, source, configure_cmd, build_cmd, clean_cmd, language, ccdb)
     old_id = toolchain.canonical(old)
     new_ids = projects.compiler_ids(new)
     if old_id in new_ids:

@@ -37,12 +37,12 @@ def warnings() -> None:
 @common.json_option("Print the builds as JSON.")
 @click.option("--quiet", is_flag=True, help="No progress on stderr.")
 @click.pass_context
-def run_cmd(ctx, project, source, configure_cmd, build_cmd, clean_cmd, language, compilers, levels,
+def run_cmd(ctx, project, source, configure_cmd, build_cmd, clean_cmd, language, ccdb, compilers, levels,
             flag_sets, opt, jobs, workers, timeout, scheduler, as_json, quiet) -> None:
     """Build a project with each compiler at each level and store every diagnostic."""
     from analyzer.build import levels as levels_mod
 
-    recipe = projects.recipe_of(project, source, configure_cmd, build_cmd, clean_cmd, language)
+    recipe = projects.recipe_of(project, source, configure_cmd, build_cmd, clean_cmd, language, ccdb)
     custom = levels_mod.parse_custom(tuple(flag_sets))
     level_list = common.split(levels)
     level_list += [n for n in custom if n not in level_list]

@@ -52,7 +52,7 @@ if TYPE_CHECKING:
     from warnscope.measure import TreeRun
 
     from analyzer.build.sandbox import BuildSandbox
-    from analyzer.overhead.experiment import Tu
+    from analyzer.build.tus import Tu
     from analyzer.runtime.toolchain import Toolchain
 
 

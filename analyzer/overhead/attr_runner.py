@@ -22,7 +22,8 @@ from analyzer.build.steps import readable_for
 from analyzer.build.workdir import WorkDir
 from analyzer.overhead import phases as phases_mod, store, study
 from analyzer.overhead import text as oh_text
-from analyzer.overhead.experiment import Tu, compile_tu, count_warnings
+from analyzer.build.tus import Tu
+from analyzer.overhead.experiment import compile_tu, count_warnings
 from analyzer.overhead.results import CellResult, Probe, TuRun
 from analyzer.runtime.progress import Progress
 from analyzer.runtime.toolchain import Toolchain

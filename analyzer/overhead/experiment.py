@@ -21,20 +21,11 @@ from warnscope import measure
 from analyzer.build import process
 from analyzer.overhead import store
 from analyzer.build.recipes import Recipe
+from analyzer.build.tus import Tu
 from analyzer.runtime.toolchain import Toolchain
 
 if TYPE_CHECKING:
     from analyzer.build.sandbox import BuildSandbox
-
-
-@dataclass(frozen=True)
-class Tu:
-    """One compile command to replay: the driver is chosen per level's compiler."""
-
-    name: str
-    cwd: str
-    language: str
-    args: tuple[str, ...]   # without the driver and without -o
 
 
 @dataclass(frozen=True)

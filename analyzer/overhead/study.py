@@ -36,17 +36,18 @@ from warnscope.accounting import Accountant, ProcessTable, Unavailable
 from warnscope.errors import AnalyzerUnavailable, BadInput, NeedsPrivilege, SchedulerUnsuitable
 from warnscope.measure import TreeRun, host
 
-from analyzer.build import arrival, levels as levels_mod, process
+from analyzer.build import arrival, levels as levels_mod, process, tus as tus_mod
 from analyzer.build.cell import flags_for
 from analyzer.build.failure import fail, log_tail
 from analyzer.build.options import BuildOptions
-from analyzer.build.recipes import Recipe, is_source, tu_language
+from analyzer.build.recipes import Recipe, tu_language
+from analyzer.build.tus import Tu
 from analyzer.build.sandbox import BuildSandbox, build_sandbox, mirror_tree
 from analyzer.build.steps import Setup, cell_setup, commands, level_env, prepare, readable_for, source_tree
 from analyzer.build.wrapper import LOG_ENV, read_log
 from analyzer.build.workdir import WorkDir
 from analyzer.overhead import analysis, store
-from analyzer.overhead.experiment import Experiment, Tu, compile_tu, count_warnings, machine_facts
+from analyzer.overhead.experiment import Experiment, compile_tu, count_warnings, machine_facts
 from analyzer.overhead.results import BuildRun, CellResult, TuRun
 from analyzer.runtime.progress import Progress, as_progress
 from analyzer.runtime.toolchain import Toolchain
@@ -468,46 +469,9 @@ def _top(table: ProcessTable, n: int = 3) -> str:
     return ", ".join(f"{c.name} {c.cpu_s:.2f}" for c in table.by_name[:n])
 
 
-def _strip_output(args: list[str]) -> tuple[list[str], str | None]:
-    out, output, skip = [], None, False
-    for i, a in enumerate(args):
-        if skip:
-            skip = False
-            continue
-        if a == "-o" and i + 1 < len(args):
-            output, skip = args[i + 1], True
-        elif a.startswith("-o") and len(a) > 2:
-            output = a[2:]
-        else:
-            out.append(a)
-    return out, output
-
-
-def _is_warning_flag(a: str) -> bool:
-    return (a == "-w" or a.startswith("-W")) and not a.startswith(("-Wl,", "-Wa,", "-Wp,"))
-
-
 def tus_from(entries: list[tuple[str, list[str]]], root: Path, strip_warnings: bool) -> list[Tu]:
-    """Compile commands (cwd, driver + args) -> TUs named by their source relative to
-    ``root`` (with '-> object' when a source is compiled more than once)."""
-    found = []
-    for cwd, (driver, *args) in entries:
-        if "-c" not in args or "-E" in args:
-            continue
-        sources = [a for a in args if is_source(a)]
-        if len(sources) != 1:
-            continue
-        rest, output = _strip_output(args)
-        if strip_warnings:
-            rest = [a for a in rest if not _is_warning_flag(a)]
-        src = os.path.relpath(os.path.join(cwd, sources[0]), root)
-        obj = os.path.relpath(os.path.join(cwd, output), root) if output else ""
-        found.append((src, obj, cwd, tu_language(driver, args, sources[0]), tuple(rest)))
-    counts: dict[str, int] = {}
-    for src, *_ in found:
-        counts[src] = counts.get(src, 0) + 1
-    return [Tu(name=src if counts[src] == 1 else f"{src} -> {obj}", cwd=cwd, language=lang, args=args)
-            for src, obj, cwd, lang, args in found]
+    """Compile commands (cwd, driver + args) -> TUs (:func:`analyzer.build.tus.from_commands`)."""
+    return tus_mod.from_commands(entries, root, strip_warnings)
 
 
 def capture(recipe: Recipe, tree: Path, tc: Toolchain, opts: Options, work: Path,

@@ -35,12 +35,12 @@ from warnscope.database import transaction, utc_now
 from warnscope.diagnostics import Parsed, RawDiagnostic, parse_text
 from warnscope.errors import BadInput, NotInstalled, ToolFailed
 
-from analyzer.build import arrival, levels as levels_mod, process, steps
+from analyzer.build import arrival, levels as levels_mod, process, steps, tus
 from analyzer.build.cell import BuildCell, flags_for
 from analyzer.build.failure import first_error
 from analyzer.build.options import BuildOptions
 from analyzer.build.recipes import Recipe, is_source, tu_language
-from analyzer.build.sandbox import BuildSandbox, build_sandbox
+from analyzer.build.sandbox import BuildSandbox, build_sandbox, mirror_tree
 from analyzer.build.wrapper import FLAGS_ENV, LOG_ENV, MARKER, STDERR_ENV, Record, driver_for, read_log
 from analyzer.build.workdir import WorkDir
 from analyzer.runtime.executors import LocalExecutor
@@ -161,7 +161,10 @@ def build(job: Job) -> Build:
                      inject="build", other_flags=job.other_flags)
     with WorkDir(f"warnings-{job.tc.name}-") as work, \
             build_sandbox(work, steps.readable_for(job.recipe)) as box:
-        result = _build_in(job, cell, tree, fmt, work, box)
+        if job.recipe.build_system == "ccdb":
+            result = _replay_in(job, cell, tree, fmt, work, mirror_tree(box, tree))
+        else:
+            result = _build_in(job, cell, tree, fmt, work, box)
         if result.status == "failed":
             logs.keep(work, result)
         return result
@@ -213,6 +216,43 @@ def _build_in(job: Job, cell: BuildCell, tree: Path, fmt: formats.Format, work: 
     return result
 
 
+def _replay_in(job: Job, cell: BuildCell, tree: Path, fmt: formats.Format, work: Path,
+               box: BuildSandbox) -> Build:
+    """:func:`build` of a compile database: each entry's compile replayed by the compiler
+    under test through the wrapper (which appends the level's flags), in the tree shown
+    read-only where the entries say, each object written into the box. The entries' own
+    options stay: they are the project's. Past a failed compile only with keep-going,
+    as a build system would stop."""
+    entries = [(e["directory"], list(e["arguments"])) for e in job.recipe.commands]
+    units = tus.from_commands(entries, tree, strip_warnings=False)
+    objects, errors = box.box / "objects", box.box / "stderr"
+    for d in (objects, errors):
+        d.mkdir()
+        box.adopt(d)
+    env = steps.level_env(process.build_env(), cell, box.box / "wrapper.log")
+    env[STDERR_ENV] = str(errors)
+    for var in FLAGS_ENV.values():
+        env[var] = " ".join(filter(None, [env.get(var, ""), *fmt.flags]))
+    log, failed = work / "build.log", None
+    for i, tu in enumerate(units):
+        argv = [str(steps.compiler_wrapper(job.tc, tu.language, box)), *tu.args, "-o", str(objects / f"{i}.o")]
+        t = process.run(argv, Path(tu.cwd), env, log, timeout=job.opts.timeout, box=box)
+        if t.exit != 0 and failed is None:
+            failed = f"build failed ({process.ended(t, job.opts.timeout)})"
+        if failed and not job.opts.keep_going:
+            break
+    records = read_log(Path(env[LOG_ENV]), box)
+    result = _result(job)
+    result.diagnostics, result.tus = collect(records, tree, fmt,
+                                             lambda r: replay_text(r, job.tc, job.opts.timeout, box), box)
+    result.project_options = project_options(records, cell, fmt)
+    if failed:
+        result.status = "failed"
+        line = _first_error(result, log, tree)
+        result.error = f"{failed}: {line}" if line else failed
+    return result
+
+
 def _first_error(result: Build, log: Path, tree: Path) -> str | None:
     """The compiler's line that stopped the build: the first error diagnostic read, else
     the first error line of the build's log (a linker's, a make's), relative to the tree."""
@@ -232,31 +272,8 @@ def _first_error(result: Build, log: Path, tree: Path) -> str | None:
 
 
 def tu_names(records: list[Record], tree: Path) -> list[str]:
-    """Each compile's TU: its source relative to the tree, with '-> object' where one
-    source is compiled more than once (zlib builds each file for the static and the
-    shared library), as the overhead study names TUs."""
-    found = []
-    for r in records:
-        args = list(r.args[1:])
-        src = " + ".join(_relative(os.path.join(r.cwd, a), tree) for a in args if is_source(a))
-        out = next((args[i + 1] for i, a in enumerate(args[:-1]) if a == "-o"), None) \
-            or next((a[2:] for a in args if a.startswith("-o") and len(a) > 2), "")
-        found.append((src, _relative(os.path.join(r.cwd, out), tree) if out else ""))
-    counts: dict[str, int] = {}
-    for src, _ in found:
-        counts[src] = counts.get(src, 0) + 1
-    return [src if counts[src] == 1 else f"{src} -> {obj}" for src, obj in found]
-
-
-def _relative(path: str, tree: Path) -> str:
-    """``path`` relative to the tree when inside it, else as it is (normalised)."""
-    real, root = os.path.normpath(path), os.path.realpath(tree)
-    if real == root or real.startswith(root + os.sep):
-        return os.path.relpath(real, root)
-    alt = os.path.normpath(str(tree))
-    if real.startswith(alt + os.sep):
-        return os.path.relpath(real, alt)
-    return real
+    """Each compile's TU as every report names it (:mod:`analyzer.build.tus`)."""
+    return tus.names([tus.name_of_command(r.cwd, list(r.args[1:]), tree) for r in records])
 
 
 #: the compiler's own headers (stddef.h, limits.h), whose directory names the version
@@ -271,7 +288,7 @@ def _file(d: RawDiagnostic, cwd: str, tree: Path) -> str | None:
         return None
     if d.file.startswith("<"):   # <command-line>, <built-in>
         return d.file
-    path = _relative(os.path.join(cwd, d.file), tree)
+    path = tus.relative(os.path.join(cwd, d.file), tree)
     own = OWN_HEADERS.match(path)
     if own:
         return f"<gcc>/{own['gcc']}/" + path[own.end():] if own["gcc"] else "<clang>/include/" + path[own.end():]

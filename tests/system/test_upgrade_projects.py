@@ -143,3 +143,32 @@ def test_a_build_that_hangs_is_stopped_and_said(tmp_path, cli_at, require):
         "--from", "clang-14", "--to", "clang-16", "--quiet")
     assert code == 0, err
     assert "configure failed (timed out after 3 s): sleep 600" in out
+
+
+def test_a_compile_database_replayed_by_each_compiler(tmp_path, cli_at, require, fails_on):
+    """``--compile-commands``: each entry's compile replayed by the old and the new
+    compiler with the entry's own options (here -Wall), past a failed compile."""
+    require("clang-14")
+    require("clang-16")
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    (tree / "config.h").write_text("#define X 1\n")
+    (tree / "names.c").write_text((ROOT / "tests/fixtures/upgrade/gcc14-autotools/names.c").read_text())
+    (tree / "more.c").write_text("int twice(int x) { return abs(x) * 2; }   /* <stdlib.h> forgotten */\n")
+    (tree / "compile_commands.json").write_text(json.dumps([
+        {"directory": str(tree), "file": "names.c", "arguments": ["cc", "-O2", "-Wall", "-c", "names.c", "-o", "names.o"]},
+        {"directory": str(tree), "file": "more.c", "arguments": ["cc", "-O2", "-c", "more.c", "-o", "more.o"]}]))
+    db = tmp_path / "ccdb.db"
+    code, out, err = cli_at(db)("upgrade", "--compile-commands", str(tree / "compile_commands.json"),
+                                "--from", "clang-14", "--to", "clang-16", "--quiet", "--json")
+    assert code == 0, err
+    pair = _pair(out)
+    assert (pair["old_status"], pair["new_status"]) == ("ok", "failed")
+    assert sorted((e["file"], e["option"]) for e in pair["new_errors"]) == [
+        ("more.c", "-Wimplicit-function-declaration"), ("names.c", "-Wimplicit-function-declaration"),
+        ("names.c", "-Wimplicit-int")]
+    assert pair["hatch"]["status"] == "ok"
+    assert not any(tree.glob("*.o"))                 # the tree is read-only to the compiles
+    line = fails_on(db, "upgrade", "--project", "zlib", "--compile-commands", str(tree / "compile_commands.json"),
+                    "--from", "clang-14", "--to", "clang-16")
+    assert "give one of --project, --source, --compile-commands" in line

@@ -1,0 +1,87 @@
+"""Translation units: the compile commands a build ran (or a compile database lists),
+each named as every report names it.
+
+A TU is named by its source relative to the tree; where one source is compiled more
+than once (zlib builds each file for its static and its shared library) the name adds
+``-> object``; a compile of several sources names them joined by `` + ``.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from analyzer.build.recipes import is_source, tu_language
+
+
+@dataclass(frozen=True)
+class Tu:
+    """One compile command to replay: the driver is chosen per level's compiler."""
+
+    name: str
+    cwd: str
+    language: str
+    args: tuple[str, ...]   # without the driver and without -o
+
+
+def strip_output(args: list[str]) -> tuple[list[str], str | None]:
+    """``args`` without their ``-o FILE`` (or ``-oFILE``), and that file (None: none)."""
+    out, output, skip = [], None, False
+    for i, a in enumerate(args):
+        if skip:
+            skip = False
+            continue
+        if a == "-o" and i + 1 < len(args):
+            output, skip = args[i + 1], True
+        elif a.startswith("-o") and len(a) > 2:
+            output = a[2:]
+        else:
+            out.append(a)
+    return out, output
+
+
+def is_warning_flag(a: str) -> bool:
+    return (a == "-w" or a.startswith("-W")) and not a.startswith(("-Wl,", "-Wa,", "-Wp,"))
+
+
+def relative(path: str, tree: Path) -> str:
+    """``path`` relative to the tree when inside it, else as it is (normalised)."""
+    real, root = os.path.normpath(path), os.path.realpath(tree)
+    if real == root or real.startswith(root + os.sep):
+        return os.path.relpath(real, root)
+    return real
+
+
+def names(found: list[tuple[str, str]]) -> list[str]:
+    """Each (source, object) pair's TU name: the source, with ``-> object`` where the
+    source is compiled more than once."""
+    counts: dict[str, int] = {}
+    for src, _ in found:
+        counts[src] = counts.get(src, 0) + 1
+    return [src if counts[src] == 1 else f"{src} -> {obj}" for src, obj in found]
+
+
+def name_of_command(cwd: str, args: list[str], tree: Path) -> tuple[str, str]:
+    """(sources, object) of one compile command (``args`` without the driver)."""
+    src = " + ".join(relative(os.path.join(cwd, a), tree) for a in args if is_source(a))
+    _rest, out = strip_output(args)
+    return src, (relative(os.path.join(cwd, out), tree) if out else "")
+
+
+def from_commands(entries: list[tuple[str, list[str]]], root: Path, strip_warnings: bool) -> list[Tu]:
+    """Compile commands (cwd, driver + args) of one source each -> TUs named by their
+    source relative to ``root``; with ``strip_warnings``, the commands' own warning
+    options dropped (a study adds each level's)."""
+    found = []
+    for cwd, (driver, *args) in entries:
+        if "-c" not in args or "-E" in args:
+            continue
+        sources = [a for a in args if is_source(a)]
+        if len(sources) != 1:
+            continue
+        rest, _output = strip_output(args)
+        if strip_warnings:
+            rest = [a for a in rest if not is_warning_flag(a)]
+        found.append((name_of_command(cwd, args, root), cwd, tu_language(driver, args, sources[0]), tuple(rest)))
+    return [Tu(name=name, cwd=cwd, language=lang, args=args)
+            for name, (_pair, cwd, lang, args) in zip(names([f[0] for f in found]), found)]

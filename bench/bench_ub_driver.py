@@ -23,7 +23,8 @@ ratio of warnscope's default -j, 2 per core, against the driver's two), with the
 average before each run.
 
 Cells: the bundled corpus (or BENCH_UB_CORPUS) x BENCH_UB_COMPILERS (gcc-12,clang-16)
-x BENCH_UB_LEVELS (O0,O2); BENCH_UB_JOBS sets warnscope's -j (default: its own);
+x BENCH_UB_LEVELS (O0,O2); BENCH_UB_CODE=1 keeps warnscope's generated code (its
+default; the driver has none to keep); BENCH_UB_JOBS sets warnscope's -j (default: its own);
 BENCH_UB_DRIVER_P the driver's parallelism (default 2). BENCH_UB_BASELINE=DIR adds a third
 configuration to the interleaving: the ``warnscope`` of another source tree (say ``git
 archive`` of an earlier commit), for before/after figures. BENCH_UB_FULL=1 measures, instead,
@@ -58,6 +59,9 @@ JOBS = os.environ.get("BENCH_UB_JOBS")
 PARALLEL = int(os.environ.get("BENCH_UB_DRIVER_P", "2"))
 BASELINE = os.environ.get("BENCH_UB_BASELINE")
 FULL = os.environ.get("BENCH_UB_FULL") == "1"
+#: 1: warnscope keeps each cell's generated code (-g and objdump), as ``ub run`` does by
+#: default; the driver still disassembles nothing
+CODE = os.environ.get("BENCH_UB_CODE") == "1"
 TIMEOUT = sandbox.Limits().timeout
 #: The tree whose ``analyzer`` ``python -m analyzer`` imports (run with it as cwd).
 THIS_TREE = Path(__file__).resolve().parents[1]
@@ -109,7 +113,8 @@ def warnscope_argv(db: Path) -> list[str]:
         return [sys.executable, "-m", "analyzer", "--db", str(db), "ub", "run"]
     argv = [sys.executable, "-m", "analyzer", "--db", str(db), "ub", "run", "--corpus", CORPUS,
             "--compilers", ",".join(COMPILERS), "--levels", ",".join(LEVELS),
-            "--no-warnings", "--no-sanitizers", "--no-code", "--runs", str(DEFAULT_RUNS),
+            "--no-warnings", "--no-sanitizers", *([] if CODE else ["--no-code"]),
+            "--runs", str(DEFAULT_RUNS),
             "--timeout", f"{TIMEOUT:g}"]
     return argv + (["-j", JOBS] if JOBS else [])
 
@@ -145,7 +150,8 @@ def main() -> None:
         driver, cells = write_driver(tmp, cases, compilers)
         print(f"cells: {len(cases)} programs x {len(compilers)} compilers x {len(LEVELS)} "
               f"levels = {cells}, {DEFAULT_RUNS} runs each, timeout {TIMEOUT:g} s; "
-              f"driver xargs -P{PARALLEL}, warnscope -j {JOBS or 'default'}")
+              f"driver xargs -P{PARALLEL}, warnscope -j {JOBS or 'default'}"
+              f"{', code kept' if CODE else ', --no-code'}")
         configs = [("driver", lambda i: run_measured(["sh", str(driver)])),
                    ("warnscope", lambda i: run_warnscope(tmp, i))]
         if BASELINE:

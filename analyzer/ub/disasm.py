@@ -128,12 +128,13 @@ def parse(symbols: str, disassembly: str | None = None) -> Code:
         disassembly = symbols
     if len(symbols) + (0 if disassembly is symbols else len(disassembly)) > MAX_TEXT:
         raise Unavailable("disassembly larger than 32 MB")
-    syms = _symbols(symbols)
+    head, listing = _parts(symbols) if disassembly is symbols else (symbols, disassembly)
+    syms = _symbols(head)
     text_funcs = sorted(((addr, size, name) for addr, size, name, sect in syms
                          if sect == ".text" and name not in RUNTIME), key=lambda s: (s[0], s[2]))
     if not any(sect == ".text" for _a, _s, _n, sect in syms) and "<" not in disassembly:
         raise Unavailable("no .text section with function symbols (stripped or empty binary)")
-    listed = _disassembly(disassembly)
+    listed = _disassembly(listing)
     functions: list[Function] = []
     for addr, size, name in text_funcs[:MAX_FUNCTIONS]:
         insns = [i for i in listed.get(addr, []) if i[0] - addr < size] if size else []
@@ -142,6 +143,20 @@ def parse(symbols: str, disassembly: str | None = None) -> Code:
         functions.append(Function(name=_clean(name), size=size, insns=kept,
                                   cut=max(len(insns) - MAX_INSNS, 0), next=_clean(nxt)))
     return Code(functions=functions)
+
+
+def _parts(text: str) -> tuple[str, str]:
+    """One objdump text cut where its disassembly starts: the ``-h -t`` part (section
+    headers and symbols; no line of it is a label, so none is an instruction of the
+    listing) and the ``-d -l`` part (instructions, labels and locations; no line of it
+    has the symbol table's tab-separated columns or a section header's shape). Each is
+    read only by its own patterns, which found nothing in the other part anyway: the
+    same result, with half the pattern tries of a cell (bench/bench_ub_phases.py). A text
+    without a disassembly is both parts, as before."""
+    cut = text.find("\nDisassembly of section ")
+    if cut < 0:
+        return text, text
+    return text[:cut + 1], text[cut + 1:]
 
 
 def _symbols(text: str) -> list[tuple[int, int, str, str]]:
@@ -215,7 +230,7 @@ def _normalise(offset: int, text: str, line: str) -> Insn:
         if m:
             target = _clean(m.group(2))
             operands = target
-    comment = _COMMENT.search(operands)
+    comment = _COMMENT.search(operands) if "# " in operands else None
     if comment:
         operands = _RIP.sub("(%rip)", operands[:comment.start()]) + f" <{_clean(comment.group(1))}>"
     return Insn(offset=offset, mnemonic=_clean(prefixes + mnemonic), operands=_clean(operands),

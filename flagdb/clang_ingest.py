@@ -136,19 +136,10 @@ def source_dir(path: Path) -> Path:
 
 def fetch_package(major: int, suite: str | None = None) -> tuple[Path, apt.Candidate]:
     """The cache directory holding the extracted .inc files of ``libclang-N-dev`` (the
-    version :meth:`AptState.best` picks, or ``suite``'s), and that version.
-
-    Extraction (:func:`warnscope.extract.populate`) happens once, under a lock, into a
-    temporary sibling renamed into place when complete, so a concurrent or
-    interrupted run never leaves a half-filled directory behind.
+    version :meth:`AptState.best` picks, or ``suite``'s), and that version; extracted
+    once, never half (:func:`warnscope.apt.unpacked`).
     """
-    package = f"libclang-{major}-dev"
-    candidate = apt.archive().best(package, suite)
-    version = candidate.version
-    target = cache_dir("clang") / f"{major}-{version.replace(':', '%3a')}"
-
-    def fill(tmp: Path) -> None:
-        deb = apt.archive().fetch(candidate)
+    def fill(candidate: apt.Candidate, deb: Path, tmp: Path) -> None:
         budget = extract.Budget(str(deb))
         found = 0
         try:
@@ -164,8 +155,8 @@ def fetch_package(major: int, suite: str | None = None) -> tuple[Path, apt.Candi
             raise PackageError(f"{deb}: holds no clang/Basic/DiagnosticGroups.inc and Version.inc "
                                  f"(found {found} of the wanted files); is it libclang-{major}-dev?")
 
-    extract.populate(target, fill, lambda d: (d / "DiagnosticGroups.inc").is_file())
-    return target, candidate
+    return apt.unpacked(f"libclang-{major}-dev", cache_dir("clang"), f"{major}-", fill,
+                        lambda d: (d / "DiagnosticGroups.inc").is_file(), suite)
 
 
 def build(compiler: str, tables: Tables, source_kind: str, source: str,

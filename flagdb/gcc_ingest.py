@@ -152,15 +152,12 @@ def _complete_patched(dest: Path) -> bool:
 
 def fetch_debian(major: str, suite: str | None = None) -> tuple[Path, apt.Candidate]:
     """Option files of Debian's gcc-N-source (the version :meth:`AptState.best` picks,
-    or ``suite``'s), extracted once into the cache, with Debian's branch update
-    (``git-updates.diff``) applied to them as Debian's build does."""
+    or ``suite``'s), extracted once into the cache (:func:`warnscope.apt.unpacked`),
+    with Debian's branch update (``git-updates.diff``) applied to them as Debian's
+    build does."""
     package = f"gcc-{major}-source"
-    candidate = apt.archive().best(package, suite)
-    version = candidate.version
-    dest = cache_dir("gcc") / f"{major}_{version.replace(':', '%3a')}"
 
-    def fill(tmp: Path) -> None:
-        deb = apt.archive().fetch(candidate)
+    def fill(candidate: apt.Candidate, deb: Path, tmp: Path) -> None:
         found, updates = False, None
         for name, member, tar in apt.data_tar(deb):
             if name == f"usr/src/gcc-{major}/{GIT_UPDATES}":
@@ -174,10 +171,9 @@ def fetch_debian(major: str, suite: str | None = None) -> tuple[Path, apt.Candid
             raise PackageError(f"{deb}: no GCC source tarball inside {package}")
         if updates:
             apply_patch(updates, tmp, f"{deb.name}:usr/src/gcc-{major}/{GIT_UPDATES}")
-        (tmp / ".complete").write_text(f"{package} {version}\n{PATCHED_MARK}\n")
+        (tmp / ".complete").write_text(f"{package} {candidate.version}\n{PATCHED_MARK}\n")
 
-    extract.populate(dest, fill, _complete_patched)
-    return dest, candidate
+    return apt.unpacked(package, cache_dir("gcc"), f"{major}_", fill, _complete_patched, suite)
 
 
 _HUNK = re.compile(rb"@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@")

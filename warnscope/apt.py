@@ -37,7 +37,7 @@ import time
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO, Iterable, Iterator
+from typing import BinaryIO, Callable, Iterable, Iterator
 
 from warnscope import extract, tool
 from warnscope.errors import BadInput, NetworkUnreachable, NotInstalled, PackageError
@@ -420,6 +420,24 @@ def archive() -> AptState:
         _ARCHIVE[key] = AptState(cache_dir("debian"), SUITES, kinds=("deb",),
                                  debs=cache_dir("debs"))
     return _ARCHIVE[key]
+
+
+def unpacked(package: str, folder: Path, prefix: str,
+             fill: Callable[[Candidate, Path, Path], None], ready: Callable[[Path], bool],
+             suite: str | None = None) -> tuple[Path, Candidate]:
+    """The cache directory ``folder/<prefix><version>`` (an epoch's ``:`` written ``%3a``)
+    holding what ``fill(candidate, deb, tmp)`` takes out of binary package ``package``
+    (the version :meth:`AptState.best` picks, or ``suite``'s), and that version.
+
+    The ``.deb`` is downloaded (:meth:`AptState.fetch`) and ``fill`` run only where
+    ``ready`` does not find the directory complete: once, under a lock, into a
+    temporary sibling renamed into place when complete (:func:`warnscope.extract.populate`),
+    so a concurrent or interrupted run never leaves a half-filled directory behind.
+    """
+    candidate = archive().best(package, suite)
+    dest = folder / f"{prefix}{candidate.version.replace(':', '%3a')}"
+    extract.populate(dest, lambda tmp: fill(candidate, archive().fetch(candidate), tmp), ready)
+    return dest, candidate
 
 
 #: compiler family -> its data package's name for a major version, and its pattern

@@ -882,13 +882,7 @@ class _Parser:
             if not self.accept("{"):
                 raise self.fail(var, "unknown TableGen construct: foreach over an empty list "
                                      "without a braced body")
-            depth_ = 1
-            while depth_:
-                tok = self.next()
-                if tok[0] == "eof":
-                    raise self.fail(var, "unexpected end of file in the foreach")
-                if tok[0] == "punct":
-                    depth_ += {"{": 1, "}": -1}.get(tok[1], 0)
+            self.skip_block(var, "the foreach")
             return
         for value in values:
             self.i = start
@@ -907,8 +901,18 @@ class _Parser:
         name = self.ident("a class name")
         if name[1] in self.r.classes:
             raise self.fail(name, f"class {name[1]} is already defined")
-        targs = []
         self.defining = name[1]   # a class may name itself in its arguments' types
+        targs = self.template_args()
+        parents = self.parents()
+        body = self.body()
+        self.r._field_names.update(item[1] for item in body)
+        self.r.classes[name[1]] = _Class(name[1], targs, parents, list(lets), body,
+                                         self.src.path, self.src.line(start[2]))
+
+    def template_args(self) -> list:
+        """A class's or multiclass's template arguments ``<type name = default, …>``, if
+        the next token opens them: [(name, default expression or None)]."""
+        targs = []
         if self.accept("<"):
             while True:
                 self.type_()
@@ -918,11 +922,18 @@ class _Parser:
                 if not self.accept(","):
                     break
             self.expect(">")
-        parents = self.parents()
-        body = self.body()
-        self.r._field_names.update(item[1] for item in body)
-        self.r.classes[name[1]] = _Class(name[1], targs, parents, list(lets), body,
-                                         self.src.path, self.src.line(start[2]))
+        return targs
+
+    def skip_block(self, tok, where: str) -> None:
+        """Step over the tokens of a braced block whose ``{`` was just read, through its
+        matching ``}``; ``tok`` and ``where`` say where an end of file inside it is."""
+        depth = 1
+        while depth:
+            inner = self.next()
+            if inner[0] == "eof":
+                raise self.fail(tok, f"unexpected end of file in {where}")
+            if inner[0] == "punct":
+                depth += {"{": 1, "}": -1}.get(inner[1], 0)
 
     def def_(self, lets: list) -> None:
         start = self.next()
@@ -1075,19 +1086,9 @@ class _Parser:
             values = []
             i += 1
             if pieces[i] == "<":
-                i += 1
-                while pieces[i] != ">":
-                    piece = pieces[i]
-                    if piece[0] == '"' and pieces[i + 1][0] != '"' and "\\" not in piece:
-                        values.append(piece[1:-1])   # the most common: one plain string
-                        i += 1
-                    else:
-                        value, i = self.simple_value(i)
-                        if value is _GIVE_UP:
-                            return None
-                        values.append(value)
-                    if pieces[i] == ",":
-                        i += 1
+                values, i = self.simple_values(i + 1, ">")
+                if values is _GIVE_UP:
+                    return None
                 i += 1
             out.append((cls, values, plan_of(cls, len(values)), k))
             i += 1   # the comma after it
@@ -1141,35 +1142,39 @@ class _Parser:
                 i += 1
             return (_GIVE_UP if _GIVE_UP in parts else "".join(parts)), i
         if first == "[":
-            items = []
-            i += 1
-            while pieces[i] != "]":
-                value, i = self.simple_value(i)
-                if value is _GIVE_UP:
-                    return _GIVE_UP, i
-                items.append(value)
-                if pieces[i] == ",":
-                    i += 1
+            items, i = self.simple_values(i + 1, "]")
             return items, i + 1
         if first == "?":
             return UNSET, i + 1
         if first.isdigit():
             return int(piece), i + 1
         if pieces[i + 1] == "<":   # DiagGroup<"x">: strings, names and numbers
-            args = []
-            j = i + 2
-            while pieces[j] != ">":
-                value, j = self.simple_value(j)
-                if value is _GIVE_UP:
-                    return _GIVE_UP, j
-                args.append(value)
-                if pieces[j] == ",":
-                    j += 1
-            if piece in _KEYWORDS or piece not in self.r.classes:
+            args, j = self.simple_values(i + 2, ">")
+            if args is _GIVE_UP or piece in _KEYWORDS or piece not in self.r.classes:
                 return _GIVE_UP, j
             self.anonymous_in = True
             return _Anonymous(self.r.classes[piece], args, self.piece_at(i)), j + 1
         return self.simple_name(piece), i + 1
+
+    def simple_values(self, i: int, close: str) -> tuple:
+        """(the values of the pieces from ``pieces[i]`` up to the ``close`` that ends
+        them, ``>`` of a class's arguments or ``]`` of a list, where that close is);
+        _GIVE_UP for the values where one may not read as :meth:`simple_value` says."""
+        pieces = self.pieces
+        values = []
+        while pieces[i] != close:
+            piece = pieces[i]
+            if piece[0] == '"' and pieces[i + 1][0] != '"' and "\\" not in piece:
+                values.append(piece[1:-1])   # the most common: one plain string
+                i += 1
+            else:
+                value, i = self.simple_value(i)
+                if value is _GIVE_UP:
+                    return _GIVE_UP, i
+                values.append(value)
+            if pieces[i] == ",":
+                i += 1
+        return values, i
 
     def piece_at(self, k: int) -> int:
         """Where piece ``k`` of the simple def being read starts in the text (only
@@ -1204,16 +1209,7 @@ class _Parser:
         name = self.ident("a multiclass name")
         if name[1] in self.r.multiclasses:
             raise self.fail(name, f"multiclass {name[1]} is already defined")
-        targs = []
-        if self.accept("<"):
-            while True:
-                self.type_()
-                arg = self.ident("a template argument name")
-                default = self.value() if self.accept("=") else None
-                targs.append((arg[1], default))
-                if not self.accept(","):
-                    break
-            self.expect(">")
+        targs = self.template_args()
         parents = []
         if self.accept(":"):
             while True:
@@ -1228,13 +1224,7 @@ class _Parser:
         else:
             self.expect("{")
             start = self.i
-            depth = 1
-            while depth:
-                tok = self.next()
-                if tok[0] == "eof":
-                    raise self.fail(name, "unexpected end of file in the multiclass")
-                if tok[0] == "punct":
-                    depth += {"{": 1, "}": -1}.get(tok[1], 0)
+            self.skip_block(name, "the multiclass")
             end = self.i - 1
         self.r.multiclasses[name[1]] = (targs, parents, self.src, start, end)
 

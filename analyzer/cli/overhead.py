@@ -65,20 +65,14 @@ def projects_cmd(as_json: bool) -> None:
                    "both: the two interleaved in one study.")
 @click.option("--no-accounting", is_flag=True,
               help="Do not record every process's CPU (the kernel's account; needs root and bpftrace).")
-@click.option("--opt", default="-O2", show_default=True, help="Optimization level.")
 @click.option("--preset", default=None, type=click.Choice(["classic"]),
               help="classic: -O3, at least 3 runs (the published study's set-up).")
-@click.option("-j", "--jobs", type=options.BUILD_JOBS, default=None,
-              help="Build parallelism (default: cores).")
 @click.option("--nice", type=options.NICE, default=0, show_default=True,
               help="Niceness of the timed processes (below 0 needs root).")
 @click.option("--sched", default=None, type=click.Choice(["batch", "idle"]), help="Linux scheduling policy.")
 @click.option("--noise", type=options.NOISE, default=0.05, show_default=True,
               help="Spread (max-min)/median above which a cell is noisy.")
-@click.option("--timeout", type=options.SECONDS, default=3600.0, show_default=True,
-              help="Seconds per build step.")
-@click.option("--scheduler", default=None,
-              help="A Dask scheduler tcp://HOST:PORT: each compiler's cells run on one worker.")
+@projects.build_step_options   # a Dask scheduler runs each compiler's cells on one worker
 @common.json_option("Print the cells as JSON.")
 @click.option("--quiet", is_flag=True, help="No progress on stderr.")
 @click.pass_context

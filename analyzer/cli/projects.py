@@ -4,7 +4,6 @@
 warnings builds they run (``warnings run``, and ``advise`` for the builds it lacks)."""
 from __future__ import annotations
 
-import os
 from typing import Callable
 
 import click
@@ -41,16 +40,21 @@ project_options = _apply([
                  help="A compile_commands.json instead of a recipe: each entry's compile replayed."),
 ])
 
-#: how the builds run
-build_options = _apply([
+#: how each build runs (``overhead run`` too, which schedules its cells itself)
+build_step_options = _apply([
     click.option("--opt", default="-O2", show_default=True, help="Optimization level."),
     click.option("-j", "--jobs", type=options.BUILD_JOBS, default=None,
                  help="Each build's parallelism (default: cores)."),
-    click.option("--workers", type=options.WORKERS, default=None,
-                 help="Builds at once (default: 2 per core, at most one per build)."),
     click.option("--timeout", type=options.SECONDS, default=3600.0, show_default=True,
                  help="Seconds per build step."),
     click.option("--scheduler", default=None, help="A Dask scheduler tcp://HOST:PORT to run the builds on."),
+])
+
+#: how the builds run: each build, and how many at once
+build_options = _apply([
+    build_step_options,
+    click.option("--workers", type=options.WORKERS, default=None,
+                 help="Builds at once (default: 2 per core, at most one per build)."),
 ])
 
 
@@ -63,20 +67,6 @@ def compiler_ids(text: str) -> list[str]:
     if not names:
         raise BadInput("no compilers given")
     return names
-
-
-def borrowed_notes(conn, toolchains: list, levels: list[str], custom: dict[str, list[str]]) -> list[str]:
-    """A line for each compiler of another target whose level flags came from its host
-    id's flag data (:func:`analyzer.build.levels.data_name`)."""
-    from analyzer.build import levels as levels_mod
-
-    notes = []
-    for tc in toolchains:
-        host = levels_mod.borrowed(conn, tc.name) if tc.target else None
-        used = [lv for lv in levels if levels_mod.needs_data(tc, lv, custom)]
-        if host and used:
-            notes.append(levels_mod.borrowed_note(tc.name, host, f"the flags of {', '.join(used)}"))
-    return notes
 
 
 def recipe_of(project: str | None, source: str | None, configure_cmd: str, build_cmd: str, clean_cmd: str,
@@ -99,27 +89,11 @@ def recipe_of(project: str | None, source: str | None, configure_cmd: str, build
 def run_builds(ctx: click.Context, recipe, compilers: list[str], levels: list[str], custom: dict[str, list[str]],
                opt: str, jobs: int | None, workers: int | None, timeout: float, scheduler: str | None,
                quiet: bool, label: str) -> tuple[list, list[str]]:
-    """Build the project with each compiler (ids: :func:`compiler_ids`) at each level
-    through the warnings runner and store each build as it finishes; what could stop it
-    (a compiler not installed, a source that cannot be fetched, a scheduler not
-    answering) is one line before anything is written. Returns the builds and a note for
-    each compiler whose level flags came from another id's flag data."""
-    from analyzer.build import levels as levels_mod, recipes, steps
-    from analyzer.build.options import BuildOptions
-    from analyzer.warnings import runner
+    """Build the project with each compiler (ids: :func:`compiler_ids`) at each level and
+    store each build as it finishes (:mod:`analyzer.warnings.plan`): what could stop it is
+    one line before anything is written. Returns the builds and the notes."""
+    from analyzer.warnings import plan
 
-    levels_mod.validate(levels, custom)
-    opts = BuildOptions(opt=opt, jobs=(os.cpu_count() or 1) if jobs is None else jobs, timeout=timeout,
-                        custom=custom)
-    opts.validate()
-    if not compilers:
-        raise BadInput("no compilers given")
-    toolchains = [toolchain.resolve(n) for n in compilers]   # not installed: one line, nothing written
-    for tc in toolchains:                                     # a recipe that cannot cross-build: likewise
-        recipes.check_target(recipe, tc.target, tc.name)
-    source_tree = steps.source_tree(recipe)                  # cannot fetch: one line, nothing written
+    planned = plan.plan(recipe, compilers, levels, custom, opt, jobs, timeout)
     with common.running(ctx, label, quiet, scheduler) as run:
-        builds = runner.run(run.conn, recipe, source_tree, toolchains, levels, opts, run.progress,
-                            run.executor, workers)
-        notes = borrowed_notes(run.conn, toolchains, levels, custom)
-    return builds, notes
+        return plan.run(run.conn, planned, run.progress, run.executor, workers)

@@ -50,6 +50,7 @@ from pathlib import Path
 
 from warnscope.database import connect
 from warnscope.measure import machine
+from warnscope.tool import run_measured
 from analyzer.runtime.toolchain import resolve
 from analyzer.sandbox import runner as sandbox
 from analyzer.sandbox import zygote
@@ -147,18 +148,9 @@ def objdump_cpu(cache: Path) -> tuple[float, int]:
     total, n = 0.0, 0
     for code in cache.glob("ub/bin/*/*.code"):
         binary = code.with_suffix("")
-        pid = os.fork()
-        if pid == 0:
-            try:
-                fd = os.open(os.devnull, os.O_WRONLY)
-                os.dup2(fd, 1)
-                os.dup2(fd, 2)
-                os.execvp("objdump", ["objdump", "-h", "-t", "-d", "-l", "-C", "-w",
-                                      "--no-show-raw-insn", str(binary)])
-            finally:
-                os._exit(127)
-        _, _, ru = os.wait4(pid, 0)
-        total += ru.ru_utime + ru.ru_stime
+        t = run_measured(["objdump", "-h", "-t", "-d", "-l", "-C", "-w", "--no-show-raw-insn",
+                          str(binary)], timeout=60)
+        total += t.user + t.sys
         n += 1
     return total, n
 

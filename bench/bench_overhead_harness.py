@@ -6,11 +6,11 @@ one log line per compiler run) and times the build's process tree with ``wait4``
 Here the same project is built twice from two copies of its tree, configured alike:
 once with ``CC=gcc-12`` and ``CFLAGS="-O2 -w"`` directly, once through the wrapper
 (``CFLAGS=-O2``, the wrapper appending ``-w``, its log on), both timed the same way
-with ``analyzer.build.process.run``; and a third time through the wrapper with the
+with ``analyzer.projects.process.run``; and a third time through the wrapper with the
 kernel's per-process accounting on (``warnscope.accounting``: bpftrace on the scheduler's
 tracepoints, as a study runs it as root), whose table must sum to the build's rusage.
 And a fourth time as a study builds now, in the build sandbox
-(:mod:`analyzer.build.sandbox`: bubblewrap, the pool uid, the tree copied into the
+(:mod:`analyzer.projects.sandbox`: bubblewrap, the pool uid, the tree copied into the
 box), with the accounting on: its ratio to ``accounted`` is what the sandbox costs.
 Runs are interleaved (direct, harness, accounted, sandboxed, direct, …) after one
 warm-up of each; every run starts from ``make clean``. The figures are the ratios of
@@ -34,9 +34,9 @@ from pathlib import Path
 
 from warnscope.accounting import Accountant, Unavailable
 from warnscope.measure import machine, stats
-from analyzer.build.sandbox import build_sandbox, copy_tree
-from analyzer.build import process, recipes, steps
-from analyzer.build.wrapper import FLAGS_ENV, LOG_ENV, wrapper_for
+from analyzer.projects.sandbox import build_sandbox, copy_tree
+from analyzer.projects import process, recipes, steps
+from analyzer.projects.wrapper import FLAGS_ENV, LOG_ENV, wrapper_for
 from analyzer.runtime.toolchain import resolve
 
 

@@ -38,7 +38,7 @@ from warnscope.compilers import CompilerId
 from warnscope.errors import BadInput
 
 from analyzer.advise import catches, rules as rules_mod, store
-from analyzer.build import levels
+from analyzer.projects import levels
 from analyzer.advise.catches import Fired, Scored
 from analyzer.advise.results import (Advice, BuildUsed, Cost, CostStatus, FileCount, Forced, OnAt, ORDER,
                                      PerCompiler, Prints, Row, UbCatch, UbSource, UbUsed, Verdict)
@@ -135,7 +135,7 @@ def load_compiler(conn: sqlite3.Connection, name: str, languages: list[str], ind
     """The compiler's flag data (not ingested: flagdb's one line naming the command that
     ingests it; ``index``: loaded already) and its states at default, -Wall and -Wall -Wextra.
     A compiler of another target without its own flag data is read with its host id's
-    (:func:`analyzer.build.levels.data_name`; the advice's notes say so)."""
+    (:func:`analyzer.projects.levels.data_name`; the advice's notes say so)."""
     if index is None:
         index = Index(flag_store.load(conn, levels.data_name(conn, name), with_messages=False))
     data = index.data

@@ -32,7 +32,7 @@ def _has_flag_data(conn, name: str) -> None:
     """One line naming the command that ingests what ``name`` needs, where the database
     has no flag data for it: its own, or for a compiler of another target its host id's
     (which the advice reads in its stead, and says so)."""
-    from analyzer.build.levels import data_name
+    from analyzer.projects.levels import data_name
     from flagdb import store as flag_store
 
     used = data_name(conn, name)

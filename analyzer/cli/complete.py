@@ -67,7 +67,7 @@ def cases(ctx: click.Context, _param: click.Parameter, incomplete: str) -> list[
 
 def projects(ctx: click.Context, _param: click.Parameter, incomplete: str) -> list[CompletionItem]:
     """The projects warnscope can build (its recipes) and those with stored builds."""
-    from analyzer.build.recipes import RECIPES
+    from analyzer.projects.recipes import RECIPES
     from analyzer.warnings import store
 
     stored = _read(ctx, lambda conn: store.projects(conn) if store.has_builds(conn) else [])

@@ -10,7 +10,7 @@ from warnscope.errors import BadInput, NoData, RunFailed
 from analyzer.runtime import toolchain
 from analyzer.cli import common, complete, options, projects
 from analyzer.cli.output import echo
-from analyzer.build import levels as levels_mod, recipes, steps
+from analyzer.projects import levels as levels_mod, recipes, steps
 from analyzer.overhead import csvreport, markdown, report as report_mod, store, study, text
 from analyzer.overhead.results import ProjectRecipe, Projects, StudyRun
 from warnscope.serial import to_json

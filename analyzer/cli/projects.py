@@ -74,7 +74,7 @@ def recipe_of(project: str | None, source: str | None, configure_cmd: str, build
     """The recipe the project options name (one line for an unknown project, two given,
     a tree that is not a directory, a compile database that is refused, a program the
     build needs missing)."""
-    from analyzer.build import recipes
+    from analyzer.projects import recipes
 
     if sum(x is not None for x in (project, source, ccdb)) > 1:
         raise BadInput("give one of --project, --source, --compile-commands")

@@ -36,8 +36,8 @@ def upgrade(ctx, project, source, configure_cmd, build_cmd, clean_cmd, language,
     """What breaks when a project moves from one compiler to another: configure checks
     that flip silently, every new error with the switch that restores the old behaviour
     proven, the defaults and options that changed, and the warnings' diff."""
-    from analyzer.build import recipes, steps
-    from analyzer.build.options import BuildOptions
+    from analyzer.projects import recipes, steps
+    from analyzer.projects.options import BuildOptions
     from analyzer.warnings import upgrade as up
 
     fmt = common.format_of(fmt, as_json)

@@ -40,7 +40,7 @@ def warnings() -> None:
 def run_cmd(ctx, project, source, configure_cmd, build_cmd, clean_cmd, language, ccdb, compilers, levels,
             flag_sets, opt, jobs, workers, timeout, scheduler, as_json, quiet) -> None:
     """Build a project with each compiler at each level and store every diagnostic."""
-    from analyzer.build import levels as levels_mod
+    from analyzer.projects import levels as levels_mod
 
     recipe = projects.recipe_of(project, source, configure_cmd, build_cmd, clean_cmd, language, ccdb)
     custom = levels_mod.parse_custom(tuple(flag_sets))

@@ -43,16 +43,16 @@ from warnscope.diagnostics import parse_text
 from warnscope.errors import AnalyzerUnavailable, ToolFailed
 from warnscope.text import one_line
 
-from analyzer.build import process
+from analyzer.projects import process
 from analyzer.runtime.toolchain import KNOWN_STDS, cppcheck_version, predefined_macros
-from analyzer.build.recipes import is_source
+from analyzer.projects.recipes import is_source
 
 if TYPE_CHECKING:
     from warnscope.accounting import Accountant, ProcessTable
     from warnscope.measure import TreeRun
 
-    from analyzer.build.sandbox import BuildSandbox
-    from analyzer.build.tus import Tu
+    from analyzer.projects.sandbox import BuildSandbox
+    from analyzer.projects.tus import Tu
     from analyzer.runtime.toolchain import Toolchain
 
 

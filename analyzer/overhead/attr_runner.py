@@ -15,14 +15,14 @@ from pathlib import Path
 from warnscope.errors import BadInput, BuildFailed
 from warnscope.measure import CACHEGRIND, host, instructions
 
-from analyzer.build.failure import first_error, log_tail
-from analyzer.build.recipes import Recipe
-from analyzer.build.sandbox import BuildSandbox, build_sandbox, mirror_tree
-from analyzer.build.steps import readable_for
-from analyzer.build.workdir import WorkDir
+from analyzer.projects.failure import first_error, log_tail
+from analyzer.projects.recipes import Recipe
+from analyzer.projects.sandbox import BuildSandbox, build_sandbox, mirror_tree
+from analyzer.projects.steps import readable_for
+from analyzer.projects.workdir import WorkDir
 from analyzer.overhead import phases as phases_mod, store, study
 from analyzer.overhead import text as oh_text
-from analyzer.build.tus import Tu
+from analyzer.projects.tus import Tu
 from analyzer.overhead.experiment import compile_tu, count_warnings
 from analyzer.overhead.results import CellResult, Probe, TuRun
 from analyzer.runtime.progress import Progress

@@ -57,12 +57,12 @@ from warnscope.database import transaction
 from warnscope.errors import BadInput, BuildFailed, NotInstalled
 from warnscope.serial import to_json
 
-from analyzer.build import levels as levels_mod
+from analyzer.projects import levels as levels_mod
 from analyzer.overhead import report, store, study
 from analyzer.overhead.attr_runner import METRICS, Attributor, Workspace
 from analyzer.overhead.attr_search import search, threshold as search_threshold
 from analyzer.overhead.experiment import Experiment, machine_facts
-from analyzer.build.recipes import Recipe
+from analyzer.projects.recipes import Recipe
 from analyzer.overhead.results import (Attribution, FlagCost, Interval, Phase, Printing, Probe, Step,
                                        TuCost)
 from analyzer.runtime.progress import Progress, as_progress

@@ -21,7 +21,7 @@ from warnscope.errors import BadInput, ToolFailed
 from warnscope.paths import cache_dir
 
 from warnscope import measure
-from analyzer.build import process
+from analyzer.projects import process
 from analyzer.overhead.results import Calibration, Condition, Figures
 
 SOURCE = Path(__file__).with_name("burn.c")

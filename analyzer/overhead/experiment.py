@@ -18,14 +18,14 @@ from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 from warnscope import measure
 
-from analyzer.build import process
+from analyzer.projects import process
 from analyzer.overhead import store
-from analyzer.build.recipes import Recipe
-from analyzer.build.tus import Tu
+from analyzer.projects.recipes import Recipe
+from analyzer.projects.tus import Tu
 from analyzer.runtime.toolchain import Toolchain
 
 if TYPE_CHECKING:
-    from analyzer.build.sandbox import BuildSandbox
+    from analyzer.projects.sandbox import BuildSandbox
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,7 @@ from warnscope.accounting import ProcessTable
 from warnscope.measure import TreeRun, stats
 from warnscope.serial import OPTIONAL, TEXT_ONLY
 
-from analyzer.build.cell import BuildCell
+from analyzer.projects.cell import BuildCell
 
 
 # ------------------------------------------------------------------ records
@@ -72,7 +72,7 @@ class TuRun:
 
 @dataclass
 class CellResult(BuildCell):
-    """A cell being measured (compiler x level: a :class:`analyzer.build.cell.BuildCell`),
+    """A cell being measured (compiler x level: a :class:`analyzer.projects.cell.BuildCell`),
     then stored whole: its runs are appended round by round, and a failure replaces them
     with what went wrong."""
 

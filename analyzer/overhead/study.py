@@ -7,11 +7,11 @@ and a colder first build costs little CPU) and N counted rounds, each round runn
 every cell's clean rebuild in turn (A B A B …, so drift hits every cell alike). How a
 level's flags reach the compiler is the cell's ``inject``: ``build`` (the default)
 passes them where a user puts them, through the build system
-(:mod:`analyzer.build.recipes` says where, per project), so every process between that
+(:mod:`analyzer.projects.recipes` says where, per project), so every process between that
 variable and the compiler carries them; ``wrapper`` appends them in the compiler
 wrapper (the compiler-only control: one tree for every level). The wrapper logs each
 compiler process in both, which proves the flags arrived
-(:mod:`analyzer.build.arrival`) and gives the compilers' CPU. With root, the kernel's
+(:mod:`analyzer.projects.arrival`) and gives the compilers' CPU. With root, the kernel's
 account of every process of each build (:mod:`warnscope.accounting`) says where every
 CPU second went, and must sum to the build's ``wait4`` rusage.
 
@@ -36,16 +36,16 @@ from warnscope.accounting import Accountant, ProcessTable, Unavailable
 from warnscope.errors import AnalyzerUnavailable, BadInput, NeedsPrivilege, SchedulerUnsuitable
 from warnscope.measure import TreeRun, host
 
-from analyzer.build import arrival, levels as levels_mod, process, tus as tus_mod
-from analyzer.build.cell import flags_for
-from analyzer.build.failure import fail, log_tail
-from analyzer.build.options import BuildOptions
-from analyzer.build.recipes import Recipe, tu_language
-from analyzer.build.tus import Tu
-from analyzer.build.sandbox import BuildSandbox, build_sandbox, mirror_tree
-from analyzer.build.steps import Setup, cell_setup, commands, level_env, prepare, readable_for, source_tree
-from analyzer.build.wrapper import LOG_ENV, read_log
-from analyzer.build.workdir import WorkDir
+from analyzer.projects import arrival, levels as levels_mod, process, tus as tus_mod
+from analyzer.projects.cell import flags_for
+from analyzer.projects.failure import fail, log_tail
+from analyzer.projects.options import BuildOptions
+from analyzer.projects.recipes import Recipe, tu_language
+from analyzer.projects.tus import Tu
+from analyzer.projects.sandbox import BuildSandbox, build_sandbox, mirror_tree
+from analyzer.projects.steps import Setup, cell_setup, commands, level_env, prepare, readable_for, source_tree
+from analyzer.projects.wrapper import LOG_ENV, read_log
+from analyzer.projects.workdir import WorkDir
 from analyzer.overhead import analysis, store
 from analyzer.overhead.experiment import Experiment, compile_tu, count_warnings, machine_facts
 from analyzer.overhead.results import BuildRun, CellResult, TuRun
@@ -59,7 +59,7 @@ MAX_WARMUPS = 100
 
 @dataclass
 class Options(BuildOptions):
-    """A study's options: the build's (:class:`analyzer.build.options.BuildOptions`) and
+    """A study's options: the build's (:class:`analyzer.projects.options.BuildOptions`) and
     its rounds, mode, scheduling and noise threshold."""
 
     runs: int = 3
@@ -218,7 +218,7 @@ def run_study(conn: sqlite3.Connection, recipe: Recipe, source: tuple[Path, str]
 def _planned(conn: sqlite3.Connection, tc: Toolchain, level: str, inject: str, languages: tuple[str, ...],
              others: tuple[str, ...], opts: Options) -> list[CellResult]:
     """The cell of a level for one injection: a warning level's flags from
-    :mod:`analyzer.build.levels`, an analyzer's from :mod:`analyzer.overhead.analysis`;
+    :mod:`analyzer.projects.levels`, an analyzer's from :mod:`analyzer.overhead.analysis`;
     an analyzer that runs over the compile commands has no flags to inject: one cell
     (with the study's first injection, so that it is compared with that ``off``)."""
     an = analysis.analyzer_of(level, tc)
@@ -470,7 +470,7 @@ def _top(table: ProcessTable, n: int = 3) -> str:
 
 
 def tus_from(entries: list[tuple[str, list[str]]], root: Path, strip_warnings: bool) -> list[Tu]:
-    """Compile commands (cwd, driver + args) -> TUs (:func:`analyzer.build.tus.from_commands`)."""
+    """Compile commands (cwd, driver + args) -> TUs (:func:`analyzer.projects.tus.from_commands`)."""
     return tus_mod.from_commands(entries, root, strip_warnings)
 
 

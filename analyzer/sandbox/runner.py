@@ -507,7 +507,7 @@ def kill_leftovers() -> int:
 def claim_uid() -> Iterator[int | None]:
     """A uid of the pool that no other run on this host is using, held by a lock file
     (None when not root: everything runs as the user). A run without namespaces, and a
-    project's build (:mod:`analyzer.build.sandbox`), hold one for as long as they last."""
+    project's build (:mod:`analyzer.projects.sandbox`), hold one for as long as they last."""
     if LOCK_DIR is None:
         yield None
         return

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 
 from warnscope.compilers import CompilerId, sort_key
 
-from analyzer.build.levels import language_word
+from analyzer.projects.levels import language_word
 from analyzer.site.slugs import base_slug, unique_slug
 from analyzer.warnings import upgrade as up
 from analyzer.warnings.results import Build, OptionDiff, Upgrade, UpgradePair

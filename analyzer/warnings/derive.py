@@ -41,7 +41,7 @@ from typing import Callable
 
 from flagdb.closure import Index, closure, lang_name
 
-from analyzer.build.levels import FIXED
+from analyzer.projects.levels import FIXED
 from analyzer.warnings.results import Build, Diagnostic, Uncertain
 
 #: the levels that can be answered from a wider build: their flags do not depend on the compiler

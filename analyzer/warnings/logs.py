@@ -18,7 +18,7 @@ from warnscope.paths import cache_dir
 
 from analyzer.warnings.results import Build
 
-#: the logs a build's work directory holds (analyzer.build.steps names them)
+#: the logs a build's work directory holds (analyzer.projects.steps names them)
 LOG_GLOB = "*.log"
 
 

@@ -13,9 +13,9 @@ from typing import Any
 
 from warnscope.errors import BadInput
 
-from analyzer.build import levels as levels_mod, recipes, steps
-from analyzer.build.options import BuildOptions
-from analyzer.build.recipes import Recipe
+from analyzer.projects import levels as levels_mod, recipes, steps
+from analyzer.projects.options import BuildOptions
+from analyzer.projects.recipes import Recipe
 from analyzer.runtime import toolchain
 from analyzer.runtime.progress import Progress
 from analyzer.runtime.toolchain import Toolchain
@@ -62,7 +62,7 @@ def run(conn: sqlite3.Connection, p: Plan, progress: Progress, executor: Any = N
 def borrowed_notes(conn: sqlite3.Connection, toolchains: list[Toolchain], levels: list[str],
                    custom: dict[str, list[str]]) -> list[str]:
     """A line for each compiler of another target whose level flags came from its host
-    id's flag data (:func:`analyzer.build.levels.data_name`)."""
+    id's flag data (:func:`analyzer.projects.levels.data_name`)."""
     notes = []
     for tc in toolchains:
         host = levels_mod.borrowed(conn, tc.name) if tc.target else None

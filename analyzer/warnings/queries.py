@@ -22,7 +22,7 @@ from warnscope.compilers import sort_key
 from warnscope.errors import BadInput, NoData, NotIngested, NotInstalled, ToolFailed
 from warnscope.extract import Tree
 
-from analyzer.build import levels as levels_mod
+from analyzer.projects import levels as levels_mod
 from analyzer.warnings import derive, store
 from analyzer.warnings.results import (Build, CompilerReport, Diagnostic, Diff, DiffEntry, Example, Fired,
                                        OptionCount, OptionDiff, Report, Show, Top, TopOption)
@@ -45,7 +45,7 @@ class FlagView:
 
     def index(self, compiler: str) -> Index | None:
         """The compiler's flag data; for one of another target without its own, its host
-        id's (:func:`analyzer.build.levels.data_name`: :meth:`borrowed` says which)."""
+        id's (:func:`analyzer.projects.levels.data_name`: :meth:`borrowed` says which)."""
         if compiler not in self._index:
             try:
                 self._index[compiler] = Index(flag_store.load(self.conn, levels_mod.data_name(self.conn, compiler),

@@ -1,12 +1,12 @@
 """``warnings run``: build a project with each compiler at each level and keep every
 diagnostic, in structured form.
 
-Built on the build base the overhead matrix stands on too (:mod:`analyzer.build`): the
-recipes and local trees (:mod:`analyzer.build.recipes`), the private work directories,
+Built on the build base the overhead matrix stands on too (:mod:`analyzer.projects`): the
+recipes and local trees (:mod:`analyzer.projects.recipes`), the private work directories,
 configuring a copy of the tree and passing a level's flags where a user puts them
-(:func:`analyzer.build.steps.prepare` and :func:`analyzer.build.steps.cell_setup`:
+(:func:`analyzer.projects.steps.prepare` and :func:`analyzer.projects.steps.cell_setup`:
 ``make CFLAGS=…``, CMake's flags, ``$CFLAGS``), the compiler wrapper and its log, the
-proof that the flags arrived (:mod:`analyzer.build.arrival`); and the worker pool or
+proof that the flags arrived (:mod:`analyzer.projects.arrival`); and the worker pool or
 Dask cluster (:mod:`analyzer.runtime.executors`).
 
 What this adds is one thing the wrapper does when asked (``STDERR_ENV``): each compiler
@@ -35,14 +35,14 @@ from warnscope.database import transaction, utc_now
 from warnscope.diagnostics import Parsed, RawDiagnostic, parse_text
 from warnscope.errors import BadInput, NotInstalled, ToolFailed
 
-from analyzer.build import arrival, levels as levels_mod, process, steps, tus
-from analyzer.build.cell import BuildCell, flags_for
-from analyzer.build.failure import first_error
-from analyzer.build.options import BuildOptions
-from analyzer.build.recipes import Recipe, is_source, tu_language
-from analyzer.build.sandbox import BuildSandbox, build_sandbox, mirror_tree
-from analyzer.build.wrapper import FLAGS_ENV, LOG_ENV, MARKER, STDERR_ENV, Record, driver_for, read_log
-from analyzer.build.workdir import WorkDir
+from analyzer.projects import arrival, levels as levels_mod, process, steps, tus
+from analyzer.projects.cell import BuildCell, flags_for
+from analyzer.projects.failure import first_error
+from analyzer.projects.options import BuildOptions
+from analyzer.projects.recipes import Recipe, is_source, tu_language
+from analyzer.projects.sandbox import BuildSandbox, build_sandbox, mirror_tree
+from analyzer.projects.wrapper import FLAGS_ENV, LOG_ENV, MARKER, STDERR_ENV, Record, driver_for, read_log
+from analyzer.projects.workdir import WorkDir
 from analyzer.runtime.executors import LocalExecutor
 from analyzer.runtime.progress import Progress, as_progress
 from analyzer.runtime.toolchain import Toolchain, predefined_macros
@@ -272,7 +272,7 @@ def _first_error(result: Build, log: Path, tree: Path) -> str | None:
 
 
 def tu_names(records: list[Record], tree: Path) -> list[str]:
-    """Each compile's TU as every report names it (:mod:`analyzer.build.tus`)."""
+    """Each compile's TU as every report names it (:mod:`analyzer.projects.tus`)."""
     return tus.names([tus.name_of_command(r.cwd, list(r.args[1:]), tree) for r in records])
 
 

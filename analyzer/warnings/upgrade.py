@@ -37,9 +37,9 @@ from flagdb.check import check_in_db
 from warnscope.compilers import CompilerId
 from warnscope.errors import BadInput, NotIngested
 
-from analyzer.build.levels import language_word
-from analyzer.build.options import BuildOptions
-from analyzer.build.recipes import Recipe, language_of
+from analyzer.projects.levels import language_word
+from analyzer.projects.options import BuildOptions
+from analyzer.projects.recipes import Recipe, language_of
 from analyzer.runtime.progress import Progress, as_progress
 from analyzer.runtime.toolchain import Toolchain
 from analyzer.warnings import logs, queries, runner, store

@@ -5,7 +5,7 @@ import shutil
 
 import pytest
 
-from analyzer.build import levels
+from analyzer.projects import levels
 from analyzer.runtime.toolchain import resolve
 from warnscope.database import connect
 from warnscope.errors import WarnscopeError

@@ -25,7 +25,7 @@ import pytest
 
 from analyzer.advise.export import write
 from analyzer.advise.targets import Target
-from analyzer.build import cross, recipes
+from analyzer.projects import cross, recipes
 from analyzer.runtime import toolchain
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "named"

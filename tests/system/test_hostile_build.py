@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from analyzer.build import sandbox as build_sandbox
+from analyzer.projects import sandbox as build_sandbox
 
 as_root = pytest.mark.skipif(os.geteuid() != 0, reason="the build sandbox's pool uid is root's to give")
 pytestmark = [
@@ -142,8 +142,8 @@ def test_a_link_planted_where_warnscope_reads_the_builds_output_is_refused(
     port, _ = listener
     outside = tmp_path / "outside"
     outside.mkdir()
-    swap = ('ln -sf /etc/shadow "$WARNSCOPE_OVERHEAD_LOG"' if planted == "wrapper log" else
-            'for f in "$WARNSCOPE_OVERHEAD_STDERR"/*; do ln -sf /etc/shadow "$f"; done')
+    swap = ('ln -sf /etc/shadow "$WARNSCOPE_BUILD_LOG"' if planted == "wrapper log" else
+            'for f in "$WARNSCOPE_BUILD_STDERR"/*; do ln -sf /etc/shadow "$f"; done')
     tree = _tree(tmp_path, outside, port)
     script = tree / "build.sh"
     script.write_text(script.read_text() + swap + "\n")
@@ -191,7 +191,7 @@ def exercise() -> dict:
     """What a build step sees of the host, run through the build sandbox by whoever calls
     it (the user half of the test: a user namespace instead of the uid pool)."""
     import tempfile
-    from analyzer.build import process
+    from analyzer.projects import process
 
     home = Path(os.environ["HOME"])
     (home / "marker").write_text("")

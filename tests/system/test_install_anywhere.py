@@ -184,8 +184,8 @@ def test_the_wheel_builds_without_a_compiler_and_runs_on_any_python(wheel):
     for wanted in ("analyzer/ub/corpus/signed-integer-overflow/loop.c",
                    "analyzer/site/web/templates/base.html", "analyzer/site/web/static/style.css",
                    "analyzer/site/manual/mkdocs.yml", "analyzer/site/manual/docs/install.md",
-                   "analyzer/sandbox/zygote.c", "analyzer/build/wrapper.c",
-                   "analyzer/build/init.c", "analyzer/gccplugin/warnscope_plugin.cc"):
+                   "analyzer/sandbox/zygote.c", "analyzer/projects/wrapper.c",
+                   "analyzer/projects/init.c", "analyzer/gccplugin/warnscope_plugin.cc"):
         assert wanted in names, wanted
 
 
@@ -194,7 +194,7 @@ def test_the_installation_finds_its_own_files(user):
     time are found in the installed copy, not in the checkout the wheel came from."""
     script = ("import json; from analyzer.ub.corpus import bundled_corpus; "
               "from analyzer.site import web_dir; from analyzer.site.manual import sources; "
-              "from analyzer.sandbox import zygote; from analyzer.build import wrapper; "
+              "from analyzer.sandbox import zygote; from analyzer.projects import wrapper; "
               "from analyzer.gccplugin import plugin; "
               "print(json.dumps([str(bundled_corpus()), str(web_dir()), str(sources()), "
               "str(zygote.SOURCE), str(wrapper.SOURCE), str(plugin.SOURCE)]))")

@@ -21,7 +21,7 @@ import pytest
 
 from analyzer.runtime import toolchain
 from analyzer.cli import main
-from analyzer.build import recipes, steps
+from analyzer.projects import recipes, steps
 from analyzer.overhead import study
 from warnscope.database import connect, open_read
 from warnscope.apt import AptState
@@ -173,7 +173,7 @@ def test_failed_build_is_a_recorded_cell(gcc_db_copy, capsys, tmp_path):
         assert "build failed" in c["error"]
         # the compiler's own error line, its path relative to the project's tree
         assert c["error"].split(": ", 2)[2].startswith("broken.c:1:"), c["error"]
-        assert "error: expected ';'" in c["error"] and "overhead/work" not in c["error"]
+        assert "error: expected ';'" in c["error"] and "builds/work" not in c["error"]
         assert "error" in c["log_tail"] and "broken.c" in c["log_tail"]
 
 
@@ -355,7 +355,7 @@ def test_sigterm_stops_a_study_like_ctrl_c(gcc_db_copy, seeded_cache, tmp_path):
            "--levels", "off,all", "--runs", "2", "--opt", "-O0", "--quiet"]
     child = subprocess.Popen(cmd, env={**os.environ, "PYTHONPATH": os.getcwd(), "WARNSCOPE_CACHE": str(cache)},
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    work = cache / "overhead" / "work"
+    work = cache / "builds" / "work"
     deadline = time.monotonic() + 600
     while not list(work.glob("gcc-12-*/off.log")) and time.monotonic() < deadline:
         assert child.poll() is None, child.communicate()

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from analyzer.cli import main
-from analyzer.build import recipes
+from analyzer.projects import recipes
 from analyzer.overhead import store
 from warnscope.database import connect
 

@@ -22,10 +22,10 @@ import shutil
 
 import pytest
 
-from analyzer.build import process
+from analyzer.projects import process
 from analyzer.cli import main
 from analyzer.runtime import roots
-from analyzer.build.sandbox import Containment, build_sandbox, containment
+from analyzer.projects.sandbox import Containment, build_sandbox, containment
 from analyzer.overhead import breakdown
 from warnscope.accounting import SLACK_S, TOLERANCE
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from analyzer.build.wrapper import Record
+from analyzer.projects.wrapper import Record
 from analyzer.warnings import formats, runner
 from warnscope import tool
 

@@ -1,7 +1,7 @@
 """Which line of a failed build's log says what failed (logs of real builds, abridged)."""
 from __future__ import annotations
 
-from analyzer.build.failure import first_error
+from analyzer.projects.failure import first_error
 
 # gcc-12 under the `all` set on cppcheck 2.10: warnings that mention errors, then the ICE
 CPPCHECK_GCC12 = """\

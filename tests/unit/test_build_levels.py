@@ -7,7 +7,7 @@ import sqlite3
 import pytest
 
 import flagdb.ingest
-from analyzer.build import levels
+from analyzer.projects import levels
 from flagdb import store
 from warnscope.database import connect, transaction
 from warnscope.errors import CorruptDatabase, DatabaseBusy, NotIngested

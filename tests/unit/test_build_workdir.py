@@ -8,11 +8,11 @@ import subprocess
 import sys
 import time
 
-from analyzer.build.workdir import LEGACY_AGE_S, WorkDir
+from analyzer.projects.workdir import LEGACY_AGE_S, WorkDir
 
 HOLD = """
 import sys, time
-from analyzer.build.workdir import WorkDir
+from analyzer.projects.workdir import WorkDir
 work = WorkDir("held-")
 (work.path / "tree").mkdir()
 print(work.path, flush=True)
@@ -34,9 +34,9 @@ def test_killed_runs_directory_is_swept_living_ones_are_kept(tmp_path, monkeypat
         killed.send_signal(signal.SIGKILL)
         killed.wait()
         assert os.path.isdir(killed_dir)          # SIGKILL: nothing could clean up
-        legacy = tmp_path / "overhead" / "work" / "gcc-12-old"
+        legacy = tmp_path / "builds" / "work" / "gcc-12-old"
         legacy.mkdir()
-        recent = tmp_path / "overhead" / "work" / "gcc-12-recent"
+        recent = tmp_path / "builds" / "work" / "gcc-12-recent"
         recent.mkdir()
         old = time.time() - LEGACY_AGE_S - 60
         os.utime(legacy, (old, old))

@@ -1,4 +1,4 @@
-"""The compile database's allow-list on hand-written entries (analyzer/build/ccdb.py):
+"""The compile database's allow-list on hand-written entries (analyzer/projects/ccdb.py):
 what a real database carries passes, joined into one word per option; the edges of
 the option shapes are refused with the entry's index. The hostile suite
 (tests/system/test_hostile_ccdb.py) runs the attacks through the CLI."""
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from analyzer.build import ccdb
+from analyzer.projects import ccdb
 from warnscope.errors import BadInput, ParseError, UnsafeInput
 
 

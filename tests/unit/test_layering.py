@@ -6,7 +6,7 @@ renderer. Read from the source (the import statements themselves, with ``ast``),
 lazy import inside a function counts as much as one at the top of a module.
 
 Below the CLI, the families (:data:`FAMILIES`) stand side by side on one base: each
-imports the shared base (``warnscope``), ``flagdb``, the build base (``analyzer.build``),
+imports the shared base (``warnscope``), ``flagdb``, the build base (``analyzer.projects``),
 the runtime (``analyzer/runtime/``: executors, progress, toolchains, roots; also spelled
 as the loose modules they were) and the sandbox (``analyzer/sandbox/``, or
 ``analyzer.sandbox`` and ``analyzer.sandbox_ns`` as modules), and the GCC plugin's driver
@@ -108,13 +108,14 @@ def test_the_scan_sees_every_form_of_import(tmp_path):
 
 
 #: the families of ``analyzer``: each imports the shared base, the runtime modules,
-#: ``analyzer.build`` and ``flagdb``, never another family
+#: ``analyzer.projects`` and ``flagdb``, never another family
 FAMILIES = ("analyzer.warnings", "analyzer.ub", "analyzer.overhead", "analyzer.advise",
             "analyzer.verify", "analyzer.site")
 #: what a family may import of the project besides itself (a module and what is under it)
-BASE = ("warnscope", "flagdb", "analyzer.build", "analyzer.gccplugin",
-        "analyzer.runtime", "analyzer.executors", "analyzer.progress", "analyzer.toolchain",
-        "analyzer.roots", "analyzer.sandbox", "analyzer.sandbox_ns")
+BASE = ("warnscope", "flagdb", "analyzer.projects", "analyzer.gccplugin", "analyzer.runtime",
+        "analyzer.sandbox")
+#: the base packages of ``analyzer``: what the families stand on, importing none of them
+BASE_PACKAGES = ("analyzer.projects", "analyzer.runtime", "analyzer.sandbox", "analyzer.gccplugin")
 #: the project's own top-level packages (anything else is the standard library or a dependency)
 FIRST_PARTY = ("analyzer", "flagdb", "warnscope", "bench", "tests")
 #: the exception: the modules of other families the site may import besides their store
@@ -165,15 +166,41 @@ def test_a_family_imports_of_another_family_only_its_store_api():
     assert foreign_imports() == []
 
 
-def test_the_build_base_imports_no_family():
-    """``analyzer/build`` is what the overhead and warnings families stand on: importing
-    either would tie one family's builds to the other's internals again."""
-    files = sorted((ROOT / "analyzer" / "build").rglob("*.py"))
-    assert ROOT / "analyzer" / "build" / "steps.py" in files
-    wrong = [f"{p.relative_to(ROOT)}:{line}: imports {name}"
-             for p in files for line, name in imported_names(p)
-             if any(under(name, f) for f in FAMILIES) or is_cli(name)]
-    assert wrong == []
+def test_the_base_names_what_exists():
+    """Every module :data:`BASE` and :data:`BASE_PACKAGES` name is there."""
+    for name in (*BASE, *BASE_PACKAGES):
+        path = ROOT / Path(*name.split("."))
+        assert path.is_dir() or path.with_suffix(".py").is_file(), name
+
+
+def base_imports_of_families(root: Path = ROOT) -> list[str]:
+    """``path:line: imports name`` for every import of a family or the CLI by a module of
+    the base packages (:data:`BASE_PACKAGES`)."""
+    wrong = []
+    for package in BASE_PACKAGES:
+        for p in sorted((root / Path(*package.split("."))).rglob("*.py")):
+            wrong += [f"{p.relative_to(root)}:{line}: imports {name}"
+                      for line, name in imported_names(p, root)
+                      if any(under(name, f) for f in FAMILIES) or is_cli(name)]
+    return wrong
+
+
+def test_the_base_packages_import_no_family():
+    """``analyzer/projects`` (building a project), ``runtime``, ``sandbox`` and
+    ``gccplugin`` are what the families stand on: importing one would tie the base to a
+    family's internals."""
+    assert ROOT / "analyzer" / "projects" / "steps.py" in (ROOT / "analyzer" / "projects").rglob("*.py")
+    assert base_imports_of_families() == []
+
+
+def test_a_planted_base_import_of_a_family_is_found(tmp_path):
+    for package in BASE_PACKAGES:
+        (tmp_path / Path(*package.split("."))).mkdir(parents=True)
+    (tmp_path / "analyzer/sandbox/runner.py").write_text("from analyzer.ub import store\n")
+    (tmp_path / "analyzer/runtime/roots.py").write_text("def f():\n    import analyzer.cli.common\n")
+    (tmp_path / "analyzer/projects/steps.py").write_text("from analyzer.runtime import toolchain\n")
+    found = base_imports_of_families(tmp_path)
+    assert [f.split(":")[0] for f in found] == ["analyzer/runtime/roots.py", "analyzer/sandbox/runner.py"], found
 
 
 def test_a_planted_cross_family_import_is_found(tmp_path):
@@ -191,9 +218,9 @@ def test_a_planted_cross_family_import_is_found(tmp_path):
                                             "from analyzer.ub.scores import WarningScores\n"
                                             "from analyzer.ub import scores\n")}
     clean = ("import os\nimport click\nfrom warnscope import tool\nfrom flagdb import store\n"
-             "from analyzer.build import steps\nfrom analyzer.build.recipes import Recipe\n"
-             "from analyzer.runtime.toolchain import Toolchain\nfrom analyzer import executors, toolchain\n"
-             "from analyzer.sandbox import runner\nimport analyzer.sandbox_ns\n"
+             "from analyzer.projects import steps\nfrom analyzer.projects.recipes import Recipe\n"
+             "from analyzer.runtime.toolchain import Toolchain\nfrom analyzer.runtime import executors\n"
+             "from analyzer.sandbox import runner\nimport analyzer.sandbox.zygote\n"
              "from analyzer.overhead import store\nfrom .results import CellResult\n")
     for rel, text in planted.items():
         (tmp_path / rel).write_text(text)

@@ -6,7 +6,7 @@ import subprocess
 
 import pytest
 
-from analyzer.build import levels
+from analyzer.projects import levels
 from flagdb import names
 from warnscope.errors import BadInput, CorruptDatabase
 
@@ -78,7 +78,7 @@ def test_flag_sets_may_hold_other_options():
 
 
 def _cell(flags: list[str]):
-    from analyzer.build.cell import BuildCell
+    from analyzer.projects.cell import BuildCell
 
     return BuildCell("gcc-12", "12.2.0", "x", "all", {"c": flags, "c++": flags}, inject="build")
 
@@ -90,8 +90,8 @@ def test_placeholders_hold_the_words_in_the_templates_quotes(template, lines):
     """A build fills ``{cflags}`` with the words joined, so a user's quotes around it keep
     them together (one line printed) and nothing ends the quotes early (shlex.join's
     quotes would); bare, they are the words themselves."""
-    from analyzer.build import steps
-    from analyzer.build.options import BuildOptions
+    from analyzer.projects import steps
+    from analyzer.projects.options import BuildOptions
 
     level = ["-Wall", "-Wformat=2", "-Wc++11-compat", "-Wnormalized=nfc"]
     cmd = steps.commands(template, _cell(level), BuildOptions(), "build")
@@ -101,8 +101,8 @@ def test_placeholders_hold_the_words_in_the_templates_quotes(template, lines):
 
 
 def test_placeholders_refuse_a_hostile_word():
-    from analyzer.build import steps
-    from analyzer.build.options import BuildOptions
+    from analyzer.projects import steps
+    from analyzer.projects.options import BuildOptions
 
     with pytest.raises(BadInput, match="refusing the flag"):
         steps.commands("make CFLAGS='{cflags}'", _cell(["-Wzz';touch${IFS}F;'"]), BuildOptions(), "build")

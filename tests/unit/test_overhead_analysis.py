@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from analyzer.build import levels
+from analyzer.projects import levels
 from analyzer.overhead import analysis, report, text
 from analyzer.overhead.analysis import Analyzer
 from analyzer.overhead.experiment import Tu

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from analyzer.build import arrival
-from analyzer.build.wrapper import Record
+from analyzer.projects import arrival
+from analyzer.projects.wrapper import Record
 from analyzer.warnings import runner
 from warnscope.diagnostics import RawDiagnostic
 

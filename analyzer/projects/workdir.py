@@ -2,7 +2,7 @@
 killed run left behind.
 
 Each compiler job of a study, each attribution and each build of ``warnings run``
-builds in a directory of its own under ``<cache>/overhead/work``: a copied, configured,
+builds in a directory of its own under ``<cache>/builds/work``: a copied, configured,
 built source tree, often hundreds of MB. A run that ends normally, fails or is interrupted removes its
 directory; one that is killed outright (SIGKILL, the OOM killer, a lost machine)
 cannot. So a directory is held for its whole life by an exclusive ``flock`` on its
@@ -32,7 +32,7 @@ class WorkDir:
     """A fresh directory held by this process until :meth:`close` (or the ``with`` exit)."""
 
     def __init__(self, prefix: str) -> None:
-        root = cache_dir("overhead", "work")
+        root = cache_dir("builds", "work")
         sweep(root)
         self.path = Path(tempfile.mkdtemp(dir=root, prefix=prefix))
         # locked before it gets its name, so that a sweep never finds it unlocked

@@ -9,7 +9,7 @@ program it built for the target as if it were native:
 * ``$CHOST`` is the target triple in every step of the build (zlib's own configure reads it
   and then uses ``aarch64-linux-gnu-ar``, ``-ranlib``, ``-nm``; a local tree's commands may
   read it too). It is scrubbed from the environment of every other build
-  (:data:`analyzer.build.process.SCRUBBED`): a host build never sees a stray one;
+  (:data:`analyzer.projects.process.SCRUBBED`): a host build never sees a stray one;
 * autotools: ``--build=<this machine> --host=<target>``, both given, so that configure is
   certain it cross-compiles (with ``--host`` alone it would try to run a test program to
   find out, and a host with qemu registered in binfmt_misc would run it);

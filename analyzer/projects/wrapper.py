@@ -16,15 +16,15 @@ from warnscope import tool
 from warnscope.paths import atomic_write, cache_dir
 
 if TYPE_CHECKING:
-    from analyzer.build.sandbox import BuildSandbox
+    from analyzer.projects.sandbox import BuildSandbox
     from analyzer.runtime.toolchain import Toolchain
 
 SOURCE = Path(__file__).with_name("wrapper.c")
-LOG_ENV = "WARNSCOPE_OVERHEAD_LOG"
+LOG_ENV = "WARNSCOPE_BUILD_LOG"
 #: a directory: each compiler process's stderr goes to a file of its own there, named
 #: in its log record (what `warnings run` reads each TU's diagnostics from)
-STDERR_ENV = "WARNSCOPE_OVERHEAD_STDERR"
-FLAGS_ENV = {"c": "WARNSCOPE_OVERHEAD_CFLAGS", "c++": "WARNSCOPE_OVERHEAD_CXXFLAGS"}
+STDERR_ENV = "WARNSCOPE_BUILD_STDERR"
+FLAGS_ENV = {"c": "WARNSCOPE_BUILD_CFLAGS", "c++": "WARNSCOPE_BUILD_CXXFLAGS"}
 #: put in front of a level's flags passed through the build system; the wrapper removes
 #: it before the compiler runs and logs it, which proves where the flags arrived
 MARKER = "--warnscope-level="
@@ -40,14 +40,14 @@ def driver_for(tc: "Toolchain", language: str) -> str:
     builds' work directories at their own paths, in the build's current directory, so
     that the host's make and shell drive the root's compiler (``warnings run``). An
     overhead study does not use it: its build runs whole inside the root, the root's
-    driver at its own path (:func:`analyzer.build.steps.prepare`), since a bubblewrap
+    driver at its own path (:func:`analyzer.projects.steps.prepare`), since a bubblewrap
     per compiler process would count as the compiler's time. Trusted runs only (a
     project's build, as a user would run it); corpus programs use the sandbox."""
     driver = tc.driver(language)
     if tc.root is None:
         return driver
     from analyzer.runtime.roots import bwrap_argv, host_link_flags
-    prefix = bwrap_argv(Path(tc.root), [], binds=(str(cache_dir("overhead", "work")),))[:-1]
+    prefix = bwrap_argv(Path(tc.root), [], binds=(str(cache_dir("builds", "work")),))[:-1]
     # a link (no -c, -S, -E, -fsyntax-only) gets the root's loader and libraries, so that a
     # tool the build makes and runs starts on the host; compiles see exactly their arguments
     script = (f"#!/bin/sh\n# {tc.name} of the {tc.suite} root, for warnscope's builds\n"
@@ -55,7 +55,7 @@ def driver_for(tc: "Toolchain", language: str) -> str:
               f'[ $link = yes ] && set -- "$@" {shlex.join(host_link_flags(Path(tc.root)))}\n'
               f'exec {shlex.join(prefix)} --chdir "$PWD" -- {shlex.quote(driver)} "$@"\n')
     key = hashlib.sha256(script.encode()).hexdigest()[:16]
-    dest = cache_dir("overhead", "launchers", key) / os.path.basename(driver)
+    dest = cache_dir("builds", "launchers", key) / os.path.basename(driver)
     if not dest.exists():
         atomic_write(dest, script.encode(), mode=0o755)
     return str(dest)
@@ -65,7 +65,7 @@ def wrapper_for(driver: str, language: str, static: bool = False) -> Path:
     """The wrapper executable for ``driver`` (a path), named like the driver so that
     build systems that look at the compiler's name (zlib's configure) see gcc as gcc.
     ``static``: a static executable, for a build that runs inside a Debian root
-    (:func:`analyzer.build.sandbox.build_sandbox` with ``root``), where ``driver`` is the
+    (:func:`analyzer.projects.sandbox.build_sandbox` with ``root``), where ``driver`` is the
     root's own path of its driver and the wrapper must run on the root's C library,
     whichever it is (bullseye's is older than the host's, sid's newer). Built by the
     host's ``cc`` either way: the wrapper is warnscope's, not the build's; static, it
@@ -75,7 +75,7 @@ def wrapper_for(driver: str, language: str, static: bool = False) -> Path:
     source = SOURCE.read_bytes()
     key = hashlib.sha256(source + f"\0{driver}\0{flags_env}".encode()
                          + (b"\0static" if static else b"")).hexdigest()[:16]
-    dest = cache_dir("overhead", "wrappers", key) / os.path.basename(driver)
+    dest = cache_dir("builds", "wrappers", key) / os.path.basename(driver)
     if dest.exists():
         return dest
     return tool.build_helper(SOURCE, dest, [f'-DREAL="{driver}"', f'-DFLAGS_ENV="{flags_env}"',

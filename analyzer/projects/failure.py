@@ -5,7 +5,7 @@ import re
 from pathlib import Path
 from typing import Iterable, Sequence
 
-from analyzer.build.cell import BuildCell
+from analyzer.projects.cell import BuildCell
 
 #: lines of a failed step's output kept with its cell (what the user reads first)
 LOG_TAIL_LINES = 30

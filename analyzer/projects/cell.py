@@ -2,7 +2,7 @@
 
 A study measures such a build again and again (:class:`analyzer.overhead.results.CellResult`
 adds its runs); ``warnings run`` builds it once and reads its diagnostics. Both configure
-and set it up through :mod:`analyzer.build.steps`, which marks it failed when a step fails.
+and set it up through :mod:`analyzer.projects.steps`, which marks it failed when a step fails.
 """
 from __future__ import annotations
 

@@ -18,8 +18,8 @@ import re
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
-from analyzer.build.recipes import is_source
-from analyzer.build.wrapper import MARKER, Record
+from analyzer.projects.recipes import is_source
+from analyzer.projects.wrapper import MARKER, Record
 
 #: a level's name as it may stand in the marker (what the shell and make pass intact)
 _NAME = re.compile(r"[^A-Za-z0-9_.+-]")

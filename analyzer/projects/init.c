@@ -1,4 +1,4 @@
-/* pid 1 of a build step's PID namespace (analyzer/build/sandbox.py).
+/* pid 1 of a build step's PID namespace (analyzer/projects/sandbox.py).
  *
  *   warnscope-build-init ARGV...
  *

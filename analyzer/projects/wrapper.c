@@ -2,14 +2,14 @@
  *
  * Built once per real driver, with the driver's path baked in (-DREAL="/usr/bin/gcc-12")
  * and the name of the environment variable holding the warning flags of the level
- * (-DFLAGS_ENV="WARNSCOPE_OVERHEAD_CFLAGS"). A build system is configured with this
+ * (-DFLAGS_ENV="WARNSCOPE_BUILD_CFLAGS"). A build system is configured with this
  * program as CC/CXX; then:
  *
  *  - the level's warning flags (space separated, from FLAGS_ENV) are appended to every
  *    invocation, so one configured tree serves every level and the builds differ in
  *    the warning flags only (configure tests that treat any compiler output as failure
  *    would otherwise configure each level differently);
- *  - when WARNSCOPE_OVERHEAD_LOG names a file, the driver runs as a child and its wait4
+ *  - when WARNSCOPE_BUILD_LOG names a file, the driver runs as a child and its wait4
  *    rusage (user, sys, max RSS of the driver and everything it waited for: cc1, as,
  *    collect2, ld), exit status, working directory and arguments are appended to the
  *    log as one line in one write(2). The sum over the log is the compiler's CPU.
@@ -22,7 +22,7 @@
  *    that every compile got the level's flags exactly once. A compile that bypasses the
  *    wrapper fails loudly instead (no compiler knows the option).
  *
- *  - when WARNSCOPE_OVERHEAD_STDERR names a directory as well, the driver's stderr goes
+ *  - when WARNSCOPE_BUILD_STDERR names a directory as well, the driver's stderr goes
  *    to a fresh file there (mkstemps), whose path ends the log line; once the driver is
  *    reaped the file is copied to the wrapper's own stderr, so the build's log still
  *    holds everything. That is how `warnscope warnings run` gets each compile's
@@ -50,7 +50,7 @@
 #error "build with -DREAL=\"/path/of/the/driver\""
 #endif
 #ifndef FLAGS_ENV
-#define FLAGS_ENV "WARNSCOPE_OVERHEAD_CFLAGS"
+#define FLAGS_ENV "WARNSCOPE_BUILD_CFLAGS"
 #endif
 #define MARKER "--warnscope-level="
 
@@ -89,13 +89,13 @@ static void append(char **buf, size_t *len, size_t *cap, const char *s, int clea
 
 int main(int argc, char **argv) {
     char **args = build_argv(argc, argv);
-    const char *log = getenv("WARNSCOPE_OVERHEAD_LOG");
+    const char *log = getenv("WARNSCOPE_BUILD_LOG");
     if (!log || !*log) {
         execv(REAL, args);
         perror("warnscope-wrapper: exec " REAL);
         return 127;
     }
-    const char *errdir = getenv("WARNSCOPE_OVERHEAD_STDERR");
+    const char *errdir = getenv("WARNSCOPE_BUILD_STDERR");
     char errpath[4096] = "";
     int errfd = -1;
     if (errdir && *errdir) {

@@ -20,7 +20,7 @@ from warnscope.measure import SCHED, TreeRun
 from warnscope.tool import run_measured
 
 if TYPE_CHECKING:
-    from analyzer.build.sandbox import BuildSandbox
+    from analyzer.projects.sandbox import BuildSandbox
 
 #: variables that would change what a build compiles or bypass the measured compiler
 #: (``CHOST`` makes zlib's configure cross-compile: a cross build sets it itself)
@@ -56,7 +56,7 @@ def build_env(extra: dict[str, str] | None = None) -> dict[str, str]:
     """The environment of every build step: ccache and distcc kept out (their PATH
     directories dropped, CCACHE_DISABLE=1), C locale (stable diagnostics to count)."""
     env = {k: v for k, v in os.environ.items()
-           if k not in SCRUBBED and not k.startswith(("WARNSCOPE_OVERHEAD_", "DISTCC_"))}
+           if k not in SCRUBBED and not k.startswith(("WARNSCOPE_BUILD_", "DISTCC_"))}
     path = [p for p in env.get("PATH", "/usr/bin:/bin").split(":")
             if p and "ccache" not in p and "distcc" not in p]
     env.update(PATH=":".join([*path, *own_tools()]), CCACHE_DISABLE="1", LC_ALL="C", LANG="C")
@@ -83,7 +83,7 @@ def run(command: str | list[str], cwd: Path, env: dict[str, str], output: Path,
         box: "BuildSandbox | None" = None) -> Timed:
     """Run a build step (a shell string or argv) in ``cwd``, its output appended to
     ``output``, and measure its process tree (:func:`warnscope.tool.run_measured`); with
-    ``box``, the step runs in that build sandbox (:mod:`analyzer.build.sandbox`)."""
+    ``box``, the step runs in that build sandbox (:mod:`analyzer.projects.sandbox`)."""
     return run_accounted(command, cwd, env, output, None, nice=nice, sched=sched, timeout=timeout,
                          box=box)[0]
 
@@ -112,9 +112,9 @@ def run_accounted(command: str | list[str], cwd: Path, env: dict[str, str], outp
 def sandbox_named(table: ProcessTable) -> ProcessTable:
     """``table`` with the build sandbox's own processes named as such (``bwrap
     (sandbox)``, ``init (sandbox)``, ``setpriv (sandbox)``:
-    :data:`analyzer.build.sandbox.SANDBOX_NAMES`), so that no reader takes them for a
+    :data:`analyzer.projects.sandbox.SANDBOX_NAMES`), so that no reader takes them for a
     program of the build's, nor the compiler's; the sum, and so the residual, unchanged."""
-    from analyzer.build.sandbox import SANDBOX_NAMES
+    from analyzer.projects.sandbox import SANDBOX_NAMES
     merged: dict[str, tuple[float, int]] = {}
     for row in table.by_name:
         name = SANDBOX_NAMES.get(row.name, row.name)

@@ -2,11 +2,11 @@
 it, and each cell's set-up (its tree, environment and command).
 
 How a level's flags reach the compiler is the cell's ``inject``: ``build`` passes them
-where a user puts them, through the build system (:mod:`analyzer.build.recipes` says
+where a user puts them, through the build system (:mod:`analyzer.projects.recipes` says
 where, per project), so every process between that variable and the compiler carries
-them; ``wrapper`` appends them in the compiler wrapper (:mod:`analyzer.build.wrapper`:
+them; ``wrapper`` appends them in the compiler wrapper (:mod:`analyzer.projects.wrapper`:
 one configured tree for every level). The wrapper logs each compiler process in both,
-which proves the flags arrived (:mod:`analyzer.build.arrival`).
+which proves the flags arrived (:mod:`analyzer.projects.arrival`).
 """
 from __future__ import annotations
 
@@ -22,13 +22,13 @@ from warnscope.apt import AptState
 from warnscope.errors import ParseError, UnsafeInput
 from warnscope.paths import cache_dir
 
-from analyzer.build import arrival, cross, process
-from analyzer.build.cell import BuildCell, flags_for
-from analyzer.build.failure import fail
-from analyzer.build.options import BuildOptions
-from analyzer.build.recipes import Recipe, configures_per_level
-from analyzer.build.sandbox import BuildSandbox, check_tree, copy_tree
-from analyzer.build.wrapper import FLAGS_ENV, LOG_ENV, driver_for, wrapper_for
+from analyzer.projects import arrival, cross, process
+from analyzer.projects.cell import BuildCell, flags_for
+from analyzer.projects.failure import fail
+from analyzer.projects.options import BuildOptions
+from analyzer.projects.recipes import Recipe, configures_per_level
+from analyzer.projects.sandbox import BuildSandbox, check_tree, copy_tree
+from analyzer.projects.wrapper import FLAGS_ENV, LOG_ENV, driver_for, wrapper_for
 from analyzer.runtime.progress import Progress
 from analyzer.runtime.toolchain import Toolchain
 
@@ -51,13 +51,13 @@ def source_tree(recipe: Recipe) -> tuple[Path, str]:
 
 def readable_for(recipe: Recipe) -> list[Path]:
     """What a build of ``recipe`` reads besides the system and its box
-    (:func:`analyzer.build.sandbox.build_sandbox`): the compiler wrappers, a root's
+    (:func:`analyzer.projects.sandbox.build_sandbox`): the compiler wrappers, a root's
     launchers and the roots (a compile database's tree is mirrored:
-    :func:`analyzer.build.sandbox.mirror_tree`). A build inside a root needs only the
+    :func:`analyzer.projects.sandbox.mirror_tree`). A build inside a root needs only the
     wrappers of these; the rest is harmless there (read-only, and nothing of the build
     names it)."""
     from analyzer.runtime.roots import roots_dir
-    return [cache_dir("overhead", "wrappers"), cache_dir("overhead", "launchers"), roots_dir(),
+    return [cache_dir("builds", "wrappers"), cache_dir("builds", "launchers"), roots_dir(),
             *process.own_prefix()]
 
 
@@ -66,7 +66,7 @@ def prepare(recipe: Recipe, tree: Path, tc: Toolchain, opts: BuildOptions, work:
             ) -> tuple[Path, dict[str, str]] | None:
     """A configured private copy of the tree in the build's box and the base environment;
     None if configure failed (the cells are then marked failed). ``work`` holds the logs.
-    A compiler for another target configures a cross build (:mod:`analyzer.build.cross`)."""
+    A compiler for another target configures a cross build (:mod:`analyzer.projects.cross`)."""
     copy = box.box / "tree"
     copy_tree(tree, copy, box)
     env = process.build_env({"CC": str(compiler_wrapper(tc, "c", box)),
@@ -87,7 +87,7 @@ def compiler_wrapper(tc: Toolchain, language: str, box: BuildSandbox) -> Path:
     in a sandbox that shows ``tc``'s Debian root (the whole build runs in the root: an
     overhead study), the static wrapper of the root's own driver path; in a host
     sandbox, the wrapper of a launcher that enters the root per compile
-    (:func:`analyzer.build.wrapper.driver_for`)."""
+    (:func:`analyzer.projects.wrapper.driver_for`)."""
     if tc.root is not None and box.root is not None:
         if os.path.realpath(box.root) != os.path.realpath(tc.root):
             raise ValueError(f"{tc.name} is of {tc.root}, the sandbox shows {box.root}")
@@ -157,7 +157,7 @@ def cell_setup(recipe: Recipe, pristine: Path, base: tuple[Path, dict[str, str]]
     """How ``cell`` builds (None: its own configure failed, and the cell with it); a
     per-level tree is copied into the box, its configure log kept in ``work``; ``tc``, the
     compiler :func:`prepare` configured for, is what a per-level configure is told of its
-    target (:mod:`analyzer.build.cross`)."""
+    target (:mod:`analyzer.projects.cross`)."""
     tree, env = base
     if cell.inject == "wrapper":
         return Setup(tree, level_env(env, cell, wrap_log),

@@ -37,7 +37,7 @@ beside its object, as it writes the object in place of ``-o``.
 
 What this does not do: a source of the tree may still ``#include "/etc/shadow"``, and a
 link inside an allowed include directory may lead anywhere; that is the build
-sandbox's part (:mod:`analyzer.build.sandbox`), in which the compiles run.
+sandbox's part (:mod:`analyzer.projects.sandbox`), in which the compiles run.
 """
 from __future__ import annotations
 
@@ -60,7 +60,7 @@ MAX_BYTES = 256 << 20
 #: parsed file takes, which a file of empty lists would make 20 times its size.
 MAX_VALUES = 10_000_000
 
-#: The suffixes of a source a TU compiles (as :func:`analyzer.build.recipes.is_source`).
+#: The suffixes of a source a TU compiles (as :func:`analyzer.projects.recipes.is_source`).
 SOURCE_SUFFIXES = (".c", ".i", ".cc", ".cpp", ".cxx", ".c++", ".C", ".ii")
 
 #: System headers: an include directory may lie here as well as in the tree.

@@ -11,7 +11,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from analyzer.build.recipes import is_source, tu_language
+from analyzer.projects.recipes import is_source, tu_language
 
 
 @dataclass(frozen=True)

@@ -27,7 +27,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from analyzer.build import ccdb, process
+from analyzer.projects import ccdb, process
 from warnscope.errors import BadInput, NotInstalled
 
 CMAKE_CONFIGURE = ('cmake -S . -B _build -G "Unix Makefiles" -DCMAKE_BUILD_TYPE=None '
@@ -59,7 +59,7 @@ class Recipe:
     #: system gives it), where the project does not give each language its own
     flags_language: tuple[tuple[str, str], ...] = ()
     #: why the recipe cannot build for another target than the host's ('' where it can:
-    #: :mod:`analyzer.build.cross` tells its build system the target)
+    #: :mod:`analyzer.projects.cross` tells its build system the target)
     no_cross: str = ""
     #: what the build command adds when it builds for another target (Debian's sqlite3:
     #: ``CROSS_BUILDING=yes``, so that it builds its parser generator for the build machine)
@@ -214,7 +214,7 @@ def configures_per_level(recipe: Recipe) -> bool:
 
 def compile_commands(path_text: str) -> Recipe:
     """A compile database: its TUs are replayed (tu mode), the compiler swapped for the
-    one under test. It is untrusted input (:mod:`analyzer.build.ccdb`): a malformed
+    one under test. It is untrusted input (:mod:`analyzer.projects.ccdb`): a malformed
     file, an entry naming a path outside its tree or an option a compile does not
     need is one error naming the file and the entry."""
     db = ccdb.read(path_text)

@@ -54,7 +54,9 @@ from warnscope.tool import run_measured
 from analyzer.runtime.toolchain import resolve
 from analyzer.sandbox import runner as sandbox
 from analyzer.sandbox import zygote
-from analyzer.ub import codelabels, disasm, jobs
+from analyzer.ub import jobs
+from analyzer.ub.explain import codelabels
+from analyzer.ub.explain import disasm
 from analyzer.ub import compile as ub_compile
 from analyzer.ub import run as ub_run
 from analyzer.ub import store as ub_store

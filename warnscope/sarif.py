@@ -1,6 +1,6 @@
 """SARIF 2.1.0 (OASIS) logs of warnscope's results, shaped as GitHub code scanning takes
 them: the pieces every family's builder uses (``analyzer/warnings/sarif.py``,
-``analyzer/ub/sarif.py``), written once.
+``analyzer/ub/detectors/sarif.py``), written once.
 
 * :func:`location`: a file of the analysed tree as a relative URI on the ``SRCROOT``
   base (percent-encoded: a ``:`` or a space in a name stays a path), an absolute path

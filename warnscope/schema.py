@@ -130,7 +130,7 @@ CREATE TABLE IF NOT EXISTS ub_cell (
     FOREIGN KEY (corpus, case_id) REFERENCES ub_case(corpus, id) ON DELETE CASCADE
 );
 
--- The generated code of cells (analyzer/ub/disasm.py's normalised text), once per content:
+-- The generated code of cells (analyzer/ub/explain/disasm.py's normalised text), once per content:
 -- cells whose programs compiled to the same code share a row.
 CREATE TABLE IF NOT EXISTS ub_code (
     hash          TEXT PRIMARY KEY,       -- sha256 of the text
@@ -166,7 +166,7 @@ CREATE TABLE IF NOT EXISTS ub_sanitizer (
     FOREIGN KEY (corpus, case_id) REFERENCES ub_case(corpus, id) ON DELETE CASCADE
 );
 
--- Why a divergent cell behaves as it does (``ub run --why``, analyzer/ub/why.py): the cause
+-- Why a divergent cell behaves as it does (``ub run --why``, analyzer/ub/why/why.py): the cause
 -- found for the cell whose key it carries (a cell run again has a new key: its old cause
 -- is not shown for it).
 CREATE TABLE IF NOT EXISTS ub_why (
@@ -183,9 +183,9 @@ CREATE TABLE IF NOT EXISTS ub_why (
     FOREIGN KEY (corpus, case_id) REFERENCES ub_case(corpus, id) ON DELETE CASCADE
 );
 
--- One detector tool run on one program (``ub detectors``, analyzer/ub/detect.py): a tool
+-- One detector tool run on one program (``ub detectors``, analyzer/ub/detectors/detect.py): a tool
 -- (the warnings, the sanitizers or a static analyzer) of one compiler version on a UB case
--- or on its fixed twin, with its findings; the scores (analyzer/ub/scores.py) are computed
+-- or on its fixed twin, with its findings; the scores (analyzer/ub/detectors/scores.py) are computed
 -- from these rows. A run whose key is stored with a lasting status is not run again.
 CREATE TABLE IF NOT EXISTS ub_detector_run (
     corpus        TEXT NOT NULL,
@@ -725,7 +725,7 @@ DROP TABLE oh_cell_v6;
 
 #: v8, frozen: the generated code of every cell, stored once per content.
 _V8_CODE = """
--- The generated code of cells (analyzer/ub/disasm.py's normalised text), once per content:
+-- The generated code of cells (analyzer/ub/explain/disasm.py's normalised text), once per content:
 -- cells whose programs compiled to the same code share a row.
 CREATE TABLE IF NOT EXISTS ub_code (
     hash          TEXT PRIMARY KEY,       -- sha256 of the text
@@ -796,7 +796,7 @@ CREATE TABLE IF NOT EXISTS wn_diag_tu (
 
 #: v10, frozen: the cause of a divergent cell (``ub run --why``).
 _V10_WHY = """
--- Why a divergent cell behaves as it does (``ub run --why``, analyzer/ub/why.py): the cause
+-- Why a divergent cell behaves as it does (``ub run --why``, analyzer/ub/why/why.py): the cause
 -- found for the cell whose key it carries (a cell run again has a new key: its old cause
 -- is not shown for it).
 CREATE TABLE IF NOT EXISTS ub_why (
@@ -817,9 +817,9 @@ CREATE TABLE IF NOT EXISTS ub_why (
 
 #: v11, frozen: the detectors' runs (``ub detectors``).
 _V11_DETECTORS = """
--- One detector tool run on one program (``ub detectors``, analyzer/ub/detect.py): a tool
+-- One detector tool run on one program (``ub detectors``, analyzer/ub/detectors/detect.py): a tool
 -- (the warnings, the sanitizers or a static analyzer) of one compiler version on a UB case
--- or on its fixed twin, with its findings; the scores (analyzer/ub/scores.py) are computed
+-- or on its fixed twin, with its findings; the scores (analyzer/ub/detectors/scores.py) are computed
 -- from these rows. A run whose key is stored with a lasting status is not run again.
 CREATE TABLE IF NOT EXISTS ub_detector_run (
     corpus        TEXT NOT NULL,

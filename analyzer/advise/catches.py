@@ -8,7 +8,7 @@
   option catches a UB case when it fires on it anywhere, at any level, and not on its
   fixed twin; firing on a control program or a twin is a false alarm.
 
-The scores are the UB family's (:class:`analyzer.ub.scores.WarningScores`, read through
+The scores are the UB family's (:class:`analyzer.ub.detectors.scores.WarningScores`, read through
 its store: :mod:`analyzer.advise.store`). Either source fills a
 :class:`~analyzer.advise.results.UbCatch` per flag and compiler.
 """

@@ -22,11 +22,11 @@ from analyzer.ub import run as ub_run
 from analyzer.ub import store as ub_store
 from analyzer.ub.compile import normalize_level
 from analyzer.runtime import toolchain
-from analyzer.ub import analyzers as an
-from analyzer.ub import scores as ub_scores
+from analyzer.ub.detectors import analyzers as an
+from analyzer.ub.detectors import scores as ub_scores
 from analyzer.ub.corpus import bundled_corpus
 from analyzer.ub.corpus import load as load_corpus
-from analyzer.ub.detectors import Tool
+from analyzer.ub.detectors.detectors import Tool
 
 DEFAULT_COMPILERS = "gcc-11,gcc-12,clang-14,clang-16,clang-19"
 DEFAULT_LEVELS = "O0,O1,O2,O3,Os,Og"
@@ -152,8 +152,8 @@ def report_cmd(ctx, corpus_dir, case_id, as_json) -> None:
 def explain_cmd(ctx, case_id, corpus_dir, compiler, level, vs, labels_only, as_json) -> None:
     """What the compiler did with a case: per configuration the labels and the code of
     the program's functions; --vs shows two configurations aligned."""
-    from analyzer.ub import explain as ub_explain
-    from analyzer.ub import explain_text
+    from analyzer.ub.explain import explain as ub_explain
+    from analyzer.ub.explain import explain_text
     compiler = canonical(compiler) if compiler else None
     level = normalize_level(level) if level else None
     other = None
@@ -200,7 +200,7 @@ def detectors_cmd(ctx, corpus_dir, compilers, tools, levels, case_ids, workers, 
     """Score every detector -- warning, sanitizer check, analyzer checker -- per compiler
     version: UB cases caught at their ub-line, false alarms on their fixed twins. Runs
     stored in the database are read, not run again; the others are run and stored."""
-    from analyzer.ub import detect
+    from analyzer.ub.detectors import detect
     fmt = common.format_of(fmt, as_json)
     if scheduler is not None:
         check_scheduler(scheduler)
@@ -225,7 +225,7 @@ def detectors_cmd(ctx, corpus_dir, compilers, tools, levels, case_ids, workers, 
         echo(to_json(ub_scores.as_json(scores)))
         return
     if fmt == "sarif":
-        from analyzer.ub import sarif
+        from analyzer.ub.detectors import sarif
         common.echo_sarif(sarif.detectors_log(scores, sarif.files_of(loaded.cases, corpus), corpus,
                                               {(j.version, j.tool.value) for j in job_list}))
         return
@@ -277,8 +277,8 @@ def why_cmd(case_id, compiler, compilers, level, extra_flags, corpus_dir, runs, 
     (clang: opt-bisect; GCC: the level's flags, then its passes), and which UB-guard
     switches restore it. Each step is a sandboxed compile and run like a cell's.
     With --compilers, the same for each compiler, as a table per version."""
-    from analyzer.ub import why as ub_why
-    from analyzer.ub import why_text
+    from analyzer.ub.why import why as ub_why
+    from analyzer.ub.why import why_text
     if (compiler is None) == (compilers is None):
         raise BadInput("give the cell's compiler: --compiler gcc-12, or --compilers "
                        "gcc-12,clang-16 for a table")
@@ -311,7 +311,8 @@ def _why_table(case_id, compilers, level, extra_flags, corpus_dir, runs, limits,
                no_cache, as_json) -> None:
     """``ub why --compilers``: every id is checked (an unknown one is bad input); one
     not installed here is a row whose cause is unknown."""
-    from analyzer.ub import why_table, why_text
+    from analyzer.ub.why import why_table
+    from analyzer.ub.why import why_text
     names = canonical_list([c for c in compilers.split(",") if c.strip()])
     if not names:
         raise BadInput("no compilers given")

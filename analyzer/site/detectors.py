@@ -3,7 +3,7 @@ version, and a page per detector with its catches, false alarms and unrelated re
 across versions.
 
 Everything is read from the stored runs of ``ub detectors`` (``ub_detector_run``) and
-scored as ``ub detectors --json`` scores them (:mod:`analyzer.ub.scores`), whose object
+scored as ``ub detectors --json`` scores them (:mod:`analyzer.ub.detectors.scores`), whose object
 is written beside the matrix. No tool runs for a page.
 """
 from __future__ import annotations
@@ -12,10 +12,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from analyzer.site.slugs import path_slug, slug_map, unique_slug
-from analyzer.ub import scores as ub_scores
+from analyzer.ub.detectors import scores as ub_scores
 from analyzer.ub import store as ub_store
-from analyzer.ub.detectors import RunStatus
-from analyzer.ub.scores import DetectorScore, Scores, Verdict
+from analyzer.ub.detectors.detectors import RunStatus
+from analyzer.ub.detectors.scores import DetectorScore, Scores, Verdict
 
 if TYPE_CHECKING:
     from analyzer.site.pages import Build

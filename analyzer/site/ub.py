@@ -27,11 +27,11 @@ from warnscope.compilers import level_key, sort_key
 from warnscope.errors import BadInput
 from warnscope.trusted_roots import confined
 
-from analyzer.ub import explain as ub_explain
+from analyzer.ub.explain import explain as ub_explain
 from analyzer.ub import report as ub_report
 from analyzer.ub import store as ub_store
 from analyzer.ub.corpus import SOURCE_SUFFIXES, Case, discover
-from analyzer.ub.disasm import Function
+from analyzer.ub.explain.disasm import Function
 from analyzer.ub.results import CaseReport, Cell, Explanation, Report
 from analyzer.site.detectors import detector_pages
 from analyzer.site.pages import Headline

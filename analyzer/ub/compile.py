@@ -19,7 +19,7 @@ programs run with them too (the caller passes ``compiler.root`` to ``sandbox.run
 A cell's compile (``want_code``) also keeps the program's generated code: the same
 sandboxed run compiles with ``-g`` (line tables; tested to leave ``.text`` byte for byte
 as it is without) and then runs that system's objdump on the binary
-(:data:`analyzer.ub.disasm.SCRIPT`), so untrusted bytes are disassembled only inside the
+(:data:`analyzer.ub.explain.disasm.SCRIPT`), so untrusted bytes are disassembled only inside the
 sandbox, and once per binary: the normalised text is cached beside the binary
 (``KEY.code``, zlib), or why there is none (``code_note`` in the meta).
 """
@@ -39,7 +39,7 @@ from warnscope.paths import atomic_write, cache_dir
 
 from analyzer.sandbox import runner as sandbox
 from analyzer.runtime.toolchain import Toolchain
-from analyzer.ub import disasm
+from analyzer.ub.explain import disasm
 
 COMPILE_TIMEOUT = 120
 #: A compile may take long and write a big binary, but not take the machine.
@@ -78,7 +78,7 @@ class Build:
     diagnostics: list    # gcc's JSON diagnostics; [] for clang
     cached: bool
     command: list[str]
-    #: the program's code (:func:`analyzer.ub.disasm.dumps`), None when not asked or
+    #: the program's code (:func:`analyzer.ub.explain.disasm.dumps`), None when not asked or
     #: unavailable; ``code_note`` says why it is unavailable ('' when it is there)
     code: str | None = None
     code_note: str = ""

@@ -67,7 +67,7 @@ class CellResult:
     warnings: list[str] | None     # gcc only; clang's come from ClangWarningsJob
     runs: list[CellRun] = field(default_factory=list)
     host: str = ""
-    #: the program's code (analyzer.ub.disasm's stored text), or None and why not
+    #: the program's code (analyzer.ub.explain.disasm's stored text), or None and why not
     code: str | None = None
     code_note: str = ""
 

@@ -14,10 +14,10 @@ from warnscope.compilers import CompilerId, level_key, sort_key
 
 from analyzer.runtime.identify import host_arch
 
-from analyzer.ub import scores
+from analyzer.ub.detectors import scores
 from analyzer.ub import store as ub_store
 from analyzer.ub.classify import diverges
-from analyzer.ub.explain import labelled
+from analyzer.ub.explain.explain import labelled
 from analyzer.ub.results import (CaseReport, Cell, Configuration, Divergence, Observed,
                                  Outcome, Report, SanitizerFinding, StoredResults,
                                  TargetSplit)

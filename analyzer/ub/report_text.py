@@ -5,7 +5,7 @@ those objects serialised).
 The matrix has one row per case (divergent cases first) and one column per
 configuration (compiler, level, flag set), one letter per cell (:class:`Outcome`'s);
 the detail says for each case and compiler what each level did, what the compiler did to
-the code where a rule of :mod:`analyzer.ub.codelabels` says so, why it differs from -O0
+the code where a rule of :mod:`analyzer.ub.explain.codelabels` says so, why it differs from -O0
 where ``ub run --why`` found it, which warning options fired, which sanitizers caught it,
 and its detectors per version.
 """
@@ -15,7 +15,7 @@ import signal as signals
 
 from warnscope.compilers import level_key, sort_key
 
-from analyzer.ub import scores
+from analyzer.ub.detectors import scores
 from analyzer.ub.results import (CaseReport, Cell, Divergence, JobFailure, Observed, Outcome, Report,
                                  RunSummary, SanitizerFinding)
 

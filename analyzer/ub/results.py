@@ -24,11 +24,11 @@ from warnscope.errors import NoData, NotInstalled
 from warnscope.measure import Sample
 from warnscope.serial import OPTIONAL
 
-from analyzer.ub.disasm import Function
+from analyzer.ub.explain.disasm import Function
 
 if TYPE_CHECKING:
-    from analyzer.ub.detectors import ToolRun
-    from analyzer.ub.scores import CaseDetections
+    from analyzer.ub.detectors.detectors import ToolRun
+    from analyzer.ub.detectors.scores import CaseDetections
 
 
 class Outcome(enum.StrEnum):
@@ -173,7 +173,7 @@ class StoredResults:
     cells: list[CellRecord]
     warnings: list[WarningRecord]
     sanitizers: list[SanitizerRecord]
-    #: the stored code texts of the cells (hash -> analyzer.ub.disasm text)
+    #: the stored code texts of the cells (hash -> analyzer.ub.explain.disasm text)
     codes: dict[str, str] = field(default_factory=dict)
     #: the causes found by ``ub run --why`` for the cells as stored now, by
     #: (case, compiler, level, flags)
@@ -187,7 +187,7 @@ class StoredResults:
 @dataclass(frozen=True)
 class CodeLabel:
     """What the compiler did, read from a cell's code by a rule of
-    :mod:`analyzer.ub.codelabels`: ``kind`` names the rule ('empty-function', 'trap',
+    :mod:`analyzer.ub.explain.codelabels`: ``kind`` names the rule ('empty-function', 'trap',
     'loop-without-exit', 'call-removed', 'constant-output', 'check-removed'),
     ``function`` and ``line`` ('loop.c:14'; '' where unknown) say where, ``text`` says it
     in words."""
@@ -540,7 +540,7 @@ class Cause:
     behaviour along the pass pipeline, in order; GCC: a minimal set of disabled passes,
     searched where no flag set restores it); ``guards`` the UB-guard switches tried one
     by one. ``probes`` compiles and runs were spent, within ``bound``
-    (2·⌈log2 P⌉ + F and the searches' own fixed steps, see :mod:`analyzer.ub.why`)."""
+    (2·⌈log2 P⌉ + F and the searches' own fixed steps, see :mod:`analyzer.ub.why.why`)."""
 
     case: str
     compiler: str

@@ -73,7 +73,7 @@ def run(conn, corpus_dir: str | Path, compilers: list[str], levels: list[str],
     code (no -g, no objdump; part of the cells' keys, so a later run with code runs them
     again). ``validated``: :func:`validate`'s answer for these arguments, when the caller
     has it already (the corpus is not read twice). ``why``: then search the cause of
-    every divergent cell whose cause is not stored (:mod:`analyzer.ub.whyrun`), on the
+    every divergent cell whose cause is not stored (:mod:`analyzer.ub.why.whyrun`), on the
     same executor, and store it. ``case_ids``: only these cases, each with its twin
     (:func:`chosen`)."""
     start = time.monotonic()
@@ -138,7 +138,7 @@ def _why(conn, corpus: str, cases: list[Case], compilers: list[Toolchain], level
          jobs: int | None, executor: Executor | None, progress: Progress | None,
          summary: RunSummary) -> None:
     """``--why``: the causes of the run's divergent cells, searched and stored."""
-    from analyzer.ub import whyrun
+    from analyzer.ub.why import whyrun
     todo = whyrun.plan(conn, corpus, cases, compilers, levels, flag_tuples, runs, limits)
     if not todo:
         return

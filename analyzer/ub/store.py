@@ -26,11 +26,11 @@ from warnscope.serial import plain
 
 from analyzer.ub.compile import checks_flags
 from analyzer.ub.corpus import Case
-from analyzer.ub.detectors import Finding, Kind, RunStatus, Tool, ToolRun
+from analyzer.ub.detectors.detectors import Finding, Kind, RunStatus, Tool, ToolRun
 from analyzer.ub.jobs import CellResult, ClangWarningsResult, Result, SanitizerResult
 from analyzer.ub.results import (CaseInfo, Cause, CellRecord, CellRun, Outcome, SanitizerRecord,
                                  StoredResults, WarningRecord, cause_from_plain)
-from analyzer.ub.scores import WarningScores, latest_warnings
+from analyzer.ub.detectors.scores import WarningScores, latest_warnings
 
 
 def save_cases(conn: sqlite3.Connection, corpus: str, cases: list[Case]) -> None:

@@ -8,7 +8,7 @@ import subprocess
 
 import pytest
 
-from analyzer.ub.detectors import sanitizer_reports
+from analyzer.ub.detectors.detectors import sanitizer_reports
 
 PROGRAMS = {
     # a plain null store: UBSan's runtime error, then ASan's SEGV summary

@@ -218,7 +218,8 @@ def test_a_root_compilers_code_comes_from_the_roots_objdump(compiler, root_toolc
     if tc.root is None:
         pytest.skip(f"{compiler} is a host compiler here")
     src = (REPO / "corpus" / "signed-integer-overflow" / "loop.c").read_bytes()
-    from analyzer.ub import codelabels, disasm
+    from analyzer.ub.explain import codelabels
+    from analyzer.ub.explain import disasm
     builds = {level: compile_program(tc, "c", "gnu17", "loop.c", src, [level], [], True, True)
               for level in ("-O0", "-O2")}
     assert all(b.ok and b.code for b in builds.values()), {l: b.code_note for l, b in builds.items()}
@@ -235,7 +236,8 @@ def test_gccs_trap_for_a_missing_return_at_O0_and_Og_is_no_label(compiler, root_
     (-funreachable-traps), the ud2 on the last statement's line at -O0 and on the closing
     brace's at -Og: the front end's trap, not the optimiser's."""
     tc = root_toolchain(compiler)
-    from analyzer.ub import codelabels, disasm
+    from analyzer.ub.explain import codelabels
+    from analyzer.ub.explain import disasm
     src = (REPO / "corpus" / "missing-return" / "value-unused.cpp").read_bytes()
     builds = {level: compile_program(tc, "c++", "c++17", "value-unused.cpp", src, [level], [], False, True)
               for level in ("-O0", "-Og")}

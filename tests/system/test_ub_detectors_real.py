@@ -13,10 +13,10 @@ import shutil
 import pytest
 
 from analyzer.runtime import executors, toolchain
-from analyzer.ub import analyzers as an
+from analyzer.ub.detectors import analyzers as an
 from analyzer.ub.corpus import bundled_corpus, load
-from analyzer.ub.detectors import Kind, RunStatus, Tool
-from analyzer.ub.scores import Verdict, render, score
+from analyzer.ub.detectors.detectors import Kind, RunStatus, Tool
+from analyzer.ub.detectors.scores import Verdict, render, score
 
 COMPILERS = ("gcc-12", "clang-16")
 CASES = ("signed-integer-overflow/loop", "use-after-free/after-realloc",

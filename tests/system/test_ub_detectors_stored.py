@@ -17,8 +17,8 @@ import pytest
 
 from analyzer.cli import main
 from analyzer.runtime import toolchain
-from analyzer.ub import analyzers as an
-from analyzer.ub import detect
+from analyzer.ub.detectors import analyzers as an
+from analyzer.ub.detectors import detect
 from analyzer.ub import store as ub_store
 from analyzer.ub.corpus import bundled_corpus, load
 from warnscope.database import connect
@@ -185,7 +185,7 @@ def test_stored_runs_are_scored_when_read(tmp_path, capsys):
         conn.execute("""UPDATE ub_case SET meta = json_remove(meta, '$."fixed-line"')
                         WHERE corpus = ? AND id = ?""", (name, twin))
     from analyzer.site import detectors as site_detectors
-    from analyzer.ub import scores as ub_scores
+    from analyzer.ub.detectors import scores as ub_scores
     runs = [run for _, run in ub_store.detector_runs(conn, name).values()]
     again = ub_scores.score(ub_scores.stored_facts(ub_store.case_infos(conn, name)), runs)
     assign = again.detector("core.uninitialized.Assign", "clang-16")

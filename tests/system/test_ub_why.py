@@ -13,7 +13,7 @@ import pytest
 
 from analyzer.sandbox import runner as sandbox
 from analyzer.runtime.toolchain import resolve
-from analyzer.ub import why as ub_why
+from analyzer.ub.why import why as ub_why
 from analyzer.ub.corpus import bundled_corpus, load_case
 from analyzer.ub.jobs import CellJob, CellResult, execute
 from analyzer.ub.results import WhyStatus, cause_from_plain

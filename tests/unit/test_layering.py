@@ -126,8 +126,8 @@ SITE_READS = {
         "analyzer.warnings.upgrade",
         "analyzer.advise.advice", "analyzer.advise.results", "analyzer.advise.rules",
         "analyzer.overhead.breakdown", "analyzer.overhead.report", "analyzer.overhead.results",
-        "analyzer.ub.compile", "analyzer.ub.corpus", "analyzer.ub.detectors", "analyzer.ub.disasm",
-        "analyzer.ub.explain", "analyzer.ub.report", "analyzer.ub.results", "analyzer.ub.scores",
+        "analyzer.ub.compile", "analyzer.ub.corpus", "analyzer.ub.detectors.detectors", "analyzer.ub.explain.disasm",
+        "analyzer.ub.explain.explain", "analyzer.ub.report", "analyzer.ub.results", "analyzer.ub.detectors.scores",
         "analyzer.warnings.queries", "analyzer.warnings.results"),
 }
 
@@ -215,8 +215,8 @@ def test_a_planted_cross_family_import_is_found(tmp_path):
                "analyzer/ub/jobs.py": "from analyzer.cli import render\n",
                "analyzer/advise/store.py": ("from analyzer.ub import store\nimport analyzer.warnings.store\n"
                                             "from analyzer.overhead.store import StoredAttribution\n"
-                                            "from analyzer.ub.scores import WarningScores\n"
-                                            "from analyzer.ub import scores\n")}
+                                            "from analyzer.ub.detectors.scores import WarningScores\n"
+                                            "from analyzer.ub.detectors import scores\n")}
     clean = ("import os\nimport click\nfrom warnscope import tool\nfrom flagdb import store\n"
              "from analyzer.projects import steps\nfrom analyzer.projects.recipes import Recipe\n"
              "from analyzer.runtime.toolchain import Toolchain\nfrom analyzer.runtime import executors\n"
@@ -230,8 +230,8 @@ def test_a_planted_cross_family_import_is_found(tmp_path):
     assert foreign_imports(tmp_path) == [
         "analyzer/warnings/runner.py:1: imports analyzer.overhead.study",
         "analyzer/ub/jobs.py:1: imports analyzer.cli.render",
-        "analyzer/advise/store.py:4: imports analyzer.ub.scores.WarningScores",
-        "analyzer/advise/store.py:5: imports analyzer.ub.scores",
+        "analyzer/advise/store.py:4: imports analyzer.ub.detectors.scores.WarningScores",
+        "analyzer/advise/store.py:5: imports analyzer.ub.detectors.scores",
         "analyzer/site/pages.py:2: imports analyzer.ub.run"]
 
 

@@ -17,8 +17,8 @@ from analyzer.warnings import sarif as wsarif
 from analyzer.warnings.results import (Build, CheckFlip, CompilerReport, Diagnostic, EscapeHatch,
                                        Environment, MacroChange, NewError, Report, TuOutcome,
                                        Upgrade, UpgradePair)
-from analyzer.ub import sarif as usarif
-from analyzer.ub.scores import CaseDetections, Detection, DetectorScore, Scores, ToolProblem
+from analyzer.ub.detectors import sarif as usarif
+from analyzer.ub.detectors.scores import CaseDetections, Detection, DetectorScore, Scores, ToolProblem
 
 
 def _result(i: int, level: str = "warning", state: str | None = None) -> dict:

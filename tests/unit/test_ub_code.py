@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from analyzer.ub import codelabels, disasm
-from analyzer.ub.disasm import Code, Function, Insn
+from analyzer.ub.explain import codelabels
+from analyzer.ub.explain import disasm
+from analyzer.ub.explain.disasm import Code, Function, Insn
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "code"
 
@@ -350,7 +351,7 @@ a t.c:7 call __printf_chk@plt
 
 
 def test_aligned_code_pairs_equal_runs_and_marks_the_rest():
-    from analyzer.ub.explain import align
+    from analyzer.ub.explain.explain import align
     o0, o2 = O0.functions[0], _code("F main 2\n0 t.c:14 jmp main").functions[0]
     rows = align(o0, o2)
     paired = [r for r in rows if r.left is not None and r.right is not None]

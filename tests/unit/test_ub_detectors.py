@@ -12,10 +12,10 @@ import pytest
 
 from warnscope.diagnostics.parse_gcc_json import split_stderr as _split_gcc_json
 from analyzer.ub.corpus import Case
-from analyzer.ub.detectors import (UB_CLASSES, Finding, Kind, RunStatus, Tool, ToolRun, bracketed,
+from analyzer.ub.detectors.detectors import (UB_CLASSES, Finding, Kind, RunStatus, Tool, ToolRun, bracketed,
                                    claims_ub, gcc_json, judge, judge_control, sanitizer_reports,
                                    ub_classes)
-from analyzer.ub.scores import Verdict, as_json, render, render_case, score
+from analyzer.ub.detectors.scores import Verdict, as_json, render, render_case, score
 
 GCC_ANALYZER = json.dumps([{
     "kind": "warning", "message": "dereference of NULL 'dev'", "option": "-Wanalyzer-null-dereference",
@@ -325,7 +325,7 @@ def test_stored_runs_read_back_as_they_were_and_score_alike(tmp_path):
     """Runs stored with their keys read back equal; the cases' ub-lines and twins read
     back from their stored metadata give the scores the corpus's cases give."""
     from analyzer.ub import store as ub_store
-    from analyzer.ub.scores import stored_case, stored_facts
+    from analyzer.ub.detectors.scores import stored_case, stored_facts
     from analyzer.ub.results import CaseInfo, StoredResults
     from warnscope.database import connect
     cases = _bundled("signed-integer-overflow/loop", "signed-integer-overflow/loop.fixed",
@@ -390,7 +390,7 @@ def test_a_damaged_stored_run_is_one_error_line(tmp_path):
 def test_a_cases_detectors_per_version():
     """What ub report and ub explain print of one case: per version that ran, what caught
     it at its ub-line, fired elsewhere, falsely claimed on its twin; or nothing."""
-    from analyzer.ub.scores import CaseDetections, Detection, render_versions
+    from analyzer.ub.detectors.scores import CaseDetections, Detection, render_versions
     case = CaseDetections("cat/a", "cat", [10], "cat/a.fixed", [
         Detection("gcc-12", "-Wx", "warning", Verdict.CAUGHT, [10]),
         Detection("gcc-12", "-Wy", "warning", Verdict.ELSEWHERE, [3, 4]),

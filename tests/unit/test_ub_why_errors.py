@@ -10,12 +10,12 @@ import pytest
 
 from analyzer.sandbox.limits import SandboxError
 from analyzer.ub.results import WhyStatus
-from analyzer.ub.why import search
+from analyzer.ub.why.why import search
 from warnscope.errors import BadInput, DatabaseBusy, NotInstalled, ToolTimeout
 
 
 class Failing:
-    """A prober whose first build ends in ``exc`` (what :class:`analyzer.ub.why.Prober`
+    """A prober whose first build ends in ``exc`` (what :class:`analyzer.ub.why.why.Prober`
     raises through from the compile and the sandbox)."""
 
     def __init__(self, exc: Exception):

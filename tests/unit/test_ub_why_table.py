@@ -1,10 +1,10 @@
 """``ub why --compilers``: how a row says the cause in a few words, and what it says
-against the version before (:mod:`analyzer.ub.why_table`), on causes as the search
+against the version before (:mod:`analyzer.ub.why.why_table`), on causes as the search
 returns them."""
 from __future__ import annotations
 
 from analyzer.ub.results import Cause, GuardCheck, Outcome, PassChange, Probe, WhyStatus
-from analyzer.ub.why_table import WhyRow, change, guards, what
+from analyzer.ub.why.why_table import WhyRow, change, guards, what
 
 
 def probe(outcome: Outcome, said: str) -> Probe:

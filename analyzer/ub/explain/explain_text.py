@@ -7,9 +7,9 @@ row: ' ' the same code, '!' different, '<' only on the left, '>' only on the rig
 """
 from __future__ import annotations
 
-from analyzer.ub.disasm import Function
+from analyzer.ub.explain.disasm import Function
 from analyzer.ub.results import CellCode, CodeDiff, Explanation
-from analyzer.ub.scores import render_versions
+from analyzer.ub.detectors.scores import render_versions
 
 #: Width of the left column of the aligned view.
 LEFT = 44

@@ -1,7 +1,7 @@
 """``ub why CASE --compilers A,B,... --level L``: one cell's cause across compiler
 versions, as a table that says where the cause changes from one version to the next.
 
-Each compiler's search is :func:`analyzer.ub.why.why` (a :class:`~analyzer.ub.whyrun.WhyJob`
+Each compiler's search is :func:`analyzer.ub.why.why.why` (a :class:`~analyzer.ub.why.whyrun.WhyJob`
 on a local pool, as ``ub run --why`` runs them). A compiler that is not installed, whose
 tools do not answer, or whose search failed is a row whose cause is unknown, saying why;
 an id that is not a compiler id is bad input, as everywhere.
@@ -24,7 +24,7 @@ from warnscope.errors import NotInstalled, ToolFailed
 from analyzer.runtime.executors import in_use
 from analyzer.runtime.toolchain import Toolchain, resolve
 from analyzer.sandbox import runner as sandbox
-from analyzer.ub import whyrun
+from analyzer.ub.why import whyrun
 from analyzer.ub.corpus import Case
 from analyzer.ub.results import Cause, JobFailure, WhyStatus, pass_place
 

@@ -1,9 +1,9 @@
 """A detectors run (``ub detectors``): the stored runs read, the missing ones run and stored.
 
-Every job (:class:`~analyzer.ub.analyzers.ToolJob`: one tool of one compiler version on
-one program) has a key (:func:`~analyzer.ub.analyzers.run_key`: the program's bytes, the
+Every job (:class:`~analyzer.ub.detectors.analyzers.ToolJob`: one tool of one compiler version on
+one program) has a key (:func:`~analyzer.ub.detectors.analyzers.run_key`: the program's bytes, the
 tool, the compiler's identity, the level). A job whose key is stored in ``ub_detector_run``
-with a lasting status (:func:`~analyzer.ub.analyzers.lasting`) is read, not run: an
+with a lasting status (:func:`~analyzer.ub.detectors.analyzers.lasting`) is read, not run: an
 unchanged rerun runs no tool, a new compiler runs only its own tools. The rest run as jobs
 like compiles: on the local pool, or on the executor given (a Dask cluster, ``--scheduler``),
 and are stored as they arrive, one transaction per
@@ -19,13 +19,13 @@ from dataclasses import dataclass
 
 from analyzer.runtime.executors import Executor, in_use, map_batches
 from analyzer.runtime.progress import Progress
-from analyzer.ub import analyzers as an
+from analyzer.ub.detectors import analyzers as an
 from analyzer.ub import store as ub_store
-from analyzer.ub.analyzers import ToolJob
+from analyzer.ub.detectors.analyzers import ToolJob
 from analyzer.ub.corpus import Case
-from analyzer.ub.detectors import ToolRun
+from analyzer.ub.detectors.detectors import ToolRun
 from analyzer.ub.run import STORE_INTERVAL
-from analyzer.ub.scores import Scores, score
+from analyzer.ub.detectors.scores import Scores, score
 
 
 @dataclass

@@ -14,7 +14,7 @@ belongs to no compiler: it runs once per program with the host's ``cppcheck``
 (:func:`analyzer.runtime.toolchain.cppcheck_version`), and its findings count for ``cppcheck-VERSION``.
 
 A tool that is missing, crashes, hangs or prints what the parsers do not know is a
-:class:`~analyzer.ub.detectors.ToolRun` with that status and one line saying why --
+:class:`~analyzer.ub.detectors.detectors.ToolRun` with that status and one line saying why --
 never an exception, never a run that "found nothing".
 """
 from __future__ import annotations
@@ -29,10 +29,10 @@ from warnscope.paths import atomic_write, cache_dir
 
 from analyzer.sandbox import runner as sandbox
 from analyzer.runtime.toolchain import Toolchain
-from analyzer.ub import detectors as det
+from analyzer.ub.detectors import detectors as det
 from analyzer.ub.compile import COMPILE_LIMITS, compile_program, gcc_warning_flags
 from analyzer.ub.corpus import Case
-from analyzer.ub.detectors import Finding, Kind, RunStatus, Tool, ToolRun
+from analyzer.ub.detectors.detectors import Finding, Kind, RunStatus, Tool, ToolRun
 
 #: clang's warnings beside -Wall -Wextra that speak of UB (GCC's are compile.gcc_warning_flags)
 CLANG_WARNINGS = ["-Wall", "-Wextra", "-Wconditional-uninitialized", "-Wformat=2",

@@ -1,5 +1,5 @@
 """``ub why`` as text: one renderer over :class:`~analyzer.ub.results.Cause`, one over
-:class:`~analyzer.ub.why_table.WhyTable` (``--compilers``)."""
+:class:`~analyzer.ub.why.why_table.WhyTable` (``--compilers``)."""
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from analyzer.ub.results import Cause, WhyStatus, pass_place
 
 if TYPE_CHECKING:
-    from analyzer.ub.why_table import WhyTable
+    from analyzer.ub.why.why_table import WhyTable
 
 
 def render(c: Cause) -> str:

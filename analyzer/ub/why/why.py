@@ -47,7 +47,7 @@ from analyzer.sandbox import runner as sandbox
 from analyzer.runtime.toolchain import Toolchain, probe as tool_probe
 from analyzer.ub.compile import compile_program
 from analyzer.ub.corpus import Case
-from analyzer.ub.explain import describe
+from analyzer.ub.explain.explain import describe
 from analyzer.ub.jobs import CellJob, CellResult, execute
 from analyzer.ub.results import (Cause, GuardCheck, JobFailure, Outcome, PassChange, Probe,
                                  WhyStatus, cause_from_plain)

@@ -1,6 +1,6 @@
 """What the compiler made of a case: each configuration's labels and code, and two aligned.
 
-:func:`labelled` gives every stored cell its labels (:mod:`analyzer.ub.codelabels`), with
+:func:`labelled` gives every stored cell its labels (:mod:`analyzer.ub.explain.codelabels`), with
 the same compiler's -O0 cell of the same flags as the reference; the report and the site
 use it. :func:`explain` builds ``ub explain CASE``'s answer from stored results alone:
 per configuration the outcome, the labels and the code of the program's functions, and
@@ -19,7 +19,9 @@ from dataclasses import dataclass, replace
 from warnscope.compilers import level_key, sort_key
 from warnscope.errors import BadInput, NoData
 
-from analyzer.ub import codelabels, disasm, scores
+from analyzer.ub.explain import codelabels
+from analyzer.ub.explain import disasm
+from analyzer.ub.detectors import scores
 from analyzer.ub import store as ub_store
 from analyzer.ub.results import (no_case, CellCode, CellRecord, CodeDiff, CodeLabel, Configuration,
                                  DiffRow, Explanation, FunctionDiff, Outcome, StoredResults)

@@ -8,7 +8,7 @@ ran and reported nothing is an empty run: it ran clean), and per detection one r
 ``ruleId`` the detector (``-Wdiv-by-zero``, ``ubsan:signed-integer-overflow``,
 ``core.DivideZero``), located in the program it reported on, its file relative to the
 corpus (``SRCROOT``), at the first line it reported (the others as related locations). The
-verdict is the scores' (see :mod:`analyzer.ub.scores`), in ``properties.verdict`` and in
+verdict is the scores' (see :mod:`analyzer.ub.detectors.scores`), in ``properties.verdict`` and in
 SARIF's own words:
 
 * ``caught``: the UB case reported at its ``ub-line``: ``kind: fail``, level warning;
@@ -31,7 +31,7 @@ from typing import Iterable, Sequence
 from warnscope import sarif
 
 from analyzer.ub.corpus import Case
-from analyzer.ub.scores import CaseDetections, Detection, Scores, Verdict
+from analyzer.ub.detectors.scores import CaseDetections, Detection, Scores, Verdict
 
 #: a verdict as SARIF's kind and level
 SHAPES = {Verdict.CAUGHT: ("fail", "warning"), Verdict.ELSEWHERE: ("review", "none"),

@@ -1,13 +1,13 @@
 """Scores per detector and compiler version: what it catches, what it falsely claims.
 
-:func:`score` reads the :class:`~analyzer.ub.detectors.ToolRun`s of a corpus (each tool
+:func:`score` reads the :class:`~analyzer.ub.detectors.detectors.ToolRun`s of a corpus (each tool
 on each UB case and on each case's fixed twin) and says, per detector and version:
 
 * **caught**: UB cases it reports at their ``ub-line`` (a sanitizer: at run time);
 * **elsewhere**: UB cases it reports, but on other lines (neither a catch nor a false alarm);
 * **false alarms**: programs without UB it claims UB on, as the Juliet test suite and the
   Toyota ITC benchmark count them: fixed twins it reports at their ``fixed-line`` or with
-  a report of their case's UB category anywhere (:func:`~analyzer.ub.detectors.judge`),
+  a report of their case's UB category anywhere (:func:`~analyzer.ub.detectors.detectors.judge`),
   and controls (``ub: no`` and fixing nothing) it reports with a report of any known UB
   class; any sanitizer report on either (it says the run had UB);
 * **unrelated**: programs without UB it reports only otherwise on (a dead store, an
@@ -38,7 +38,7 @@ from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Sequence
 
 from analyzer.ub.corpus import Case, stored_lines, stored_marks
-from analyzer.ub.detectors import Kind, RunStatus, ToolRun, judge, judge_control
+from analyzer.ub.detectors.detectors import Kind, RunStatus, ToolRun, judge, judge_control
 
 if TYPE_CHECKING:
     from analyzer.ub.results import CaseInfo, StoredResults
@@ -205,8 +205,8 @@ def latest_warnings(conn: sqlite3.Connection) -> WarningScores | None:
     """The warning options' scores on the corpus whose detectors ran most recently, from
     the stored runs (None: no detector ran in this database)."""
     from analyzer.ub import store as ub_store
-    from analyzer.ub.analyzers import warning_flags
-    from analyzer.ub.detectors import Tool
+    from analyzer.ub.detectors.analyzers import warning_flags
+    from analyzer.ub.detectors.detectors import Tool
 
     corpora = ub_store.detector_corpora(conn)
     if not corpora:

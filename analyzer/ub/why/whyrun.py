@@ -2,7 +2,7 @@
 
 A divergent cell is one whose behaviour differs from the same compiler's -O0 cell with
 the same flags (neither a compile error). Each gets a :class:`WhyJob` --
-:func:`analyzer.ub.why.why` for that cell, with the run's runs per cell and limits --
+:func:`analyzer.ub.why.why.why` for that cell, with the run's runs per cell and limits --
 carried out by the run's executor like its cells (a local pool or Dask), and its
 :class:`~analyzer.ub.results.Cause` stored with the key of the cell it explains
 (:func:`analyzer.ub.store.save_causes`): a rerun searches only cells whose cause is not
@@ -17,7 +17,7 @@ from analyzer.runtime.executors import Executor, map_batches
 from analyzer.runtime.progress import Progress
 from analyzer.runtime.toolchain import Toolchain
 from analyzer.ub import store as ub_store
-from analyzer.ub import why as ub_why
+from analyzer.ub.why import why as ub_why
 from analyzer.ub.corpus import Case
 from analyzer.ub.results import Cause, CellRef, CellRecord, JobFailure, Outcome
 

@@ -1,0 +1,3 @@
+"""The generated code of a cell, explained (``ub explain``): objdump's text read
+(disasm), the labels of what the optimiser did (codelabels), one cell's or two cells'
+code side by side (explain) and its text (explain_text)."""

@@ -345,8 +345,9 @@ def option_changes(conn, before: Build, after: Build, notes: list[str]) -> list[
         a, b = by.get((o, before.compiler)), by.get((o, after.compiler))
         if a is None or b is None or a.status == b.status:
             continue
-        detail = getattr(b, "suggestion", None) or getattr(b, "reason", None) or ""
-        out.append(OptionChange(o, str(a.status), str(b.status), detail or ""))
+        detail = (f"alias of {b.alias_of}" if b.alias_of else "") or b.suggestion or b.reason or ""
+        out.append(OptionChange(o, getattr(a.status, "value", str(a.status)),
+                                getattr(b.status, "value", str(b.status)), detail or ""))
     return out
 
 

@@ -172,3 +172,19 @@ def test_a_compile_database_replayed_by_each_compiler(tmp_path, cli_at, require,
     line = fails_on(db, "upgrade", "--project", "zlib", "--compile-commands", str(tree / "compile_commands.json"),
                     "--from", "clang-14", "--to", "clang-16")
     assert "give one of --project, --source, --compile-commands" in line
+
+
+def test_json_c_own_options_checked_against_the_new_compiler(json_c, tmp_path, cli_at):
+    """With both compilers' flag data ingested, the project's own warning options (from
+    its compile commands) are checked against each: clang takes json-c's
+    -Wwrite-strings as an alias; said as words, never as an enumeration's name."""
+    _pair_, db = json_c
+    copy = tmp_path / "json-c.db"
+    copy.write_bytes(db.read_bytes())
+    cli = cli_at(copy)
+    code, _out, err = cli("flags", "ingest", "gcc-12", "clang-16")
+    assert code == 0, err
+    code, out, err = cli("upgrade", "--project", "json-c", "--from", "gcc-12", "--to", "clang-16", "--stored")
+    assert code == 0, err
+    assert "  the project's -Wwrite-strings: known -> alias (alias of -Wwritable-strings)" in out.splitlines()
+    assert "CheckStatus" not in out

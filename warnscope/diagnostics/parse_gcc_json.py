@@ -77,6 +77,23 @@ def parse(text: str) -> Parsed:
     return parse_text.parse_around(text, "[{", "GCC JSON", _array)
 
 
+def diagnostics_of(elements: list, nested: bool = True) -> list[RawDiagnostic]:
+    """The diagnostics of GCC's JSON elements as :func:`split_stderr` gives them (notes
+    dropped), read as :func:`parse` reads them but never failing: an element of another
+    shape is passed over, as :func:`split_stderr` keeps what it cannot read. ``nested``
+    False: the top-level elements only (their children, notes and the analyzer's event
+    paths among them, are not read)."""
+    found = []
+    for item in _flatten(elements) if nested else elements:
+        try:
+            d = _diagnostic(item)
+        except (ValueError, TypeError, LookupError, AttributeError):
+            continue
+        if d is not None:
+            found.append(d)
+    return found
+
+
 def options_fired(diagnostics: list) -> list[str]:
     """The warning options named by GCC's JSON diagnostics (:func:`split_stderr`'s
     elements, children included)."""

@@ -22,6 +22,8 @@ import re
 from dataclasses import dataclass, field
 from enum import Enum
 
+from warnscope.diagnostics import parse_gcc_json
+
 
 class Kind(Enum):
     """What sort of detector a finding comes from."""
@@ -133,21 +135,18 @@ def bracketed(text: str, filename: str, kind: Kind, prefix: str = "",
 
 
 def gcc_json(diagnostics: list, filename: str) -> list[Finding]:
-    """Findings of GCC's JSON diagnostics: each warning with its option, at its first
-    location's line (notes and the analyzer's event paths are children, not findings)."""
+    """Findings of GCC's JSON diagnostics (the elements :func:`split_stderr
+    <warnscope.diagnostics.parse_gcc_json.split_stderr>` gives, read by
+    :func:`~warnscope.diagnostics.parse_gcc_json.diagnostics_of`): each warning with its
+    option, at its first location's line (notes and the analyzer's event paths are
+    children, not findings)."""
     found = []
-    for d in diagnostics:
-        if not isinstance(d, dict) or d.get("kind") != "warning" or not d.get("option"):
+    for d in parse_gcc_json.diagnostics_of(diagnostics, nested=False):
+        if d.severity != "warning" or not d.option:
             continue
-        option = str(d["option"])
-        line = None
-        locations = d.get("locations") or []
-        caret = locations[0].get("caret", {}) if locations and isinstance(locations[0], dict) else {}
-        if isinstance(caret, dict) and _same_file(str(caret.get("file", "")), filename) \
-                and isinstance(caret.get("line"), int):
-            line = caret["line"]
-        kind = Kind.ANALYZER if option.startswith("-Wanalyzer-") else Kind.WARNING
-        found.append(Finding(option, kind, line, str(d.get("message", ""))))
+        line = d.line if _same_file(str(d.file or ""), filename) else None
+        kind = Kind.ANALYZER if d.option.startswith("-Wanalyzer-") else Kind.WARNING
+        found.append(Finding(d.option, kind, line, d.message))
     return found
 
 

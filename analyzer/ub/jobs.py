@@ -41,15 +41,29 @@ HANG_RECHECK_SECONDS = 0.5
 
 
 @dataclass(frozen=True)
-class CellJob:
+class CellCoordinates:
+    """Which cell of a UB run: a case compiled by one compiler at one level with one flag
+    set, run ``runs`` times within ``limits``; ``key``, the key of its stored row. What
+    runs a cell (:class:`CellJob`) and what explains it
+    (:class:`analyzer.ub.why.whyrun.WhyJob`) are both this and a little more."""
+
     case: Case
-    source: bytes
     compiler: Toolchain
     level: str
     flags: tuple[str, ...]
     runs: int
     limits: sandbox.Limits
     key: str
+
+    @property
+    def ref(self) -> CellRef:
+        """The cell as a job's failure names it."""
+        return CellRef("cell", self.compiler.name, self.case.id, " ".join((self.level, *self.flags)))
+
+
+@dataclass(frozen=True)
+class CellJob(CellCoordinates):
+    source: bytes
     #: keep the program's generated code (compile with -g, disassemble in the sandbox)
     code: bool = True
 
@@ -133,7 +147,7 @@ Result = Union[CellResult, ClangWarningsResult, SanitizerResult, JobFailure]
 def cell_ref(job: Job) -> CellRef:
     """The :class:`CellRef` of a job."""
     if isinstance(job, CellJob):
-        return CellRef("cell", job.compiler.name, job.case.id, " ".join((job.level, *job.flags)))
+        return job.ref
     if isinstance(job, SanitizerJob):
         return CellRef("sanitizer", job.compiler.name, job.case.id, f"-fsanitize={job.sanitizer}")
     return CellRef("clang-warnings", job.compiler.name)

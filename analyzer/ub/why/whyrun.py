@@ -19,19 +19,14 @@ from analyzer.runtime.toolchain import Toolchain
 from analyzer.ub import store as ub_store
 from analyzer.ub.why import why as ub_why
 from analyzer.ub.corpus import Case
+from analyzer.ub.jobs import CellCoordinates
 from analyzer.ub.results import Cause, CellRef, CellRecord, JobFailure, Outcome
 
 
 @dataclass(frozen=True)
-class WhyJob:
-    case: Case
-    compiler: Toolchain
-    level: str
-    flags: tuple[str, ...]
-    runs: int
-    limits: sandbox.Limits
-    #: the key of the stored cell it explains
-    key: str
+class WhyJob(CellCoordinates):
+    """The search for the cause of the cell it names (``key``: the stored cell's key)."""
+
     #: False: search again even if the answer is cached
     cached: bool = True
 
@@ -70,8 +65,7 @@ def execute(job: WhyJob) -> tuple[str, Cause] | JobFailure:
         return job.key, ub_why.why(job.case, job.compiler, job.level, job.flags, job.runs,
                                    job.limits, cached=job.cached)
     except Exception as exc:  # noqa: BLE001 - a failed search is reported, not fatal
-        return JobFailure.of(CellRef("cell", job.compiler.name, job.case.id,
-                                     " ".join((job.level, *job.flags))), "why", exc)
+        return JobFailure.of(job.ref, "why", exc)
 
 
 def run(conn, corpus: str, jobs: list[WhyJob], executor: Executor,

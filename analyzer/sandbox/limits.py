@@ -9,6 +9,7 @@ import resource
 import selectors
 import signal
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from warnscope.errors import SandboxUnavailable
 from warnscope.measure import Sample
@@ -107,16 +108,25 @@ def status(limits: Limits, timed_out: bool, memory_hit: bool, truncated: bool,
     return ("signal" if sig is not None else "exit"), None
 
 
-def read_capped(fd: int, buf: bytearray, cap: int, sel: selectors.BaseSelector,
-                 fileobj) -> bool:
-    """Read a chunk of output into ``buf`` up to ``cap``; True when the cap was passed."""
+class Read(NamedTuple):
+    """What one :func:`read_capped` did."""
+
+    truncated: bool   # the pipe held more than the cap leaves room for: the rest is dropped
+    ended: bool       # end of file: the pipe is unregistered from the selector
+
+
+def read_capped(fd: int, buf: bytearray, cap: int | None, sel: selectors.BaseSelector,
+                fileobj) -> Read:
+    """Append to ``buf`` what ``fd`` has now (one chunk), keeping it within ``cap`` bytes
+    (None: no cap). A non-blocking pipe with nothing in it (EAGAIN) has nothing more now:
+    neither its end nor an error. At its end the pipe is unregistered from ``sel``."""
     try:
         chunk = os.read(fd, 65536)
     except BlockingIOError:
-        return False
+        return Read(truncated=False, ended=False)
     if not chunk:
         sel.unregister(fileobj)
-        return False
-    room = cap - len(buf)
+        return Read(truncated=False, ended=True)
+    room = len(chunk) if cap is None else cap - len(buf)
     buf += chunk[:max(room, 0)]
-    return len(chunk) > room
+    return Read(truncated=len(chunk) > room, ended=False)

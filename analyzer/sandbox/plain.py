@@ -80,7 +80,7 @@ def run(argv: list[str], workdir: Path, uid: int | None, limits: Limits,
                 if key.fileobj is not proc.stdout and key.fileobj is not proc.stderr:
                     continue  # the pidfd: reaped at the top of the loop
                 buf = out if key.fileobj is proc.stdout else err
-                truncated |= read_capped(key.fd, buf, limits.output_cap, sel, key.fileobj)
+                truncated |= read_capped(key.fd, buf, limits.output_cap, sel, key.fileobj).truncated
             if truncated:
                 break
     finally:

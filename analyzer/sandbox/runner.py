@@ -343,12 +343,12 @@ def _supervise(server: zygote.Zygote, request: zygote.Request,
             wake = next_watch if init_pid is not None else now + WATCH_INTERVAL
             for key, _ in sel.select(timeout=max(0.0, min(wake, deadline) - now)):
                 if key.fileobj == msg_r:
-                    if not _read_into(msg_r, messages, sel, msg_r) and not state.started:
+                    if read_capped(msg_r, messages, None, sel, msg_r).ended and not state.started:
                         state.failure = "the zygote ended without a word"
                     state.parse(messages)
                     continue
                 buf = out if key.fileobj == out_r else err
-                truncated |= read_capped(key.fd, buf, limits.output_cap, sel, key.fileobj)
+                truncated |= read_capped(key.fd, buf, limits.output_cap, sel, key.fileobj).truncated
             if truncated:
                 break
     except BaseException:
@@ -389,12 +389,10 @@ def _supervise(server: zygote.Zygote, request: zygote.Request,
             if fd in sel.get_map():
                 os.set_blocking(fd, True)
                 while not truncated:
-                    chunk = os.read(fd, 65536)
-                    if not chunk:
+                    read = read_capped(fd, buf, limits.output_cap, sel, fd)
+                    truncated = read.truncated
+                    if read.ended:
                         break
-                    room = limits.output_cap - len(buf)
-                    buf += chunk[:max(room, 0)]
-                    truncated = len(chunk) > room
     finally:
         sel.close()
         for fd in (msg_r, out_r, err_r):
@@ -419,19 +417,6 @@ def _supervise(server: zygote.Zygote, request: zygote.Request,
                      stderr=bytes(err), truncated=truncated, wall=wall, user=user, sys=sys_,
                      maxrss_kb=max(maxrss, peak_rss // 1024), uid=request.uid,
                      leftovers_killed=leftovers, limit=limit, mode="namespace")
-
-
-def _read_into(fd: int, buf: bytearray, sel: selectors.BaseSelector, fileobj) -> bool:
-    """Append what ``fd`` has; False (and unregistered) at end of file."""
-    try:
-        chunk = os.read(fd, 4096)
-    except BlockingIOError:
-        return True
-    if not chunk:
-        sel.unregister(fileobj)
-        return False
-    buf += chunk
-    return True
 
 
 class _Messages:

@@ -43,7 +43,7 @@ from warnscope.diagnostics import parse_text
 from warnscope.errors import AnalyzerUnavailable, ToolFailed
 from warnscope.text import one_line
 
-from analyzer.projects import process
+from analyzer.projects import levels, process
 from analyzer.runtime.toolchain import KNOWN_STDS, cppcheck_version, predefined_macros
 from analyzer.projects.recipes import is_source
 
@@ -62,8 +62,8 @@ class Analyzer(enum.Enum):
     CPPCHECK = "cppcheck"
 
 
-#: the levels that run a static analyzer (see the module)
-LEVELS = ("analyzer", "cppcheck")
+#: the levels that run a static analyzer (see the module), named by the levels' module
+LEVELS = levels.ANALYZERS
 #: GCC's analyzer, from GCC 10 on
 GCC_FIRST = 10
 #: what the clang static analyzer is given after a compile command's own arguments:

@@ -232,12 +232,19 @@ def _planned(conn: sqlite3.Connection, tc: Toolchain, level: str, inject: str, l
                        inject=inject, other_flags=analysis.flags(an, tc, others))]
 
 
-def _unavailable(cells: list[CellResult], tc: Toolchain) -> list[CellResult]:
+def _analyzers(cells: list[CellResult], tc: Toolchain) -> dict[int, analysis.Analyzer | None]:
+    """Each cell's analyzer (None: a warning level), by the cell's ``id``: decided once
+    per cell, for everything that measures it."""
+    return {id(cell): analysis.analyzer_of(cell.level, tc) for cell in cells}
+
+
+def _unavailable(cells: list[CellResult], analyzers: dict[int, analysis.Analyzer | None],
+                 tc: Toolchain) -> list[CellResult]:
     """The cells whose analyzer cannot run here marked failed, saying why; the others.
     cppcheck is the host's: a root compiler's build runs in the root, which has none."""
     out = []
     for cell in cells:
-        an = analysis.analyzer_of(cell.level, tc)
+        an = analyzers[id(cell)]
         why = analysis.unavailable(an, tc) if an is not None else None
         if why is None and an is analysis.Analyzer.CPPCHECK and tc.root is not None:
             why = (f"cppcheck is the host's, and {tc.name}'s build runs in the {tc.suite} root "
@@ -269,7 +276,8 @@ def measure_compiler(job: CompilerJob, progress: Progress | Callable[[str], None
     same bubblewrap as a host compiler's build (never once per compiler process)."""
     progress = as_progress(progress)
     tree = job.tree if job.tree is not None else source_tree(job.recipe)[0]
-    cells = _unavailable(job.cells, job.tc)
+    analyzers = _analyzers(job.cells, job.tc)
+    cells = _unavailable(job.cells, analyzers, job.tc)
     if not cells:
         return job.cells
     if job.tc.root is not None:
@@ -280,10 +288,10 @@ def measure_compiler(job: CompilerJob, progress: Progress | Callable[[str], None
             box = mirror_tree(box, tree)
         if job.opts.mode == "build":
             with _accountant(job.opts, progress) as accountant:
-                _build_cells(job.recipe, tree, job.tc, cells, job.opts, work, progress, box,
-                             accountant)
+                _build_cells(job.recipe, tree, job.tc, cells, analyzers, job.opts, work, progress,
+                             box, accountant)
         else:
-            _tu_cells(job.recipe, tree, job.tc, cells, job.opts, work, progress, box)
+            _tu_cells(job.recipe, tree, job.tc, cells, analyzers, job.opts, work, progress, box)
     return job.cells
 
 
@@ -343,13 +351,14 @@ def _on_cluster(conn: sqlite3.Connection, study: int, jobs: list[CompilerJob], o
         progress.advance()
 
 
-def _build_cells(recipe: Recipe, tree: Path, tc: Toolchain, cells: list[CellResult], opts: Options,
+def _build_cells(recipe: Recipe, tree: Path, tc: Toolchain, cells: list[CellResult],
+                 analyzers: dict[int, analysis.Analyzer | None], opts: Options,
                  work: Path, progress: Progress, box: BuildSandbox,
                  accountant: Accountant | None = None) -> None:
     prepared = prepare(recipe, tree, tc, opts, work, cells, progress, box)
     if prepared is None:
         return
-    analyzed = {id(c) for c in cells if analysis.over_commands(analysis.analyzer_of(c.level, tc))}
+    analyzed = {id(c) for c in cells if analysis.over_commands(analyzers[id(c)])}
     tus: list[Tu] = []
     if analyzed:  # the build's own compile commands, from a build of the configured tree
         tus = analysis.sources(_capture_in(recipe, prepared, tc, opts, work,
@@ -372,7 +381,8 @@ def _build_cells(recipe: Recipe, tree: Path, tc: Toolchain, cells: list[CellResu
             label = (f"run {rnd}/{opts.runs}" if rnd > 0 else "warm-up" if opts.warmups == 1
                      else f"warm-up {i + 1}/{opts.warmups}")
             if id(cell) in analyzed:
-                _analysis_round(cell, tc, tus, opts, work, box, accountant, rnd, name, label, progress)
+                _analysis_round(cell, analyzers[id(cell)], tc, tus, opts, work, box, accountant, rnd,
+                                name, label, progress)
                 continue
             setup = setups[id(cell)]
             clean_log = work / "clean.log"
@@ -389,7 +399,8 @@ def _build_cells(recipe: Recipe, tree: Path, tc: Toolchain, cells: list[CellResu
                                              box=box)
             if t.exit != 0:
                 what = spent(t, opts.timeout)
-                fail([cell], _analyzer_says(cell, tc, f"build failed ({what}): {setup.build}"), log, setup.tree)
+                fail([cell], _analyzer_says(analyzers[id(cell)], f"build failed ({what}): {setup.build}"),
+                     log, setup.tree)
                 progress(f"{name}: {label}: build FAILED ({what})")
                 continue
             progress.advance()
@@ -403,7 +414,7 @@ def _build_cells(recipe: Recipe, tree: Path, tc: Toolchain, cells: list[CellResu
                 continue
             compiler_cpu = sum(r.cpu for r in records)
             warnings = count_warnings(log)
-            if analysis.analyzer_of(cell.level, tc) is not None:   # GCC's -fanalyzer
+            if analyzers[id(cell)] is not None:   # GCC's -fanalyzer
                 seen: set[tuple] = set()
                 analysis.gcc_findings(log.read_text(errors="replace"), seen)
                 cell.findings = len(seen)
@@ -427,9 +438,10 @@ def spent(t: TreeRun, timeout: float | None) -> str:
     return f"{end}, {t.cpu:.1f} s CPU by then{largest}"
 
 
-def _analyzer_says(cell: CellResult, tc: Toolchain, what: str) -> str:
-    """A failure of an analyzer's cell is the analyzer's: it says so."""
-    return f"analyzer unavailable: {what}" if analysis.analyzer_of(cell.level, tc) else what
+def _analyzer_says(an: analysis.Analyzer | None, what: str) -> str:
+    """A failure of an analyzer's cell (``an``: the cell's analyzer) is the analyzer's: it
+    says so."""
+    return f"analyzer unavailable: {what}" if an else what
 
 
 def _incomplete(table: ProcessTable | None, name: str, label: str, progress: Progress) -> None:
@@ -439,13 +451,13 @@ def _incomplete(table: ProcessTable | None, name: str, label: str, progress: Pro
                  f"{table.lost} events lost)")
 
 
-def _analysis_round(cell: CellResult, tc: Toolchain, tus: list[Tu], opts: Options, work: Path,
+def _analysis_round(cell: CellResult, an: analysis.Analyzer | None, tc: Toolchain, tus: list[Tu],
+                    opts: Options, work: Path,
                     box: BuildSandbox, accountant: Accountant | None, rnd: int, name: str, label: str,
                     progress: Progress) -> None:
     """One round of an analyzer over the compile commands (one measured tree); an analyzer
     that cannot say what it found fails the cell, saying why."""
     started = utc_now()
-    an = analysis.analyzer_of(cell.level, tc)
     assert an is not None
     try:
         t, table, found = analysis.run(an, tc, tus, box, work, opts.jobs, opts.timeout, accountant,
@@ -506,7 +518,8 @@ def _capture_in(recipe: Recipe, prepared: tuple[Path, dict[str, str]], tc: Toolc
     return tus or None
 
 
-def _tu_cells(recipe: Recipe, tree: Path, tc: Toolchain, cells: list[CellResult], opts: Options,
+def _tu_cells(recipe: Recipe, tree: Path, tc: Toolchain, cells: list[CellResult],
+              analyzers: dict[int, analysis.Analyzer | None], opts: Options,
               work: Path, progress: Progress, box: BuildSandbox) -> None:
     tus = capture(recipe, tree, tc, opts, work, cells, progress, box)
     if tus is None:
@@ -521,7 +534,7 @@ def _tu_cells(recipe: Recipe, tree: Path, tc: Toolchain, cells: list[CellResult]
                 continue
             started, load1 = utc_now(), os.getloadavg()[0]
             rows: list[TuRun] = []
-            an, seen = analysis.analyzer_of(cell.level, tc), set()
+            an, seen = analyzers[id(cell)], set()
             for i, tu in enumerate(tus):
                 out = work / "tu.log"
                 if analysis.over_commands(an):
@@ -537,7 +550,7 @@ def _tu_cells(recipe: Recipe, tree: Path, tc: Toolchain, cells: list[CellResult]
                     t = compile_tu(tc, tu, flags_for(cell, tu.language), objects / f"{i}.o", out,
                                    opts.timeout, nice=opts.nice, sched=opts.sched, box=box)
                     if t.exit != 0:
-                        fail([cell], _analyzer_says(cell, tc, f"{tu.name} failed to compile (exit {t.exit})"), out)
+                        fail([cell], _analyzer_says(an, f"{tu.name} failed to compile (exit {t.exit})"), out)
                         break
                     warnings = count_warnings(out)
                     if an is not None:   # GCC's -fanalyzer

@@ -18,9 +18,10 @@ from analyzer.runtime.toolchain import Toolchain
 
 FIXED = {"off": ["-w"], "default": [], "wall": ["-Wall"], "wextra": ["-Wall", "-Wextra"]}
 BUILTIN = (*FIXED, "all")
-#: the levels of an overhead study that run a static analyzer, not a warning set
-#: (analyzer/overhead/analysis.py): the compiler's own (GCC's -fanalyzer, the clang static
-#: analyzer) and cppcheck
+#: the levels that run a static analyzer, not a warning set: the compiler's own (GCC's
+#: -fanalyzer, the clang static analyzer) and cppcheck. Named here, so that no flag set
+#: takes their names and a command of warning levels refuses them; what each runs is
+#: decided by the command that takes them (:func:`validate`'s ``analyzers``)
 ANALYZERS = ("analyzer", "cppcheck")
 
 
@@ -69,8 +70,8 @@ def validate(levels: list[str], custom: dict[str, list[str]], analyzers: bool = 
     if not analyzers:
         named = [l for l in levels if l in ANALYZERS and l not in custom]
         if named:
-            raise BadInput(f"level {named[0]!r} runs a static analyzer: a level of "
-                           "`warnscope overhead run`, not of this command")
+            raise BadInput(f"level {named[0]!r} runs a static analyzer, not a warning set: "
+                           "not a level of this command")
     known = (*BUILTIN, *ANALYZERS) if analyzers else BUILTIN
     unknown = [l for l in levels if l not in known and l not in custom]
     if unknown:

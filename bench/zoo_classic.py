@@ -40,7 +40,7 @@ TIMEOUT = float(os.environ.get("ZOO_CLASSIC_TIMEOUT", "3"))
 
 def available() -> list[str]:
     """Every compiler on the host or in a root, GCC first, by major."""
-    names = {e.compiler for e in roots.listing() if e.status in ("host", "root")}
+    names = {e.compiler for e in roots.listing() if e.status in (roots.ToolchainStatus.HOST, roots.ToolchainStatus.ROOT)}
     return sorted(names, key=sort_key)
 
 

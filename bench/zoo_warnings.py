@@ -70,6 +70,7 @@ def build() -> None:
 
 
 def report() -> None:
+    from analyzer.projects.cell import BuildStatus
     from analyzer.warnings import queries, store
     conn = connect(DB, write=False)
     projects = [p for p in PLAN if p in store.projects(conn)]
@@ -98,7 +99,7 @@ def report() -> None:
                     unsure_reasons[(u.option, _reason(u.why))] += u.count
                 cells.append(f"{d.diagnostics}" + (f" + {unsure}" if unsure else ""))
             tops = ", ".join(f"`{c.option}` {c.count}" for c in b.by_option[:3] if c.option)
-            status = "" if b.status == "ok" else " (failed)"
+            status = "" if b.status == BuildStatus.OK else " (failed)"
             print(f"| {b.compiler} {_version(b.compiler_version)} | {b.diagnostics}{status} | {own[b.compiler]} | "
                   f"{len(b.by_option)} | {cells[0]} | {cells[1]} | {tops} |")
         print()

@@ -39,6 +39,7 @@ from warnscope.errors import BadInput
 
 from analyzer.advise import catches, rules as rules_mod, store
 from analyzer.projects import levels
+from analyzer.projects.cell import BuildStatus
 from analyzer.advise.catches import Fired, Scored
 from analyzer.advise.results import (Advice, BuildUsed, Cost, CostStatus, FileCount, Forced, OnAt, ORDER,
                                      PerCompiler, Prints, Row, UbCatch, UbSource, UbUsed, Verdict)
@@ -275,7 +276,7 @@ def _known_languages(c: Compiler, typed: str) -> list[str]:
     return [lang for lang in c.languages if c.index.applies(hit[0], lang_name(lang))]
 
 
-def _evidence(name: str, c: Compiler, build: Build | None, ub: Fired | Scored | None,
+def _evidence(name: str, c: Compiler, build: IndexedBuild | None, ub: Fired | Scored | None,
               tried: frozenset[str] | None, attribution: store.StoredAttribution | None, project: str,
               rules: Rules) -> PerCompiler:
     langs = _known_languages(c, name)
@@ -335,7 +336,7 @@ def own_file(file: str | None) -> bool:
 
 
 @dataclass
-class Build:
+class IndexedBuild:
     """A stored build with its diagnostics by the flag (as stored) their option sets."""
 
     stored: store.StoredBuild
@@ -352,16 +353,16 @@ class Build:
         return self._on[language]
 
 
-def _indexed(c: Compiler, build: store.StoredBuild) -> Build:
+def _indexed(c: Compiler, build: store.StoredBuild) -> IndexedBuild:
     by_flag: dict[str | None, list[store.StoredDiagnostic]] = {}
     for d in build.diagnostics:
         if d.option is not None:
             by_flag.setdefault(c.target(d.option), []).append(d)
-    return Build(build, by_flag)
+    return IndexedBuild(build, by_flag)
 
 
-def _prints(build: Build, names: frozenset[str], top: int) -> Prints:
-    p = Prints(complete=build.stored.status == "ok")
+def _prints(build: IndexedBuild, names: frozenset[str], top: int) -> Prints:
+    p = Prints(complete=build.stored.status == BuildStatus.OK)
     files: dict[str, int] = {}
     options = set()
     for name in names:
@@ -381,7 +382,7 @@ def _prints(build: Build, names: frozenset[str], top: int) -> Prints:
 def _build_trouble(c: Compiler, build: store.StoredBuild, names: frozenset[str]) -> list[str]:
     """A failed build at ``all`` whose failing diagnostic names an option the flag turns
     on: as an option in brackets, or as the function of an internal compiler error."""
-    if build.status == "ok" or not build.error:
+    if build.status == BuildStatus.OK or not build.error:
         return []
     named = {c.target(o) for o in BRACKETED.findall(build.error)}
     for m in ICE_FUNCTION.finditer(build.error):
@@ -509,7 +510,7 @@ def _notes(advice: Advice, builds: dict[str, store.StoredBuild],
             notes.append(levels.borrowed_note(name, c.index.data.compiler,
                                               "what it knows and has on at each level is read"))
     for b in advice.builds:
-        if b.status != "ok":
+        if b.status != BuildStatus.OK:
             notes.append(f"{b.compiler}'s build at all failed ({b.error}): its diagnostics up to the failure "
                          "are used, and a row whose option the failure names says so")
     missing = [c for c in advice.compilers if c not in builds]

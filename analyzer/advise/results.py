@@ -17,6 +17,7 @@ from flagdb.results import Span
 from warnscope.serial import OPTIONAL, TEXT_ONLY
 
 from analyzer.advise.targets import Target
+from analyzer.projects.cell import BuildStatus
 
 if TYPE_CHECKING:   # rules.py reads these types: the annotation only, no import cycle
     from analyzer.advise.rules import Rules
@@ -190,7 +191,7 @@ class BuildUsed:
 
     compiler: str
     compiler_version: str
-    status: str
+    status: BuildStatus
     error: str | None
     opt: str
     diagnostics: int

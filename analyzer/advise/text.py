@@ -5,7 +5,8 @@ without evidence are counted, not listed (``--limit`` rows per section; JSON has
 """
 from __future__ import annotations
 
-from analyzer.advise.results import Advice, Row, UbSource, Verdict
+from analyzer.advise.results import Advice, CostStatus, Row, UbSource, Verdict
+from analyzer.projects.cell import BuildStatus
 
 TITLES = {
     Verdict.BREAKS_BUILD: "Breaks the build (a build at all failed on it: not turned on)",
@@ -24,7 +25,7 @@ def render(advice: Advice, limit: int = 10) -> str:
     out = [f"{advice.project} ({advice.origin}): {', '.join(advice.languages)}; "
            f"{', '.join(advice.compilers)}; base {advice.base}"]
     for b in advice.builds:
-        state = "ok" if b.status == "ok" else f"FAILED: {b.error}"
+        state = "ok" if b.status == BuildStatus.OK else f"FAILED: {b.error}"
         out.append(f"  {b.compiler} ({b.compiler_version}) at all {b.opt}: {b.diagnostics} diagnostics in "
                    f"{b.tus} compiles, {state}" + (" (built now)" if b.ran_now else ""))
     if advice.ub.corpus:
@@ -111,11 +112,11 @@ def explain(advice: Advice, flag: str) -> str:
                 out.append("    UB corpus: fires on " + ", ".join(
                     f"{n} {what}" + (f" ({', '.join(ids)})" if ids else "") for n, what, ids in parts))
         c = p.cost
-        if c.status.value == "measured":
+        if c.status is CostStatus.MEASURED:
             out.append(f"    cost: {c.alone:.3g} {c.unit} alone"
                        + (f", {c.share_of_off:.1%} of the off compile" if c.share_of_off is not None else "")
                        + f" (attribution {c.attribution})")
-        elif c.status.value == "none":
+        elif c.status is CostStatus.NONE:
             out.append("    cost: not measured" + (f" ({c.command})" if c.command else ""))
         else:
             out.append(f"    cost: {c.status.value} (attribution {c.attribution})")

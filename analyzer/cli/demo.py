@@ -143,7 +143,7 @@ def _targets(conn, compilers: list[str]) -> None:
     from analyzer.ub import report_text
     from analyzer.ub import run as ub_run
     from analyzer.ub.corpus import bundled_corpus, load
-    from analyzer.ub.results import Report
+    from analyzer.ub.results import UbReport
     from warnscope.errors import NotInstalled
 
     host = "gcc-12"
@@ -177,10 +177,10 @@ def _targets(conn, compilers: list[str]) -> None:
     cases = [replace(c, cells=[x for x in c.cells if x.compiler in both],
                      by_level=[b for b in (c.by_level or []) if b in both])
              for c in full.cases if c.case in wanted]
-    report = Report(corpus=full.corpus, cases=cases, configurations=[
+    report = UbReport(corpus=full.corpus, cases=cases, configurations=[
         k for k in full.configurations if k.compiler in both])
     echo(report_text.render(report, detail=False), nl=False)
-    echo(report_text.render_targets(Report(report.corpus, report.configurations,
+    echo(report_text.render_targets(UbReport(report.corpus, report.configurations,
                                            [c for c in cases if c.by_target])), nl=False)
 
 

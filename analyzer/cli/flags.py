@@ -345,6 +345,6 @@ def verify(ctx, compiler, all_findings, as_json) -> None:
 
     data = store.load(_conn(ctx), canonical(compiler))
     report = run_verify(data)
-    _emit(report.verdict(), as_json, verify_text.render(report, all_findings))
+    _emit(report.result(), as_json, verify_text.render(report, all_findings))
     if not report.ok:
         raise click.exceptions.Exit(1)

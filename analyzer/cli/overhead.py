@@ -11,6 +11,7 @@ from analyzer.runtime import toolchain
 from analyzer.cli import common, complete, options, projects
 from analyzer.cli.output import echo
 from analyzer.projects import levels as levels_mod, recipes, steps
+from analyzer.projects.cell import BuildStatus
 from analyzer.overhead import csvreport, markdown, report as report_mod, store, study, text
 from analyzer.overhead.results import ProjectRecipe, Projects, StudyRun
 from warnscope.serial import to_json
@@ -122,7 +123,7 @@ def run_cmd(ctx, project, source, configure_cmd, build_cmd, clean_cmd, language,
         echo(to_json(StudyRun(sid, cells)))
     else:
         echo(text.render(report_mod.report(info, cells)))
-    failed = [c for c in cells if c.status != "ok"]
+    failed = [c for c in cells if c.status != BuildStatus.OK]
     if failed:  # recorded with their log tail; the exit status says so
         first = failed[0]
         raise RunFailed(f"{len(failed)} of {len(cells)} cells failed, stored with their log tail "

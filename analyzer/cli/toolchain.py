@@ -15,6 +15,7 @@ from warnscope.serial import to_json
 from analyzer.runtime import named, roots
 from analyzer.cli import common
 from analyzer.cli.output import echo
+from analyzer.runtime.roots import ToolchainStatus
 from analyzer.runtime.toolchain import listing, names_a_binary, resolve, resolve_in_root
 from warnscope.compilers import CompilerId
 
@@ -80,13 +81,13 @@ def list_(as_json: bool) -> None:
         echo(to_json(entries))
         return
     for e in entries:
-        if e.status == "host":
+        if e.status == ToolchainStatus.HOST:
             where = "host"
-        elif e.status == "root":
+        elif e.status == ToolchainStatus.ROOT:
             where = f"{e.suite} root, {e.package}"
-        elif e.status == "cross":
+        elif e.status == ToolchainStatus.CROSS:
             where = f"cross compiler, {e.path}"
-        elif e.status == "named":
+        elif e.status == ToolchainStatus.NAMED:
             where = f"named: {e.path} ({e.package})"
         else:
             where = f"available: toolchain add {e.compiler} (from {e.suite})"

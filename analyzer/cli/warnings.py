@@ -11,6 +11,7 @@ from analyzer.runtime import toolchain
 from analyzer.cli import common, complete, options, projects
 from analyzer.cli.flags import FLAG_ARGS
 from analyzer.cli.output import echo
+from analyzer.projects.cell import BuildStatus
 from analyzer.warnings.results import Run
 from analyzer.warnings.text import render_diff, render_report, render_run, render_show, render_top
 
@@ -55,7 +56,7 @@ def run_cmd(ctx, project, source, configure_cmd, build_cmd, clean_cmd, language,
         echo(render_run(builds))
     for note in notes:
         echo(f"warnscope: note: {note}", err=True)
-    failed = [b for b in builds if b.status != "ok"]
+    failed = [b for b in builds if b.status != BuildStatus.OK]
     if failed:
         raise RunFailed(f"{len(failed)} of {len(builds)} builds failed, stored with the diagnostics "
                              f"up to the failure (first: {failed[0].compiler} {failed[0].level}: {failed[0].error})")

@@ -24,7 +24,7 @@ from analyzer.overhead import phases as phases_mod, store, study
 from analyzer.overhead import text as oh_text
 from analyzer.projects.tus import Tu
 from analyzer.overhead.experiment import compile_tu, count_warnings
-from analyzer.overhead.results import CellResult, Probe, TuRun
+from analyzer.overhead.results import Probe, StudyCell, TuRun
 from analyzer.runtime.progress import Progress
 from analyzer.runtime.toolchain import Toolchain
 
@@ -54,7 +54,7 @@ class Workspace:
             if self.recipe.build_system == "ccdb":
                 self.box = mirror_tree(self.box, self.tree)
             opts = study.Options(opt=self.opt, timeout=max(self.timeout, 3600.0))
-            probe = CellResult(self.tc.name, "", "", "capture", {})
+            probe = StudyCell(self.tc.name, "", "", "capture", {})
             tus = study.capture(self.recipe, self.tree, self.tc, opts, self.work, [probe], self.progress,
                                 self.box)
             if tus is None:

@@ -58,6 +58,7 @@ from warnscope.errors import BadInput, BuildFailed, NotInstalled
 from warnscope.serial import to_json
 
 from analyzer.projects import levels as levels_mod
+from analyzer.projects.cell import BuildStatus
 from analyzer.overhead import report, store, study
 from analyzer.overhead.attr_runner import METRICS, Attributor, Workspace
 from analyzer.overhead.attr_search import search, threshold as search_threshold
@@ -117,7 +118,7 @@ def _top_from_study(conn: sqlite3.Connection, project: str, tc: Toolchain, opts:
     project, compiler and -O level: its top TUs by added CPU; None when there is none."""
     for sid in store.tu_studies(conn, project, opts.opt, opts.study):
         cells = [c for c in store.cells(conn, sid, with_tus=True) if c.compiler == tc.name
-                 and c.level in ("off", "all") and c.status == "ok"]
+                 and c.level in ("off", "all") and c.status == BuildStatus.OK]
         if len(cells) == 2:
             top = [t for t in report.top_tus(cells, opts.top) if t.level == "all"]
             return sid, [TuCost(t.tu, t.off_cpu_s, t.cpu_s, t.added_s) for t in top]

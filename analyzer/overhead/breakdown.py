@@ -18,6 +18,7 @@ import dataclasses
 import re
 
 from analyzer.overhead.results import AddedCpu, Cell, ProcessAdded
+from analyzer.projects.cell import BuildStatus
 
 BASE = "off"
 #: the two ways a level's flags reach the compiler (``Cell.inject``)
@@ -65,7 +66,7 @@ def group(name: str) -> str:
 
 def bases(cells: list[Cell]) -> dict[tuple[str, str], Cell]:
     """The ``off`` cell of each compiler and inject mode that finished."""
-    return {(c.compiler, c.inject): c for c in cells if c.level == BASE and c.status == "ok"}
+    return {(c.compiler, c.inject): c for c in cells if c.level == BASE and c.status == BuildStatus.OK}
 
 
 def comparable(c: Cell, b: Cell | None) -> str | None:
@@ -115,7 +116,7 @@ def added_cpu(c: Cell, off: Cell, top: int = TOP_PROCESSES) -> AddedCpu | None:
     """Where ``c``'s CPU beyond ``off``'s went (both finished, same compiler and inject);
     None without the figures to say it. By program where both cells have the kernel's
     per-process account, else by the wrapper's compiler/other split."""
-    if c.status != "ok" or off.status != "ok" or not c.cpu_s or not off.cpu_s:
+    if c.status != BuildStatus.OK or off.status != BuildStatus.OK or not c.cpu_s or not off.cpu_s:
         return None
     added_s = c.cpu_s.median - off.cpu_s.median
     programs: list[ProcessAdded] = []

@@ -6,7 +6,7 @@ import csv
 import dataclasses
 import io
 
-from analyzer.overhead.results import Report
+from analyzer.overhead.results import OverheadReport
 
 
 #: the CSV columns: every row's fields (``error`` empty where there is none), CPU and wall flattened
@@ -15,7 +15,7 @@ CSV_FIELDS = ["project", "mode", "opt", "compiler", "level", "inject", "status",
               "error", "cpu_min", "cpu_median", "cpu_max", "wall_median", "findings"]
 
 
-def render(rep: Report) -> str:
+def render(rep: OverheadReport) -> str:
     buf = io.StringIO()
     w = csv.DictWriter(buf, fieldnames=CSV_FIELDS, extrasaction="ignore")
     w.writeheader()

@@ -2,12 +2,12 @@
 report's table and sections (:mod:`analyzer.overhead.text`) as Markdown tables and a list."""
 from __future__ import annotations
 
-from analyzer.overhead.results import Report
+from analyzer.overhead.results import OverheadReport
 from analyzer.overhead.text import (HEADERS, TU_NOTE, article_table, cells, label, machine, modes_table, title,
                                     two_modes_of)
 
 
-def render(rep: Report) -> str:
+def render(rep: OverheadReport) -> str:
     """``overhead report --format markdown``: the text report's table and sections as
     Markdown tables and a list."""
     info, table, tus = rep.study, rep.rows, rep.top_tus

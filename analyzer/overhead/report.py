@@ -1,5 +1,5 @@
 """The overhead table: what ``overhead report`` shows, as the
-:class:`~analyzer.overhead.results.Report` every output renders (one module per format:
+:class:`~analyzer.overhead.results.OverheadReport` every output renders (one module per format:
 :mod:`analyzer.overhead.text`, :mod:`~analyzer.overhead.markdown`,
 :mod:`~analyzer.overhead.csvreport`; JSON is :func:`warnscope.serial.to_json` of it).
 
@@ -15,7 +15,8 @@ passing the flags through the build costs over the compiler's own work (:func:`m
 from __future__ import annotations
 
 from analyzer.overhead.breakdown import BASE, BUILD, WRAPPER, added, bases, comparable
-from analyzer.overhead.results import AddedCpu, Cell, ModeCost, Report, Row, Study, TopTu
+from analyzer.overhead.results import AddedCpu, Cell, ModeCost, OverheadReport, Row, Study, TopTu
+from analyzer.projects.cell import BuildStatus
 
 
 def rows(cells: list[Cell]) -> list[Row]:
@@ -29,14 +30,14 @@ def rows(cells: list[Cell]) -> list[Row]:
         error = comparable(c, b)
         if error:
             b = None  # ratios only within one host
-        if c.status == "ok" and b is not None and b.cpu_s and c.cpu_s:
+        if c.status == BuildStatus.OK and b is not None and b.cpu_s and c.cpu_s:
             bc, cc = b.cpu_s, c.cpu_s
             ratio, ratio_min, ratio_max = (round(cc.median / bc.median, 4), round(cc.min / bc.max, 4),
                                            round(cc.max / bc.min, 4))
             assert c.compiler_cpu_s and b.compiler_cpu_s and c.other_cpu_s and b.other_cpu_s
             added_compiler = round(100 * (c.compiler_cpu_s.median - b.compiler_cpu_s.median) / bc.median, 2)
             added_other = round(100 * (c.other_cpu_s.median - b.other_cpu_s.median) / bc.median, 2)
-        if c.status != "ok":
+        if c.status != BuildStatus.OK:
             error = c.error
         out.append(Row(project=c.project, mode=c.mode, opt=c.opt, compiler=c.compiler, level=c.level,
                        inject=c.inject, status=c.status, runs=c.runs, flags=len(c.flags), cpu_s=c.cpu_s,
@@ -70,10 +71,10 @@ def modes(table: list[Row], where: list[AddedCpu]) -> list[ModeCost]:
 def top_tus(cells: list[Cell], n: int) -> list[TopTu]:
     """tu mode: the TUs with the most added CPU (median, level minus ``off``), per compiler and level
     (every tu cell is a wrapper cell: one ``off`` per compiler)."""
-    base = {c.compiler: c.tus or {} for c in cells if c.level == BASE and c.status == "ok"}
+    base = {c.compiler: c.tus or {} for c in cells if c.level == BASE and c.status == BuildStatus.OK}
     out = []
     for c in cells:
-        if c.level == BASE or c.status != "ok" or c.compiler not in base:
+        if c.level == BASE or c.status != BuildStatus.OK or c.compiler not in base:
             continue
         added = []
         for tu, v in (c.tus or {}).items():
@@ -89,10 +90,10 @@ def top_tus(cells: list[Cell], n: int) -> list[TopTu]:
     return out
 
 
-def report(study: Study, cells: list[Cell], top: int = 10) -> Report:
+def report(study: Study, cells: list[Cell], top: int = 10) -> OverheadReport:
     """The study's table, in tu mode its ``top`` TUs per compiler and level, where each
     cell's added CPU went, and with both modes the two side by side."""
     table = rows(cells)
     where = added(cells) if study.mode == "build" else []  # tu: compiler processes only, nothing to split
-    return Report(study=study, rows=table, top_tus=top_tus(cells, top) if study.mode == "tu" else [],
+    return OverheadReport(study=study, rows=table, top_tus=top_tus(cells, top) if study.mode == "tu" else [],
                   added=where, modes=modes(table, where))

@@ -9,10 +9,10 @@ parses rendered text.
 Two kinds live here:
 
 * **records** of what was measured (:class:`BuildRun`, :class:`TuRun`, :class:`Probe`,
-  :class:`CellResult`): each holds the :class:`warnscope.measure.TreeRun` of its
+  :class:`StudyCell`): each holds the :class:`warnscope.measure.TreeRun` of its
   process tree, the one record of a measured process in warnscope, and what the
   overhead family adds to it (the TU, the round, the host);
-* **results** users see (:class:`Study`, :class:`Cell`, :class:`Report`,
+* **results** users see (:class:`Study`, :class:`Cell`, :class:`OverheadReport`,
   :class:`Attribution` …), whose field names and order are the JSON keys of
   ``overhead run|report|attribute --json``.
 """
@@ -26,7 +26,7 @@ from warnscope.accounting import ProcessTable
 from warnscope.measure import TreeRun, stats
 from warnscope.serial import OPTIONAL, TEXT_ONLY
 
-from analyzer.projects.cell import BuildCell
+from analyzer.projects.cell import BuildCell, BuildStatus
 
 
 # ------------------------------------------------------------------ records
@@ -71,7 +71,7 @@ class TuRun:
 
 
 @dataclass
-class CellResult(BuildCell):
+class StudyCell(BuildCell):
     """A cell being measured (compiler x level: a :class:`analyzer.projects.cell.BuildCell`),
     then stored whole: its runs are appended round by round, and a failure replaces them
     with what went wrong."""
@@ -250,7 +250,7 @@ class Cell:
     inject: str
     flags: list[str]
     flags_by_language: dict[str, list[str]]
-    status: str
+    status: BuildStatus
     runs: int
     cpu_s: Figures | None
     user_s: Figures | None
@@ -304,7 +304,7 @@ class Row:
     #: how the cell's flags reached the compiler (``build`` | ``wrapper``): with both
     #: modes in a study, two rows share a compiler and level
     inject: str
-    status: str
+    status: BuildStatus
     runs: int
     flags: int
     cpu_s: Figures | None
@@ -404,7 +404,7 @@ class ModeCost:
 
 
 @dataclass(frozen=True)
-class Report:
+class OverheadReport:
     """``overhead report``: the study, its table and (tu mode) its top TUs; where the
     added CPU went, per cell (``added``) and, in a study with both modes, the build's way
     against the wrapper's (``modes``)."""

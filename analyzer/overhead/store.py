@@ -21,8 +21,9 @@ from warnscope.dbvalues import json_column
 from warnscope.errors import CorruptDatabase, NoData
 from warnscope.measure import TreeRun
 
-from analyzer.overhead.results import (BuildRun, Cell, CellResult, Figures, Probe, ProcessFigures, Study,
+from analyzer.overhead.results import (BuildRun, Cell, Figures, Probe, ProcessFigures, Study, StudyCell,
                                        TuFigures, TuRun)
+from analyzer.projects.cell import BuildStatus
 
 
 def has_schema(conn: sqlite3.Connection) -> bool:
@@ -51,14 +52,14 @@ def study_id(conn: sqlite3.Connection, key: str, project: int, params: dict, mac
 
 
 def finished(conn: sqlite3.Connection, study: int) -> set[tuple[str, str, str, str, str]]:
-    """:attr:`CellResult.key` (compiler, identity, level, flags JSON, inject) of the
+    """:attr:`StudyCell.key` (compiler, identity, level, flags JSON, inject) of the
     study's stored ``ok`` cells."""
     rows = conn.execute("SELECT compiler, compiler_identity, level, flags, inject FROM oh_cell"
                         " WHERE study_id = ? AND status = 'ok'", (study,)).fetchall()
     return {tuple(r) for r in rows}
 
 
-def save_cell(conn: sqlite3.Connection, study: int, cell: CellResult, noise: float,
+def save_cell(conn: sqlite3.Connection, study: int, cell: StudyCell, noise: float,
               busy_load: float) -> None:
     """Store one finished cell and its runs in one transaction (a failed cell of the
     same key from an earlier attempt is replaced)."""
@@ -78,7 +79,7 @@ def save_cell(conn: sqlite3.Connection, study: int, cell: CellResult, noise: flo
             " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
             (study, cell.compiler, cell.compiler_version, cell.compiler_identity, cell.level,
              cell.flags_json, cell.inject, cell.status, cell.error, cell.log_tail, warnings, int(noisy),
-             spread, max_load, utc_now(), cell.findings if cell.status == "ok" else None))
+             spread, max_load, utc_now(), cell.findings if cell.status == BuildStatus.OK else None))
         cid = cur.lastrowid
         conn.executemany(
             "INSERT INTO oh_run (cell_id, seq, user_s, sys_s, wall_s, maxrss_kb, compiler_cpu_s, compilers,"
@@ -169,13 +170,13 @@ def cells(conn: sqlite3.Connection, study: int, with_tus: bool = False) -> list[
         flags = json.loads(c["flags"])
         cpu = [r["user_s"] + r["sys_s"] for r in runs]
         comp = [r["compiler_cpu_s"] for r in runs]
-        failed = c["status"] != "ok"
+        failed = c["status"] != BuildStatus.OK
         out.append(Cell(
             study=study, project=info.project, mode=info.mode, opt=info.opt,
             compiler=c["compiler"], compiler_version=c["compiler_version"], level=c["level"],
             inject=c["inject"],
             flags=sorted({f for fl in flags.values() for f in fl}, key=lambda f: (f != "-w", f)),
-            flags_by_language=flags, status=c["status"], runs=len(runs),
+            flags_by_language=flags, status=BuildStatus(c["status"]), runs=len(runs),
             cpu_s=Figures.of(cpu), user_s=Figures.of([r["user_s"] for r in runs]),
             sys_s=Figures.of([r["sys_s"] for r in runs]), wall_s=Figures.of([r["wall_s"] for r in runs]),
             compiler_cpu_s=Figures.of(comp), other_cpu_s=Figures.of([a - b for a, b in zip(cpu, comp)]),

@@ -37,7 +37,7 @@ from warnscope.errors import AnalyzerUnavailable, BadInput, NeedsPrivilege, Sche
 from warnscope.measure import TreeRun, host
 
 from analyzer.projects import arrival, levels as levels_mod, process, tus as tus_mod
-from analyzer.projects.cell import flags_for
+from analyzer.projects.cell import BuildStatus, flags_for
 from analyzer.projects.failure import fail, log_tail
 from analyzer.projects.options import BuildOptions
 from analyzer.projects.recipes import Recipe, tu_language
@@ -48,7 +48,7 @@ from analyzer.projects.wrapper import LOG_ENV, read_log
 from analyzer.projects.workdir import WorkDir
 from analyzer.overhead import analysis, store
 from analyzer.overhead.experiment import Experiment, compile_tu, count_warnings, machine_facts
-from analyzer.overhead.results import BuildRun, CellResult, TuRun
+from analyzer.overhead.results import BuildRun, StudyCell, TuRun
 from analyzer.runtime.progress import Progress, as_progress
 from analyzer.runtime.toolchain import Toolchain
 
@@ -216,30 +216,30 @@ def run_study(conn: sqlite3.Connection, recipe: Recipe, source: tuple[Path, str]
 
 
 def _planned(conn: sqlite3.Connection, tc: Toolchain, level: str, inject: str, languages: tuple[str, ...],
-             others: tuple[str, ...], opts: Options) -> list[CellResult]:
+             others: tuple[str, ...], opts: Options) -> list[StudyCell]:
     """The cell of a level for one injection: a warning level's flags from
     :mod:`analyzer.projects.levels`, an analyzer's from :mod:`analyzer.overhead.analysis`;
     an analyzer that runs over the compile commands has no flags to inject: one cell
     (with the study's first injection, so that it is compared with that ``off``)."""
     an = analysis.analyzer_of(level, tc)
     if an is None:
-        return [CellResult(tc.name, tc.version, tc.identity, level,
+        return [StudyCell(tc.name, tc.version, tc.identity, level,
                            levels_mod.flags(conn, tc, level, languages, opts.custom), inject=inject,
                            other_flags=levels_mod.flags(conn, tc, level, others, opts.custom))]
     if analysis.over_commands(an) and inject != opts.injects[0]:
         return []
-    return [CellResult(tc.name, tc.version, tc.identity, level, analysis.flags(an, tc, languages),
+    return [StudyCell(tc.name, tc.version, tc.identity, level, analysis.flags(an, tc, languages),
                        inject=inject, other_flags=analysis.flags(an, tc, others))]
 
 
-def _analyzers(cells: list[CellResult], tc: Toolchain) -> dict[int, analysis.Analyzer | None]:
+def _analyzers(cells: list[StudyCell], tc: Toolchain) -> dict[int, analysis.Analyzer | None]:
     """Each cell's analyzer (None: a warning level), by the cell's ``id``: decided once
     per cell, for everything that measures it."""
     return {id(cell): analysis.analyzer_of(cell.level, tc) for cell in cells}
 
 
-def _unavailable(cells: list[CellResult], analyzers: dict[int, analysis.Analyzer | None],
-                 tc: Toolchain) -> list[CellResult]:
+def _unavailable(cells: list[StudyCell], analyzers: dict[int, analysis.Analyzer | None],
+                 tc: Toolchain) -> list[StudyCell]:
     """The cells whose analyzer cannot run here marked failed, saying why; the others.
     cppcheck is the host's: a root compiler's build runs in the root, which has none."""
     out = []
@@ -263,12 +263,12 @@ class CompilerJob:
     recipe: Recipe
     tree: Path | None          # None: the worker fetches the source itself (its own cache)
     tc: Toolchain
-    cells: list[CellResult]
+    cells: list[StudyCell]
     opts: Options
 
 
 def measure_compiler(job: CompilerJob, progress: Progress | Callable[[str], None] = lambda _m: None
-                     ) -> list[CellResult]:
+                     ) -> list[StudyCell]:
     """Measure one compiler's cells (interleaved) in a private work directory. A compiler
     of a Debian root builds whole inside its root: every step's sandbox shows the root's
     system directories in place of the host's, so the shell, make, libtool, CMake, the
@@ -312,7 +312,7 @@ def _accountant(opts: Options, progress: Progress):
         yield accountant
 
 
-def _cluster_job(job: CompilerJob) -> list[CellResult]:
+def _cluster_job(job: CompilerJob) -> list[StudyCell]:
     return measure_compiler(job)
 
 
@@ -340,7 +340,7 @@ def _on_cluster(conn: sqlite3.Connection, study: int, jobs: list[CompilerJob], o
         job = done.job
         if done.error is not None:
             for c in job.cells:
-                c.status, c.error, c.runs, c.tu_runs = "failed", f"worker failed: {done.error}", [], []
+                c.status, c.error, c.runs, c.tu_runs = BuildStatus.FAILED, f"worker failed: {done.error}", [], []
             cells = job.cells
         else:
             cells = done.result
@@ -351,7 +351,7 @@ def _on_cluster(conn: sqlite3.Connection, study: int, jobs: list[CompilerJob], o
         progress.advance()
 
 
-def _build_cells(recipe: Recipe, tree: Path, tc: Toolchain, cells: list[CellResult],
+def _build_cells(recipe: Recipe, tree: Path, tc: Toolchain, cells: list[StudyCell],
                  analyzers: dict[int, analysis.Analyzer | None], opts: Options,
                  work: Path, progress: Progress, box: BuildSandbox,
                  accountant: Accountant | None = None) -> None:
@@ -375,7 +375,7 @@ def _build_cells(recipe: Recipe, tree: Path, tc: Toolchain, cells: list[CellResu
     for i in range(opts.warmups + opts.runs):
         rnd = i - opts.warmups + 1   # the counted run's seq; 0 or below: a warm-up
         for cell in cells:
-            if cell.status == "failed":
+            if cell.status == BuildStatus.FAILED:
                 continue
             name = f"{recipe.name} {tc.name} {cell.level}" + (f" ({cell.inject})" if len(opts.injects) > 1 else "")
             label = (f"run {rnd}/{opts.runs}" if rnd > 0 else "warm-up" if opts.warmups == 1
@@ -451,7 +451,7 @@ def _incomplete(table: ProcessTable | None, name: str, label: str, progress: Pro
                  f"{table.lost} events lost)")
 
 
-def _analysis_round(cell: CellResult, an: analysis.Analyzer | None, tc: Toolchain, tus: list[Tu],
+def _analysis_round(cell: StudyCell, an: analysis.Analyzer | None, tc: Toolchain, tus: list[Tu],
                     opts: Options, work: Path,
                     box: BuildSandbox, accountant: Accountant | None, rnd: int, name: str, label: str,
                     progress: Progress) -> None:
@@ -487,7 +487,7 @@ def tus_from(entries: list[tuple[str, list[str]]], root: Path, strip_warnings: b
 
 
 def capture(recipe: Recipe, tree: Path, tc: Toolchain, opts: Options, work: Path,
-            cells: list[CellResult], progress: Progress, box: BuildSandbox) -> list[Tu] | None:
+            cells: list[StudyCell], progress: Progress, box: BuildSandbox) -> list[Tu] | None:
     if recipe.build_system == "ccdb":
         entries = [(e["directory"], list(e["arguments"])) for e in recipe.commands]
         return tus_from(entries, Path(recipe.source or "/"), strip_warnings=True)
@@ -498,14 +498,14 @@ def capture(recipe: Recipe, tree: Path, tc: Toolchain, opts: Options, work: Path
 
 
 def _capture_in(recipe: Recipe, prepared: tuple[Path, dict[str, str]], tc: Toolchain, opts: Options,
-                work: Path, cells: list[CellResult], progress: Progress, box: BuildSandbox
+                work: Path, cells: list[StudyCell], progress: Progress, box: BuildSandbox
                 ) -> list[Tu] | None:
     """The compile commands of one build of the configured tree (the wrapper logs them;
     outside the timing); None (``cells`` failed) when that build fails or compiles nothing."""
     copy, env = prepared
     log, wrap_log = work / "capture.log", box.box / "capture.wrap"
     progress(f"{recipe.name} {tc.name}: build capturing the compile commands (warm-up)")
-    capture = CellResult(tc.name, "", "", "off", {lang: ["-w"] for lang in recipe.languages})
+    capture = StudyCell(tc.name, "", "", "off", {lang: ["-w"] for lang in recipe.languages})
     t = process.run(commands(recipe.build, capture, opts, "wrapper"), copy, level_env(env, capture, wrap_log), log,
                     timeout=opts.timeout, box=box)
     if t.exit != 0:
@@ -518,7 +518,7 @@ def _capture_in(recipe: Recipe, prepared: tuple[Path, dict[str, str]], tc: Toolc
     return tus or None
 
 
-def _tu_cells(recipe: Recipe, tree: Path, tc: Toolchain, cells: list[CellResult],
+def _tu_cells(recipe: Recipe, tree: Path, tc: Toolchain, cells: list[StudyCell],
               analyzers: dict[int, analysis.Analyzer | None], opts: Options,
               work: Path, progress: Progress, box: BuildSandbox) -> None:
     tus = capture(recipe, tree, tc, opts, work, cells, progress, box)
@@ -530,7 +530,7 @@ def _tu_cells(recipe: Recipe, tree: Path, tc: Toolchain, cells: list[CellResult]
     progress.add_total(opts.runs * len(cells) * len(tus))
     for rnd in range(1, opts.runs + 1):
         for cell in cells:
-            if cell.status == "failed":
+            if cell.status == BuildStatus.FAILED:
                 continue
             started, load1 = utc_now(), os.getloadavg()[0]
             rows: list[TuRun] = []
@@ -557,7 +557,7 @@ def _tu_cells(recipe: Recipe, tree: Path, tc: Toolchain, cells: list[CellResult]
                         analysis.gcc_findings(out.read_text(errors="replace"), seen)
                 progress.advance()
                 rows.append(TuRun(tu=tu.name, seq=rnd, tree=t, warnings=warnings, host=host()))
-            if cell.status == "failed":
+            if cell.status == BuildStatus.FAILED:
                 progress(f"{recipe.name} {tc.name} {cell.level}: run {rnd}: FAILED ({cell.error})")
                 continue
             cell.tu_runs.extend(rows)

@@ -1,12 +1,13 @@
 """The overhead report and an attribution as text: ``overhead report`` (and the table
 ``overhead run`` prints), ``overhead attribute``; the Markdown and CSV renderings of the
-same :class:`~analyzer.overhead.results.Report` are :mod:`analyzer.overhead.markdown` and
+same :class:`~analyzer.overhead.results.OverheadReport` are :mod:`analyzer.overhead.markdown` and
 :mod:`analyzer.overhead.csvreport`, its JSON :func:`warnscope.serial.to_json` of it."""
 from __future__ import annotations
 
 from analyzer.overhead.breakdown import seconds
-from analyzer.overhead.results import (AddedCpu, Attribution, Interval, ModeCost, ProcessAdded, Report, Row,
-                                       Study)
+from analyzer.overhead.results import (AddedCpu, Attribution, Interval, ModeCost, OverheadReport, ProcessAdded,
+                                       Row, Study)
+from analyzer.projects.cell import BuildStatus
 
 
 def _pct(ratio: float | None) -> str:
@@ -35,7 +36,7 @@ def cells(r: Row) -> list[str]:
     cpu = r.cpu_s
     split = ("" if r.added_compiler_pct is None
              else f"{r.added_compiler_pct:+.1f} / {r.added_other_pct:+.1f}")
-    return [r.compiler, r.level, inject_of(r), r.status if r.status != "ok" else str(r.runs),
+    return [r.compiler, r.level, inject_of(r), r.status if r.status != BuildStatus.OK else str(r.runs),
             "" if not cpu else f"{cpu.median:.2f} ({cpu.min:.2f}–{cpu.max:.2f})",
             "" if r.ratio is None else f"{r.ratio:.3f}", _range(r), _pct(r.ratio), split,
             "" if not r.wall_s else f"{r.wall_s.median:.2f}",
@@ -69,7 +70,7 @@ ARTICLE = (("off", "no warnings"), ("all", "all warnings"), ("analyzer", "analyz
 def _times(r: Row | None) -> str:
     if r is None:
         return "-"
-    if r.status != "ok":
+    if r.status != BuildStatus.OK:
         return "unavailable" if (r.error or "").startswith("analyzer unavailable") else r.status
     if r.ratio is None:
         return "not compared"
@@ -129,7 +130,7 @@ def two_modes_of(table: list[Row]) -> bool:
     return len({inject_of(r) for r in table}) > 1
 
 
-def render(rep: Report) -> str:
+def render(rep: OverheadReport) -> str:
     """``overhead report`` (and ``overhead run``) as text: the table, the errors, both
     modes side by side, where the added CPU went, the top TUs."""
     info, table, tus = rep.study, rep.rows, rep.top_tus

@@ -1,12 +1,20 @@
 """One build of a project: a compiler at a level, its flags, and how they reach it.
 
-A study measures such a build again and again (:class:`analyzer.overhead.results.CellResult`
+A study measures such a build again and again (:class:`analyzer.overhead.results.StudyCell`
 adds its runs); ``warnings run`` builds it once and reads its diagnostics. Both configure
 and set it up through :mod:`analyzer.projects.steps`, which marks it failed when a step fails.
 """
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass, field
+
+
+class BuildStatus(enum.StrEnum):
+    """How a build ended (a warnings build, a study's cell), stored and printed as its word."""
+
+    OK = "ok"
+    FAILED = "failed"
 
 
 @dataclass
@@ -21,7 +29,7 @@ class BuildCell:
     #: how the flags reach the compiler: ``build`` (the build system's own variables)
     #: or ``wrapper`` (appended by the compiler wrapper: the compiler-only view)
     inject: str = "wrapper"
-    status: str = "ok"
+    status: BuildStatus = BuildStatus.OK
     error: str | None = None
     log_tail: str | None = None
     #: the level's flags for languages the project is not declared in (a C file in a C++
@@ -30,7 +38,7 @@ class BuildCell:
 
     def mark_failed(self, error: str, log_tail: str) -> None:
         """The cell failed: ``error`` says why, ``log_tail`` is the end of the step's output."""
-        self.status, self.error, self.log_tail = "failed", error, log_tail
+        self.status, self.error, self.log_tail = BuildStatus.FAILED, error, log_tail
 
 
 def flags_for(cell: BuildCell, language: str) -> list[str]:

@@ -29,6 +29,7 @@ owners). *Using* one does not: see :func:`bwrap_argv`.
 """
 from __future__ import annotations
 
+import enum
 import json
 import os
 import re
@@ -529,6 +530,16 @@ def bwrap_argv(root: Path, argv: list[str], binds: tuple[str, ...] = (),
 # ----------------------------------------------------------------------------- listing
 
 
+class ToolchainStatus(enum.StrEnum):
+    """Where a compiler of ``toolchain list`` is, stored and printed as its word."""
+
+    HOST = "host"            # on the host
+    ROOT = "root"            # in a root
+    AVAILABLE = "available"  # one ``toolchain add`` could prepare
+    CROSS = "cross"          # a cross compiler on PATH
+    NAMED = "named"          # registered by its name
+
+
 @dataclass
 class ToolchainEntry:
     """One line of ``toolchain list``: a compiler on the host, in a root, or one that
@@ -536,7 +547,7 @@ class ToolchainEntry:
     cross compiler on PATH (``cross``) or one registered by its name (``named``)."""
 
     compiler: str
-    status: str
+    status: ToolchainStatus
     suite: str | None          # the root's suite, or the suite ``add`` would use
     suites: list[str]          # every suite that packages it
     package: str | None        # Debian package version in the root
@@ -555,12 +566,12 @@ def listing() -> list[ToolchainEntry]:
         name, have = str(cid), suites_for(cid)
         c_driver = f"gcc-{n}" if fam == "gcc" else f"clang-{n}"
         if shutil.which(c_driver):
-            entries.append(ToolchainEntry(name, "host", None, have, None, None))
+            entries.append(ToolchainEntry(name, ToolchainStatus.HOST, None, have, None, None))
         held = [r for r in all_roots() if name in r.compilers]
         for r in held:
             pkg = r.compilers[name].get(c_driver)
-            entries.append(ToolchainEntry(name, "root", r.suite, have, pkg, str(r.path)))
+            entries.append(ToolchainEntry(name, ToolchainStatus.ROOT, r.suite, have, pkg, str(r.path)))
         if not held and not shutil.which(c_driver):
-            entries.append(ToolchainEntry(name, "available", choose_suite(cid), have, None,
+            entries.append(ToolchainEntry(name, ToolchainStatus.AVAILABLE, choose_suite(cid), have, None,
                                           None))
     return entries

@@ -418,9 +418,9 @@ def listing() -> list:
     from analyzer.runtime import named, roots
     entries = roots.listing()
     for cid in cross_on_path():
-        entries.append(roots.ToolchainEntry(cid, "cross", None, [], None, None,
+        entries.append(roots.ToolchainEntry(cid, roots.ToolchainStatus.CROSS, None, [], None, None,
                                             path=_usual_driver(CompilerId.parse(cid))))
     for entry in named.entries():
-        entries.append(roots.ToolchainEntry(entry.compiler, "named", None, [], entry.version,
-                                            None, path=entry.path))
+        entries.append(roots.ToolchainEntry(entry.compiler, roots.ToolchainStatus.NAMED, None, [],
+                                            entry.version, None, path=entry.path))
     return entries

@@ -4,6 +4,7 @@ plain fallback of :mod:`analyzer.sandbox.plain`) share: the program's environmen
 rlimits, its capped output, the status a run ended with."""
 from __future__ import annotations
 
+import enum
 import os
 import resource
 import selectors
@@ -36,6 +37,15 @@ class Limits:
     tmpfs_size: int = 16 << 20        # each private tmpfs (/tmp, /var/tmp, /dev/shm, ...)
 
 
+class SandboxStatus(enum.StrEnum):
+    """How a sandboxed run ended (:func:`status` decides), stored and printed as its word."""
+
+    EXIT = "exit"                          # the program exited (any code)
+    SIGNAL = "signal"                      # a signal ended it (or the memory limit did)
+    TIMEOUT = "timeout"                    # the time or CPU limit ended it
+    OUTPUT_TRUNCATED = "output-truncated"  # it wrote more than the output cap
+
+
 @dataclass(frozen=True, kw_only=True)
 class RunResult(Sample):
     """How one run ended, and what it cost: the measured process is a
@@ -46,7 +56,7 @@ class RunResult(Sample):
     'output'), if one did; ``mode`` is the containment used: 'namespace', or
     'uid'/'process-group' without one."""
 
-    status: str
+    status: SandboxStatus
     exit: int | None
     signal: int | None
     stdout: bytes
@@ -96,16 +106,16 @@ def rlimits(limits: Limits, uid: int | None,
 
 
 def status(limits: Limits, timed_out: bool, memory_hit: bool, truncated: bool,
-            sig: int | None, cpu: float) -> tuple[str, str | None]:
+            sig: int | None, cpu: float) -> tuple[SandboxStatus, str | None]:
     if timed_out:
-        return "timeout", "time"
+        return SandboxStatus.TIMEOUT, "time"
     if sig == signal.SIGXCPU or (sig == signal.SIGKILL and cpu >= limits.cpu and not memory_hit):
-        return "timeout", "cpu"
+        return SandboxStatus.TIMEOUT, "cpu"
     if memory_hit:
-        return "signal", "memory"
+        return SandboxStatus.SIGNAL, "memory"
     if truncated:
-        return "output-truncated", "output"
-    return ("signal" if sig is not None else "exit"), None
+        return SandboxStatus.OUTPUT_TRUNCATED, "output"
+    return (SandboxStatus.SIGNAL if sig is not None else SandboxStatus.EXIT), None
 
 
 class Read(NamedTuple):

@@ -67,8 +67,8 @@ from warnscope.locks import flocked
 from warnscope.paths import cache_dir
 
 from analyzer.sandbox import plain, zygote
-from analyzer.sandbox.limits import (WATCH_INTERVAL, Limits, RunResult, SandboxError, child_env,
-                                     read_capped, rlimits, status)
+from analyzer.sandbox.limits import (WATCH_INTERVAL, Limits, RunResult, SandboxError, SandboxStatus,
+                                     child_env, read_capped, rlimits, status)
 
 #: First uid of the pool; uids are used numerically and need no passwd entry.
 UID_BASE = 64100
@@ -251,7 +251,7 @@ def namespaces_available() -> bool:
             try:
                 r = _run_ns(["/bin/true"], _held_uid(), Limits(), None, host_dir=None,
                             copy_in=())
-                _NS_STATE = r.status == "exit" and r.exit == 0
+                _NS_STATE = r.status == SandboxStatus.EXIT and r.exit == 0
             except (SandboxError, OSError):
                 _NS_STATE = False
     return _NS_STATE

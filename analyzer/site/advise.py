@@ -17,7 +17,7 @@ from analyzer.site.projects import ProjectView
 from warnscope.compilers import CompilerId, sort_key
 
 if TYPE_CHECKING:
-    from analyzer.site.pages import Build
+    from analyzer.site.pages import SiteBuild
 
 
 def load(conn: sqlite3.Connection, projects: list[ProjectView], indexes: dict[str, Index]) -> dict[str, Advice]:
@@ -60,7 +60,7 @@ ADVICE_SECTIONS = (
     ("style", "Style, your call: fires often for what it catches"),
 )
 
-def advice_pages(b: Build) -> None:
+def advice_pages(b: SiteBuild) -> None:
     """Per project built at ``all``: which warnings to turn on, the rows by verdict with
     their reasons and the set per compiler; the JSON beside it is ``warnscope advise
     --json`` with the default rules."""

@@ -32,12 +32,12 @@ from warnscope.errors import WorkerDied
 from analyzer.runtime.executors import LocalExecutor, can_fork, cores
 from analyzer.site import advise, flags, overhead, projects, ub, upgrade, web_dir
 from analyzer.site.output import SiteWriter, WriteStats, WrittenPart
-from analyzer.site.pages import Build
+from analyzer.site.pages import SiteBuild
 from analyzer.site.slugs import slug_map
 from analyzer.ub.results import Outcome
 
 
-def environment(build_ref: list[Build]):
+def environment(build_ref: list[SiteBuild]):
     """Jinja2 with autoescaping on for every template (flag help holds ``<``, ``>``, ``&``).
     ``auto_reload`` is off: the templates do not change during a build, and checking
     them would stat each template file again for every page (three per page, through
@@ -110,13 +110,13 @@ def signal_name(number: int | None) -> str:
 
 
 #: the sections in build order; the index page is written after all of them
-SECTIONS: tuple[Callable[[Build], None], ...] = (
+SECTIONS: tuple[Callable[[SiteBuild], None], ...] = (
     flags.compiler_pages, flags.flag_pages, flags.diff_pages, upgrade.upgrade_pages,
     projects.project_pages, advise.advice_pages, ub.ub_pages, overhead.overhead_pages)
 #: the sections a forked worker renders while the builder renders the others: some
 #: 60 % of the rendering, and they change nothing in the build the others read (the
 #: headlines and the diff list for the index page come from the builder's sections)
-WORKER_SECTIONS: tuple[Callable[[Build], None], ...] = (flags.compiler_pages, flags.flag_pages)
+WORKER_SECTIONS: tuple[Callable[[SiteBuild], None], ...] = (flags.compiler_pages, flags.flag_pages)
 
 
 # ------------------------------------------------------------------ the build
@@ -131,7 +131,7 @@ class BuildResult:
 
 #: the build a forked worker renders from: set by :func:`build` just before it forks
 #: the worker, which inherits it (nothing is pickled but the worker's answer)
-_FORKED: Build | None = None
+_FORKED: SiteBuild | None = None
 
 
 def _sections_in_worker(_job: None = None) -> WrittenPart:
@@ -163,8 +163,8 @@ def build(conn: sqlite3.Connection, out_dir: str | Path) -> BuildResult:
     start = time.monotonic()
     out = Path(out_dir)
     writer = SiteWriter(out)
-    ref: list[Build] = []
-    b = Build(conn=conn, writer=writer, env=environment(ref))
+    ref: list[SiteBuild] = []
+    b = SiteBuild(conn=conn, writer=writer, env=environment(ref))
     ref.append(b)
     b.compilers = flags.load_compilers(conn)
     names = flags.all_names(b.compilers)

@@ -15,10 +15,10 @@ from analyzer.site.slugs import path_slug, slug_map, unique_slug
 from analyzer.ub.detectors import scores as ub_scores
 from analyzer.ub import store as ub_store
 from analyzer.ub.detectors.detectors import RunStatus
-from analyzer.ub.detectors.scores import DetectorScore, Scores, Verdict
+from analyzer.ub.detectors.scores import Catch, DetectorScore, Scores
 
 if TYPE_CHECKING:
-    from analyzer.site.pages import Build
+    from analyzer.site.pages import SiteBuild
 
 
 @dataclass
@@ -125,7 +125,7 @@ def _page(name: str, scores: Scores, ran: dict[tuple[str, str], set[str]]) -> De
     return DetectorPage(name, mine[0].kind, rows, cases)
 
 
-def detector_pages(b: Build, stems: dict[str, str]) -> list[DetectorsView]:
+def detector_pages(b: SiteBuild, stems: dict[str, str]) -> list[DetectorsView]:
     """Per corpus with detector runs: the matrix page (with its JSON) and a page per
     detector; the views, for the UB index to link."""
     views = load(b.conn, stems)
@@ -134,7 +134,7 @@ def detector_pages(b: Build, stems: dict[str, str]) -> list[DetectorsView]:
         cells = {(d.version, d.detector, c.category): c
                  for d in view.scores.detectors for c in d.categories}
         b.page(f"{base}.html", "ub_detectors.html", view=view, cells=cells,
-               verdicts=(Verdict.CAUGHT, Verdict.ELSEWHERE, Verdict.FALSE_ALARM, Verdict.UNRELATED))
+               verdicts=(Catch.CAUGHT, Catch.ELSEWHERE, Catch.FALSE_ALARM, Catch.UNRELATED))
         b.json(f"{base}.json", ub_scores.as_json(view.scores))
         for page in view.pages:
             b.page(f"{base}/{view.slugs[page.name]}.html", "ub_detector.html", view=view,

@@ -27,7 +27,7 @@ from flagdb.store import CompilerRow
 from analyzer.site.slugs import base_slug
 
 if TYPE_CHECKING:
-    from analyzer.site.pages import Build
+    from analyzer.site.pages import SiteBuild
 
 #: the groups whose trees a compiler page draws
 TREE_GROUPS = ("-Wall", "-Wextra")
@@ -245,7 +245,7 @@ def spans(views: list[CompilerView], entries: list[HistoryEntry]) -> dict[str, s
 
 # ------------------------------------------------------------------ the pages
 
-def compiler_pages(b: Build) -> None:
+def compiler_pages(b: SiteBuild) -> None:
     """One page per compiler version: its flags with a filter box, its -Wall/-Wextra trees;
     beside it a page of everything it can warn about (clang's -Weverything tree, GCC's
     "all warnings" set), kept apart so the compiler page stays light."""
@@ -263,7 +263,7 @@ def compiler_pages(b: Build) -> None:
     b.json("compilers.json", [v.row for v in b.compilers])
 
 
-def flag_pages(b: Build) -> None:
+def flag_pages(b: SiteBuild) -> None:
     """One page per flag name across both families: its history table and timeline.
 
     A page has a timeline item and a history row per version (some 30,000 of each in a
@@ -316,7 +316,7 @@ def diff_pairs(views: list[CompilerView]) -> list[tuple[str, str]]:
     return pairs
 
 
-def diff_pages(b: Build) -> None:
+def diff_pages(b: SiteBuild) -> None:
     views = {v.name: v for v in b.compilers}
     for old, new in diff_pairs(b.compilers):
         result = compare.diff(views[old].data, views[new].data)

@@ -20,12 +20,13 @@ from analyzer.overhead import breakdown
 from analyzer.overhead import report as oh_report
 from analyzer.overhead import store as oh_store
 from analyzer.overhead.breakdown import AddedCpu
+from analyzer.projects.cell import BuildStatus
 from analyzer.overhead.report import ModeCost
-from analyzer.overhead.results import Cell, Report, Row, Study, StudyRun
+from analyzer.overhead.results import Cell, OverheadReport, Row, Study, StudyRun
 from analyzer.site.pages import Headline
 
 if TYPE_CHECKING:
-    from analyzer.site.pages import Build
+    from analyzer.site.pages import SiteBuild
 
 #: TUs listed per compiler and level on a tu-mode study's page
 TOP_TUS = 15
@@ -46,7 +47,7 @@ class StudyView:
     info: Study
     cells: list[Cell]
     #: ``overhead report --json``
-    report: Report
+    report: OverheadReport
     #: ``overhead attribute --json`` results whose TUs are this study's, empty where none
     #: (the JSON documents stored when each attribution finished)
     attribution: list[dict] = field(default_factory=list)
@@ -194,7 +195,7 @@ def cpu_chart(view: StudyView) -> bytes | None:
     processes and the rest of the build (make, shells, the linker driver …), with the
     whole tree's min–max as an error bar; None when no cell finished, and in tu mode,
     where every process timed is a compiler."""
-    cells = [c for c in view.cells if c.status == "ok" and c.cpu_s and c.compiler_cpu_s and c.other_cpu_s]
+    cells = [c for c in view.cells if c.status == BuildStatus.OK and c.cpu_s and c.compiler_cpu_s and c.other_cpu_s]
     if not cells or view.info.mode == "tu":
         return None
     both = len(view.injects) > 1
@@ -232,7 +233,7 @@ def process_chart(view: StudyView) -> bytes | None:
     both), stacked by process group: the compiler's programs (drivers, cc1, as, ld …)
     and the build system's (make, shells, libtool, cmake …), from the kernel's account of
     every process; None when no finished cell has that account."""
-    cells = [c for c in view.cells if c.status == "ok" and c.by_process is not None]
+    cells = [c for c in view.cells if c.status == BuildStatus.OK and c.by_process is not None]
     if not cells:
         return None
     both = len(view.injects) > 1
@@ -256,7 +257,7 @@ def process_alt(view: StudyView) -> str:
     """The process-group chart in words, for the image's alt text."""
     parts = []
     for c in view.cells:
-        g = group_cpu(c) if c.status == "ok" else {}
+        g = group_cpu(c) if c.status == BuildStatus.OK else {}
         if g:
             parts.append(f"{view.label(c.compiler, c.level, c.inject)}: "
                          + ", ".join(f"{name} {s:.2f} s" for name, s in g.items()))
@@ -276,7 +277,7 @@ def summary_json(views: list[StudyView]) -> list[Study]:
 
 # ------------------------------------------------------------------ the pages
 
-def overhead_pages(b: Build) -> None:
+def overhead_pages(b: SiteBuild) -> None:
     """Per study: the classic table (ratio to ``off`` with its min–max range), charts with
     min–max error bars, the compiler vs build-system CPU split, the CPU by process group
     and where each level's added CPU went (where the kernel accounted for every

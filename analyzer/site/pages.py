@@ -1,7 +1,7 @@
 """What every section of the site writes with: the build it renders from (the loaded
 data, the template environment, the writer), its page and JSON writers, and the index
 page's headlines. Each family's pages (:mod:`analyzer.site.flags`, ``projects``,
-``advise``, ``ub``, ``overhead``) take a :class:`Build`; :mod:`analyzer.site.builder`
+``advise``, ``ub``, ``overhead``) take a :class:`SiteBuild`; :mod:`analyzer.site.builder`
 loads it and runs them."""
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ class Headline:
 
 
 @dataclass
-class Build:
+class SiteBuild:
     """One build: the loaded data, the template environment, the writer."""
 
     conn: sqlite3.Connection

@@ -23,7 +23,7 @@ from warnscope.compilers import sort_key
 from analyzer.site.pages import Headline
 from analyzer.site.slugs import base_slug, slug_map, unique_slug
 from analyzer.warnings import queries, store
-from analyzer.warnings.results import Build, CompilerReport, Diagnostic, Diff, Fired, Report
+from analyzer.warnings.results import Build, CompilerReport, Diagnostic, Diff, Fired, WarningsReport
 
 if TYPE_CHECKING:
     from analyzer.site import pages
@@ -72,7 +72,7 @@ class DiffPage:
 class ProjectView:
     project: str
     slug: str
-    report: Report
+    report: WarningsReport
     builds: list[BuildPage]
     diffs: list[DiffPage]
     #: the upgrade reports of its stored pairs of compilers (:mod:`analyzer.site.upgrade`)
@@ -199,7 +199,7 @@ def fires_on_flags(conn: sqlite3.Connection, histories: list, views: list, proje
 
 # ------------------------------------------------------------------ the pages
 
-def project_pages(b: pages.Build) -> None:
+def project_pages(b: pages.SiteBuild) -> None:
     """Per project of the warnings builds: its page (per build, the diagnostics by option,
     the options the flag database does not know marked, the level's options that never
     fired; the upgrades), a page of examples per build and a diff page per upgrade. The

@@ -1,7 +1,7 @@
 """The UB side of the site: a matrix per corpus (one page, or where that page would
 pass the site's bound a summary and a page per class of undefined behaviour) and a page
 per case, from each corpus's
-report (the :class:`~analyzer.ub.results.Report`
+report (the :class:`~analyzer.ub.results.UbReport`
 that ``ub report --json`` prints) and sources.
 
 The sources are read from the corpus directory the run recorded, through
@@ -32,13 +32,13 @@ from analyzer.ub import report as ub_report
 from analyzer.ub import store as ub_store
 from analyzer.ub.corpus import SOURCE_SUFFIXES, Case, discover
 from analyzer.ub.explain.disasm import Function
-from analyzer.ub.results import CaseReport, Cell, Explanation, Report
+from analyzer.ub.results import CaseReport, Cell, Explanation, UbReport
 from analyzer.site.detectors import detector_pages
 from analyzer.site.pages import Headline
 from analyzer.site.slugs import base_slug, path_slug, slug_map, unique_slug
 
 if TYPE_CHECKING:
-    from analyzer.site.pages import Build
+    from analyzer.site.pages import SiteBuild
 
 
 @dataclass
@@ -57,7 +57,7 @@ class CorpusView:
     written beside the matrix as it is) and each case's source by case id."""
 
     corpus: str
-    report: Report
+    report: UbReport
     sources: dict[str, CaseSource] = field(default_factory=dict)
     #: each case's code per configuration, and the first two that behave differently
     #: aligned (``ub explain``'s objects)
@@ -476,7 +476,7 @@ def pygments_css() -> str:
 
 # ------------------------------------------------------------------ the pages
 
-def ub_pages(b: Build) -> None:
+def ub_pages(b: SiteBuild) -> None:
     """Per corpus: the matrix (divergent cases first) and a page per case; the detectors'
     pages (:mod:`analyzer.site.detectors`) of the corpora ``ub detectors`` ran on."""
     corpora = load_corpora(b.conn)
@@ -664,7 +664,7 @@ class MatrixLayout:
         return [self.whole] if self.whole else [p for _, _, pages in self.classes for p in pages]
 
 
-def matrix_layout(report: Report, stem: str, case_slugs: dict[str, str],
+def matrix_layout(report: UbReport, stem: str, case_slugs: dict[str, str],
                   budget: int | None = None) -> MatrixLayout:
     """The matrix as pages of at most ``budget`` bytes of table (:data:`PAGE_BUDGET`):
     the whole of it on ``ub/<corpus>.html`` where it fits; else a page per class of
@@ -722,7 +722,7 @@ def _part_label(rows: list[MatrixRow], groups: list[MatrixColumn], by_rows: bool
     return label
 
 
-def matrix_pages(b: Build, view: CorpusView, stem: str, case_slugs: dict[str, str]) -> None:
+def matrix_pages(b: SiteBuild, view: CorpusView, stem: str, case_slugs: dict[str, str]) -> None:
     """The matrix's pages (:func:`matrix_layout`); where it is split, ``ub/<corpus>.html``
     is the summary by class that links them."""
     layout = matrix_layout(view.report, stem, case_slugs)
@@ -748,7 +748,7 @@ def _config_name(case: str, compiler: str, level: str, flags: str) -> str:
     return "\0".join((case, compiler, level, flags))
 
 
-def _listing_names(report: Report, case_slugs: dict[str, str]) -> dict[str, str]:
+def _listing_names(report: UbReport, case_slugs: dict[str, str]) -> dict[str, str]:
     """Each cell's listing file name under ``ub/<corpus>/code/``, by :func:`_config_name`:
     ``<case>--<compiler>--<level>[--<flags>]``, unique in the corpus (slugs, as pages)."""
     def base(name: str) -> str:
@@ -759,7 +759,7 @@ def _listing_names(report: Report, case_slugs: dict[str, str]) -> dict[str, str]
                      for case in report.cases for c in case.cells], base=base)
 
 
-def _case_code(b: Build, stem: str, case_id: str, source: CaseSource | None,
+def _case_code(b: SiteBuild, stem: str, case_id: str, source: CaseSource | None,
                ex: Explanation | None, listings: dict[str, str]) -> tuple[list, dict | None]:
     """The code of a case's configurations as its page shows it (:func:`cell_view`,
     within :data:`CODE_BUDGET`; a configuration with the same code as one above refers

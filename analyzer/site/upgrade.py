@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 
 from warnscope.compilers import CompilerId, sort_key
 
+from analyzer.projects.cell import BuildStatus
 from analyzer.projects.levels import language_word
 from analyzer.site.slugs import base_slug, unique_slug
 from analyzer.warnings import upgrade as up
@@ -109,7 +110,7 @@ def hatch_answers(old: Build, new: Build, hatch: Build) -> bool:
     ``old``: ``new`` fails with new errors, and their hatch is exactly the hatch build's
     flags."""
     errors = up.new_errors(old, new)
-    if new.status == "ok" or not errors:
+    if new.status == BuildStatus.OK or not errors:
         return False
     cid = _compiler_id(new.compiler)
     tc = SimpleNamespace(family=cid.family if cid else "", major=cid.major if cid else 0)
@@ -140,14 +141,14 @@ def pairs_of(builds: list[Build]) -> list[tuple[Build, Build, bool]]:
         before = defaults[:i]
         asked = [old for old in before if hatch_answers(old, new, hatch)]
         if not asked:   # a hatch no stored build explains: the nearest build that succeeded
-            asked = [old for old in reversed(before) if old.status == "ok"][:1]
+            asked = [old for old in reversed(before) if old.status == BuildStatus.OK][:1]
         for old in asked:
             chosen[(old.compiler, new.compiler)] = hatch_answers(old, new, hatch)
     return sorted(((by_name[o], by_name[n], asked) for (o, n), asked in chosen.items()),
                   key=lambda t: (sort_key(t[0].compiler), sort_key(t[1].compiler)))
 
 
-def load(b: pages.Build, views: list[ProjectView]) -> None:
+def load(b: pages.SiteBuild, views: list[ProjectView]) -> None:
     """Each project's upgrade pages (``v.upgrades``), from the builds already loaded."""
     for v in views:
         builds = [p.build for p in v.builds]
@@ -163,7 +164,7 @@ def load(b: pages.Build, views: list[ProjectView]) -> None:
                                           new_build=new, diff_stem=diffs.get((old.compiler, new.compiler))))
 
 
-def upgrade_pages(b: pages.Build) -> None:
+def upgrade_pages(b: pages.SiteBuild) -> None:
     """The upgrade pages of every project, and their JSON (``warnscope upgrade --stored
     --json``); run before the project pages, which link them."""
     load(b, b.projects)

@@ -30,12 +30,12 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 
-from analyzer.sandbox.limits import RunResult
+from analyzer.sandbox.limits import RunResult, SandboxStatus
 from analyzer.ub.corpus import Case
 from analyzer.ub.results import Outcome
 
 @dataclass(frozen=True)
-class Verdict:
+class Classification:
     outcome: Outcome
     exploited: bool | None
     behaviour: str
@@ -43,9 +43,9 @@ class Verdict:
 
 def run_outcome(case: Case, run: RunResult, arch: str = "") -> Outcome:
     """The outcome of one run on ``arch`` (see the module docstring)."""
-    if run.status == "timeout":
+    if run.status == SandboxStatus.TIMEOUT:
         return Outcome.HANG
-    if run.signal is not None and run.status == "signal":
+    if run.signal is not None and run.status == SandboxStatus.SIGNAL:
         return Outcome.CRASH
     if run.truncated:
         return Outcome.UNEXPECTED_OUTPUT
@@ -57,7 +57,7 @@ def run_outcome(case: Case, run: RunResult, arch: str = "") -> Outcome:
     return Outcome.EXPECTED if run.stdout in expected else Outcome.UNEXPECTED_OUTPUT
 
 
-def classify(case: Case, runs: list[RunResult], arch: str = "") -> Verdict:
+def classify(case: Case, runs: list[RunResult], arch: str = "") -> Classification:
     """One verdict for a cell from its runs (at least one) on ``arch`` ('' the host)."""
     outcomes = [run_outcome(case, r, arch) for r in runs]
     signatures = {_signature(o, r) for o, r in zip(outcomes, runs)}
@@ -65,14 +65,14 @@ def classify(case: Case, runs: list[RunResult], arch: str = "") -> Verdict:
     return verdict(case, outcome, runs[0].stdout, arch)
 
 
-def verdict(case: Case, outcome: Outcome, stdout: bytes = b"", arch: str = "") -> Verdict:
+def verdict(case: Case, outcome: Outcome, stdout: bytes = b"", arch: str = "") -> Classification:
     """The verdict of a cell's outcome on ``arch`` ('' the host)."""
     exploited = (None if not case.expected_on(arch) or outcome is Outcome.COMPILE_ERROR
                  else outcome is not Outcome.EXPECTED)
     behaviour = str(outcome)
     if outcome in (Outcome.COMPLETED, Outcome.UNEXPECTED_OUTPUT):
         behaviour += ":" + hashlib.sha256(stdout).hexdigest()[:12]
-    return Verdict(outcome=outcome, exploited=exploited, behaviour=behaviour)
+    return Classification(outcome=outcome, exploited=exploited, behaviour=behaviour)
 
 
 def diverges(behaviours: list[str]) -> bool:

@@ -38,6 +38,7 @@ from warnscope.errors import BadInput
 from warnscope.paths import atomic_write, cache_dir
 
 from analyzer.sandbox import runner as sandbox
+from analyzer.sandbox.limits import SandboxStatus
 from analyzer.runtime.toolchain import Toolchain
 from analyzer.ub.explain import disasm
 
@@ -69,7 +70,7 @@ def normalize_level(level: str) -> str:
 
 
 @dataclass
-class Build:
+class CompiledProgram:
     """A compiled program, or why there is none."""
 
     ok: bool
@@ -86,13 +87,13 @@ class Build:
 
 def compile_program(compiler: Toolchain, language: str, std: str, filename: str,
                     source: bytes, flags: list[str], link: list[str],
-                    want_diagnostics: bool, want_code: bool = False) -> Build:
+                    want_diagnostics: bool, want_code: bool = False) -> CompiledProgram:
     """Compile ``source`` (named ``filename``) with ``flags``, through the cache.
 
     ``want_diagnostics`` asks gcc for ``-fdiagnostics-format=json`` with broad
     warnings on, so the same compile also says which warning options fired.
     Warning options do not change the generated code. ``want_code`` adds ``-g`` and keeps
-    the disassembly of the program's own functions (``Build.code``).
+    the disassembly of the program's own functions (``CompiledProgram.code``).
     """
     args = [f"-std={std}", *flags] + (["-g"] if want_code else [])
     if want_diagnostics and compiler.family == "gcc":
@@ -110,9 +111,9 @@ def compile_program(compiler: Toolchain, language: str, std: str, filename: str,
         meta = json.loads(meta_path.read_text())
         if not meta["ok"] or bin_path.exists():
             code, note = _cached_code(code_path, meta) if want_code and meta["ok"] else (None, "")
-            return Build(ok=meta["ok"], binary=str(bin_path) if meta["ok"] else None,
-                         log=meta["log"], diagnostics=meta["diagnostics"], cached=True,
-                         command=meta["command"], code=code, code_note=note)
+            return CompiledProgram(ok=meta["ok"], binary=str(bin_path) if meta["ok"] else None,
+                                   log=meta["log"], diagnostics=meta["diagnostics"], cached=True,
+                                   command=meta["command"], code=code, code_note=note)
     if not _SAFE_NAME.fullmatch(filename):
         raise BadInput(f"{filename!r}: not a plain source file name")
     # Relative names: no temp path ends up in the binary. -pipe: no temporary
@@ -128,7 +129,7 @@ def compile_program(compiler: Toolchain, language: str, std: str, filename: str,
         os.chmod(src, 0o644)
         result = ws.run(argv, COMPILE_LIMITS, root=compiler.root)
         stderr = result.stderr.decode("utf-8", "replace")
-        ok = result.status == "exit" and result.exit == 0
+        ok = result.status == SandboxStatus.EXIT and result.exit == 0
         binary = ws.read("a.out") if ok else None
         if ok and binary is not None and want_code:
             code, note = _read_code(ws)
@@ -151,9 +152,9 @@ def compile_program(compiler: Toolchain, language: str, std: str, filename: str,
         if want_code and ok:
             meta["code_note"] = note
         atomic_write(meta_path, json.dumps(meta).encode())
-    return Build(ok=ok, binary=str(bin_path) if ok else None, log=log,
-                 diagnostics=diagnostics, cached=False, command=shown,
-                 code=code, code_note=note)
+    return CompiledProgram(ok=ok, binary=str(bin_path) if ok else None, log=log,
+                           diagnostics=diagnostics, cached=False, command=shown,
+                           code=code, code_note=note)
 
 
 def _read_code(ws: sandbox.Workspace) -> tuple[str | None, str]:
@@ -200,12 +201,12 @@ _SAFE_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.+-]*")
 def _not_the_programs_fault(result: sandbox.RunResult, log: str) -> str:
     """Why a failed compile says nothing about the program ('' when it does): such a
     failure is not cached, the next run tries again."""
-    if result.status == "timeout":
+    if result.status == SandboxStatus.TIMEOUT:
         return f"compiler stopped at the {result.limit or 'time'} limit ({COMPILE_TIMEOUT} s)"
-    if result.status == "signal":
+    if result.status == SandboxStatus.SIGNAL:
         what = "memory limit" if result.limit == "memory" else f"signal {result.signal}"
         return f"compiler killed ({what})"
-    if result.status == "output-truncated":
+    if result.status == SandboxStatus.OUTPUT_TRUNCATED:
         return "compiler output over the cap; compile stopped"
     if result.exit and any(m in log for m in _NO_ROOM):
         return "compile failed for want of disk space"

@@ -28,9 +28,10 @@ from typing import Iterator, Union
 from warnscope.diagnostics import parse_gcc_json
 
 from analyzer.sandbox import runner as sandbox
-from analyzer.ub.classify import Verdict, classify, verdict
+from analyzer.sandbox.limits import SandboxStatus
+from analyzer.ub.classify import Classification, classify, verdict
 from analyzer.runtime.toolchain import Toolchain
-from analyzer.ub.compile import Build, compile_program
+from analyzer.ub.compile import CompiledProgram, compile_program
 from analyzer.ub.corpus import Case
 from analyzer.ub.libclang import clang_warning_args, warnings_for
 from analyzer.ub.results import CellRef, CellRun, JobFailure, Outcome
@@ -71,7 +72,7 @@ class CellJob(CellCoordinates):
 @dataclass
 class CellResult:
     job: CellJob
-    verdict: Verdict
+    verdict: Classification
     exit: int | None
     signal: int | None
     stdout: str
@@ -187,7 +188,7 @@ def execute(job: Job) -> Result:
 
 
 def _build(case: Case, source: bytes, compiler: Toolchain, flags: list[str],
-           want_diagnostics: bool, want_code: bool = False) -> Build:
+           want_diagnostics: bool, want_code: bool = False) -> CompiledProgram:
     with _stage("compile"):
         return compile_program(compiler, case.language, case.std, case.path.name, source,
                                flags, list(case.link), want_diagnostics, want_code)
@@ -207,7 +208,7 @@ def run_cell(job: CellJob) -> CellResult:
         root, emulator = job.compiler.root, job.compiler.emulator
         results = [sandbox.run(build.binary, case.args, job.limits, root=root,
                                emulator=emulator)]
-        later = recheck_limits(job.limits) if results[0].status == "timeout" else job.limits
+        later = recheck_limits(job.limits) if results[0].status == SandboxStatus.TIMEOUT else job.limits
         results += [sandbox.run(build.binary, case.args, later, root=root, emulator=emulator)
                     for _ in range(job.runs - 1)]
     first = results[0]

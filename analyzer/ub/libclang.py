@@ -22,6 +22,7 @@ from pathlib import Path
 from warnscope.errors import NotInstalled, ToolFailed
 
 from analyzer.sandbox import runner as sandbox
+from analyzer.sandbox.limits import SandboxStatus
 
 WORKER_TIMEOUT = 600
 
@@ -121,7 +122,7 @@ def _ask(major: int, library: str, units: list[dict], root: str | None) -> Answe
     what = f"libclang worker for clang-{major}"
     if result.limit is not None:
         raise _LimitHit(f"{what} stopped at the {result.limit} limit")
-    if result.status != "exit" or result.exit != 0:
+    if result.status != SandboxStatus.EXIT or result.exit != 0:
         tail = result.stderr.decode("utf-8", "replace").strip().splitlines()[-1:] or ["no output"]
         raise ToolFailed(f"{what} failed: {tail[0]}")
     try:

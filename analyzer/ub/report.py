@@ -1,7 +1,7 @@
 """The UB results of a corpus as the objects every output renders.
 
 :func:`build` turns stored results (:class:`~analyzer.ub.results.StoredResults`)
-into a :class:`~analyzer.ub.results.Report`, :func:`divergence` a run's closing
+into a :class:`~analyzer.ub.results.UbReport`, :func:`divergence` a run's closing
 summary; the text (:mod:`analyzer.ub.report_text`), the JSON
 (:func:`warnscope.serial.to_json` of the objects themselves) and the site's pages are
 rendered from them alone.
@@ -19,8 +19,8 @@ from analyzer.ub import store as ub_store
 from analyzer.ub.classify import diverges
 from analyzer.ub.explain.explain import labelled
 from analyzer.ub.results import (CaseReport, Cell, Configuration, Divergence, Observed,
-                                 Outcome, Report, SanitizerFinding, StoredResults,
-                                 TargetSplit)
+                                 Outcome, SanitizerFinding, StoredResults, TargetSplit,
+                                 UbReport)
 
 
 def load(conn: sqlite3.Connection, corpus: str | None = None) -> StoredResults:
@@ -71,7 +71,7 @@ def divergence(data: StoredResults, compilers: set[str], levels: set[str],
                       divergent=sorted(case for case, bs in behaviours.items() if diverges(bs)))
 
 
-def build(data: StoredResults) -> Report:
+def build(data: StoredResults) -> UbReport:
     """The report of stored results (from :func:`load`)."""
     all_cells = cells(data)
     by_case: dict[str, list[Cell]] = {}
@@ -96,7 +96,7 @@ def build(data: StoredResults) -> Report:
              for case in data.cases if case.id in behaviours]
     cases.sort(key=lambda c: (not c.diverges, c.case))
     configs = {Configuration(c.compiler, c.level, c.flags) for c in all_cells}
-    return Report(corpus=data.corpus, cases=cases, configurations=sorted(
+    return UbReport(corpus=data.corpus, cases=cases, configurations=sorted(
         configs, key=lambda k: (k.flags, sort_key(k.compiler), level_key(k.level))))
 
 

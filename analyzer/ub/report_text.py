@@ -16,8 +16,8 @@ import signal as signals
 from warnscope.compilers import level_key, sort_key
 
 from analyzer.ub.detectors import scores
-from analyzer.ub.results import (CaseReport, Cell, Divergence, JobFailure, Observed, Outcome, Report,
-                                 RunSummary, SanitizerFinding)
+from analyzer.ub.results import (CaseReport, Cell, Divergence, JobFailure, Observed, Outcome,
+                                 RunSummary, SanitizerFinding, UbReport)
 
 
 def run_line(summary: RunSummary, why: bool) -> str:
@@ -51,7 +51,7 @@ def render_divergence(d: Divergence, shown: int = 12) -> str:
     return "\n".join(lines)
 
 
-def render(report: Report, *, matrix: bool = True, detail: bool = True) -> str:
+def render(report: UbReport, *, matrix: bool = True, detail: bool = True) -> str:
     """The text of a report: header, matrix and legend (``matrix``), then the detail of
     each case (``detail``)."""
     lines: list[str] = []
@@ -68,7 +68,7 @@ def render(report: Report, *, matrix: bool = True, detail: bool = True) -> str:
     return "\n".join(lines).rstrip() + "\n"
 
 
-def _matrix(report: Report) -> list[str]:
+def _matrix(report: UbReport) -> list[str]:
     groups: dict[tuple[str, str], list[str]] = {}
     for compiler, level, flags in report.configurations:
         groups.setdefault((compiler, flags), []).append(level)
@@ -134,7 +134,7 @@ def _detail(case: CaseReport) -> list[str]:
     return lines
 
 
-def render_targets(report: Report) -> str:
+def render_targets(report: UbReport) -> str:
     """Per case of ``report`` that ran on more than one target: which of its divergences
     come from the target and which from the optimiser (the demo's target section)."""
     lines: list[str] = []

@@ -363,7 +363,7 @@ class CaseReport:
 
 
 @dataclass(frozen=True)
-class Report:
+class UbReport:
     """The results of one corpus (``ub report --json``): its configurations (the
     matrix's columns, in the report's order) and its cases, divergent ones first.
     The text renderer and the site read this, nothing else."""
@@ -372,13 +372,13 @@ class Report:
     configurations: list[Configuration]
     cases: list[CaseReport]
 
-    def only(self, case_id: str) -> "Report":
+    def only(self, case_id: str) -> "UbReport":
         """The same report limited to one case (``ub report --case``); a case not in
         the results is :class:`~warnscope.errors.NoData`."""
         cases = [c for c in self.cases if c.case == case_id]
         if not cases:
             raise no_case(case_id, self.corpus, [c.case for c in self.cases])
-        return Report(corpus=self.corpus, configurations=self.configurations, cases=cases)
+        return UbReport(corpus=self.corpus, configurations=self.configurations, cases=cases)
 
 
 @dataclass(frozen=True)

@@ -25,6 +25,7 @@ from warnscope.extract import shown
 from warnscope.errors import BadInput, NotInstalled, SandboxUnavailable
 
 from analyzer.sandbox import runner as sandbox
+from analyzer.sandbox.limits import SandboxStatus
 from analyzer.runtime.progress import Progress
 from analyzer.runtime.executors import Executor, JobQueue, check_workers, in_use, map_batches
 from analyzer.runtime.toolchain import Toolchain, canonical_list, resolve
@@ -118,7 +119,7 @@ def run(conn, corpus_dir: str | Path, compilers: list[str], levels: list[str],
                         pending.append(result)
                         summary.failures += unit_failures(result)
                         if isinstance(result, CellResult) and result.runs \
-                                and result.runs[0].status == "timeout":
+                                and result.runs[0].status == SandboxStatus.TIMEOUT:
                             work.promote(result.job.case.id)
                 if pending and time.monotonic() - stored_at >= STORE_INTERVAL:
                     _store(conn, corpus, pending, summary)

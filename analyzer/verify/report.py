@@ -39,13 +39,13 @@ class VerifyReport:
     def ok(self) -> bool:
         return not self.unexplained
 
-    def verdict(self) -> Verdict:
+    def result(self) -> VerifyResult:
         """``flags verify --json``: the report with whether it is clean."""
-        return Verdict(self.compiler, self.ok, self.compared, self.findings)
+        return VerifyResult(self.compiler, self.ok, self.compared, self.findings)
 
 
 @dataclass
-class Verdict:
+class VerifyResult:
     """``flags verify --json``: what was compared, every finding, and ``ok`` (no
     finding without a reason: the command exits 0)."""
 

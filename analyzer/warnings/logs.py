@@ -16,6 +16,7 @@ from pathlib import Path
 
 from warnscope.paths import cache_dir
 
+from analyzer.projects.cell import BuildStatus
 from analyzer.warnings.results import Build
 
 #: the logs a build's work directory holds (analyzer.projects.steps names them)
@@ -54,7 +55,7 @@ def keep(work: Path, b: Build) -> Path | None:
 
 def kept(b: Build) -> Path | None:
     """The directory of ``b``'s kept logs, if it failed and they are there."""
-    if b.status != "failed":
+    if b.status != BuildStatus.FAILED:
         return None
     d = directory(b)
     return d if any(d.glob(LOG_GLOB)) else None

@@ -23,9 +23,10 @@ from warnscope.errors import BadInput, NoData, NotIngested, NotInstalled, ToolFa
 from warnscope.extract import Tree
 
 from analyzer.projects import levels as levels_mod
+from analyzer.projects.cell import BuildStatus
 from analyzer.warnings import derive, store
 from analyzer.warnings.results import (Build, CompilerReport, Diagnostic, Diff, DiffEntry, Example, Fired,
-                                       OptionCount, OptionDiff, Report, Show, Top, TopOption)
+                                       OptionCount, OptionDiff, Show, Top, TopOption, WarningsReport)
 
 #: what never counts as a level's option that could fire
 NOT_OPTIONS = {"-w", "-Weverything", "-Werror", "-pedantic", "-Wpedantic"}
@@ -156,7 +157,7 @@ def _fired_rows(conn: sqlite3.Connection, compilers: list[str] | None, view: Fla
         row = merged.get(key)
         if row is None:
             merged[key] = Fired(project=project, compiler=compiler, compiler_version=version, level=level,
-                                status=status, diagnostics=count, files=files, printed=printed,
+                                status=BuildStatus(status), diagnostics=count, files=files, printed=printed,
                                 options=[option], by_spelling=index is None)
         else:
             # two spellings of one flag in one build: diagnostics add up; files may be
@@ -229,7 +230,7 @@ def with_history(conn: sqlite3.Connection, typed: str, entries: list) -> list:
 
 
 def report(conn: sqlite3.Connection, project: str, compilers: list[str] | None = None,
-           level: str | None = None, as_level: str | None = None) -> Report:
+           level: str | None = None, as_level: str | None = None) -> WarningsReport:
     """Per build of ``project``: its diagnostics by option (most first) and the level's
     options that never fired. With ``as_level`` (``wall``, ``wextra``, ``default``),
     each build at ``level`` (default ``all``) answers for that narrower level through
@@ -273,7 +274,7 @@ def check_derivable(level: str) -> None:
         raise BadInput(f"--as {level}: one of {', '.join(derive.DERIVABLE)} can be answered from a build")
 
 
-def report_of(project: str, builds: list[Build], view: FlagView, as_level: str | None = None) -> Report:
+def report_of(project: str, builds: list[Build], view: FlagView, as_level: str | None = None) -> WarningsReport:
     """:func:`report` over builds loaded already (the site loads each project's once);
     with ``as_level``, each build answers for that level (:func:`derive.as_level`)."""
     uncertain: list[list | None] = [None] * len(builds)
@@ -304,7 +305,7 @@ def report_of(project: str, builds: list[Build], view: FlagView, as_level: str |
             tus=len(b.tus), by_option=counts, silent=view.silent(b),
             unread=[t for t in b.tus if t.problem], error=b.error,
             derived_from=source, uncertain=unsure, flag_data=view.borrowed(b.compiler)))
-    return Report(project=project, origin=builds[0].origin, builds=out)
+    return WarningsReport(project=project, origin=builds[0].origin, builds=out)
 
 
 def _build(conn: sqlite3.Connection, project: str, compiler: str, level: str) -> Build:
@@ -391,7 +392,7 @@ def top(conn: sqlite3.Connection, projects: list[str] | None = None, level: str 
             where[d.option][1].add(b.compiler)
     noisiest = sorted((TopOption(o, n, sorted(where[o][0]), sorted(where[o][1])) for o, n in count.items()),
                       key=lambda t: (-t.diagnostics, t.option or ""))[:limit]
-    silent_sets = [set(s) for b in builds if b.status == "ok" and (s := view.silent(b)) is not None]
+    silent_sets = [set(s) for b in builds if b.status == BuildStatus.OK and (s := view.silent(b)) is not None]
     silent = sorted(set.intersection(*silent_sets)) if silent_sets else []
     return Top(projects=sorted({b.project for b in builds}), level=level, noisiest=noisiest, silent=silent)
 

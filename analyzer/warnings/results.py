@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 
 from warnscope.serial import OPTIONAL
 
+from analyzer.projects.cell import BuildStatus
+
 
 @dataclass
 class Diagnostic:
@@ -71,7 +73,7 @@ class Build:
     opt: str                # the -O level ('-O2'): some warnings need the optimiser
     flags: dict[str, list[str]]
     format: str             # 'gcc-json' | 'sarif' | 'clang-text'
-    status: str = "ok"      # 'ok' | 'failed'
+    status: BuildStatus = BuildStatus.OK
     error: str | None = field(default=None, metadata=OPTIONAL)
     diagnostics: list[Diagnostic] = field(default_factory=list)
     tus: list[TuOutcome] = field(default_factory=list)
@@ -128,7 +130,7 @@ class CompilerReport:
     compiler_version: str
     level: str
     opt: str
-    status: str
+    status: BuildStatus
     diagnostics: int
     printed: int
     tus: int
@@ -147,7 +149,7 @@ class CompilerReport:
 
 
 @dataclass
-class Report:
+class WarningsReport:
     project: str
     origin: str
     builds: list[CompilerReport]
@@ -243,7 +245,7 @@ class Fired:
     compiler: str
     compiler_version: str
     level: str
-    status: str             # the build's: 'ok' | 'failed' (counts up to the failure)
+    status: BuildStatus     # the build's (counts up to the failure)
     diagnostics: int        # a header's counted once
     files: int
     printed: int            # as the build's log shows them
@@ -301,7 +303,7 @@ class EscapeHatch:
 
     flags: list[str]
     why: str
-    status: str             # 'ok' | 'failed'
+    status: BuildStatus
     errors_left: int
     error: str | None = field(default=None, metadata=OPTIONAL)
 
@@ -350,8 +352,8 @@ class UpgradePair:
     old: str
     new: str
     switching: bool         # another family: "switching compilers", not an upgrade
-    old_status: str
-    new_status: str
+    old_status: BuildStatus
+    new_status: BuildStatus
     old_error: str | None
     new_error: str | None
     flips: list[CheckFlip]

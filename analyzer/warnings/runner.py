@@ -36,7 +36,7 @@ from warnscope.diagnostics import Parsed, RawDiagnostic, parse_text
 from warnscope.errors import BadInput, NotInstalled, ToolFailed
 
 from analyzer.projects import arrival, levels as levels_mod, process, steps, tus
-from analyzer.projects.cell import BuildCell, flags_for
+from analyzer.projects.cell import BuildCell, BuildStatus, flags_for
 from analyzer.projects.failure import first_error
 from analyzer.projects.options import BuildOptions
 from analyzer.projects.recipes import Recipe, is_source, tu_language
@@ -89,7 +89,7 @@ def run(conn: sqlite3.Connection, recipe: Recipe, source: tuple[Path, str], tool
     try:
         for done in executor.map(build, jobs):
             job = done.job
-            result = done.result if done.error is None else _result(job, "failed", f"worker failed: {done.error}")
+            result = done.result if done.error is None else _result(job, BuildStatus.FAILED, f"worker failed: {done.error}")
             with transaction(conn):
                 store.save_build(conn, result)
             builds.append(result)
@@ -106,7 +106,7 @@ def run(conn: sqlite3.Connection, recipe: Recipe, source: tuple[Path, str], tool
     return builds
 
 
-def _result(job: Job, status: str = "ok", error: str | None = None) -> Build:
+def _result(job: Job, status: BuildStatus = BuildStatus.OK, error: str | None = None) -> Build:
     """The job's build, without diagnostics yet."""
     return Build(project=job.recipe.name, origin=job.origin, compiler=job.tc.name,
                  compiler_version=job.tc.version, level=job.level, opt=job.opts.opt, flags=job.flags,
@@ -165,7 +165,7 @@ def build(job: Job) -> Build:
             result = _replay_in(job, cell, tree, fmt, work, mirror_tree(box, tree))
         else:
             result = _build_in(job, cell, tree, fmt, work, box)
-        if result.status == "failed":
+        if result.status == BuildStatus.FAILED:
             logs.keep(work, result)
         return result
 
@@ -178,7 +178,7 @@ def _build_in(job: Job, cell: BuildCell, tree: Path, fmt: formats.Format, work: 
     setup = prepared and steps.cell_setup(job.recipe, tree, prepared, cell, job.opts, work,
                                           box.box / "wrapper.log", quiet, box, job.tc)
     if not setup:
-        failed = _result(job, "failed", cell.error or "configure failed")
+        failed = _result(job, BuildStatus.FAILED, cell.error or "configure failed")
         failed.checks, failed.macros = configure_results(box.box / "tree", tree)
         return failed
     errors = box.box / "stderr"
@@ -204,7 +204,7 @@ def _build_in(job: Job, cell: BuildCell, tree: Path, fmt: formats.Format, work: 
     result.project_options = project_options(records, cell, fmt)
     if t.exit != 0:
         what = process.ended(t, job.opts.timeout)
-        result.status = "failed"
+        result.status = BuildStatus.FAILED
         result.error = f"build failed ({what})" + (f": {line}" if (line := _first_error(result, log, setup.tree))
                                                    else "")
         return result
@@ -212,7 +212,7 @@ def _build_in(job: Job, cell: BuildCell, tree: Path, fmt: formats.Format, work: 
                             lambda driver, args, src: flags_for(
                                 cell, job.recipe.build_flags_language(tu_language(driver, args, src))))
     if not arrived.proven:
-        result.status, result.error = "failed", arrived.why("build")
+        result.status, result.error = BuildStatus.FAILED, arrived.why("build")
     return result
 
 
@@ -247,7 +247,7 @@ def _replay_in(job: Job, cell: BuildCell, tree: Path, fmt: formats.Format, work:
                                              lambda r: replay_text(r, job.tc, job.opts.timeout, box), box)
     result.project_options = project_options(records, cell, fmt)
     if failed:
-        result.status = "failed"
+        result.status = BuildStatus.FAILED
         line = _first_error(result, log, tree)
         result.error = f"{failed}: {line}" if line else failed
     return result

@@ -3,7 +3,7 @@
 pieces of :mod:`warnscope.sarif`.
 
 It reads the result objects the text renderers read (:class:`~.results.Upgrade`,
-:class:`~.results.Report`, :class:`~.results.Diff`) and, for what SARIF needs beyond
+:class:`~.results.WarningsReport`, :class:`~.results.Diff`) and, for what SARIF needs beyond
 them (every diagnostic's place, column and severity), the stored builds they were made
 from (:class:`~.results.Build`). Which diagnostic is new, reworded or gone is the Diff's
 word, never decided again here, so a SARIF log and ``warnings diff`` always agree:
@@ -45,7 +45,7 @@ from warnscope.extract import Tree
 
 from analyzer.warnings import queries, store
 from analyzer.warnings.results import (Build, CheckFlip, Diagnostic, Diff, MacroChange, NewError,
-                                       Report, Upgrade, UpgradePair)
+                                       Upgrade, UpgradePair, WarningsReport)
 
 #: the rule of a diagnostic no option controls
 NO_OPTION = "warnscope/no-option"
@@ -305,7 +305,7 @@ def _unread(build: Build) -> list[dict]:
 
 # ------------------------------------------------------------------ the three logs
 
-def report_log(report: Report, builds: list[Build],
+def report_log(report: WarningsReport, builds: list[Build],
                words: dict[str, dict[str, str]] | None = None) -> dict:
     """``warnings report --format sarif``: one run per build of the report (``builds``,
     as the report was made from them: derived where it answers ``--as``)."""

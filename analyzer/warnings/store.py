@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from warnscope.dbvalues import json_column
 from warnscope.errors import CorruptDatabase
 
+from analyzer.projects.cell import BuildStatus
 from analyzer.warnings.results import Build, Check, Diagnostic, TuOutcome
 
 
@@ -46,7 +47,7 @@ def _build(conn: sqlite3.Connection, row: sqlite3.Row | tuple, with_diagnostics:
     (bid, project, origin, compiler, version, level, opt, flags, fmt, status, error, finished,
      keep_going, std_defaults, project_options) = row
     b = Build(project=project, origin=origin, compiler=compiler, compiler_version=version, level=level,
-              opt=opt, flags=json.loads(flags), format=fmt, status=status, error=error, finished_at=finished,
+              opt=opt, flags=json.loads(flags), format=fmt, status=BuildStatus(status), error=error, finished_at=finished,
               keep_going=bool(keep_going), std_defaults=json.loads(std_defaults),
               project_options=json.loads(project_options))
     b.checks = [Check(*r) for r in conn.execute(
@@ -160,7 +161,7 @@ class StoredBuild:
     compiler_version: str
     origin: str
     opt: str
-    status: str
+    status: BuildStatus
     error: str | None
     finished_at: str
     tus: int
@@ -184,7 +185,7 @@ def level_builds(conn: sqlite3.Connection, project: str, level: str, compilers: 
             f"WHERE b.project = ? AND b.level = ? AND b.compiler IN ({marks})",
             (project, level, *compilers)):
         out[r["compiler"]] = StoredBuild(r["id"], r["compiler"], r["compiler_version"], r["origin"], r["opt"],
-                                         r["status"], r["error"], r["finished_at"], r["tus"],
+                                         BuildStatus(r["status"]), r["error"], r["finished_at"], r["tus"],
                                          flags=_level_flags(r["flags"], f"wn_build {r['id']} flags"))
     by_id = {b.id: b for b in out.values()}
     if by_id:

@@ -9,7 +9,8 @@ import shlex
 from flagdb import text as flag_text
 from flagdb.results import HistoryEntry, ShowResult
 
-from analyzer.warnings.results import Build, Diff, Fired, Report, Show, Top
+from analyzer.projects.cell import BuildStatus
+from analyzer.warnings.results import Build, Diff, Fired, Show, Top, WarningsReport
 
 
 def _opt(option: str | None) -> str:
@@ -36,14 +37,14 @@ def render_run(builds: list[Build]) -> str:
     return "\n".join(lines)
 
 
-def render_report(r: Report, limit: int = 15) -> str:
+def render_report(r: WarningsReport, limit: int = 15) -> str:
     lines = [f"{r.project} ({r.origin})"]
     for b in r.builds:
         lines.append("")
         source = f" (answered from its {b.derived_from} build)" if b.derived_from else ""
         lines.append(f"{b.compiler} at {b.level}{source} {b.opt}: {b.diagnostics} diagnostics "
                      f"({b.printed} as printed in the build's log) in {b.tus} compiles, "
-                     f"{len(b.by_option)} options" + ("" if b.status == "ok" else f"  FAILED: {b.error}"))
+                     f"{len(b.by_option)} options" + ("" if b.status == BuildStatus.OK else f"  FAILED: {b.error}"))
         width = max([len(_opt(c.option)) for c in b.by_option[:limit]] + [6])
         for c in b.by_option[:limit]:
             note = "" if c.known is not False else "  (not in the flag database)"
@@ -120,7 +121,7 @@ def fired_line(f: Fired) -> str:
     """One build in which a flag fired: ``zlib at all: 32 diagnostics in 7 files (100
     printed) as -Wconversion; examples: warnscope warnings show -Wconversion --project zlib``."""
     how = " (matched by name: the compiler is not in the flag database)" if f.by_spelling else ""
-    failed = "" if f.status == "ok" else " (the build failed: up to the failure)"
+    failed = "" if f.status == BuildStatus.OK else " (the build failed: up to the failure)"
     examples = f"warnscope warnings show {shlex.quote(f.options[0])} --project {shlex.quote(f.project)}"
     return (f"{f.project} at {f.level}: {f.diagnostics} diagnostics in {f.files} files "
             f"({f.printed} printed) as {', '.join(f.options)}{failed}{how}; examples: {examples}")

@@ -37,6 +37,7 @@ from flagdb.check import check_in_db
 from warnscope.compilers import CompilerId
 from warnscope.errors import BadInput, NotIngested
 
+from analyzer.projects.cell import BuildStatus
 from analyzer.projects.levels import language_word
 from analyzer.projects.options import BuildOptions
 from analyzer.projects.recipes import Recipe, language_of
@@ -77,7 +78,7 @@ def run(conn: sqlite3.Connection, recipe: Recipe, source: tuple[Path, str], old:
         after = _stored(conn, recipe, tc, LEVEL)
         errors = new_errors(before, after)
         hatch = None
-        if after.status != "ok" and errors:
+        if after.status != BuildStatus.OK and errors:
             flags, why = escape_hatch(tc, before, after, errors)
             if flags:
                 hatch = _prove(conn, recipe, source, tc, flags, why, kept, progress, executor, workers)
@@ -128,7 +129,7 @@ def _ensure(conn, recipe: Recipe, source, tcs: list[Toolchain], level: str, opts
         stored = store.builds(conn, recipe.name, [tc.name], level, with_diagnostics=False)
         b = stored[0] if stored else None
         if b is None or b.compiler_version != tc.version or b.opt != opts.opt \
-                or (b.status != "ok" and not b.keep_going) \
+                or (b.status != BuildStatus.OK and not b.keep_going) \
                 or (level in opts.custom and {k: v for k, v in b.flags.items() if k in recipe.languages}
                     != _expand(opts.custom[level], recipe.languages)):
             todo.append(tc)
@@ -225,7 +226,7 @@ def _prove(conn, recipe: Recipe, source, tc: Toolchain, words: list[str], why: s
 def _hatch_of(b: Build, why: str) -> EscapeHatch:
     left = sum(1 for d in b.diagnostics if d.severity in FAILING)
     return EscapeHatch(flags=_hatch_flags(b), why=why, status=b.status, errors_left=left,
-                       error=b.error if b.status != "ok" else None)
+                       error=b.error if b.status != BuildStatus.OK else None)
 
 
 def _pair(conn, old_tc: Toolchain | None, new_tc: Toolchain | None, before: Build, after: Build,

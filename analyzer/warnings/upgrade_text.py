@@ -4,6 +4,7 @@ new error and the escape hatch, then the defaults and options that changed, then
 warnings; last what else differs between the two systems."""
 from __future__ import annotations
 
+from analyzer.projects.cell import BuildStatus
 from analyzer.warnings.results import NewError, Upgrade, UpgradePair
 from analyzer.warnings.upgrade import std_name
 
@@ -33,11 +34,11 @@ def _pair(report: Upgrade, p: UpgradePair) -> list[str]:
             lines.append(f"      because: {f.error}")
     for m in p.macros:
         lines.append(f"    {m.file}: {m.name} " + _macro(m.old) + " -> " + _macro(m.new))
-    fate = {"ok": "builds", "failed": "fails"}
+    fate = {BuildStatus.OK: "builds", BuildStatus.FAILED: "fails"}
     lines.append(f"  build: {p.old} {fate.get(p.old_status, p.old_status)}, "
                  f"{p.new} {fate.get(p.new_status, p.new_status)}"
-                 + (f" ({p.new_error})" if p.new_status != "ok" and p.new_error else ""))
-    if p.old_status != "ok" and p.old_error:
+                 + (f" ({p.new_error})" if p.new_status != BuildStatus.OK and p.new_error else ""))
+    if p.old_status != BuildStatus.OK and p.old_error:
         lines.append(f"    {p.old} already fails: {p.old_error}")
     for name, log in ((p.old, p.old_log), (p.new, p.new_log)):
         if log:
@@ -51,7 +52,7 @@ def _pair(report: Upgrade, p: UpgradePair) -> list[str]:
         lines.append(f"    ... and {len(p.new_errors) - SHOWN_ERRORS} more (--json lists all)")
     if p.hatch is not None:
         h = p.hatch
-        result = ("the build succeeds" if h.status == "ok"
+        result = ("the build succeeds" if h.status == BuildStatus.OK
                   else f"the build still fails, {h.errors_left} errors left"
                   + (f" ({h.error})" if h.error else ""))
         lines.append(f"  escape hatch: {' '.join(_word(f) for f in h.flags)}: {result}")

@@ -650,7 +650,7 @@ def test_attribution_renders_on_its_study(site, site_db, tmp_path, monkeypatch):
     # the whole section, as it reads what ``overhead attribute`` stored
     monkeypatch.setattr(overhead, "attributions", lambda conn: [_attribution(2)])
     ref: list = []
-    b = pages.Build(conn=connect(site_db), writer=pages.SiteWriter(tmp_path), env=builder.environment(ref),
+    b = pages.SiteBuild(conn=connect(site_db), writer=pages.SiteWriter(tmp_path), env=builder.environment(ref),
                       slugs={"-Wformat": "wformat"})
     ref.append(b)
     overhead.overhead_pages(b)

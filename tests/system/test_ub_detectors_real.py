@@ -16,7 +16,7 @@ from analyzer.runtime import executors, toolchain
 from analyzer.ub.detectors import analyzers as an
 from analyzer.ub.corpus import bundled_corpus, load
 from analyzer.ub.detectors.detectors import Kind, RunStatus, Tool
-from analyzer.ub.detectors.scores import Verdict, render, score
+from analyzer.ub.detectors.scores import Catch, render, score
 
 COMPILERS = ("gcc-12", "clang-16")
 CASES = ("signed-integer-overflow/loop", "use-after-free/after-realloc",
@@ -110,7 +110,7 @@ def test_scores_agree_with_the_findings(runs, corpus, scores):
         for case_id in d.elsewhere:
             assert not findings[(d.version, d.detector, case_id)] & set(by_id[case_id].ub_lines)
     loop = scores.case("signed-integer-overflow/loop")
-    assert {(d.version, d.detector) for d in loop.detections if d.verdict == Verdict.CAUGHT} >= {
+    assert {(d.version, d.detector) for d in loop.detections if d.verdict == Catch.CAUGHT} >= {
         ("gcc-12", "ubsan:signed-integer-overflow"), ("clang-16", "ubsan:signed-integer-overflow")}
     text = render(scores)
     assert "core.NullDereference" in text and "Tools that did not run" not in text

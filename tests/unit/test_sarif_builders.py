@@ -15,8 +15,8 @@ from warnscope import sarif
 from analyzer.warnings import queries
 from analyzer.warnings import sarif as wsarif
 from analyzer.warnings.results import (Build, CheckFlip, CompilerReport, Diagnostic, EscapeHatch,
-                                       Environment, MacroChange, NewError, Report, TuOutcome,
-                                       Upgrade, UpgradePair)
+                                       Environment, MacroChange, NewError, TuOutcome, Upgrade, UpgradePair,
+                                       WarningsReport)
 from analyzer.ub.detectors import sarif as usarif
 from analyzer.ub.detectors.scores import CaseDetections, Detection, DetectorScore, Scores, ToolProblem
 
@@ -196,7 +196,7 @@ def test_levels_rules_and_places_of_diagnostics():
 
 
 def test_a_report_is_a_run_per_build():
-    report = Report("local:t", "/nonexistent/t", [
+    report = WarningsReport("local:t", "/nonexistent/t", [
         CompilerReport(b.compiler, b.compiler_version, b.level, b.opt, b.status, len(b.diagnostics),
                        len(b.diagnostics), 1, [], [], []) for b in (BEFORE, AFTER)])
     log = wsarif.report_log(report, [BEFORE, AFTER], {"clang-16": {"-Wshadow": "Warn about shadowing."}})

@@ -15,7 +15,7 @@ from analyzer.ub.corpus import Case
 from analyzer.ub.detectors.detectors import (UB_CLASSES, Finding, Kind, RunStatus, Tool, ToolRun, bracketed,
                                    claims_ub, gcc_json, judge, judge_control, sanitizer_reports,
                                    ub_classes)
-from analyzer.ub.detectors.scores import Verdict, as_json, render, render_case, score
+from analyzer.ub.detectors.scores import Catch, as_json, render, render_case, score
 
 GCC_ANALYZER = json.dumps([{
     "kind": "warning", "message": "dereference of NULL 'dev'", "option": "-Wanalyzer-null-dereference",
@@ -225,16 +225,16 @@ def test_scores_count_catches_elsewhere_false_alarms_and_failed_runs():
     null = s.detector("-Wnull-dereference", "gcc-12")     # a UB class on a control
     assert (null.control_alarms, null.unrelated, null.alarms, null.clean) == (["control/d"], [], 1, 4)
     assert [(c.case_id, [(d.detector, d.verdict, d.lines) for d in c.detections]) for c in s.per_control] == [
-        ("control/d", [("-Wnull-dereference", Verdict.FALSE_ALARM, [6]), ("-Wx", Verdict.UNRELATED, [4])]),
+        ("control/d", [("-Wnull-dereference", Catch.FALSE_ALARM, [6]), ("-Wx", Catch.UNRELATED, [4])]),
         ("control/e", [])]
     assert [(d.detector, d.verdict, d.lines) for d in s.case("cat/b").detections] == [
-        ("-Wx", Verdict.ELSEWHERE, [9]), ("-Wx", Verdict.UNRELATED, [3])]
+        ("-Wx", Catch.ELSEWHERE, [9]), ("-Wx", Catch.UNRELATED, [3])]
     [problem] = s.problems
     assert (problem.tool, problem.status, problem.runs, problem.why) == (
         "gcc-analyzer", "unavailable", 1, "gcc-analyzer unavailable: gone")
     a = s.case("cat/a")
     assert [(d.detector, d.verdict, d.lines) for d in a.detections] == [
-        ("-Wx", Verdict.CAUGHT, [10]), ("-Wx", Verdict.FALSE_ALARM, [10])]
+        ("-Wx", Catch.CAUGHT, [10]), ("-Wx", Catch.FALSE_ALARM, [10])]
     text = render(s, categories=True)
     assert text.startswith("Detectors on 3 cases with UB, 2 fixed twins and 2 controls (gcc-12)")
     assert "caught  elsewhere  false alarms  unrelated" in text
@@ -301,10 +301,10 @@ def test_real_reports_on_the_bundled_twins_and_a_control():
     assert unrelated[("clang-16", "bugprone-narrowing-conversions")] == ["control/floating-point"]
     case = s.case("object-lifetime/after-delete-this")
     assert [(d.version, d.detector, d.verdict, d.lines) for d in case.detections
-            if d.verdict in (Verdict.FALSE_ALARM, Verdict.UNRELATED)] == [
-        ("clang-16", "core.uninitialized.Assign", Verdict.FALSE_ALARM, [19]),
-        ("cppcheck-2.10", "cppcheck:memleak", Verdict.UNRELATED, [28]),
-        ("gcc-12", "-Wanalyzer-possible-null-dereference", Verdict.UNRELATED, [26])]
+            if d.verdict in (Catch.FALSE_ALARM, Catch.UNRELATED)] == [
+        ("clang-16", "core.uninitialized.Assign", Catch.FALSE_ALARM, [19]),
+        ("cppcheck-2.10", "cppcheck:memleak", Catch.UNRELATED, [28]),
+        ("gcc-12", "-Wanalyzer-possible-null-dereference", Catch.UNRELATED, [26])]
 
 
 def test_int_min_division_is_the_signed_overflow_check():
@@ -392,10 +392,10 @@ def test_a_cases_detectors_per_version():
     it at its ub-line, fired elsewhere, falsely claimed on its twin; or nothing."""
     from analyzer.ub.detectors.scores import CaseDetections, Detection, render_versions
     case = CaseDetections("cat/a", "cat", [10], "cat/a.fixed", [
-        Detection("gcc-12", "-Wx", "warning", Verdict.CAUGHT, [10]),
-        Detection("gcc-12", "-Wy", "warning", Verdict.ELSEWHERE, [3, 4]),
-        Detection("clang-16", "core.X", "analyzer", Verdict.FALSE_ALARM, [10]),
-        Detection("clang-16", "deadcode.DeadStores", "analyzer", Verdict.UNRELATED, [7])],
+        Detection("gcc-12", "-Wx", "warning", Catch.CAUGHT, [10]),
+        Detection("gcc-12", "-Wy", "warning", Catch.ELSEWHERE, [3, 4]),
+        Detection("clang-16", "core.X", "analyzer", Catch.FALSE_ALARM, [10]),
+        Detection("clang-16", "deadcode.DeadStores", "analyzer", Catch.UNRELATED, [7])],
         versions=["gcc-12", "clang-16", "cppcheck-2.10"])
     assert render_versions(case) == [
         "detectors (ub-line 10; twin cat/a.fixed):",

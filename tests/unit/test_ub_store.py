@@ -19,7 +19,7 @@ from analyzer.cli import main
 from analyzer.ub import report as ub_report
 from analyzer.ub import store as ub_store
 from analyzer.ub.corpus import discover
-from analyzer.ub.results import CellRecord, CellRun, Configuration, Report, StoredResults
+from analyzer.ub.results import CellRecord, CellRun, Configuration, StoredResults, UbReport
 from warnscope.database import connect, transaction
 from warnscope.errors import CorruptDatabase, NoData
 
@@ -72,7 +72,7 @@ def test_the_store_returns_typed_results(db):
     assert [w.options for w in data.warnings] == [["-Wformat"]]
     assert data.sanitizers[0].detected is False
     report = ub_report.build(data)
-    assert isinstance(report, Report)
+    assert isinstance(report, UbReport)
     assert report.configurations == [Configuration("gcc-12", "-O0", ""),   # gcc first
                                      Configuration("clang-16", "-O2", "")]
 

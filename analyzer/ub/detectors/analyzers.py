@@ -28,6 +28,7 @@ from warnscope.diagnostics import parse_gcc_json
 from warnscope.paths import atomic_write, cache_dir
 
 from analyzer.sandbox import runner as sandbox
+from analyzer.sandbox.limits import SandboxStatus
 from analyzer.runtime.toolchain import Toolchain
 from analyzer.ub.detectors import detectors as det
 from analyzer.ub.compile import COMPILE_LIMITS, compile_program, gcc_warning_flags
@@ -210,13 +211,13 @@ def _in_sandbox(job: ToolJob, argv: list[str], root: str | None,
 
 def _ended_badly(job: ToolJob, result: sandbox.RunResult, name: str) -> ToolRun | None:
     """The run when the tool did not end by itself (a limit, a signal), else None."""
-    if result.status == "timeout":
+    if result.status == SandboxStatus.TIMEOUT:
         return _run(job, RunStatus.TIMED_OUT, note=f"{name} stopped at the sandbox's "
                                                     f"{result.limit or 'time'} limit")
-    if result.status == "signal":
+    if result.status == SandboxStatus.SIGNAL:
         return _run(job, RunStatus.FAILED, note=f"{name} was killed by signal {result.signal}"
                                                 + (f" ({result.limit} limit)" if result.limit else ""))
-    if result.status == "output-truncated":
+    if result.status == SandboxStatus.OUTPUT_TRUNCATED:
         return _run(job, RunStatus.FAILED, note=f"{name} printed more than the sandbox keeps")
     return None
 
@@ -353,7 +354,7 @@ def _sanitizers(job: ToolJob) -> ToolRun:
     if unsummarised:
         return _run(job, RunStatus.UNKNOWN_OUTPUT, note=f"{name}: a report without its SUMMARY "
                                                        f"line: {_first_error(stderr)}")
-    if result.status == "timeout" and not findings:
+    if result.status == SandboxStatus.TIMEOUT and not findings:
         return _run(job, RunStatus.TIMED_OUT, note=f"{name}: the program ran past "
                                                     f"{SANITIZER_LIMITS.timeout:g} s without a report")
     return _run(job, RunStatus.OK, findings)

@@ -378,7 +378,7 @@ def claims_ub(finding: Finding, category: str | None = None, fixed_lines: tuple[
     classes = ub_classes(finding.detector)
     return bool(classes) if category is None else category in classes
 @dataclass
-class Verdict:
+class Judgement:
     """What a detector's findings on a case and its twin mean (see :func:`judge`)."""
 
     caught: bool = False            # on the case, at its ub-line (a sanitizer: at run time)
@@ -392,7 +392,7 @@ class Verdict:
 
 def judge(kind: Kind, case_lines: tuple[int, ...], on_case: list[Finding],
           on_twin: list[Finding] | None, fixed_lines: tuple[int, ...] = (),
-          category: str = "") -> Verdict:
+          category: str = "") -> Judgement:
     """One detector on one case and its twin (None: no twin, or it did not run). A static
     detector catches a case when it reports one of the case's ``ub-line``s; a sanitizer
     when it reports anything at run time (ASan's stack has no lines without a symbolizer,
@@ -400,7 +400,7 @@ def judge(kind: Kind, case_lines: tuple[int, ...], on_case: list[Finding],
     ITC benchmarks count: a report at one of its ``fixed_lines`` (where the defect was), or
     of the case's ``category`` anywhere (:func:`claims_ub`), or any sanitizer report, is a
     false alarm; any other report is unrelated (a dead store, a style check)."""
-    v = Verdict(lines=sorted({f.line for f in on_case if f.line is not None}))
+    v = Judgement(lines=sorted({f.line for f in on_case if f.line is not None}))
     if kind is Kind.SANITIZER:
         v.caught = bool(on_case)
     else:

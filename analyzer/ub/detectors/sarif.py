@@ -31,11 +31,11 @@ from typing import Iterable, Sequence
 from warnscope import sarif
 
 from analyzer.ub.corpus import Case
-from analyzer.ub.detectors.scores import CaseDetections, Detection, Scores, Verdict
+from analyzer.ub.detectors.scores import CaseDetections, Catch, Detection, Scores
 
 #: a verdict as SARIF's kind and level
-SHAPES = {Verdict.CAUGHT: ("fail", "warning"), Verdict.ELSEWHERE: ("review", "none"),
-          Verdict.FALSE_ALARM: ("fail", "note"), Verdict.UNRELATED: ("informational", "none")}
+SHAPES = {Catch.CAUGHT: ("fail", "warning"), Catch.ELSEWHERE: ("review", "none"),
+          Catch.FALSE_ALARM: ("fail", "note"), Catch.UNRELATED: ("informational", "none")}
 KIND_WORDS = {"warning": "warning option", "sanitizer": "sanitizer check", "analyzer": "analyzer checker"}
 
 
@@ -64,15 +64,15 @@ def _message(d: Detection, c: CaseDetections, control: bool) -> str:
     who = f"{d.detector} ({d.version})"
     at = f" at line {_lines(d.lines)}" if d.lines else ""
     if control:
-        if d.verdict == Verdict.FALSE_ALARM:
+        if d.verdict == Catch.FALSE_ALARM:
             return f"{who} claims undefined behaviour in {c.case_id}, a control without it{at}: a false alarm"
         return f"{who} reports {c.case_id}, a control without undefined behaviour{at}: no claim of it (unrelated)"
     ub = f"ub-line {_lines(c.ub_lines)}" if c.ub_lines else "no ub-line marked"
-    if d.verdict == Verdict.CAUGHT:
+    if d.verdict == Catch.CAUGHT:
         return f"{who} reports the {c.category} undefined behaviour of {c.case_id}{at} ({ub}): caught"
-    if d.verdict == Verdict.ELSEWHERE:
+    if d.verdict == Catch.ELSEWHERE:
         return f"{who} reports {c.case_id}{at}, not at its {ub}: elsewhere"
-    if d.verdict == Verdict.FALSE_ALARM:
+    if d.verdict == Catch.FALSE_ALARM:
         return (f"{who} claims {c.category} undefined behaviour in {c.twin}, the fixed twin of "
                 f"{c.case_id} that has none{at}: a false alarm")
     return (f"{who} reports {c.twin}, the fixed twin of {c.case_id}{at}, with no claim of "
@@ -83,7 +83,7 @@ def detection_result(d: Detection, c: CaseDetections, files: dict[str, str], too
                      control: bool = False) -> dict:
     """One detection as a result, in the program it was reported on: the case (caught,
     elsewhere), its twin (false alarm, unrelated), or the control."""
-    on = c.case_id if control or d.verdict in (Verdict.CAUGHT, Verdict.ELSEWHERE) else c.twin
+    on = c.case_id if control or d.verdict in (Catch.CAUGHT, Catch.ELSEWHERE) else c.twin
     kind, level = SHAPES[d.verdict]
     path = files.get(on)
     locations, related = [], []

@@ -32,6 +32,7 @@ detectors ran most recently.
 """
 from __future__ import annotations
 
+import enum
 import sqlite3
 from collections import defaultdict
 from dataclasses import asdict, dataclass, field
@@ -44,8 +45,9 @@ if TYPE_CHECKING:
     from analyzer.ub.results import CaseInfo, StoredResults
 
 
-class Verdict:
-    """What one detector's reports on one case mean (strings: they go to JSON as they are)."""
+class Catch(enum.StrEnum):
+    """What one detector's reports on one case mean, stored and printed as its word (JSON
+    holds the word)."""
 
     CAUGHT = "caught"
     ELSEWHERE = "elsewhere"
@@ -98,7 +100,7 @@ class Detection:
     version: str
     detector: str
     kind: str
-    verdict: str             # Verdict.*
+    verdict: Catch
     lines: list[int]         # where it reported (on the case; on the twin or control for a
                              # false alarm or an unrelated report)
 
@@ -283,19 +285,19 @@ def score(cases: Sequence[Case | CaseFacts], runs: list[ToolRun], notes: list[st
                 if v.caught:
                     s.caught.append(case.id)
                     cat[0] += 1
-                    per_case[case.id].append(Detection(version, name, kind.value, Verdict.CAUGHT, v.lines))
+                    per_case[case.id].append(Detection(version, name, kind.value, Catch.CAUGHT, v.lines))
                 elif v.elsewhere:
                     s.elsewhere.append(case.id)
-                    per_case[case.id].append(Detection(version, name, kind.value, Verdict.ELSEWHERE, v.lines))
+                    per_case[case.id].append(Detection(version, name, kind.value, Catch.ELSEWHERE, v.lines))
                 if v.false_alarm:
                     s.false_alarms.append(case.twin)
                     cat[2] += 1
-                    per_case[case.id].append(Detection(version, name, kind.value, Verdict.FALSE_ALARM,
+                    per_case[case.id].append(Detection(version, name, kind.value, Catch.FALSE_ALARM,
                                                        v.twin_lines))
                 elif v.unrelated:
                     s.unrelated.append(case.twin)
                     cat[4] += 1
-                    per_case[case.id].append(Detection(version, name, kind.value, Verdict.UNRELATED,
+                    per_case[case.id].append(Detection(version, name, kind.value, Catch.UNRELATED,
                                                        v.twin_lines))
             for control in ran_controls:
                 on_control = [f for f in found[control.id] if f.detector == name]
@@ -304,11 +306,11 @@ def score(cases: Sequence[Case | CaseFacts], runs: list[ToolRun], notes: list[st
                 if alarm:
                     s.control_alarms.append(control.id)
                     per_case[control.id].append(Detection(version, name, kind.value,
-                                                          Verdict.FALSE_ALARM, lines))
+                                                          Catch.FALSE_ALARM, lines))
                 elif unrelated:
                     s.unrelated.append(control.id)
                     per_case[control.id].append(Detection(version, name, kind.value,
-                                                          Verdict.UNRELATED, lines))
+                                                          Catch.UNRELATED, lines))
             s.categories = [CategoryScore(c, *n) for c, n in sorted(per_cat.items())
                             if n[0] or n[2] or n[4]]
             detectors.append(s)
@@ -388,9 +390,9 @@ def render_case(case: CaseDetections) -> str:
            f"twin {case.twin or 'none'})"]
     if not case.detections:
         out.append("  no detector reported it")
-    for verdict, label in ((Verdict.CAUGHT, "caught by"), (Verdict.ELSEWHERE, "reported elsewhere by"),
-                           (Verdict.FALSE_ALARM, "false alarm on the twin by"),
-                           (Verdict.UNRELATED, "unrelated on the twin (not a false alarm) by")):
+    for verdict, label in ((Catch.CAUGHT, "caught by"), (Catch.ELSEWHERE, "reported elsewhere by"),
+                           (Catch.FALSE_ALARM, "false alarm on the twin by"),
+                           (Catch.UNRELATED, "unrelated on the twin (not a false alarm) by")):
         hits = [d for d in case.detections if d.verdict == verdict]
         if hits:
             out.append(f"  {label}: " + ", ".join(
@@ -400,9 +402,9 @@ def render_case(case: CaseDetections) -> str:
 
 
 #: a case's verdicts as ``ub report`` and ``ub explain`` say them, in this order
-CASE_LABELS = ((Verdict.CAUGHT, "caught at its ub-line"), (Verdict.ELSEWHERE, "fired elsewhere"),
-               (Verdict.FALSE_ALARM, "false alarm on its twin"),
-               (Verdict.UNRELATED, "unrelated on its twin"))
+CASE_LABELS = ((Catch.CAUGHT, "caught at its ub-line"), (Catch.ELSEWHERE, "fired elsewhere"),
+               (Catch.FALSE_ALARM, "false alarm on its twin"),
+               (Catch.UNRELATED, "unrelated on its twin"))
 
 
 def render_versions(case: CaseDetections) -> list[str]:

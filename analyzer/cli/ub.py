@@ -32,8 +32,6 @@ DEFAULT_COMPILERS = "gcc-11,gcc-12,clang-14,clang-16,clang-19"
 DEFAULT_LEVELS = "O0,O1,O2,O3,Os,Og"
 
 
-
-
 @click.group()
 def ub() -> None:
     """Run the undefined-behaviour corpus and report what compilers did with it."""

@@ -200,7 +200,7 @@ def init_binary(static: bool = False) -> Path:
     ``static`` for a root's builds (it runs on the root's C library, whichever it is)."""
     source = Path(__file__).with_name("init.c")
     key = hashlib.sha256(source.read_bytes() + (b"\0static" if static else b"")).hexdigest()[:16]
-    dest = cache_dir("build", "init", key) / INIT_NAME
+    dest = cache_dir("builds", "init", key) / INIT_NAME
     if dest.exists():
         return dest
     return tool.build_helper(source, dest, ["-static"] if static else [],

@@ -191,18 +191,21 @@ def probe(argv: list[str], timeout: float | None = None, what: str | None = None
     return tool.run(argv, timeout=limit, what=what).stdout
 
 
-def resolve(name: str) -> Toolchain:
-    """``gcc-12`` (any spelling: ``clang-016``), ``gcc-12@aarch64-linux-gnu``, or a name
-    or path of a binary -> Toolchain, or a clear error when it is not installed or does
-    not answer. An id is the registered binary of that id (a name given earlier), else
-    the host's compiler, else the one of a prepared root (``warnscope toolchain add``)."""
+def resolve(name: "str | CompilerId") -> Toolchain:
+    """``gcc-12`` (any spelling: ``clang-016``), ``gcc-12@aarch64-linux-gnu``, its parsed
+    :class:`CompilerId`, or a name or path of a binary -> Toolchain, or a clear error when
+    it is not installed or does not answer. An id is the registered binary of that id (a
+    name given earlier), else the host's compiler, else the one of a prepared root
+    (``warnscope toolchain add``). The name is parsed here once; what follows takes the id."""
+    if isinstance(name, CompilerId):
+        return _resolve(name)
     try:
         cid = CompilerId.parse(name)
     except ValueError:
         if names_a_binary(name):
             return _named(name.strip())
         cid = CompilerId.of(name)   # the usual one-line error, with a guess
-    return _resolve(str(cid))
+    return _resolve(cid)
 
 
 def _named(name: str) -> Toolchain:
@@ -213,7 +216,7 @@ def _named(name: str) -> Toolchain:
     cid = ident.cid
     usual = _usual_driver(cid)
     if usual is not None and os.path.realpath(usual) == os.path.realpath(ident.c_driver):
-        return _resolve(str(cid))
+        return _resolve(cid)
     registered = named.lookup(str(cid))
     if registered is None or os.path.realpath(registered) != os.path.realpath(ident.c_driver):
         if usual is not None:
@@ -267,9 +270,9 @@ def resolve_in_root(name: str, suite: str) -> Toolchain:
 
 
 @lru_cache(maxsize=None)
-def _resolve(name: str) -> Toolchain:
+def _resolve(name: "str | CompilerId") -> Toolchain:
     from analyzer.runtime import identify, named
-    cid = CompilerId.of(name)
+    cid = name if isinstance(name, CompilerId) else CompilerId.of(name)
     registered = named.lookup(str(cid))
     if registered is not None:
         ident = identify.identify(registered)

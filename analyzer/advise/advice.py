@@ -532,7 +532,7 @@ def _notes(advice: Advice, builds: dict[str, store.StoredBuild],
             notes.append("UB catches are the scores of ub detectors: reported at the case's ub-line, false "
                          "alarms on its fixed twin")
         elif advice.ub.twins == 0:
-            notes.append(f"the UB corpus has no fixed twin of its cases (issue 32): false alarms on correct "
+            notes.append(f"the UB corpus has no fixed twin of its cases: false alarms on correct "
                          f"programs are counted only on its {advice.ub.controls} control programs")
         elif advice.ub.twins < advice.ub.cases:
             notes.append(f"{advice.ub.twins} of the corpus's {advice.ub.cases} UB cases have a fixed twin: false "

@@ -64,9 +64,12 @@ class Recipe:
     #: what the build command adds when it builds for another target (Debian's sqlite3:
     #: ``CROSS_BUILDING=yes``, so that it builds its parser generator for the build machine)
     cross_build: str = ""
-    #: what the build command adds to go on past errors where ``MAKEFLAGS=k`` does not
-    #: reach it (ninja: ``-k 0``); make and CMake's Makefiles take it from ``MAKEFLAGS``
-    keep_going: str = ""
+
+    @property
+    def keep_going(self) -> str:
+        """What the build command adds to go on past errors where ``MAKEFLAGS=k`` does not
+        reach it (:func:`keep_going_words`: ninja's ``-k 0``)."""
+        return keep_going_words(self.build)
 
     def build_flags_language(self, language: str) -> str:
         """The language whose level flags a compile of ``language`` gets when the flags
@@ -134,7 +137,7 @@ RECIPES: dict[str, Recipe] = {r.name: r for r in (
     Recipe("fribidi", "GNU FriBidi 1.0.8, C, Meson + ninja (a project Meson configures)", ("c",),
            "meson", configure=MESON_CONFIGURE + " -Ddocs=false", build="ninja -C _build -j{jobs}",
            clean="ninja -C _build clean", package="fribidi", needs=("meson", "ninja"),
-           inject="configure", keep_going="-k 0"),
+           inject="configure"),
 )}
 
 
@@ -155,11 +158,11 @@ def local(source: str, configure: str, build: str, clean: str, languages: tuple[
         raise BadInput("--source needs --build CMD")
     return Recipe(f"local:{path.name}", f"local tree {path}", languages, "custom",
                   configure=autoconf_flags(configure, build, path) or "true", build=build,
-                  clean=clean, source=path, inject="env", keep_going=keep_going_words(build))
+                  clean=clean, source=path, inject="env")
 
 
 def keep_going_words(build: str) -> str:
-    """What a local tree's build command adds to go on past errors: ``-k 0`` where it
+    """What a build command adds to go on past errors: ``-k 0`` where it
     runs ninja (``ninja …``, ``meson compile …``: ``--ninja-args=-k0``) as its last command,
     nothing where it runs make (``MAKEFLAGS=k`` reaches make)."""
     last = re.split(r"&&|;|\|\|", build)[-1].split()

@@ -49,6 +49,9 @@ def relative(path: str, tree: Path) -> str:
     real, root = os.path.normpath(path), os.path.realpath(tree)
     if real == root or real.startswith(root + os.sep):
         return os.path.relpath(real, root)
+    alt = os.path.normpath(str(tree))    # the tree as named, where that is a link's path
+    if real.startswith(alt + os.sep):
+        return os.path.relpath(real, alt)
     return real
 
 

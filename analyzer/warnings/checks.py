@@ -47,10 +47,10 @@ def _error_line(line: str) -> str:
 _AC_CHECKING = re.compile(r"^configure:\d+: checking (?P<what>.+)$")
 _AC_RESULT = re.compile(r"^configure:\d+: result: (?P<result>.*)$")
 _ERROR = re.compile(r"(?:^|: )(?:fatal )?error: (?P<msg>.+)$")
-#: a compiler's error in a conftest whose ``#line`` names configure itself (Thomas
-#: Dickey's autoconf: ``configure:4185:16: error: …``): a line and a column, where
-#: configure's own lines (``configure:4153: checking …``) have a line only
-_AC_CONFTEST_LINE = re.compile(r"^configure:\d+:\d+: (?:fatal )?error: ")
+#: configure's own line (``configure:4153: checking …``): a line number only, where a
+#: compiler's error in a conftest whose ``#line`` names configure (Thomas Dickey's
+#: autoconf: ``configure:4185:16: error: …``) has a column too
+_AC_OWN_LINE = re.compile(r"^configure:\d+: ")
 
 
 def autoconf_checks(text: str) -> list[Check]:
@@ -75,7 +75,7 @@ def autoconf_checks(text: str) -> list[Check]:
             continue
         if not error and not line.startswith("|"):
             e = _ERROR.search(line)
-            if e and (not line.startswith("configure:") or _AC_CONFTEST_LINE.match(line)):
+            if e and not _AC_OWN_LINE.match(line):
                 error = _error_line(line)
     return out
 

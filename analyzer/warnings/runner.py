@@ -181,33 +181,19 @@ def _build_in(job: Job, cell: BuildCell, tree: Path, fmt: formats.Format, work: 
         failed = _result(job, BuildStatus.FAILED, cell.error or "configure failed")
         failed.checks, failed.macros = configure_results(box.box / "tree", tree)
         return failed
-    errors = box.box / "stderr"
-    errors.mkdir()
-    box.adopt(errors)
-    env = {**setup.env, STDERR_ENV: str(errors)}
+    env = _capturing(setup.env, fmt, box)
     command = setup.build
     if job.opts.keep_going:   # make -k, for make and CMake's Makefiles alike; ninja's -k 0
         env["MAKEFLAGS"] = " ".join(filter(None, ["k", env.get("MAKEFLAGS", "")]))
         command = " ".join(filter(None, [command, job.recipe.keep_going]))
-    for var in FLAGS_ENV.values():  # after whatever the wrapper appends already
-        env[var] = " ".join(filter(None, [env.get(var, ""), *fmt.flags]))
     log = work / "build.log"
     # a per-level configure (CMake) ran its try-compiles through the wrapper: not the build's
     Path(env[LOG_ENV]).unlink(missing_ok=True)
     t = process.run(command, setup.tree, env, log, timeout=job.opts.timeout, box=box)
-    records = read_log(Path(env[LOG_ENV]), box)
-    result = _result(job)
-    result.diagnostics, result.tus = collect(records, setup.tree, fmt,
-                                             lambda r: replay_text(r, job.tc, job.opts.timeout, box),
-                                             box)
+    result, records = _read(job, cell, env, setup.tree, fmt, box)
     result.checks, result.macros = configure_results(setup.tree, tree)
-    result.project_options = project_options(records, cell, fmt)
     if t.exit != 0:
-        what = process.ended(t, job.opts.timeout)
-        result.status = BuildStatus.FAILED
-        result.error = f"build failed ({what})" + (f": {line}" if (line := _first_error(result, log, setup.tree))
-                                                   else "")
-        return result
+        return _failed(result, f"build failed ({process.ended(t, job.opts.timeout)})", log, setup.tree)
     arrived = arrival.check(records, job.level, "build",
                             lambda driver, args, src: flags_for(
                                 cell, job.recipe.build_flags_language(tu_language(driver, args, src))))
@@ -225,14 +211,10 @@ def _replay_in(job: Job, cell: BuildCell, tree: Path, fmt: formats.Format, work:
     as a build system would stop."""
     entries = [(e["directory"], list(e["arguments"])) for e in job.recipe.commands]
     units = tus.from_commands(entries, tree, strip_warnings=False)
-    objects, errors = box.box / "objects", box.box / "stderr"
-    for d in (objects, errors):
-        d.mkdir()
-        box.adopt(d)
-    env = steps.level_env(process.build_env(), cell, box.box / "wrapper.log")
-    env[STDERR_ENV] = str(errors)
-    for var in FLAGS_ENV.values():
-        env[var] = " ".join(filter(None, [env.get(var, ""), *fmt.flags]))
+    objects = box.box / "objects"
+    objects.mkdir()
+    box.adopt(objects)
+    env = _capturing(steps.level_env(process.build_env(), cell, box.box / "wrapper.log"), fmt, box)
     log, failed = work / "build.log", None
     for i, tu in enumerate(units):
         argv = [str(steps.compiler_wrapper(job.tc, tu.language, box)), *tu.args, "-o", str(objects / f"{i}.o")]
@@ -241,15 +223,39 @@ def _replay_in(job: Job, cell: BuildCell, tree: Path, fmt: formats.Format, work:
             failed = f"build failed ({process.ended(t, job.opts.timeout)})"
         if failed and not job.opts.keep_going:
             break
+    result, _records = _read(job, cell, env, tree, fmt, box)
+    return _failed(result, failed, log, tree) if failed else result
+
+
+def _capturing(env: dict[str, str], fmt: formats.Format, box: BuildSandbox) -> dict[str, str]:
+    """``env`` with each compile's stderr kept in the box (the wrapper's ``STDERR_ENV``)
+    and the diagnostics format's flags after whatever the wrapper appends already."""
+    errors = box.box / "stderr"
+    errors.mkdir()
+    box.adopt(errors)
+    env = {**env, STDERR_ENV: str(errors)}
+    for var in FLAGS_ENV.values():
+        env[var] = " ".join(filter(None, [env.get(var, ""), *fmt.flags]))
+    return env
+
+
+def _read(job: Job, cell: BuildCell, env: dict[str, str], tree: Path, fmt: formats.Format,
+          box: BuildSandbox) -> tuple[Build, list[Record]]:
+    """The build as its compiles' records say it (the wrapper's log in ``env``): every
+    diagnostic, each TU's outcome and the project's own options; and the records."""
     records = read_log(Path(env[LOG_ENV]), box)
     result = _result(job)
     result.diagnostics, result.tus = collect(records, tree, fmt,
                                              lambda r: replay_text(r, job.tc, job.opts.timeout, box), box)
     result.project_options = project_options(records, cell, fmt)
-    if failed:
-        result.status = BuildStatus.FAILED
-        line = _first_error(result, log, tree)
-        result.error = f"{failed}: {line}" if line else failed
+    return result, records
+
+
+def _failed(result: Build, what: str, log: Path, tree: Path) -> Build:
+    """``result`` failed with ``what`` and the line that says why."""
+    result.status = BuildStatus.FAILED
+    line = _first_error(result, log, tree)
+    result.error = f"{what}: {line}" if line else what
     return result
 
 

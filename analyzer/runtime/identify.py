@@ -11,8 +11,17 @@ banner that names another version than the macros is a binary that lies (a wrapp
 script), refused. The C++ driver that belongs to it is found beside it by the usual names
 (``gcc`` -> ``g++``, ``clang-16`` -> ``clang++-16``, ``cc`` -> ``c++``).
 
-The answer is cached per binary (its real path, size and modification time), so a
-compiler named in every command is probed once.
+The answer is cached per binary, so a compiler named in every command is probed once.
+The cache's key is the file itself as the kernel knows it (:func:`file_key`): its path
+and real path, device and inode, size, modification and change times in nanoseconds. A
+binary replaced by another of the same size whose modification time was put back
+(``touch -d``) has another inode (``mv``, ``cp --remove-destination``) or a new change
+time (written in place: no call sets the change time back), so it is probed again, and
+its :class:`analyzer.runtime.toolchain.Toolchain` identity, which keys the UB compile
+cache and the upgrade's reuse of stored builds, is another. Not a hash of the contents:
+the driver is a small part of a compiler (GCC's ``cc1``, clang's ``libclang-cpp.so`` are
+not in it), so hashing it would cost a read of the binary on every command and still
+not see those replaced.
 """
 from __future__ import annotations
 
@@ -33,7 +42,7 @@ from warnscope.text import one_line
 #: seconds each question to a binary may take
 PROBE_TIMEOUT = 20
 #: bump when what a cached answer holds changes
-CACHE_VERSION = 1
+CACHE_VERSION = 2
 
 
 @dataclass(frozen=True)
@@ -106,11 +115,9 @@ def identify(name: str) -> Identity:
     path = locate(name)
     real = os.path.realpath(path)
     try:
-        st = os.stat(real)
+        key = hashlib.sha256(f"{CACHE_VERSION}\0{path}\0{file_key(real)}".encode()).hexdigest()
     except OSError as exc:
         raise NotInstalled(f"{one_line(name)}: {exc.strerror}") from None
-    key = hashlib.sha256(f"{CACHE_VERSION}\0{path}\0{real}\0{st.st_size}\0{st.st_mtime_ns}"
-                         .encode()).hexdigest()
     cached = cache_dir("compilers", "identity") / f"{key}.json"
     try:
         ident = Identity(**json.loads(cached.read_text()))
@@ -121,6 +128,15 @@ def identify(name: str) -> Identity:
     ident = _probe(name, path)
     atomic_write(cached, json.dumps(asdict(ident)).encode())
     return ident
+
+
+def file_key(path: str) -> str:
+    """The binary at ``path`` as the kernel knows it, link followed: its real path, device,
+    inode, size, modification and change times (ns); another file, or the same file
+    written, is another key (see the module's text). :class:`OSError` where it is gone."""
+    st = os.stat(path)
+    return (f"{os.path.realpath(path)}\0{st.st_dev}\0{st.st_ino}\0{st.st_size}\0"
+            f"{st.st_mtime_ns}\0{st.st_ctime_ns}")
 
 
 def _ask(path: str, args: list[str], name: str) -> str:

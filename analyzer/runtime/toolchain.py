@@ -240,8 +240,12 @@ def _from_identity(ident) -> Toolchain:
     from analyzer.runtime import identify
     cid = ident.cid
     real = f"{os.path.realpath(ident.c_driver)}\0{os.path.realpath(ident.cxx_driver or ident.c_driver)}"
+    try:   # the files themselves: a binary replaced under the same banner is another compiler
+        files = "\0".join(identify.file_key(d) for d in (ident.c_driver, ident.cxx_driver or ident.c_driver))
+    except OSError as exc:
+        raise NotInstalled(f"{one_line(ident.c_driver)}: {exc.strerror}") from None
     identity = hashlib.sha256(f"binary\0{ident.c_driver}\0{ident.cxx_driver}\0{real}\0"
-                              f"{ident.banner}\0{ident.version}\0{ident.target}".encode()).hexdigest()
+                              f"{ident.banner}\0{ident.version}\0{ident.target}\0{files}".encode()).hexdigest()
     emulator: tuple[str, ...] = ()
     cannot_run = ""
     if cid.target:

@@ -18,7 +18,7 @@ migration of its own, and tests/unit/test_migrations.py checks that a database o
 earlier version (tests/fixtures/schema/) migrates to the tables ``SCHEMA`` creates.
 """
 
-SCHEMA_VERSION = 14
+SCHEMA_VERSION = 15
 
 #: The current schema, by family; what a new database is created with.
 SCHEMA = """
@@ -388,6 +388,10 @@ CREATE TABLE IF NOT EXISTS wn_build (
                                                   -- __STDC_VERSION__ / __cplusplus}
     project_options  TEXT NOT NULL DEFAULT '[]',  -- JSON: the -W and -std options of the
                                                   -- project's own compile commands
+    tree_digest      TEXT NOT NULL DEFAULT '',    -- sha256 of the tree built (its files) and
+                                                  -- its commands; '': built before schema 15
+    passed_env       TEXT NOT NULL DEFAULT '[]',  -- JSON: the names of the caller's variables
+                                                  -- passed to the build (--env), never values
     UNIQUE (project, compiler, level)
 );
 
@@ -878,6 +882,15 @@ CREATE TABLE IF NOT EXISTS wn_macro (
 """
 
 
+#: v15, frozen: what a warnings build was built from (the digest of its tree and
+#: commands: a stored build answers only for that tree) and the names of the caller's
+#: variables it was given.
+_V15_TREE_AND_ENV = """
+ALTER TABLE wn_build ADD COLUMN tree_digest TEXT NOT NULL DEFAULT '';
+ALTER TABLE wn_build ADD COLUMN passed_env TEXT NOT NULL DEFAULT '[]';
+"""
+
+
 #: version reached -> SQL that brings the previous version up to it.
 MIGRATIONS: dict[int, str] = {
     # v2: the untyped ``extra`` column becomes ``facts``, one typed shape per family.
@@ -925,4 +938,6 @@ UPDATE compiler
     13: _V13_WARMUPS,
     # v14: what the upgrade report reads of a warnings build
     14: _V14_UPGRADE,
+    # v15: the tree a warnings build was built from, the variables passed to it
+    15: _V15_TREE_AND_ENV,
 }

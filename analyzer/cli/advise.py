@@ -76,11 +76,13 @@ def _has_flag_data(conn, name: str) -> None:
 @click.pass_context
 def advise(ctx, project, source, configure_cmd, build_cmd, clean_cmd, language, ccdb, compilers, base, added,
            portable, often, max_control_hits, cost_threshold, fmt, as_json, limit, explain_flag, opt, jobs,
-           workers, timeout, scheduler, quiet) -> None:
+           workers, timeout, scheduler, env_names, quiet) -> None:
     """Which warnings PROJECT should turn on: one row per flag the compilers know, with
     what it prints here, what it catches in the UB corpus, what it costs, and a verdict
     by rules the README states; missing builds at 'all' are run first."""
-    from analyzer.advise import advice as advice_mod, store, text
+    from analyzer.advise import advice as advice_mod, text
+    from analyzer.projects import steps
+    from analyzer.warnings import plan
     from analyzer.advise.rules import Portability, Rules
 
     fmt = "json" if as_json else fmt
@@ -90,6 +92,7 @@ def advise(ctx, project, source, configure_cmd, build_cmd, clean_cmd, language, 
     advice_mod.check_added(add)
     names = projects.compiler_ids(compilers)
     recipe = projects.recipe_of(project, source, configure_cmd, build_cmd, clean_cmd, language, ccdb)
+    projects.passed(env_names)                        # a name not set: one line, before anything
     db = common.db_of(ctx)
     if not db.exists():
         wanted = list(dict.fromkeys(str(CompilerId.of(n).host) for n in names))
@@ -99,12 +102,13 @@ def advise(ctx, project, source, configure_cmd, build_cmd, clean_cmd, language, 
     try:
         for name in names:
             _has_flag_data(conn, name)                # not ingested: the command that ingests it
-        missing = [n for n in names if n not in store.builds(conn, recipe.name, names)]
+        # a stored build of another tree of the same name, or of this one edited, does not answer
+        missing = plan.unanswered(conn, recipe, steps.source_tree(recipe), names, "all")
     finally:
         conn.close()
     if missing:
         projects.run_builds(ctx, recipe, missing, ["all"], {}, opt, jobs, workers, timeout, scheduler, quiet,
-                            f"{recipe.name} warnings at all")   # its notes: the advice's say the same
+                            f"{recipe.name} warnings at all", env_names)   # its notes: the advice's say the same
     conn = connect(db, write=False)
     try:
         result = advice_mod.advise(conn, recipe.name, list(recipe.languages), names, rules, add,

@@ -79,7 +79,7 @@ def projects_cmd(as_json: bool) -> None:
 @click.pass_context
 def run_cmd(ctx, project, source, configure_cmd, build_cmd, clean_cmd, language, ccdb, compilers, levels,
             flag_sets, runs, warmups, mode, inject, no_accounting, opt, preset, jobs, nice, sched, noise, timeout,
-            scheduler, as_json, quiet) -> None:
+            scheduler, env_names, as_json, quiet) -> None:
     """Measure each compiler x level of a project and store the cells."""
     if sum(x is not None for x in (project, source, ccdb)) > 1:
         raise BadInput("give one of --project, --source, --compile-commands")
@@ -101,7 +101,7 @@ def run_cmd(ctx, project, source, configure_cmd, build_cmd, clean_cmd, language,
     levels_mod.validate(level_list, custom, analyzers=True)
     opts = study.Options(runs=runs, warmups=warmups, mode=mode or "build", opt=opt, jobs=(os.cpu_count() or 1) if jobs is None else jobs,
                          nice=nice, sched=sched, noise=noise, timeout=timeout, custom=custom,
-                         inject=inject, accounting=not no_accounting)
+                         inject=inject, accounting=not no_accounting, env=projects.passed(env_names))
     opts.validate()
     names = projects.compiler_ids(compilers)
     toolchains = [toolchain.resolve(n) for n in names]   # not installed: one line, nothing written

@@ -1,6 +1,6 @@
 """The options of a command over a project's builds, declared once: which project
 (``--project``, a local tree with its commands, or a compile database) and how its builds run (``--opt``,
-``-j``, ``--workers``, ``--timeout``, ``--scheduler``); the recipe they name, and the
+``-j``, ``--workers``, ``--timeout``, ``--scheduler``, ``--env``); the recipe they name, and the
 warnings builds they run (``warnings run``, and ``advise`` for the builds it lacks)."""
 from __future__ import annotations
 
@@ -48,6 +48,10 @@ build_step_options = _apply([
     click.option("--timeout", type=options.SECONDS, default=3600.0, show_default=True,
                  help="Seconds per build step."),
     click.option("--scheduler", default=None, help="A Dask scheduler tcp://HOST:PORT to run the builds on."),
+    click.option("--env", "env_names", multiple=True, metavar="NAME",
+                 help="Pass this variable of your environment to every build step (repeatable); a "
+                      "build gets none of yours otherwise but PATH, HOME and TMPDIR. Its name is "
+                      "stored with the build, never its value."),
 ])
 
 #: how the builds run: each build, and how many at once
@@ -86,14 +90,21 @@ def recipe_of(project: str | None, source: str | None, configure_cmd: str, build
     return recipe
 
 
+def passed(env_names: tuple[str, ...]) -> dict[str, str]:
+    """The variables ``--env`` names, with their values from this environment: one line
+    for a name not set, not a name, or one a build sets itself."""
+    from analyzer.projects import process
+    return process.passed_env(dict.fromkeys(env_names))
+
+
 def run_builds(ctx: click.Context, recipe, compilers: list[str], levels: list[str], custom: dict[str, list[str]],
                opt: str, jobs: int | None, workers: int | None, timeout: float, scheduler: str | None,
-               quiet: bool, label: str) -> tuple[list, list[str]]:
+               quiet: bool, label: str, env_names: tuple[str, ...] = ()) -> tuple[list, list[str]]:
     """Build the project with each compiler (ids: :func:`compiler_ids`) at each level and
     store each build as it finishes (:mod:`analyzer.warnings.plan`): what could stop it is
     one line before anything is written. Returns the builds and the notes."""
     from analyzer.warnings import plan
 
-    planned = plan.plan(recipe, compilers, levels, custom, opt, jobs, timeout)
+    planned = plan.plan(recipe, compilers, levels, custom, opt, jobs, timeout, passed(env_names))
     with common.running(ctx, label, quiet, scheduler) as run:
         return plan.run(run.conn, planned, run.progress, run.executor, workers)

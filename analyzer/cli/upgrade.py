@@ -32,7 +32,7 @@ from analyzer.runtime import toolchain
 @click.option("--quiet", is_flag=True, help="No progress on stderr.")
 @click.pass_context
 def upgrade(ctx, project, source, configure_cmd, build_cmd, clean_cmd, language, ccdb, old, new,
-            same_root, stored, opt, jobs, workers, timeout, scheduler, as_json, fmt, quiet) -> None:
+            same_root, stored, opt, jobs, workers, timeout, scheduler, env_names, as_json, fmt, quiet) -> None:
     """What breaks when a project moves from one compiler to another: configure checks
     that flip silently, every new error with the switch that restores the old behaviour
     proven, the defaults and options that changed, and the warnings' diff."""
@@ -48,6 +48,9 @@ def upgrade(ctx, project, source, configure_cmd, build_cmd, clean_cmd, language,
         raise BadInput(f"--from {old_id} is among --to: an upgrade compares two compilers")
     if stored:
         conn = common.open_read(ctx)
+        if recipe.source is not None:   # a local tree: its own builds, not another's of its name
+            from analyzer.warnings import plan
+            plan.check_stored(conn, recipe, steps.source_tree(recipe), [old_id, *new_ids], up.LEVEL)
         report = up.from_store(conn, recipe.name, old_id, new_ids, systems=True)
         shown = _shown(conn, report, fmt)
     else:
@@ -57,7 +60,7 @@ def upgrade(ctx, project, source, configure_cmd, build_cmd, clean_cmd, language,
                 raise BadInput(f"{tc.name}: upgrade compares builds for the host's target")
             recipes.check_target(recipe, tc.target, tc.name)
         opts = BuildOptions(opt=opt, jobs=(os.cpu_count() or 1) if jobs is None else jobs,
-                            timeout=timeout)
+                            timeout=timeout, env=projects.passed(env_names))
         opts.validate()
         source_tree = steps.source_tree(recipe)   # cannot fetch: one line, nothing written
         with common.running(ctx, f"{recipe.name} upgrade", quiet, scheduler) as run:

@@ -39,7 +39,7 @@ def warnings() -> None:
 @click.option("--quiet", is_flag=True, help="No progress on stderr.")
 @click.pass_context
 def run_cmd(ctx, project, source, configure_cmd, build_cmd, clean_cmd, language, ccdb, compilers, levels,
-            flag_sets, opt, jobs, workers, timeout, scheduler, as_json, quiet) -> None:
+            flag_sets, opt, jobs, workers, timeout, scheduler, env_names, as_json, quiet) -> None:
     """Build a project with each compiler at each level and store every diagnostic."""
     from analyzer.projects import levels as levels_mod
 
@@ -49,7 +49,7 @@ def run_cmd(ctx, project, source, configure_cmd, build_cmd, clean_cmd, language,
     level_list += [n for n in custom if n not in level_list]
     names = projects.compiler_ids(compilers)
     builds, notes = projects.run_builds(ctx, recipe, names, level_list, custom, opt, jobs, workers,
-                                        timeout, scheduler, quiet, f"{recipe.name} warnings")
+                                        timeout, scheduler, quiet, f"{recipe.name} warnings", env_names)
     if as_json:
         echo(to_json(Run(builds)))
     else:

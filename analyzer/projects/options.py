@@ -23,6 +23,9 @@ class BuildOptions:
     #: build past errors (make's ``-k``, through ``MAKEFLAGS``): every error is printed,
     #: not the first one's TU alone (what the upgrade report lists)
     keep_going: bool = False
+    #: the caller's variables passed to every step by name (``--env NAME``): name -> value
+    #: (:func:`analyzer.projects.process.passed_env`); a build stores their names only
+    env: dict[str, str] = field(default_factory=dict)
 
     def validate(self) -> None:
         if not is_opt_option(self.opt):

@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import re
 import shutil
 import sysconfig
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Iterable, Mapping
 
 from warnscope.errors import BadInput
+from warnscope.text import visible
 
 from warnscope.accounting import Accountant, ProcessCost, ProcessTable
 from warnscope.measure import SCHED, TreeRun
@@ -23,11 +25,20 @@ if TYPE_CHECKING:
     from analyzer.projects.sandbox import BuildSandbox
 
 #: variables that would change what a build compiles or bypass the measured compiler
-#: (``CHOST`` makes zlib's configure cross-compile: a cross build sets it itself)
+#: (``CHOST`` makes zlib's configure cross-compile: a cross build sets it itself); a
+#: build never takes them from the caller, nor may ``--env`` pass them
 SCRUBBED = {"CC", "CXX", "CPP", "CFLAGS", "CXXFLAGS", "CPPFLAGS", "LDFLAGS", "MAKEFLAGS", "MFLAGS",
             "MAKELEVEL", "GCC_COLORS", "DISTCC_HOSTS", "CCACHE_PREFIX", "CMAKE_C_COMPILER_LAUNCHER",
             "CMAKE_CXX_COMPILER_LAUNCHER", "CHOST"}
-
+#: what a build takes of the caller's environment, and nothing else: where its programs
+#: are, the caller's home and temporary directory (the build sandbox gives its own)
+FROM_CALLER = ("PATH", "HOME", "TMPDIR")
+#: what warnscope sets in every build's environment itself
+OWN = {"CCACHE_DISABLE": "1", "LC_ALL": "C", "LANG": "C"}
+#: PATH where the caller has none
+DEFAULT_PATH = "/usr/local/bin:/usr/bin:/bin"
+#: the name of a variable as ``--env`` takes it
+ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,127}")
 
 #: one measured process tree (:class:`warnscope.measure.TreeRun`)
 Timed = TreeRun
@@ -52,16 +63,42 @@ def which(program: str) -> str | None:
     return shutil.which(program, path=build_env()["PATH"])
 
 
-def build_env(extra: dict[str, str] | None = None) -> dict[str, str]:
-    """The environment of every build step: ccache and distcc kept out (their PATH
-    directories dropped, CCACHE_DISABLE=1), C locale (stable diagnostics to count)."""
-    env = {k: v for k, v in os.environ.items()
-           if k not in SCRUBBED and not k.startswith(("WARNSCOPE_BUILD_", "DISTCC_"))}
-    path = [p for p in env.get("PATH", "/usr/bin:/bin").split(":")
+def build_env(extra: dict[str, str] | None = None, passed: dict[str, str] | None = None
+              ) -> dict[str, str]:
+    """The environment of every build step, composed, never the caller's: PATH (without
+    ccache's and distcc's directories, warnscope's own programs last), HOME and TMPDIR
+    (:data:`FROM_CALLER`), C locale (stable diagnostics to count), ccache kept out
+    (CCACHE_DISABLE=1); then ``passed``, the caller's variables a user passed by name
+    (:func:`passed_env`), and ``extra``, what warnscope sets for the build (CC, CFLAGS, a
+    cross build's CHOST, the wrapper's variables). A token, a key or a password in the
+    caller's environment never reaches a configure script, which could write it into a
+    ``config.h`` or a log that is stored, printed and published."""
+    env = {k: os.environ[k] for k in FROM_CALLER if k in os.environ}
+    path = [p for p in env.get("PATH", DEFAULT_PATH).split(":")
             if p and "ccache" not in p and "distcc" not in p]
-    env.update(PATH=":".join([*path, *own_tools()]), CCACHE_DISABLE="1", LC_ALL="C", LANG="C")
+    env.update(PATH=":".join([*path, *own_tools()]), **OWN)
+    env.update(passed or {})
     env.update(extra or {})
     return env
+
+
+def passed_env(names: Iterable[str], environ: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The caller's variables ``names`` (``--env NAME``) with their values, for
+    :func:`build_env`: one line where a name is not a variable's name, is one warnscope
+    sets itself or keeps out (``CC``, ``CFLAGS``, ``PATH``: :data:`SCRUBBED`), or is not
+    set."""
+    environ = os.environ if environ is None else environ
+    out: dict[str, str] = {}
+    for name in names:
+        if not ENV_NAME.fullmatch(name):
+            raise BadInput(f"--env {visible(name)[:80]!r}: not a variable's name (letters, digits, _)")
+        if name in SCRUBBED or name in FROM_CALLER or name in OWN or name.startswith(
+                ("WARNSCOPE_", "DISTCC_")):
+            raise BadInput(f"--env {name}: warnscope sets or keeps out {name} in a build itself")
+        if name not in environ:
+            raise BadInput(f"--env {name}: not set in this environment")
+        out[name] = environ[name]
+    return out
 
 
 def ended(t: Timed, timeout: float | None) -> str:

@@ -71,7 +71,8 @@ def prepare(recipe: Recipe, tree: Path, tc: Toolchain, opts: BuildOptions, work:
     copy_tree(tree, copy, box)
     env = process.build_env({"CC": str(compiler_wrapper(tc, "c", box)),
                              "CXX": str(compiler_wrapper(tc, "c++", box)),
-                             "CFLAGS": opts.opt, "CXXFLAGS": opts.opt, **cross.env(tc)})
+                             "CFLAGS": opts.opt, "CXXFLAGS": opts.opt, **cross.env(tc)},
+                            passed=opts.env)
     progress(f"{recipe.name} {tc.name}: configure")
     log = work / "configure.log"
     command = cross.configure(commands(recipe.configure, cells[0], opts, "wrapper"), recipe.build_system, tc)

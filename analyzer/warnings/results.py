@@ -88,6 +88,11 @@ class Build:
     checks: list[Check] = field(default_factory=list)
     #: the macros of its generated configuration headers: file -> name -> value (None: #undef)
     macros: dict[str, dict[str, str | None]] = field(default_factory=dict)
+    #: what was built: sha256 of the tree's files and the commands
+    #: (:func:`analyzer.projects.digest.tree_digest`); '' for a build stored before it was kept
+    tree_digest: str = ""
+    #: the names of the caller's variables passed to every step (``--env``), never their values
+    passed_env: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -379,3 +384,5 @@ class Upgrade:
     origin: str
     level: str
     pairs: list[UpgradePair]
+    #: the names of the caller's variables the compared builds were given (``--env``)
+    passed_env: list[str] = field(default_factory=list)

@@ -35,7 +35,7 @@ from warnscope.database import transaction, utc_now
 from warnscope.diagnostics import Parsed, RawDiagnostic, parse_text
 from warnscope.errors import BadInput, NotInstalled, ToolFailed
 
-from analyzer.projects import arrival, levels as levels_mod, process, steps, tus
+from analyzer.projects import arrival, digest, levels as levels_mod, process, steps, tus
 from analyzer.projects.cell import BuildCell, BuildStatus, flags_for
 from analyzer.projects.failure import first_error
 from analyzer.projects.options import BuildOptions
@@ -75,6 +75,7 @@ def run(conn: sqlite3.Connection, recipe: Recipe, source: tuple[Path, str], tool
     each; a rerun replaces a build). ``source`` is :func:`steps.source_tree`'s answer."""
     progress = as_progress(progress)
     tree, origin = source
+    built_from = digest.tree_digest(tree, recipe)   # what each build answers for
     if os.path.isabs(origin):
         trusted_roots.vouch(origin)  # `warnings show` may read this tree's lines (this user chose it)
     others = tuple(lang for lang in ("c", "c++") if lang not in recipe.languages)
@@ -90,6 +91,7 @@ def run(conn: sqlite3.Connection, recipe: Recipe, source: tuple[Path, str], tool
         for done in executor.map(build, jobs):
             job = done.job
             result = done.result if done.error is None else _result(job, BuildStatus.FAILED, f"worker failed: {done.error}")
+            result.tree_digest = built_from
             with transaction(conn):
                 store.save_build(conn, result)
             builds.append(result)
@@ -112,7 +114,7 @@ def _result(job: Job, status: BuildStatus = BuildStatus.OK, error: str | None = 
                  compiler_version=job.tc.version, level=job.level, opt=job.opts.opt, flags=job.flags,
                  format=formats.for_toolchain(job.tc).name, status=status, error=error,
                  finished_at=utc_now(), keep_going=job.opts.keep_going,
-                 std_defaults=std_defaults(job.tc))
+                 std_defaults=std_defaults(job.tc), passed_env=sorted(job.opts.env))
 
 
 #: the macro that names each language's standard
@@ -214,7 +216,7 @@ def _replay_in(job: Job, cell: BuildCell, tree: Path, fmt: formats.Format, work:
     objects = box.box / "objects"
     objects.mkdir()
     box.adopt(objects)
-    env = _capturing(steps.level_env(process.build_env(), cell, box.box / "wrapper.log"), fmt, box)
+    env = _capturing(steps.level_env(process.build_env(passed=job.opts.env), cell, box.box / "wrapper.log"), fmt, box)
     log, failed = work / "build.log", None
     for i, tu in enumerate(units):
         argv = [str(steps.compiler_wrapper(job.tc, tu.language, box)), *tu.args, "-o", str(objects / f"{i}.o")]

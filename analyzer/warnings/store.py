@@ -22,11 +22,12 @@ def save_build(conn: sqlite3.Connection, b: Build) -> int:
                  (b.project, b.compiler, b.level))
     bid = conn.execute(
         "INSERT INTO wn_build (project, origin, compiler, compiler_version, level, opt, flags, format, "
-        "status, error, finished_at, keep_going, std_defaults, project_options) "
-        "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+        "status, error, finished_at, keep_going, std_defaults, project_options, tree_digest, passed_env) "
+        "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
         (b.project, b.origin, b.compiler, b.compiler_version, b.level, b.opt, json.dumps(b.flags, sort_keys=True),
          b.format, b.status, b.error, b.finished_at, int(b.keep_going),
-         json.dumps(b.std_defaults, sort_keys=True), json.dumps(b.project_options))).lastrowid
+         json.dumps(b.std_defaults, sort_keys=True), json.dumps(b.project_options), b.tree_digest,
+         json.dumps(sorted(b.passed_env)))).lastrowid
     conn.executemany("INSERT INTO wn_check (build_id, seq, system, name, result, error) "
                      "VALUES (?,?,?,?,?,?)",
                      [(bid, i, c.system, c.name, c.result, c.error) for i, c in enumerate(b.checks)])
@@ -45,11 +46,12 @@ def save_build(conn: sqlite3.Connection, b: Build) -> int:
 
 def _build(conn: sqlite3.Connection, row: sqlite3.Row | tuple, with_diagnostics: bool) -> Build:
     (bid, project, origin, compiler, version, level, opt, flags, fmt, status, error, finished,
-     keep_going, std_defaults, project_options) = row
+     keep_going, std_defaults, project_options, tree_digest, passed_env) = row
     b = Build(project=project, origin=origin, compiler=compiler, compiler_version=version, level=level,
               opt=opt, flags=json.loads(flags), format=fmt, status=BuildStatus(status), error=error, finished_at=finished,
               keep_going=bool(keep_going), std_defaults=json.loads(std_defaults),
-              project_options=json.loads(project_options))
+              project_options=json.loads(project_options), tree_digest=tree_digest,
+              passed_env=_names(passed_env, f"wn_build {bid} passed_env"))
     b.checks = [Check(*r) for r in conn.execute(
         "SELECT system, name, result, error FROM wn_check WHERE build_id = ? ORDER BY seq", (bid,))]
     for file, name, value in conn.execute(
@@ -70,7 +72,7 @@ def _build(conn: sqlite3.Connection, row: sqlite3.Row | tuple, with_diagnostics:
 
 
 _COLUMNS = ("id, project, origin, compiler, compiler_version, level, opt, flags, format, status, error, "
-            "finished_at, keep_going, std_defaults, project_options")
+            "finished_at, keep_going, std_defaults, project_options, tree_digest, passed_env")
 
 
 def builds(conn: sqlite3.Connection, project: str | None = None, compilers: list[str] | None = None,
@@ -202,4 +204,12 @@ def _level_flags(text: str, where: str) -> dict[str, list[str]]:
     value = json_column(text, dict, where)
     if not all(isinstance(v, list) and all(isinstance(f, str) for f in v) for v in value.values()):
         raise CorruptDatabase(f"{where}: not a list of options per language")
+    return value
+
+
+def _names(text: str, where: str) -> list[str]:
+    """A build's passed variables: a list of names."""
+    value = json_column(text, list, where)
+    if not all(isinstance(v, str) for v in value):
+        raise CorruptDatabase(f"{where}: not a list of names")
     return value

@@ -33,6 +33,8 @@ def render_run(builds: list[Build]) -> str:
         lines.append(line)
         if b.error:
             lines.append(f"  {b.error}")
+        if b.passed_env:
+            lines.append(f"  passed from your environment (--env): {', '.join(b.passed_env)}")
         lines += [f"  unread: {t.tu}: {t.problem}" for t in b.tus if t.problem]
     return "\n".join(lines)
 

@@ -43,7 +43,7 @@ from analyzer.projects.options import BuildOptions
 from analyzer.projects.recipes import Recipe, language_of
 from analyzer.runtime.progress import Progress, as_progress
 from analyzer.runtime.toolchain import Toolchain
-from analyzer.warnings import logs, queries, runner, store
+from analyzer.warnings import logs, plan, queries, runner, store
 from analyzer.warnings.results import (Build, CheckFlip, EscapeHatch, Environment, MacroChange,
                                        NewError, OptionChange, StdDefault, Upgrade, UpgradePair)
 
@@ -83,7 +83,8 @@ def run(conn: sqlite3.Connection, recipe: Recipe, source: tuple[Path, str], old:
             if flags:
                 hatch = _prove(conn, recipe, source, tc, flags, why, kept, progress, executor, workers)
         pairs.append(_pair(conn, old, tc, before, after, errors, hatch))
-    return Upgrade(project=recipe.name, origin=before.origin, level=LEVEL, pairs=pairs)
+    return Upgrade(project=recipe.name, origin=before.origin, level=LEVEL, pairs=pairs,
+                   passed_env=_passed(before, [_stored(conn, recipe, tc, LEVEL) for tc in new]))
 
 
 def from_store(conn: sqlite3.Connection, project: str, old: str, new: list[str],
@@ -105,7 +106,13 @@ def from_store(conn: sqlite3.Connection, project: str, old: str, new: list[str],
         hatch = None if h is None else _hatch_of(h, why=why)
         tcs = (_installed(old), _installed(name)) if systems else (None, None)
         pairs.append(_pair(conn, *tcs, builds[old], builds[name], errors, hatch))
-    return Upgrade(project=project, origin=builds[old].origin, level=LEVEL, pairs=pairs)
+    return Upgrade(project=project, origin=builds[old].origin, level=LEVEL, pairs=pairs,
+                   passed_env=_passed(builds[old], [builds[n] for n in new]))
+
+
+def _passed(before: Build, after: list[Build]) -> list[str]:
+    """The variables passed to any of the compared builds (their names)."""
+    return sorted({n for b in (before, *after) for n in b.passed_env})
 
 
 def _installed(name: str) -> Toolchain | None:
@@ -122,12 +129,12 @@ def _installed(name: str) -> Toolchain | None:
 def _ensure(conn, recipe: Recipe, source, tcs: list[Toolchain], level: str, opts: BuildOptions,
             progress, executor, workers) -> None:
     """Build each of ``tcs`` at ``level`` whose stored build does not answer: none, one of
-    another version of the compiler or another -O level, or a failed one that stopped at
+    another tree (:func:`plan.answers`), one of another version of the compiler or another -O level, or a failed one that stopped at
     its first error."""
     todo = []
+    answering = plan.answering(conn, recipe, source, [tc.name for tc in tcs], level)  # this tree's
     for tc in tcs:
-        stored = store.builds(conn, recipe.name, [tc.name], level, with_diagnostics=False)
-        b = stored[0] if stored else None
+        b = answering.get(tc.name)
         if b is None or b.compiler_version != tc.version or b.opt != opts.opt \
                 or (b.status != BuildStatus.OK and not b.keep_going) \
                 or (level in opts.custom and {k: v for k, v in b.flags.items() if k in recipe.languages}

@@ -17,6 +17,8 @@ def render(report: Upgrade) -> str:
     for pair in report.pairs:
         lines += _pair(report, pair)
         lines.append("")
+    if report.passed_env:
+        lines.append(f"passed from your environment (--env): {', '.join(report.passed_env)}")
     return "\n".join(lines).rstrip() + "\n"
 
 
@@ -26,7 +28,8 @@ def _where(e: NewError) -> str:
 
 def _pair(report: Upgrade, p: UpgradePair) -> list[str]:
     verb = "switching compilers" if p.switching else "upgrade"
-    lines = [f"{report.project}: {p.old} -> {p.new} ({verb}; builds at the {report.level} level)"]
+    lines = [f"{report.project} ({report.origin}): {p.old} -> {p.new} ({verb}; builds at the "
+             f"{report.level} level)"]
     lines.append(f"  silently changed configure checks: {len(p.flips)}")
     for f in p.flips:
         lines.append(f"    {f.system}: {f.name}: {f.old} -> {f.new}")

@@ -370,6 +370,8 @@ def _as_v1(path: Path) -> None:
         conn.execute(f"ALTER TABLE ub_cell DROP COLUMN {column}")
     conn.execute("DROP TABLE ub_code")
     conn.execute("ALTER TABLE oh_study DROP COLUMN warmups")     # schema 13's warm-ups
+    for column in ("tree_digest", "passed_env"):                 # schema 15's tree and --env
+        conn.execute(f"ALTER TABLE wn_build DROP COLUMN {column}")
     for column in ("keep_going", "std_defaults", "project_options"):   # schema 14's upgrade
         conn.execute(f"ALTER TABLE wn_build DROP COLUMN {column}")
     conn.execute("DROP TABLE wn_check")

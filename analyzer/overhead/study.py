@@ -189,6 +189,8 @@ def run_study(conn: sqlite3.Connection, recipe: Recipe, source: tuple[Path, str]
               "inject": "+".join(opts.injects)}
     if opts.warmups != 1:  # part of the key only when not the one warm-up every study had before
         params["warmups"] = opts.warmups
+    if opts.env:   # the caller's variables passed (--env, their names): another study's cells
+        params["env"] = sorted(opts.env)
     exp = Experiment(recipe, origin, params, machine_facts(toolchains))
     with transaction(conn):
         study = store.study_id(conn, exp.key(), exp.project(conn), params, exp.machine)

@@ -73,9 +73,10 @@ def run(conn: sqlite3.Connection, recipe: Recipe, source: tuple[Path, str], old:
     kept = replace(opts, keep_going=True)
     _ensure(conn, recipe, source, [old, *new], LEVEL, kept, progress, executor, workers)
     before = _stored(conn, recipe, old, LEVEL)
-    pairs = []
+    pairs, afters = [], []
     for tc in new:
         after = _stored(conn, recipe, tc, LEVEL)
+        afters.append(after)
         errors = new_errors(before, after)
         hatch = None
         if after.status != BuildStatus.OK and errors:
@@ -84,7 +85,7 @@ def run(conn: sqlite3.Connection, recipe: Recipe, source: tuple[Path, str], old:
                 hatch = _prove(conn, recipe, source, tc, flags, why, kept, progress, executor, workers)
         pairs.append(_pair(conn, old, tc, before, after, errors, hatch))
     return Upgrade(project=recipe.name, origin=before.origin, level=LEVEL, pairs=pairs,
-                   passed_env=_passed(before, [_stored(conn, recipe, tc, LEVEL) for tc in new]))
+                   passed_env=_passed(before, afters))
 
 
 def from_store(conn: sqlite3.Connection, project: str, old: str, new: list[str],

@@ -132,15 +132,42 @@ def test_env_passes_exactly_the_one_named(leaky, tmp_path, cli_at):
     assert conn.execute("SELECT passed_env FROM wn_build").fetchall() == [('["PASSME"]',)]
 
 
+#: every command that builds a project, with what it needs besides the tree
+BUILDING = {"warnings run": ("warnings", "run", "--compilers", "gcc-12"),
+            "upgrade": ("upgrade", "--from", "gcc-11", "--to", "gcc-12"),
+            "advise": ("advise", "--compilers", "gcc-12"),
+            "overhead run": ("overhead", "run", "--compilers", "gcc-12")}
+
+
+@pytest.mark.parametrize("command", BUILDING)
 @pytest.mark.parametrize("name, why", [
     ("NOT_SET_ANYWHERE", "not set in this environment"),
     ("CC", "warnscope sets or keeps out CC"),
     ("PATH", "warnscope sets or keeps out PATH"),
     ("A=B", "not a variable's name"),
 ])
-def test_env_refuses_in_one_line(leaky, tmp_path, fails_on, name, why):
+def test_env_refuses_in_one_line(leaky, tmp_path, fails_on, command, name, why):
     tree, _secret = leaky
     os.environ.pop("NOT_SET_ANYWHERE", None)
-    err = fails_on(tmp_path / "refused.db", "warnings", "run", "--source", str(tree), "--build", "make",
-                   "--quiet", "--compilers", "gcc-12", "--env", name)
+    err = fails_on(tmp_path / "refused.db", *BUILDING[command], "--source", str(tree), "--build", "make",
+                   "--quiet", "--env", name)
     assert why in err
+
+
+def test_overhead_run_passes_the_one_named(tmp_path, cli_at, monkeypatch):
+    """A study's build gets the variable ``--env`` names, and only with it: a tree whose
+    build needs ``$PASSME`` fails without it and is measured with it."""
+    tree = tmp_path / "needs"
+    tree.mkdir()
+    (tree / "main.c").write_text("int main(void) { return 0; }\n")
+    (tree / "Makefile").write_text('all:\n\ttest "$$PASSME" = passed-value\n\t$(CC) $(CFLAGS) -c main.c\n'
+                                   "clean:\n\trm -f main.o\n")
+    monkeypatch.setenv("PASSME", "passed-value")
+    args = ("overhead", "run", "--source", str(tree), "--build", "make", "--compilers", "gcc-12",
+            "--levels", "off", "--runs", "1", "--warmups", "0", "--no-accounting", "--quiet", "--json")
+    code, out, err = cli_at(tmp_path / "without.db")(*args)
+    assert code != 0 and "1 of 1 cells failed" in err and "clean failed" not in err, err
+    code, out, err = cli_at(tmp_path / "with.db")(*args, "--env", "PASSME")
+    assert code == 0, err
+    (cell,) = json.loads(out)["cells"]
+    assert cell["status"] == "ok"

@@ -56,6 +56,7 @@ import os
 import signal
 import shutil
 import stat
+import tempfile
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -291,7 +292,7 @@ def copy_tree(src: Path, dest: Path, box: BuildSandbox) -> None:
         _copy_dir(src_top, top, Path(src))
         st = os.fstat(src_top)
         os.chmod(top, stat.S_IMODE(st.st_mode) & 0o777 | 0o700)
-        _keep(top, st, Path(src))
+        _keep(top, (st.st_atime_ns, st.st_mtime_ns), Path(src))
     finally:
         os.close(src_top)
         os.close(top)
@@ -301,19 +302,26 @@ def copy_tree(src: Path, dest: Path, box: BuildSandbox) -> None:
 def check_tree(src: Path) -> None:
     """Refuse a tree :func:`copy_tree` would refuse, before anything is built or stored:
     :class:`UnsafeInput` naming its first FIFO, device or socket (links are not followed),
-    or its first file or directory warnscope cannot read."""
+    its first file or directory warnscope cannot read, or its oldest or newest file where
+    the builds' file system cannot hold that time (tried on a file of the builds' cache)."""
     def unreadable(exc: OSError) -> None:
         raise _unreadable(Path(exc.filename), exc)
+    oldest = newest = (os.lstat(src).st_mtime_ns, str(src))
     for dirpath, dirnames, filenames in os.walk(src, onerror=unreadable):
         for name in sorted(dirnames + filenames):
             path = os.path.join(dirpath, name)
-            mode = os.lstat(path).st_mode
+            st = os.lstat(path)
+            mode = st.st_mode
             if not (stat.S_ISDIR(mode) or stat.S_ISREG(mode) or stat.S_ISLNK(mode)):
                 raise UnsafeInput(f"{extract.shown(path)}: not a regular file, "
                                   f"directory or link ({_kind(mode)}): the tree is not built")
             need = os.R_OK | os.X_OK if stat.S_ISDIR(mode) else os.R_OK if stat.S_ISREG(mode) else 0
             if need and not os.access(path, need, effective_ids=True):
                 raise _unreadable(Path(path), PermissionError(errno.EACCES, os.strerror(errno.EACCES)))
+            oldest, newest = min(oldest, (st.st_mtime_ns, path)), max(newest, (st.st_mtime_ns, path))
+    with tempfile.TemporaryFile(dir=cache_dir("builds")) as probe:   # where the builds' copies go
+        for mtime, path in (oldest, newest):
+            _keep(probe.fileno(), (mtime, mtime), Path(path))
 
 
 def _copy_dir(src_fd: int, dst_fd: int, shown: Path) -> None:
@@ -326,7 +334,7 @@ def _copy_dir(src_fd: int, dst_fd: int, shown: Path) -> None:
         st = os.stat(name, dir_fd=src_fd, follow_symlinks=False)
         if stat.S_ISLNK(st.st_mode):
             os.symlink(os.readlink(name, dir_fd=src_fd), name, dir_fd=dst_fd)
-            _keep(name, st, shown / name, dir_fd=dst_fd)
+            _keep(name, (st.st_atime_ns, st.st_mtime_ns), shown / name, dir_fd=dst_fd)
         elif stat.S_ISDIR(st.st_mode):
             os.mkdir(name, 0o700, dir_fd=dst_fd)
             try:
@@ -337,7 +345,8 @@ def _copy_dir(src_fd: int, dst_fd: int, shown: Path) -> None:
             try:
                 _copy_dir(sub_src, sub_dst, shown / name)
                 os.chmod(sub_dst, stat.S_IMODE(st.st_mode) & 0o777 | 0o700)
-                _keep(sub_dst, st, shown / name)   # its entries are written: its times now
+                # its entries are written: its times now
+                _keep(sub_dst, (st.st_atime_ns, st.st_mtime_ns), shown / name)
             finally:
                 os.close(sub_src)
                 os.close(sub_dst)
@@ -366,23 +375,23 @@ def _copy_file(name: str, src_fd: int, dst_fd: int, shown: Path) -> None:
             shutil.copyfileobj(fin, fout, 1 << 20)
             fout.flush()   # the data on disk first: a write after the times would set them to now
             os.chmod(fout.fileno(), stat.S_IMODE(st.st_mode) & 0o777)
-            _keep(fout.fileno(), st, shown)
+            _keep(fout.fileno(), (st.st_atime_ns, st.st_mtime_ns), shown)
 
 
-def _keep(target: int | str, st: os.stat_result, shown: Path, dir_fd: int | None = None) -> None:
-    """Give ``target`` (a descriptor, or a link's name in ``dir_fd``) the times of ``st``.
-    A time the box's file system cannot hold (Linux clamps it to the file system's range:
-    a file of the year 3000 in a tree on a tmpfs) is :class:`UnsafeInput` naming ``shown``:
-    the copy would not be the tree (rounding to the file system's grain, within a second,
-    is kept)."""
+def _keep(target: int | str, times: tuple[int, int], shown: Path, dir_fd: int | None = None) -> None:
+    """Give ``target`` (a descriptor, or a link's name in ``dir_fd``) ``times`` (access and
+    modification, in ns). A time the box's file system cannot hold (Linux clamps it to
+    the file system's range: a file of the year 3000 in a tree on a tmpfs) is
+    :class:`UnsafeInput` naming ``shown``: the copy would not be the tree (rounding to the
+    file system's grain, within a second, is kept)."""
     where = {} if dir_fd is None else {"dir_fd": dir_fd, "follow_symlinks": False}
     try:
-        os.utime(target, ns=(st.st_atime_ns, st.st_mtime_ns), **where)
+        os.utime(target, ns=times, **where)
         kept = os.stat(target, **where).st_mtime_ns
     except OSError as exc:
         why = (exc.strerror or str(exc)).lower()
     else:
-        if abs(kept - st.st_mtime_ns) < 1_000_000_000:
+        if abs(kept - times[1]) < 1_000_000_000:
             return
         why = "beyond the times its file system holds"
     raise UnsafeInput(f"{extract.shown(str(shown))}: its modification time cannot be kept in the build's "

@@ -398,7 +398,12 @@ def _keep(target: int | str, times: tuple[int, int], shown: Path, dir_fd: int | 
                       f"copy ({why}): the tree is not built")
 
 
-def _unreadable(shown: Path, exc: OSError) -> UnsafeInput:
+def _unreadable(shown: Path, exc: OSError) -> Exception:
+    """What to raise when ``shown`` of the tree could not be opened: the tree's fault (no
+    permission) is :class:`UnsafeInput` naming it; the machine's (no file descriptor left)
+    stays ``exc``."""
+    if exc.errno not in (errno.EACCES, errno.EPERM):
+        return exc
     return UnsafeInput(f"{extract.shown(str(shown))}: cannot be read ({(exc.strerror or str(exc)).lower()}): "
                        "the tree is not built")
 

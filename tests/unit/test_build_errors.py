@@ -65,7 +65,8 @@ def test_automake_rebuild_without_automake_says_the_command_not_found_never_the_
 
 def test_a_compiler_error_under_make_and_ninja():
     assert _first_error_of("make-compile-error.log") == "parse.c:3:19: error: expected ';' at end of declaration"
-    assert _first_error_of("ninja-compile-error.log") == "../parse.c:3:19: error: expected ';' at end of declaration"
+    assert _first_error_of("ninja-compile-error.log") == \
+        "../parse.c:3:19: error: expected ';' at end of declaration"
 
 
 def test_gccs_json_diagnostics_are_not_a_message_makes_line_then():

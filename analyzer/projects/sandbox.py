@@ -56,6 +56,7 @@ import os
 import signal
 import shutil
 import stat
+import tempfile
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -272,18 +273,26 @@ def mirror_tree(box: BuildSandbox, tree: Path) -> BuildSandbox:
 
 def copy_tree(src: Path, dest: Path, box: BuildSandbox) -> None:
     """Copy a project's tree ``src`` to ``dest`` (a new directory in the box), as the build
-    will see it: directories, regular files (with their modes, less set-id bits, and
-    times, which make compares) and symbolic links as links. Anything else (a FIFO, a
-    device, a socket) is :class:`UnsafeInput` naming it: the tree is not built. Entered
-    without following a link on either side; then given to the build's uid."""
+    will see it: directories, regular files (with their modes, less set-id bits) and
+    symbolic links as links, every one with its own times, whatever they are (before
+    1970, in the future): make compares them, and an automake tree whose ``m4`` file
+    looked newer than ``aclocal.m4`` would run ``aclocal``. A file's times are set once
+    its data is written, a directory's once its entries are. Anything else (a FIFO, a
+    device, a socket) is :class:`UnsafeInput` naming it, as is a file or directory that
+    cannot be read or whose times cannot be kept: the tree is not built. Entered without
+    following a link on either side; then given to the build's uid."""
     os.mkdir(dest, 0o700)
     top = os.open(dest, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
-    src_top = os.open(src, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    try:
+        src_top = os.open(src, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    except OSError as exc:
+        os.close(top)
+        raise _unreadable(Path(src), exc) from None
     try:
         _copy_dir(src_top, top, Path(src))
         st = os.fstat(src_top)
         os.chmod(top, stat.S_IMODE(st.st_mode) & 0o777 | 0o700)
-        os.utime(top, ns=(st.st_atime_ns, st.st_mtime_ns))
+        _keep(top, (st.st_atime_ns, st.st_mtime_ns), Path(src))
     finally:
         os.close(src_top)
         os.close(top)
@@ -292,29 +301,52 @@ def copy_tree(src: Path, dest: Path, box: BuildSandbox) -> None:
 
 def check_tree(src: Path) -> None:
     """Refuse a tree :func:`copy_tree` would refuse, before anything is built or stored:
-    :class:`UnsafeInput` naming its first FIFO, device or socket (links are not followed)."""
-    for dirpath, dirnames, filenames in os.walk(src):
+    :class:`UnsafeInput` naming its first FIFO, device or socket (links are not followed),
+    its first file or directory warnscope cannot read, or its oldest or newest file where
+    the builds' file system cannot hold that time (tried on a file of the builds' cache)."""
+    def unreadable(exc: OSError) -> None:
+        raise _unreadable(Path(exc.filename), exc)
+    oldest = newest = (os.lstat(src).st_mtime_ns, str(src))
+    for dirpath, dirnames, filenames in os.walk(src, onerror=unreadable):
         for name in sorted(dirnames + filenames):
-            mode = os.lstat(os.path.join(dirpath, name)).st_mode
+            path = os.path.join(dirpath, name)
+            st = os.lstat(path)
+            mode = st.st_mode
             if not (stat.S_ISDIR(mode) or stat.S_ISREG(mode) or stat.S_ISLNK(mode)):
-                raise UnsafeInput(f"{extract.shown(os.path.join(dirpath, name))}: not a regular file, "
+                raise UnsafeInput(f"{extract.shown(path)}: not a regular file, "
                                   f"directory or link ({_kind(mode)}): the tree is not built")
+            need = os.R_OK | os.X_OK if stat.S_ISDIR(mode) else os.R_OK if stat.S_ISREG(mode) else 0
+            if need and not os.access(path, need, effective_ids=True):
+                raise _unreadable(Path(path), PermissionError(errno.EACCES, os.strerror(errno.EACCES)))
+            oldest, newest = min(oldest, (st.st_mtime_ns, path)), max(newest, (st.st_mtime_ns, path))
+    with tempfile.TemporaryFile(dir=cache_dir("builds")) as probe:   # where the builds' copies go
+        for mtime, path in (oldest, newest):
+            _keep(probe.fileno(), (mtime, mtime), Path(path))
 
 
 def _copy_dir(src_fd: int, dst_fd: int, shown: Path) -> None:
     flags = os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC
-    for name in sorted(os.listdir(src_fd)):
+    try:
+        names = sorted(os.listdir(src_fd))
+    except OSError as exc:
+        raise _unreadable(shown, exc) from None
+    for name in names:
         st = os.stat(name, dir_fd=src_fd, follow_symlinks=False)
         if stat.S_ISLNK(st.st_mode):
             os.symlink(os.readlink(name, dir_fd=src_fd), name, dir_fd=dst_fd)
+            _keep(name, (st.st_atime_ns, st.st_mtime_ns), shown / name, dir_fd=dst_fd)
         elif stat.S_ISDIR(st.st_mode):
             os.mkdir(name, 0o700, dir_fd=dst_fd)
-            sub_src = os.open(name, flags | os.O_DIRECTORY, dir_fd=src_fd)
+            try:
+                sub_src = os.open(name, flags | os.O_DIRECTORY, dir_fd=src_fd)
+            except OSError as exc:
+                raise _unreadable(shown / name, exc) from None
             sub_dst = os.open(name, flags | os.O_DIRECTORY, dir_fd=dst_fd)
             try:
                 _copy_dir(sub_src, sub_dst, shown / name)
                 os.chmod(sub_dst, stat.S_IMODE(st.st_mode) & 0o777 | 0o700)
-                os.utime(sub_dst, ns=(st.st_atime_ns, st.st_mtime_ns))
+                # its entries are written: its times now
+                _keep(sub_dst, (st.st_atime_ns, st.st_mtime_ns), shown / name)
             finally:
                 os.close(sub_src)
                 os.close(sub_dst)
@@ -332,7 +364,7 @@ def _copy_file(name: str, src_fd: int, dst_fd: int, shown: Path) -> None:
     except OSError as exc:
         if exc.errno == errno.ELOOP:
             raise UnsafeInput(f"{extract.shown(str(shown))}: a link swapped in") from None
-        raise
+        raise _unreadable(shown, exc) from None
     with os.fdopen(fd, "rb") as fin:
         st = os.fstat(fin.fileno())
         if not stat.S_ISREG(st.st_mode):
@@ -341,8 +373,39 @@ def _copy_file(name: str, src_fd: int, dst_fd: int, shown: Path) -> None:
                       0o600, dir_fd=dst_fd)
         with os.fdopen(out, "wb") as fout:
             shutil.copyfileobj(fin, fout, 1 << 20)
+            fout.flush()   # the data on disk first: a write after the times would set them to now
             os.chmod(fout.fileno(), stat.S_IMODE(st.st_mode) & 0o777)
-            os.utime(fout.fileno(), ns=(st.st_atime_ns, st.st_mtime_ns))
+            _keep(fout.fileno(), (st.st_atime_ns, st.st_mtime_ns), shown)
+
+
+def _keep(target: int | str, times: tuple[int, int], shown: Path, dir_fd: int | None = None) -> None:
+    """Give ``target`` (a descriptor, or a link's name in ``dir_fd``) ``times`` (access and
+    modification, in ns). A time the box's file system cannot hold (Linux clamps it to
+    the file system's range: a file of the year 3000 in a tree on a tmpfs) is
+    :class:`UnsafeInput` naming ``shown``: the copy would not be the tree (rounding to the
+    file system's grain, within a second, is kept)."""
+    where = {} if dir_fd is None else {"dir_fd": dir_fd, "follow_symlinks": False}
+    try:
+        os.utime(target, ns=times, **where)
+        kept = os.stat(target, **where).st_mtime_ns
+    except OSError as exc:
+        why = (exc.strerror or str(exc)).lower()
+    else:
+        if abs(kept - times[1]) < 1_000_000_000:
+            return
+        why = "beyond the times its file system holds"
+    raise UnsafeInput(f"{extract.shown(str(shown))}: its modification time cannot be kept in the build's "
+                      f"copy ({why}): the tree is not built")
+
+
+def _unreadable(shown: Path, exc: OSError) -> Exception:
+    """What to raise when ``shown`` of the tree could not be opened: the tree's fault (no
+    permission) is :class:`UnsafeInput` naming it; the machine's (no file descriptor left)
+    stays ``exc``."""
+    if exc.errno not in (errno.EACCES, errno.EPERM):
+        return exc
+    return UnsafeInput(f"{extract.shown(str(shown))}: cannot be read ({(exc.strerror or str(exc)).lower()}): "
+                       "the tree is not built")
 
 
 def _kind(mode: int) -> str:

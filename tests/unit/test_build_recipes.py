@@ -32,4 +32,4 @@ def test_a_failed_meson_or_cmake_step_says_its_error():
     assert first_error(["The Meson build system", "meson.build:1:0: ERROR: Unknown options: \"tests\""]) \
         == "meson.build:1:0: ERROR: Unknown options: \"tests\""
     assert first_error(["CMake Error at CMakeLists.txt:3 (project):", "  no compiler"]) \
-        == "CMake Error at CMakeLists.txt:3 (project):"
+        == "CMake Error at CMakeLists.txt:3 (project): no compiler"

@@ -9,6 +9,7 @@ rendered from them alone.
 from __future__ import annotations
 
 import sqlite3
+from dataclasses import replace
 
 from warnscope.compilers import CompilerId, level_key, sort_key
 
@@ -27,6 +28,18 @@ def load(conn: sqlite3.Connection, corpus: str | None = None) -> StoredResults:
     """The stored results of ``corpus`` (default: the corpus run most recently), with
     the cells' code; :class:`~warnscope.errors.NoData` when there are none."""
     return ub_store.load(conn, corpus)
+
+
+def limited(data: StoredResults, compilers: set[str],
+            case_ids: set[str] | None = None) -> StoredResults:
+    """The stored results of ``compilers`` alone (and of ``case_ids``, where given): what
+    a report of one run's matrix is built from, its headline counting what diverges
+    there (the demo's two matrices)."""
+    return replace(
+        data, cells=[c for c in data.cells if c.compiler in compilers
+                     and (case_ids is None or c.case_id in case_ids)],
+        warnings=[w for w in data.warnings if w.compiler in compilers],
+        sanitizers=[s for s in data.sanitizers if s.compiler in compilers])
 
 
 def cells(data: StoredResults, compilers: set[str] | None = None,

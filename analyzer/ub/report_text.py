@@ -82,8 +82,9 @@ def render(report: UbReport, *, matrix: bool = True, detail: bool = True) -> str
 
 
 def headline(report: UbReport) -> str:
-    """``UB corpus the bundled corpus (content …): 34 cases, 4 configurations, 10
-    diverge, 8 of them by target`` (the count by target where the report has targets)."""
+    """``UB corpus the bundled corpus (content …): 34 cases, 4 configurations, 8
+    diverge, 8 of them by target`` (the count by target where some compiler version of
+    the report ran on two targets)."""
     n = len(report.cases)
     n_div = sum(c.diverges for c in report.cases)
     by_target = sum(c.diverges_by_target for c in report.cases)

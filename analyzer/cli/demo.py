@@ -127,7 +127,9 @@ def _ub(conn) -> None:
     if summary.failures:
         raise RunFailed(f"{len(summary.failures)} UB jobs failed: "
                              f"{failure_lines(summary.failures)[0]}")
-    report = ub_report.build(ub_report.load(conn, summary.corpus))
+    # the matrix of this run's compilers alone (the database may hold others')
+    report = ub_report.build(ub_report.limited(ub_report.load(conn, summary.corpus),
+                                               set(compilers)))
     echo(report_text.render(report, detail=False), nl=False)
     _section(f"The classic: {LOOP_CASE}")
     echo(report_text.render(report.only(LOOP_CASE), matrix=False), nl=False)
@@ -143,7 +145,6 @@ def _targets(conn, compilers: list[str]) -> None:
     from analyzer.ub import report_text
     from analyzer.ub import run as ub_run
     from analyzer.ub.corpus import bundled_corpus, load
-    from analyzer.ub.results import UbReport
     from warnscope.errors import NotInstalled
 
     host = "gcc-12"
@@ -171,17 +172,14 @@ def _targets(conn, compilers: list[str]) -> None:
     if summary.failures:
         raise RunFailed(f"{len(summary.failures)} UB jobs failed: "
                         f"{report_text.failure_lines(summary.failures)[0]}")
-    full = ub_report.build(ub_report.load(conn, summary.corpus))
+    # the report of these cases on these two compilers alone: its headline counts the
+    # cases that diverge here, by target or by level
     wanted = set(ids) | {c.twin for c in corpus.cases if c.id in ids}
-    both = {host, cross.name}
-    cases = [replace(c, cells=[x for x in c.cells if x.compiler in both],
-                     by_level=[b for b in (c.by_level or []) if b in both])
-             for c in full.cases if c.case in wanted]
-    report = UbReport(corpus=full.corpus, cases=cases, configurations=[
-        k for k in full.configurations if k.compiler in both])
+    report = ub_report.build(ub_report.limited(ub_report.load(conn, summary.corpus),
+                                               {host, cross.name}, wanted))
     echo(report_text.render(report, detail=False), nl=False)
-    echo(report_text.render_targets(UbReport(report.corpus, report.configurations,
-                                           [c for c in cases if c.by_target])), nl=False)
+    echo(report_text.render_targets(replace(report, cases=[c for c in report.cases
+                                                           if c.by_target])), nl=False)
 
 
 def _site(conn, out: Path) -> None:

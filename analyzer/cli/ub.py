@@ -27,6 +27,7 @@ from analyzer.ub.detectors import scores as ub_scores
 from analyzer.ub.corpus import bundled_corpus
 from analyzer.ub.corpus import load as load_corpus
 from analyzer.ub.detectors.detectors import Tool
+from analyzer.ub.results import corpus_name
 
 DEFAULT_COMPILERS = "gcc-11,gcc-12,clang-14,clang-16,clang-19"
 DEFAULT_LEVELS = "O0,O1,O2,O3,Os,Og"
@@ -301,7 +302,7 @@ def why_cmd(case_id, compiler, compilers, level, extra_flags, corpus_dir, runs, 
 def _case(corpus, case_id: str, corpus_dir: str):
     case = next((c for c in corpus.cases if c.id == case_id), None)
     if case is None:
-        raise BadInput(f"no case {case_id!r} in {corpus_dir}")
+        raise BadInput(f"no case {case_id!r} in {corpus_name(corpus_dir)}")
     return case
 
 

@@ -16,6 +16,7 @@ from analyzer.ub.detectors import scores as ub_scores
 from analyzer.ub import store as ub_store
 from analyzer.ub.detectors.detectors import RunStatus
 from analyzer.ub.detectors.scores import Catch, DetectorScore, Scores
+from analyzer.ub.results import CorpusKind, corpus_content, corpus_kind
 
 if TYPE_CHECKING:
     from analyzer.site.pages import SiteBuild
@@ -66,6 +67,9 @@ class DetectorsView:
     #: detector name -> page slug
     slugs: dict[str, str] = field(default_factory=dict)
     pages: list[DetectorPage] = field(default_factory=list)
+    #: which corpus it is, as the UB pages name it (``corpus_named`` of _outcome.html)
+    kind: CorpusKind = CorpusKind.USER
+    content: str = ""
 
 
 def load(conn, stems: dict[str, str]) -> list[DetectorsView]:
@@ -76,11 +80,13 @@ def load(conn, stems: dict[str, str]) -> list[DetectorsView]:
     for corpus in ub_store.detector_corpora(conn):
         stored = ub_store.detector_runs(conn, corpus)
         runs = [run for _, run in stored.values()]
-        facts = ub_scores.stored_facts(ub_store.case_infos(conn, corpus))
+        infos = ub_store.case_infos(conn, corpus)
+        facts = ub_scores.stored_facts(infos)
         scores = ub_scores.score(facts, runs)
         stem = stems.get(corpus) or _stem(corpus, taken)
         view = DetectorsView(corpus, stem, scores,
-                             categories=sorted({f.category for f in facts if f.ub}))
+                             categories=sorted({f.category for f in facts if f.ub}),
+                             kind=corpus_kind(corpus), content=corpus_content(infos))
         view.slugs = slug_map({d.detector for d in scores.detectors}, reserved={"index"})
         # (version, tool) -> the case ids its runs worked on
         ran: dict[tuple[str, str], set[str]] = {}

@@ -32,7 +32,7 @@ from analyzer.ub import report as ub_report
 from analyzer.ub import store as ub_store
 from analyzer.ub.corpus import SOURCE_SUFFIXES, Case, discover
 from analyzer.ub.explain.disasm import Function
-from analyzer.ub.results import CaseReport, Cell, Explanation, UbReport
+from analyzer.ub.results import CaseReport, Cell, CorpusKind, Explanation, UbReport
 from analyzer.site.detectors import detector_pages
 from analyzer.site.pages import Headline
 from analyzer.site.slugs import base_slug, path_slug, slug_map, unique_slug
@@ -66,6 +66,19 @@ class CorpusView:
     @property
     def divergent(self) -> int:
         return sum(1 for c in self.report.cases if c.diverges)
+
+    @property
+    def by_target(self) -> int:
+        """Of the divergent cases, those that diverge by target."""
+        return sum(1 for c in self.report.cases if c.diverges_by_target)
+
+    @property
+    def kind(self) -> CorpusKind:
+        return self.report.corpus_kind
+
+    @property
+    def content(self) -> str:
+        return self.report.corpus_content
 
 
 def load_corpora(conn: sqlite3.Connection) -> list[CorpusView]:
@@ -518,8 +531,9 @@ PAGE_BUDGET = 900_000
 #: The markup around a column head's clipped text (its compiler and flags) and around a
 #: level's, in bytes, rounded up.
 HEAD_BYTES, LEVEL_BYTES = 60, 40
-#: A row's markup around its link, name and summary (the divergence and control marks).
-ROW_BYTES = 160
+#: A row's markup around its link, name and summary (the divergence, target and control
+#: marks: 230 bytes with all three).
+ROW_BYTES = 240
 #: Clips, in bytes of HTML: a cell's title (what it did, its warnings, labels and
 #: cause; the real ones are under 500), a case's name and summary, a column's head
 #: and level. The whole text is on the case's page.

@@ -9,6 +9,7 @@ rendered from them alone.
 from __future__ import annotations
 
 import sqlite3
+from dataclasses import replace
 
 from warnscope.compilers import CompilerId, level_key, sort_key
 
@@ -18,15 +19,27 @@ from analyzer.ub.detectors import scores
 from analyzer.ub import store as ub_store
 from analyzer.ub.classify import diverges
 from analyzer.ub.explain.explain import labelled
-from analyzer.ub.results import (CaseReport, Cell, Configuration, Divergence, Observed,
-                                 Outcome, SanitizerFinding, StoredResults, TargetSplit,
-                                 UbReport)
+from analyzer.ub.results import (CaseReport, Cell, CellRecord, Configuration, Divergence,
+                                 Observed, Outcome, SanitizerFinding, StoredResults,
+                                 TargetSplit, UbReport, corpus_content, corpus_kind)
 
 
 def load(conn: sqlite3.Connection, corpus: str | None = None) -> StoredResults:
     """The stored results of ``corpus`` (default: the corpus run most recently), with
     the cells' code; :class:`~warnscope.errors.NoData` when there are none."""
     return ub_store.load(conn, corpus)
+
+
+def limited(data: StoredResults, compilers: set[str],
+            case_ids: set[str] | None = None) -> StoredResults:
+    """The stored results of ``compilers`` alone (and of ``case_ids``, where given): what
+    a report of one run's matrix is built from, its headline counting what diverges
+    there (the demo's two matrices)."""
+    return replace(
+        data, cells=[c for c in data.cells if c.compiler in compilers
+                     and (case_ids is None or c.case_id in case_ids)],
+        warnings=[w for w in data.warnings if w.compiler in compilers],
+        sanitizers=[s for s in data.sanitizers if s.compiler in compilers])
 
 
 def cells(data: StoredResults, compilers: set[str] | None = None,
@@ -60,15 +73,23 @@ def cells(data: StoredResults, compilers: set[str] | None = None,
 
 def divergence(data: StoredResults, compilers: set[str], levels: set[str],
                flag_sets: set[str]) -> Divergence:
-    """Which cases diverge within one run's matrix (its compilers, levels, flag sets)."""
+    """Which cases diverge within one run's matrix (its compilers, levels, flag sets),
+    by target too (:class:`~analyzer.ub.results.CaseReport`)."""
     behaviours: dict[str, list[str]] = {}
+    mine: dict[str, list[CellRecord]] = {}
     configurations = set()
     for c in data.cells:
         if c.compiler in compilers and c.level in levels and c.flags in flag_sets:
             behaviours.setdefault(c.case_id, []).append(c.behaviour)
+            mine.setdefault(c.case_id, []).append(c)
             configurations.add((c.compiler, c.level, c.flags))
+    targets = len({_target(compiler) for compiler, _, _ in configurations}) > 1
+    by_target = sorted(case for case, cs in mine.items() if target_splits(cs)) \
+        if targets else None
     return Divergence(cases=len(behaviours), configurations=len(configurations),
-                      divergent=sorted(case for case, bs in behaviours.items() if diverges(bs)))
+                      divergent=sorted(case for case, bs in behaviours.items()
+                                       if diverges(bs) or case in (by_target or ())),
+                      by_target=by_target)
 
 
 def build(data: StoredResults) -> UbReport:
@@ -86,19 +107,25 @@ def build(data: StoredResults) -> UbReport:
         behaviours.setdefault(c.case_id, []).append(c.behaviour)
     scored = scores.of_stored(data)
     targets = len({_target(c.compiler) for c in all_cells}) > 1
-    cases = [CaseReport(case=case.id, category=case.category, standard=case.standard,
-                        summary=case.summary, ub=case.ub,
-                        diverges=diverges(behaviours[case.id]),
-                        cells=by_case.get(case.id, []), sanitizers=findings.get(case.id, {}),
-                        detectors=scores.stored_case(data, case.id, scored),
-                        by_target=target_splits(by_case.get(case.id, [])) if targets else None,
-                        by_level=level_splits(by_case.get(case.id, [])) if targets else None)
-             for case in data.cases if case.id in behaviours]
+    cases = []
+    for case in data.cases:
+        if case.id not in behaviours:
+            continue
+        mine = by_case.get(case.id, [])
+        splits = target_splits(mine) if targets else None
+        cases.append(CaseReport(
+            case=case.id, category=case.category, standard=case.standard,
+            summary=case.summary, ub=case.ub,
+            diverges=diverges(behaviours[case.id]) or bool(splits), cells=mine,
+            sanitizers=findings.get(case.id, {}),
+            detectors=scores.stored_case(data, case.id, scored), by_target=splits,
+            by_level=level_splits(mine) if targets else None,
+            diverges_by_target=bool(splits)))
     cases.sort(key=lambda c: (not c.diverges, c.case))
     configs = {Configuration(c.compiler, c.level, c.flags) for c in all_cells}
     return UbReport(corpus=data.corpus, cases=cases, configurations=sorted(
-        configs, key=lambda k: (k.flags, sort_key(k.compiler), level_key(k.level))))
-
+        configs, key=lambda k: (k.flags, sort_key(k.compiler), level_key(k.level))),
+        corpus_kind=corpus_kind(data.corpus), corpus_content=corpus_content(data.cases))
 
 
 
@@ -109,7 +136,7 @@ def _target(compiler: str) -> str:
         return ""
 
 
-def observed(cell: Cell) -> Observed:
+def observed(cell: Cell | CellRecord) -> Observed:
     """What a cell's program did, for comparing targets: its outcome's class, exit,
     signal and output (``expected`` on two targets may be two different outputs)."""
     return Observed(outcome=cell.outcome, exit=cell.exit, signal=cell.signal, stdout=cell.stdout)
@@ -122,10 +149,11 @@ def _same(a: Observed, b: Observed) -> bool:
         and (a.outcome is Outcome.COMPILE_ERROR) == (b.outcome is Outcome.COMPILE_ERROR)
 
 
-def target_splits(cells: list[Cell]) -> list[TargetSplit]:
+def target_splits(cells: list[Cell] | list[CellRecord]) -> list[TargetSplit]:
     """The divergences of one case that come from the target: each compiler version,
     level and flag set that ran on two or more targets and whose programs did not do
-    the same there (compile errors aside)."""
+    the same there (compile errors aside): what they did is compared, exit status,
+    signal and output, never whether each did what its own target expects."""
     groups: dict[tuple[str, str, str], dict[str, Observed]] = {}
     for c in cells:
         if c.outcome is Outcome.COMPILE_ERROR:

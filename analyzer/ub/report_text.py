@@ -20,6 +20,11 @@ from analyzer.ub.results import (CaseReport, Cell, Divergence, JobFailure, Obser
                                  RunSummary, SanitizerFinding, UbReport)
 
 
+#: the text matrix's mark of a case that diverges by target (a compiler id's target
+#: follows an ``@``: ``gcc-12@aarch64-linux-gnu``)
+TARGET_MARK = "@"
+
+
 def run_line(summary: RunSummary, why: bool) -> str:
     """``ub run``'s closing count: cells, compiles, checks, runs, causes, seconds."""
     return (f"{summary.cells} cells ({summary.cells_run} run now, {summary.compiled} "
@@ -40,10 +45,15 @@ def failure_lines(failures: list[JobFailure]) -> list[str]:
 
 
 def render_divergence(d: Divergence, shown: int = 12) -> str:
-    """``7 of 105 cases diverge across 4 configurations:`` and the first of them."""
+    """``7 of 105 cases diverge across 4 configurations:`` and the first of them; with
+    targets ``…, 3 of them by target:``, each of those marked ``(by target)``."""
+    by_target = set(d.by_target or ())
     lines = [f"{len(d.divergent)} of {d.cases} cases diverge across {d.configurations} "
-             f"configurations" + (":" if d.divergent else "")]
-    lines += [f"  {case}" for case in d.divergent[:shown]]
+             f"configurations"
+             + (f", {len(by_target)} of them by target" if d.by_target is not None else "")
+             + (":" if d.divergent else "")]
+    lines += [f"  {case}" + ("  (by target)" if case in by_target else "")
+              for case in d.divergent[:shown]]
     if len(d.divergent) > shown:
         lines.append(f"  … and {len(d.divergent) - shown} more")
     if d.divergent:
@@ -56,16 +66,31 @@ def render(report: UbReport, *, matrix: bool = True, detail: bool = True) -> str
     each case (``detail``)."""
     lines: list[str] = []
     if matrix:
-        n_div = sum(c.diverges for c in report.cases)
-        n = len(report.cases)
-        lines += [f"UB corpus {report.corpus}: {n} case{'' if n == 1 else 's'}, "
-                  f"{len(report.configurations)} configurations, {n_div} diverge", ""]
+        lines += [headline(report), ""]
         lines += _matrix(report)
         lines += ["", "  " + "  ".join(f"{o.letter} {o}" for o in Outcome),
-                  "  * the case diverges: its cells show more than one behaviour", ""]
+                  "  * the case diverges: its cells show more than one behaviour"
+                  + (", or it diverges by target" if report.has_targets else "")]
+        if report.has_targets:
+            lines.append(f"  {TARGET_MARK} by target: one compiler version at one level did "
+                         "different things on two targets (exit status, signal or output), "
+                         "even where each did what its target expects")
+        lines.append("")
     for case in report.cases if detail else []:
         lines += _detail(case)
     return "\n".join(lines).rstrip() + "\n"
+
+
+def headline(report: UbReport) -> str:
+    """``UB corpus the bundled corpus (content …): 34 cases, 4 configurations, 8
+    diverge, 8 of them by target`` (the count by target where some compiler version of
+    the report ran on two targets)."""
+    n = len(report.cases)
+    n_div = sum(c.diverges for c in report.cases)
+    by_target = sum(c.diverges_by_target for c in report.cases)
+    return (f"UB corpus {report.corpus_shown}: {n} case{'' if n == 1 else 's'}, "
+            f"{len(report.configurations)} configurations, {n_div} diverge"
+            + (f", {by_target} of them by target" if report.has_targets else ""))
 
 
 def _matrix(report: UbReport) -> list[str]:
@@ -81,8 +106,13 @@ def _matrix(report: UbReport) -> list[str]:
     widths = [max(w, len(r)) for w, r in zip(widths, level_row)]
     lines = [" " * (width + 2) + "  ".join(h.ljust(w) for h, w in zip(heads, widths)),
              " " * (width + 2) + "  ".join(r.ljust(w) for r, w in zip(level_row, widths))]
+    targets = report.has_targets
+    if targets:  # the marks take two places: divergence, then the target's
+        lines = [" " + line for line in lines]
     for case in report.cases:
         mark = "*" if case.diverges else " "
+        if targets:
+            mark += TARGET_MARK if case.diverges_by_target else " "
         row = [" ".join(letter.get((case.case, comp, l, flags), " ") for l in levels)
                for (comp, flags), levels in groups.items()]
         lines.append(f"{case.case.ljust(width)}{mark} "
@@ -93,7 +123,7 @@ def _matrix(report: UbReport) -> list[str]:
 def _detail(case: CaseReport) -> list[str]:
     head = case.case + (f"  ({case.standard})" if case.standard else "")
     if case.diverges:
-        head += "  DIVERGES"
+        head += "  DIVERGES" + (" (by target)" if case.diverges_by_target else "")
     lines = [head]
     if case.summary:
         lines.append(f"  {case.summary}")

@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import difflib
 import enum
-from dataclasses import dataclass, field
+import hashlib
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -339,8 +340,14 @@ class TargetSplit:
 
 @dataclass(frozen=True)
 class CaseReport:
-    """One case of the report: its metadata, whether its cells diverge, the cells,
-    and its sanitizer findings by compiler, then by sanitizer."""
+    """One case of the report: its metadata, whether it diverges, the cells, and its
+    sanitizer findings by compiler, then by sanitizer.
+
+    A case diverges when its cells show more than one behaviour class
+    (:func:`analyzer.ub.classify.diverges`) or when it diverges by target: one compiler
+    version, level and flag set whose programs did different things (exit status, signal
+    or output) on two targets, though each target's cells may all be ``expected`` there
+    (``INT_MIN / -1``: SIGFPE on x86-64, ``-2147483648`` on aarch64)."""
 
     case: str
     category: str
@@ -360,17 +367,45 @@ class CaseReport:
     #: the compilers (with their target) whose levels behave differently: the
     #: divergences that come from the optimiser; None where the report has no targets
     by_level: "list[str] | None" = field(default=None, metadata=OPTIONAL)
+    #: the case diverges by target: ``by_target`` is not empty (then ``diverges`` too)
+    diverges_by_target: bool = False
+
+
+class CorpusKind(enum.StrEnum):
+    """Whose corpus results are about: the one shipped with warnscope (``bundled``,
+    named as such, never by the directory it is installed in) or a directory the user
+    gave with ``--corpus DIR`` (``user``, named by its path)."""
+
+    BUNDLED = "bundled"
+    USER = "user"
 
 
 @dataclass(frozen=True)
 class UbReport:
     """The results of one corpus (``ub report --json``): its configurations (the
     matrix's columns, in the report's order) and its cases, divergent ones first.
-    The text renderer and the site read this, nothing else."""
+    The text renderer and the site read this, nothing else.
+
+    ``corpus`` is the directory the results are stored under (what ``--corpus``
+    takes); ``corpus_kind`` and ``corpus_content`` say which corpus that is, and
+    :attr:`corpus_shown` how every output names it."""
 
     corpus: str
     configurations: list[Configuration]
     cases: list[CaseReport]
+    corpus_kind: CorpusKind = CorpusKind.USER
+    #: the stored cases' content hash (:func:`corpus_content`); '' where not known
+    corpus_content: str = ""
+
+    @property
+    def corpus_shown(self) -> str:
+        """``the bundled corpus (content 1a2b3c4d5e6f)``, or a user's corpus's path."""
+        return shown_corpus(self.corpus, self.corpus_kind, self.corpus_content)
+
+    @property
+    def has_targets(self) -> bool:
+        """Some compiler version of the report ran on more than one target."""
+        return any(c.by_target is not None for c in self.cases)
 
     def only(self, case_id: str) -> "UbReport":
         """The same report limited to one case (``ub report --case``); a case not in
@@ -378,7 +413,7 @@ class UbReport:
         cases = [c for c in self.cases if c.case == case_id]
         if not cases:
             raise no_case(case_id, self.corpus, [c.case for c in self.cases])
-        return UbReport(corpus=self.corpus, configurations=self.configurations, cases=cases)
+        return replace(self, cases=cases)
 
 
 @dataclass(frozen=True)
@@ -389,6 +424,9 @@ class Divergence:
     cases: int
     configurations: int
     divergent: list[str]
+    #: of ``divergent``, the cases that diverge by target (:class:`CaseReport`); None
+    #: where no compiler version of the run ran on two targets
+    by_target: list[str] | None = None
 
 
 def no_case(case_id: str, corpus: str, known: list[str]) -> NoData:
@@ -406,14 +444,40 @@ def no_case(case_id: str, corpus: str, known: list[str]) -> NoData:
                   + (f"; did you mean {shown}?" if meant else ""))
 
 
-def corpus_name(corpus: str) -> str:
-    """``the bundled corpus`` for the corpus shipped with warnscope, else its path."""
+def corpus_kind(corpus: str) -> CorpusKind:
+    """Whether ``corpus`` (a directory as stored) is the corpus shipped with this
+    warnscope."""
     from analyzer.ub.corpus import bundled_corpus
 
     try:
-        return "the bundled corpus" if Path(corpus).resolve() == bundled_corpus() else corpus
+        return CorpusKind.BUNDLED if Path(corpus).resolve() == bundled_corpus() \
+            else CorpusKind.USER
     except (OSError, NotInstalled):
+        return CorpusKind.USER
+
+
+def corpus_content(cases: "list[CaseInfo] | list[Any]") -> str:
+    """What a corpus holds, in 12 hex digits: the hash of its cases' ids and source
+    hashes (each of those covers the program and its expected outputs), the same for
+    the cases as loaded (:class:`analyzer.ub.corpus.Case`) and as stored."""
+    digest = hashlib.sha256()
+    for case_id, source_hash in sorted((c.id, c.source_hash) for c in cases):
+        digest.update(f"{case_id}\0{source_hash}\n".encode())
+    return digest.hexdigest()[:12]
+
+
+def shown_corpus(corpus: str, kind: CorpusKind, content: str = "") -> str:
+    """How a corpus is named to a user: ``the bundled corpus (content 1a2b3c4d5e6f)``
+    (its directory is an installation's detail, a virtualenv's path), a user's by its
+    path."""
+    if kind is not CorpusKind.BUNDLED:
         return corpus
+    return "the bundled corpus" + (f" (content {content})" if content else "")
+
+
+def corpus_name(corpus: str) -> str:
+    """``the bundled corpus`` for the corpus shipped with warnscope, else its path."""
+    return shown_corpus(corpus, corpus_kind(corpus))
 
 
 # ------------------------------------------------------------------ a run

@@ -29,7 +29,7 @@ from analyzer.ub.corpus import Case
 from analyzer.ub.detectors.detectors import Finding, Kind, RunStatus, Tool, ToolRun
 from analyzer.ub.jobs import CellResult, ClangWarningsResult, Result, SanitizerResult
 from analyzer.ub.results import (CaseInfo, Cause, CellRecord, CellRun, Outcome, SanitizerRecord,
-                                 StoredResults, WarningRecord, cause_from_plain)
+                                 StoredResults, WarningRecord, cause_from_plain, corpus_name)
 from analyzer.ub.detectors.scores import WarningScores, latest_warnings
 
 
@@ -254,7 +254,8 @@ def load(conn: sqlite3.Connection, corpus: str | None = None, with_code: bool = 
         f"SELECT {_CELL_COLUMNS} FROM ub_cell WHERE corpus = ? "
         "ORDER BY case_id, compiler, level, flags", (corpus,))]
     if not cells:
-        raise NoData(f"no UB results for corpus {corpus}")
+        name = corpus_name(corpus)
+        raise NoData(f"no UB results for {'corpus ' + corpus if name == corpus else name}")
     cases = case_infos(conn, corpus)
     warnings = [WarningRecord(case_id=r["case_id"], compiler=r["compiler"], level=r["level"],
                               flags=r["flags"], key=r["key"], tool=r["tool"],

@@ -5,6 +5,7 @@ everything it wrote is ignored by the project's ``.gitignore`` (``git status`` s
 clean)."""
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -12,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from analyzer.cli import main
+from analyzer.ub.corpus import bundled_corpus
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -77,6 +79,21 @@ def test_demo_end_to_end(tmp_path, capsys, monkeypatch, chromium):
     assert "The target as an axis: gcc-12 for x86-64 and for aarch64" in out
     assert ("from the target: gcc-12 -O0 -O2: '-2147483648' on aarch64-linux-gnu; "
             "'SIGFPE' on x86_64 (host)") in out
+    # Its headline counts the cases that diverge by target, each marked in its matrix,
+    # though every cell of theirs is expected on its own target.
+    target_part = out[out.index("== The target as an axis"):]
+    (cases, diverging, by_target), = re.findall(
+        r"^UB corpus the bundled corpus \(content [0-9a-f]{12}\): (\d+) cases, 4 "
+        r"configurations, (\d+) diverge, (\d+) of them by target$", target_part, re.M)
+    marked = re.findall(r"^(\S+) +\*@ ", target_part, re.M)
+    assert "int-min-division/divide" in marked
+    assert int(by_target) == len(marked) == target_part.count("\n  from the target: gcc-12 ")
+    assert int(diverging) >= int(by_target) > 0 and int(cases) > int(diverging)
+    assert re.search(r"^int-min-division/divide +\*@ \. \. +\. \. *$", target_part, re.M)
+    assert "\n  @ by target: " in target_part
+    # The corpus shipped with warnscope is named as such, not by where it is installed.
+    assert "UB corpus the bundled corpus (content " in out
+    assert str(bundled_corpus()) not in out
     # The site, beside the database, and where to open it.
     site = repo / "warnscope-site"
     index = site / "index.html"
@@ -85,6 +102,14 @@ def test_demo_end_to_end(tmp_path, capsys, monkeypatch, chromium):
     assert (site / "diffs/gcc-11--gcc-12.html").is_file()
     assert len(list((site / "ub").glob("*/*.html"))) > 20        # a page per corpus case
     assert (site / "ub/corpus/control--strings.html").is_file()  # the target run kept the rest
+    # The site's matrix marks the divergences by target too; its front page counts them and
+    # names the bundled corpus as such.
+    assert re.search(r'int-min-division/divide</a> <span title="diverges">✱</span> '
+                     r'<span class="tag by-target"', (site / "ub/corpus.html").read_text())
+    front = (site / "index.html").read_text()
+    assert re.search(r"<strong>\d+</strong> diverge, <strong>[1-9]\d*</strong> of them by "
+                     r"target\.", front)
+    assert "The bundled corpus (content <code>" in front and str(bundled_corpus()) not in front
     big = {p.relative_to(site).as_posix(): p.stat().st_size for p in site.rglob("*.html")
            if p.stat().st_size >= 1_000_000}
     assert big == {}, big                                          # no page of 1 MB or more

@@ -12,8 +12,9 @@ from analyzer.ub.jobs import (CellRef, ClangUnit, ClangWarningsJob, JobFailure, 
                               execute)
 from analyzer.ub.run import group_failures
 from analyzer.sandbox.limits import RunResult
-from analyzer.ub.corpus import discover, load, load_case
-from analyzer.ub.results import Outcome
+from analyzer.ub.corpus import bundled_corpus, discover, load, load_case
+from analyzer.ub.results import (CorpusKind, Outcome, corpus_content, corpus_kind, corpus_name,
+                                 shown_corpus)
 from warnscope.errors import ParseError, WarnscopeError
 
 MINI = Path(__file__).resolve().parents[1] / "fixtures" / "ub" / "mini"
@@ -68,6 +69,27 @@ def test_changed_expected_output_changes_the_hash(tmp_path):
     before = discover(tmp_path)[0].source_hash
     out.write_text("2\n")
     assert discover(tmp_path)[0].source_hash != before
+
+
+def test_a_corpus_is_named_by_kind_and_content(tmp_path):
+    """The bundled corpus is "the bundled corpus" with its content hash, never its
+    directory; a user's corpus is its path; the content hash follows what the cases hold
+    (an expected output included), not where they are."""
+    bundled = str(bundled_corpus())
+    assert corpus_kind(bundled) is CorpusKind.BUNDLED
+    assert corpus_name(bundled) == "the bundled corpus"
+    assert shown_corpus(bundled, CorpusKind.BUNDLED, "0123456789ab") == \
+        "the bundled corpus (content 0123456789ab)"
+    assert corpus_kind(str(tmp_path)) is CorpusKind.USER and corpus_name(str(tmp_path)) == str(tmp_path)
+    assert shown_corpus(str(tmp_path), CorpusKind.USER, "0123456789ab") == str(tmp_path)
+    write(tmp_path / "one", "cat/a.c", CASE.format(category="cat", extra=""))
+    out = write(tmp_path / "one", "cat/a.output", "1\n")
+    write(tmp_path / "two", "cat/a.c", CASE.format(category="cat", extra=""))
+    write(tmp_path / "two", "cat/a.output", "1\n")
+    before = corpus_content(discover(tmp_path / "one"))
+    assert before == corpus_content(discover(tmp_path / "two"))   # the same cases elsewhere
+    out.write_text("2\n")
+    assert corpus_content(discover(tmp_path / "one")) != before
 
 
 def test_same_name_in_c_and_cpp_keeps_both(tmp_path):

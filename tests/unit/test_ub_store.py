@@ -19,7 +19,8 @@ from analyzer.cli import main
 from analyzer.ub import report as ub_report
 from analyzer.ub import store as ub_store
 from analyzer.ub.corpus import discover
-from analyzer.ub.results import CellRecord, CellRun, Configuration, StoredResults, UbReport
+from analyzer.ub.results import (CellRecord, CellRun, Configuration, StoredResults, UbReport,
+                                 corpus_content)
 from warnscope.database import connect, transaction
 from warnscope.errors import CorruptDatabase, NoData
 
@@ -96,7 +97,10 @@ def test_report_json_is_the_document_users_have(db, capsys):
                        "sanitizers": {}}, cell],
             "sanitizers": {"gcc-12": {"undefined": {"detected": False, "status": "exit",
                                                      "report": ""}}},
+            "diverges_by_target": False,
         }],
+        "corpus_kind": "user",       # a directory of the user's: named by its path
+        "corpus_content": corpus_content(discover(MINI)),   # the cases as stored = as on disk
     }
     assert main(["--db", str(path), "ub", "report", "--case", CASE]) == 0
     text = capsys.readouterr().out

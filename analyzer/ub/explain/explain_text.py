@@ -8,7 +8,7 @@ row: ' ' the same code, '!' different, '<' only on the left, '>' only on the rig
 from __future__ import annotations
 
 from analyzer.ub.explain.disasm import Function
-from analyzer.ub.results import CellCode, CodeDiff, Explanation
+from analyzer.ub.results import CellCode, CodeDiff, Explanation, corpus_name
 from analyzer.ub.detectors.scores import render_versions
 
 #: Width of the left column of the aligned view.
@@ -17,7 +17,7 @@ LEFT = 44
 
 def render(ex: Explanation, *, code: bool = True) -> str:
     """The text of an explanation; ``code`` False leaves the instructions out."""
-    lines = [f"{ex.case}  ({ex.corpus})", ""]
+    lines = [f"{ex.case}  ({corpus_name(ex.corpus)})", ""]
     for c in ex.configurations:
         lines.append(head(c))
         if c.why:

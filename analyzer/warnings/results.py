@@ -347,7 +347,11 @@ class Environment:
 class UpgradePair:
     """One move, from one compiler to another: the build's fate, the configure checks
     that flip and the macros they cost, every new error, the escape hatch proven, the
-    defaults and options that changed under the project, and the warnings' diff."""
+    defaults and options that changed under the project, and the warnings' diff.
+
+    Each diagnostic is counted once: an error the new compiler prints is in
+    ``new_errors`` (or was an error before too); ``warnings`` compares what each compiler
+    printed as a warning, and leaves out an old warning that is one of the new errors."""
 
     old: str
     new: str
@@ -362,6 +366,7 @@ class UpgradePair:
     hatch: EscapeHatch | None
     defaults: list[StdDefault]
     options: list[OptionChange]
+    #: the warnings' diff: diagnostics printed as warnings only (errors: ``new_errors``)
     warnings: Diff
     environment: Environment
     notes: list[str] = field(default_factory=list)

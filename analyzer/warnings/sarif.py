@@ -24,9 +24,11 @@ word, never decided again here, so a SARIF log and ``warnings diff`` always agre
   changes (:data:`MACRO`) are results of the new compiler's run too, located at the
   line of the build system's input that asks for the check (``configure.ac``,
   ``CMakeLists.txt``, ``meson.build``) or of the header template that holds the macro
-  (``config.h.in``), where the tree is at hand and says it; the escape hatch, the default
-  standards, the project's options that changed and the environment are in the run's
-  ``properties``.
+  (``config.h.in``), where the tree is at hand and says it; every diagnostic of the
+  build is a result, its baseline state from the diff of the two whole builds, while the
+  run's ``warnings`` counts what was printed as a warning (errors: ``newErrors``); the
+  escape hatch, the default standards, the project's options that changed and the
+  environment are in the run's ``properties``.
 
 Categories (``automationDetails.id``), one per run: ``warnscope/upgrade/COMPILER/`` (each
 compiler of an upgrade, the from-compiler's run its baseline, without baseline states),
@@ -380,7 +382,7 @@ def upgrade_log(report: Upgrade, builds: dict[str, Build],
         tree = TreeLines(after)
         results = [*(flip_result(f, p.old, p.new, tree) for f in p.flips),
                    *(macro_result(m, p.old, p.new, tree) for m in p.macros),
-                   *compared_results(p.warnings, before, after, p.new_errors)]
+                   *compared_results(queries.diff_of(before, after), before, after, p.new_errors)]
         notes = [*_unread(after), *(sarif.notification(n) for n in p.notes)]
         runs.append(_build_run(f"warnscope/upgrade/{after.compiler}/", after, results,
                                words.get(after.compiler, {}), {**_build_facts(after), **_pair_facts(p)},

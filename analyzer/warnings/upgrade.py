@@ -20,7 +20,8 @@ order a team needs them:
 4. what changed under the project: each language's default standard, read from the
    compilers (where the project pins no ``-std``), and the project's own warning options
    that the new compiler takes otherwise (unknown, removed: an error with GCC);
-5. the warnings that appear, disappear or are reworded (:func:`queries.diff_of`);
+5. the warnings that appear, disappear or are reworded (:func:`queries.diff_of` of what
+   each compiler printed as a warning: an error is counted once, under 2);
 
 beside what else differs between the two compilers' systems (a compiler of a Debian root
 brings its own C library and libstdc++), so that a result is read as fair or not.
@@ -44,8 +45,9 @@ from analyzer.projects.recipes import Recipe, language_of
 from analyzer.runtime.progress import Progress, as_progress
 from analyzer.runtime.toolchain import Toolchain
 from analyzer.warnings import logs, queries, runner, store
-from analyzer.warnings.results import (Build, CheckFlip, EscapeHatch, Environment, MacroChange,
-                                       NewError, OptionChange, StdDefault, Upgrade, UpgradePair)
+from analyzer.warnings.results import (Build, CheckFlip, Diagnostic, EscapeHatch, Environment,
+                                       MacroChange, NewError, OptionChange, StdDefault, Upgrade,
+                                       UpgradePair)
 
 #: the level of the compared builds: the project's own flags, nothing added
 LEVEL = "default"
@@ -240,9 +242,23 @@ def _pair(conn, old_tc: Toolchain | None, new_tc: Toolchain | None, before: Buil
         old_status=before.status, new_status=after.status, old_error=before.error,
         new_error=after.error, flips=flips, macros=macros, new_errors=errors, hatch=hatch,
         defaults=std_defaults(before, after), options=option_changes(conn, before, after, notes),
-        warnings=queries.diff_of(before, after),
+        warnings=queries.diff_of(*warnings_only(before, after, errors)),
         environment=environment(old_tc, new_tc, before, after), notes=notes,
         old_log=_log(before), new_log=_log(after))
+
+
+def warnings_only(before: Build, after: Build, errors: list[NewError]) -> tuple[Build, Build]:
+    """The two builds with what each compiler printed as a warning, for the warnings'
+    diff: every error is counted under the new errors (or was one before too), and so is
+    an old warning that the new compiler prints as an error at the same place and option."""
+    became = {_place(e) for e in errors if e.was == "warning" and e.option}
+    return (replace(before, diagnostics=[d for d in before.diagnostics if d.severity == "warning"
+                                         and _place(d) not in became]),
+            replace(after, diagnostics=[d for d in after.diagnostics if d.severity == "warning"]))
+
+
+def _place(e: NewError | Diagnostic) -> tuple:
+    return (e.file, e.line, e.option)
 
 
 def _log(b: Build) -> str | None:

@@ -69,7 +69,7 @@ def _pair(report: Upgrade, p: UpgradePair) -> list[str]:
         lines.append(f"  the project's {o.option}: {o.old} -> {o.new}" + (f" ({o.detail})" if o.detail else ""))
     w = p.warnings
     lines.append(f"  warnings: {w.added} new, {w.removed} gone, {w.changed} reworded, "
-                 f"{w.unchanged} unchanged")
+                 f"{w.unchanged} unchanged (printed as warnings; errors are counted above)")
     for o in sorted(w.by_option, key=lambda o: -(o.added + o.removed + o.changed))[:10]:
         lines.append(f"    {o.option or '(no option)'}: +{o.added} -{o.removed} ~{o.changed}")
     env = p.environment

@@ -122,6 +122,10 @@ def test_gcc_15_c23_default(sid_root, tmp_path, cli_at):
     assert "too many arguments to function 'add'" in out
     assert "escape hatch: -std=gnu17 (C): the build succeeds" in out
     assert "not only the compiler changed" not in out
+    # the five errors are counted once, as errors: the warnings are the two gcc-15 printed
+    # as warnings (a useless type name, an old-style definition)
+    assert "  new errors: 5" in out
+    assert "  warnings: 2 new, 0 gone, 0 reworded, 0 unchanged (printed as warnings; " in out
 
 
 def test_bad_input(tmp_path, fails_on, require):

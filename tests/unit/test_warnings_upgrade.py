@@ -1,13 +1,14 @@
 """The upgrade report's reasoning on hand-made builds: which errors are new and what the
 old compiler did there, which escape hatch fits, which configure checks flip (a
-compiler's own name or wrapper path is no flip), which default standards changed."""
+compiler's own name or wrapper path is no flip), which default standards changed, and that the warnings' diff counts no error."""
 from __future__ import annotations
 
 from types import SimpleNamespace
 
+from analyzer.warnings import queries
 from analyzer.warnings.results import Build, Check, Diagnostic, TuOutcome
 from analyzer.warnings.upgrade import (configure_flips, escape_hatch, new_errors,
-                                       std_defaults)
+                                       std_defaults, warnings_only)
 
 
 def _build(compiler: str, diags=(), checks=(), macros=None, std=None, tus=("c",), status="ok",
@@ -61,6 +62,19 @@ def test_a_changed_c_default_is_kept_where_the_project_pins_none():
     assert escape_hatch(tc, old, pinned, new_errors(old, pinned))[0] == []
     (d,) = std_defaults(old, new)
     assert (d.language, d.old, d.new, d.pinned) == ("c", "201710L", "202311L", [])
+
+
+def test_the_warnings_diff_counts_no_error():
+    """An error is counted once, under the new errors: neither a new error nor the old
+    warning it was is a warning that appears or goes."""
+    errors = new_errors(OLD, NEW)
+    diff = queries.diff_of(*warnings_only(OLD, NEW, errors))
+    assert (diff.added, diff.removed, diff.changed, diff.unchanged) == (0, 0, 0, 0)
+    warned = _build("gcc-14", [*[(d.option, d.severity, d.file, d.line, d.column, d.message)
+                                 for d in NEW.diagnostics],
+                               ("-Wshadow", "warning", "d.c", 2, 1, "shadows")])
+    diff = queries.diff_of(*warnings_only(OLD, warned, new_errors(OLD, warned)))
+    assert (diff.added, diff.removed) == (1, 0) and diff.by_option[0].option == "-Wshadow"
 
 
 def test_a_compilers_own_name_and_wrapper_path_are_no_flip():

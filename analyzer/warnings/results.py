@@ -297,15 +297,31 @@ class NewError:
 
 
 @dataclass
+class HatchTrial:
+    """One build with some of the escape hatch's switches: whether the build then
+    succeeds, and the errors left (``error`` a failed build's first error)."""
+
+    flags: list[str]
+    status: BuildStatus
+    errors_left: int
+    error: str | None = field(default=None, metadata=OPTIONAL)
+
+
+@dataclass
 class EscapeHatch:
-    """The switch that restores the old behaviour, proven by a build with it: whether the
-    build then succeeds, and the errors left (``error`` a failed build's first error)."""
+    """The smallest set of switches that restores the old behaviour, proven by builds:
+    each candidate switch built alone first (``alone``, in the order of how exactly it
+    restores the old compiler's behaviour), then combinations only as needed
+    (``combined``). ``flags``, ``status``, ``errors_left`` and ``error`` are the smallest
+    set that builds; where none does, the last set tried (every switch together)."""
 
     flags: list[str]
     why: str
     status: BuildStatus
     errors_left: int
     error: str | None = field(default=None, metadata=OPTIONAL)
+    alone: list[HatchTrial] = field(default_factory=list)
+    combined: list[HatchTrial] = field(default_factory=list)
 
 
 @dataclass

@@ -78,6 +78,17 @@ def test_a_changed_c_default_is_kept_where_the_project_pins_none():
     assert (d.language, d.old, d.new, d.pinned) == ("c", "201710L", "202311L", [])
 
 
+def test_werror_without_an_option_takes_wno_error_not_a_made_up_option():
+    """GCC names -Werror as the option of a warning no option controls that -Werror made
+    an error: no ``-Wno-error=error`` (GCC refuses it), but ``-Wno-error``, after each
+    option's own."""
+    old = _build("gcc-14", std={"c": "201710L"})
+    new = _build("gcc-15", [("-Werror", "error", "legacy.c", 3, 1, "useless type name"),
+                            UNTERMINATED], std={"c": "201710L"}, status="failed")
+    assert _words(SimpleNamespace(family="gcc", major=15), old, new) == [
+        "-Wno-error=unterminated-string-initialization", "-Wno-error"]
+
+
 def _trials(outcomes: dict[tuple[str, ...], list[tuple]]):
     """A ``built`` over hand-made hatch builds: a set of switches -> the errors its build
     prints (none: it builds); every set asked for is recorded."""

@@ -7,10 +7,10 @@ for two or more compilers gets a page per pair, older compiler first
 
 * consecutive versions of one family (and target): gcc-12 -> gcc-13 -> gcc-14, so their
   number grows with the number of compilers built, not with its square;
-* the pairs a user asked about: a compiler with a stored ``upgrade-hatch`` build was the
+* the pairs a user asked about: a compiler with stored ``upgrade-hatch`` builds was the
   new compiler of a question whose build failed, and the old compiler of that question is
-  the one whose new errors the library would answer with exactly that hatch
-  (:func:`~analyzer.warnings.upgrade.escape_hatch`, the same reasoning that built it):
+  one for whose new errors every build the library makes is stored
+  (:func:`~analyzer.warnings.upgrade.hatch_of`, the same reasoning that built them):
   gcc-12 -> gcc-14 beside gcc-13, or gcc-12 -> clang-16. Where no stored build gives that
   hatch (a hatch of an older warnscope), the nearest compiler before it whose build
   succeeded stands in.
@@ -23,7 +23,6 @@ macro values): the template escapes it and caps the long lists (the JSON has the
 from __future__ import annotations
 
 from dataclasses import dataclass
-from types import SimpleNamespace
 from typing import TYPE_CHECKING
 
 from warnscope.compilers import CompilerId, sort_key
@@ -54,8 +53,8 @@ class UpgradePage:
     stem: str
     #: ``from_store(conn, project, old, [new])``: one pair, the page's JSON
     report: Upgrade
-    #: the stored hatch build of the new compiler answers this pair's new errors (made for
-    #: this question, or one with the same hatch); False: none, or made for another
+    #: the stored hatch builds of the new compiler answer this pair's new errors (made for
+    #: this question, or one with the same switches); False: none, or made for another
     asked: bool
     #: the two ``default`` builds the pair compares (their versions, checks, options)
     old_build: Build
@@ -96,36 +95,22 @@ def _group(name: str) -> tuple[str, str]:
     return (cid.family, cid.target) if cid else (name.rpartition("-")[0] or name, "")
 
 
-def _flag_pairs(words: list[str], languages: list[str]) -> set[tuple[str, str]]:
-    """Hatch words (``c:-fpermissive``, ``-Wno-error=x``) as (language, option) pairs."""
-    out = set()
-    for word in words:
-        only, option = language_word(word)
-        out |= {(lang, option) for lang in languages if only in (None, lang)}
-    return out
-
-
-def hatch_answers(old: Build, new: Build, hatch: Build) -> bool:
-    """The stored hatch build of ``new`` is the one the library builds for the move from
-    ``old``: ``new`` fails with new errors, and their hatch is exactly the hatch build's
-    flags."""
-    errors = up.new_errors(old, new)
-    if new.status == BuildStatus.OK or not errors:
-        return False
-    cid = _compiler_id(new.compiler)
-    tc = SimpleNamespace(family=cid.family if cid else "", major=cid.major if cid else 0)
-    words, _why = up.escape_hatch(tc, old, new, errors)   # type: ignore[arg-type]
-    languages = sorted(hatch.flags)
-    stored = {(lang, f) for lang in languages for f in hatch.flags[lang]}
-    return bool(words) and _flag_pairs(words, languages) == stored
+def hatch_answers(old: Build, new: Build, hatches: dict[str, Build]) -> bool:
+    """The stored hatch builds of ``new`` (``hatches``, by level) answer the move from
+    ``old``: ``new`` fails with new errors, and every build the library makes for them is
+    stored."""
+    return up.hatch_of(old, new, hatches.get) is not None
 
 
 def pairs_of(builds: list[Build]) -> list[tuple[Build, Build, bool]]:
     """(old, new, asked) of a project's builds: consecutive versions of each family at the
     ``default`` level, and the moves its ``upgrade-hatch`` builds were made for (asked:
-    the hatch build of the new compiler answers the pair), older compiler first."""
+    the hatch builds of the new compiler answer the pair), older compiler first."""
     defaults = sorted((b for b in builds if b.level == up.LEVEL), key=lambda b: sort_key(b.compiler))
-    hatches = {b.compiler: b for b in builds if b.level == up.HATCH_LEVEL}
+    hatches: dict[str, dict[str, Build]] = {}
+    for b in builds:
+        if up.hatch_words(b.level) is not None:
+            hatches.setdefault(b.compiler, {})[b.level] = b
     chosen: dict[tuple[str, str], bool] = {}
     groups: dict[tuple[str, str], list[Build]] = {}
     for b in defaults:
@@ -135,15 +120,15 @@ def pairs_of(builds: list[Build]) -> list[tuple[Build, Build, bool]]:
             chosen[(old.compiler, new.compiler)] = False
     by_name = {b.compiler: b for b in defaults}
     for i, new in enumerate(defaults):
-        hatch = hatches.get(new.compiler)
-        if hatch is None:
+        stored = hatches.get(new.compiler)
+        if stored is None:
             continue
         before = defaults[:i]
-        asked = [old for old in before if hatch_answers(old, new, hatch)]
-        if not asked:   # a hatch no stored build explains: the nearest build that succeeded
+        asked = [old for old in before if hatch_answers(old, new, stored)]
+        if not asked:   # hatches no stored build explains: the nearest build that succeeded
             asked = [old for old in reversed(before) if old.status == BuildStatus.OK][:1]
         for old in asked:
-            chosen[(old.compiler, new.compiler)] = hatch_answers(old, new, hatch)
+            chosen[(old.compiler, new.compiler)] = hatch_answers(old, new, stored)
     return sorted(((by_name[o], by_name[n], asked) for (o, n), asked in chosen.items()),
                   key=lambda t: (sort_key(t[0].compiler), sort_key(t[1].compiler)))
 

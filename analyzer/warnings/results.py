@@ -302,15 +302,31 @@ class NewError:
 
 
 @dataclass
+class HatchTrial:
+    """One build with some of the escape hatch's switches: whether the build then
+    succeeds, and the errors left (``error`` a failed build's first error)."""
+
+    flags: list[str]
+    status: BuildStatus
+    errors_left: int
+    error: str | None = field(default=None, metadata=OPTIONAL)
+
+
+@dataclass
 class EscapeHatch:
-    """The switch that restores the old behaviour, proven by a build with it: whether the
-    build then succeeds, and the errors left (``error`` a failed build's first error)."""
+    """The smallest set of switches that restores the old behaviour, proven by builds:
+    each candidate switch built alone first (``alone``, in the order of how exactly it
+    restores the old compiler's behaviour), then combinations only as needed
+    (``combined``). ``flags``, ``status``, ``errors_left`` and ``error`` are the smallest
+    set that builds; where none does, the last set tried (every switch together)."""
 
     flags: list[str]
     why: str
     status: BuildStatus
     errors_left: int
     error: str | None = field(default=None, metadata=OPTIONAL)
+    alone: list[HatchTrial] = field(default_factory=list)
+    combined: list[HatchTrial] = field(default_factory=list)
 
 
 @dataclass
@@ -352,7 +368,11 @@ class Environment:
 class UpgradePair:
     """One move, from one compiler to another: the build's fate, the configure checks
     that flip and the macros they cost, every new error, the escape hatch proven, the
-    defaults and options that changed under the project, and the warnings' diff."""
+    defaults and options that changed under the project, and the warnings' diff.
+
+    Each diagnostic is counted once: an error the new compiler prints is in
+    ``new_errors`` (or was an error before too); ``warnings`` compares what each compiler
+    printed as a warning, and leaves out an old warning that is one of the new errors."""
 
     old: str
     new: str
@@ -367,6 +387,7 @@ class UpgradePair:
     hatch: EscapeHatch | None
     defaults: list[StdDefault]
     options: list[OptionChange]
+    #: the warnings' diff: diagnostics printed as warnings only (errors: ``new_errors``)
     warnings: Diff
     environment: Environment
     notes: list[str] = field(default_factory=list)

@@ -24,9 +24,12 @@ word, never decided again here, so a SARIF log and ``warnings diff`` always agre
   changes (:data:`MACRO`) are results of the new compiler's run too, located at the
   line of the build system's input that asks for the check (``configure.ac``,
   ``CMakeLists.txt``, ``meson.build``) or of the header template that holds the macro
-  (``config.h.in``), where the tree is at hand and says it; the escape hatch, the default
-  standards, the project's options that changed and the environment are in the run's
-  ``properties``.
+  (``config.h.in``), where the tree is at hand and says it; every diagnostic of the
+  build is a result, its baseline state from the diff of the two whole builds, while the
+  run's ``warnings`` counts what was printed as a warning (errors: ``newErrors``); the
+  escape hatch (the smallest set of switches that builds, ``alone`` what each did built
+  alone, ``combined`` the combinations built), the default standards, the project's
+  options that changed and the environment are in the run's ``properties``.
 
 Categories (``automationDetails.id``), one per run: ``warnscope/upgrade/COMPILER/`` (each
 compiler of an upgrade, the from-compiler's run its baseline, without baseline states),
@@ -44,8 +47,8 @@ from warnscope.errors import WarnscopeError
 from warnscope.extract import Tree
 
 from analyzer.warnings import queries, store
-from analyzer.warnings.results import (Build, CheckFlip, Diagnostic, Diff, MacroChange, NewError,
-                                       Upgrade, UpgradePair, WarningsReport)
+from analyzer.warnings.results import (Build, CheckFlip, Diagnostic, Diff, EscapeHatch, HatchTrial,
+                                       MacroChange, NewError, Upgrade, UpgradePair, WarningsReport)
 
 #: the rule of a diagnostic no option controls
 NO_OPTION = "warnscope/no-option"
@@ -348,9 +351,9 @@ def _pair_facts(p: UpgradePair) -> dict:
                    "warnings": {"added": p.warnings.added, "removed": p.warnings.removed,
                                 "changed": p.warnings.changed, "unchanged": p.warnings.unchanged}}
     if p.hatch is not None:
-        facts["escapeHatch"] = {"flags": p.hatch.flags, "why": p.hatch.why, "status": p.hatch.status,
-                                "errorsLeft": p.hatch.errors_left,
-                                **({"error": p.hatch.error} if p.hatch.error else {})}
+        facts["escapeHatch"] = {**_trial_facts(p.hatch), "why": p.hatch.why,
+                                "alone": [_trial_facts(t) for t in p.hatch.alone],
+                                "combined": [_trial_facts(t) for t in p.hatch.combined]}
     if p.defaults:
         facts["defaultStandards"] = [{"language": d.language, "old": d.old, "new": d.new,
                                       "pinned": d.pinned} for d in p.defaults]
@@ -361,6 +364,12 @@ def _pair_facts(p: UpgradePair) -> dict:
         facts["environment"] = {"old": p.environment.old, "new": p.environment.new,
                                 "differs": p.environment.differs}
     return facts
+
+
+def _trial_facts(t: HatchTrial | EscapeHatch) -> dict:
+    """A build with some of the escape hatch's switches: the switches, and what it did."""
+    return {"flags": t.flags, "status": t.status, "errorsLeft": t.errors_left,
+            **({"error": t.error} if t.error else {})}
 
 
 def upgrade_log(report: Upgrade, builds: dict[str, Build],
@@ -380,7 +389,7 @@ def upgrade_log(report: Upgrade, builds: dict[str, Build],
         tree = TreeLines(after)
         results = [*(flip_result(f, p.old, p.new, tree) for f in p.flips),
                    *(macro_result(m, p.old, p.new, tree) for m in p.macros),
-                   *compared_results(p.warnings, before, after, p.new_errors)]
+                   *compared_results(queries.diff_of(before, after), before, after, p.new_errors)]
         notes = [*_unread(after), *(sarif.notification(n) for n in p.notes)]
         runs.append(_build_run(f"warnscope/upgrade/{after.compiler}/", after, results,
                                words.get(after.compiler, {}), {**_build_facts(after), **_pair_facts(p)},

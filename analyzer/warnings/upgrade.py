@@ -13,14 +13,17 @@ order a team needs them:
 2. the build's fate with each compiler, and every error the new compiler prints that the
    old did not, with the option that makes it an error and what the old compiler did
    there (printed a warning, or nothing);
-3. the escape hatch, proven: the switch that restores the old behaviour (GCC 14:
-   ``-fpermissive``; GCC 15's C23 default: ``-std=gnu17``; GCC 16's C++20 default:
-   ``-std=gnu++17``; otherwise ``-Wno-error=`` of each option), built, and whether the
-   build then succeeds;
+3. the escape hatch, proven: the smallest set of switches that restores the old
+   behaviour. The candidates (``-Wno-error=`` of each new error's option; GCC 15's C23
+   default: ``-std=gnu17``; GCC 16's C++20 default: ``-std=gnu++17``; GCC 14's C errors:
+   ``-fpermissive``) are each built alone first, in the order of how exactly each
+   restores the old compiler's behaviour, then combinations only as needed
+   (:func:`smallest`);
 4. what changed under the project: each language's default standard, read from the
    compilers (where the project pins no ``-std``), and the project's own warning options
    that the new compiler takes otherwise (unknown, removed: an error with GCC);
-5. the warnings that appear, disappear or are reworded (:func:`queries.diff_of`);
+5. the warnings that appear, disappear or are reworded (:func:`queries.diff_of` of what
+   each compiler printed as a warning: an error is counted once, under 2);
 
 beside what else differs between the two compilers' systems (a compiler of a Debian root
 brings its own C library and libstdc++), so that a result is read as fair or not.
@@ -29,9 +32,10 @@ from __future__ import annotations
 
 import re
 import sqlite3
-from dataclasses import replace
+from dataclasses import dataclass, replace
+from itertools import combinations
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from flagdb.check import check_in_db
 from warnscope.compilers import CompilerId
@@ -44,12 +48,14 @@ from analyzer.projects.recipes import Recipe, language_of
 from analyzer.runtime.progress import Progress, as_progress
 from analyzer.runtime.toolchain import Toolchain
 from analyzer.warnings import logs, plan, queries, runner, store
-from analyzer.warnings.results import (Build, CheckFlip, EscapeHatch, Environment, MacroChange,
-                                       NewError, OptionChange, StdDefault, Upgrade, UpgradePair)
+from analyzer.warnings.results import (Build, CheckFlip, Diagnostic, EscapeHatch, Environment,
+                                       HatchTrial, MacroChange, NewError, OptionChange, StdDefault,
+                                       Upgrade, UpgradePair)
 
 #: the level of the compared builds: the project's own flags, nothing added
 LEVEL = "default"
-#: the level of the builds that prove an escape hatch (the hatch's flags, per compiler)
+#: the level of the builds that prove an escape hatch, followed by the switches of each
+#: (:func:`hatch_level`): one stored build per compiler and set of switches
 HATCH_LEVEL = "upgrade-hatch"
 FAILING = runner.FAILING
 #: what GCC 14 made errors in C (each still a warning with -fpermissive)
@@ -71,7 +77,7 @@ def run(conn: sqlite3.Connection, recipe: Recipe, source: tuple[Path, str], old:
     if any(tc.name == old.name for tc in new):
         raise BadInput(f"--from {old.name} is among --to: an upgrade compares two compilers")
     kept = replace(opts, keep_going=True)
-    _ensure(conn, recipe, source, [old, *new], LEVEL, kept, progress, executor, workers)
+    _ensure(conn, recipe, source, [old, *new], [LEVEL], kept, progress, executor, workers)
     before = _stored(conn, recipe, old, LEVEL)
     pairs, afters = [], []
     for tc in new:
@@ -80,9 +86,9 @@ def run(conn: sqlite3.Connection, recipe: Recipe, source: tuple[Path, str], old:
         errors = new_errors(before, after)
         hatch = None
         if after.status != BuildStatus.OK and errors:
-            flags, why = escape_hatch(tc, before, after, errors)
-            if flags:
-                hatch = _prove(conn, recipe, source, tc, flags, why, kept, progress, executor, workers)
+            def built(sets: list[list[str]], tc=tc) -> list[Build]:
+                return _prove(conn, recipe, source, tc, sets, kept, progress, executor, workers)
+            hatch = smallest(switches(tc, before, after, errors), errors, built)
         pairs.append(_pair(conn, old, tc, before, after, errors, hatch))
     return Upgrade(project=recipe.name, origin=before.origin, level=LEVEL, pairs=pairs,
                    passed_env=_passed(before, afters))
@@ -98,13 +104,17 @@ def from_store(conn: sqlite3.Connection, project: str, old: str, new: list[str],
     if missing:
         raise NotIngested(f"no stored {LEVEL} build of {project} by {missing[0]}: run "
                           f"warnscope upgrade without --stored to build it")
-    hatches = {b.compiler: b for b in store.builds(conn, project, new, HATCH_LEVEL)}
     pairs = []
     for name in new:
         errors = new_errors(builds[old], builds[name])
-        h = hatches.get(name)
-        why = escape_hatch(CompilerId.parse(name), builds[old], builds[name], errors)[1] if errors else ""
-        hatch = None if h is None else _hatch_of(h, why=why)
+
+        def stored(level: str, name=name) -> Build | None:
+            found = store.builds(conn, project, [name], level)
+            return found[0] if found else None
+        hatch = hatch_of(builds[old], builds[name], stored)
+        if hatch is None and errors and builds[name].status != BuildStatus.OK:
+            legacy = stored(HATCH_LEVEL)        # the one hatch build an older warnscope stored
+            hatch = EscapeHatch(**vars(_trial(legacy)), why="") if legacy else None
         tcs = (_installed(old), _installed(name)) if systems else (None, None)
         pairs.append(_pair(conn, *tcs, builds[old], builds[name], errors, hatch))
     return Upgrade(project=project, origin=builds[old].origin, level=LEVEL, pairs=pairs,
@@ -127,22 +137,31 @@ def _installed(name: str) -> Toolchain | None:
         return None
 
 
-def _ensure(conn, recipe: Recipe, source, tcs: list[Toolchain], level: str, opts: BuildOptions,
-            progress, executor, workers) -> None:
-    """Build each of ``tcs`` at ``level`` whose stored build does not answer: none, one of
-    another tree (:func:`plan.answers`), one of another version of the compiler or another -O level, or a failed one that stopped at
-    its first error."""
-    todo = []
-    answering = plan.answering(conn, recipe, source, [tc.name for tc in tcs], level)  # this tree's
+def _ensure(conn, recipe: Recipe, source, tcs: list[Toolchain], levels: list[str],
+            opts: BuildOptions, progress, executor, workers) -> None:
+    """Build each of ``tcs`` at each of ``levels`` whose stored build does not answer:
+    none, one of another tree (:func:`plan.answers`), one of another version of the
+    compiler or another -O level, or a failed one that stopped at its first error. One run
+    builds them all (in parallel where it can)."""
+    todo: dict[tuple[str, ...], list[Toolchain]] = {}   # the levels to build -> the compilers
+    answering = {level: plan.answering(conn, recipe, source, [tc.name for tc in tcs], level)
+                 for level in levels}                   # this tree's
     for tc in tcs:
-        b = answering.get(tc.name)
-        if b is None or b.compiler_version != tc.version or b.opt != opts.opt \
-                or (b.status != BuildStatus.OK and not b.keep_going) \
-                or (level in opts.custom and {k: v for k, v in b.flags.items() if k in recipe.languages}
-                    != _expand(opts.custom[level], recipe.languages)):
-            todo.append(tc)
-    if todo:
-        runner.run(conn, recipe, source, todo, [level], opts, progress, executor, workers)
+        stale = tuple(level for level in levels
+                      if _stale(recipe, tc, answering[level].get(tc.name), level, opts))
+        if stale:
+            todo.setdefault(stale, []).append(tc)
+    for stale, group in todo.items():
+        runner.run(conn, recipe, source, group, list(stale), opts, progress, executor, workers)
+
+
+def _stale(recipe: Recipe, tc: Toolchain, b: Build | None, level: str, opts: BuildOptions) -> bool:
+    """Whether ``b``, the stored build of this tree by ``tc`` at ``level``, does not
+    answer (see :func:`_ensure`)."""
+    return b is None or b.compiler_version != tc.version or b.opt != opts.opt \
+        or (b.status != BuildStatus.OK and not b.keep_going) \
+        or (level in opts.custom and {k: v for k, v in b.flags.items() if k in recipe.languages}
+            != _expand(opts.custom[level], recipe.languages))
 
 
 def _expand(words: list[str], languages: tuple[str, ...]) -> dict[str, list[str]]:
@@ -191,50 +210,166 @@ def new_errors(before: Build, after: Build) -> list[NewError]:
     return out
 
 
-def escape_hatch(tc: Toolchain, before: Build, after: Build,
-                 errors: list[NewError]) -> tuple[list[str], str]:
-    """The switches that restore the old behaviour for ``errors``, as flag-set words
-    (``c:`` for C compiles only), and why: a standard whose default changed kept at the
-    old one (where the project pins none); GCC 14's C permerrors made warnings again
-    (``-fpermissive``); every other option's error a warning (``-Wno-error=``)."""
-    words: list[str] = []
-    why: list[str] = []
+@dataclass(frozen=True)
+class Switch:
+    """One candidate switch of the escape hatch: its flag-set word (``c:`` for C compiles
+    only) and why it restores the old behaviour."""
+
+    word: str
+    why: str
+
+
+#: why a ``-Wno-error=`` switch restores the old behaviour (one sentence for all of them)
+WNO_ERROR_WHY = "-Wno-error= makes a new error's option a warning again"
+
+
+def switches(tc: Toolchain | CompilerId | None, before: Build, after: Build,
+             errors: list[NewError]) -> list[Switch]:
+    """The switches that may restore the old behaviour for ``errors``, in the order of how
+    exactly each restores the old compiler's: ``-Wno-error=`` of one new error's option
+    (that option alone), ``-Wno-error`` where ``-Werror`` made a warning no option
+    controls an error (every such warning), then a standard whose default changed kept at the old one (where
+    the project pins none: what the old compiler did, with everything else the new
+    default changed), then GCC 14's C permerrors made warnings again (``-fpermissive``:
+    every such option, and more than the old compiler allowed)."""
+    options = sorted({e.option for e in errors if e.option})
+    out = [Switch(f"-Wno-error={o[2:]}", WNO_ERROR_WHY) for o in options
+           if o != "-Werror" and re.fullmatch(r"-W[a-z0-9][a-z0-9=-]*", o)]
+    if "-Werror" in options:     # a warning no option controls, made an error by -Werror
+        out.append(Switch("-Wno-error", "-Wno-error makes the warnings -Werror made errors "
+                                        "warnings again"))
     pinned = any(o.startswith("-std=") for o in after.project_options)
     for lang, dialects, word in (("c", C_DIALECTS, "c:"), ("c++", CXX_DIALECTS, "c++:")):
         was, now = before.std_defaults.get(lang), after.std_defaults.get(lang)
         if was and now and was != now and not pinned and was in dialects \
                 and any(language_of(e.file or "") == lang for e in errors if e.file):
-            words.append(f"{word}-std={dialects[was]}")
-            why.append(f"{after.compiler} compiles {'C' if lang == 'c' else 'C++'} as "
-                       f"{now} by default, {before.compiler} as {was}; -std={dialects[was]} "
-                       "keeps the old one")
+            out.append(Switch(f"{word}-std={dialects[was]}",
+                              f"{after.compiler} compiles {'C' if lang == 'c' else 'C++'} as "
+                              f"{now} by default, {before.compiler} as {was}; "
+                              f"-std={dialects[was]} keeps the old one"))
     c_options = {e.option for e in errors if e.option and language_of(e.file or "x.c") == "c"}
-    if tc.family == "gcc" and tc.major >= 14 and c_options & GCC14_PERMERRORS:
-        words.append("c:-fpermissive")
-        why.append("GCC 14 made implicit declarations, implicit int, int conversions and "
-                   "incompatible pointer types errors in C; -fpermissive makes them warnings")
-    covered = GCC14_PERMERRORS if "c:-fpermissive" in words else frozenset()
-    others = [f"-Wno-error={o[2:]}" for o in sorted({e.option for e in errors if e.option} - covered)
-              if re.fullmatch(r"-W[a-z0-9][a-z0-9=-]*", o)]
-    if others:
-        words += others
-        why.append(f"each {'other ' if why else ''}new error's option made a warning again "
-                   "(-Wno-error=)")
-    return words, "; ".join(why)
+    if tc is not None and tc.family == "gcc" and tc.major >= 14 and c_options & GCC14_PERMERRORS:
+        out.append(Switch("c:-fpermissive",
+                          "GCC 14 made implicit declarations, implicit int, int conversions and "
+                          "incompatible pointer types errors in C; -fpermissive makes them warnings"))
+    return out
 
 
-def _prove(conn, recipe: Recipe, source, tc: Toolchain, words: list[str], why: str,
-           opts: BuildOptions, progress, executor, workers) -> EscapeHatch:
-    """Build with the hatch and say whether the build then succeeds."""
-    hopts = replace(opts, custom={**opts.custom, HATCH_LEVEL: words})
-    _ensure(conn, recipe, source, [tc], HATCH_LEVEL, hopts, progress, executor, workers)
-    return _hatch_of(_stored(conn, recipe, tc, HATCH_LEVEL), why)
+def hatch_level(words: list[str]) -> str:
+    """The level a build with the switches ``words`` is stored at: ``upgrade-hatch c:-std=gnu17``."""
+    return " ".join([HATCH_LEVEL, *words])
 
 
-def _hatch_of(b: Build, why: str) -> EscapeHatch:
+def hatch_words(level: str) -> list[str] | None:
+    """The switches of a hatch build's level (None: another level; none: the one hatch
+    build an older warnscope stored)."""
+    first, *words = level.split() or [""]
+    return words if first == HATCH_LEVEL else None
+
+
+#: a set of switches built, as the stored builds of it: None where one is not stored
+Built = Callable[[list[list[str]]], "list[Build] | None"]
+
+
+def smallest(candidates: list[Switch], errors: list[NewError], built: Built) -> EscapeHatch | None:
+    """The smallest set of ``candidates`` whose build succeeds, with what each switch
+    alone did. Each is built alone first; where none builds alone, the smallest set that
+    covers every new error by what each switch alone removed (the first of the smallest,
+    in the candidates' order) is built, and where it does not build (or no set covers
+    them), all of them together. ``built`` builds (or reads) the sets asked for; None
+    (nothing stored) where it cannot."""
+    if not candidates:
+        return None
+    alone = built([[s.word] for s in candidates])
+    if alone is None:
+        return None
+    combined: list[Build] = []
+    chosen = next((b for b in alone if b.status == BuildStatus.OK), None)
+    if chosen is None and len(candidates) > 1:
+        wanted = {_place(e) for e in errors}
+        cover = _cover([wanted - _failing(b) for b in alone], wanted)
+        every = list(range(len(candidates)))
+        for chosen_set in ([cover] if cover is not None and 1 < len(cover) < len(every) else []) + [every]:
+            found = built([[candidates[i].word for i in chosen_set]])
+            if found is None:
+                return None
+            combined.append(found[0])
+            if found[0].status == BuildStatus.OK:
+                break
+        chosen = combined[-1]
+    elif chosen is None:
+        chosen = alone[0]
+    whys = {s.word: s.why for s in candidates}
+    why = "; ".join(dict.fromkeys(whys[w] for w in _words_of(chosen, candidates)))
+    return EscapeHatch(**vars(_trial(chosen)), why=why, alone=[_trial(b) for b in alone],
+                       combined=[_trial(b) for b in combined])
+
+
+def _place(e: NewError | Diagnostic) -> tuple:
+    return (e.file, e.line, e.option)
+
+
+def _failing(b: Build) -> set[tuple]:
+    """The places of ``b``'s errors."""
+    return {_place(d) for d in b.diagnostics if d.severity in FAILING}
+
+
+def _cover(fixes: list[set[tuple]], wanted: set[tuple]) -> list[int] | None:
+    """The smallest set of switches (their indices, in order) whose removed errors
+    together are ``wanted``: those that alone remove an error no other one does, then the
+    fewest of the rest, the first in order; None where no set does."""
+    needed = sorted({next(i for i, f in enumerate(fixes) if place in f)
+                     for place in wanted if sum(place in f for f in fixes) == 1})
+    left = wanted - set().union(*(fixes[i] for i in needed))
+    rest = [i for i in range(len(fixes)) if i not in needed and fixes[i] & left]
+    if left - set().union(*(fixes[i] for i in rest)):
+        return None
+    for size in range(len(rest) + 1):
+        for more in combinations(rest, size):
+            if not left - set().union(*(fixes[i] for i in more)):
+                return sorted([*needed, *more])
+    return None
+
+
+def hatch_of(before: Build, after: Build, stored: Callable[[str], Build | None]) -> EscapeHatch | None:
+    """The escape hatch of the move from ``before`` to ``after`` as stored builds answer
+    it (``stored(level)``: the to-compiler's build at that level, None where there is
+    none); None where ``after`` builds, prints no new error, or a build the search makes
+    for them is not stored."""
+    errors = new_errors(before, after)
+    if after.status == BuildStatus.OK or not errors:
+        return None
+    try:
+        cid: CompilerId | None = CompilerId.parse(after.compiler)
+    except ValueError:      # a name that is no id: a path
+        cid = None
+
+    def built(sets: list[list[str]]) -> list[Build] | None:
+        found = [stored(hatch_level(words)) for words in sets]
+        return None if any(b is None for b in found) else found   # type: ignore[return-value]
+    return smallest(switches(cid, before, after, errors), errors, built)
+
+
+def _words_of(b: Build, candidates: list[Switch]) -> list[str]:
+    """The candidates' words a trial build was made with (its level names them)."""
+    words = hatch_words(b.level) or []
+    return [s.word for s in candidates if s.word in words]
+
+
+def _prove(conn, recipe: Recipe, source, tc: Toolchain, sets: list[list[str]],
+           opts: BuildOptions, progress, executor, workers) -> list[Build]:
+    """Build each set of switches (where its stored build does not answer) and return the
+    builds."""
+    levels = [hatch_level(words) for words in sets]
+    hopts = replace(opts, custom={**opts.custom, **dict(zip(levels, sets))})
+    _ensure(conn, recipe, source, [tc], levels, hopts, progress, executor, workers)
+    return [_stored(conn, recipe, tc, level) for level in levels]
+
+
+def _trial(b: Build) -> HatchTrial:
     left = sum(1 for d in b.diagnostics if d.severity in FAILING)
-    return EscapeHatch(flags=_hatch_flags(b), why=why, status=b.status, errors_left=left,
-                       error=b.error if b.status != BuildStatus.OK else None)
+    return HatchTrial(flags=_hatch_flags(b), status=b.status, errors_left=left,
+                      error=b.error if b.status != BuildStatus.OK else None)
 
 
 def _pair(conn, old_tc: Toolchain | None, new_tc: Toolchain | None, before: Build, after: Build,
@@ -248,9 +383,19 @@ def _pair(conn, old_tc: Toolchain | None, new_tc: Toolchain | None, before: Buil
         old_status=before.status, new_status=after.status, old_error=before.error,
         new_error=after.error, flips=flips, macros=macros, new_errors=errors, hatch=hatch,
         defaults=std_defaults(before, after), options=option_changes(conn, before, after, notes),
-        warnings=queries.diff_of(before, after),
+        warnings=queries.diff_of(*warnings_only(before, after, errors)),
         environment=environment(old_tc, new_tc, before, after), notes=notes,
         old_log=_log(before), new_log=_log(after))
+
+
+def warnings_only(before: Build, after: Build, errors: list[NewError]) -> tuple[Build, Build]:
+    """The two builds with what each compiler printed as a warning, for the warnings'
+    diff: every error is counted under the new errors (or was one before too), and so is
+    an old warning that the new compiler prints as an error at the same place and option."""
+    became = {_place(e) for e in errors if e.was == "warning" and e.option}
+    return (replace(before, diagnostics=[d for d in before.diagnostics if d.severity == "warning"
+                                         and _place(d) not in became]),
+            replace(after, diagnostics=[d for d in after.diagnostics if d.severity == "warning"]))
 
 
 def _log(b: Build) -> str | None:

@@ -1,11 +1,12 @@
 """The upgrade report as text: per move, the configure checks that flip and what they
 cost first (nothing fails there, so nothing else would tell), then the build's fate, every
-new error and the escape hatch, then the defaults and options that changed, then the
-warnings; last what else differs between the two systems."""
+new error and the escape hatch (the smallest set of switches that builds, and what each
+did alone), then the defaults and options that changed, then the warnings; last what else
+differs between the two systems."""
 from __future__ import annotations
 
 from analyzer.projects.cell import BuildStatus
-from analyzer.warnings.results import NewError, Upgrade, UpgradePair
+from analyzer.warnings.results import HatchTrial, NewError, Upgrade, UpgradePair
 from analyzer.warnings.upgrade import std_name
 
 #: new errors listed per move (all are in --json)
@@ -56,11 +57,16 @@ def _pair(report: Upgrade, p: UpgradePair) -> list[str]:
     if p.hatch is not None:
         h = p.hatch
         result = ("the build succeeds" if h.status == BuildStatus.OK
-                  else f"the build still fails, {h.errors_left} errors left"
+                  else f"the build still fails, {_errors(h.errors_left)} left"
                   + (f" ({h.error})" if h.error else ""))
-        lines.append(f"  escape hatch: {' '.join(_word(f) for f in h.flags)}: {result}")
+        tried = len(h.alone) > 1 or bool(h.combined)
+        smallest = " (the smallest set that does)" if h.status == BuildStatus.OK and tried else ""
+        lines.append(f"  escape hatch: {_words(h.flags)}: {result}{smallest}")
         if h.why:
             lines.append(f"    why: {h.why}")
+        if tried:
+            lines += [f"    alone: {_words(t.flags)}: {_did(t)}" for t in h.alone]
+            lines += [f"    together: {_words(t.flags)}: {_did(t)}" for t in h.combined]
     elif p.new_errors:
         lines.append("  escape hatch: none known for these errors")
     for d in p.defaults:
@@ -72,7 +78,7 @@ def _pair(report: Upgrade, p: UpgradePair) -> list[str]:
         lines.append(f"  the project's {o.option}: {o.old} -> {o.new}" + (f" ({o.detail})" if o.detail else ""))
     w = p.warnings
     lines.append(f"  warnings: {w.added} new, {w.removed} gone, {w.changed} reworded, "
-                 f"{w.unchanged} unchanged")
+                 f"{w.unchanged} unchanged (printed as warnings; errors are counted above)")
     for o in sorted(w.by_option, key=lambda o: -(o.added + o.removed + o.changed))[:10]:
         lines.append(f"    {o.option or '(no option)'}: +{o.added} -{o.removed} ~{o.changed}")
     env = p.environment
@@ -86,6 +92,21 @@ def _pair(report: Upgrade, p: UpgradePair) -> list[str]:
 
 def _macro(value: str | None) -> str:
     return "#undef" if value is None else (f"#define {value}" if value else "#define")
+
+
+def _did(t: HatchTrial) -> str:
+    """What a build with some of the switches did."""
+    if t.status == BuildStatus.OK:
+        return "builds"
+    return f"still fails with {_errors(t.errors_left)}"
+
+
+def _errors(n: int) -> str:
+    return f"{n} error{'s' if n != 1 else ''}"
+
+
+def _words(words: list[str]) -> str:
+    return " ".join(_word(w) for w in words)
 
 
 def _word(word: str) -> str:

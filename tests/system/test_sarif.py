@@ -186,6 +186,10 @@ def test_upgrade_sarif_is_a_run_per_compiler_with_baseline_states(upgraded, cli_
         assert e["properties"]["newError"] is True and e["properties"]["was"] == "warning"
         assert e["properties"]["oldMessage"] != e["message"]["text"]
     assert results["-Wincompatible-pointer-types"]["baselineState"] == "unchanged"
+    # every diagnostic is a result with its state; the run's warnings count warnings only:
+    # the two new errors (warnings before) are not also warnings reworded
+    assert new["properties"]["newErrors"] == 2
+    assert new["properties"]["warnings"] == {"added": 0, "removed": 0, "changed": 0, "unchanged": 1}
     assert new["properties"]["escapeHatch"]["status"] == "ok"
     assert new["properties"]["status"] == "failed" and new["properties"]["baseline"] == "clang-14"
     assert new["originalUriBaseIds"]["SRCROOT"]["uri"] == AUTOTOOLS.as_uri() + "/"

@@ -78,6 +78,9 @@ def test_json_c_with_werror_breaks_under_clang_16(json_c):
     assert options == {"-Wstrict-prototypes"}, pair["new_errors"]
     assert all(e["was"] == "nothing" for e in pair["new_errors"])        # gcc-12 printed nothing there
     assert pair["hatch"]["flags"] == ["c:-Wno-error=strict-prototypes"] and pair["hatch"]["status"] == "ok"
+    # the error is counted once, under the new errors: not also a new warning
+    w = pair["warnings"]
+    assert (w["added"], w["removed"], w["changed"]) == (0, 0, 0), w["by_option"]
     logs = Path(pair["new_log"])                                          # the failed build's whole log
     assert "strict-prototypes" in (logs / "build.log").read_text(errors="replace")
     assert pair.get("old_log") is None                                   # gcc-12's built

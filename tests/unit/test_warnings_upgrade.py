@@ -1,13 +1,17 @@
 """The upgrade report's reasoning on hand-made builds: which errors are new and what the
-old compiler did there, which escape hatch fits, which configure checks flip (a
-compiler's own name or wrapper path is no flip), which default standards changed."""
+old compiler did there, which switches may restore the old behaviour and in which order,
+which set of them is the smallest that builds, which configure checks flip (a compiler's
+own name or wrapper path is no flip), which default standards changed, and that the
+warnings' diff counts no error."""
 from __future__ import annotations
 
 from types import SimpleNamespace
 
+from analyzer.projects.cell import BuildStatus
+from analyzer.warnings import queries
 from analyzer.warnings.results import Build, Check, Diagnostic, TuOutcome
-from analyzer.warnings.upgrade import (configure_flips, escape_hatch, new_errors,
-                                       std_defaults)
+from analyzer.warnings.upgrade import (configure_flips, hatch_level, new_errors, smallest,
+                                       std_defaults, switches, warnings_only)
 
 
 def _build(compiler: str, diags=(), checks=(), macros=None, std=None, tus=("c",), status="ok",
@@ -37,30 +41,155 @@ def test_new_errors_and_what_the_old_compiler_did():
         ("a.c", "-Wimplicit-int", "warning"), ("c.c", "-Wint-conversion", "nothing")]
 
 
-def test_gcc_14_permerrors_take_fpermissive():
+def _words(tc, old, new) -> list[str]:
+    return [s.word for s in switches(tc, old, new, new_errors(old, new))]
+
+
+def test_gcc_14_permerrors_take_wno_error_each_then_fpermissive():
+    """Each option's -Wno-error= first (that option alone, as the old compiler printed
+    it), -fpermissive last (every permerror, and more)."""
     tc = SimpleNamespace(family="gcc", major=14)
-    words, why = escape_hatch(tc, OLD, NEW, new_errors(OLD, NEW))
-    assert words == ["c:-fpermissive"] and "GCC 14" in why
+    found = switches(tc, OLD, NEW, new_errors(OLD, NEW))
+    assert [s.word for s in found] == ["-Wno-error=implicit-int", "-Wno-error=int-conversion",
+                                       "c:-fpermissive"]
+    assert "GCC 14" in found[-1].why and "-Wno-error=" in found[0].why
 
 
-def test_other_options_take_wno_error_and_clang_has_no_fpermissive():
+def test_clang_has_no_fpermissive():
     tc = SimpleNamespace(family="clang", major=16)
-    words, _ = escape_hatch(tc, OLD, NEW, new_errors(OLD, NEW))
-    assert words == ["-Wno-error=implicit-int", "-Wno-error=int-conversion"]
+    assert _words(tc, OLD, NEW) == ["-Wno-error=implicit-int", "-Wno-error=int-conversion"]
 
 
 def test_a_changed_c_default_is_kept_where_the_project_pins_none():
     old = _build("gcc-14", std={"c": "201710L"})
-    new = _build("gcc-15", [(None, "error", "legacy.c", 3, 13, "'bool' cannot be defined")],
+    new = _build("gcc-15", [(None, "error", "legacy.c", 3, 13, "'bool' cannot be defined"),
+                            ("-Wincompatible-pointer-types", "error", "legacy.c", 30, 9, "incompatible")],
                  std={"c": "202311L"}, status="failed")
     tc = SimpleNamespace(family="gcc", major=15)
-    words, why = escape_hatch(tc, old, new, new_errors(old, new))
-    assert words == ["c:-std=gnu17"] and "202311L" in why
-    pinned = _build("gcc-15", new.diagnostics and [(None, "error", "legacy.c", 3, 13, "x")],
+    found = switches(tc, old, new, new_errors(old, new))
+    # the order of how exactly each restores gcc-14's behaviour
+    assert [s.word for s in found] == ["-Wno-error=incompatible-pointer-types", "c:-std=gnu17",
+                                       "c:-fpermissive"]
+    assert "202311L" in found[1].why
+    pinned = _build("gcc-15", [(None, "error", "legacy.c", 3, 13, "x")],
                     std={"c": "202311L"}, options=["-std=c99"])
-    assert escape_hatch(tc, old, pinned, new_errors(old, pinned))[0] == []
+    assert _words(tc, old, pinned) == []
     (d,) = std_defaults(old, new)
     assert (d.language, d.old, d.new, d.pinned) == ("c", "201710L", "202311L", [])
+
+
+def test_werror_without_an_option_takes_wno_error_not_a_made_up_option():
+    """GCC names -Werror as the option of a warning no option controls that -Werror made
+    an error: no ``-Wno-error=error`` (GCC refuses it), but ``-Wno-error``, after each
+    option's own."""
+    old = _build("gcc-14", std={"c": "201710L"})
+    new = _build("gcc-15", [("-Werror", "error", "legacy.c", 3, 1, "useless type name"),
+                            UNTERMINATED], std={"c": "201710L"}, status="failed")
+    assert _words(SimpleNamespace(family="gcc", major=15), old, new) == [
+        "-Wno-error=unterminated-string-initialization", "-Wno-error"]
+
+
+def _trials(outcomes: dict[tuple[str, ...], list[tuple]]):
+    """A ``built`` over hand-made hatch builds: a set of switches -> the errors its build
+    prints (none: it builds); every set asked for is recorded."""
+    asked: list[tuple[str, ...]] = []
+
+    def built(sets):
+        out = []
+        for words in sets:
+            asked.append(tuple(words))
+            errors = outcomes[tuple(words)]
+            b = _build("gcc-15", [(o, "error", f, line, 1, "e") for f, line, o in errors],
+                       status="failed" if errors else "ok")
+            b.level = hatch_level(words)
+            b.flags = {"c": [w.removeprefix("c:") for w in words]}
+            out.append(b)
+        return out
+    return built, asked
+
+
+C23 = (None, "error", "legacy.c", 3, 13, "'bool' cannot be defined")
+IPT = ("-Wincompatible-pointer-types", "error", "legacy.c", 30, 9, "incompatible")
+UNTERMINATED = ("-Wunterminated-string-initialization", "error", "legacy.c", 40, 9, "too long")
+
+
+def _gcc_15(*errors):
+    old = _build("gcc-14", std={"c": "201710L"})
+    new = _build("gcc-15", list(errors), std={"c": "202311L"}, status="failed")
+    errs = new_errors(old, new)
+    return switches(SimpleNamespace(family="gcc", major=15), old, new, errs), errs
+
+
+def test_the_smallest_set_is_one_switch_alone_and_each_alone_is_said():
+    """-std=gnu17 alone builds: it is the hatch, -fpermissive is not added, and every
+    switch was built alone (and nothing else)."""
+    candidates, errors = _gcc_15(C23, IPT)
+    built, asked = _trials({
+        ("-Wno-error=incompatible-pointer-types",): [("legacy.c", 3, None)],
+        ("c:-std=gnu17",): [],
+        ("c:-fpermissive",): [("legacy.c", 3, None)]})
+    hatch = smallest(candidates, errors, built)
+    assert hatch.flags == ["c:-std=gnu17"] and hatch.status == BuildStatus.OK
+    assert "202311L" in hatch.why and "GCC 14" not in hatch.why
+    assert [(t.flags, t.status, t.errors_left) for t in hatch.alone] == [
+        (["c:-Wno-error=incompatible-pointer-types"], BuildStatus.FAILED, 1),
+        (["c:-std=gnu17"], BuildStatus.OK, 0),
+        (["c:-fpermissive"], BuildStatus.FAILED, 1)]
+    assert hatch.combined == [] and len(asked) == 3
+
+
+def test_a_combination_only_where_no_switch_alone_builds():
+    """-std=gnu17 leaves a -Werror warning, -Wno-error= leaves the C23 errors: the
+    smallest set that covers both is built, not all three."""
+    candidates, errors = _gcc_15(C23, UNTERMINATED)
+    assert [s.word for s in candidates] == ["-Wno-error=unterminated-string-initialization", "c:-std=gnu17"]
+    both = ("-Wno-error=unterminated-string-initialization", "c:-std=gnu17")
+    built, asked = _trials({both[:1]: [("legacy.c", 3, None)], both[1:]: [("legacy.c", 40, UNTERMINATED[0])],
+                            both: []})
+    hatch = smallest(candidates, errors, built)
+    assert hatch.flags == ["c:-Wno-error=unterminated-string-initialization", "c:-std=gnu17"]
+    assert hatch.status == BuildStatus.OK and [t.errors_left for t in hatch.alone] == [1, 1]
+    assert [t.flags for t in hatch.combined] == [hatch.flags] and asked[-1] == both
+    assert "-Wno-error=" in hatch.why and "202311L" in hatch.why
+
+
+def test_the_cover_before_every_switch_and_every_switch_when_it_fails():
+    candidates, errors = _gcc_15(C23, IPT, UNTERMINATED)
+    words = [s.word for s in candidates]
+    assert words == ["-Wno-error=incompatible-pointer-types",
+                     "-Wno-error=unterminated-string-initialization", "c:-std=gnu17", "c:-fpermissive"]
+    left = {"c23": ("legacy.c", 3, None), "ipt": ("legacy.c", 30, IPT[0]),
+            "un": ("legacy.c", 40, UNTERMINATED[0])}
+    outcomes = {(words[0],): [left["c23"], left["un"]], (words[1],): [left["c23"], left["ipt"]],
+                (words[2],): [left["un"]], (words[3],): [left["c23"], left["un"]],
+                (words[1], words[2]): [("other.c", 1, None)], tuple(words): [("other.c", 1, None)]}
+    built, asked = _trials(outcomes)
+    hatch = smallest(candidates, errors, built)
+    # -std=gnu17 removes the C23 error and the pointer types, -Wno-error= the rest: tried
+    # first; it fails, so all four together, which fail too: said
+    assert asked[4:] == [(words[1], words[2]), tuple(words)]
+    assert hatch.status == BuildStatus.FAILED and hatch.errors_left == 1
+    assert [t.flags for t in hatch.combined] == [[f"c:{w.removeprefix('c:')}" for w in ws]
+                                                 for ws in asked[4:]]
+
+
+def test_nothing_stored_answers_no_hatch():
+    candidates, errors = _gcc_15(C23)
+    assert smallest(candidates, errors, lambda sets: None) is None
+    assert smallest([], errors, lambda sets: []) is None
+
+
+def test_the_warnings_diff_counts_no_error():
+    """An error is counted once, under the new errors: neither a new error nor the old
+    warning it was is a warning that appears or goes."""
+    errors = new_errors(OLD, NEW)
+    diff = queries.diff_of(*warnings_only(OLD, NEW, errors))
+    assert (diff.added, diff.removed, diff.changed, diff.unchanged) == (0, 0, 0, 0)
+    warned = _build("gcc-14", [*[(d.option, d.severity, d.file, d.line, d.column, d.message)
+                                 for d in NEW.diagnostics],
+                               ("-Wshadow", "warning", "d.c", 2, 1, "shadows")])
+    diff = queries.diff_of(*warnings_only(OLD, warned, new_errors(OLD, warned)))
+    assert (diff.added, diff.removed) == (1, 0) and diff.by_option[0].option == "-Wshadow"
 
 
 def test_a_compilers_own_name_and_wrapper_path_are_no_flip():

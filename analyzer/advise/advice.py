@@ -25,6 +25,7 @@ GCC and clang is one row. For each row and compiler:
 from __future__ import annotations
 
 import re
+import shlex
 import sqlite3
 from dataclasses import dataclass, field
 
@@ -210,7 +211,8 @@ def advise(conn: sqlite3.Connection, project: str, languages: list[str], compile
         ub=UbUsed(ub.corpus, sum(1 for c in ub.cases if c.ub), sum(1 for c in ub.cases if c.ub is False and not c.fixes),
                   [c for c in compilers if c in ub.compilers],
                   sum(1 for c in ub.cases if c.ub and c.twin in cases),
-                  UbSource.DETECTORS if scores is not None else UbSource.CHECKS),
+                  UbSource.DETECTORS if scores is not None else UbSource.CHECKS,
+                  store.corpus_name(ub.corpus) if ub.corpus else None),
         rows=rows, targets=[], forced=forced)
     advice.targets = targets(advice, by_name, list(add))
     advice.notes = _notes(advice, builds, attributions, by_name)
@@ -523,8 +525,8 @@ def _notes(advice: Advice, builds: dict[str, store.StoredBuild],
     else:
         lacking = [c for c in advice.compilers if c not in advice.ub.compilers]
         if lacking and advice.ub.source is UbSource.DETECTORS:
-            notes.append(f"no warnings scored with {', '.join(lacking)} on {advice.ub.corpus}: warnscope ub "
-                         f"detectors --corpus {advice.ub.corpus} --compilers {','.join(lacking)} --tools warnings")
+            notes.append(f"no warnings scored with {', '.join(lacking)} on {advice.ub.shown}: warnscope ub "
+                         f"detectors --corpus {shlex.quote(advice.ub.corpus)} --compilers {','.join(lacking)} --tools warnings")
         elif lacking:
             notes.append(f"no UB results with {', '.join(lacking)}: warnscope ub run --compilers "
                          f"{','.join(lacking)} --levels O2")

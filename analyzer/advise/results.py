@@ -227,6 +227,8 @@ class UbUsed:
     #: the detector scores (``ub detectors``, read when the database has them) or the
     #: warning checks of ``ub run``
     source: UbSource = UbSource.CHECKS
+    #: the corpus as a user is shown it: ``the bundled corpus`` or a user's corpus's path
+    shown: str | None = None
 
 
 @dataclass

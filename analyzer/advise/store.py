@@ -19,7 +19,7 @@ from analyzer.overhead import store as overhead_store
 from analyzer.overhead.store import StoredAttribution
 from analyzer.ub import store as ub_store
 from analyzer.ub.store import CorpusCase as UbCase, OptionsFired as UbFired, WarningChecks as UbStored
-from analyzer.ub.store import WarningScores
+from analyzer.ub.store import WarningScores, corpus_name
 from analyzer.warnings import store as warnings_store
 from analyzer.warnings.store import StoredBuild, StoredDiagnostic
 

@@ -30,7 +30,7 @@ def render(advice: Advice, limit: int = 10) -> str:
                    f"{b.tus} compiles, {state}" + (" (built now)" if b.ran_now else ""))
     if advice.ub.corpus:
         source = "warnings scored by ub detectors" if advice.ub.source is UbSource.DETECTORS else "warning checks"
-        out.append(f"  UB corpus {advice.ub.corpus}: {advice.ub.cases} cases with UB ({advice.ub.twins} with a "
+        out.append(f"  UB corpus {advice.ub.shown}: {advice.ub.cases} cases with UB ({advice.ub.twins} with a "
                    f"fixed twin), {advice.ub.controls} control programs; {source} of "
                    f"{', '.join(advice.ub.compilers) or 'none of the list'}")
     for note in advice.notes:

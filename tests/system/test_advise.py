@@ -93,6 +93,8 @@ def test_the_json_shape(zlib):
     twins = sum(1 for category in ADVISE_UB for p in (ROOT / "corpus" / category).glob("*.fixed.c*"))
     assert advice["ub"]["cases"] > 10 and advice["ub"]["controls"] == 5 and advice["ub"]["twins"] == twins
     assert advice["ub"]["compilers"] == NAMES
+    # the corpus as the UB family names it: a user's (this one, a copy) by its path
+    assert advice["ub"]["shown"] == advice["ub"]["corpus"]
     row = advice["rows"][0]
     assert set(row) == {"flag", "group", "verdict", "compilers", "known_since", "ub_cases", "rank", "trouble"}
     assert {p["compiler"] for p in row["compilers"]} == set(NAMES)
@@ -285,6 +287,7 @@ def test_the_catches_are_the_detector_scores_once_ub_detectors_ran(gcc_db, tmp_p
     advice = json.loads(_ok(cli("advise", "--source", str(UPGRADE), "--build", "make", "--compilers", "gcc-12",
                                 "--json", "--quiet")))
     assert advice["ub"]["source"] == "detectors" and advice["ub"]["corpus"] == str(corpus.parent.resolve())
+    assert advice["ub"]["shown"] == advice["ub"]["corpus"]  # a user's corpus keeps its path
     assert advice["ub"]["compilers"] == ["gcc-12"] and advice["ub"]["cases"] == 1 and advice["ub"]["twins"] == 1
     flags = {r["flag"]: of(r, "gcc-12") for r in advice["rows"]}
     null = next(d for d in scores["detectors"] if d["detector"] == "-Wnull-dereference")

@@ -99,8 +99,42 @@ def parse_around(text: str, opens: str, what: str,
             value, pos = decoder.raw_decode(text, pos)
         except json.JSONDecodeError as exc:
             return Parsed(found, f"{what} cut short or malformed at byte {exc.pos}: {exc.msg}")
+        except RecursionError:
+            return Parsed(found, f"{what} nested too deeply at byte {pos}")
         try:
             found += read(value)
         except (ValueError, AttributeError) as exc:
             return Parsed(found, f"{what} of an unknown shape: {exc}")
     return Parsed(found)
+
+
+class Uncounted(str):
+    """A text to decode JSON from at many places, whose decode errors do not count its
+    lines: :class:`json.JSONDecodeError` counts the newlines before the error's position
+    (``doc.count``, ``doc.rfind``), which made each failure cost the whole text before
+    it. The position is all a reader here uses."""
+
+    def count(self, *args) -> int:   # noqa: D102 (the error's line number only)
+        return 0
+
+    def rfind(self, *args) -> int:   # noqa: D102 (the error's column only)
+        return -1
+
+
+#: a JSON string (its escapes included) or a bracket
+_JSON_PART = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]')
+
+
+def value_end(text: str, pos: int) -> int:
+    """Where the JSON value opening at ``pos`` closes (after its last bracket), or the
+    end of ``text`` where it never does: brackets counted, strings passed over. For a
+    value the decoder refused as nested too deeply, whose end it does not say."""
+    depth = 0
+    for m in _JSON_PART.finditer(text, pos):
+        if m.group() in "[{":
+            depth += 1
+        elif m.group() in "]}":
+            depth -= 1
+            if depth <= 0:
+                return m.end()
+    return len(text)

@@ -57,6 +57,9 @@ def inputs() -> list[tuple[str, int, Callable[[], object], Callable[[object], st
     tu = 16 * MIB
     text = fill("f.c:1:" * 300 + " [-W" * 100 + "\n", tu, 100,
                 "f.c:3:5: warning: unused variable 'x' [-Wunused-variable]\n")
+    real = "x\nreal:file.c:3:5: warning: unused variable 'x' [-Wunused-variable]\n"
+    resolved = "".join("".join(f"n{i}:1: error: " * 6 + "m\n" for i in range(j, j + 100)) + real
+                       for j in range(0, tu // 100, 100))
     nested = '[{"kind": "warning", "message": "m", "option": "-Wx", "locations": []}]\n' + "[\n" * (tu // 2)
     sarif = '{"runs": [\n' + "[\n" * (tu // 2)
     ub = 4 * MIB
@@ -71,6 +74,10 @@ def inputs() -> list[tuple[str, int, Callable[[], object], Callable[[object], st
         ("config.h", len(header), lambda: checks.config_macros(header), lambda r: f"{len(r)} macros"),
         ("clang text", len(text), lambda: parse_text.parse(text),
          lambda r: f"{len(r.diagnostics)} diagnostics"),
+        ("clang text, names resolved", len(resolved),
+         lambda: parse_text.parse(resolved, lambda name: name == "real:file.c"),
+         lambda r: f"{sum(1 for d in r.diagnostics if d.file)} placed, "
+                   f"{sum(1 for d in r.diagnostics if d.file is None)} unplaced"),
         ("GCC JSON, nested", len(nested), lambda: parse_gcc_json.parse(nested),
          lambda r: f"{len(r.diagnostics)} diagnostics, problem: {r.problem}"),
         ("SARIF, nested", len(sarif), lambda: parse_sarif.parse(sarif),

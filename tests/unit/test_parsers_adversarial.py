@@ -143,3 +143,23 @@ def test_flipped_checks_found_in_one_pass_over_a_large_file():
     assert sum(1 for w in words if w.startswith("if libc") and w in found) == 5_000
     assert found["a a a"] == found[" ".join(["a"] * 50)] == 5_001
     assert "a b" not in found and " ".join(["a"] * 51) not in found
+
+
+def test_clang_text_resolved_against_the_files_read():
+    """Names resolved (``read``): lines of many places, each a name no compile read, with
+    a different name on every line (past the names one output asks about), under lines
+    that could begin a name: every one kept without a place and counted, the real
+    diagnostics in their file."""
+    real = "x\nreal:file.c:3:5: warning: unused variable 'x' [-Wunused-variable]\n"
+    lines = [f"n{i}:1: error: " * 6 + "m" for i in range(TU_CAP // 100)]
+    text = "".join(line + "\n" + (real if i % 100 == 0 else "") for i, line in enumerate(lines))
+    assert len(text) > TU_CAP * 0.9
+    asked: list[str] = []
+    parsed = parse_text.parse(text, lambda name: asked.append(name) or name == "real:file.c")
+    placed = [d for d in parsed.diagnostics if d.file is not None]
+    assert placed == [RawDiagnostic("-Wunused-variable", "warning", "real:file.c", 3, 5, "unused variable 'x'")] \
+        * (len(lines) // 100 + 1)
+    unplaced = [d for d in parsed.diagnostics if d.file is None]
+    assert len(unplaced) == len(lines) and {d.severity for d in unplaced} == {"error"}
+    assert parsed.problem.startswith(f"{len(lines)} diagnostics at a file this compile did not read ('n0')")
+    assert len(asked) == parse_text.MAX_ASKED

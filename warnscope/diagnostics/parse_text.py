@@ -80,7 +80,9 @@ def located(lines: list[str], place: re.Pattern[str] = PLACE,
 
     def was_read(name: str) -> bool:
         if name not in known:
-            known[name] = len(known) < MAX_ASKED and read(name)
+            if len(known) >= MAX_ASKED:
+                return False
+            known[name] = read(name)
         return known[name]
 
     free = 0      # the first line no diagnostic took
@@ -98,6 +100,8 @@ def located(lines: list[str], place: re.Pattern[str] = PLACE,
             continue
         hit = None
         for k in range(min(NAME_LINES - 1, i - free), -1, -1):
+            if sum(len(lines[j]) + 1 for j in range(i - k, i)) > MAX_NAME:
+                continue
             above = "".join(lines[j] + "\n" for j in range(i - k, i))
             hit = next(((above + line[:m.start()], m) for m in places
                         if len(above) + m.start() <= MAX_NAME and was_read(above + line[:m.start()])),

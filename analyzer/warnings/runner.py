@@ -350,7 +350,7 @@ def collect(records: list[Record], tree: Path, fmt: formats.Format,
         except BadInput as exc:   # a link, a FIFO, a file outside the box, too large
             tus.append(TuOutcome(name, language, exit_, 0, f"its output was refused: {exc}"))
             continue
-        read = read_by(record)
+        read = read_by(record, tree)
         parsed = parse_text.parse(text, read) if fmt is formats.CLANG_TEXT else fmt.parse(text)
         if exit_ != 0 and replay is not None and fmt is not formats.CLANG_TEXT \
                 and not any(d.severity in FAILING for d in parsed.diagnostics):
@@ -374,15 +374,20 @@ def collect(records: list[Record], tree: Path, fmt: formats.Format,
     return diagnostics, tus
 
 
-def read_by(record: Record) -> Callable[[str], bool]:
+def read_by(record: Record, tree: Path) -> Callable[[str], bool]:
     """Whether the compile of ``record`` read a file of a name as its text diagnostics print
     it (:func:`parse_text.parse`'s ``read``): one of its sources as the build named them,
-    or a file that is there as seen from where it ran (a header of the tree, a system
-    header). Only looked up: nothing of the file is read."""
+    a file that is there as seen from where it ran (a header of the tree, a system
+    header), or a one-line absolute name outside the tree (a header of a compiler's root,
+    which this process does not see). Only looked up: nothing of the file is read."""
     sources = {a for a in record.args[1:] if is_source(a)}
+    inside = str(tree).rstrip("/") + "/"
 
     def read(name: str) -> bool:
-        return name in sources or os.path.isfile(os.path.join(record.cwd, name))
+        path = os.path.normpath(os.path.join(record.cwd, name))
+        if os.path.isabs(name) and "\n" not in name and not (path + "/").startswith(inside):
+            return True
+        return name in sources or os.path.isfile(path)
     return read
 
 

@@ -205,10 +205,10 @@ class Uncounted(str):
     (``doc.count``, ``doc.rfind``), which made each failure cost the whole text before
     it. The position is all a reader here uses."""
 
-    def count(self, *args) -> int:   # noqa: D102 (the error's line number only)
+    def count(self, *args) -> int:    # the error's line number only
         return 0
 
-    def rfind(self, *args) -> int:   # noqa: D102 (the error's column only)
+    def rfind(self, *args) -> int:    # the error's column only
         return -1
 
 

@@ -65,8 +65,7 @@ class CompilerId:
             raise ValueError(text)
         name, _, number = text.strip().rpartition("-")
         major, dot, minor = number.partition(".")
-        if name not in FAMILIES or not _number(major) or int(major) == 0 \
-                or (dot and not _number(minor)):
+        if name not in FAMILIES or not _number(major) or (dot and not _number(minor)):
             raise ValueError(text)
         cid = cls(name, int(major), int(minor) if dot else None, target)
         if cid.naming_problem():
@@ -96,7 +95,7 @@ class CompilerId:
         except ValueError:
             name, _, number = text.strip().rpartition("-")
             major, dot, minor = number.partition(".")
-            if name in FAMILIES and _number(major) and int(major) and (not dot or _number(minor)):
+            if name in FAMILIES and _number(major) and (not dot or _number(minor)):
                 why = cls(name, int(major), int(minor) if dot else None).naming_problem()
                 guess = cls.guess(text)
                 raise BadInput(f"unknown compiler id '{text}': {why}"

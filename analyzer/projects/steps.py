@@ -134,11 +134,21 @@ def flag_text(cell: BuildCell, language: str, opts: BuildOptions) -> str:
 
 def commands(text: str, cell: BuildCell, opts: BuildOptions, inject: str) -> str:
     """A recipe command with ``{jobs}`` and a local tree's flag placeholders filled in
-    (the placeholders stand for nothing in ``wrapper`` cells: the wrapper adds the flags)."""
+    (the placeholders stand for nothing in ``wrapper`` cells: the wrapper adds the flags).
+
+    The command is a user's shell text, never a format string: each placeholder is
+    replaced where it stands, and every other brace (``${st:-0}``, ``{ make; }``,
+    ``{a,b}``) reaches the shell as typed. One pass over the text, so a placeholder's
+    value is never read again for placeholders."""
     def level(language: str) -> str:
         return flag_text(cell, language, opts) if inject == "build" else names.flag_text([opts.opt])
-    return text.format(jobs=opts.jobs, flags=level(next(iter(cell.flags), "c")), cflags=level("c"),
-                       cxxflags=level("c++"))
+    values = {"{jobs}": lambda: str(opts.jobs), "{flags}": lambda: level(next(iter(cell.flags), "c")),
+              "{cflags}": lambda: level("c"), "{cxxflags}": lambda: level("c++")}
+    return _PLACEHOLDER.sub(lambda m: values[m.group()](), text)
+
+
+#: the placeholders a recipe command may hold
+_PLACEHOLDER = re.compile(r"\{(?:jobs|flags|cflags|cxxflags)\}")
 
 
 def configured_flags(tree: Path, var: str) -> str | None:

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from analyzer.site.output import SiteWriter
 from warnscope import serial
+from warnscope.text import on_page
 
 if TYPE_CHECKING:
     from analyzer.site.flags import CompilerView, FlagHistory
@@ -55,10 +56,13 @@ class SiteBuild:
     advice: dict[str, Any] = field(default_factory=dict)
 
     def page(self, rel: str, template: str, **context: Any) -> None:
-        """Render ``template`` to ``rel``; ``root`` leads from the page back to the site root."""
+        """Render ``template`` to ``rel``; ``root`` leads from the page back to the site root.
+        Every control and format character the page holds (an untrusted name's right-to-left
+        override, a zero-width space) is written out as the terminal shows it
+        (:func:`warnscope.text.on_page`): the templates hold none of their own."""
         root = "../" * rel.count("/")
         html = self.env.get_template(template).render(root=root, nav=NAV, **context)
-        self.writer.write(rel, html)
+        self.writer.write(rel, on_page(html))
 
     def json(self, rel: str, value: Any) -> None:
         """The results beside the page: the objects ``--json`` prints (:func:`plain`'s

@@ -34,8 +34,19 @@ MAX_TEXT = 300
 
 
 def _clip(text: str) -> str:
-    text = "".join(c if c.isprintable() else " " for c in text).strip()
-    return text[:MAX_TEXT]
+    """``text`` with each character that is not printable as a space, stripped, and cut
+    to :data:`MAX_TEXT` characters; read only as far as the cut (a name can be a
+    whole line of spaces and tabs)."""
+    if text.isprintable():
+        return text.strip()[:MAX_TEXT]
+    kept: list[str] = []
+    for c in text:
+        c = c if c.isprintable() else " "
+        if kept or not c.isspace():
+            kept.append(c)
+            if len(kept) == MAX_TEXT:
+                return "".join(kept)
+    return "".join(kept).rstrip()
 
 
 def _error_line(line: str) -> str:
@@ -124,10 +135,30 @@ def _cmake_errors(log: str) -> dict[str, str]:
     return found
 
 
-_MESON_CHECK = re.compile(
-    r"^(?P<what>(?:Checking for (?:function|type|size of|alignment of) .+?|Checking if .+?"
-    r"|Has header .+?|Header .+? has symbol .+?|Compiler for \S+ supports \S+ .+?|"
-    r"Library \S+ found))\s*:\s*(?P<result>\S.*)$")
+#: a Meson check's line up to its first colon, and the result after it; what the check
+#: says is then one of :data:`_MESON_WHAT` (two patterns, each linear in the line: the
+#: one pattern with a lazy name before ``\s*:`` took time quadratic in a run of spaces)
+_MESON_LINE = re.compile(r"^(?P<what>[^:]+):\s*(?P<result>\S.*)$")
+_MESON_WHAT = re.compile(
+    r"(?:Checking for (?:function|type|size of|alignment of) |Checking if |Has header |Header "
+    r"|Compiler for \S+ supports \S+ |Library \S+ found)")
+
+
+def _meson_check(what: str) -> bool:
+    """``what`` (a line's text before its first colon) is a check Meson logs:
+    ``Checking for function "x"``, ``Checking if "x" compiles``, ``Has header "x.h"``,
+    ``Header "x.h" has symbol "y"``, ``Compiler for C supports arguments -Wx``,
+    ``Library m found``, each naming something after its words."""
+    m = _MESON_WHAT.match(what)
+    if m is None:
+        return False
+    if what.startswith("Library "):
+        return m.end() == len(what)
+    rest = what[m.end():]
+    if what.startswith("Header "):
+        at = rest.find(" has symbol ")
+        return at > 0 and at + len(" has symbol ") < len(rest)
+    return bool(rest)
 
 
 def meson_checks(text: str) -> list[Check]:
@@ -137,12 +168,12 @@ def meson_checks(text: str) -> list[Check]:
     error = ""
     for line in text.splitlines():
         line = line[:2000]
-        m = _MESON_CHECK.match(line)
-        if m:
+        m = _MESON_LINE.match(line)
+        if m and _meson_check(m["what"].rstrip()):
             result = _clip(re.sub(r"\x1b\[[0-9;]*m", "", m["result"]))
             result = result.removesuffix("(cached)").strip() if result.endswith("(cached)") else result
             word = result.split()[0] if result else ""
-            out.append(Check("meson", _clip(m["what"]), result,
+            out.append(Check("meson", _clip(m["what"].rstrip()), result,
                              error if word.upper() in ("NO", "FALSE") else ""))
             error = ""
             continue
@@ -153,8 +184,10 @@ def meson_checks(text: str) -> list[Check]:
     return out
 
 
-_DEFINE = re.compile(r"^\s*#\s*define\s+(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?:\s+(?P<value>.*?))?\s*$")
-_UNDEF = re.compile(r"^\s*(?:/\*\s*)?#\s*undef\s+(?P<name>[A-Za-z_][A-Za-z0-9_]*)\s*(?:\*/)?\s*$")
+#: (the value is stripped after the match: a lazy value before ``\s*$``, or two ``\s*``
+#: side by side, took time quadratic in a run of spaces)
+_DEFINE = re.compile(r"^\s*#\s*define\s+(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?:\s+(?P<value>.*))?$")
+_UNDEF = re.compile(r"^\s*(?:/\*\s*)?#\s*undef\s+(?P<name>[A-Za-z_][A-Za-z0-9_]*)\s*(?:\*/\s*)?$")
 
 
 def config_macros(text: str) -> dict[str, str | None]:
@@ -165,7 +198,7 @@ def config_macros(text: str) -> dict[str, str | None]:
         line = line[:2000]
         m = _DEFINE.match(line)
         if m:
-            out[m["name"]] = _clip(m["value"] or "")
+            out[m["name"]] = _clip((m["value"] or "").strip())
             continue
         m = _UNDEF.match(line)
         if m:

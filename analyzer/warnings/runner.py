@@ -352,13 +352,15 @@ def collect(records: list[Record], tree: Path, fmt: formats.Format,
         except BadInput as exc:   # a link, a FIFO, a file outside the box, too large
             tus.append(TuOutcome(name, language, exit_, 0, f"its output was refused: {exc}"))
             continue
-        parsed = fmt.parse(text)
+        read = read_by(record, tree)
+        parsed = parse_text.parse(text, read) if fmt is formats.CLANG_TEXT else fmt.parse(text)
         if exit_ != 0 and replay is not None and fmt is not formats.CLANG_TEXT \
                 and not any(d.severity in FAILING for d in parsed.diagnostics):
             why = f"exit {exit_} and no error in its {fmt.name} output (a compiler that crashes writes none)"
             try:
-                parsed = Parsed(parse_text.parse(replay(record)).diagnostics,
-                                f"{why}: read from the same compile run again with text diagnostics")
+                again = parse_text.parse(replay(record), read)
+                parsed = Parsed(again.diagnostics, f"{why}: read from the same compile run again with "
+                                                   "text diagnostics" + (f"; {again.problem}" if again.problem else ""))
             except ToolFailed as exc:   # a timeout, output past the cap
                 parsed = Parsed(parsed.diagnostics, f"{why}; run again with text diagnostics: {exc}")
         for raw in parsed.diagnostics:
@@ -372,6 +374,23 @@ def collect(records: list[Record], tree: Path, fmt: formats.Format,
     diagnostics = sorted(merged.values(), key=lambda d: (d.file or "", d.line or 0, d.column or 0,
                                                           d.option or "", d.message))
     return diagnostics, tus
+
+
+def read_by(record: Record, tree: Path) -> Callable[[str], bool]:
+    """Whether the compile of ``record`` read a file of a name as its text diagnostics print
+    it (:func:`parse_text.parse`'s ``read``): one of its sources as the build named them,
+    a file that is there as seen from where it ran (a header of the tree, a system
+    header), or a one-line absolute name outside the tree (a header of a compiler's root,
+    which this process does not see). Only looked up: nothing of the file is read."""
+    sources = {a for a in record.args[1:] if is_source(a)}
+    inside = str(tree).rstrip("/") + "/"
+
+    def read(name: str) -> bool:
+        path = os.path.normpath(os.path.join(record.cwd, name))
+        if os.path.isabs(name) and "\n" not in name and not (path + "/").startswith(inside):
+            return True
+        return name in sources or os.path.isfile(path)
+    return read
 
 
 def _exit(status: int) -> int:

@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
-from collections import Counter, defaultdict
+from collections import Counter, defaultdict, deque
 
 from warnscope import sarif
 from warnscope.errors import WarnscopeError
@@ -204,20 +204,105 @@ class TreeLines:
                 self._files[rel] = None
         return self._files[rel]
 
-    def find(self, files: tuple[str, ...], words: list[str]) -> tuple[str, int | None] | None:
-        """The first of ``files`` the tree holds, and the first line holding the first of
-        ``words`` found (as a whole word); None where the tree holds none of the files."""
-        for rel in files:
-            lines = self.lines(rel)
-            if lines is None:
+    def find(self, asks: list[tuple[tuple[str, ...], list[str]]]) -> list[tuple[str, int | None] | None]:
+        """For each ask (files, words): the first of ``files`` the tree holds, and the first
+        line holding the first of ``words`` found there as a whole word; None where the
+        tree holds none of the files. Each file is read once and scanned once for the
+        words of every ask (:class:`WordLines`): the time is linear in the files and the
+        words, however many asks there are."""
+        chosen = [next((rel for rel in files if self.lines(rel) is not None), None)
+                  for files, _ in asks]
+        words_of: dict[str, list[str]] = defaultdict(list)
+        for rel, (_, words) in zip(chosen, asks):
+            if rel is not None:
+                words_of[rel] += words
+        first = {rel: WordLines(words).first_lines(self.lines(rel) or [])
+                 for rel, words in words_of.items()}
+        out: list[tuple[str, int | None] | None] = []
+        for rel, (_, words) in zip(chosen, asks):
+            if rel is None:
+                out.append(None)
                 continue
-            for word in words:
-                pattern = re.compile(r"(?<![\w])" + re.escape(word) + r"(?![\w])")
-                for n, text in enumerate(lines, 1):
-                    if pattern.search(text):
-                        return rel, n
-            return rel, None
-        return None
+            out.append((rel, next((first[rel][w] for w in words if w in first[rel]), None)))
+        return out
+
+
+#: a line's tokens: a run of word characters, or one other character
+_TOKEN = re.compile(r"\w+|[^\w]")
+
+
+class WordLines:
+    """Where each of many words first stands in a file, as whole words, in one pass over
+    its lines: an Aho-Corasick automaton over tokens (a run of word characters, or one
+    other character), so a word matches a line's tokens exactly (``if libc defines
+    __progname`` in ``AC_MSG_CHECKING([if libc defines __progname])``, never ``libcx``).
+    A word found once is not looked for again (its node is passed over, and the links
+    that led to it are shortened), so however many words share their ends, each line
+    costs its tokens and each word its first finding. A word without a word character
+    is never found (every line has punctuation)."""
+
+    def __init__(self, words: list[str]):
+        self.words = [w for w in dict.fromkeys(words) if re.search(r"\w", w)]
+        self.goto: list[dict[str, int]] = [{}]
+        self.word: list[int] = [-1]      # the word ending at a node (-1: none)
+        for i, w in enumerate(self.words):
+            node = 0
+            for token in _TOKEN.findall(w):
+                nxt = self.goto[node].get(token)
+                if nxt is None:
+                    nxt = len(self.goto)
+                    self.goto[node][token] = nxt
+                    self.goto.append({})
+                    self.word.append(-1)
+                node = nxt
+            self.word[node] = i
+        # fail: the longest proper suffix that is a node; out: the nearest such suffix
+        # that ends a word (0: none), shortened as words are found
+        self.fail = [0] * len(self.goto)
+        self.out = [0] * len(self.goto)
+        queue = deque(self.goto[0].values())
+        while queue:
+            node = queue.popleft()
+            for token, child in self.goto[node].items():
+                f = self.fail[node]
+                while f and token not in self.goto[f]:
+                    f = self.fail[f]
+                target = self.goto[f].get(token, 0) if node else 0
+                self.fail[child] = target
+                self.out[child] = target if self.word[target] >= 0 else self.out[target]
+                queue.append(child)
+
+    def first_lines(self, lines: list[str]) -> dict[str, int]:
+        """word -> the number of the first line that holds it (only the words found)."""
+        goto, fail, word, out = self.goto, self.fail, self.word, self.out
+        found: dict[str, int] = {}
+        done = [False] * len(self.words)
+
+        def pending(node: int) -> int:
+            """The nearest node of ``node``'s suffixes, itself included, that ends a word
+            not yet found (0: none); the links passed over are pointed past them."""
+            passed = []
+            while node and (word[node] < 0 or done[word[node]]):
+                passed.append(node)
+                node = out[node]
+            for p in passed:
+                out[p] = node
+            return node
+
+        for n, text in enumerate(lines, 1):
+            if len(found) == len(self.words):
+                break
+            state = 0
+            for token in _TOKEN.findall(text):
+                while state and token not in goto[state]:
+                    state = fail[state]
+                state = goto[state].get(token, 0)
+                hit = pending(state) if state else 0
+                while hit:
+                    done[word[hit]] = True
+                    found[self.words[word[hit]]] = n
+                    hit = pending(out[hit])
+        return found
 
 
 def _check_words(name: str) -> list[str]:
@@ -233,11 +318,17 @@ def _check_words(name: str) -> list[str]:
     return [w for w in dict.fromkeys(words) if w.strip()]
 
 
-def flip_result(flip: CheckFlip, old: str, new: str, tree: TreeLines | None) -> dict:
+def flip_place(flip: CheckFlip) -> tuple[tuple[str, ...], list[str]]:
+    """Where a flipped check is looked for (:meth:`TreeLines.find`): the files its build
+    system asks for checks in, and the words of its name."""
+    return CHECK_INPUTS.get(flip.system, ()), _check_words(flip.name)
+
+
+def flip_result(flip: CheckFlip, old: str, new: str, found: tuple[str, int | None] | None) -> dict:
+    """A flipped check as a result, at ``found`` (its :func:`flip_place` in the tree)."""
     text = f"configure check '{flip.name}' ({flip.system}): {flip.old} with {old}, {flip.new} with {new}"
     if flip.error:
         text += f"; {new}: {flip.error}"
-    found = tree.find(CHECK_INPUTS.get(flip.system, ()), _check_words(flip.name)) if tree else None
     locations = [sarif.location(found[0], found[1])] if found else []
     props = {"system": flip.system, "check": flip.name, "old": flip.old, "new": flip.new}
     if flip.error:
@@ -251,11 +342,15 @@ def _macro_word(value: str | None) -> str:
     return "#undef" if value is None else (f"#define {value}" if value else "#define")
 
 
-def macro_result(m: MacroChange, old: str, new: str, tree: TreeLines | None) -> dict:
+def macro_place(m: MacroChange) -> tuple[tuple[str, ...], list[str]]:
+    """Where a changed macro is looked for: its header's templates, and its name."""
+    return (f"{m.file}.in", f"{m.file}.cmake", f"{m.file}.meson", m.file), [m.name]
+
+
+def macro_result(m: MacroChange, old: str, new: str, found: tuple[str, int | None] | None) -> dict:
+    """A changed macro as a result, at ``found`` (its :func:`macro_place` in the tree)."""
     text = (f"{m.name} in {m.file}: {_macro_word(m.old)} with {old}, "
             f"{_macro_word(m.new)} with {new}")
-    templates = (f"{m.file}.in", f"{m.file}.cmake", f"{m.file}.meson", m.file)
-    found = tree.find(templates, [m.name]) if tree else None
     locations = [sarif.location(found[0], found[1])] if found else []
     return sarif.result(MACRO, "warning", text, locations, baseline="new",
                         properties={"file": m.file, "macro": m.name, "old": m.old, "new": m.new})
@@ -386,9 +481,9 @@ def upgrade_log(report: Upgrade, builds: dict[str, Build],
                        _unread(old))]
     for p in report.pairs:
         before, after = builds[p.old], builds[p.new]
-        tree = TreeLines(after)
-        results = [*(flip_result(f, p.old, p.new, tree) for f in p.flips),
-                   *(macro_result(m, p.old, p.new, tree) for m in p.macros),
+        found = TreeLines(after).find([*map(flip_place, p.flips), *map(macro_place, p.macros)])
+        results = [*(flip_result(f, p.old, p.new, at) for f, at in zip(p.flips, found)),
+                   *(macro_result(m, p.old, p.new, at) for m, at in zip(p.macros, found[len(p.flips):])),
                    *compared_results(queries.diff_of(before, after), before, after, p.new_errors)]
         notes = [*_unread(after), *(sarif.notification(n) for n in p.notes)]
         runs.append(_build_run(f"warnscope/upgrade/{after.compiler}/", after, results,

@@ -122,6 +122,22 @@ def test_a_script_that_lies_about_its_version(tmp_path, fails_on, require):
     assert "14.1.0" in line and "gcc 12." in line and "not trusted" in line
 
 
+def test_a_compiler_of_version_0_has_an_id_warnscope_reads_back(tmp_path, require):
+    """Version macros of 0 make the id gcc-0.0 (GCC before 5 is named with its minor):
+    the id printed is one every command takes, naming the same binary."""
+    gcc12 = require("gcc-12")
+    zero = _script(tmp_path, "gcc", 'case "$*" in\n'
+                   "  *-dM*) printf '#define __GNUC__ 0\\n#define __GNUC_MINOR__ 0\\n"
+                   "#define __GNUC_PATCHLEVEL__ 0\\n';;\n"
+                   '  --version) echo "gcc (GCC) 0.0.0";;\n'
+                   f'  *) exec {gcc12} "$@";;\nesac\n')
+    tc = toolchain.resolve(zero)
+    assert tc.name == "gcc-0.0" and str(CompilerId.parse(tc.name)) == tc.name
+    toolchain._resolve.cache_clear()
+    assert toolchain.resolve(tc.name).c_driver == zero
+    assert any(e.compiler == "gcc-0.0" for e in named.entries())
+
+
 def test_a_compiler_that_hangs(tmp_path, monkeypatch):
     monkeypatch.setattr(identify, "PROBE_TIMEOUT", 1)
     slow = _script(tmp_path, "slowcc", "sleep 60\n")

@@ -91,3 +91,39 @@ def test_the_manifest_removes_only_files_of_the_site(colliding_db, cli_at, tmp_p
     assert not (site / "stale.html").exists()                      # what the site wrote still goes
     assert "1 removed" in out
     assert not any(e in manifest.read_text().split("\n") for e in [*hostile, "stale.html"])
+
+
+# ------------------------------------------------------------------ invisible characters
+
+#: a project's directory holding a right-to-left override and a zero-width space: on a
+#: page as on a terminal, its name must read as what it holds
+REORDERED = "evil\u202ec.exe\u200b"
+
+
+@pytest.fixture(scope="module")
+def reordered_db(tmp_path_factory, gcc_db) -> Path:
+    """A warnings build of a tree named :data:`REORDERED` whose one file warns."""
+    from analyzer.cli import main
+
+    tmp = tmp_path_factory.mktemp("rlo")
+    tree = tmp / REORDERED
+    tree.mkdir()
+    (tree / "a.c").write_text("int f(void) { int unused; return 0; }\n")
+    db = tmp / "w.db"
+    shutil.copyfile(gcc_db, db)
+    assert main(["--db", str(db), "warnings", "run", "--source", str(tree), "--build", "$CC $CFLAGS -c a.c",
+                 "--compilers", "gcc-12", "--level", "all", "--quiet"]) == 0
+    return db
+
+
+def test_format_characters_of_a_name_are_written_out_on_every_page(reordered_db, cli_at, tmp_path):
+    """The site writes a name's U+202E and U+200B as the terminal shows them (``\\u202e``),
+    never as the characters a browser would reorder the name by or draw as nothing."""
+    site = tmp_path / "site"
+    code, out, err = cli_at(reordered_db)("site", "build", "-o", str(site))
+    assert code == 0, err
+    pages = {p.relative_to(site).as_posix(): p.read_text() for p in site.rglob("*.html")}
+    assert [p for p, text in pages.items() if "\u202e" in text or "\u200b" in text] == []
+    shown = "evil\\u202ec.exe\\u200b"
+    named = [p for p, text in pages.items() if shown in text]
+    assert "index.html" in named and any(p.startswith("projects/") for p in named), named

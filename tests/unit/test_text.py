@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from warnscope.serial import to_json
-from warnscope.text import one_line, visible
+from warnscope.text import on_page, one_line, visible
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -41,6 +41,15 @@ def test_everything_else_is_unchanged(text: str):
 def test_plain_text_is_returned_as_it_is():
     text = "signed-integer-overflow/loop " * 1000
     assert visible(text) is text
+
+
+def test_a_page_writes_out_every_format_character_too():
+    """On a page, the terminal's escapes and every Unicode format character (Cf) besides:
+    a browser draws a zero-width space, a soft hyphen or a byte order mark as nothing."""
+    assert on_page("a\u202eb\x1b") == visible("a\u202eb\x1b") == "a\\u202eb\\x1b"
+    assert on_page("\u200b\u00ad\ufeff\u2060\U000e0041") == "\\u200b\\xad\\ufeff\\u2060\\U000e0041"
+    page = "<p>é → 日本語 🙂</p>\n\t<a href='x'>&amp;</a>"
+    assert on_page(page) is page
 
 
 def test_one_line_writes_out_newlines_too():

@@ -24,6 +24,7 @@ reported with it, and what was read before it is kept.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from warnscope.diagnostics import Parsed, RawDiagnostic, parse_sarif, parse_text
@@ -109,6 +110,11 @@ def options_fired(diagnostics: list) -> list[str]:
     return sorted(found)
 
 
+#: what a line that opens GCC's JSON or SARIF starts with: an array or object whose
+#: first part is an object, an array, a string (a key) or its end (``[{``, ``{"``, ``[]``)
+_OPENS = re.compile(r'[\[{]\s*["\[\]{}]')
+
+
 def split_stderr(stderr: str) -> tuple[list, str]:
     """Split GCC's JSON diagnostics, the elements as GCC prints them, from the rest of
     its stderr (linker errors are text), and render them as text beside that rest: the
@@ -119,20 +125,30 @@ def split_stderr(stderr: str) -> tuple[list, str]:
     the array is decoded from wherever a line opens one, whatever its length. GCC 16
     prints a SARIF log instead (an object, also pretty-printed): its results become
     the same {kind, message, option} dicts.
+
+    A line inside a value that failed to decode (up to where the decoder stopped; for a
+    value nested past the decoder's depth, up to where its brackets close) is text, not
+    the start of another value, and a failure costs nothing more than the decode
+    (:class:`parse_text.Uncounted`): so each byte is decoded once whatever the lines
+    hold (each failure counted the lines before it, and each line of ``[`` started a
+    decode a thousand levels deep).
     """
     # strict=False: GCC writes a file name's control characters into its JSON strings
     # unescaped; nothing else of strict JSON is relaxed
     decoder = json.JSONDecoder(strict=False)
     diagnostics, rest = [], []
-    pos = 0
+    pos = failed_to = 0
+    doc = parse_text.Uncounted(stderr)
     while pos < len(stderr):
         end = stderr.find("\n", pos)
         end = len(stderr) if end < 0 else end
-        if stderr.startswith(("[", "{"), pos):
+        if pos >= failed_to and _OPENS.match(stderr, pos):
             try:
-                value, after = decoder.raw_decode(stderr, pos)
-            except json.JSONDecodeError:
-                value = None
+                value, after = decoder.raw_decode(doc, pos)
+            except json.JSONDecodeError as exc:
+                value, failed_to = None, exc.pos
+            except RecursionError:
+                value, failed_to = None, parse_text.value_end(stderr, pos)
             if isinstance(value, dict) and isinstance(value.get("runs"), list):
                 value = parse_sarif.as_gcc_json(value)
             if isinstance(value, list):

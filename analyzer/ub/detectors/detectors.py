@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass, field
 from enum import Enum
 
-from warnscope.diagnostics import parse_gcc_json
+from warnscope.diagnostics import parse_gcc_json, parse_text
 
 
 class Kind(Enum):
@@ -96,13 +96,12 @@ class ToolRun:
 
 #: ``file:line:col: warning: message [name]``: clang's warnings, the clang static analyzer
 #: (the checker in brackets), clang-tidy (the check, or several joined by commas) and
-#: cppcheck with :data:`CPPCHECK_TEMPLATE`.
-_BRACKETED = re.compile(r"^(?P<file>[^\n:]+):(?P<line>\d+):(?:(?P<col>\d+):)? "
-                        r"(?P<severity>warning|error|style|performance|portability|information):"
-                        r" (?P<message>.*?) \[(?P<name>[^\]\s]+)\]$", re.M)
-#: a diagnostic line that the tools print and :data:`_BRACKETED` does not take: a sign of
-#: an output shape this module does not know (a bracketed name is what every tool prints)
-_DIAGNOSTIC = re.compile(r"^[^\n:]+:\d+:(?:\d+:)? (warning|error): ", re.M)
+#: cppcheck with :data:`CPPCHECK_TEMPLATE`: the place after the file's name (which may hold
+#: colons and newlines: :func:`warnscope.diagnostics.parse_text.located` finds where it
+#: ends), then the message and the bracketed name
+_PLACE = re.compile(r":(?P<line>\d+):(?:(?P<col>\d+):)? "
+                    r"(?P<severity>warning|error|style|performance|portability|information): ")
+_BRACKETED = re.compile(r"(?P<message>.*?) \[(?P<name>[^\]\s]+)\]$")
 #: the template cppcheck is run with, so its findings look like the compilers'
 CPPCHECK_TEMPLATE = "{file}:{line}:{column}: {severity}: {message} [{id}]"
 #: cppcheck's ids that say something of the run, not of the program
@@ -119,18 +118,25 @@ def bracketed(text: str, filename: str, kind: Kind, prefix: str = "",
     finding only for cppcheck (whose severities say how sure it is); for the compilers'
     tools an error means the program did not compile, which the run's status says."""
     found: list[Finding] = []
-    taken = set()
-    for m in _BRACKETED.finditer(text):
-        taken.add(m.start())
-        if m["severity"] == "error" and prefix != "cppcheck:":
+    strange: list[str] = []
+    lines = text.split("\n")
+
+    def read(name: str) -> bool:   # the program, or a system header (the sandbox has no other file)
+        return _same_file(name, filename) or (name.startswith("/") and "\n" not in name)
+
+    for i, file, place in parse_text.located(lines, _PLACE, read):
+        m = _BRACKETED.match(lines[i], place.end())
+        if m is None:
+            if place["severity"] == "warning":
+                strange.append(lines[i][:place.end()])
             continue
-        line = int(m["line"]) if _same_file(m["file"], filename) else None
+        if place["severity"] == "error" and prefix != "cppcheck:":
+            continue
+        line = int(place["line"]) if file is not None and _same_file(file, filename) else None
         for name in m["name"].split(","):
             if name.startswith(skip) or (prefix == "cppcheck:" and name in CPPCHECK_META):
                 continue
             found.append(Finding(prefix + name, kind, line, m["message"]))
-    strange = [m.group(0) for m in _DIAGNOSTIC.finditer(text)
-               if m.start() not in taken and m[1] == "warning"]
     return found, strange
 
 

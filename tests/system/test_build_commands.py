@@ -1,0 +1,33 @@
+"""A user's ``--build`` and ``--configure`` text reaches the shell as typed: only the
+placeholders (``{jobs}``, ``{flags}``, ``{cflags}``, ``{cxxflags}``) are filled in, every
+other brace is the shell's (``${st:-0}``, ``{ …; }``, ``{a,b}``). A real build with gcc-12
+whose script says what its shell saw through ``#warning`` lines.
+"""
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+
+pytestmark = pytest.mark.skipif(shutil.which("gcc-12") is None, reason="needs gcc-12")
+
+#: a configure and a build command in the shell's own brace syntax
+CONFIGURE = 'st=${st:-0}; { printf "%s\\n" "configured $st" "braces {a,b} ${x:+x}{}"; } > said.txt'
+BUILD = ("while read -r line; do printf '#warning \"%s\"\\n' \"$line\"; done < said.txt > b.c; "
+         "{ echo 'jobs {jobs}' | sed 's/^/#warning /'; } >> b.c; "
+         "${CC:-cc} $CFLAGS -c b.c -o b.o")
+
+
+def test_braces_in_a_users_commands_reach_the_shell_as_typed(gcc_db_copy, cli_at, tmp_path):
+    tree = tmp_path / "proj"
+    tree.mkdir()
+    (tree / "README").write_text("a tree built by its commands alone\n")
+    code, out, err = cli_at(gcc_db_copy)("warnings", "run", "--source", str(tree), "--configure", CONFIGURE,
+                                         "--build", BUILD, "--compilers", "gcc-12", "--level", "default",
+                                         "--jobs", "3", "--json", "--quiet")
+    assert code == 0, err
+    (build,) = json.loads(out)["builds"]
+    assert build["status"] == "ok", build
+    said = sorted(d["message"] for d in build["diagnostics"])
+    assert said == ['#warning "braces {a,b} {}"', '#warning "configured 0"', "#warning jobs 3"], said

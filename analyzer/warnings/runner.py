@@ -33,9 +33,9 @@ from typing import Any, Callable
 from warnscope import extract, trusted_roots
 from warnscope.database import transaction, utc_now
 from warnscope.diagnostics import Parsed, RawDiagnostic, parse_text
-from warnscope.errors import BadInput, NotInstalled, ToolFailed
+from warnscope.errors import BadInput, NotInstalled, PackageError, ToolFailed, Unsatisfiable
 
-from analyzer.projects import arrival, levels as levels_mod, process, steps, tus
+from analyzer.projects import arrival, debian, levels as levels_mod, process, steps, tus
 from analyzer.projects.cell import BuildCell, BuildStatus, flags_for
 from analyzer.projects.failure import first_error
 from analyzer.projects.options import BuildOptions
@@ -45,7 +45,7 @@ from analyzer.projects.wrapper import FLAGS_ENV, LOG_ENV, MARKER, STDERR_ENV, Re
 from analyzer.projects.workdir import WorkDir
 from analyzer.runtime.executors import LocalExecutor
 from analyzer.runtime.progress import Progress, as_progress
-from analyzer.runtime.toolchain import Toolchain, predefined_macros
+from analyzer.runtime.toolchain import Toolchain, predefined_macros, resolve_in_root
 from analyzer.warnings import formats, logs, store
 from analyzer.warnings.checks import configure_results
 from analyzer.warnings.results import Build, Diagnostic, TuOutcome
@@ -156,6 +156,8 @@ def build(job: Job) -> Build:
     """Configure a private copy, build it once at the job's level, read every compile's
     diagnostics. A failed build keeps the diagnostics printed up to the failure."""
     fmt = formats.for_toolchain(job.tc)
+    if job.recipe.build_system == "debian":
+        return _package(job, fmt)
     tree = job.tree if job.tree is not None else steps.source_tree(job.recipe)[0]
     cell = BuildCell(job.tc.name, job.tc.version, job.tc.identity, job.level, job.flags,
                      inject="build", other_flags=job.other_flags)
@@ -200,6 +202,54 @@ def _build_in(job: Job, cell: BuildCell, tree: Path, fmt: formats.Format, work: 
     if not arrived.proven:
         result.status, result.error = BuildStatus.FAILED, arrived.why("build")
     return result
+
+
+def _package(job: Job, fmt: formats.Format) -> Build:
+    """:func:`build` of a Debian package (:mod:`analyzer.projects.debian`): its own root
+    with its build dependencies, then ``dpkg-buildpackage``, every compile by whatever
+    name through the wrapper of the compiler under test, which adds the level's flags.
+    Build dependencies the suite cannot meet, a build that reached for the network, or
+    one where no compile reached the wrapper: ``cannot tell``."""
+    recipe = job.recipe
+    assert recipe.source is not None and recipe.dsc is not None
+    cell = BuildCell(job.tc.name, job.tc.version, job.tc.identity, job.level, job.flags,
+                     inject="wrapper", other_flags=job.other_flags)
+    src = debian.SourcePackage(recipe.name.removeprefix(debian.PREFIX).split("/")[0],
+                               recipe.dsc.stem.partition("_")[2], recipe.suite, recipe.dsc,
+                               recipe.source)
+    tc = resolve_in_root(job.tc.name, recipe.suite)
+    with WorkDir(f"debian-{job.tc.name}-") as work:
+        try:
+            root = debian.prepare_root(src, work / "root", job.opts.timeout)
+        except Unsatisfiable as exc:
+            return _result(job, BuildStatus.CANNOT_TELL, str(exc))
+        except (ToolFailed, PackageError) as exc:   # a step's timeout, the mirror
+            return _result(job, BuildStatus.FAILED, str(exc))
+        with debian.package_sandbox(work, root) as box:
+            tree = debian.unpack(src, box)
+            env = _capturing(steps.level_env(debian.build_env(tc, box, job.opts.jobs), cell,
+                                             box.box / "wrapper.log"), fmt, box)
+            if job.opts.keep_going:
+                env["MAKEFLAGS"] = "k"
+            log = work / "build.log"
+            t = process.run(debian.BUILD_COMMAND, tree, env, log, timeout=job.opts.timeout, box=box)
+            result, records = _read(job, cell, env, tree, fmt, box)
+            result.checks, result.macros = configure_results(tree, src.tree)
+            compiled = [r for r in records if r.args and arrival.compiles_source(r.args[1:])]
+            if t.exit != 0:
+                reached = debian.reached_network(log.read_text(errors="replace"))
+                if reached:
+                    result.status = BuildStatus.CANNOT_TELL
+                    result.error = f"the build reached for the network, which it does not have: {reached}"
+                else:
+                    result = _failed(result, f"dpkg-buildpackage failed ({process.ended(t, job.opts.timeout)})",
+                                     log, tree)
+            elif not compiled:   # no C or C++, or every compile by a path the wrapper is not at
+                result.status = BuildStatus.CANNOT_TELL
+                result.error = "no compile of the build reached the compiler wrapper"
+            if result.status != BuildStatus.OK:
+                logs.keep(work, result)
+            return result
 
 
 def _replay_in(job: Job, cell: BuildCell, tree: Path, fmt: formats.Format, work: Path,

@@ -6,7 +6,7 @@ root of the trixie root with its build dependencies, on real packages:
   captured through the wrapper although debian/rules calls plain ``gcc``, with the
   flags Debian's dpkg-buildflags gives (``-Werror=implicit-function-declaration``,
   which dpkg 1.22.6 turned on for every compiler);
-* daemontools 0.76-8.1 (bookworm's, before its GCC 14 fixes) moved from trixie's gcc-13
+* daemontools 0.76-8.1 (bookworm's; trixie has 1:0.76-14) moved from trixie's gcc-13
   to gcc-14: the errors the upstream report names (``execve`` in ``pathexec_run.c``
   from an incompatible pointer type) are new errors, "a warning before";
 * the package's build sandbox: no network, an unprivileged uid, none of the caller's

@@ -107,6 +107,11 @@ class NetworkUnreachable(PackageError):
     """Debian's archive could not be reached (no network, DNS, a proxy)."""
 
 
+class Unsatisfiable(PackageError):
+    """A Debian package's build dependencies cannot be installed in its suite: whether it
+    builds with a compiler cannot be told."""
+
+
 class SandboxUnavailable(WarnscopeError):
     """The sandbox for untrusted compiles and runs cannot be built on this machine."""
 

@@ -15,6 +15,9 @@ class BuildStatus(enum.StrEnum):
 
     OK = "ok"
     FAILED = "failed"
+    #: nothing of the compiler can be told: a Debian package whose build dependencies
+    #: cannot be installed in its suite, or whose build reached for the network
+    CANNOT_TELL = "cannot tell"
 
 
 @dataclass

@@ -27,7 +27,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from analyzer.projects import ccdb, process
+from analyzer.projects import ccdb, debian, process
 from warnscope.errors import BadInput, NotInstalled
 
 CMAKE_CONFIGURE = ('cmake -S . -B _build -G "Unix Makefiles" -DCMAKE_BUILD_TYPE=None '
@@ -64,6 +64,10 @@ class Recipe:
     #: what the build command adds when it builds for another target (Debian's sqlite3:
     #: ``CROSS_BUILDING=yes``, so that it builds its parser generator for the build machine)
     cross_build: str = ""
+    #: a Debian package built as Debian builds it (:mod:`analyzer.projects.debian`): the
+    #: suite whose root it builds in and its ``.dsc``
+    suite: str = ""
+    dsc: Path | None = None
 
     @property
     def keep_going(self) -> str:
@@ -142,11 +146,27 @@ RECIPES: dict[str, Recipe] = {r.name: r for r in (
 
 
 def get(name: str) -> Recipe:
+    if name.startswith(debian.PREFIX):
+        return debian_package(name)
     try:
         return RECIPES[name]
     except KeyError:
         raise BadInput(f"unknown project {name!r}: known are {', '.join(RECIPES)} "
-                             "(or --source DIR --configure CMD --build CMD, or --compile-commands FILE)") from None
+                             "(or debian:NAME[/SUITE], --source DIR --configure CMD --build CMD, or "
+                             "--compile-commands FILE)") from None
+
+
+def debian_package(spec: str) -> Recipe:
+    """``debian:NAME`` or ``debian:NAME/SUITE``: any Debian source package of that suite,
+    fetched with its packaging (one line for a package the suite does not have) and built
+    by its own ``debian/rules`` in the root of each compiler's suite
+    (:mod:`analyzer.projects.debian`)."""
+    name, suite = debian.parse(spec)
+    src = debian.fetch(name, suite)
+    return Recipe(src.project, f"Debian {suite}'s {name} {src.version}, built by dpkg-buildpackage",
+                  ("c", "c++"), "debian", configure="", build=debian.BUILD_COMMAND, clean="",
+                  source=src.tree, inject="wrapper", suite=suite, dsc=src.dsc,
+                  no_cross="a Debian package builds here for its root's architecture")
 
 
 def local(source: str, configure: str, build: str, clean: str, languages: tuple[str, ...]) -> Recipe:
@@ -248,9 +268,16 @@ def check_needs(recipe: Recipe) -> None:
 
 
 def check_target(recipe: Recipe, target: str, compiler: str) -> None:
-    """One line where ``recipe`` cannot build for ``target`` ('' the host's: always can)."""
+    """One line where ``recipe`` cannot build for ``target`` ('' the host's: always can),
+    or, a Debian package, where ``compiler`` is not in a Debian root."""
     if target and recipe.no_cross:
         raise BadInput(f"{recipe.name} cannot be built for {target} ({compiler}): {recipe.no_cross}")
+    if recipe.build_system == "debian":
+        from analyzer.runtime import toolchain
+        if toolchain.resolve(compiler).root is None:
+            raise NotInstalled(f"{recipe.name} builds in a Debian root of the compiler's suite, and "
+                               f"{compiler} is the host's: warnscope toolchain add {compiler} "
+                               "--suite SUITE prepares one (trixie: gcc-13, gcc-14; sid: gcc-13 to 16)")
 
 
 def tu_language(driver: str, args: list[str], source: str) -> str:

@@ -308,6 +308,11 @@ def _locked(suite: str) -> ContextManager[int | None]:
     return flocked(roots_dir() / f"{suite}.lock")
 
 
+#: the same hold for a user of the suite's root and download cache that changes neither
+#: (a Debian package's build dependencies downloaded there: one apt at a time)
+locked = _locked
+
+
 def _build_base(suite: str, progress: Progress) -> None:
     """debootstrap into ``SUITE.partial`` (anything there from an interrupt is discarded),
     configure apt, fetch its lists, then rename into place."""

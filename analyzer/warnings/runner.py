@@ -33,9 +33,9 @@ from typing import Any, Callable
 from warnscope import extract, trusted_roots
 from warnscope.database import transaction, utc_now
 from warnscope.diagnostics import Parsed, RawDiagnostic, parse_text
-from warnscope.errors import BadInput, NotInstalled, ToolFailed
+from warnscope.errors import BadInput, NotInstalled, PackageError, ToolFailed, Unsatisfiable
 
-from analyzer.projects import arrival, digest, levels as levels_mod, process, steps, tus
+from analyzer.projects import arrival, debian, digest, levels as levels_mod, process, steps, tus
 from analyzer.projects.cell import BuildCell, BuildStatus, flags_for
 from analyzer.projects.failure import first_error
 from analyzer.projects.options import BuildOptions
@@ -108,6 +108,22 @@ def run(conn: sqlite3.Connection, recipe: Recipe, source: tuple[Path, str], tool
     return builds
 
 
+def package_build(conn: sqlite3.Connection, name: str, suite: str, compiler: str,
+                  level: str = "default", opts: BuildOptions | None = None) -> Build:
+    """One Debian package (``name`` of ``suite``) built by one compiler of a Debian root at
+    one level, and stored in a transaction of its own (a rerun replaces it): the unit a
+    rebuild of many packages runs, each independent of every other. Returns the build,
+    whose status says ``ok``, ``failed`` or ``cannot tell`` and why."""
+    from analyzer.projects import recipes
+    from analyzer.runtime.toolchain import resolve
+    recipe = recipes.debian_package(f"{debian.PREFIX}{name}/{suite}")
+    tc = resolve(compiler)
+    recipes.check_target(recipe, tc.target, tc.name)
+    (built,) = run(conn, recipe, steps.source_tree(recipe), [tc], [level], opts or BuildOptions(),
+                   workers=1)
+    return built
+
+
 def _result(job: Job, status: BuildStatus = BuildStatus.OK, error: str | None = None) -> Build:
     """The job's build, without diagnostics yet."""
     return Build(project=job.recipe.name, origin=job.origin, compiler=job.tc.name,
@@ -158,6 +174,8 @@ def build(job: Job) -> Build:
     """Configure a private copy, build it once at the job's level, read every compile's
     diagnostics. A failed build keeps the diagnostics printed up to the failure."""
     fmt = formats.for_toolchain(job.tc)
+    if job.recipe.build_system == "debian":
+        return _package(job, fmt)
     tree = job.tree if job.tree is not None else steps.source_tree(job.recipe)[0]
     cell = BuildCell(job.tc.name, job.tc.version, job.tc.identity, job.level, job.flags,
                      inject="build", other_flags=job.other_flags)
@@ -202,6 +220,55 @@ def _build_in(job: Job, cell: BuildCell, tree: Path, fmt: formats.Format, work: 
     if not arrived.proven:
         result.status, result.error = BuildStatus.FAILED, arrived.why("build")
     return result
+
+
+def _package(job: Job, fmt: formats.Format) -> Build:
+    """:func:`build` of a Debian package (:mod:`analyzer.projects.debian`): its own root
+    with its build dependencies, then ``dpkg-buildpackage``, every compile by whatever
+    name through the wrapper of the compiler under test, which adds the level's flags.
+    Build dependencies the suite cannot meet, a build that reached for the network, or
+    one where no compile reached the wrapper: ``cannot tell``."""
+    recipe = job.recipe
+    assert recipe.source is not None and recipe.dsc is not None
+    cell = BuildCell(job.tc.name, job.tc.version, job.tc.identity, job.level, job.flags,
+                     inject="wrapper", other_flags=job.other_flags)
+    src = debian.SourcePackage(recipe.name.removeprefix(debian.PREFIX).split("/")[0],
+                               recipe.dsc.stem.partition("_")[2], recipe.suite, recipe.dsc,
+                               recipe.source)
+    tc = job.tc
+    assert tc.suite is not None   # recipes.check_target: a compiler of a Debian root
+    with WorkDir(f"debian-{job.tc.name}-") as work:
+        try:
+            root = debian.prepare_root(src, tc.suite, work / "root", job.opts.timeout)
+        except Unsatisfiable as exc:
+            return _result(job, BuildStatus.CANNOT_TELL, str(exc))
+        except (ToolFailed, PackageError) as exc:   # a step's timeout, the mirror
+            return _result(job, BuildStatus.FAILED, str(exc))
+        with debian.package_sandbox(work, root) as box:
+            tree = debian.unpack(src, box)
+            env = _capturing(steps.level_env(debian.build_env(tc, box, job.opts.jobs), cell,
+                                             box.box / "wrapper.log"), fmt, box)
+            if job.opts.keep_going:
+                env["MAKEFLAGS"] = "k"
+            log = work / "build.log"
+            t = process.run(debian.BUILD_COMMAND, tree, env, log, timeout=job.opts.timeout, box=box)
+            result, records = _read(job, cell, env, tree, fmt, box)
+            result.checks, result.macros = configure_results(tree, src.tree)
+            compiled = [r for r in records if r.args and arrival.compiles_source(r.args[1:])]
+            if t.exit != 0:
+                reached = debian.reached_network(log.read_text(errors="replace"))
+                if reached:
+                    result.status = BuildStatus.CANNOT_TELL
+                    result.error = f"the build reached for the network, which it does not have: {reached}"
+                else:
+                    result = _failed(result, f"dpkg-buildpackage failed ({process.ended(t, job.opts.timeout)})",
+                                     log, tree)
+            elif not compiled:   # no C or C++, or every compile by a path the wrapper is not at
+                result.status = BuildStatus.CANNOT_TELL
+                result.error = "no compile of the build reached the compiler wrapper"
+            if result.status != BuildStatus.OK:
+                logs.keep(work, result)
+            return result
 
 
 def _replay_in(job: Job, cell: BuildCell, tree: Path, fmt: formats.Format, work: Path,

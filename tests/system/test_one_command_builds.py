@@ -1,0 +1,116 @@
+"""Builds that compile and link in one command, the way most small projects build:
+tests/fixtures/one-command/two (``$(CC) $(CFLAGS) -o prog a.c b.c``, beside a ``-MM``
+dependency run and a link of objects) and /plain (``$CC $CFLAGS a.c``), with gcc-12 and
+clang-16. ``warnings run`` succeeds with the flags proven to arrive, each source is a TU
+whose diagnostics are those of the same source compiled alone by the same compiler with
+the same flags, a header's warning once per source; ``upgrade`` finds the old compiler
+building; ``advise`` uses a complete build.
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from analyzer.warnings import formats
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "one-command"
+TWO, PLAIN = FIXTURES / "two", FIXTURES / "plain"
+LEVEL = ("--flag-set", "one=wextra", "--level", "one")
+FORMAT = {"gcc-12": formats.GCC_JSON, "clang-16": formats.CLANG_TEXT}
+
+pytestmark = pytest.mark.skipif(not all(shutil.which(c) for c in FORMAT), reason="needs gcc-12 and clang-16")
+
+
+def _ok(result: tuple[int, str, str]) -> str:
+    code, out, err = result
+    assert code == 0, err
+    return out
+
+
+def _builds(cli, tree: Path, build: str) -> dict[str, dict]:
+    out = _ok(cli("warnings", "run", "--source", str(tree), "--build", build, "--clean", "true",
+                  "--compilers", ",".join(FORMAT), *LEVEL, "--json", "--quiet"))
+    return {b["compiler"]: b for b in json.loads(out)["builds"]}
+
+
+def _alone(compiler: str, flags: list[str], tree: Path, source: str) -> list[tuple]:
+    """What ``source`` compiled alone (-c) by ``compiler`` with ``flags`` prints."""
+    fmt = FORMAT[compiler]
+    err = subprocess.run([compiler, "-O2", *flags, *fmt.flags, "-c", source, "-o", "/dev/null"], cwd=tree,
+                         capture_output=True, text=True, timeout=60, check=True).stderr
+    return sorted((d.option, d.file and os.path.normpath(d.file), d.line) for d in fmt.parse(err).diagnostics)
+
+
+def _per_tu(build: dict) -> dict[str, list[tuple]]:
+    got: dict[str, list[tuple]] = {}
+    for d in build["diagnostics"]:
+        for tu in d["tus"]:
+            got.setdefault(tu, []).append((d["option"], d["file"], d["line"]))
+    return {tu: sorted(v) for tu, v in got.items()}
+
+
+@pytest.fixture(scope="module")
+def db(gcc_db, tmp_path_factory) -> Path:
+    path = tmp_path_factory.mktemp("one-command") / "one.db"
+    shutil.copy(gcc_db, path)
+    return path
+
+
+def test_a_compile_and_link_of_two_sources_is_two_tus_with_the_flags_proven(db, cli_at):
+    builds = _builds(cli_at(db), TWO, "make")
+    assert set(builds) == set(FORMAT)
+    for compiler, b in builds.items():
+        # the -MM run and the link of c.o are no compiles: they lack the marker and would fail it
+        assert (b["status"], b.get("error")) == ("ok", None), compiler
+        assert [(t["tu"], t["exit"]) for t in b["tus"]] == [("a.c", 0), ("b.c", 0), ("c.c", 0)], compiler
+        per_tu = _per_tu(b)
+        for tu in ("a.c", "b.c", "c.c"):
+            alone = _alone(compiler, b["flags"]["c"], TWO, tu)
+            assert per_tu.get(tu, []) == alone, (compiler, tu)
+            assert next(t for t in b["tus"] if t["tu"] == tu)["diagnostics"] == len(alone)
+        (header,) = [d for d in b["diagnostics"] if d["file"] == "shared.h"]
+        assert (header["option"], header["printed"], header["tus"]) == ("-Wunused-variable", 2, ["a.c", "b.c"])
+        assert {("-Wsign-compare", "a.c"), ("-Wunused-variable", "b.c")} <= \
+            {(d["option"], d["file"]) for d in b["diagnostics"]}
+
+
+def test_cc_of_one_source_is_its_tu(db, cli_at):
+    builds = _builds(cli_at(db), PLAIN, "$CC $CFLAGS a.c")
+    for compiler, b in builds.items():
+        assert (b["status"], b.get("error")) == ("ok", None), compiler
+        assert [t["tu"] for t in b["tus"]] == ["a.c"]
+        alone = _alone(compiler, b["flags"]["c"], PLAIN, "a.c")
+        assert _per_tu(b)["a.c"] == alone and len(alone) >= 2, compiler
+
+
+def test_upgrade_of_a_one_command_build_finds_the_old_compiler_building(db, tmp_path, cli_at):
+    path = tmp_path / "upgrade.db"
+    shutil.copy(db, path)
+    cli = cli_at(path)
+    # `make prog`: the program compiled and linked in one command is the build's one compile
+    report = json.loads(_ok(cli("upgrade", "--source", str(TWO), "--build", "make prog", "--from", "gcc-12",
+                                "--to", "clang-16", "--json", "--quiet")))
+    (pair,) = report["pairs"]
+    assert (pair["old_status"], pair["new_status"]) == ("ok", "ok")
+    text = _ok(cli("upgrade", "--source", str(TWO), "--build", "make prog", "--from", "gcc-12", "--to",
+                   "clang-16", "--stored"))
+    assert "already fails" not in text and "no compile went through" not in text
+
+
+def test_advise_on_a_one_command_build_uses_a_complete_build(db, tmp_path, cli_at):
+    path = tmp_path / "advise.db"
+    shutil.copy(db, path)
+    advice = json.loads(_ok(cli_at(path)("advise", "--source", str(TWO), "--build", "make prog", "--compilers",
+                                         "gcc-12", "--json", "--quiet")))
+    (b,) = advice["builds"]
+    assert (b["status"], b["ran_now"], b["tus"]) == ("ok", True, 2)
+    gcc = [next(c for c in r["compilers"] if c["compiler"] == "gcc-12") for r in advice["rows"]]
+    assert not [t for c in gcc for t in c["trouble"] if "failed" in t]
+    # what the flags print here is read from a complete build
+    prints = [c["prints"] for c in gcc if c["prints"]]
+    assert prints and all(p["complete"] for p in prints)

@@ -4,7 +4,8 @@ dependency run and a link of objects) and /plain (``$CC $CFLAGS a.c``), with gcc
 clang-16. ``warnings run`` succeeds with the flags proven to arrive, each source is a TU
 whose diagnostics are those of the same source compiled alone by the same compiler with
 the same flags, a header's warning once per source; ``upgrade`` finds the old compiler
-building; ``advise`` uses a complete build.
+building; ``advise`` uses a complete build; the overhead study measures it whole and per
+source (well under a minute on 2 cores).
 """
 from __future__ import annotations
 
@@ -114,3 +115,21 @@ def test_advise_on_a_one_command_build_uses_a_complete_build(db, tmp_path, cli_a
     # what the flags print here is read from a complete build
     prints = [c["prints"] for c in gcc if c["prints"]]
     assert prints and all(p["complete"] for p in prints)
+
+
+def test_overhead_studies_a_one_command_build_whole_and_per_source(db, tmp_path, cli_at):
+    """The study's proof that the flags arrived holds for the compile-and-link; per TU,
+    each source is replayed as its compile alone; both count the warnings the warnings
+    run reads from the same build."""
+    path = tmp_path / "overhead.db"
+    shutil.copy(db, path)
+    cli = cli_at(path)
+    base = ("--source", str(TWO), "--build", "make prog", "--compilers", "gcc-12", "--levels", "wextra",
+            "--runs", "1", "--no-accounting", "--json", "--quiet")
+    (warned,) = json.loads(_ok(cli("warnings", "run", *base[:6], "--level", "wextra", "--json", "--quiet")))["builds"]
+    printed = sum(d["printed"] for d in warned["diagnostics"] if d["severity"] == "warning")
+    assert warned["status"] == "ok" and printed >= 4
+    # compiler processes: the -MM run and the compile-and-link; per TU, the two sources
+    for mode, compiles in (("build", 2), ("tu", 2)):
+        (cell,) = json.loads(_ok(cli("overhead", "run", *base, "--mode", mode)))["cells"]
+        assert (cell["status"], cell["compilers"], cell["warnings"]) == ("ok", compiles, printed), mode

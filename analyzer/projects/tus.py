@@ -78,41 +78,48 @@ def name_of_command(cwd: str, args: list[str], tree: Path, source: str | None = 
 _LINKER_INPUT = re.compile(r"\.(o|obj|lo|a|la|so(\.[0-9]+)*)$")
 #: options only a link reads, which a compile warns of (clang: "'linker' input unused")
 _LINK_ONLY = ("-static", "-shared", "-rdynamic", "-pie", "-no-pie", "-s", "-nostdlib", "-nostartfiles")
+#: options whose value is the next argument, kept with it whatever it looks like (``-MT a.o``)
+_VALUED = ("-MT", "-MQ", "-MF", "-I", "-D", "-U", "-include", "-imacros", "-isystem", "-iquote",
+           "-idirafter", "-isysroot", "--sysroot", "-x", "-Xclang", "-Xpreprocessor", "-Xassembler",
+           "-target")
 
 
 def compile_alone(args: list[str], source: str) -> list[str]:
-    """A compile-and-link's (``args`` without the driver and ``-o``) compile of ``source``
-    alone, to an object (``-c``): its other sources, the linker's inputs and options
-    dropped."""
-    out, skip = [], False
+    """The compile of ``source`` alone, to an object (``-c``), out of a compile of several
+    sources or one that also links (``args`` without the driver and ``-o``): the other
+    sources, the linker's inputs and options dropped."""
+    out, keep, drop = [], False, False
     for a in args:
-        if skip:
-            skip = False
+        if keep or drop:
+            if keep:
+                out.append(a)
+            keep = drop = False
         elif a == "-Xlinker":
-            skip = True
+            drop = True
+        elif a in _VALUED:
+            out.append(a)
+            keep = True
         elif not (is_source(a) and a != source or _LINKER_INPUT.search(a) and not a.startswith("-")
                   or a.startswith(("-l", "-L", "-Wl,")) or a in _LINK_ONLY):
             out.append(a)
-    return ["-c", *out]
+    return out if "-c" in out else ["-c", *out]
 
 
 def from_commands(entries: list[tuple[str, list[str]]], root: Path, strip_warnings: bool) -> list[Tu]:
     """Compile commands (cwd, driver + args) -> TUs named by their source relative to
-    ``root``: a compile of one source (``-c``), and each source of a compile that also
-    links as its compile alone (:func:`compile_alone`); with ``strip_warnings``, the
+    ``root``: a compile of one source (``-c``), and each source of a compile of several
+    or of one that also links as its compile alone (:func:`compile_alone`); with ``strip_warnings``, the
     commands' own warning options dropped (a study adds each level's)."""
     found = []
     for cwd, (driver, *args) in entries:
         if not compiles_source(args) or "-S" in args or "-fsyntax-only" in args:
             continue
         sources = sources_of(args)
-        if not links(args) and len(sources) != 1:
-            continue
         rest, _output = strip_output(args)
         if strip_warnings:
             rest = [a for a in rest if not is_warning_flag(a)]
         for source in sources:
-            alone = compile_alone(rest, source) if links(args) else rest
+            alone = compile_alone(rest, source) if links(args) or len(sources) > 1 else rest
             found.append((name_of_command(cwd, args, root, source), cwd, tu_language(driver, args, source),
                           tuple(alone)))
     return [Tu(name=name, cwd=cwd, language=lang, args=args)

@@ -9,7 +9,7 @@ diagnostic number. The flags are appended by
 the compiler wrapper to every compile, after the level's flags (they change the format,
 not which warnings fire).
 
-A compile that also links several sources (``cc -o prog a.c b.c``) prints what each
+A compile of several sources (``cc -o prog a.c b.c``, ``cc -c a.c b.c``) prints what each
 source's compile said one after the other, into one stderr: :attr:`Format.split` tells
 them apart, so that each source is a TU of its own and a header's warning counts once
 per source that printed it. GCC's compiler proper (cc1) prints one JSON array or SARIF

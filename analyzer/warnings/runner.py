@@ -329,11 +329,11 @@ def collect(records: list[Record], tree: Path, fmt: formats.Format,
             ) -> tuple[list[Diagnostic], list[TuOutcome]]:
     """Every compile's diagnostics read and merged: one diagnostic per (file, line,
     column, option, severity, message), with the TUs that printed it. A compile of
-    several sources that also links is a TU per source where its output splits per source
-    (:attr:`formats.Format.split`), each with the exit of the command where it printed the
-    error, else 0. A compile that failed without an error in its structured output is read
-    from ``replay`` (the same compile with text diagnostics, :func:`replay_text`), as one TU,
-    and says so."""
+    several sources (most often one that also links) is a TU per source where its output
+    splits per source (:attr:`formats.Format.split`), each with the command's exit where
+    it printed an error, else 0. A compile that failed without an error in its structured
+    output is read from ``replay`` (the same compile with text diagnostics,
+    :func:`replay_text`), as one TU, and says so."""
     units: list[tuple[Record, str | None, int, Parsed]] = []   # (record, its source or all, exit, read)
     for record in records:
         args = list(record.args[1:])
@@ -353,7 +353,7 @@ def collect(records: list[Record], tree: Path, fmt: formats.Format,
             units.append((record, None, exit_, Parsed([], f"its output was refused: {exc}")))
             continue
         sources = arrival.sources(args)
-        parts = fmt.split(text, sources) if len(sources) > 1 and arrival.links(args) else None
+        parts = fmt.split(text, sources) if len(sources) > 1 else None
         read = [fmt.parse(part) for part in parts or [text]]
         if exit_ != 0 and replay is not None and fmt is not formats.CLANG_TEXT \
                 and not any(d.severity in FAILING for p in read for d in p.diagnostics):

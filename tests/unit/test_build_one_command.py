@@ -111,3 +111,11 @@ def test_clang_text_splits_by_the_source_each_diagnostic_names():
         "-Wunused-command-line-argument", "-Wuninitialized", "-Wunused-function"]
     assert [d.option for d in formats.CLANG_TEXT.parse(b).diagnostics] == ["-Wunused-variable", "-Wx", None]
     assert formats.CLANG_TEXT.split(text, ["a.c", "a.c"]) is None
+
+
+def test_a_compile_of_several_sources_to_objects_is_a_tu_each_and_values_stay_with_their_options():
+    entries = [("/t", ["gcc", "-c", "-MD", "-MT", "a.o", "-MF", "deps.d", "-include", "cfg.h", "a.c", "b.c"])]
+    got = tus.from_commands(entries, Path("/t"), strip_warnings=False)
+    assert [(t.name, t.args) for t in got] == [
+        ("a.c", ("-c", "-MD", "-MT", "a.o", "-MF", "deps.d", "-include", "cfg.h", "a.c")),
+        ("b.c", ("-c", "-MD", "-MT", "a.o", "-MF", "deps.d", "-include", "cfg.h", "b.c"))]

@@ -5,7 +5,8 @@ clang-16. ``warnings run`` succeeds with the flags proven to arrive, each source
 whose diagnostics are those of the same source compiled alone by the same compiler with
 the same flags, a header's warning once per source; ``upgrade`` finds the old compiler
 building; ``advise`` uses a complete build; the overhead study measures it whole and per
-source (well under a minute on 2 cores).
+source (well under a minute on 2 cores); gcc-14 of the trixie root (pretty-printed JSON) and
+gcc-16 (SARIF, where a root has it) split per source too.
 """
 from __future__ import annotations
 
@@ -133,3 +134,22 @@ def test_overhead_studies_a_one_command_build_whole_and_per_source(db, tmp_path,
     for mode, compiles in (("build", 2), ("tu", 2)):
         (cell,) = json.loads(_ok(cli("overhead", "run", *base, "--mode", mode)))["cells"]
         assert (cell["status"], cell["compilers"], cell["warnings"]) == ("ok", compiles, printed), mode
+
+
+@pytest.mark.parametrize("compiler", ["gcc-14", "gcc-16"])
+def test_a_root_compilers_documents_split_per_source(compiler, db, tmp_path, cli_at, root_toolchain):
+    """GCC 14 pretty-prints its JSON over many lines, GCC 16 writes SARIF: one document per
+    source either way, read apart."""
+    tc = root_toolchain(compiler)
+    if tc.root is None:
+        pytest.skip(f"{compiler} is a host compiler here")
+    path = tmp_path / "root.db"
+    shutil.copy(db, path)
+    out = _ok(cli_at(path)("warnings", "run", "--source", str(TWO), "--build", "make", "--clean", "true",
+                           "--compilers", compiler, *LEVEL, "--json", "--quiet"))
+    (b,) = json.loads(out)["builds"]
+    assert (b["status"], b.get("error")) == ("ok", None)
+    assert [(t["tu"], t["diagnostics"] > 0) for t in b["tus"]] == [("a.c", True), ("b.c", True), ("c.c", False)]
+    (header,) = [d for d in b["diagnostics"] if d["file"] == "shared.h"]
+    assert (header["printed"], header["tus"]) == (2, ["a.c", "b.c"])
+    assert ("a.c", "-Wsign-compare") in {(d["file"], d["option"]) for d in b["diagnostics"]}

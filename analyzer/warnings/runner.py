@@ -277,11 +277,6 @@ def _first_error(result: Build, log: Path, tree: Path) -> str | None:
     return line.replace(f"{tree}/", "")[:300] if line else None
 
 
-def tu_names(records: list[Record], tree: Path) -> list[str]:
-    """Each compile's TU as every report names it (:mod:`analyzer.projects.tus`)."""
-    return tus.names([tus.name_of_command(r.cwd, list(r.args[1:]), tree) for r in records])
-
-
 #: the compiler's own headers (stddef.h, limits.h), whose directory names the version
 #: (and a cross GCC's its target: ``/usr/lib/gcc-cross/aarch64-linux-gnu/12/include``):
 #: said as ``<gcc>/include/stddef.h`` so that a diff of two versions matches them

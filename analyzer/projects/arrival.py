@@ -62,8 +62,8 @@ class Arrival:
     def why(self, inject: str) -> str:
         """The failed cell's error when not :attr:`proven`."""
         if self.compiles == 0 and self.tools:
-            return (f"none of the {self.tools} sources compiled (each compiled and linked in one "
-                    "command) got the level's flags (the build system did not pass them as given)")
+            return (f"{self.tools} of {self.tools} compiles lacked the level's flags, each compiled "
+                    "and linked in one command (the build system did not pass them as given)")
         if self.compiles == 0:
             return "no compile went through the compiler wrapper: the flags cannot be shown to arrive"
         if inject == "build":

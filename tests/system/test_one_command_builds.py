@@ -6,7 +6,8 @@ whose diagnostics are those of the same source compiled alone by the same compil
 the same flags, a header's warning once per source; ``upgrade`` finds the old compiler
 building; ``advise`` uses a complete build; the overhead study measures it whole and per
 source (well under a minute on 2 cores); gcc-14 of the trixie root (pretty-printed JSON) and
-gcc-16 (SARIF, where a root has it) split per source too.
+gcc-16 (SARIF, where a root has it) split per source too; a one-command build that drops
+the flags fails saying so.
 """
 from __future__ import annotations
 
@@ -153,3 +154,16 @@ def test_a_root_compilers_documents_split_per_source(compiler, db, tmp_path, cli
     (header,) = [d for d in b["diagnostics"] if d["file"] == "shared.h"]
     assert (header["printed"], header["tus"]) == (2, ["a.c", "b.c"])
     assert ("a.c", "-Wsign-compare") in {(d["file"], d["option"]) for d in b["diagnostics"]}
+
+
+def test_a_one_command_build_that_drops_the_flags_fails_saying_so(db, tmp_path, cli_at):
+    path = tmp_path / "deaf.db"
+    shutil.copy(db, path)
+    code, out, err = cli_at(path)("warnings", "run", "--source", str(PLAIN), "--build", "$CC -O2 a.c",
+                                  "--clean", "true", "--compilers", "gcc-12", *LEVEL, "--json", "--quiet")
+    assert code == 1 and len(err.strip().splitlines()) == 1 and "1 of 1 builds failed" in err
+    (b,) = json.loads(out)["builds"]
+    assert b["status"] == "failed"
+    assert b["error"] == ("1 of 1 compiles lacked the level's flags, each compiled and linked in one command "
+                          "(the build system did not pass them as given)")
+    assert [t["tu"] for t in b["tus"]] == ["a.c"]

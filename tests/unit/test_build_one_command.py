@@ -52,8 +52,8 @@ def test_a_program_the_build_compiles_for_itself_without_the_marker_is_counted_a
     # only such programs: the flags cannot be shown to arrive, and the line says why
     alone = _check(_record("-O2", "-o", "prog", "a.c", "b.c"))
     assert (alone.proven, alone.tools) == (False, 2)
-    assert alone.why("build") == ("none of the 2 sources compiled (each compiled and linked in one command) "
-                                  "got the level's flags (the build system did not pass them as given)")
+    assert alone.why("build") == ("2 of 2 compiles lacked the level's flags, each compiled and linked in one "
+                                  "command (the build system did not pass them as given)")
     # a compile to an object without the marker lacks them, as before
     assert _check(_record("-c", "a.c")) == arrival.Arrival(1, 1)
     # with the wrapper adding the flags, a compile-and-link counts and must carry no marker

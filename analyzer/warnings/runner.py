@@ -326,9 +326,9 @@ def collect(records: list[Record], tree: Path, fmt: formats.Format,
     column, option, severity, message), with the TUs that printed it. A compile of
     several sources (most often one that also links) is a TU per source where its output
     splits per source (:attr:`formats.Format.split`), each with the command's exit where
-    it printed an error, else 0. A compile that failed without an error in its structured
-    output is read from ``replay`` (the same compile with text diagnostics,
-    :func:`replay_text`), as one TU, and says so."""
+    it printed an error, else 0. A compile that failed without an error is one TU with its
+    exit; in structured output it is read from ``replay`` (the same compile with text
+    diagnostics, :func:`replay_text`), and says so."""
     units: list[tuple[Record, str | None, int, Parsed]] = []   # (record, its source or all, exit, read)
     for record in records:
         args = list(record.args[1:])
@@ -350,16 +350,16 @@ def collect(records: list[Record], tree: Path, fmt: formats.Format,
         sources = arrival.sources(args)
         parts = fmt.split(text, sources) if len(sources) > 1 else None
         read = [fmt.parse(part) for part in parts or [text]]
-        if exit_ != 0 and replay is not None and fmt is not formats.CLANG_TEXT \
-                and not any(d.severity in FAILING for p in read for d in p.diagnostics):
-            why = f"exit {exit_} and no error in its {fmt.name} output (a compiler that crashes writes none)"
-            try:
-                read = [Parsed(parse_text.parse(replay(record)).diagnostics,
-                               f"{why}: read from the same compile run again with text diagnostics")]
-            except ToolFailed as exc:   # a timeout, output past the cap
-                read = [Parsed([d for p in read for d in p.diagnostics],
-                               f"{why}; run again with text diagnostics: {exc}")]
-            parts = None
+        if exit_ != 0 and not any(d.severity in FAILING for p in read for d in p.diagnostics):
+            # no source says it failed (a crash, a kill): one TU with the command's exit
+            read, parts = [fmt.parse(text)] if parts else read, None
+            if replay is not None and fmt is not formats.CLANG_TEXT:
+                why = f"exit {exit_} and no error in its {fmt.name} output (a compiler that crashes writes none)"
+                try:
+                    read = [Parsed(parse_text.parse(replay(record)).diagnostics,
+                                   f"{why}: read from the same compile run again with text diagnostics")]
+                except ToolFailed as exc:   # a timeout, output past the cap
+                    read = [Parsed(read[0].diagnostics, f"{why}; run again with text diagnostics: {exc}")]
         if parts is None:
             units.append((record, None, exit_, read[0]))
             continue

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from analyzer.projects import arrival, tus
 from analyzer.projects.wrapper import Record
-from analyzer.warnings import formats
+from analyzer.warnings import formats, runner
 
 FLAGS = ["-Wall", "-Wextra"]
 
@@ -119,3 +119,20 @@ def test_a_compile_of_several_sources_to_objects_is_a_tu_each_and_values_stay_wi
     assert [(t.name, t.args) for t in got] == [
         ("a.c", ("-c", "-MD", "-MT", "a.o", "-MF", "deps.d", "-include", "cfg.h", "a.c")),
         ("b.c", ("-c", "-MD", "-MT", "a.o", "-MF", "deps.d", "-include", "cfg.h", "b.c"))]
+
+
+def test_each_source_is_a_tu_with_the_exit_where_it_failed_and_a_kill_is_one_tu(tmp_path):
+    def collect(status: int, text: str) -> list[tuple[str, int, int]]:
+        err = tmp_path / "compile.err"
+        err.write_text(text)
+        record = Record(0.0, 0, status, str(tmp_path), ("/usr/bin/clang-16", "-o", "prog", "a.c", "b.c"),
+                        stderr=str(err))
+        return [(t.tu, t.exit, t.diagnostics) for t in runner.collect([record], tmp_path, formats.CLANG_TEXT)[1]]
+
+    warned = ("In file included from a.c:1:\n./shared.h:2:38: warning: unused variable 'unused' [-Wunused-variable]\n"
+              "In file included from b.c:1:\n./shared.h:2:38: warning: unused variable 'unused' [-Wunused-variable]\n")
+    assert collect(0, warned) == [("a.c", 0, 1), ("b.c", 0, 1)]
+    failed = warned + "b.c:5:1: error: expected ';' after expression\n"
+    assert collect(1 << 8, failed) == [("a.c", 0, 1), ("b.c", 1, 2)]
+    # killed (SIGKILL) with no error said: which source it was compiling is not known
+    assert collect(9, warned) == [("a.c + b.c", 137, 2)]

@@ -10,6 +10,13 @@ directly followed by the level's flags for the compile's language; a build syste
 dropped, duplicated or reordered them makes the cell a failure that says how many
 compiles lacked them, never a figure. In ``--inject wrapper`` the build system must not
 carry a marker at all (the wrapper appends the flags itself).
+
+A compile that also links (``cc $(CFLAGS) -o prog a.c b.c``, ``cc a.c``: how most small
+projects build) is a compile like any other, counted once per source it compiles. One
+that carries no marker in ``--inject build`` is a program the build compiles for itself
+with flags of its own (sqlite3's ``lemon`` through ``$(BCC)``, configure's
+``BUILD_CFLAGS``): it proves nothing either way and is counted apart (:attr:`Arrival.tools`).
+A link of objects, ``-E`` and ``-M``/``-MM`` compile nothing and are not counted.
 """
 from __future__ import annotations
 
@@ -42,10 +49,11 @@ def carried(level: str, flags: list[str]) -> list[str]:
 
 @dataclass(frozen=True)
 class Arrival:
-    """How the compiles of one build met the level's flags."""
+    """How the compiles of one build met the level's flags, counted per source compiled."""
 
-    compiles: int   # compiler processes that compiled a source file (-c / -S)
+    compiles: int   # sources compiled (-c, -S, or compiled and linked with the marker in --inject build)
     lacking: int    # of those, the ones without the level's flags exactly once
+    tools: int = 0  # sources compiled and linked in one command without any marker (--inject build)
 
     @property
     def proven(self) -> bool:
@@ -53,6 +61,9 @@ class Arrival:
 
     def why(self, inject: str) -> str:
         """The failed cell's error when not :attr:`proven`."""
+        if self.compiles == 0 and self.tools:
+            return (f"{self.tools} of {self.tools} compiles lacked the level's flags, each compiled "
+                    "and linked in one command (the build system did not pass them as given)")
         if self.compiles == 0:
             return "no compile went through the compiler wrapper: the flags cannot be shown to arrive"
         if inject == "build":
@@ -62,45 +73,50 @@ class Arrival:
                 "system although the wrapper adds them")
 
 
-def is_compile(args: Sequence[str]) -> bool:
-    """A compiler process that compiles a source file (not a link, ``-E``, ``-M`` or a
-    version query)."""
-    return (("-c" in args or "-S" in args) and "-E" not in args
-            and any(is_source(a) for a in args))
-
-
 def compiles_source(args: Sequence[str]) -> bool:
-    """A compiler process that compiles source, whether to an object (:func:`is_compile`)
-    or straight into a program: sqlite3 compiles its lemon and its shell with the build's
-    flags in one compile-and-link, and what they print is in the build's log like any
-    other compile's (warnings runs read them all). Not ``-E``/``-M`` (no diagnostics of a
-    compile) or a link of objects. The arrival check keeps to :func:`is_compile`: a tool
-    the build compiles for itself need not get the level's flags."""
+    """A compiler process that compiles source, whether to an object (``-c``, ``-S``) or
+    straight into a program (``cc -o prog a.c b.c``: sqlite3 builds its lemon and its
+    shell so). Not ``-E``/``-M``/``-MM`` (no diagnostics of a compile), a link of
+    objects, or a version query."""
     return any(is_source(a) for a in args) and not {"-E", "-M", "-MM"} & set(args)
+
+
+def links(args: Sequence[str]) -> bool:
+    """A compile (:func:`compiles_source`) that also links: no ``-c``, ``-S`` or
+    ``-fsyntax-only``."""
+    return not {"-c", "-S", "-fsyntax-only"} & set(args)
+
+
+def sources(args: Sequence[str]) -> list[str]:
+    """The source files a compile (``args`` without the driver) compiles, in order."""
+    return [a for a in args if is_source(a)]
 
 
 def check(records: Sequence[Record], level: str, inject: str,
           flags_of: Callable[[str, list[str], str], list[str]]) -> Arrival:
-    """Check each compile of one build's wrapper log. ``flags_of(driver, args, source)``
-    gives the level's flags for that compile's language."""
+    """Check each compile of one build's wrapper log, once per source it compiles.
+    ``flags_of(driver, args, source)`` gives the level's flags for that source's language."""
     tag = marker(level)
-    compiles = lacking = 0
+    compiles = lacking = tools = 0
     for record in records:
         if not record.args:
             continue
         driver, args = record.args[0], list(record.args[1:])
-        if not is_compile(args):
+        if not compiles_source(args):
             continue
-        compiles += 1
+        found = sources(args)
         at = [i for i, a in enumerate(args) if a.startswith(MARKER)]
+        if inject == "build" and not at and links(args):
+            tools += len(found)
+            continue
+        compiles += len(found)
         if inject != "build":
-            lacking += bool(at)
+            lacking += len(found) if at else 0
             continue
         if len(at) != 1 or args[at[0]] != tag:
-            lacking += 1
+            lacking += len(found)
             continue
-        source = next(a for a in args if is_source(a))
-        want = flags_of(driver, args, os.path.basename(source))
-        got = args[at[0] + 1:at[0] + 1 + len(want)]
-        lacking += got != want
-    return Arrival(compiles=compiles, lacking=lacking)
+        for source in found:
+            want = flags_of(driver, args, os.path.basename(source))
+            lacking += args[at[0] + 1:at[0] + 1 + len(want)] != want
+    return Arrival(compiles=compiles, lacking=lacking, tools=tools)

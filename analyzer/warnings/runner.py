@@ -346,11 +346,6 @@ def _first_error(result: Build, log: Path, tree: Path) -> str | None:
     return line.replace(f"{tree}/", "")[:300] if line else None
 
 
-def tu_names(records: list[Record], tree: Path) -> list[str]:
-    """Each compile's TU as every report names it (:mod:`analyzer.projects.tus`)."""
-    return tus.names([tus.name_of_command(r.cwd, list(r.args[1:]), tree) for r in records])
-
-
 #: the compiler's own headers (stddef.h, limits.h), whose directory names the version
 #: (and a cross GCC's its target: ``/usr/lib/gcc-cross/aarch64-linux-gnu/12/include``):
 #: said as ``<gcc>/include/stddef.h`` so that a diff of two versions matches them
@@ -397,39 +392,57 @@ def collect(records: list[Record], tree: Path, fmt: formats.Format,
             replay: Callable[[Record], str] | None = None, box: BuildSandbox | None = None
             ) -> tuple[list[Diagnostic], list[TuOutcome]]:
     """Every compile's diagnostics read and merged: one diagnostic per (file, line,
-    column, option, severity, message), with the TUs that printed it. A compile that
-    failed without an error in its structured output is read from ``replay`` (the same
-    compile with text diagnostics, :func:`replay_text`) and says so."""
-    compiles = [r for r in records if r.args and arrival.compiles_source(r.args[1:])]
-    merged: dict[tuple, Diagnostic] = {}
-    tus = []
-    for record, name in zip(compiles, tu_names(compiles, tree)):
-        language = tu_language(record.args[0], list(record.args[1:]),
-                                     next(a for a in record.args[1:] if is_source(a)))
+    column, option, severity, message), with the TUs that printed it. A compile of
+    several sources (most often one that also links) is a TU per source where its output
+    splits per source (:attr:`formats.Format.split`), each with the command's exit where
+    it printed an error, else 0. A compile that failed without an error is one TU with its
+    exit; in structured output it is read from ``replay`` (the same compile with text
+    diagnostics, :func:`replay_text`), and says so."""
+    units: list[tuple[Record, str | None, int, Parsed]] = []   # (record, its source or all, exit, read)
+    for record in records:
+        args = list(record.args[1:])
+        if not record.args or not arrival.compiles_source(args):
+            continue
         exit_ = _exit(record.status)
         if record.stderr is None:
-            tus.append(TuOutcome(name, language, exit_, 0, "no output captured for this compile"))
+            units.append((record, None, exit_, Parsed([], "no output captured for this compile")))
             continue
         try:
             raw = box.read(record.stderr) if box is not None else Path(record.stderr).read_bytes()
             text = raw.decode("utf-8", errors="replace")
         except OSError as exc:
-            tus.append(TuOutcome(name, language, exit_, 0, f"its output could not be read: {exc.strerror}"))
+            units.append((record, None, exit_, Parsed([], f"its output could not be read: {exc.strerror}")))
             continue
         except BadInput as exc:   # a link, a FIFO, a file outside the box, too large
-            tus.append(TuOutcome(name, language, exit_, 0, f"its output was refused: {exc}"))
+            units.append((record, None, exit_, Parsed([], f"its output was refused: {exc}")))
             continue
         read = read_by(record, tree)
-        parsed = parse_text.parse(text, read) if fmt is formats.CLANG_TEXT else fmt.parse(text)
-        if exit_ != 0 and replay is not None and fmt is not formats.CLANG_TEXT \
-                and not any(d.severity in FAILING for d in parsed.diagnostics):
-            why = f"exit {exit_} and no error in its {fmt.name} output (a compiler that crashes writes none)"
-            try:
-                again = parse_text.parse(replay(record), read)
-                parsed = Parsed(again.diagnostics, f"{why}: read from the same compile run again with "
-                                                   "text diagnostics" + (f"; {again.problem}" if again.problem else ""))
-            except ToolFailed as exc:   # a timeout, output past the cap
-                parsed = Parsed(parsed.diagnostics, f"{why}; run again with text diagnostics: {exc}")
+        parse = (lambda t, read=read: parse_text.parse(t, read)) if fmt is formats.CLANG_TEXT else fmt.parse
+        sources = arrival.sources(args)
+        parts = fmt.split(text, sources) if len(sources) > 1 else None
+        parsed = [parse(part) for part in parts or [text]]
+        if exit_ != 0 and not any(d.severity in FAILING for p in parsed for d in p.diagnostics):
+            # no source says it failed (a crash, a kill): one TU with the command's exit
+            parsed, parts = [parse(text)] if parts else parsed, None
+            if replay is not None and fmt is not formats.CLANG_TEXT:
+                why = f"exit {exit_} and no error in its {fmt.name} output (a compiler that crashes writes none)"
+                try:
+                    again = parse_text.parse(replay(record), read)
+                    parsed = [Parsed(again.diagnostics, f"{why}: read from the same compile run again with "
+                                                        "text diagnostics" + (f"; {again.problem}" if again.problem else ""))]
+                except ToolFailed as exc:   # a timeout, output past the cap
+                    parsed = [Parsed(parsed[0].diagnostics, f"{why}; run again with text diagnostics: {exc}")]
+        if parts is None:
+            units.append((record, None, exit_, parsed[0]))
+            continue
+        units += [(record, source, exit_ if any(d.severity in FAILING for d in p.diagnostics) else 0, p)
+                  for source, p in zip(sources, parsed)]
+    names = tus.names([tus.name_of_command(r.cwd, list(r.args[1:]), tree, source) for r, source, _e, _p in units])
+    merged: dict[tuple, Diagnostic] = {}
+    outcomes = []
+    for (record, source, exit_, parsed), name in zip(units, names):
+        args = list(record.args[1:])
+        language = tu_language(record.args[0], args, source or arrival.sources(args)[0])
         for raw in parsed.diagnostics:
             d = Diagnostic(raw.option, raw.severity, _file(raw, record.cwd, tree), raw.line, raw.column,
                            raw.message)
@@ -437,10 +450,10 @@ def collect(records: list[Record], tree: Path, fmt: formats.Format,
             d.printed += 1
             if name not in d.tus:
                 d.tus.append(name)
-        tus.append(TuOutcome(name, language, exit_, len(parsed.diagnostics), parsed.problem))
+        outcomes.append(TuOutcome(name, language, exit_, len(parsed.diagnostics), parsed.problem))
     diagnostics = sorted(merged.values(), key=lambda d: (d.file or "", d.line or 0, d.column or 0,
                                                           d.option or "", d.message))
-    return diagnostics, tus
+    return diagnostics, outcomes
 
 
 def read_by(record: Record, tree: Path) -> Callable[[str], bool]:

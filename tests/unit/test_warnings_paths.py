@@ -6,7 +6,7 @@ from pathlib import Path
 
 from analyzer.projects import arrival
 from analyzer.projects.wrapper import Record
-from analyzer.warnings import runner
+from analyzer.warnings import formats, runner
 from warnscope.diagnostics import RawDiagnostic
 
 
@@ -14,12 +14,17 @@ def _record(cwd: str, *args: str) -> Record:
     return Record(0.0, 0, 0, cwd, ("/usr/bin/gcc-12", *args))
 
 
+def tu_names(records: list[Record], tree: Path) -> list[str]:
+    """The TUs the runner reads from ``records`` (no output captured: one TU per record)."""
+    return [t.tu for t in runner.collect(records, tree, formats.GCC_JSON)[1]]
+
+
 def test_a_source_compiled_twice_is_two_tus_named_by_their_objects(tmp_path):
     records = [_record(str(tmp_path), "-c", "adler32.c", "-o", "adler32.o"),
                _record(str(tmp_path), "-fPIC", "-c", "adler32.c", "-oobjs/adler32.lo"),
                _record(str(tmp_path / "src"), "-c", "../crc32.c")]
-    assert runner.tu_names(records, tmp_path) == ["adler32.c -> adler32.o", "adler32.c -> objs/adler32.lo",
-                                                  "crc32.c"]
+    assert tu_names(records, tmp_path) == ["adler32.c -> adler32.o", "adler32.c -> objs/adler32.lo",
+                                           "crc32.c"]
 
 
 def test_a_compile_and_link_is_a_tu_and_a_link_or_preprocessing_is_not(tmp_path):
@@ -33,7 +38,8 @@ def test_a_compile_and_link_is_a_tu_and_a_link_or_preprocessing_is_not(tmp_path)
     assert not arrival.compiles_source(("-MM", "a.c"))
     assert not arrival.compiles_source(("--version",))
     records = [_record(str(tmp_path), *lemon), _record(str(tmp_path), *shell)]
-    assert runner.tu_names(records, tmp_path) == ["tool/lemon.c", "shell.c + sqlite3.c"]
+    # a compile of several sources whose output was not told apart per source: one TU
+    assert tu_names(records, tmp_path) == ["tool/lemon.c", "shell.c + sqlite3.c"]
 
 
 def test_files_relative_to_the_tree_system_and_compiler_headers_not(tmp_path):

@@ -74,6 +74,10 @@ def rebuild(ctx, names, lists, suite, old, new, configure_cmd, build_cmd, clean_
                 raise BadInput(f"{tc.name}: rebuild compares builds for the host's target")
         opts = BuildOptions(opt=opt, jobs=(os.cpu_count() or 1) if jobs is None else jobs, timeout=timeout)
         opts.validate()
+        if scheduler:   # a cluster that would hold every build forever: one line, nothing written
+            from analyzer.runtime.executors import DaskExecutor
+            with DaskExecutor(scheduler) as probe:
+                rb.check_build_slots(probe)
         with common.running(ctx, f"rebuild {old_id} -> {new_id}", quiet, scheduler) as run:
             summary = rb.run(run.conn, entries, old_tc, new_tc, opts, run.progress, run.executor,
                              workers, commands, refused)

@@ -18,7 +18,7 @@ process), BENCH_RUNS times (default 1, after one warm-up that fetches the source
 the build dependencies): wall, CPU user+sys of the worker and everything it started
 (``RUSAGE_CHILDREN``: the sandbox's processes are reaped up the tree), the largest
 resident set of one process it started, this process's own, and the peak disk of the
-builds' work folder (sampled every 0.5 s).
+work folders it holds (sampled every 0.5 s; other runs' folders beside them left out).
 
 Run from the repository root: ``.venv/bin/python -m bench.bench_rebuild [cluster|package NAME/SUITE]``.
 """
@@ -48,6 +48,27 @@ ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "tests" / "fixtures"
 TREES = (FIXTURES / "rebuild" / "builds", FIXTURES / "rebuild" / "fails",
          FIXTURES / "upgrade" / "gcc14-autotools", FIXTURES / "rebuild" / "slow")
+
+
+def _ours(work: Path) -> int:
+    """The disk of the work folders this process holds (each is flock'ed by its holder:
+    /proc/locks names the pid), not those of other runs on the machine."""
+    inodes = set()
+    try:
+        for line in Path("/proc/locks").read_text().splitlines():
+            f = line.split()
+            if len(f) >= 6 and f[1] == "FLOCK" and f[4] == str(os.getpid()):
+                inodes.add(int(f[5].rsplit(":", 1)[1]))
+    except OSError:
+        return 0
+    total = 0
+    for d in work.iterdir():
+        try:
+            if (d / ".lock").stat().st_ino in inodes:
+                total += _du(d)
+        except OSError:
+            pass
+    return total
 
 
 def _du(path: Path) -> int:
@@ -139,7 +160,7 @@ def package(spec: str) -> None:
 
         def watch() -> None:
             while not done.wait(0.5):
-                peak[0] = max(peak[0], _du(work))
+                peak[0] = max(peak[0], _ours(work))
 
         watcher = threading.Thread(target=watch)
         watcher.start()

@@ -82,6 +82,12 @@ def test_many_projects_one_command(clangs, tmp_path, cli_at):
     assert _rows(tmp_path / "rebuild.db") == before
     assert "local:builds: builds with both (stored): both build" in text
     assert "    new failure           1: local:gcc14-autotools" in text
+    # and every project's report is a page of the report site, as any upgrade's
+    code, _, err = cli("site", "build", "-o", str(tmp_path / "site"))
+    assert code == 0, err
+    for slug in ("local_3abuilds", "local_3afails", "local_3agcc14-autotools"):
+        page = tmp_path / "site" / "projects" / slug / "upgrades" / "clang-14--clang-16.html"
+        assert page.exists() and json.loads(page.with_suffix(".json").read_text())["project"] == f"local:{slug[8:]}"
 
 
 def test_a_listed_function_keeps_its_flip_out(clangs, tmp_path, cli_at):

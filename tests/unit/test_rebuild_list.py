@@ -108,3 +108,20 @@ def test_causes_are_ranked_with_their_projects():
     assert [(c.name, len(c.projects)) for c in s.outcomes] == [
         ("new failure", 2), ("flips only", 0), ("already fails", 0), ("cannot tell", 1), ("builds with both", 1)]
     assert not s.complete     # c was answered by no stored report
+
+
+def test_a_project_without_builds_is_one_line_of_cannot_tell():
+    """What came back instead of builds: a worker lost more often than Dask retries it,
+    warnscope's own one-line error (a package the suite does not have), anything else
+    with its type; each is "cannot tell", never stored, so the next run tries again."""
+    from distributed.scheduler import KilledWorker
+    from warnscope.errors import PackageError
+
+    entry = rebuild.Entry("debian:sl/trixie", "debian:sl/trixie", "list:1")
+    for error, why in ((KilledWorker("rebuild-debian-sl-trixie-0", "tcp://127.0.0.1:1", 3),
+                        "the workers that ran it died (each retry too): rerun to try it again"),
+                       (PackageError("Debian trixie has no source package sl\nx"),
+                        "Debian trixie has no source package sl\\x0ax"),
+                       (OSError(28, "No space left on device"), "OSError: [Errno 28] No space left on device")):
+        r = rebuild.report_of(None, entry, "gcc-13", "gcc-14", rebuild._lost(error), False)
+        assert (r.outcome, r.why, r.report) == (Outcome.CANNOT_TELL, why, None)

@@ -171,6 +171,9 @@ def run_study(conn: sqlite3.Connection, recipe: Recipe, source: tuple[Path, str]
     cells are one job on a worker: its levels are interleaved on one host, so every
     ratio to ``off`` is within one host; the worker's host is recorded with each run."""
     progress = as_progress(progress)
+    if recipe.build_system == "debian":   # its builds are warnings builds only, for now
+        raise BadInput(f"{recipe.name}: overhead run does not time Debian packages' builds yet "
+                       "(warnings run, advise and upgrade build them)")
     check_compilers(toolchains)
     root_tools(recipe, toolchains, progress)
     if recipe.build_system == "ccdb" and opts.mode != "tu":

@@ -3,8 +3,9 @@
 A package is fetched with its packaging (``apt-get source`` through a private apt state
 of its suite, ``dpkg-source -x``: :class:`warnscope.apt.AptState`), then built by its own
 ``debian/rules`` as ``dpkg-buildpackage`` runs it, with ``DEB_BUILD_PROFILES`` and
-``DEB_BUILD_OPTIONS`` ``nocheck nodoc``, in a root of its suite holding its build
-dependencies. The compiler under test is the one the build calls: ``cc``, ``gcc``,
+``DEB_BUILD_OPTIONS`` ``nocheck nodoc``, in a root of the compiler's suite holding its
+build dependencies (a package of bookworm built by trixie's gcc-14 is built in the
+trixie root, its build dependencies trixie's, as a rebuild for the next release is). The compiler under test is the one the build calls: ``cc``, ``gcc``,
 ``g++``, ``c++``, the triplet-prefixed and versioned names and ``$CC``/``$CXX`` all
 reach the compiler wrapper of that compiler (:mod:`analyzer.projects.wrapper`), so
 every compile is captured, whatever ``debian/rules`` and the upstream build call.
@@ -190,16 +191,18 @@ def new_root(suite: str, where: Path) -> PackageRoot:
     return PackageRoot(suite, base.path, **layers)
 
 
-def prepare_root(source: SourcePackage, where: Path, timeout: float,
+def prepare_root(source: SourcePackage, suite: str, where: Path, timeout: float,
                  progress=lambda _m: None) -> PackageRoot:
-    """``source``'s per-package root in ``where`` with its build dependencies installed
-    (the module's steps 1 and 2). :class:`Unsatisfiable` when the suite cannot meet
-    them; a step past ``timeout`` seconds is :class:`ToolTimeout` naming the step."""
+    """``source``'s per-package root over ``suite``'s root (the compiler's: a package of
+    an older suite is built as it would be in that one), in ``where``, with its build
+    dependencies installed (the module's steps 1 and 2). :class:`Unsatisfiable` when
+    the suite cannot meet them; a step past ``timeout`` seconds is :class:`ToolTimeout`
+    naming the step."""
     if os.geteuid() != 0:
         raise NotInstalled("installing a Debian package's build dependencies needs root "
                            "(dpkg writes files of many owners in the package's root)")
-    root = new_root(source.suite, where)
-    archives = roots.debs_dir(source.suite, "apt")
+    root = new_root(suite, where)
+    archives = roots.debs_dir(suite, "apt")
     (archives / "partial").mkdir(exist_ok=True)
     progress(f"{source.project}: resolving and downloading its build dependencies")
     _download(root, source, archives, timeout)
@@ -229,9 +232,9 @@ def _download(root: PackageRoot, source: SourcePackage, archives: Path, timeout:
     argv = root.mounted([str(archives), str(source.dsc),
                          *_apt_words(dsc)[:3], "--download-only", *_apt_words(dsc)[3:]],
                         then=then)
-    with roots.locked(source.suite):   # one apt at a time on the shared download cache
+    with roots.locked(root.suite):   # one apt at a time on the shared download cache
         _step(argv, f"{source.project}: resolving and downloading the build dependencies",
-              timeout, source)
+              timeout, source, root.suite)
 
 
 def _install(root: PackageRoot, source: SourcePackage, archives: Path, timeout: float) -> None:
@@ -252,10 +255,10 @@ def _install(root: PackageRoot, source: SourcePackage, archives: Path, timeout: 
              "setpriv", f"--bounding-set={caps}", "--no-new-privs", "--",
              "env", "-i", *(f"{k}={v}" for k, v in _TOOL_ENV.items()), "/bin/sh", "-c", script]
     _step(root.mounted(inner), f"{source.project}: installing the build dependencies",
-          timeout, source)
+          timeout, source, root.suite)
 
 
-def _step(argv: list[str], what: str, timeout: float, source: SourcePackage) -> str:
+def _step(argv: list[str], what: str, timeout: float, source: SourcePackage, suite: str) -> str:
     """One package-tool step; its failure is one line: :class:`Unsatisfiable` where apt
     says the suite cannot meet the dependencies, :class:`ToolTimeout` naming the step."""
     try:
@@ -267,13 +270,16 @@ def _step(argv: list[str], what: str, timeout: float, source: SourcePackage) -> 
     output = proc.stdout + proc.stderr
     lines = [l.strip() for l in output.splitlines() if l.strip()]
     if any(w in output for w in _UNSATISFIABLE):
-        said = [l for l in lines if any(w in l for w in _UNSATISFIABLE)]
+        # apt's own line of what is missing ("builddeps:… : Depends: X but it is not
+        # installable"), else its error
+        said = [l.split(" : ", 1)[-1] for l in lines if "Depends:" in l] or \
+            [l for l in lines if l.startswith("E:")] or lines
         raise Unsatisfiable(f"{source.project}: its build dependencies cannot be installed "
-                            f"in {source.suite}: {said[0][:240]}")
+                            f"in {suite}: {'; '.join(said)[:240]}")
     if "dpkg: error" in output or "Sub-process /usr/bin/dpkg returned" in output:
         said = [l for l in lines if l.startswith("dpkg: error")] or lines
         raise Unsatisfiable(f"{source.project}: its build dependencies do not install in "
-                            f"{source.suite}: {said[0][:240]}")
+                            f"{suite}: {said[0][:240]}")
     raise roots._failure(what, output)
 
 

@@ -157,9 +157,10 @@ def get(name: str) -> Recipe:
 
 
 def debian_package(spec: str) -> Recipe:
-    """``debian:NAME`` or ``debian:NAME/SUITE``: any Debian source package, fetched with
-    its packaging (one line for a package the suite does not have) and built by its own
-    ``debian/rules`` in a root of its suite (:mod:`analyzer.projects.debian`)."""
+    """``debian:NAME`` or ``debian:NAME/SUITE``: any Debian source package of that suite,
+    fetched with its packaging (one line for a package the suite does not have) and built
+    by its own ``debian/rules`` in the root of each compiler's suite
+    (:mod:`analyzer.projects.debian`)."""
     name, suite = debian.parse(spec)
     src = debian.fetch(name, suite)
     return Recipe(src.project, f"Debian {suite}'s {name} {src.version}, built by dpkg-buildpackage",
@@ -268,15 +269,15 @@ def check_needs(recipe: Recipe) -> None:
 
 def check_target(recipe: Recipe, target: str, compiler: str) -> None:
     """One line where ``recipe`` cannot build for ``target`` ('' the host's: always can),
-    or, a Debian package, where ``compiler`` is not in its suite's root."""
+    or, a Debian package, where ``compiler`` is not in a Debian root."""
     if target and recipe.no_cross:
         raise BadInput(f"{recipe.name} cannot be built for {target} ({compiler}): {recipe.no_cross}")
     if recipe.build_system == "debian":
-        from analyzer.runtime import roots
-        root = roots.load(recipe.suite)
-        if root is None or compiler not in root.compilers:
-            raise NotInstalled(f"{recipe.name} builds in the {recipe.suite} root, which has no "
-                               f"{compiler}: warnscope toolchain add {compiler} --suite {recipe.suite}")
+        from analyzer.runtime import toolchain
+        if toolchain.resolve(compiler).root is None:
+            raise NotInstalled(f"{recipe.name} builds in a Debian root of the compiler's suite, and "
+                               f"{compiler} is the host's: warnscope toolchain add {compiler} "
+                               "--suite SUITE prepares one (trixie: gcc-13, gcc-14; sid: gcc-13 to 16)")
 
 
 def tu_language(driver: str, args: list[str], source: str) -> str:

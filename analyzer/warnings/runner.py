@@ -45,7 +45,7 @@ from analyzer.projects.wrapper import FLAGS_ENV, LOG_ENV, MARKER, STDERR_ENV, Re
 from analyzer.projects.workdir import WorkDir
 from analyzer.runtime.executors import LocalExecutor
 from analyzer.runtime.progress import Progress, as_progress
-from analyzer.runtime.toolchain import Toolchain, predefined_macros, resolve_in_root
+from analyzer.runtime.toolchain import Toolchain, predefined_macros
 from analyzer.warnings import formats, logs, store
 from analyzer.warnings.checks import configure_results
 from analyzer.warnings.results import Build, Diagnostic, TuOutcome
@@ -217,10 +217,11 @@ def _package(job: Job, fmt: formats.Format) -> Build:
     src = debian.SourcePackage(recipe.name.removeprefix(debian.PREFIX).split("/")[0],
                                recipe.dsc.stem.partition("_")[2], recipe.suite, recipe.dsc,
                                recipe.source)
-    tc = resolve_in_root(job.tc.name, recipe.suite)
+    tc = job.tc
+    assert tc.suite is not None   # recipes.check_target: a compiler of a Debian root
     with WorkDir(f"debian-{job.tc.name}-") as work:
         try:
-            root = debian.prepare_root(src, work / "root", job.opts.timeout)
+            root = debian.prepare_root(src, tc.suite, work / "root", job.opts.timeout)
         except Unsatisfiable as exc:
             return _result(job, BuildStatus.CANNOT_TELL, str(exc))
         except (ToolFailed, PackageError) as exc:   # a step's timeout, the mirror

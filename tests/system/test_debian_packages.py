@@ -1,0 +1,148 @@
+"""Any Debian source package as a project (``debian:NAME[/SUITE]``,
+:mod:`analyzer.projects.debian`), built by its own ``debian/rules`` in a copy-on-write
+root of the trixie root with its build dependencies, on real packages:
+
+* sl 5.02 (trixie; one C file, debhelper): gcc-13 and gcc-14 build it, its one compile
+  captured through the wrapper although debian/rules calls plain ``gcc``, with the
+  flags Debian's dpkg-buildflags gives (``-Werror=implicit-function-declaration``,
+  which dpkg 1.22.6 turned on for every compiler);
+* daemontools 0.76-8.1 (bookworm's, before its GCC 14 fixes) moved from trixie's gcc-13
+  to gcc-14: the errors the upstream report names (``execve`` in ``pathexec_run.c``
+  from an incompatible pointer type) are new errors, "a warning before";
+* the package's build sandbox: no network, an unprivileged uid, none of the caller's
+  environment, its root read-only, the suite's root left as it was;
+* bad input, one line each: a package the suite does not have, a host compiler, build
+  dependencies the suite cannot meet ("cannot tell"), a step past its timeout (named).
+"""
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from warnscope.errors import Unsatisfiable
+
+from analyzer.projects import debian, process
+from analyzer.projects.workdir import WorkDir
+from analyzer.runtime import toolchain
+
+ROOT = Path(__file__).resolve().parents[2]
+FIXTURES = ROOT / "tests" / "fixtures" / "debian"
+
+
+def _warnscope(db: Path, *args: str) -> str:
+    """The CLI in a child (a module's fixture outlives a test's capture): its stdout."""
+    proc = subprocess.run([sys.executable, "-m", "analyzer", "--db", str(db), *args], cwd=ROOT,
+                          capture_output=True, text=True, timeout=3600)
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout
+
+
+@pytest.fixture(scope="module")
+def sl_builds(zoo_root, tmp_path_factory):
+    out = _warnscope(tmp_path_factory.mktemp("sl") / "sl.db", "warnings", "run", "--project",
+                     "debian:sl/trixie", "--compilers", "gcc-13,gcc-14", "--levels", "wall", "--quiet",
+                     "--json")
+    return {b["compiler"]: b for b in json.loads(out)["builds"]}
+
+
+def test_a_debian_package_builds_with_every_compile_captured(sl_builds):
+    for compiler in ("gcc-13", "gcc-14"):
+        b = sl_builds[compiler]
+        assert (b["project"], b["status"]) == ("debian:sl/trixie", "ok")
+        assert [t["tu"] for t in b["tus"]] == ["sl.c"]          # debian/rules' `gcc ... sl.c`
+        # Debian's build flags reached it through debian/rules (dpkg-buildflags)
+        assert {"-Werror=implicit-function-declaration", "-Wformat",
+                "-Werror=format-security"} <= set(b["project_options"])
+        # -Wall (the level, added by the wrapper) found what the package's flags do not
+        assert {d["option"] for d in b["diagnostics"]} == {"-Wunused-variable"}
+        assert b["diagnostics"][0]["file"] == "sl.c"
+
+
+@pytest.fixture(scope="module")
+def daemontools(zoo_root, tmp_path_factory):
+    out = _warnscope(tmp_path_factory.mktemp("daemontools") / "d.db", "upgrade", "--project",
+                     "debian:daemontools/bookworm", "--from", "gcc-13", "--to", "gcc-14", "--same-root",
+                     "--quiet", "--json")
+    (pair,) = json.loads(out)["pairs"]
+    return pair
+
+
+def test_gcc_14_breaks_daemontools_as_its_bug_report_says(daemontools):
+    pair = daemontools
+    assert pair["new_status"] == "failed"
+    # upstream's report: "pathexec_run.c: In function 'pathexec_run': error: passing
+    # argument 2 of 'execve' from incompatible pointer type [-Wincompatible-pointer-types]"
+    execve = [e for e in pair["new_errors"] if e["file"].endswith("/pathexec_run.c")
+              and "argument 2 of 'execve'" in e["message"]]
+    assert execve and all(e["option"] == "-Wincompatible-pointer-types" and e["was"] == "warning"
+                          for e in execve), pair["new_errors"]
+    assert "from incompatible pointer type" in execve[0]["message"]
+    # and implicit int, new errors of GCC 14 that dpkg-buildflags does not turn on
+    assert any(e["option"] == "-Wimplicit-int" for e in pair["new_errors"])
+    # gcc-13 already fails in trixie: dpkg-buildflags makes implicit declarations errors
+    # for every compiler since dpkg 1.22.6, so GCC 14's own change adds none of these
+    assert pair["old_status"] == "failed"
+    assert "implicit declaration of function 'setgroups'" in pair["old_error"]
+    assert "[-Wimplicit-function-declaration]" in pair["old_error"]
+
+
+def test_the_build_has_no_network_no_privilege_and_none_of_the_callers_environment(zoo_root, monkeypatch):
+    monkeypatch.setenv("WARNSCOPE_TEST_SECRET", "leaked")
+    src = debian.fetch("sl", "trixie")
+    tc = toolchain.resolve_in_root("gcc-14", "trixie")
+    status = zoo_root.path / "var/lib/dpkg/status"
+    before = status.stat().st_mtime_ns
+    with WorkDir("debian-test-") as work:
+        root = debian.prepare_root(src, "trixie", work / "root", 900)
+        with debian.package_sandbox(work, root) as box:
+            env = debian.build_env(tc, box, 1)
+            out = work / "out.log"
+            script = ("id -u; env; getent hosts deb.debian.org || echo no-network; "
+                      "touch /usr/x 2>/dev/null || echo read-only; "
+                      "for n in gcc cc c++ x86_64-linux-gnu-gcc-14; do command -v $n; done; "
+                      "dpkg -s debhelper | grep Status")
+            t = process.run(script, box.box, env, out, timeout=120, box=box)
+            text = out.read_text()
+    assert t.exit == 0, text
+    lines = text.splitlines()
+    assert int(lines[0]) == box.uid and box.uid != 0
+    assert "WARNSCOPE_TEST_SECRET" not in text and "DEB_BUILD_PROFILES=nocheck nodoc" in text
+    assert "no-network" in lines and "read-only" in lines
+    assert sum(l.startswith(f"{box.box}/bin/") for l in lines) == 4   # every name: the wrappers
+    assert "Status: install ok installed" in text       # the build dependencies, in its own root
+    assert status.stat().st_mtime_ns == before          # the suite's root untouched
+
+
+def test_a_package_the_suite_does_not_have_is_one_line(zoo_root, tmp_path, fails_on):
+    line = fails_on(tmp_path / "w.db", "warnings", "run", "--project", "debian:warnscope-no-such-package/trixie",
+                    "--compilers", "gcc-14", "--quiet")
+    assert "Debian trixie has no source package warnscope-no-such-package" in line
+
+
+def test_a_host_compiler_is_refused_before_anything_is_built(zoo_root, tmp_path, fails_on, require):
+    require("gcc-12")
+    line = fails_on(tmp_path / "w.db", "warnings", "run", "--project", "debian:sl/trixie",
+                    "--compilers", "gcc-12", "--quiet")
+    assert "builds in a Debian root of the compiler's suite, and gcc-12 is the host's" in line
+
+
+def test_unsatisfiable_build_dependencies_cannot_tell(zoo_root, tmp_path):
+    dsc = FIXTURES / "unsatisfiable_1.0.dsc"
+    src = debian.SourcePackage("unsatisfiable", "1.0", "trixie", dsc, tmp_path)
+    with pytest.raises(Unsatisfiable, match=r"^debian:unsatisfiable/trixie: its build dependencies "
+                       r"cannot be installed in trixie: .*libwarnscope-no-such-package-dev"):
+        debian.prepare_root(src, "trixie", tmp_path / "root", 300)
+
+
+def test_a_step_past_its_timeout_is_named(zoo_root, tmp_path, cli_at):
+    code, out, err = cli_at(tmp_path / "w.db")("warnings", "run", "--project", "debian:sl/trixie",
+                                               "--compilers", "gcc-14", "--levels", "default",
+                                               "--timeout", "2", "--quiet")
+    assert code != 0
+    assert re.search(r"debian:sl/trixie: (resolving and downloading|installing) the build "
+                     r"dependencies timed out after 2 s", err), err

@@ -90,6 +90,42 @@ def test_many_projects_one_command(clangs, tmp_path, cli_at):
         assert page.exists() and json.loads(page.with_suffix(".json").read_text())["project"] == f"local:{slug[8:]}"
 
 
+
+def test_an_interrupted_run_resumes_where_it_stopped(clangs, tmp_path):
+    """The command killed (SIGKILL) once one project is stored and while another builds:
+    the next run keeps the stored project as it is and builds only the other."""
+    import subprocess
+    import sys
+
+    db = tmp_path / "resume.db"
+    args = ["rebuild", str(BUILDS), str(SLOW), "--from", "clang-14", "--to", "clang-16", "--quiet", "-j", "1"]
+    child = subprocess.Popen([sys.executable, "-c", "import sys; from analyzer.cli import main; sys.exit(main())",
+                              "--db", str(db), *args, "--workers", "2"], cwd=ROOT,
+                             env={**os.environ, "PYTHONPATH": str(ROOT)},
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 300
+        while time.monotonic() < deadline and child.poll() is None:
+            try:
+                if db.exists() and {r[0] for r in _rows(db)} == {"local:builds"}:
+                    break
+            except sqlite3.OperationalError:
+                pass    # no schema yet, or the writer's lock: ask again
+            time.sleep(0.2)
+        assert child.poll() is None, "the run ended before it could be interrupted"
+        child.kill()
+    finally:
+        child.wait()
+    first = _rows(db)
+    assert {r[0] for r in first} == {"local:builds"}      # the slow project was still building
+    code = subprocess.run([sys.executable, "-c", "import sys; from analyzer.cli import main; sys.exit(main())",
+                           "--db", str(db), *args], cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)},
+                          capture_output=True, timeout=600).returncode
+    assert code == 0
+    after = _rows(db)
+    assert [r for r in after if r[0] == "local:builds"] == first      # kept, not built again
+    assert {r[0] for r in after} == {"local:builds", "local:slow"}
+
 def test_a_listed_function_keeps_its_flip_out(clangs, tmp_path, cli_at):
     """The flip of a check whose failure is expected (here the project's own skip= names
     the function its error says was implicitly declared) is listed, not counted."""
@@ -176,3 +212,22 @@ def test_a_worker_killed_mid_build_on_a_dask_cluster(clangs, tmp_path):
     assert {(p, c) for p, c, level in keys if level == "default"} == {
         (p, c) for p in ("local:slow", "local:builds", "local:fails", "local:gcc14-autotools")
         for c in ("clang-14", "clang-16")}
+
+
+def test_debian_packages_by_name(zoo_root, tmp_path, cli_at):
+    """Debian source packages by name, each fetched and built by the job that builds it
+    (gcc-13 -> gcc-14 of the trixie root): sl builds with both; a package trixie does not
+    have is "cannot tell" with the fetch's own line, and stored as nothing."""
+    listing = tmp_path / "debian.txt"
+    listing.write_text("sl\nwarnscope-no-such-package\n")
+    code, out, err = cli_at(tmp_path / "debian.db")("rebuild", "--packages", str(listing), "--suite", "trixie",
+                                                    "--from", "gcc-13", "--to", "gcc-14", "--quiet", "--json")
+    assert code == 1, err       # one project could not be answered
+    s = json.loads(out)
+    by = {p["project"]: p for p in s["projects"]}
+    assert by["debian:sl/trixie"]["outcome"] == "builds with both"
+    assert by["debian:sl/trixie"]["report"]["project"] == "debian:sl/trixie"
+    missing = by["debian:warnscope-no-such-package/trixie"]
+    assert missing["outcome"] == "cannot tell" and missing["report"] is None
+    assert "Debian trixie has no source package warnscope-no-such-package" in missing["why"]
+    assert {r[0] for r in _rows(tmp_path / "debian.db")} == {"debian:sl/trixie"}

@@ -95,6 +95,7 @@ def run_cmd(ctx, project, source, configure_cmd, build_cmd, clean_cmd, language,
         recipe = recipes.local(source, configure_cmd, build_cmd, clean_cmd, (language,))
     else:
         recipe = recipes.get(project or "zlib")
+    study.check_project(recipe)                          # a Debian package: one line, nothing written
     custom = levels_mod.parse_custom(tuple(flag_sets))
     level_list = common.split(levels)
     level_list += [n for n in custom if n not in level_list]

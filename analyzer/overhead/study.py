@@ -160,6 +160,14 @@ def refuse_emulated(toolchains: list[Toolchain]) -> None:
                        "take both)")
 
 
+def check_project(recipe: Recipe) -> None:
+    """One line for a project a study cannot time: a Debian package (its builds are
+    warnings builds only, for now)."""
+    if recipe.build_system == "debian":
+        raise BadInput(f"{recipe.name}: overhead run does not time Debian packages' builds yet "
+                       "(warnings run, advise and upgrade build them)")
+
+
 def run_study(conn: sqlite3.Connection, recipe: Recipe, source: tuple[Path, str], toolchains: list[Toolchain],
               level_names: list[str], opts: Options,
               progress: Progress | Callable[[str], None] = lambda _msg: None, executor: Any = None) -> int:
@@ -171,9 +179,7 @@ def run_study(conn: sqlite3.Connection, recipe: Recipe, source: tuple[Path, str]
     cells are one job on a worker: its levels are interleaved on one host, so every
     ratio to ``off`` is within one host; the worker's host is recorded with each run."""
     progress = as_progress(progress)
-    if recipe.build_system == "debian":   # its builds are warnings builds only, for now
-        raise BadInput(f"{recipe.name}: overhead run does not time Debian packages' builds yet "
-                       "(warnings run, advise and upgrade build them)")
+    check_project(recipe)
     check_compilers(toolchains)
     root_tools(recipe, toolchains, progress)
     if recipe.build_system == "ccdb" and opts.mode != "tu":

@@ -106,6 +106,22 @@ def run(conn: sqlite3.Connection, recipe: Recipe, source: tuple[Path, str], tool
     return builds
 
 
+def package_build(conn: sqlite3.Connection, name: str, suite: str, compiler: str,
+                  level: str = "default", opts: BuildOptions | None = None) -> Build:
+    """One Debian package (``name`` of ``suite``) built by one compiler of a Debian root at
+    one level, and stored in a transaction of its own (a rerun replaces it): the unit a
+    rebuild of many packages runs, each independent of every other. Returns the build,
+    whose status says ``ok``, ``failed`` or ``cannot tell`` and why."""
+    from analyzer.projects import recipes
+    from analyzer.runtime.toolchain import resolve
+    recipe = recipes.debian_package(f"{debian.PREFIX}{name}/{suite}")
+    tc = resolve(compiler)
+    recipes.check_target(recipe, tc.target, tc.name)
+    (built,) = run(conn, recipe, steps.source_tree(recipe), [tc], [level], opts or BuildOptions(),
+                   workers=1)
+    return built
+
+
 def _result(job: Job, status: BuildStatus = BuildStatus.OK, error: str | None = None) -> Build:
     """The job's build, without diagnostics yet."""
     return Build(project=job.recipe.name, origin=job.origin, compiler=job.tc.name,

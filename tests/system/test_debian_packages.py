@@ -118,6 +118,20 @@ def test_the_build_has_no_network_no_privilege_and_none_of_the_callers_environme
     assert status.stat().st_mtime_ns == before          # the suite's root untouched
 
 
+def test_one_package_by_one_compiler_is_one_stored_unit_of_work(zoo_root, tmp_path):
+    from warnscope.database import connect
+    from analyzer.warnings import runner, store
+    db = tmp_path / "one.db"
+    conn = connect(db)
+    try:
+        built = runner.package_build(conn, "sl", "trixie", "gcc-13")
+        (stored,) = store.builds(conn, "debian:sl/trixie", ["gcc-13"], "default")
+    finally:
+        conn.close()
+    assert (built.project, built.compiler, built.status) == ("debian:sl/trixie", "gcc-13", "ok")
+    assert stored.status == "ok" and [t.tu for t in stored.tus] == ["sl.c"]
+
+
 def test_a_package_the_suite_does_not_have_is_one_line(zoo_root, tmp_path, fails_on):
     line = fails_on(tmp_path / "w.db", "warnings", "run", "--project", "debian:warnscope-no-such-package/trixie",
                     "--compilers", "gcc-14", "--quiet")
@@ -129,6 +143,12 @@ def test_a_host_compiler_is_refused_before_anything_is_built(zoo_root, tmp_path,
     line = fails_on(tmp_path / "w.db", "warnings", "run", "--project", "debian:sl/trixie",
                     "--compilers", "gcc-12", "--quiet")
     assert "builds in a Debian root of the compiler's suite, and gcc-12 is the host's" in line
+
+
+def test_overhead_run_refuses_a_package_in_one_line(zoo_root, tmp_path, fails_on):
+    line = fails_on(tmp_path / "o.db", "overhead", "run", "--project", "debian:sl/trixie",
+                    "--compilers", "gcc-14", "--levels", "off,wall", "--quiet")
+    assert "overhead run does not time Debian packages' builds yet" in line
 
 
 def test_unsatisfiable_build_dependencies_cannot_tell(zoo_root, tmp_path):

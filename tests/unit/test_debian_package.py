@@ -58,3 +58,11 @@ def test_the_way_to_the_box_is_made_traversable_in_the_root(tmp_path):
         "--perms", "0755", "--dir", "/root/.cache/w/init"]
     # a directory the uid can enter stays as the root has it
     assert debian._ancestors(lower, "/var/share/wrappers", {}) == []
+
+
+def test_a_build_that_reached_for_the_network_is_told_by_its_log():
+    log = ("dh_auto_build\n"
+           "curl: (6) Could not resolve host: example.org\n"
+           "make: *** [Makefile:3: all] Error 6\n")
+    assert debian.reached_network(log) == "curl: (6) Could not resolve host: example.org"
+    assert debian.reached_network("sl.c:1:1: error: expected ';'\n") is None

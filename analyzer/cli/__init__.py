@@ -35,6 +35,7 @@ LAZY_COMMANDS = {
     "warnings": "analyzer.cli.warnings:warnings",
     "advise": "analyzer.cli.advise:advise",
     "upgrade": "analyzer.cli.upgrade:upgrade",
+    "rebuild": "analyzer.cli.rebuild:rebuild",
     "docs": "analyzer.cli.docs:docs",
 }
 

@@ -12,6 +12,8 @@ exception out of ``map``: the caller decides what one failure means.
   forked worker renders the other half, from the data both processes share).
 * :class:`DaskExecutor`: a Dask distributed cluster (``tcp://host:port``); jobs
   carry their inputs, workers compute, the caller writes the results.
+* :class:`InlineExecutor`: one job after another in the calling process, for a job that
+  fans out work of its own inside a worker (a worker may not fork a pool).
 
 Process lifetime (local pool): a worker must never outlive the run, whatever ends
 the run. Each worker asks the kernel for SIGTERM when its parent dies
@@ -262,6 +264,24 @@ class LocalExecutor:
     def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
                  tb: TracebackType | None) -> None:
         self.abort() if exc_type is not None else self.close()
+
+
+class InlineExecutor:
+    """The jobs one after another in this process: for a job that is itself a worker's
+    (a Dask task, a pool's job), whose process may not fork a pool of its own."""
+
+    def map(self, fn: Callable[[Any], Any], jobs: Iterable[Any]) -> Iterator[Finished]:
+        for job in jobs:
+            try:
+                yield Finished(job, fn(job), None)
+            except Exception as exc:  # noqa: BLE001 -- a job's failure is its Finished
+                yield Finished(job, None, exc)
+
+    def abort(self) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
 
 
 @contextlib.contextmanager

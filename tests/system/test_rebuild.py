@@ -1,0 +1,233 @@
+"""``warnscope rebuild`` on real compilers and real builds: many projects in one command,
+clang-14 -> clang-16 on the host (Clang 16 made implicit declarations and implicit int
+errors in C), each project's outcome and the causes across them, a list with
+duplicates and garbage, a rerun answered from the stored builds; and the same projects
+as tasks of a real Dask cluster (scheduler and two worker processes on 127.0.0.1, one
+build slot each) in which the worker running a build is killed with SIGKILL mid-build:
+its project is built again elsewhere, and every project's builds are stored once.
+
+The projects are local trees (tests/fixtures/rebuild: one that builds with both, one
+that fails with both, one that builds slowly; tests/fixtures/upgrade/gcc14-autotools,
+which Clang 16 breaks): the smallest real builds. Debian packages go through the same
+per-project job (:func:`analyzer.warnings.rebuild.build_project`); the 20-package run
+is bench/bench_rebuild.py.
+"""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+FIXTURES = ROOT / "tests" / "fixtures"
+BUILDS, FAILS, SLOW = (FIXTURES / "rebuild" / n for n in ("builds", "fails", "slow"))
+AUTOTOOLS = FIXTURES / "upgrade" / "gcc14-autotools"
+
+
+@pytest.fixture
+def clangs(require):
+    require("clang-14")
+    require("clang-16")
+
+
+def _rows(db: Path) -> list[tuple]:
+    with sqlite3.connect(db) as conn:
+        return conn.execute("SELECT project, compiler, level, finished_at FROM wn_build "
+                            "ORDER BY project, compiler, level").fetchall()
+
+
+def test_many_projects_one_command(clangs, tmp_path, cli_at):
+    listing = tmp_path / "projects.txt"
+    listing.write_text(f"# the projects of one move\n{BUILDS}\n{FAILS}\n\n"
+                       f"{AUTOTOOLS} skip=strlcpy\n{BUILDS}\nnot a package!\ndebian:Zz\n")
+    cli = cli_at(tmp_path / "rebuild.db")
+    out_dir = tmp_path / "out"
+    code, out, err = cli("rebuild", "--packages", str(listing), "--from", "clang-14", "--to", "clang-16",
+                         "--quiet", "--json", "--out", str(out_dir))
+    assert code == 1, err     # lines not taken: said, and the exit says so; the rest went on
+    s = json.loads(out)
+    outcomes = {c["name"]: c["projects"] for c in s["outcomes"]}
+    assert outcomes == {"new failure": ["local:gcc14-autotools"], "flips only": [],
+                        "already fails": ["local:fails"], "cannot tell": [],
+                        "builds with both": ["local:builds"]}
+    causes = {c["name"]: c["projects"] for c in s["causes"]}
+    assert causes == {"-Wimplicit-function-declaration": ["local:gcc14-autotools"],
+                      "-Wimplicit-int": ["local:gcc14-autotools"]}
+    refused = [(r["where"], r["why"]) for r in s["refused"]]
+    assert refused[0] == (f"{listing}:6", f"local:builds again (first at {listing}:2)")
+    assert refused[1][0] == f"{listing}:7" and "one project and optional skip=" in refused[1][1]
+    assert refused[2] == (f"{listing}:8", "'debian:Zz': 'Zz' is not a Debian source package name")
+    by = {p["project"]: p for p in s["projects"]}
+    # "already fails": the old compiler's build beside the new one's, its error named
+    assert "clang-14 fails too" in by["local:fails"]["why"] and "struct missing" in by["local:fails"]["why"]
+    # the new failure with its hatch proven, and the flip the upgrade report gives
+    up = by["local:gcc14-autotools"]["report"]["pairs"][0]
+    assert up["hatch"]["status"] == "ok" and [f["name"] for f in up["flips"]] == ["if libc defines __progname"]
+    # every project's report as JSON and SARIF, beside the summary
+    assert json.loads((out_dir / "local_3agcc14-autotools.json").read_text())["pairs"][0]["new"] == "clang-16"
+    sarif = json.loads((out_dir / "local_3agcc14-autotools.sarif").read_text())
+    assert sarif["version"] == "2.1.0" and sarif["runs"]
+    assert json.loads((out_dir / "summary.json").read_text()) == s
+    # a rerun answers from the stored builds: nothing is built again
+    before = _rows(tmp_path / "rebuild.db")
+    code, text, err = cli("rebuild", str(BUILDS), str(FAILS), str(AUTOTOOLS), "--from", "clang-14",
+                          "--to", "clang-16", "--quiet")
+    assert code == 0, err
+    assert _rows(tmp_path / "rebuild.db") == before
+    assert "local:builds: builds with both (stored): both build" in text
+    assert "    new failure           1: local:gcc14-autotools" in text
+    # and every project's report is a page of the report site, as any upgrade's
+    code, _, err = cli("site", "build", "-o", str(tmp_path / "site"))
+    assert code == 0, err
+    for slug in ("local_3abuilds", "local_3afails", "local_3agcc14-autotools"):
+        page = tmp_path / "site" / "projects" / slug / "upgrades" / "clang-14--clang-16.html"
+        assert page.exists() and json.loads(page.with_suffix(".json").read_text())["project"] == f"local:{slug[8:]}"
+
+
+
+def test_an_interrupted_run_resumes_where_it_stopped(clangs, tmp_path):
+    """The command killed (SIGKILL) once one project is stored and while another builds:
+    the next run keeps the stored project as it is and builds only the other."""
+    import subprocess
+    import sys
+
+    db = tmp_path / "resume.db"
+    args = ["rebuild", str(BUILDS), str(SLOW), "--from", "clang-14", "--to", "clang-16", "--quiet", "-j", "1"]
+    child = subprocess.Popen([sys.executable, "-c", "import sys; from analyzer.cli import main; sys.exit(main())",
+                              "--db", str(db), *args, "--workers", "2"], cwd=ROOT,
+                             env={**os.environ, "PYTHONPATH": str(ROOT)},
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 300
+        while time.monotonic() < deadline and child.poll() is None:
+            try:
+                if db.exists() and {r[0] for r in _rows(db)} == {"local:builds"}:
+                    break
+            except sqlite3.OperationalError:
+                pass    # no schema yet, or the writer's lock: ask again
+            time.sleep(0.2)
+        assert child.poll() is None, "the run ended before it could be interrupted"
+        child.kill()
+    finally:
+        child.wait()
+    first = _rows(db)
+    assert {r[0] for r in first} == {"local:builds"}      # the slow project was still building
+    code = subprocess.run([sys.executable, "-c", "import sys; from analyzer.cli import main; sys.exit(main())",
+                           "--db", str(db), *args], cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)},
+                          capture_output=True, timeout=600).returncode
+    assert code == 0
+    after = _rows(db)
+    assert [r for r in after if r[0] == "local:builds"] == first      # kept, not built again
+    assert {r[0] for r in after} == {"local:builds", "local:slow"}
+
+def test_a_listed_function_keeps_its_flip_out(clangs, tmp_path, cli_at):
+    """The flip of a check whose failure is expected (here the project's own skip= names
+    the function its error says was implicitly declared) is listed, not counted."""
+    cli = cli_at(tmp_path / "skip.db")
+    code, out, err = cli("rebuild", f"{AUTOTOOLS}", "--from", "clang-14", "--to", "clang-16", "--quiet", "--json")
+    assert code == 0, err
+    (p,) = json.loads(out)["projects"]
+    assert p["expected"] == []
+    listing = tmp_path / "skip.txt"
+    listing.write_text(f"{AUTOTOOLS} skip=printf\n")
+    code, out, err = cli("rebuild", "--packages", str(listing), "--from", "clang-14", "--to", "clang-16",
+                         "--quiet", "--json", "--stored")
+    assert code == 0, err
+    (p,) = json.loads(out)["projects"]
+    assert [f["name"] for f in p["expected"]] == ["if libc defines __progname"]
+
+
+def test_a_cluster_without_build_slots_is_one_line(clangs, tmp_path, fails_on):
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, protocol="tcp",
+                                  host="127.0.0.1", dashboard_address=None) as cluster:
+        line = fails_on(tmp_path / "none.db", "rebuild", str(BUILDS), "--from", "clang-14", "--to",
+                        "clang-16", "--scheduler", cluster.scheduler_address)
+    assert "no worker of the Dask cluster offers a 'build' resource" in line
+    assert "--resources build=1" in line
+
+
+def test_a_worker_killed_mid_build_on_a_dask_cluster(clangs, tmp_path):
+    """Two worker processes with one build slot each; the worker building the slow
+    project is killed with SIGKILL while it builds: the project is built again on a
+    worker (the restarted one or the other), and each project's builds are stored
+    exactly once."""
+    distributed = pytest.importorskip("distributed")
+    from analyzer.projects.options import BuildOptions
+    from analyzer.runtime.executors import DaskExecutor
+    from analyzer.runtime.toolchain import resolve
+    from analyzer.warnings import rebuild
+    from warnscope.database import connect
+
+    entries, refused = rebuild.entries([(f"line {i}", str(p)) for i, p in
+                                        enumerate((SLOW, BUILDS, FAILS, AUTOTOOLS), 1)], "trixie")
+    assert refused == []
+    db = tmp_path / "dask.db"
+    killed: list[str] = []
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                  resources={"build": 1}, dashboard_address=None) as cluster, \
+            DaskExecutor(cluster.scheduler_address) as executor:
+        result: dict = {}
+
+        def run() -> None:
+            conn = connect(db)
+            try:
+                result["summary"] = rebuild.run(conn, entries, resolve("clang-14"), resolve("clang-16"),
+                                                BuildOptions(jobs=1, timeout=600), executor=executor)
+            except BaseException as exc:  # noqa: BLE001 -- re-raised in the test's thread
+                result["error"] = exc
+            finally:
+                conn.close()
+
+        thread = threading.Thread(target=run)
+        thread.start()
+        client = executor.client
+        deadline = time.monotonic() + 300
+        while not killed and time.monotonic() < deadline and thread.is_alive():
+            for worker, keys in client.processing().items():
+                if any("local-slow" in str(k) for k in keys):
+                    time.sleep(3)   # inside the slow build (its make sleeps 8 s per compiler)
+                    pid = client.run(os.getpid, workers=[worker])[worker]
+                    os.kill(pid, signal.SIGKILL)
+                    killed.append(worker)
+                    break
+            time.sleep(0.2)
+        thread.join(600)
+    assert killed, "the slow project's task was never seen running"
+    assert "error" not in result, result.get("error")
+    summary = result["summary"]
+    assert summary.complete
+    outcomes = {c.name: c.projects for c in summary.outcomes}
+    assert outcomes["builds with both"] == ["local:slow", "local:builds"]
+    assert outcomes["already fails"] == ["local:fails"] and outcomes["new failure"] == ["local:gcc14-autotools"]
+    rows = _rows(db)
+    keys = [r[:3] for r in rows]
+    assert len(keys) == len(set(keys))      # each build of each project stored once
+    assert {(p, c) for p, c, level in keys if level == "default"} == {
+        (p, c) for p in ("local:slow", "local:builds", "local:fails", "local:gcc14-autotools")
+        for c in ("clang-14", "clang-16")}
+
+
+def test_debian_packages_by_name(zoo_root, tmp_path, cli_at):
+    """Debian source packages by name, each fetched and built by the job that builds it
+    (gcc-13 -> gcc-14 of the trixie root): sl builds with both; a package trixie does not
+    have is "cannot tell" with the fetch's own line, and stored as nothing."""
+    listing = tmp_path / "debian.txt"
+    listing.write_text("sl\nwarnscope-no-such-package\n")
+    code, out, err = cli_at(tmp_path / "debian.db")("rebuild", "--packages", str(listing), "--suite", "trixie",
+                                                    "--from", "gcc-13", "--to", "gcc-14", "--quiet", "--json")
+    assert code == 1, err       # one project could not be answered
+    s = json.loads(out)
+    by = {p["project"]: p for p in s["projects"]}
+    assert by["debian:sl/trixie"]["outcome"] == "builds with both"
+    assert by["debian:sl/trixie"]["report"]["project"] == "debian:sl/trixie"
+    missing = by["debian:warnscope-no-such-package/trixie"]
+    assert missing["outcome"] == "cannot tell" and missing["report"] is None
+    assert "Debian trixie has no source package warnscope-no-such-package" in missing["why"]
+    assert {r[0] for r in _rows(tmp_path / "debian.db")} == {"debian:sl/trixie"}

@@ -26,6 +26,8 @@ PALETTE = ("#4c78a8", "#f58518", "#54a24b", "#e45756", "#72b7b2", "#b279a2", "#9
 MUTED = "#5c6773"
 #: figure widths in inches at the site's 100 dpi: a desktop column; an <img> scales it down on a phone
 WIDTH = 7.0
+#: names written beside one place of a scatter chart; the rest are counted (the table names them)
+LABELS = 4
 
 
 @dataclass(frozen=True)
@@ -223,3 +225,40 @@ def releases_chart(releases: list[Release], series: tuple[str, ...]) -> Chart | 
     alt = "; ".join(f"{r.label}: " + ", ".join(f"{n} {r.counts.get(n, 0)}" for n in series)
                     for r in releases)
     return Chart(svg(fig), marks, alt)
+
+
+@dataclass(frozen=True)
+class Point:
+    """One labelled point of :func:`scatter`: ``x`` and ``y`` where it is drawn, ``value``
+    the number its mark carries (a count the table beside it shows)."""
+
+    label: str
+    x: float
+    y: float
+    value: float
+
+
+def scatter(points: list[Point], xlabel: str, ylabel: str) -> Chart | None:
+    """Labelled points on two shares (0–1 each, drawn as %): the detectors' catches
+    against their false alarms. A point with NaN is left out; None without one."""
+    shown = [p for p in points if finite(p.x) and finite(p.y)]
+    if not shown:
+        return None
+    fig, ax = figure(WIDTH, 3.6)
+    at: dict[tuple[float, float], list[str]] = {}
+    for i, p in enumerate(shown):
+        dot, = ax.plot([100 * p.x], [100 * p.y], "o", color=PALETTE[i % len(PALETTE)], markersize=6, alpha=0.85)
+        mark(dot, i, i, p.value)
+        at.setdefault((100 * p.x, 100 * p.y), []).append(p.label)
+    for xy, labels in at.items():  # points in one place share one label, a name a line
+        text = "\n".join(labels[:LABELS]) + (f"\n+{len(labels) - LABELS} more" if len(labels) > LABELS else "")
+        ax.annotate(text, xy, textcoords="offset points", xytext=(6, 0), va="center",
+                    fontsize="x-small", color="#1d232a")
+    ax.set_xlim(-5, 105)
+    ax.set_ylim(-5, 105)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.grid(color="#d9dee3", linewidth=0.5)
+    style(ax)
+    alt = "; ".join(f"{p.label}: {100 * p.y:.0f} %, {100 * p.x:.0f} %" for p in shown)
+    return Chart(svg(fig), len(shown), alt)

@@ -65,9 +65,9 @@ def finite(value: float | None) -> bool:
 
 
 def mark(artist, series: int, point: int, value: float) -> None:
-    """Give a mark its id: the series, the point and the value it stands for (digits,
-    ``.``, ``-`` and ``e`` only: nothing of the data's text reaches an id)."""
-    shown = f"{value:g}".replace("+", "")
+    """Give a mark its id: the series, the point and the value it stands for, exactly
+    (digits, ``.``, ``-`` and ``e`` only: nothing of the data's text reaches an id)."""
+    shown = repr(float(value)).replace("+", "")
     artist.set_gid(f"mark-{series}-{point}-{shown}")
 
 
@@ -160,14 +160,16 @@ def stacked_bars(groups: list[str], parts: dict[str, list[float]], colours: dict
         bars = ax.bar(xs, heights, 0.6, bottom=bottom, color=colours.get(name, PALETTE[s % len(PALETTE)]),
                       label=name)
         for g, (patch, v) in enumerate(zip(bars.patches, row)):
-            if finite(v) and v > 0:
+            if finite(v) and v > 0:  # a zero part draws nothing and keeps its legend swatch
                 mark(patch, s, g, v)
                 marks += 1
-            else:
-                patch.set_visible(False)
         bottom = [b + h for b, h in zip(bottom, heights)]
     ax.set_xticks(xs, groups, fontsize="small")
     ax.set_ylabel(ylabel)
+    if all(float(v).is_integer() for row in parts.values() for v in row if finite(v)):
+        from matplotlib.ticker import MaxNLocator
+
+        ax.yaxis.set_major_locator(MaxNLocator(integer=True))  # counts: no 0.2 of an error
     ax.legend(title=legend, frameon=False, fontsize="small", loc="upper left", bbox_to_anchor=(1, 1))
     style(ax)
     alt = "; ".join(f"{groups[g]}: " + ", ".join(f"{name} {row[g]:.2f}" for name, row in parts.items()

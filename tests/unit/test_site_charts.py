@@ -20,7 +20,7 @@ def marks(chart: charts.Chart) -> list[float]:
 
 
 def texts(chart: charts.Chart) -> list[str]:
-    return [e.text or "" for e in ET.fromstring(chart.svg).iter(f"{SVG}text")]
+    return ["\n".join(e.itertext()) for e in ET.fromstring(chart.svg).iter(f"{SVG}text")]
 
 
 def test_grouped_bars_mark_every_value():
@@ -72,3 +72,35 @@ def test_labels_are_escaped():
     assert hostile in texts(chart)
     line = charts.releases_chart([Release(hostile, hostile, {"warnings": 3}, 1)], ("warnings",))
     assert line is not None and b"<script>" not in line.svg
+
+
+def test_scatter_points_in_one_place_share_a_label():
+    points = [charts.Point(f"ubsan:{n}", 0.0, 0.5, 1) for n in ("null", "shift", "bounds", "align", "vla")]
+    chart = charts.scatter(points + [charts.Point("<b>x</b>", math.nan, 0.5, 2)], "alarms", "caught")
+    assert chart is not None and chart.marks == 5 and marks(chart) == [1.0] * 5
+    written = texts(chart)
+    assert written.count("ubsan:null") == 1 and "+1 more" in written and "ubsan:vla" not in written
+    assert "<b>" not in chart.alt
+    assert charts.scatter([charts.Point("a", math.nan, 1.0, 1)], "x", "y") is None
+
+
+def test_upgrade_errors_by_option():
+    """Each new error once under its option (or none), most first; past ten options the
+    rest summed; no chart without a new error."""
+    from types import SimpleNamespace
+
+    from analyzer.site import upgrade_charts
+
+    def err(option, was):
+        return SimpleNamespace(option=option, was=was)
+
+    errors = ([err("-Wimplicit-int", "warning")] * 3 + [err("-Wimplicit-int", "nothing")]
+              + [err(None, "nothing")] + [err(f"-Wx{i}", "warning") for i in range(12)])
+    rows = upgrade_charts.errors_by_option(SimpleNamespace(new_errors=errors))
+    assert [(r.option, r.was_warning, r.not_printed) for r in rows[:2]] == [("-Wimplicit-int", 3, 1),
+                                                                           ("(no option)", 0, 1)]
+    assert len(rows) == 11 and rows[-1].option == "other options" and rows[-1].total == 4
+    assert sum(r.total for r in rows) == len(errors)
+    chart = upgrade_charts.errors_chart(rows)
+    assert chart is not None and chart.marks == 12  # zero parts draw no mark
+    assert upgrade_charts.errors_chart(upgrade_charts.errors_by_option(SimpleNamespace(new_errors=[]))) is None

@@ -80,6 +80,14 @@ def style(ax) -> None:
     ax.tick_params(colors=MUTED, labelcolor="#1d232a")
 
 
+def counts(ax, values: list) -> None:
+    """Whole ticks on an axis of counts (no 0.25 of a case)."""
+    if all(float(v).is_integer() for v in values if finite(v)):
+        from matplotlib.ticker import MaxNLocator
+
+        ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+
+
 def outliers(values: list[float]) -> float | None:
     """An upper limit for the axis when one value dwarfs the others (over ten times the
     next largest): the rest stays readable and the outlier is drawn clipped, its value
@@ -135,6 +143,7 @@ def grouped_bars(groups: list[str], series: list[str], values: list[list[float |
         ax.axhline(baseline, color="#555555", linewidth=0.8, linestyle="--")
     ax.set_xticks(range(len(groups)), groups, fontsize="small")
     ax.set_ylabel(ylabel)
+    counts(ax, flat)
     if top is not None:
         ax.set_ylim(0, top * 1.12)
     if len(series) > 1 or legend:
@@ -166,10 +175,7 @@ def stacked_bars(groups: list[str], parts: dict[str, list[float]], colours: dict
         bottom = [b + h for b, h in zip(bottom, heights)]
     ax.set_xticks(xs, groups, fontsize="small")
     ax.set_ylabel(ylabel)
-    if all(float(v).is_integer() for row in parts.values() for v in row if finite(v)):
-        from matplotlib.ticker import MaxNLocator
-
-        ax.yaxis.set_major_locator(MaxNLocator(integer=True))  # counts: no 0.2 of an error
+    counts(ax, [v for row in parts.values() for v in row])
     ax.legend(title=legend, frameon=False, fontsize="small", loc="upper left", bbox_to_anchor=(1, 1))
     style(ax)
     alt = "; ".join(f"{groups[g]}: " + ", ".join(f"{name} {row[g]:.2f}" for name, row in parts.items()

@@ -111,7 +111,7 @@ def signal_name(number: int | None) -> str:
 
 #: the sections in build order; the index page is written after all of them
 SECTIONS: tuple[Callable[[SiteBuild], None], ...] = (
-    flags.compiler_pages, flags.flag_pages, flags.diff_pages, upgrade.upgrade_pages,
+    flags.compiler_pages, flags.flag_pages, flags.diff_pages, flags.over_time, upgrade.upgrade_pages,
     projects.project_pages, advise.advice_pages, ub.ub_pages, overhead.overhead_pages)
 #: the sections a forked worker renders while the builder renders the others: some
 #: 60 % of the rendering, and they change nothing in the build the others read (the

@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from analyzer.site import charts
+from analyzer.site.charts import Chart
 from analyzer.site.slugs import path_slug, slug_map, unique_slug
 from analyzer.ub.detectors import scores as ub_scores
 from analyzer.ub import store as ub_store
@@ -139,7 +141,13 @@ def detector_pages(b: SiteBuild, stems: dict[str, str]) -> list[DetectorsView]:
         base = f"ub/detectors/{view.stem}"
         cells = {(d.version, d.detector, c.category): c
                  for d in view.scores.detectors for c in d.categories}
-        b.page(f"{base}.html", "ub_detectors.html", view=view, cells=cells,
+        drawn = {}
+        for i, version in enumerate(view.scores.versions):
+            chart = catch_chart([d for d in view.scores.detectors if d.version == version])
+            if chart is not None:
+                drawn[version] = (f"{view.stem}.{i}.svg", chart)
+                b.writer.write(f"ub/detectors/{view.stem}.{i}.svg", chart.svg)
+        b.page(f"{base}.html", "ub_detectors.html", view=view, cells=cells, charts=drawn,
                verdicts=(Catch.CAUGHT, Catch.ELSEWHERE, Catch.FALSE_ALARM, Catch.UNRELATED))
         b.json(f"{base}.json", ub_scores.as_json(view.scores))
         for page in view.pages:
@@ -147,3 +155,13 @@ def detector_pages(b: SiteBuild, stems: dict[str, str]) -> list[DetectorsView]:
                    page=page)
     return views
 
+
+
+def catch_chart(scores: list[DetectorScore]) -> Chart | None:
+    """One version's detectors as points: the share of the UB cases each caught against
+    the share of the programs without UB it falsely claimed UB on (the ITC and Juliet
+    scores); a detector whose tool ran on no case or on no clean program is left out."""
+    return charts.scatter([charts.Point(d.detector, d.alarms / d.clean if d.clean else float("nan"),
+                                        len(d.caught) / d.cases if d.cases else float("nan"),
+                                        len(d.caught)) for d in scores],
+                          "false alarms, % of the programs without UB", "caught, % of the UB cases")

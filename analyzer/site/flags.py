@@ -24,6 +24,8 @@ from flagdb.model import CompilerData, Flag, Message
 from flagdb.results import FlagInfo, HistoryEntry, TreeNode, as_typed
 from flagdb.store import CompilerRow
 
+from analyzer.site import charts
+from analyzer.site.pages import Headline
 from analyzer.site.slugs import base_slug
 
 if TYPE_CHECKING:
@@ -325,3 +327,72 @@ def diff_pages(b: SiteBuild) -> None:
         b.page(f"diffs/{stem}.html", "diff.html", d=result)
         b.json(f"diffs/{stem}.json", result)
     b.page("diffs/index.html", "diffs.html", diffs=b.diffs)
+
+
+# ------------------------------------------------------------------ flags over time
+
+#: the counts the front page's chart draws per release, in the order of its legend
+COUNTED = ("warnings", "-Wall", "-Wextra", "on by default")
+#: defaults that leave a warning off
+OFF = frozenset({"off", "0", ""})
+
+
+@dataclass
+class FlagCounts:
+    """One compiler version's warning options: how many there are (C-family, aliases
+    not counted again), how many ``-Wall`` and ``-Wextra`` turn on, how many are on
+    without either, and how many are new since the family's release before (None for
+    its first ingested release)."""
+
+    compiler: str
+    family: str
+    version: str
+    warnings: int
+    wall: int
+    wextra: int
+    on_by_default: int
+    added: int | None
+
+    def counts(self) -> dict[str, int]:
+        return dict(zip(COUNTED, (self.warnings, self.wall, self.wextra, self.on_by_default)))
+
+
+def _turned_on(node: TreeNode | None) -> set[str]:
+    """The flags a tree turns on, its root left out."""
+    out: set[str] = set()
+    todo = list(node.children) if node is not None else []
+    while todo:
+        n = todo.pop()
+        out.add(n.name)
+        todo.extend(n.children)
+    return out
+
+
+def flag_counts(views: list[CompilerView]) -> list[FlagCounts]:
+    """Each version's :class:`FlagCounts`, in the views' order (GCC before clang, oldest first)."""
+    out = []
+    before: dict[str, set[str]] = {}
+    for view in views:
+        warnings = {f.name for f in view.flags if f.kind == "warning" and not f.alias_of}
+        on = {f.name for f in view.flags if f.name in warnings and (f.default or "").lower() not in OFF}
+        previous = before.get(view.family)
+        out.append(FlagCounts(
+            compiler=view.name, family=view.family, version=view.row.version, warnings=len(warnings),
+            wall=len(_turned_on(view.trees.get("-Wall")) & warnings),
+            wextra=len(_turned_on(view.trees.get("-Wextra")) & warnings),
+            on_by_default=len(on), added=len(warnings - previous) if previous is not None else None))
+        before[view.family] = warnings
+    return out
+
+
+def over_time(b: SiteBuild) -> None:
+    """The front page's flags over time: per family, the warning options per release and
+    what ``-Wall``, ``-Wextra`` and the defaults turn on (a chart beside its table, the
+    counts as JSON in ``charts/flags-over-time.json``)."""
+    counts = flag_counts(b.compilers)
+    chart = charts.releases_chart(
+        [charts.Release(c.family, c.compiler, c.counts(), c.added) for c in counts], COUNTED)
+    if chart is not None:
+        b.writer.write("charts/flags-over-time.svg", chart.svg)
+    b.json("charts/flags-over-time.json", counts)
+    b.headlines.append(Headline("_flags_headline.html", {"counts": counts, "chart": chart}))

@@ -11,7 +11,6 @@ imported only when the database holds a study.
 """
 from __future__ import annotations
 
-import io
 import sqlite3
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -23,6 +22,8 @@ from analyzer.overhead.breakdown import AddedCpu
 from analyzer.projects.cell import BuildStatus
 from analyzer.overhead.report import ModeCost
 from analyzer.overhead.results import Cell, OverheadReport, Row, Study, StudyRun
+from analyzer.site import charts
+from analyzer.site.charts import Chart
 from analyzer.site.pages import Headline
 
 if TYPE_CHECKING:
@@ -33,7 +34,7 @@ TOP_TUS = 15
 #: studies the index page lists
 LATEST = 5
 #: bar colours, one per level (the off baseline grey), stable from build to build
-PALETTE = ("#4c78a8", "#f58518", "#54a24b", "#e45756", "#72b7b2", "#b279a2", "#9d755d", "#eeca3b")
+PALETTE = charts.PALETTE
 OFF_COLOUR = "#bab0ac"
 #: the process groups' colours (the compiler's programs as the split chart's compilers)
 GROUP_COLOURS = {breakdown.COMPILER: "#4c78a8", breakdown.BUILD_SYSTEM: "#f58518"}
@@ -133,23 +134,6 @@ def attach_attributions(views: list[StudyView], found: list[dict]) -> None:
 
 # ------------------------------------------------------------------ charts
 
-def _figure(width: float, height: float):
-    from matplotlib.figure import Figure
-
-    fig = Figure(figsize=(width, height), layout="constrained")
-    return fig, fig.add_subplot()
-
-
-def _svg(fig) -> bytes:
-    """The figure as SVG bytes, the same bytes for the same figure on every run."""
-    import matplotlib
-
-    buf = io.BytesIO()
-    with matplotlib.rc_context({"svg.hashsalt": "warnscope", "svg.fonttype": "none"}):
-        fig.savefig(buf, format="svg", metadata={"Date": None})
-    return buf.getvalue()
-
-
 def _colours(levels: list[str]) -> dict[str, str]:
     others = [l for l in levels if l != oh_report.BASE]
     out = {l: PALETTE[i % len(PALETTE)] for i, l in enumerate(others)}
@@ -157,40 +141,21 @@ def _colours(levels: list[str]) -> dict[str, str]:
     return out
 
 
-def ratio_chart(view: StudyView) -> bytes | None:
+def ratio_chart(view: StudyView) -> Chart | None:
     """Each level's CPU as a ratio to ``off``, grouped by compiler, with the min–max
     range as error bars; None when no cell has a ratio (only ``off``, or all failed)."""
     rows = [r for r in view.report.rows if r.ratio is not None and r.level != oh_report.BASE]
-    if not rows:
-        return None
     compilers = [c for c in view.compilers if any(r.compiler == c for r in rows)]
     levels = [l for l in view.levels if any(r.level == l for r in rows)]
-    colours = _colours(view.levels)
-    fig, ax = _figure(7.0, 3.2)
-    width = 0.8 / len(levels)
-    for i, level in enumerate(levels):
-        xs, ys, lo, hi = [], [], [], []
-        for x, compiler in enumerate(compilers):
-            r = next((r for r in rows if r.compiler == compiler and r.level == level), None)
-            if r is None or r.ratio is None or r.ratio_min is None or r.ratio_max is None:
-                continue
-            xs.append(x - 0.4 + width * (i + 0.5))
-            ys.append(r.ratio)
-            lo.append(max(r.ratio - r.ratio_min, 0.0))
-            hi.append(max(r.ratio_max - r.ratio, 0.0))
-        ax.bar(xs, ys, width * 0.9, yerr=[lo, hi], capsize=4, color=colours[level], label=level,
-               error_kw={"elinewidth": 1, "ecolor": "#333333"})
-    ax.axhline(1.0, color="#555555", linewidth=0.8, linestyle="--")
-    ax.set_xticks(range(len(compilers)), compilers)
-    ax.set_ylabel("CPU time / off")
-    top = max(r.ratio_max or 0.0 for r in rows)
-    ax.set_ylim(0, max(top * 1.1, 1.1))
-    ax.legend(title="level", frameon=False, fontsize="small", loc="upper left", bbox_to_anchor=(1, 1))
-    ax.spines[["top", "right"]].set_visible(False)
-    return _svg(fig)
+    at = {(r.compiler, r.level): r for r in rows}
+    values = [[at[(c, l)].ratio if (c, l) in at else None for c in compilers] for l in levels]
+    errors = [[(at[(c, l)].ratio_min, at[(c, l)].ratio_max) if (c, l) in at else None for c in compilers]
+              for l in levels]
+    return charts.grouped_bars(compilers, levels, values, "CPU time / off", errors=errors,  # type: ignore[arg-type]
+                               colours=_colours(view.levels), baseline=1.0, legend="level")
 
 
-def cpu_chart(view: StudyView) -> bytes | None:
+def cpu_chart(view: StudyView) -> Chart | None:
     """Median CPU seconds per compiler and level, split into the compilers' own
     processes and the rest of the build (make, shells, the linker driver …), with the
     whole tree's min–max as an error bar; None when no cell finished, and in tu mode,
@@ -205,16 +170,23 @@ def cpu_chart(view: StudyView) -> bytes | None:
     total = [c.cpu_s.median for c in cells]  # type: ignore[union-attr]
     err = [[max(t - c.cpu_s.min, 0.0) for t, c in zip(total, cells)],  # type: ignore[union-attr]
            [max(c.cpu_s.max - t, 0.0) for t, c in zip(total, cells)]]  # type: ignore[union-attr]
-    fig, ax = _figure(7.0, 3.2)
+    fig, ax = charts.figure(7.0, 3.2)
     xs = list(range(len(cells)))
-    ax.bar(xs, comp, 0.6, color="#4c78a8", label="compilers")
-    ax.bar(xs, other, 0.6, bottom=comp, color="#bab0ac", label="build system")
+    marks = 0
+    for s, (name, heights, bottom, colour) in enumerate((
+            ("compilers", comp, None, "#4c78a8"), ("build system", other, comp, "#bab0ac"))):
+        bars = ax.bar(xs, heights, 0.6, bottom=bottom, color=colour, label=name)
+        for g, (patch, v) in enumerate(zip(bars.patches, heights)):
+            charts.mark(patch, s, g, v)
+            marks += 1
     ax.errorbar(xs, total, yerr=err, fmt="none", ecolor="#333333", elinewidth=1, capsize=4)
     ax.set_xticks(xs, labels, fontsize="small")
     ax.set_ylabel("CPU s (user+sys), median")
     ax.legend(frameon=False, fontsize="small", loc="upper left", bbox_to_anchor=(1, 1))
-    ax.spines[["top", "right"]].set_visible(False)
-    return _svg(fig)
+    charts.style(ax)
+    alt = "; ".join(f"{label.replace(chr(10), ' ')}: compilers {c:.2f} s, build system {o:.2f} s"
+                    for label, c, o in zip(labels, comp, other))
+    return Chart(charts.svg(fig), marks, alt)
 
 
 def group_cpu(cell: Cell) -> dict[str, float]:
@@ -228,7 +200,7 @@ def group_cpu(cell: Cell) -> dict[str, float]:
     return out
 
 
-def process_chart(view: StudyView) -> bytes | None:
+def process_chart(view: StudyView) -> Chart | None:
     """Median CPU seconds per compiler, level (and inject mode where the study holds
     both), stacked by process group: the compiler's programs (drivers, cc1, as, ld …)
     and the build system's (make, shells, libtool, cmake …), from the kernel's account of
@@ -239,35 +211,15 @@ def process_chart(view: StudyView) -> bytes | None:
     both = len(view.injects) > 1
     labels = [f"{c.compiler}\n{c.level}" + (f"\n{c.inject}" if both else "") for c in cells]
     groups = [group_cpu(c) for c in cells]
-    fig, ax = _figure(7.0, 3.2)
-    xs = list(range(len(cells)))
-    bottom = [0.0] * len(cells)
-    for name, colour in GROUP_COLOURS.items():
-        heights = [max(g[name], 0.0) for g in groups]
-        ax.bar(xs, heights, 0.6, bottom=bottom, color=colour, label=name)
-        bottom = [b + h for b, h in zip(bottom, heights)]
-    ax.set_xticks(xs, labels, fontsize="small")
-    ax.set_ylabel("CPU s (user+sys), median")
-    ax.legend(title="process group", frameon=False, fontsize="small", loc="upper left", bbox_to_anchor=(1, 1))
-    ax.spines[["top", "right"]].set_visible(False)
-    return _svg(fig)
+    return charts.stacked_bars(labels, {name: [g[name] for g in groups] for name in GROUP_COLOURS},
+                               GROUP_COLOURS, "CPU s (user+sys), median", "process group")
 
 
-def process_alt(view: StudyView) -> str:
-    """The process-group chart in words, for the image's alt text."""
-    parts = []
-    for c in view.cells:
-        g = group_cpu(c) if c.status == BuildStatus.OK else {}
-        if g:
-            parts.append(f"{view.label(c.compiler, c.level, c.inject)}: "
-                         + ", ".join(f"{name} {s:.2f} s" for name, s in g.items()))
-    return "; ".join(parts) or "no per-process account"
-
-
-def chart_alt(view: StudyView) -> str:
-    """The ratio chart in words, for the image's alt text."""
-    return "; ".join(f"{r.compiler} {r.level}: {r.ratio:.3f} ({r.ratio_min:.3f}–{r.ratio_max:.3f})"
-                     for r in view.headline) or "no ratios"
+def process_groups(view: StudyView) -> list[tuple[str, dict[str, float]]]:
+    """Each finished cell with the kernel's account, labelled, and its CPU by process
+    group: the numbers of the process-group chart, for the table beside it."""
+    return [(view.label(c.compiler, c.level, c.inject), group_cpu(c)) for c in view.cells
+            if c.status == BuildStatus.OK and c.by_process is not None]
 
 
 def summary_json(views: list[StudyView]) -> list[Study]:
@@ -286,15 +238,15 @@ def overhead_pages(b: SiteBuild) -> None:
     ``overhead report --json`` (and the cells of ``overhead run --json``)."""
     views = load_studies(b.conn)
     for view in views:
-        charts = {}
+        drawn: dict[str, tuple[str, Chart]] = {}
         for kind, make in (("ratio", ratio_chart), ("cpu", cpu_chart),
                            ("process", process_chart)):
-            svg = make(view)
-            if svg is not None:
-                charts[kind] = f"{view.stem}.{kind}.svg"
-                b.writer.write(f"overhead/{charts[kind]}", svg)
-        b.page(f"overhead/{view.stem}.html", "overhead_study.html", view=view, charts=charts,
-               alt=chart_alt(view), process_alt=process_alt(view),
+            chart = make(view)
+            if chart is not None:
+                drawn[kind] = (f"{view.stem}.{kind}.svg", chart)
+                b.writer.write(f"overhead/{view.stem}.{kind}.svg", chart.svg)
+        b.page(f"overhead/{view.stem}.html", "overhead_study.html", view=view, charts=drawn,
+               groups=process_groups(view),
                headers=OVERHEAD_HEADERS, top=TOP_TUS)
         b.json(f"overhead/{view.stem}.json", view.report)
         b.json(f"overhead/{view.stem}.cells.json", StudyRun(view.id, view.cells))

@@ -35,6 +35,7 @@ from analyzer.ub.explain.disasm import Function
 from analyzer.ub.results import CaseReport, Cell, CorpusKind, Explanation, UbReport
 from analyzer.site.detectors import detector_pages
 from analyzer.site.pages import Headline
+from analyzer.site.ub_overview import corpus_charts
 from analyzer.site.slugs import base_slug, path_slug, slug_map, unique_slug
 
 if TYPE_CHECKING:
@@ -494,7 +495,7 @@ def ub_pages(b: SiteBuild) -> None:
     pages (:mod:`analyzer.site.detectors`) of the corpora ``ub detectors`` ran on."""
     corpora = load_corpora(b.conn)
     stems = corpus_stems([view.corpus for view in corpora])
-    listed = []
+    listed, drawn = [], []
     for view in corpora:
         stem = stems[view.corpus]
         report = view.report
@@ -515,9 +516,10 @@ def ub_pages(b: SiteBuild) -> None:
                    sanitizers=sanitizers, asm=asm, diff=ex.diff if ex else None,
                    diff_functions=diff)
         listed.append((view, stem))
+        drawn.append(corpus_charts(b, report, stem))
     scored = detector_pages(b, stems)
     b.writer.write("static/pygments.css", pygments_css() + "\n")
-    b.page("ub/index.html", "ub_index.html", corpora=listed, scored=scored)
+    b.page("ub/index.html", "ub_index.html", corpora=listed, scored=scored, charts=drawn)
     b.headlines.append(Headline("_ub_headline.html", {"corpora": listed}))
 
 

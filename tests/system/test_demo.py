@@ -141,4 +141,9 @@ def _loads_in_chromium(chromium, site: Path) -> None:
         if heading == "UB matrix":
             assert page.locator("#matrix tbody tr").count() > 20
         page.close()
+    # the charts of the data the demo holds: flags over time, what the optimiser changes
+    for rel, figure in (("index.html", "#over-time-chart"), ("ub/index.html", "#levels-chart-corpus")):
+        page = pages.open(rel)
+        assert page.locator(f"{figure} img").evaluate("i => i.complete && i.naturalWidth") > 300, rel
+        page.close()
     assert pages.errors == [] and pages.outside == []

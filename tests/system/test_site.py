@@ -443,7 +443,7 @@ def test_overhead_page_shows_its_charts(browser, site):
     _needs_studies(site)
     page = browser.open("overhead/study-1.html")
     for chart in ("#ratio-chart", "#cpu-chart"):
-        assert page.evaluate(f"document.querySelector('{chart}').naturalWidth") > 100, chart
+        assert page.evaluate(f"document.querySelector('{chart} img').naturalWidth") > 100, chart
     rows = page.locator("#overhead-table tbody tr")
     assert rows.count() == 4 and "1.000" in rows.first.inner_text()
     page.locator("a", has_text="Overhead studies").first.click()

@@ -21,8 +21,8 @@ APT_PACKAGES=(
   qemu-user
   # WebAssembly as a target: clang-16 --target=wasm32-wasi links against Debian's wasi-libc
   # with wasm-ld (lld-16) and the wasm32 builtins; the programs run under Wasmtime (the
-  # [wasm] extra below).
-  wasi-libc libclang-rt-16-dev-wasm32 lld-16
+  # [wasm] extra below); C++ with libc++ for WASI.
+  wasi-libc libclang-rt-16-dev-wasm32 lld-16 libc++-16-dev-wasm32 libc++abi-16-dev-wasm32
   # The tests validate warnscope's SARIF with Microsoft's SARIF Multitool (from npm), a
   # self-contained .NET program that loads the system's ICU.
   libicu72

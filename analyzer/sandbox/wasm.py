@@ -38,6 +38,13 @@ from analyzer.sandbox.limits import Limits, RunResult, SandboxStatus
 HOST = Path(__file__).with_name("wasm_host.py")
 #: The target triple of clang's WASI programs.
 TARGET = "wasm32-wasi"
+#: What clang-16 needs besides a program's own flags to build it for the target: C's
+#: ``signal()`` exists in WASI only as an emulation (``raise`` reaches a handler; a trap
+#: never does), C++ has libc++ without exceptions, whose headers Debian's clang-16 does
+#: not find by itself.
+COMPILE_FLAGS = (f"--target={TARGET}", "-D_WASI_EMULATED_SIGNAL")
+CXX_FLAGS = ("-fno-exceptions", "-isystem", "/usr/lib/llvm-16/include/wasm32-wasi/c++/v1")
+LINK_FLAGS = ("-lwasi-emulated-signal",)
 #: What a compile for the target and a run need, each with the Debian package (or pip
 #: extra) that brings it: (file, what it is, package).
 NEEDED = (
@@ -45,6 +52,10 @@ NEEDED = (
     ("/usr/lib/llvm-16/lib/clang/16/lib/wasi/libclang_rt.builtins-wasm32.a",
      "clang-16's wasm32 builtins", "libclang-rt-16-dev-wasm32"),
     ("/usr/lib/llvm-16/bin/wasm-ld", "the wasm linker of clang-16", "lld-16"),
+    ("/usr/lib/llvm-16/include/wasm32-wasi/c++/v1/cstdio", "libc++ for WASI",
+     "libc++-16-dev-wasm32"),
+    ("/usr/lib/llvm-16/lib/wasm32-wasi/libc++abi.a", "libc++abi for WASI",
+     "libc++abi-16-dev-wasm32"),
 )
 #: The part of a linear memory's limit within which it counts as reached: malloc asks
 #: for what it needs at once, so a refused growth leaves the memory this close to it.

@@ -235,3 +235,28 @@ def test_missing_pieces_name_their_package(monkeypatch):
     assert done.returncode != 0
     last = done.stderr.strip().splitlines()[-1]
     assert "NotInstalled" in last and "pip install 'warnscope[wasm]'" in last, done.stderr
+
+
+def _wasm32_cases():
+    from analyzer.ub.corpus import bundled_corpus, load
+    cases = {c.id: c for c in load(bundled_corpus()).cases}
+    held = [c for c in cases.values() if "wasm32" in c.expected_by_arch]
+    return [(c, cases[c.twin]) for c in held]
+
+
+@pytest.mark.parametrize("level", ["-O0", "-O2"])
+def test_corpus_wasm32_outputs_are_what_it_prints(level):
+    """Every ``NAME.wasm32.output`` of the corpus is what the program prints on wasm32 (a
+    plain run, exit as the case says), and its fixed twin prints its plain output there."""
+    clang = resolve_compiler("clang-16")
+    pairs = _wasm32_cases()
+    assert len(pairs) >= 4
+    for case, twin in pairs:
+        for one, expected in ((case, case.expected_on("wasm32")), (twin, twin.expected)):
+            b = compile_program(clang, one.language, one.std, one.path.name, one.source,
+                                [*wasm.COMPILE_FLAGS, level], [*one.link, *wasm.LINK_FLAGS],
+                                False)
+            assert b.ok, b.log
+            r = wasm.run(b.binary, one.args, LIMITS)
+            assert (r.status, r.exit) == (SandboxStatus.EXIT, one.exit), (one.id, r)
+            assert r.stdout in expected, (one.id, level, r.stdout)

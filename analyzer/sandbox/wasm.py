@@ -14,7 +14,9 @@ its code in :attr:`WasmResult.trap`: ``integer-overflow``, ``integer-division-by
 POSIX signal), ``timeout`` (the interruption, the wall clock or the CPU limit) or
 ``output-truncated``; ``limit`` is ``"memory"`` when the program's linear memory reached
 its limit (a growth was refused: malloc returned NULL to it), as it is for a native run
-stopped at the resident-memory cap.
+stopped at the resident-memory cap; a program whose memory starts above the limit (a large
+static array) never starts: status ``signal`` with no signal and ``limit`` ``"memory"``,
+the sandbox's word for a run the memory limit ended.
 
 A profile that runs its target's programs under WebAssembly calls :func:`require` once
 (one line saying which package is missing) and :func:`run` per program."""
@@ -137,6 +139,9 @@ def _result(host: RunResult, said: bytes | None, memory: int) -> WasmResult:
         fields.update(status=SandboxStatus.EXIT, exit=int(outcome["exit"]))
     elif end == "trap":
         fields.update(status=SandboxStatus.TRAP, trap=str(outcome["trap"]),
+                      trap_message=str(outcome.get("message", "")))
+    elif end == "refused":      # its memory starts above the limit: it never started
+        fields.update(status=SandboxStatus.SIGNAL, limit="memory",
                       trap_message=str(outcome.get("message", "")))
     else:
         fields.update(status=SandboxStatus.TIMEOUT, limit="time")

@@ -15,6 +15,7 @@ no file to write, so what it prints cannot pass for it::
     {"end": "exit", "exit": 3, "memory": ..., "memory_limit": ...}
     {"end": "trap", "trap": "integer-overflow", "message": "...", ...}
     {"end": "interrupt", ...}
+    {"end": "refused", "message": "... exceeds memory limits", ...}   (never started)
 
 A host that writes no OUTCOME failed itself (an import, a module Wasmtime rejects): its
 own error is on stderr.
@@ -64,7 +65,16 @@ def main(argv: list[str]) -> int:
     store.set_wasi(wasi)
     linker = wasmtime.Linker(engine)
     linker.define_wasi()
-    instance = linker.instantiate(store, module)
+    try:
+        instance = linker.instantiate(store, module)
+    except wasmtime.WasmtimeError as refused:
+        # A module whose memory starts larger than the limit (a large static array) never
+        # starts: the memory limit ended it. Any other refusal is the host's to report.
+        message = str(refused).splitlines()[0] if str(refused) else ""
+        if "exceeds memory limits" not in message:
+            raise
+        return _outcome(outcome_file, {"end": "refused", "message": message, "memory": 0,
+                                       "memory_limit": memory_limit})
     rest = max(0.05, seconds - (time.monotonic() - started) - END_MARGIN)
     timer = threading.Timer(rest, engine.increment_epoch)
     timer.daemon = True
@@ -86,6 +96,10 @@ def main(argv: list[str]) -> int:
     memory = instance.exports(store).get("memory")
     outcome["memory"] = memory.data_len(store) if isinstance(memory, wasmtime.Memory) else 0
     outcome["memory_limit"] = memory_limit
+    return _outcome(outcome_file, outcome)
+
+
+def _outcome(outcome_file: str, outcome: dict) -> int:
     sys.stdout.flush()
     with open(outcome_file, "x", encoding="utf-8") as f:
         json.dump(outcome, f)

@@ -19,6 +19,7 @@ from warnscope.errors import NotInstalled, ToolFailed
 
 REPO = Path(__file__).resolve().parents[2]
 LIMITS = Limits(timeout=3.0, cpu=4)
+INITIAL_MEMORY = 576 << 20
 
 
 def _missing() -> str | None:
@@ -69,6 +70,11 @@ int main(void) {
         n++;
     }
 }""",
+    # linked with an initial memory of 576 MiB (INITIAL_MEMORY)
+    "large": r"""
+#include <stdio.h>
+#include <stdlib.h>
+int main(void) { puts(malloc(400 << 20) ? "large" : "NULL"); return 0; }""",
     "flood": r"""
 #include <stdio.h>
 #include <string.h>
@@ -122,8 +128,9 @@ def programs() -> dict[tuple[str, str], str]:
     built = {}
     for name, source in PROGRAMS.items():
         for level in ("-O0", "-O2"):
+            link = [f"-Wl,--initial-memory={INITIAL_MEMORY}"] if name == "large" else []
             b = compile_program(clang, "c", "gnu17", f"{name}.c", source.encode(),
-                                [f"--target={wasm.TARGET}", level], [], False)
+                                [f"--target={wasm.TARGET}", level], link, False)
             assert b.ok, b.log
             built[name, level] = b.binary
     return built
@@ -184,6 +191,16 @@ def test_unbounded_memory_growth_ends_at_the_limit(programs):
     assert (r.status, r.exit) == (SandboxStatus.EXIT, 1)   # malloc said NULL; it said so
     assert r.stdout.startswith(b"NULL after 12")
     assert r.maxrss_kb * 1024 < limits.memory
+
+
+def test_memory_above_the_limit_from_the_start_never_starts(programs):
+    assert wasm.memory_limit(LIMITS) < INITIAL_MEMORY
+    r = wasm.run(programs["large", "-O0"], limits=LIMITS)
+    assert (r.status, r.signal, r.exit, r.limit) == (SandboxStatus.SIGNAL, None, None, "memory")
+    assert "exceeds memory limits" in r.trap_message and r.stdout == b""
+    big = Limits(timeout=5.0, cpu=5, memory=2 << 30, address_space=2 << 30)
+    r = wasm.run(programs["large", "-O0"], limits=big)   # 1 GiB of linear memory: it runs
+    assert (r.status, r.exit, r.stdout) == (SandboxStatus.EXIT, 0, b"large\n"), r
 
 
 def test_output_is_capped(programs):

@@ -19,6 +19,10 @@ APT_PACKAGES=(
   gcc-12-arm-linux-gnueabihf g++-12-arm-linux-gnueabihf libc6-dev-armhf-cross
   gcc-12-riscv64-linux-gnu g++-12-riscv64-linux-gnu libc6-dev-riscv64-cross
   qemu-user
+  # WebAssembly as a target: clang-16 --target=wasm32-wasi links against Debian's wasi-libc
+  # with wasm-ld (lld-16) and the wasm32 builtins; the programs run under Wasmtime (the
+  # [wasm] extra below); C++ with libc++ for WASI.
+  wasi-libc libclang-rt-16-dev-wasm32 lld-16 libc++-16-dev-wasm32 libc++abi-16-dev-wasm32
   # The tests validate warnscope's SARIF with Microsoft's SARIF Multitool (from npm), a
   # self-contained .NET program that loads the system's ICU.
   libicu72
@@ -57,7 +61,7 @@ fi
 export PATH="$PWD/.venv/bin:$PATH"
 .venv/bin/python -m pip install -q --upgrade pip
 .venv/bin/python -m pip install -q "${BUILD_PACKAGES[@]}"
-.venv/bin/python -m pip install -q --no-build-isolation ".[dask,test]"
+.venv/bin/python -m pip install -q --no-build-isolation ".[dask,test,wasm]"
 if [ ! -f build/build.ninja ]; then
   .venv/bin/meson setup build -Dpython.install_env=auto >/dev/null
 fi

@@ -44,6 +44,8 @@ class SandboxStatus(enum.StrEnum):
     SIGNAL = "signal"                      # a signal ended it (or the memory limit did)
     TIMEOUT = "timeout"                    # the time or CPU limit ended it
     OUTPUT_TRUNCATED = "output-truncated"  # it wrote more than the output cap
+    TRAP = "trap"                          # a WebAssembly trap ended it (not a signal:
+                                           # analyzer.sandbox.wasm's WasmResult.trap says which)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -60,6 +60,7 @@ ARCHES = frozenset({
     "mipsisa32r6el", "mipsisa64r6", "mipsisa64r6el", "powerpc", "powerpc64",
     "powerpc64le", "s390", "s390x", "sparc", "sparc64", "alpha", "hppa", "ia64", "m68k",
     "sh4", "loongarch64", "or1k", "microblaze", "microblazeel", "xtensa", "csky", "arc",
+    "wasm32", "wasm64",
 })
 
 

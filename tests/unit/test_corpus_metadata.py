@@ -82,8 +82,9 @@ def test_every_ub_case_has_a_fixed_twin():
 
 
 #: the targets whose plain runs the bundled corpus's ``NAME.ARCH.output`` files record
-#: (gcc-12 of Debian's cross compilers under qemu-user; x86-64 is the plain output)
-MEASURED_ARCHES = {"aarch64", "arm", "riscv64"}
+#: (gcc-12 of Debian's cross compilers under qemu-user; x86-64 is the plain output), and
+#: wasm32 (clang-16 for wasm32-wasi under Wasmtime: tests/system/test_wasm_run.py)
+MEASURED_ARCHES = {"aarch64", "arm", "riscv64", "wasm32"}
 
 
 def test_per_target_outputs_are_measured_differences_and_no_twin_has_one():

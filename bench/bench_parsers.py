@@ -8,7 +8,8 @@ warnings build's TU output at most ``extract.MAX_FILE_BYTES`` = 16 MiB, a UB com
 (``analyzer.warnings.sarif.TreeLines``, a file of at most 16 MiB). Each input is the
 shape that made a parser super-linear before (a run of spaces before a colon, a lazy
 value before ``\\s*$``, a thousand lines of ``[``, a failure counting the lines before
-it, a scan of the file per word) at the cap, with real entries among it that must be
+it, lines of ``["a`` in a compile of several sources split per source, a scan of the
+file per word) at the cap, with real entries among it that must be
 read back. Then ``warnscope upgrade --format sarif``'s log builder over 10,000 flipped
 checks located in a 3.6 MB ``configure.ac``.
 
@@ -42,6 +43,7 @@ def fill(line: str, size: int, every: int = 0, real: str = "") -> str:
 def inputs() -> list[tuple[str, int, Callable[[], object], Callable[[object], str]]]:
     """(name, bytes, parse, say what was read) per parser."""
     from analyzer.warnings import checks
+    from analyzer.warnings.formats import split_documents
     from warnscope.diagnostics import parse_gcc_json, parse_sarif, parse_text
 
     cap = checks.MAX_LOG
@@ -65,6 +67,9 @@ def inputs() -> list[tuple[str, int, Callable[[], object], Callable[[object], st
     ub = 4 * MIB
     stderr = ('[{"kind": "warning", "message": "m", "option": "-Wx"}]\n'
               + fill('["a\n', ub // 2) + fill("[\n", ub // 2))
+    gcc = '[{"kind": "warning", "message": "m", "option": "-Wx", "locations": []}]\n'
+    several = [gcc, fill('["a\n', tu // 2) + "[x]\n" + gcc, "[\n" * (tu // 8) + "]\n" * (tu // 8) + gcc]
+    compile_ = "".join(several)
     return [
         ("autoconf config.log", len(autoconf), lambda: checks.autoconf_checks(autoconf),
          lambda r: f"{len(r)} checks"),
@@ -84,6 +89,9 @@ def inputs() -> list[tuple[str, int, Callable[[], object], Callable[[object], st
          lambda r: f"problem: {r.problem}"),
         ("GCC JSON among text (UB compile)", len(stderr), lambda: parse_gcc_json.split_stderr(stderr),
          lambda r: f"{len(r[0])} elements"),
+        ("GCC JSON of a compile of three sources, split (warnings build)", len(compile_),
+         lambda: split_documents(compile_, ["a.c", "b.c", "c.c"]),
+         lambda r: f"{len(r or [])} pieces, as made: {r == several}"),
     ]
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 from warnscope.errors import BadInput, BuildFailed
 from warnscope.measure import CACHEGRIND, host, instructions
 
-from analyzer.projects.failure import first_error, log_tail
+from analyzer.projects.failure import log_tail
 from analyzer.projects.recipes import Recipe
 from analyzer.projects.sandbox import BuildSandbox, build_sandbox, mirror_tree
 from analyzer.projects.steps import readable_for
@@ -57,9 +57,8 @@ class Workspace:
             probe = StudyCell(self.tc.name, "", "", "capture", {})
             tus = study.capture(self.recipe, self.tree, self.tc, opts, self.work, [probe], self.progress,
                                 self.box)
-            if tus is None:
-                raise BuildFailed(f"{self.recipe.name} {self.tc.name}: {probe.error}: "
-                                     f"{_first_error(probe.log_tail or '')[:200]}")
+            if tus is None:   # the error holds the log's first error line where it has one
+                raise BuildFailed(f"{self.recipe.name} {self.tc.name}: {probe.error}")
             (self.box.box / "objects").mkdir()
             self.box.adopt(self.box.box / "objects")
             self._tus = tus
@@ -67,13 +66,6 @@ class Workspace:
 
     def close(self) -> None:
         self._open.close()
-
-
-def _first_error(log: str) -> str:
-    """The line of a build log that says what failed: the compiler's first error line,
-    else the last line."""
-    lines = [line.strip() for line in log.splitlines() if line.strip()]
-    return first_error(lines) or (lines or [""])[-1]
 
 
 class Attributor:

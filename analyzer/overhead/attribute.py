@@ -57,7 +57,7 @@ from warnscope.database import transaction
 from warnscope.errors import BadInput, BuildFailed, NotInstalled
 from warnscope.serial import to_json
 
-from analyzer.projects import levels as levels_mod
+from analyzer.projects import digest, levels as levels_mod
 from analyzer.projects.cell import BuildStatus
 from analyzer.overhead import report, store, study
 from analyzer.overhead.attr_runner import METRICS, Attributor, Workspace
@@ -144,7 +144,7 @@ def run(conn: sqlite3.Connection, recipe: Recipe, source: tuple[Path, str], tc: 
               "search_runs": 1 if exact else opts.search_runs, "min_share": opts.min_share,
               "max_suspects": opts.max_suspects, "instructions": opts.instructions, "study": opts.study}
     exp = Experiment(recipe, origin, params, machine_facts([tc]))
-    key = exp.key(opt=opts.opt, identity=tc.identity)
+    key = exp.key(opt=opts.opt, identity=tc.identity, tree=digest.tree_digest(tree, recipe))
     with transaction(conn):
         fresh = store.find_attribution(conn, key) is None
         attr = store.attribution_id(conn, key, exp.project(conn), tc.name, tc.version, tc.identity, opts.opt,

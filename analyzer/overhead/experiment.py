@@ -1,7 +1,8 @@
 """What a study and an attribution have in common: an experiment on one project.
 
 Both are stored under a *key* (a hash of every parameter that changes their figures,
-the project, its origin and the host), so rerunning the same parameters finds the
+the project, its origin, the digest of its tree (:mod:`analyzer.projects.digest`) and
+the host), so rerunning the same parameters finds the
 same row and resumes: a study skips its stored cells, an attribution its stored
 probes. Both record the machine they ran on, and both compile TUs alone and measure
 each compile as a process tree (:func:`compile_tu`), so that a TU's figure in a study

@@ -36,7 +36,7 @@ from warnscope.accounting import Accountant, ProcessTable, Unavailable
 from warnscope.errors import AnalyzerUnavailable, BadInput, NeedsPrivilege, SchedulerUnsuitable
 from warnscope.measure import TreeRun, host
 
-from analyzer.projects import arrival, levels as levels_mod, process, tus as tus_mod
+from analyzer.projects import arrival, digest, levels as levels_mod, process, tus as tus_mod
 from analyzer.projects.cell import BuildStatus, flags_for
 from analyzer.projects.failure import fail, log_tail
 from analyzer.projects.options import BuildOptions
@@ -201,8 +201,10 @@ def run_study(conn: sqlite3.Connection, recipe: Recipe, source: tuple[Path, str]
     if opts.env:   # the caller's variables passed (--env, their names): another study's cells
         params["env"] = sorted(opts.env)
     exp = Experiment(recipe, origin, params, machine_facts(toolchains))
+    # the tree's digest: an edited tree (whatever its files' times say) is another study
+    key = exp.key(tree=digest.tree_digest(tree, recipe))
     with transaction(conn):
-        study = store.study_id(conn, exp.key(), exp.project(conn), params, exp.machine)
+        study = store.study_id(conn, key, exp.project(conn), params, exp.machine)
     done = store.finished(conn, study)
     jobs = []
     for tc in toolchains:

@@ -17,7 +17,8 @@ inside the tree:
 * switches by shape: ``-std=``, ``-O…``, ``-W<warning>`` (never ``-Wl,``, ``-Wa,``,
   ``-Wp,``: no comma), ``-g…``, ``-m…`` (never ``-mllvm``), ``-f…`` code-generation and
   language switches (never those that load a plugin, dump or cache files, or take a
-  value other than the few listed in ``_F_VALUED``), ``-c``, ``-x LANG``, ``-pthread``,
+  value other than the few listed in ``_F_VALUED``), ``-c``, ``-x LANG``, ``-l`` with a
+  library's plain name (dropped: the replay never links), ``-pthread``,
   ``-pipe``, ``-w``, ``-pedantic…``, ``-ansi``, ``-MD``/``-MMD``/``-MP``, ``--param``.
 
 Anything else (a response file, a driver option, a link or search-path option) refuses
@@ -26,7 +27,11 @@ tree. The tree is the directory the database was named in, resolved: a checked p
 is resolved too, so a link leading out of the tree is refused like the path it leads
 to. A malformed file (not UTF-8, not JSON, nested too deep, too many values, not a
 list of entries with string fields) is one line, and so is a database of which no
-entry compiles a source with ``-c``: nothing to replay.
+entry compiles a source: nothing to replay. An entry that compiles several sources, or
+compiles and links (``cc -o prog a.c b.c -lm``), is replayed as a compile of each
+source alone (:func:`analyzer.projects.tus.from_commands`); its ``-l`` libraries (a
+plain name) are dropped when it is read, and so are its other link inputs when it is
+replayed.
 
 The first argument (the compiler) is kept only for the TU's language: the compiler
 under test replaces it. Options of two words are joined into one (``-I dir`` becomes
@@ -124,7 +129,9 @@ _MACRO_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _PARAM = re.compile(r"[a-z][a-z0-9-]*=[0-9a-z-]+")      # --param ssp-buffer-size=4
 
 _ALLOWED = ("only include directories, -D, -U, -std=, -O, -f code-generation switches, "
-            "-W<warning>, -g, -m, -c, -x, -o and -M* files inside the tree")
+            "-W<warning>, -g, -m, -c, -x, -l, -o and -M* files inside the tree")
+#: a library an entry that links names (``-lm``, ``-lstdc++``, ``-lgtk-3``): dropped
+_LIBRARY = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.+-]*")
 
 
 @dataclass(frozen=True)
@@ -135,7 +142,7 @@ class Entry:
     directory: str
     file: str
     arguments: tuple[str, ...]
-    compiles: bool          # ``-c`` and exactly one source: a TU to replay
+    compiles: bool          # compiles a source (one or several, or also links): TUs to replay
 
 
 @dataclass(frozen=True)
@@ -157,7 +164,7 @@ def read(path_text: str) -> CompileDatabase:
         raise ParseError(path_text, None, "expected a non-empty JSON list of compile commands")
     entries = tuple(entry(e, i, tree, path_text) for i, e in enumerate(data))
     if not any(e.compiles for e in entries):
-        raise ParseError(path_text, None, "no entry compiles a source with -c: nothing to replay")
+        raise ParseError(path_text, None, "no entry compiles a source: nothing to replay")
     return CompileDatabase(Path(os.path.realpath(path_text)), tree, entries)
 
 
@@ -234,6 +241,14 @@ def arguments(args: list[str], directory: str, tree: Path, refuse) -> tuple[list
         i += 1
         if a in _PLAIN:
             out.append(a)
+        elif a.startswith("-l"):   # a library to link: dropped, each source is replayed alone
+            name = a[2:]
+            if not name:
+                if i == len(args):
+                    raise refuse("-l needs a value")
+                name, i = args[i], i + 1
+            if not _LIBRARY.fullmatch(name):
+                raise refuse(f"-l {_show(name)}: not a library name")
         elif a.startswith("@"):
             raise refuse(f"response file {_show(a)} is not allowed (its options cannot be checked)")
         elif (valued := _valued(a)) is not None:
@@ -262,7 +277,9 @@ def arguments(args: list[str], directory: str, tree: Path, refuse) -> tuple[list
                 raise refuse(f"input file {_show(a)} is not a regular file")
             out.append(a)
             sources += a.endswith(SOURCE_SUFFIXES)
-    return out, "-c" in out and sources == 1
+    # a compile of one source, of several, or one that also links (``cc -o prog a.c b.c``):
+    # each source is replayed as its own compile (:func:`analyzer.projects.tus.from_commands`)
+    return out, sources > 0 and not {"-E", "-M", "-MM", "-S", "-fsyntax-only"} & set(out)
 
 
 def _valued(a: str) -> tuple[str, str] | None:

@@ -21,6 +21,7 @@ from warnscope import extract
 from warnscope.apt import AptState
 from warnscope.errors import ParseError, UnsafeInput
 from warnscope.paths import cache_dir
+from warnscope.text import one_line
 
 from analyzer.projects import arrival, cross, process
 from analyzer.projects.cell import BuildCell, flags_for
@@ -78,7 +79,8 @@ def prepare(recipe: Recipe, tree: Path, tc: Toolchain, opts: BuildOptions, work:
     command = cross.configure(commands(recipe.configure, cells[0], opts, "wrapper"), recipe.build_system, tc)
     t = process.run(command, copy, env, log, timeout=opts.timeout, box=box)
     if t.exit != 0:
-        fail(cells, f"configure failed ({process.ended(t, opts.timeout)}): {recipe.configure}", log, copy)
+        # the command as it ran (placeholders filled), on one line with its controls shown
+        fail(cells, f"configure failed ({process.ended(t, opts.timeout)}): {one_line(command)}", log, copy)
         return None
     return copy, env
 

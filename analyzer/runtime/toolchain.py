@@ -3,8 +3,10 @@
 Every part that runs a compiler (verification, the GCC plugin, the UB runner, the
 overhead matrix) resolves it here, so an id is parsed once
 (:class:`warnscope.compilers.CompilerId`) and a compiler's identity is computed one way.
-The identity is the resolved driver paths plus the full ``--version`` output: an
-upgraded package gives new cache keys and shows in stored results.
+The identity is the resolved driver paths, the drivers' files as the kernel knows them
+(:func:`analyzer.runtime.identify.file_key`) and the full ``--version`` output: an
+upgraded package, or a driver replaced under the same banner, gives new cache keys and
+shows in stored results.
 
 A compiler is also what the user names: a plain name on PATH (``gcc``, ``cc``), a path
 (``/opt/gcc-13/bin/gcc``) or a cross driver (``aarch64-linux-gnu-gcc-12``). Such a name is
@@ -50,7 +52,7 @@ class Toolchain:
     c_driver: str      # path of gcc-12 / clang-16
     cxx_driver: str    # path of g++-12 / clang++-16
     version: str       # first line of --version
-    identity: str      # sha256 of paths and full --version output (+ suite, packages)
+    identity: str      # sha256 of paths, the drivers' file keys and full --version output (+ suite, packages)
     root: str | None = None      # a prepared Debian root (analyzer.runtime.roots), None: the host
     suite: str | None = None     # that root's suite ('trixie')
     package: str | None = None   # the Debian package version in the root ('14.2.0-19')
@@ -240,10 +242,8 @@ def _from_identity(ident) -> Toolchain:
     from analyzer.runtime import identify
     cid = ident.cid
     real = f"{os.path.realpath(ident.c_driver)}\0{os.path.realpath(ident.cxx_driver or ident.c_driver)}"
-    try:   # the files themselves: a binary replaced under the same banner is another compiler
-        files = "\0".join(identify.file_key(d) for d in (ident.c_driver, ident.cxx_driver or ident.c_driver))
-    except OSError as exc:
-        raise NotInstalled(f"{one_line(ident.c_driver)}: {exc.strerror}") from None
+    # the files themselves: a binary replaced under the same banner is another compiler
+    files = _file_keys(ident.c_driver, ident.cxx_driver or ident.c_driver)
     identity = hashlib.sha256(f"binary\0{ident.c_driver}\0{ident.cxx_driver}\0{real}\0"
                               f"{ident.banner}\0{ident.version}\0{ident.target}\0{files}".encode()).hexdigest()
     emulator: tuple[str, ...] = ()
@@ -259,6 +259,16 @@ def _from_identity(ident) -> Toolchain:
                      c_driver=ident.c_driver, cxx_driver=ident.cxx_driver or ident.c_driver,
                      version=banner, identity=identity, target=cid.target,
                      emulator=emulator, cannot_run=cannot_run, vendor=ident.vendor)
+
+
+def _file_keys(*drivers: str) -> str:
+    """The drivers as the kernel knows them (:func:`analyzer.runtime.identify.file_key`),
+    part of every identity; :class:`NotInstalled` naming one that is gone."""
+    from analyzer.runtime import identify
+    try:
+        return "\0".join(identify.file_key(d) for d in drivers)
+    except OSError as exc:
+        raise NotInstalled(f"{one_line(exc.filename or drivers[0])}: {exc.strerror}") from None
 
 
 def resolve_in_root(name: str, suite: str) -> Toolchain:
@@ -315,7 +325,8 @@ def _resolve(name: "str | CompilerId") -> Toolchain:
     # Drivers are invoked by their own names (clang++-14 is a symlink to clang, which
     # links C++ only when called as clang++); the identity uses the resolved files.
     real = f"{os.path.realpath(c_path)}\0{os.path.realpath(cxx_path)}"
-    identity = hashlib.sha256(f"{c_path}\0{cxx_path}\0{real}\0{version}".encode()).hexdigest()
+    files = _file_keys(c_path, cxx_path)   # a driver replaced under the same banner is another compiler
+    identity = hashlib.sha256(f"{c_path}\0{cxx_path}\0{real}\0{version}\0{files}".encode()).hexdigest()
     return Toolchain(name=str(cid), family=cid.family, major=cid.major, c_driver=c_path,
                      cxx_driver=cxx_path, version=first, identity=identity)
 
@@ -346,8 +357,9 @@ def _from_root(name: str, suite: str) -> Toolchain:
         raise ToolFailed(f"{c_path} in the {suite} root printed nothing on --version")
     real = f"{os.path.realpath(base.file(c_path))}\0{os.path.realpath(base.file(cxx_path))}"
     pkgs = "\0".join(f"{k}={v}" for k, v in sorted(packages.items()))
+    files = _file_keys(base.file(c_path), base.file(cxx_path))
     identity = hashlib.sha256(f"debian-root\0{suite}\0{pkgs}\0{c_path}\0{cxx_path}\0"
-                              f"{real}\0{version}".encode()).hexdigest()
+                              f"{real}\0{version}\0{files}".encode()).hexdigest()
     return replace(base, c_driver=c_path, cxx_driver=cxx_path, identity=identity,
                    version=f"{first} [Debian {suite} {base.package}]")
 

@@ -28,7 +28,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import re
 import zlib
 from dataclasses import dataclass
 
@@ -40,6 +39,7 @@ from warnscope.paths import atomic_write, cache_dir
 from analyzer.sandbox import runner as sandbox
 from analyzer.sandbox.limits import SandboxStatus
 from analyzer.runtime.toolchain import Toolchain
+from analyzer.ub.corpus import PLAIN_NAME   # what the driver is given: never an option, never a path
 from analyzer.ub.explain import disasm
 
 COMPILE_TIMEOUT = 120
@@ -114,7 +114,7 @@ def compile_program(compiler: Toolchain, language: str, std: str, filename: str,
             return CompiledProgram(ok=meta["ok"], binary=str(bin_path) if meta["ok"] else None,
                                    log=meta["log"], diagnostics=meta["diagnostics"], cached=True,
                                    command=meta["command"], code=code, code_note=note)
-    if not _SAFE_NAME.fullmatch(filename):
+    if not PLAIN_NAME.fullmatch(filename):
         raise BadInput(f"{filename!r}: not a plain source file name")
     # Relative names: no temp path ends up in the binary. -pipe: no temporary
     # files between the stages (about 7% less CPU here), same code.
@@ -192,10 +192,6 @@ def _cached_code(code_path: os.PathLike, meta: dict) -> tuple[str | None, str]:
             return zlib.decompress(f.read()).decode(), ""
     except (OSError, zlib.error, UnicodeDecodeError):
         return None, "the cached code is missing or damaged"
-
-
-#: What the driver is given as the program's file name: never an option, never a path.
-_SAFE_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.+-]*")
 
 
 def _not_the_programs_fault(result: sandbox.RunResult, log: str) -> str:

@@ -28,6 +28,9 @@ from warnscope.errors import BadInput, NotInstalled, ParseError, UnsafeInput
 from warnscope.extract import Refused, Tree, shown
 
 SOURCE_SUFFIXES = {".c": "c", ".cpp": "c++", ".cc": "c++", ".cxx": "c++"}
+#: the file name a program is compiled by (:mod:`analyzer.ub.compile`): any other (a bidi
+#: control, a space, a leading dash) is refused here, named, and the others run
+PLAIN_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.+-]*")
 REQUIRED = ("category", "standard", "summary", "ub")
 KNOWN = set(REQUIRED) | {"std", "link", "args", "exit", "o0-exploited", "note",
                           "ub-line", "twin", "fixes", "fixed-line"}
@@ -163,6 +166,11 @@ def load(corpus: str | Path) -> Corpus:
     unreadable = {owner[0]: r for r in refused if (owner := _owner(r.rel, known))}
     cases = []
     for name, stem in zip(sources, stems):
+        if not PLAIN_NAME.fullmatch(posixpath.basename(name)):
+            refused.append(Refused(tree.shown(name), "not run: not a plain source file name (a "
+                                   "compile names it on its command line: letters, digits and "
+                                   "_ . + - only)", rel=name))
+            continue
         if stem in unreadable:
             refused.append(Refused(tree.shown(name), f"not run: its expected output "
                                                       f"{unreadable[stem]}", rel=name))

@@ -31,26 +31,42 @@ from analyzer.runtime.toolchain import Toolchain
 from warnscope.diagnostics import Parsed, parse_gcc_json, parse_sarif, parse_text
 
 
+#: a line that may open a JSON array or a SARIF log
+_OPENS = re.compile(r"^[\[{]", re.MULTILINE)
+
+
 def split_documents(text: str, sources: Sequence[str]) -> list[str] | None:
     """One compile's structured output split per source: each JSON array or SARIF log
     (a line that opens one), with the text before it; None unless there is exactly one
-    per source (a driver that stopped before compiling, a log cut short)."""
+    per source (a driver that stopped before compiling, a log cut short).
+
+    Read as :func:`warnscope.diagnostics.parse_gcc_json.split_stderr` reads it: a line
+    inside a value that failed to decode (up to where the decoder stopped; nested past
+    its depth, up to where the brackets close) opens no other value, and a failure does
+    not count the lines before it, so each byte is decoded about once whatever the lines
+    hold (lines of ``["a`` made every failed decode count all the text before it)."""
     decoder = json.JSONDecoder(strict=False)   # as the parsers read it
-    pieces, start, pos = [], 0, 0
+    doc = parse_text.Uncounted(text)
+    pieces, start, pos, failed_to = [], 0, 0, 0
     while pos < len(text):
+        if pos < failed_to or not text.startswith(("[", "{"), pos):
+            opens = _OPENS.search(text, max(pos, failed_to))   # the next line that may open one
+            if opens is None:
+                break
+            pos = opens.start()
+        try:
+            _value, after = decoder.raw_decode(doc, pos)
+        except json.JSONDecodeError as exc:   # text (a truncated log leaves one too few)
+            after, failed_to = None, exc.pos
+        except RecursionError:
+            after, failed_to = None, parse_text.value_end(text, pos)
+        if after is not None:
+            after += text.startswith("\n", after)
+            pieces.append(text[start:after])
+            start = pos = after
+            continue
         end = text.find("\n", pos)
-        end = len(text) if end < 0 else end
-        if text.startswith(("[", "{"), pos):
-            try:
-                _value, after = decoder.raw_decode(text, pos)
-            except json.JSONDecodeError:   # text (a truncated log leaves one too few)
-                after = None
-            if after is not None:
-                after += text.startswith("\n", after)
-                pieces.append(text[start:after])
-                start = pos = after
-                continue
-        pos = end + 1
+        pos = len(text) if end < 0 else end + 1
     if len(pieces) != len(sources):
         return None
     pieces[-1] += text[start:]

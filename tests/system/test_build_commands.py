@@ -31,3 +31,20 @@ def test_braces_in_a_users_commands_reach_the_shell_as_typed(gcc_db_copy, cli_at
     assert build["status"] == "ok", build
     said = sorted(d["message"] for d in build["diagnostics"])
     assert said == ['#warning "braces {a,b} {}"', '#warning "configured 0"', "#warning jobs 3"], said
+
+
+def test_a_failed_configure_shows_its_command_as_it_ran(gcc_db_copy, cli_at, tmp_path):
+    """A configure that fails is said with its command as the shell ran it: the
+    placeholders filled, on one line, its control characters made visible."""
+    tree = tmp_path / "proj"
+    tree.mkdir()
+    (tree / "README").write_text("a tree whose configure fails\n")
+    configure = 'CFLAGS="{cflags}" CXXFLAGS="{cxxflags}" false # \x1b[2J'
+    code, out, err = cli_at(gcc_db_copy)("warnings", "run", "--source", str(tree), "--configure", configure,
+                                         "--build", "true", "--compilers", "gcc-12", "--level", "default",
+                                         "--opt", "-O1", "--json", "--quiet")
+    (build,) = json.loads(out)["builds"]
+    assert build["status"] == "failed", build
+    assert build["error"].startswith('configure failed (exit 1): CFLAGS="-O1" CXXFLAGS="-O1" false # \\x1b[2J'), \
+        build["error"]
+    assert "{cflags}" not in out + err and "\x1b" not in out + err

@@ -182,12 +182,10 @@ def test_nested_100000_deep_is_one_line(tree, refused):
 
 
 def test_no_entry_to_replay_is_one_line(tree, refused):
-    """Entries that compile nothing (no -c, no source, two sources): said before
+    """Entries that compile no source (a header, with or without -c): said before
     anything is written, never ``max() arg is an empty sequence``."""
-    (tree / "b.c").write_text("int b;\n")
-    line = refused(json.dumps([_entry(tree, "a.c", "-o", "a"), _entry(tree, "-c", "inc/h.h"),
-                               _entry(tree, "-c", "a.c", "b.c")]))
-    assert "no entry compiles a source with -c: nothing to replay" in line
+    line = refused(json.dumps([_entry(tree, "-o", "a", "inc/h.h"), _entry(tree, "-c", "inc/h.h")]))
+    assert "no entry compiles a source: nothing to replay" in line
 
 
 @pytest.mark.parametrize("content, said", [
@@ -215,6 +213,33 @@ def test_a_malformed_file_is_one_line(content, said, tree, refused):
 def test_a_malformed_entry_is_one_line_with_its_index(entry, said, tree, refused):
     line = refused(f"[{json.dumps(_good(tree))}, {entry}]")
     assert ": entry 1: " in line and said in line, line
+
+
+def test_an_entry_that_compiles_and_links_is_replayed_per_source(gcc_db_copy, cli_at):
+    """``cc -o prog a.c src/b.c -lm -l pthread`` (no -c): each source replayed as its own
+    compile, the libraries dropped; no program is linked, nothing written in the tree."""
+    base = Path(tempfile.mkdtemp(prefix="warnscope-ccdb-link-"))
+    try:
+        proj = base / "proj"
+        (proj / "inc").mkdir(parents=True)
+        (proj / "src").mkdir()
+        (proj / "a.c").write_text(GOOD_C)
+        (proj / "inc" / "h.h").write_text("#define H 1\n")
+        (proj / "src" / "b.c").write_text("#include \"h.h\"\nint f(int x);\nint main(void) { return f(H); }\n")
+        ccdb = proj / "compile_commands.json"
+        ccdb.write_text(json.dumps([{"directory": str(proj), "file": "a.c",
+                                     "arguments": ["cc", "-Iinc", "-O2", "-o", "prog", "a.c", "src/b.c",
+                                                   "-lm", "-l", "pthread"]}]))
+        for p in [base, *base.rglob("*")]:
+            p.chmod(0o755 if p.is_dir() else 0o644)
+        code, out, err = cli_at(gcc_db_copy)("overhead", "run", "--compile-commands", str(ccdb), *RUN,
+                                             "--json")
+        assert code == 0, err
+        (cell,) = json.loads(out)["cells"]
+        assert cell["status"] != "failed" and cell["compilers"] == 2, cell
+        assert not (proj / "prog").exists()
+    finally:
+        shutil.rmtree(base)
 
 
 def test_a_good_database_still_replays(gcc_db_copy, cli_at):

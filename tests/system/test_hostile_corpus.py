@@ -166,6 +166,25 @@ def test_links_and_fifos_in_a_corpus_as_a_normal_user(shared_dir, secret_file, t
               "a symbolic link leading out of the corpus")
 
 
+def test_a_program_named_with_a_bidi_control_is_refused_by_name_and_the_others_run(tmp_path, cli_at):
+    """``ub run`` over a corpus where one program's name holds U+202E: that file is said
+    in one line, its name made visible; the other case runs and is stored."""
+    corpus = tmp_path / "corpus"
+    (corpus / "cat").mkdir(parents=True)
+    (corpus / "cat" / "good.c").write_text(OK_CASE)
+    (corpus / "cat" / "ev\u202eil.c").write_text(OK_CASE)
+    code, out, err = cli_at(tmp_path / "ub.db")("ub", "run", "--corpus", str(corpus), "--compilers", "gcc-12",
+                                                "--levels", "O0", "--no-sanitizers")
+    assert code == 1, err
+    assert "\u202e" not in out + err, err
+    refused = [line for line in err.splitlines() if "refused" in line and "ev" in line]
+    assert refused == [f"warnscope: error: refused {corpus}/cat/ev\\u202eil.c: not run: not a plain source "
+                       "file name (a compile names it on its command line: letters, digits and _ . + - only)"], err
+    assert "1 cells (1 run now, " in out + err and "not a plain source file name" not in out, (out, err)
+    assert err.splitlines()[-1] == ("warnscope: error: 1 files of the corpus refused (not read, not run); "
+                                    "the rest of it ran"), err
+
+
 @pytest.mark.skipif(shutil.which("clang-16") is None, reason="clang-16 not installed")
 def test_the_libclang_step_reads_includes_inside_the_sandbox(shared_dir, secret_file):
     """libclang reads a program's includes from the file system. Run as root it read a

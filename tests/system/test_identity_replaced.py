@@ -1,5 +1,5 @@
 """A binary's identity is not fooled by a copied modification time: a compiler named by
-path, replaced by another executable of the same size whose mtime is put back
+path or by id, replaced by another executable of the same size whose mtime is put back
 (``touch -d``), is probed again and is another compiler (its version, its Toolchain
 identity, which keys the UB compile cache and the upgrade's stored builds)."""
 from __future__ import annotations
@@ -76,4 +76,25 @@ def test_a_replaced_binary_under_the_same_banner_is_another_toolchain(tmp_path, 
     _replace_keeping_mtime(cc, 1, "bbbb", in_place)
     toolchain._resolve.cache_clear()
     after = toolchain.resolve(str(cc))
+    assert after.version == before.version and after.identity != before.identity
+
+
+@pytest.mark.parametrize("in_place", [False, True], ids=["moved-over", "written-in-place"])
+def test_a_compiler_named_by_id_replaced_under_the_same_banner_is_another_toolchain(
+        tmp_path, own_cache, monkeypatch, in_place):
+    """A compiler named by its id (``gcc-77``, found on PATH by Debian's names) is keyed by
+    its drivers' files too, not only by their paths and ``--version`` text."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    cc, cxx = bin_dir / "gcc-77", bin_dir / "g++-77"
+    _write(cc, 1, "aaaa")
+    _write(cxx, 1, "aaaa")
+    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
+    before = toolchain.resolve("gcc-77")
+    assert (before.c_driver, before.version) == (str(cc), "gcc (Fake) 7.1.0")
+    toolchain._resolve.cache_clear()
+    assert toolchain.resolve("gcc-77").identity == before.identity    # nothing changed: the same
+    _replace_keeping_mtime(cc, 1, "bbbb", in_place)
+    toolchain._resolve.cache_clear()
+    after = toolchain.resolve("gcc-77")
     assert after.version == before.version and after.identity != before.identity

@@ -203,6 +203,30 @@ def test_warmups_are_rounds_uncounted_before_the_counted_runs(gcc_db_copy, capsy
     assert "stored already, skipped" in err and "warm-up" not in err, err   # the first study, resumed
 
 
+def test_an_edited_tree_with_its_times_put_back_is_measured_anew(gcc_db_copy, capsys, tmp_path):
+    """A study's key holds its tree's digest: the same tree resumes, the tree edited (a
+    file of the same size, its times put back) is another study, measured anew."""
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    good = tree / "good.c"
+    good.write_text(GOOD_C)
+    base = ("overhead", "run", "--source", str(tree), "--build", "$CC $CFLAGS -c good.c",
+            "--clean", "rm -f good.o", "--compilers", "gcc-12", "--levels", "off", "--runs", "1",
+            "--warmups", "0", "--json")
+    code, out, err = run_cli(gcc_db_copy, capsys, *base)
+    assert code == 0 and "stored already" not in err, err
+    first = json.loads(out)["study"]
+    code, out, err = run_cli(gcc_db_copy, capsys, *base)
+    assert code == 0 and "stored already, skipped" in err and json.loads(out)["study"] == first, err
+    st = good.stat()
+    good.write_text(GOOD_C.replace("s = 0; return s", "t = 0; return t"))
+    os.utime(good, ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert good.stat().st_size == st.st_size and good.stat().st_mtime_ns == st.st_mtime_ns
+    code, out, err = run_cli(gcc_db_copy, capsys, *base)
+    assert code == 0 and "stored already" not in err, err
+    assert json.loads(out)["study"] != first and ": run 1/1: cpu " in err, err
+
+
 def test_a_build_stopped_at_the_timeout_says_what_it_had_spent(gcc_db_copy, capsys, tmp_path):
     """A build that runs past ``--timeout`` fails its cell, saying the CPU its killed
     processes had used by then (a child burning CPU under a waiting shell included)."""

@@ -173,7 +173,21 @@ def test_attribute_build_fails_or_fetch_fails(gcc_db_copy, refused, monkeypatch,
     monkeypatch.setitem(recipes.RECIPES, "ghost", ghost)
     err = refused(gcc_db_copy, "attribute", "broken", "--opt", "-O0", "--quiet")
     assert "broken gcc-12: build failed" in err and "broken.c" in err
+    assert err.count("error: expected") == 1, err   # the compiler's first error, said once
     assert "cannot fetch Debian source package" in refused(gcc_db_copy, "attribute", "ghost", "--quiet")
+
+
+def test_attribute_build_that_fails_ending_in_a_url(gcc_db_copy, refused, monkeypatch, tmp_path):
+    """A build that fails with no error line, its log ending in advice with a URL (as
+    automake's ``missing`` does): the one line says how the build failed, never the URL."""
+    (tmp_path / "good.c").write_text("int main(void) { return 0; }\n")
+    advice = recipes.Recipe("advice", "fails with advice", ("c",), "custom", configure="true",
+                            build="$CC $CFLAGS -c good.c && echo 'WARNING: a tool is missing; see' "
+                                  "&& echo '<https://www.gnu.org/software/automake>' && exit 3",
+                            clean="rm -f good.o", source=tmp_path)
+    monkeypatch.setitem(recipes.RECIPES, "advice", advice)
+    err = refused(gcc_db_copy, "attribute", "advice", "--opt", "-O0", "--quiet")
+    assert "advice gcc-12: build failed (exit 3" in err and "https://" not in err, err
 
 
 def test_study_on_dask_cluster(gcc_db_copy, capsys, dump):

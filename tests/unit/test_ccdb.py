@@ -85,7 +85,7 @@ def test_a_link_inside_the_tree_is_followed(tree):
     "-fdiagnostics-format=sarif-file", "-fvisibility=../x", "-gmodules", "-gcc-toolchain",
     "-gen-reproducer", "-mllvm", "-save-temps=obj", "-dumpdir", "-isysroot", "-iprefix", "-iwithprefix",
     "-nostdlib", "-v", "-###", "-E", "-S", "-M", "-MM", "--driver-mode=cl", "-working-directory",
-    "-resource-dir", "-target", "-static", "-l", "-lm", "-Xlinker", "-Xassembler", "-Xarch_x86_64",
+    "-resource-dir", "-target", "-static", "-l", "-l../x", "-l:x.a", "-Xlinker", "-Xassembler", "-Xarch_x86_64",
     "-D", "-D-x", "-U1", "-Ufoo=1", "-xjava", "-x", "--param=foo", "-MT-x", "-o-", "-",
 ])
 def test_options_of_no_allowed_kind_are_refused(tree, option):
@@ -112,10 +112,18 @@ def test_long_and_control_values_stay_one_short_line(tree):
 
 def test_entries_that_compile_nothing_are_counted(tree):
     db = read(tree, {"directory": str(tree), "file": "a.c", "arguments": ["cc", "-c", "a.c"]},
-              {"directory": str(tree), "file": "a.c", "arguments": ["cc", "a.c", "-o", "a"]})
-    assert [e.compiles for e in db.entries] == [True, False]
-    with pytest.raises(ParseError, match="no entry compiles a source with -c"):
+              {"directory": str(tree), "file": "a.c", "arguments": ["cc", "a.c", "-o", "a"]},
+              {"directory": str(tree), "file": "a.c", "arguments": ["cc", "-o", "a", "inc/config.h"]})
+    assert [e.compiles for e in db.entries] == [True, True, False]
+    with pytest.raises(ParseError, match="no entry compiles a source: nothing to replay"):
         read(tree, {"directory": str(tree), "file": "a.c", "arguments": ["cc", "-c", "inc/config.h"]})
+
+
+def test_an_entry_that_compiles_and_links_keeps_its_sources_and_drops_its_libraries(tree):
+    """``cc -o prog a.c src/b.cpp -lm -l pthread``: a compile of each source to replay;
+    its libraries are dropped when read (the replay never links)."""
+    assert args(tree, "-O2", "-o", "prog", "a.c", "src/b.cpp", "-lm", "-l", "pthread", "-lstdc++") == \
+        ("cc", "-O2", "-oprog", "a.c", "src/b.cpp")
 
 
 def test_too_many_values_is_refused_before_parsing(tree, monkeypatch):

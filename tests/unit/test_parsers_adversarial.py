@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from analyzer.warnings import checks
+from analyzer.warnings import checks, formats
 from analyzer.warnings import sarif as wsarif
 from analyzer.warnings.results import Check
 from warnscope import extract
@@ -118,6 +118,24 @@ def test_gcc_json_after_a_line_that_failed_is_still_read():
     elements, rest = parse_gcc_json.split_stderr("[x]\n{standard input}: Assembler messages:\n" + GCC)
     assert [e["option"] for e in elements] == ["-Wx"]
     assert rest.splitlines()[-2:] == ["[x]", "{standard input}: Assembler messages:"]
+
+
+def split_parts(size: int) -> list[str]:
+    """A compile of three sources' GCC JSON at ``size`` bytes: the first with the driver's
+    line before it, the second after half of text and a quarter of lines of ``["a`` and
+    ``[x`` (each a failed decode), the third after a value nested past the decoder's depth
+    (closed, a quarter), the linker's line after it."""
+    return ["cc1: warning: command-line option '-Wx'\n" + GCC,
+            ("x" * 99 + "\n") * (size // 200) + '["a\n[x\n' * (size // 28) + "[x]\n" + GCC,
+            "[\n" * (size // 16) + "]\n" * (size // 16) + "[x]\n" + GCC + "ld: error: x\n"]
+
+
+def test_split_of_a_compile_of_lines_that_open_and_never_close():
+    """A warnings build's compile of several sources split per source (its GCC JSON
+    arrays): lines that open a value and fail stay their source's text, each decode
+    failing without counting the lines before it; nothing is lost."""
+    parts = split_parts(TU_CAP)
+    assert formats.split_documents("".join(parts), ["a.c", "b.c", "c.c"]) == parts
 
 
 def test_flipped_checks_found_in_one_pass_over_a_large_file():

@@ -239,6 +239,19 @@ def test_empty_or_missing_corpus(tmp_path):
         discover(tmp_path / "nope")
 
 
+def test_a_program_whose_name_is_not_plain_is_refused_by_name_and_the_others_load(tmp_path):
+    """A compile names the program on its command line, so only a plain name is compiled:
+    one with a bidi control (or a space, a leading dash) is refused, named, with the
+    reason; the others are cases."""
+    (tmp_path / "good.c").write_text("int main(void) { return 0; }\n")
+    (tmp_path / "ev\u202eil.c").write_text("int main(void) { return 0; }\n")
+    (tmp_path / "-o.c").write_text("int main(void) { return 0; }\n")
+    loaded = load(tmp_path)
+    assert [c.id for c in loaded.cases] == ["good"]
+    assert sorted(r.rel for r in loaded.refused) == ["-o.c", "ev\u202eil.c"]
+    assert all("not a plain source file name" in r.reason for r in loaded.refused)
+
+
 def _run(status="exit", exit=0, sig=None, out=b"3\n", truncated=False) -> RunResult:
     return RunResult(status=status, exit=exit, signal=sig, stdout=out, stderr=b"",
                      truncated=truncated, wall=0.0, user=0.0, sys=0.0, maxrss_kb=0)

@@ -125,14 +125,30 @@ def apt_state(suite: str) -> apt.AptState:
     return apt.AptState(cache_dir("debian", "apt", suite), (suite,))
 
 
-def fetch(name: str, suite: str) -> SourcePackage:
-    """``name``'s source package of ``suite``, downloaded (checked against the signed
-    index) and unpacked with its packaging into the cache. A package the suite does not
-    have is one line (:class:`PackageError`); an unreachable mirror is
-    :class:`NetworkUnreachable`."""
+@dataclass(frozen=True)
+class Listed:
+    """A source package as its suite's signed index lists it, nothing downloaded: its
+    ``.dsc``'s name (``sl_5.02-1.dsc``: the version, without an epoch) and SHA-256. The
+    ``.dsc`` names every file of the package with its checksum, so it is what identifies
+    what a build of the package was built from."""
+
+    name: str
+    suite: str
+    dsc: str
+    sha256: str
+
+    @property
+    def version(self) -> str:
+        return self.dsc.removesuffix(".dsc").partition("_")[2]
+
+
+def listed(name: str, suite: str) -> Listed:
+    """``name``'s source package in ``suite``'s index (the version apt would fetch). A
+    package the suite does not have is one line (:class:`PackageError`); an unreachable
+    mirror is :class:`NetworkUnreachable`."""
     state = apt_state(suite)
     try:
-        dsc = state.download(name)
+        files = state.source_files(name)
     except NetworkUnreachable:
         raise
     except PackageError as exc:
@@ -140,6 +156,19 @@ def fetch(name: str, suite: str) -> SourcePackage:
             raise PackageError(f"Debian {suite} has no source package {name} "
                                f"({state.mirror})") from None
         raise
+    dscs = [f for f in files if f.name.endswith(".dsc")]
+    if len(dscs) != 1:
+        raise PackageError(f"Debian {suite}'s index lists {len(dscs)} .dsc files for {name}")
+    return Listed(name, suite, dscs[0].name, dscs[0].sha256)
+
+
+def fetch(name: str, suite: str) -> SourcePackage:
+    """``name``'s source package of ``suite``, the version its index lists now,
+    downloaded (checked against the signed index) and unpacked with its packaging into
+    the cache. A package the suite does not have is one line (:class:`PackageError`);
+    an unreachable mirror is :class:`NetworkUnreachable`."""
+    state = apt_state(suite)
+    dsc = state.download(name, listed(name, suite).sha256)
     tree = state.source(name)
     version = dsc.stem.split("_", 1)[1] if "_" in dsc.stem else ""
     return SourcePackage(name, version, suite, dsc, tree)

@@ -335,7 +335,7 @@ def _package_cells(job: CompilerJob, cells: list[StudyCell],
     src = debian_source(recipe)
     with WorkDir(f"{tc.name}-") as work:
         try:
-            root = debian.prepare_root(src, tc.suite, work / "root", job.opts.timeout, progress)
+            root = debian.package_root(src, tc.suite, work / "root", job.opts.timeout, progress)
         except (Unsatisfiable, ToolFailed, PackageError) as exc:
             fail(cells, str(exc), work / "root.log")     # no log: the error is the line
             return

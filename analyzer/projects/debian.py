@@ -16,7 +16,10 @@ which holds the compilers), never a fresh bootstrap: its upper layer, in the bui
 work directory, holds the build dependencies and goes with it. The overlay is mounted
 only inside each step's own mount namespace (``unshare --mount``), so nothing stays
 mounted when a step ends, however it ends; setting it up costs milliseconds
-(docs/rebuild.md). sbuild and mmdebstrap's unshare mode make the same kind of root
+(docs/rebuild.md). Builds of one package that need the same root (a rebuild's two
+compilers of one suite, and the escape hatch's build) install the build dependencies
+once (:func:`shared_roots`): each build has its own upper layer over that installation,
+read-only below it. sbuild and mmdebstrap's unshare mode make the same kind of root
 from a tarball per build; warnscope's roots are already there, hold the compilers
 under test, and its build sandbox already captures every compile, so the overlay is
 made here rather than through sbuild.
@@ -50,14 +53,15 @@ import dataclasses
 import os
 import re
 import shutil
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator, Sequence
 
 from warnscope import apt, tool
 from warnscope.errors import (BadInput, NetworkUnreachable, NotInstalled, PackageError,
-                              ToolTimeout, Unsatisfiable)
+                              ToolTimeout, Unsatisfiable, WarnscopeError)
 from warnscope.paths import cache_dir
 
 from analyzer.projects.sandbox import BuildSandbox, Containment, build_sandbox, init_binary
@@ -188,10 +192,23 @@ class PackageRoot:
     upper: Path
     work: Path
     merged: Path
+    #: read-only layers between :attr:`upper` and :attr:`lower`, topmost first: the build
+    #: dependencies a package's root was prepared with, shared by the builds over it
+    #: (:meth:`over`)
+    middle: tuple[Path, ...] = ()
 
     @property
     def options(self) -> str:
-        return f"lowerdir={self.lower},upperdir={self.upper},workdir={self.work}"
+        lower = ":".join(str(p) for p in (*self.middle, self.lower))
+        return f"lowerdir={lower},upperdir={self.upper},workdir={self.work}"
+
+    def over(self, where: Path) -> "PackageRoot":
+        """A fresh, empty upper layer in ``where`` over this root's layers, this root's
+        upper layer (its installed build dependencies) read-only below it: one build's
+        own root over build dependencies installed once. This root must not be mounted
+        writable again while another is over it."""
+        fresh = new_root(self.suite, where)
+        return dataclasses.replace(fresh, middle=(self.upper, *self.middle))
 
     def mounted(self, argv: Sequence[str], then: str = 'shift; exec "$@"') -> list[str]:
         """``argv`` run in a mount namespace of its own where the overlay is mounted at
@@ -238,6 +255,55 @@ def prepare_root(source: SourcePackage, suite: str, where: Path, timeout: float,
     progress(f"{source.project}: installing its build dependencies (no network)")
     _install(root, source, archives, timeout)
     return root
+
+
+@dataclass
+class _Shared:
+    """The roots :func:`shared_roots` prepared, by (``.dsc``, suite): each root, or the
+    error its preparation raised; and the work folders that hold them."""
+
+    folders: ExitStack
+    roots: dict[tuple[str, str], "PackageRoot | WarnscopeError"] = dataclasses.field(default_factory=dict)
+
+
+_SHARED: ContextVar[_Shared | None] = ContextVar("shared_package_roots", default=None)
+
+
+@contextmanager
+def shared_roots() -> Iterator[None]:
+    """Within it, :func:`package_root` prepares each package's root once per suite (its
+    build dependencies installed once), and each build gets its own upper layer over it:
+    the builds of one move by two compilers of one suite, and the escape hatch's, share
+    the installation. The prepared roots go when it ends."""
+    with ExitStack() as folders:
+        token = _SHARED.set(_Shared(folders))
+        try:
+            yield
+        finally:
+            _SHARED.reset(token)
+
+
+def package_root(source: SourcePackage, suite: str, where: Path, timeout: float,
+                 progress=lambda _m: None) -> PackageRoot:
+    """The root one build of ``source`` runs in, in ``where``: prepared there
+    (:func:`prepare_root`), or, within :func:`shared_roots`, a fresh upper layer over the
+    root prepared once for this package and suite (a failed preparation is raised
+    again, not tried twice)."""
+    shared = _SHARED.get()
+    if shared is None:
+        return prepare_root(source, suite, where, timeout, progress)
+    key = (str(source.dsc), suite)
+    if key not in shared.roots:
+        from analyzer.projects.workdir import WorkDir
+        folder = shared.folders.enter_context(WorkDir(f"debian-root-{suite}-"))
+        try:
+            shared.roots[key] = prepare_root(source, suite, folder / "root", timeout, progress)
+        except WarnscopeError as exc:
+            shared.roots[key] = exc
+    prepared = shared.roots[key]
+    if isinstance(prepared, WarnscopeError):
+        raise prepared
+    return prepared.over(where)
 
 
 def _apt_words(dsc: str) -> list[str]:

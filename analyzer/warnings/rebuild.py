@@ -276,10 +276,12 @@ def recipe_of(entry: Entry, commands: LocalCommands) -> recipes.Recipe:
 def build_project(job: ProjectJob) -> list[Build]:
     """In a worker: the project's upgrade builds (:func:`upgrade.run`: both compilers, and
     the escape hatch where the new build fails), made in a database of their own, and
-    returned for the caller to store. Nothing here writes the caller's database."""
+    returned for the caller to store. Nothing here writes the caller's database. A Debian
+    package's build dependencies are installed once for the project's builds of one suite
+    (:func:`debian.shared_roots`), each build in its own layer over them."""
     recipe = recipe_of(job.entry, job.commands)
     source = steps.source_tree(recipe)
-    with tempfile.TemporaryDirectory(prefix="warnscope-rebuild-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="warnscope-rebuild-") as tmp, debian.shared_roots():
         conn = connect(Path(tmp) / "project.db", write=True)
         try:
             upgrade.run(conn, recipe, source, job.old, [job.new], job.opts, executor=InlineExecutor())

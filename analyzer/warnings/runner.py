@@ -234,7 +234,7 @@ def _package(job: Job, fmt: formats.Format) -> Build:
     assert tc.suite is not None   # recipes.check_target: a compiler of a Debian root
     with WorkDir(f"debian-{job.tc.name}-") as work:
         try:
-            root = debian.prepare_root(src, tc.suite, work / "root", job.opts.timeout)
+            root = debian.package_root(src, tc.suite, work / "root", job.opts.timeout)
         except Unsatisfiable as exc:
             return _result(job, BuildStatus.CANNOT_TELL, str(exc))
         except (ToolFailed, PackageError) as exc:   # a step's timeout, the mirror

@@ -120,6 +120,30 @@ def test_the_build_has_no_network_no_privilege_and_none_of_the_callers_environme
     assert status.stat().st_mtime_ns == before          # the suite's root untouched
 
 
+def test_the_builds_of_a_move_share_one_installation_of_the_build_dependencies(zoo_root):
+    """Within :func:`debian.shared_roots` (a rebuild's project, whose builds by two
+    compilers of one suite need the same build dependencies) sl's root is prepared once:
+    each build gets its own empty upper layer over the installed build dependencies,
+    sees them installed, and leaves the shared layer as it was."""
+    src = debian.fetch("sl", "trixie")
+    with debian.shared_roots(), WorkDir("debian-test-") as work:
+        roots = [debian.package_root(src, "trixie", work / f"root{i}", 900) for i in (1, 2)]
+        assert roots[0].middle == roots[1].middle and len(roots[0].middle) == 1
+        (shared,) = roots[0].middle
+        assert (shared / "usr/bin/dh").exists()                  # debhelper, installed once
+        status = shared / "var/lib/dpkg/status"
+        before = status.stat().st_mtime_ns
+        for root in roots:
+            assert not any(root.upper.iterdir())                  # nothing installed twice
+            with WorkDir("debian-test-box-") as box_work, debian.package_sandbox(box_work, root) as box:
+                out = box_work / "out.log"
+                t = process.run("dpkg -s debhelper | grep Status; touch /usr/x 2>/dev/null || echo read-only",
+                                box.box, {"PATH": "/usr/bin:/bin"}, out, timeout=120, box=box)
+                text = out.read_text()
+            assert t.exit == 0 and "Status: install ok installed" in text and "read-only" in text, text
+        assert status.stat().st_mtime_ns == before
+
+
 def test_one_package_by_one_compiler_is_one_stored_unit_of_work(zoo_root, tmp_path):
     from warnscope.database import connect
     from analyzer.warnings import runner, store

@@ -14,8 +14,8 @@ killed project built again on a worker; the run's wall time and the outcomes.
 
 ``package NAME/SUITE``: one Debian package's move (default sl/trixie, gcc-13 ->
 gcc-14 of the trixie root) as one worker does it (:func:`rebuild.build_project`, in this
-process), BENCH_RUNS times (default 1, after one warm-up that fetches the source and
-the build dependencies): wall, CPU user+sys of the worker and everything it started
+process), BENCH_RUNS times (default 1, after BENCH_WARMUPS warm-ups, default 1, that
+fetch the source and the build dependencies): wall, CPU user+sys of the worker and everything it started
 (``RUSAGE_CHILDREN``: the sandbox's processes are reaped up the tree), the largest
 resident set of one process it started, this process's own, and the peak disk of the
 work folders it holds (sampled every 0.5 s; other runs' folders beside them left out).
@@ -147,6 +147,7 @@ def cluster() -> None:
 def package(spec: str) -> None:
     old, new = os.environ.get("BENCH_FROM", "gcc-13"), os.environ.get("BENCH_TO", "gcc-14")
     runs = int(os.environ.get("BENCH_RUNS", "1"))
+    warmups = int(os.environ.get("BENCH_WARMUPS", "1"))
     (entry,), refused = rebuild.entries([("argument", spec)], "trixie")
     job = rebuild.ProjectJob(entry, resolve(old), resolve(new), BuildOptions(jobs=1, timeout=3600, keep_going=True),
                              rebuild.LocalCommands())
@@ -154,7 +155,7 @@ def package(spec: str) -> None:
     samples: list[Sample] = []
     peaks: list[int] = []
     rss: list[int] = []
-    for i in range(runs + 1):
+    for i in range(warmups + runs):
         peak = [0]
         done = threading.Event()
 
@@ -171,7 +172,7 @@ def package(spec: str) -> None:
         after = [resource.getrusage(w) for w in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)]
         done.set()
         watcher.join()
-        if i == 0:
+        if i < warmups:
             print(f"warm-up: {len(builds)} builds ({', '.join(f'{b.compiler} {b.level} {b.status}' for b in builds)}),"
                   f" wall {wall:.1f} s")
             continue

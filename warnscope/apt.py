@@ -26,6 +26,7 @@ every fetch fail at once, which is how the tests check the no-network error).
 """
 from __future__ import annotations
 
+import hashlib
 import logging
 import os
 import re
@@ -301,16 +302,21 @@ class AptState:
             return debs / got[0].name
 
     # ------------------------------------------------------------ source packages
-    def download(self, package: str) -> Path:
-        """The ``.dsc`` of ``package``'s source (name, or name=version) in the cache."""
+    def download(self, package: str, sha256: str | None = None) -> Path:
+        """The ``.dsc`` of ``package``'s source (name, or name=version) in the cache; with
+        ``sha256`` (the index's, :meth:`source_files`), a cached ``.dsc`` of other bytes
+        (the suite has moved to another version since) is fetched anew."""
         if not re.fullmatch(r"[a-z0-9][a-z0-9+.-]*(=[A-Za-z0-9.+~:-]+)?", package):
             raise BadInput(f"{package!r} is not a Debian source package name")
         with self.lock():
             self._update(False)
             dest = self.root / "sources" / package.replace("=", "_")
             found = sorted(dest.glob("*.dsc")) if dest.is_dir() else []
-            if found:
+            if found and (sha256 is None or _sha256(found[0]) == sha256):
                 return found[0]
+            if found:
+                log.info("the cached source package %s is not the suite's: fetching it anew", package)
+                shutil.rmtree(dest)
             tmp = Path(tempfile.mkdtemp(dir=self.root / "sources", prefix=".dl-"))
             try:
                 log.info("downloading the Debian source package %s", package)
@@ -364,6 +370,14 @@ class AptState:
             finally:
                 shutil.rmtree(tmp, ignore_errors=True)
         return tree
+
+
+def _sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        while chunk := fh.read(1 << 20):
+            h.update(chunk)
+    return h.hexdigest()
 
 
 def preferred_suite(suites: Iterable[str]) -> str:

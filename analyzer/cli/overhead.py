@@ -95,7 +95,8 @@ def run_cmd(ctx, project, source, configure_cmd, build_cmd, clean_cmd, language,
         recipe = recipes.local(source, configure_cmd, build_cmd, clean_cmd, (language,))
     else:
         recipe = recipes.get(project or "zlib")
-    study.check_project(recipe)                          # a Debian package: one line, nothing written
+    if recipe.build_system == "debian":                  # its flags are Debian's: the level's through
+        inject = inject or "wrapper"                     # the wrapper, whatever debian/rules calls
     custom = levels_mod.parse_custom(tuple(flag_sets))
     level_list = common.split(levels)
     level_list += [n for n in custom if n not in level_list]
@@ -107,6 +108,7 @@ def run_cmd(ctx, project, source, configure_cmd, build_cmd, clean_cmd, language,
     names = projects.compiler_ids(compilers)
     toolchains = [toolchain.resolve(n) for n in names]   # not installed: one line, nothing written
     study.check_compilers(toolchains)                    # another target's: likewise
+    study.check_project(recipe, opts, toolchains)        # what a study cannot time of it: likewise
     if any(tc.root is None for tc in toolchains):        # a root's build runs the root's tools
         recipes.check_needs(recipe)
     if recipe.build_system == "ccdb" and opts.mode != "tu":

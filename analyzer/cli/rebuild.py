@@ -43,7 +43,7 @@ from analyzer.runtime import toolchain
 @click.option("--quiet", is_flag=True, help="No progress on stderr.")
 @click.pass_context
 def rebuild(ctx, names, lists, suite, old, new, configure_cmd, build_cmd, clean_cmd, language,
-            stored, out, opt, jobs, workers, timeout, scheduler, as_json, quiet) -> None:
+            stored, out, opt, jobs, workers, timeout, scheduler, env_names, as_json, quiet) -> None:
     """What breaks when many projects move from one compiler to another: each project's
     upgrade report, and the counts across them by outcome (builds with both, new
     failure, already fails, flips only, cannot tell) and by cause, ranked. Each
@@ -72,7 +72,8 @@ def rebuild(ctx, names, lists, suite, old, new, configure_cmd, build_cmd, clean_
         for tc in (old_tc, new_tc):
             if tc.emulated:
                 raise BadInput(f"{tc.name}: rebuild compares builds for the host's target")
-        opts = BuildOptions(opt=opt, jobs=(os.cpu_count() or 1) if jobs is None else jobs, timeout=timeout)
+        opts = BuildOptions(opt=opt, jobs=(os.cpu_count() or 1) if jobs is None else jobs, timeout=timeout,
+                            env=projects.passed(env_names))
         opts.validate()
         if scheduler:   # a cluster that would hold every build forever: one line, nothing written
             from analyzer.runtime.executors import DaskExecutor

@@ -48,7 +48,7 @@ class Experiment:
     def project(self, conn: sqlite3.Connection) -> int:
         """The project's row (created on first use), inside the caller's transaction."""
         r = self.recipe
-        kind = "debian" if r.package else ("ccdb" if r.build_system == "ccdb" else "local")
+        kind = "debian" if r.package or r.build_system == "debian" else ("ccdb" if r.build_system == "ccdb" else "local")
         return store.project_id(conn, r.name, kind, self.origin, r.build_system, list(r.languages))
 
 

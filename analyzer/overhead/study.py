@@ -33,14 +33,15 @@ from typing import Any, Callable
 
 from warnscope.database import transaction, utc_now
 from warnscope.accounting import Accountant, ProcessTable, Unavailable
-from warnscope.errors import AnalyzerUnavailable, BadInput, NeedsPrivilege, SchedulerUnsuitable
+from warnscope.errors import (AnalyzerUnavailable, BadInput, NeedsPrivilege, PackageError, SchedulerUnsuitable,
+                              ToolFailed, Unsatisfiable)
 from warnscope.measure import TreeRun, host
 
-from analyzer.projects import arrival, digest, levels as levels_mod, process, tus as tus_mod
+from analyzer.projects import arrival, debian, digest, levels as levels_mod, process, tus as tus_mod
 from analyzer.projects.cell import BuildStatus, flags_for
 from analyzer.projects.failure import fail, log_tail
 from analyzer.projects.options import BuildOptions
-from analyzer.projects.recipes import Recipe, tu_language
+from analyzer.projects.recipes import Recipe, check_target, debian_source, tu_language
 from analyzer.projects.tus import Tu
 from analyzer.projects.sandbox import BuildSandbox, build_sandbox, mirror_tree
 from analyzer.projects.steps import Setup, cell_setup, commands, level_env, prepare, readable_for, source_tree
@@ -131,6 +132,8 @@ def root_tools(recipe: Recipe, toolchains: list[Toolchain],
     (:func:`analyzer.runtime.roots.add_build_tools`, as root), or, not as root, one line
     saying so before anything is written."""
     from analyzer.runtime import roots
+    if recipe.build_system == "debian":   # its per-package root gets its build dependencies
+        return
     for suite in dict.fromkeys(tc.suite for tc in toolchains if tc.root is not None):
         assert suite is not None
         root = roots.load(suite)
@@ -160,12 +163,22 @@ def refuse_emulated(toolchains: list[Toolchain]) -> None:
                        "take both)")
 
 
-def check_project(recipe: Recipe) -> None:
-    """One line for a project a study cannot time: a Debian package (its builds are
-    warnings builds only, for now)."""
-    if recipe.build_system == "debian":
-        raise BadInput(f"{recipe.name}: overhead run does not time Debian packages' builds yet "
-                       "(warnings run, advise and upgrade build them)")
+def check_project(recipe: Recipe, opts: Options, toolchains: list[Toolchain]) -> None:
+    """One line for what a study cannot time of ``recipe``. A Debian package is timed as
+    a whole build (``dpkg-buildpackage``, as the warnings build runs it), its level's
+    flags added by the compiler wrapper (whatever name ``debian/rules`` calls the
+    compiler by; the package's own build flags are Debian's), by compilers of a Debian
+    root."""
+    if recipe.build_system != "debian":
+        return
+    if opts.mode != "build":
+        raise BadInput(f"{recipe.name}: a Debian package is timed as a whole build (--mode build)")
+    if "build" in opts.injects:
+        raise BadInput(f"--inject {opts.inject}: a Debian package's flags are Debian's "
+                       "(dpkg-buildflags); the level's reach its compiles through the compiler "
+                       "wrapper: use --inject wrapper")
+    for tc in toolchains:
+        check_target(recipe, tc.target, tc.name)
 
 
 def run_study(conn: sqlite3.Connection, recipe: Recipe, source: tuple[Path, str], toolchains: list[Toolchain],
@@ -179,7 +192,7 @@ def run_study(conn: sqlite3.Connection, recipe: Recipe, source: tuple[Path, str]
     cells are one job on a worker: its levels are interleaved on one host, so every
     ratio to ``off`` is within one host; the worker's host is recorded with each run."""
     progress = as_progress(progress)
-    check_project(recipe)
+    check_project(recipe, opts, toolchains)
     check_compilers(toolchains)
     root_tools(recipe, toolchains, progress)
     if recipe.build_system == "ccdb" and opts.mode != "tu":
@@ -293,6 +306,9 @@ def measure_compiler(job: CompilerJob, progress: Progress | Callable[[str], None
     cells = _unavailable(job.cells, analyzers, job.tc)
     if not cells:
         return job.cells
+    if job.recipe.build_system == "debian":
+        _package_cells(job, cells, analyzers, progress)
+        return job.cells
     if job.tc.root is not None:
         progress(f"{job.recipe.name} {job.tc.name}: the whole build runs in the {job.tc.suite} root")
     with WorkDir(f"{job.tc.name}-") as work, \
@@ -306,6 +322,29 @@ def measure_compiler(job: CompilerJob, progress: Progress | Callable[[str], None
         else:
             _tu_cells(job.recipe, tree, job.tc, cells, analyzers, job.opts, work, progress, box)
     return job.cells
+
+
+def _package_cells(job: CompilerJob, cells: list[StudyCell],
+                   analyzers: dict[int, analysis.Analyzer | None], progress: Progress) -> None:
+    """A Debian package's cells, built as the warnings build builds it
+    (:mod:`analyzer.projects.debian`): one per-package root over the compiler's suite
+    with the build dependencies installed once (not timed), the package's tree unpacked
+    once into its build sandbox; then each round ``dpkg-buildpackage`` per cell (which
+    cleans the tree first), the level's flags added by the compiler wrapper. Build
+    dependencies that cannot be installed fail every cell, saying why."""
+    recipe, tc = job.recipe, job.tc
+    assert tc.suite is not None        # check_project: a compiler of a Debian root
+    src = debian_source(recipe)
+    with WorkDir(f"{tc.name}-") as work:
+        try:
+            root = debian.package_root(src, tc.suite, work / "root", job.opts.timeout, progress)
+        except (Unsatisfiable, ToolFailed, PackageError) as exc:
+            fail(cells, str(exc), work / "root.log")     # no log: the error is the line
+            return
+        with debian.package_sandbox(work, root) as box, _accountant(job.opts, progress) as accountant:
+            prepared = (debian.unpack(src, box), debian.build_env(tc, box, job.opts.jobs))
+            _build_cells(recipe, src.tree, tc, cells, analyzers, job.opts, work, progress, box,
+                         accountant, prepared)
 
 
 @contextlib.contextmanager
@@ -367,8 +406,11 @@ def _on_cluster(conn: sqlite3.Connection, study: int, jobs: list[CompilerJob], o
 def _build_cells(recipe: Recipe, tree: Path, tc: Toolchain, cells: list[StudyCell],
                  analyzers: dict[int, analysis.Analyzer | None], opts: Options,
                  work: Path, progress: Progress, box: BuildSandbox,
-                 accountant: Accountant | None = None) -> None:
-    prepared = prepare(recipe, tree, tc, opts, work, cells, progress, box)
+                 accountant: Accountant | None = None,
+                 prepared: tuple[Path, dict[str, str]] | None = None) -> None:
+    """Every round of ``cells``' builds, interleaved; ``prepared``: the configured tree and
+    its environment where the caller made them (a Debian package's), else configured here."""
+    prepared = prepared or prepare(recipe, tree, tc, opts, work, cells, progress, box)
     if prepared is None:
         return
     analyzed = {id(c) for c in cells if analysis.over_commands(analyzers[id(c)])}
@@ -399,7 +441,8 @@ def _build_cells(recipe: Recipe, tree: Path, tc: Toolchain, cells: list[StudyCel
                 continue
             setup = setups[id(cell)]
             clean_log = work / "clean.log"
-            t = process.run(recipe.clean, setup.tree, setup.env, clean_log, timeout=opts.timeout, box=box)
+            t = process.run(recipe.clean or "true", setup.tree, setup.env, clean_log,   # a package's
+                            timeout=opts.timeout, box=box)                          # build cleans first
             if t.exit != 0:
                 fail([cell], f"clean failed (exit {t.exit}): {recipe.clean}", clean_log, setup.tree)
                 continue

@@ -16,7 +16,10 @@ which holds the compilers), never a fresh bootstrap: its upper layer, in the bui
 work directory, holds the build dependencies and goes with it. The overlay is mounted
 only inside each step's own mount namespace (``unshare --mount``), so nothing stays
 mounted when a step ends, however it ends; setting it up costs milliseconds
-(docs/rebuild.md). sbuild and mmdebstrap's unshare mode make the same kind of root
+(docs/rebuild.md). Builds of one package that need the same root (a rebuild's two
+compilers of one suite, and the escape hatch's build) install the build dependencies
+once (:func:`shared_roots`): each build has its own upper layer over that installation,
+read-only below it. sbuild and mmdebstrap's unshare mode make the same kind of root
 from a tarball per build; warnscope's roots are already there, hold the compilers
 under test, and its build sandbox already captures every compile, so the overlay is
 made here rather than through sbuild.
@@ -50,14 +53,15 @@ import dataclasses
 import os
 import re
 import shutil
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator, Sequence
 
 from warnscope import apt, tool
 from warnscope.errors import (BadInput, NetworkUnreachable, NotInstalled, PackageError,
-                              ToolTimeout, Unsatisfiable)
+                              ToolTimeout, Unsatisfiable, WarnscopeError)
 from warnscope.paths import cache_dir
 
 from analyzer.projects.sandbox import BuildSandbox, Containment, build_sandbox, init_binary
@@ -125,14 +129,30 @@ def apt_state(suite: str) -> apt.AptState:
     return apt.AptState(cache_dir("debian", "apt", suite), (suite,))
 
 
-def fetch(name: str, suite: str) -> SourcePackage:
-    """``name``'s source package of ``suite``, downloaded (checked against the signed
-    index) and unpacked with its packaging into the cache. A package the suite does not
-    have is one line (:class:`PackageError`); an unreachable mirror is
-    :class:`NetworkUnreachable`."""
+@dataclass(frozen=True)
+class Listed:
+    """A source package as its suite's signed index lists it, nothing downloaded: its
+    ``.dsc``'s name (``sl_5.02-1.dsc``: the version, without an epoch) and SHA-256. The
+    ``.dsc`` names every file of the package with its checksum, so it is what identifies
+    what a build of the package was built from."""
+
+    name: str
+    suite: str
+    dsc: str
+    sha256: str
+
+    @property
+    def version(self) -> str:
+        return self.dsc.removesuffix(".dsc").partition("_")[2]
+
+
+def listed(name: str, suite: str) -> Listed:
+    """``name``'s source package in ``suite``'s index (the version apt would fetch). A
+    package the suite does not have is one line (:class:`PackageError`); an unreachable
+    mirror is :class:`NetworkUnreachable`."""
     state = apt_state(suite)
     try:
-        dsc = state.download(name)
+        files = state.source_files(name)
     except NetworkUnreachable:
         raise
     except PackageError as exc:
@@ -140,6 +160,19 @@ def fetch(name: str, suite: str) -> SourcePackage:
             raise PackageError(f"Debian {suite} has no source package {name} "
                                f"({state.mirror})") from None
         raise
+    dscs = [f for f in files if f.name.endswith(".dsc")]
+    if len(dscs) != 1:
+        raise PackageError(f"Debian {suite}'s index lists {len(dscs)} .dsc files for {name}")
+    return Listed(name, suite, dscs[0].name, dscs[0].sha256)
+
+
+def fetch(name: str, suite: str) -> SourcePackage:
+    """``name``'s source package of ``suite``, the version its index lists now,
+    downloaded (checked against the signed index) and unpacked with its packaging into
+    the cache. A package the suite does not have is one line (:class:`PackageError`);
+    an unreachable mirror is :class:`NetworkUnreachable`."""
+    state = apt_state(suite)
+    dsc = state.download(name, listed(name, suite).sha256)
     tree = state.source(name)
     version = dsc.stem.split("_", 1)[1] if "_" in dsc.stem else ""
     return SourcePackage(name, version, suite, dsc, tree)
@@ -159,10 +192,23 @@ class PackageRoot:
     upper: Path
     work: Path
     merged: Path
+    #: read-only layers between :attr:`upper` and :attr:`lower`, topmost first: the build
+    #: dependencies a package's root was prepared with, shared by the builds over it
+    #: (:meth:`over`)
+    middle: tuple[Path, ...] = ()
 
     @property
     def options(self) -> str:
-        return f"lowerdir={self.lower},upperdir={self.upper},workdir={self.work}"
+        lower = ":".join(str(p) for p in (*self.middle, self.lower))
+        return f"lowerdir={lower},upperdir={self.upper},workdir={self.work}"
+
+    def over(self, where: Path) -> "PackageRoot":
+        """A fresh, empty upper layer in ``where`` over this root's layers, this root's
+        upper layer (its installed build dependencies) read-only below it: one build's
+        own root over build dependencies installed once. This root must not be mounted
+        writable again while another is over it."""
+        fresh = new_root(self.suite, where)
+        return dataclasses.replace(fresh, middle=(self.upper, *self.middle))
 
     def mounted(self, argv: Sequence[str], then: str = 'shift; exec "$@"') -> list[str]:
         """``argv`` run in a mount namespace of its own where the overlay is mounted at
@@ -209,6 +255,55 @@ def prepare_root(source: SourcePackage, suite: str, where: Path, timeout: float,
     progress(f"{source.project}: installing its build dependencies (no network)")
     _install(root, source, archives, timeout)
     return root
+
+
+@dataclass
+class _Shared:
+    """The roots :func:`shared_roots` prepared, by (``.dsc``, suite): each root, or the
+    error its preparation raised; and the work folders that hold them."""
+
+    folders: ExitStack
+    roots: dict[tuple[str, str], "PackageRoot | WarnscopeError"] = dataclasses.field(default_factory=dict)
+
+
+_SHARED: ContextVar[_Shared | None] = ContextVar("shared_package_roots", default=None)
+
+
+@contextmanager
+def shared_roots() -> Iterator[None]:
+    """Within it, :func:`package_root` prepares each package's root once per suite (its
+    build dependencies installed once), and each build gets its own upper layer over it:
+    the builds of one move by two compilers of one suite, and the escape hatch's, share
+    the installation. The prepared roots go when it ends."""
+    with ExitStack() as folders:
+        token = _SHARED.set(_Shared(folders))
+        try:
+            yield
+        finally:
+            _SHARED.reset(token)
+
+
+def package_root(source: SourcePackage, suite: str, where: Path, timeout: float,
+                 progress=lambda _m: None) -> PackageRoot:
+    """The root one build of ``source`` runs in, in ``where``: prepared there
+    (:func:`prepare_root`), or, within :func:`shared_roots`, a fresh upper layer over the
+    root prepared once for this package and suite (a failed preparation is raised
+    again, not tried twice)."""
+    shared = _SHARED.get()
+    if shared is None:
+        return prepare_root(source, suite, where, timeout, progress)
+    key = (str(source.dsc), suite)
+    if key not in shared.roots:
+        from analyzer.projects.workdir import WorkDir
+        folder = shared.folders.enter_context(WorkDir(f"debian-root-{suite}-"))
+        try:
+            shared.roots[key] = prepare_root(source, suite, folder / "root", timeout, progress)
+        except WarnscopeError as exc:
+            shared.roots[key] = exc
+    prepared = shared.roots[key]
+    if isinstance(prepared, WarnscopeError):
+        raise prepared
+    return prepared.over(where)
 
 
 def _apt_words(dsc: str) -> list[str]:

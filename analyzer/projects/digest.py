@@ -9,6 +9,11 @@ build runs there (the configure, build and clean commands, the languages, where 
 flags go, a compile database's entries); not the tree's own path (the stored ``origin``
 says that), nor times (a copied tree is the same tree).
 
+A Debian package is identified by its ``.dsc`` instead (:func:`package_digest`): its
+name holds the version, and its bytes the checksum of every file the tree is unpacked
+from; so a stored build of ``sl 5.02-1`` answers for that version only, and whoever
+holds the suite's index can tell which builds answer without fetching the package.
+
 The tree is read as :func:`analyzer.projects.sandbox.copy_tree` reads it: every
 directory and file entered from its parent's descriptor without following a link, a
 file opened non-blocking and checked to be a regular file; a link is hashed by its text,
@@ -27,6 +32,7 @@ from pathlib import Path
 from warnscope import extract
 from warnscope.errors import UnsafeInput
 
+from analyzer.projects import debian
 from analyzer.projects.recipes import Recipe
 
 #: bump when what the digest covers changes (every stored build is then built anew)
@@ -37,7 +43,10 @@ _FILE = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC
 
 def tree_digest(tree: Path, recipe: Recipe) -> str:
     """sha256 (hex) of ``tree``'s entries and ``recipe``'s commands (see the module's text);
-    :class:`UnsafeInput` naming an entry that is not a directory, regular file or link."""
+    :class:`UnsafeInput` naming an entry that is not a directory, regular file or link. A
+    Debian package's is :func:`package_digest` of its ``.dsc``."""
+    if recipe.build_system == "debian" and recipe.dsc is not None:
+        return package_digest(recipe.dsc.name, _sha256(recipe.dsc))
     h = hashlib.sha256()
     commands = {"version": DIGEST_VERSION, "build_system": recipe.build_system,
                 "configure": recipe.configure, "build": recipe.build, "clean": recipe.clean,
@@ -50,6 +59,24 @@ def tree_digest(tree: Path, recipe: Recipe) -> str:
         _walk(top, "", Path(tree), h)
     finally:
         os.close(top)
+    return h.hexdigest()
+
+
+def package_digest(dsc_name: str, dsc_sha256: str) -> str:
+    """sha256 (hex) of a Debian source package's ``.dsc`` (its file name and the SHA-256
+    of its bytes, as the suite's index lists them: :func:`analyzer.projects.debian.listed`)
+    and of how a package is built (:data:`analyzer.projects.debian.BUILD_COMMAND`, its
+    profiles)."""
+    what = {"version": DIGEST_VERSION, "build_system": "debian", "dsc": dsc_name,
+            "sha256": dsc_sha256, "build": debian.BUILD_COMMAND, "profiles": debian.PROFILES}
+    return hashlib.sha256(json.dumps(what, sort_keys=True).encode()).hexdigest()
+
+
+def _sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        while chunk := fh.read(1 << 20):
+            h.update(chunk)
     return h.hexdigest()
 
 

@@ -169,6 +169,14 @@ def debian_package(spec: str) -> Recipe:
                   no_cross="a Debian package builds here for its root's architecture")
 
 
+def debian_source(recipe: Recipe) -> debian.SourcePackage:
+    """The fetched source package a :func:`debian_package` recipe builds."""
+    assert recipe.build_system == "debian" and recipe.source is not None and recipe.dsc is not None
+    return debian.SourcePackage(recipe.name.removeprefix(debian.PREFIX).split("/")[0],
+                                recipe.dsc.stem.partition("_")[2], recipe.suite, recipe.dsc,
+                                recipe.source)
+
+
 def local(source: str, configure: str, build: str, clean: str, languages: tuple[str, ...]) -> Recipe:
     """A local tree with its own commands (built in a private copy, never in place)."""
     path = Path(source).resolve()

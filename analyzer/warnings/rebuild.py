@@ -8,7 +8,8 @@ recipe (a Debian package is fetched by the worker, into its own cache), runs
 (the two builds, and the escape hatch's build where the new one fails), and hands back
 the builds. The caller stores each project's builds in one transaction as it arrives
 (:func:`run`), so a run that is interrupted keeps every project it finished, and a
-rerun builds only those not stored (:func:`answered`). The builds run on the executor
+rerun builds only those whose stored builds do not answer for the project as it is
+now (:func:`answered`: a local tree edited, a package of another version is built anew). The builds run on the executor
 given: the local pool, or the Dask cluster of ``--scheduler``, where each project is a
 task that needs one ``build`` resource (workers started ``--resources build=1`` take one
 project at a time), and a task whose worker dies is given to another worker by Dask's
@@ -44,13 +45,13 @@ from warnscope.database import connect, transaction
 from warnscope.errors import BadInput, WarnscopeError
 from warnscope.text import one_line
 
-from analyzer.projects import debian, recipes, steps
+from analyzer.projects import debian, digest, recipes, steps
 from analyzer.projects.cell import BuildStatus
 from analyzer.projects.options import BuildOptions
 from analyzer.runtime.executors import DaskExecutor, Finished, InlineExecutor, LocalExecutor
 from analyzer.runtime.progress import Progress, as_progress
 from analyzer.runtime.toolchain import Toolchain
-from analyzer.warnings import store, upgrade
+from analyzer.warnings import plan, store, upgrade
 from analyzer.warnings.results import Build, CheckFlip, Upgrade, UpgradePair
 
 #: what a Dask worker offers per build at once (``dask worker --resources build=1``)
@@ -275,10 +276,12 @@ def recipe_of(entry: Entry, commands: LocalCommands) -> recipes.Recipe:
 def build_project(job: ProjectJob) -> list[Build]:
     """In a worker: the project's upgrade builds (:func:`upgrade.run`: both compilers, and
     the escape hatch where the new build fails), made in a database of their own, and
-    returned for the caller to store. Nothing here writes the caller's database."""
+    returned for the caller to store. Nothing here writes the caller's database. A Debian
+    package's build dependencies are installed once for the project's builds of one suite
+    (:func:`debian.shared_roots`), each build in its own layer over them."""
     recipe = recipe_of(job.entry, job.commands)
     source = steps.source_tree(recipe)
-    with tempfile.TemporaryDirectory(prefix="warnscope-rebuild-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="warnscope-rebuild-") as tmp, debian.shared_roots():
         conn = connect(Path(tmp) / "project.db", write=True)
         try:
             upgrade.run(conn, recipe, source, job.old, [job.new], job.opts, executor=InlineExecutor())
@@ -287,12 +290,29 @@ def build_project(job: ProjectJob) -> list[Build]:
             conn.close()
 
 
-def answered(conn: sqlite3.Connection, project: str, old: Toolchain, new: Toolchain,
-             opts: BuildOptions) -> bool:
+def answered(conn: sqlite3.Connection, entry: Entry, old: Toolchain, new: Toolchain,
+             opts: BuildOptions, commands: LocalCommands = LocalCommands()) -> bool:
     """Whether the stored builds answer the project's move: both compilers' builds at
-    ``upgrade``'s level, by these versions, at this ``-O``, kept going past errors."""
-    found = {b.compiler: b for b in store.builds(conn, project, [old.name, new.name], upgrade.LEVEL,
-                                                 with_diagnostics=False)}
+    ``upgrade``'s level, by these versions, at this ``-O``, kept going past errors, and
+    of the project as it is now: a local tree's of this folder with these files and
+    commands (:func:`plan.answering`: its origin and digest), a Debian package's of the
+    version its suite's index lists now (:func:`digest.package_digest` of that ``.dsc``,
+    read from the index without fetching the package; the origin, a path in the cache
+    of the worker that built it, is not compared). A project that cannot be read here
+    (a tree gone, an index out of reach) is not answered: its job says why."""
+    names = [old.name, new.name]
+    try:
+        if entry.local:
+            recipe = recipe_of(entry, commands)
+            found = plan.answering(conn, recipe, steps.source_tree(recipe), names, upgrade.LEVEL)
+        else:
+            now = debian.listed(*debian.parse(entry.spec))
+            built_from = digest.package_digest(now.dsc, now.sha256)
+            found = {b.compiler: b for b in store.builds(conn, entry.project, names, upgrade.LEVEL,
+                                                         with_diagnostics=False)
+                     if b.tree_digest == built_from}
+    except WarnscopeError:
+        return False
     return all(tc.name in found and found[tc.name].compiler_version == tc.version
                and found[tc.name].opt == opts.opt and found[tc.name].keep_going for tc in (old, new))
 
@@ -309,7 +329,7 @@ def run(conn: sqlite3.Connection, projects: list[Entry], old: Toolchain, new: To
         raise BadInput(f"--from {old.name} is --to: a rebuild compares two compilers")
     kept = replace(opts, keep_going=True)
     todo = [ProjectJob(e, old, new, kept, commands) for e in projects
-            if not answered(conn, e.project, old, new, kept)]
+            if not answered(conn, e, old, new, kept, commands)]
     progress.add_total(len(todo))
     lost: dict[str, str] = {}
     built: set[str] = set()

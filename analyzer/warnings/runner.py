@@ -35,7 +35,7 @@ from warnscope.database import transaction, utc_now
 from warnscope.diagnostics import Parsed, RawDiagnostic, parse_text
 from warnscope.errors import BadInput, NotInstalled, PackageError, ToolFailed, Unsatisfiable
 
-from analyzer.projects import arrival, debian, digest, levels as levels_mod, process, steps, tus
+from analyzer.projects import arrival, debian, digest, levels as levels_mod, process, recipes, steps, tus
 from analyzer.projects.cell import BuildCell, BuildStatus, flags_for
 from analyzer.projects.failure import first_error
 from analyzer.projects.options import BuildOptions
@@ -114,7 +114,6 @@ def package_build(conn: sqlite3.Connection, name: str, suite: str, compiler: str
     one level, and stored in a transaction of its own (a rerun replaces it): the unit a
     rebuild of many packages runs, each independent of every other. Returns the build,
     whose status says ``ok``, ``failed`` or ``cannot tell`` and why."""
-    from analyzer.projects import recipes
     from analyzer.runtime.toolchain import resolve
     recipe = recipes.debian_package(f"{debian.PREFIX}{name}/{suite}")
     tc = resolve(compiler)
@@ -228,18 +227,14 @@ def _package(job: Job, fmt: formats.Format) -> Build:
     name through the wrapper of the compiler under test, which adds the level's flags.
     Build dependencies the suite cannot meet, a build that reached for the network, or
     one where no compile reached the wrapper: ``cannot tell``."""
-    recipe = job.recipe
-    assert recipe.source is not None and recipe.dsc is not None
     cell = BuildCell(job.tc.name, job.tc.version, job.tc.identity, job.level, job.flags,
                      inject="wrapper", other_flags=job.other_flags)
-    src = debian.SourcePackage(recipe.name.removeprefix(debian.PREFIX).split("/")[0],
-                               recipe.dsc.stem.partition("_")[2], recipe.suite, recipe.dsc,
-                               recipe.source)
+    src = recipes.debian_source(job.recipe)
     tc = job.tc
     assert tc.suite is not None   # recipes.check_target: a compiler of a Debian root
     with WorkDir(f"debian-{job.tc.name}-") as work:
         try:
-            root = debian.prepare_root(src, tc.suite, work / "root", job.opts.timeout)
+            root = debian.package_root(src, tc.suite, work / "root", job.opts.timeout)
         except Unsatisfiable as exc:
             return _result(job, BuildStatus.CANNOT_TELL, str(exc))
         except (ToolFailed, PackageError) as exc:   # a step's timeout, the mirror

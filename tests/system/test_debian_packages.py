@@ -12,7 +12,9 @@ root of the trixie root with its build dependencies, on real packages:
 * the package's build sandbox: no network, an unprivileged uid, none of the caller's
   environment, its root read-only, the suite's root left as it was;
 * bad input, one line each: a package the suite does not have, a host compiler, build
-  dependencies the suite cannot meet ("cannot tell"), a step past its timeout (named).
+  dependencies the suite cannot meet ("cannot tell"), a step past its timeout (named);
+* the other families take a package as they take a recipe: ``overhead run`` times sl's
+  whole ``dpkg-buildpackage`` per level, ``advise`` builds it at ``all`` and advises.
 """
 from __future__ import annotations
 
@@ -118,6 +120,30 @@ def test_the_build_has_no_network_no_privilege_and_none_of_the_callers_environme
     assert status.stat().st_mtime_ns == before          # the suite's root untouched
 
 
+def test_the_builds_of_a_move_share_one_installation_of_the_build_dependencies(zoo_root):
+    """Within :func:`debian.shared_roots` (a rebuild's project, whose builds by two
+    compilers of one suite need the same build dependencies) sl's root is prepared once:
+    each build gets its own empty upper layer over the installed build dependencies,
+    sees them installed, and leaves the shared layer as it was."""
+    src = debian.fetch("sl", "trixie")
+    with debian.shared_roots(), WorkDir("debian-test-") as work:
+        roots = [debian.package_root(src, "trixie", work / f"root{i}", 900) for i in (1, 2)]
+        assert roots[0].middle == roots[1].middle and len(roots[0].middle) == 1
+        (shared,) = roots[0].middle
+        assert (shared / "usr/bin/dh").exists()                  # debhelper, installed once
+        status = shared / "var/lib/dpkg/status"
+        before = status.stat().st_mtime_ns
+        for root in roots:
+            assert not any(root.upper.iterdir())                  # nothing installed twice
+            with WorkDir("debian-test-box-") as box_work, debian.package_sandbox(box_work, root) as box:
+                out = box_work / "out.log"
+                t = process.run("dpkg -s debhelper | grep Status; touch /usr/x 2>/dev/null || echo read-only",
+                                box.box, {"PATH": "/usr/bin:/bin"}, out, timeout=120, box=box)
+                text = out.read_text()
+            assert t.exit == 0 and "Status: install ok installed" in text and "read-only" in text, text
+        assert status.stat().st_mtime_ns == before
+
+
 def test_one_package_by_one_compiler_is_one_stored_unit_of_work(zoo_root, tmp_path):
     from warnscope.database import connect
     from analyzer.warnings import runner, store
@@ -145,10 +171,49 @@ def test_a_host_compiler_is_refused_before_anything_is_built(zoo_root, tmp_path,
     assert "builds in a Debian root of the compiler's suite, and gcc-12 is the host's" in line
 
 
-def test_overhead_run_refuses_a_package_in_one_line(zoo_root, tmp_path, fails_on):
-    line = fails_on(tmp_path / "o.db", "overhead", "run", "--project", "debian:sl/trixie",
-                    "--compilers", "gcc-14", "--levels", "off,wall", "--quiet")
-    assert "overhead run does not time Debian packages' builds yet" in line
+def test_overhead_run_times_a_package_as_it_times_a_recipe(zoo_root, tmp_path, fails_on):
+    """``overhead run`` on a Debian package: each cell is a whole ``dpkg-buildpackage`` in
+    the package's own root (its build dependencies installed once, not timed), the
+    level's flags added by the compiler wrapper and proven to reach sl's one compile;
+    what it cannot time is one line, nothing written."""
+    out = _warnscope(tmp_path / "o.db", "overhead", "run", "--project", "debian:sl/trixie",
+                     "--compilers", "gcc-14", "--levels", "off,wall", "--runs", "1", "--warmups", "0",
+                     "--no-accounting", "--quiet", "--json")
+    cells = {c["level"]: c for c in json.loads(out)["cells"]}
+    assert set(cells) == {"off", "wall"}
+    for level, cell in cells.items():
+        assert (cell["project"], cell["compiler"], cell["status"], cell["inject"]) == (
+            "debian:sl/trixie", "gcc-14", "ok", "wrapper"), cell
+        assert cell["runs"] == 1 and cell["compilers"] >= 1           # sl.c's compile reached the wrapper
+        assert cell["cpu_s"]["median"] > cell["compiler_cpu_s"]["median"] > 0   # dpkg-buildpackage's own too
+    # the log's warning lines: dpkg's and debhelper's at both levels, -Wall's on top
+    assert cells["wall"]["warnings"] > cells["off"]["warnings"]
+    for args, said in ((["--inject", "build"], "a Debian package's flags are Debian's"),
+                       (["--mode", "tu"], "a Debian package is timed as a whole build"),
+                       (["--compilers", "gcc-12"], "gcc-12 is the host's")):
+        line = fails_on(tmp_path / "refused.db", "overhead", "run", "--project", "debian:sl/trixie",
+                        "--compilers", "gcc-14", "--levels", "off,wall", "--quiet", *args)
+        assert said in line, line
+
+
+def test_advise_takes_a_package_as_it_takes_a_recipe(zoo_root, tmp_path):
+    """``advise`` on a Debian package builds it at ``all`` through the warnings build
+    (the package's root, every compile through the wrapper) and advises from that build:
+    -Wall's -Wunused-variable fires in sl.c, and the advice says so."""
+    db = tmp_path / "a.db"
+    _warnscope(db, "flags", "ingest", "gcc-14", "--from-binary", "--no-plugin")
+    advice = json.loads(_warnscope(db, "advise", "--project", "debian:sl/trixie", "--compilers", "gcc-14",
+                                   "--quiet", "--json"))
+    assert advice["project"] == "debian:sl/trixie"
+    (build,) = advice["builds"]
+    assert (build["compiler"], build["status"], build["tus"], build["ran_now"]) == ("gcc-14", "ok", 1, True)
+    (unused,) = [r for r in advice["rows"] if r["flag"] == "-Wunused-variable"]
+    (gcc14,) = unused["compilers"]
+    assert gcc14["prints"]["own"] >= 1, unused                   # sl.c's unused variable
+    again = json.loads(_warnscope(db, "advise", "--project", "debian:sl/trixie", "--compilers", "gcc-14",
+                                  "--quiet", "--json"))
+    assert again["rows"] == advice["rows"]           # answered from the stored build of the same .dsc
+    assert [b["ran_now"] for b in again["builds"]] == [False]
 
 
 def test_unsatisfiable_build_dependencies_cannot_tell(zoo_root, tmp_path):

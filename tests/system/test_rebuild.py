@@ -231,3 +231,57 @@ def test_debian_packages_by_name(zoo_root, tmp_path, cli_at):
     assert missing["outcome"] == "cannot tell" and missing["report"] is None
     assert "Debian trixie has no source package warnscope-no-such-package" in missing["why"]
     assert {r[0] for r in _rows(tmp_path / "debian.db")} == {"debian:sl/trixie"}
+    # the real builds answer a rerun: their digest is that of the .dsc trixie's index lists
+    from analyzer.projects import debian, digest
+    from analyzer.runtime import toolchain
+    from analyzer.warnings import rebuild
+    from analyzer.projects.options import BuildOptions
+    from warnscope.database import connect
+    sl = debian.listed("sl", "trixie")
+    assert sl.version == "5.02-1"
+    with sqlite3.connect(tmp_path / "debian.db") as conn:
+        digests = {r[0] for r in conn.execute("SELECT tree_digest FROM wn_build WHERE project = 'debian:sl/trixie'")}
+    assert digests == {digest.package_digest(sl.dsc, sl.sha256)}
+    (entry,), _ = rebuild.entries([("list:1", "sl")], "trixie")
+    conn = connect(tmp_path / "debian.db")
+    try:
+        assert rebuild.answered(conn, entry, toolchain.resolve("gcc-13"), toolchain.resolve("gcc-14"),
+                                BuildOptions(keep_going=True))
+    finally:
+        conn.close()
+
+
+def test_a_stored_package_answers_for_its_version_only(zoo_root, tmp_path):
+    """A Debian package's stored builds answer a rerun only for the version they were
+    built from (its ``.dsc``), read from the suite's index without fetching: builds of
+    daemontools 0.76-8.1 (bookworm's) do not answer for trixie's daemontools (0.76-14:
+    as if trixie's index had moved on since they were built), and do for bookworm's.
+    The digest each build is stored with is the one the runner computes from the
+    fetched package, and sl 5.02-1's is the one trixie's index gives."""
+    from analyzer.projects import debian, digest, recipes
+    from analyzer.projects.options import BuildOptions
+    from analyzer.runtime import toolchain
+    from analyzer.warnings import rebuild, store, upgrade
+    from analyzer.warnings.results import Build
+    from warnscope.database import connect, transaction
+    old, new = toolchain.resolve("gcc-13"), toolchain.resolve("gcc-14")
+    sl = recipes.debian_package("debian:sl/trixie")
+    listed = debian.listed("sl", "trixie")
+    assert digest.tree_digest(sl.source, sl) == digest.package_digest(listed.dsc, listed.sha256)
+    built = recipes.debian_package("debian:daemontools/bookworm")     # as a worker fetches it
+    assert built.dsc.name == "daemontools_0.76-8.1.dsc"
+    assert debian.listed("daemontools", "trixie").version == "0.76-14"
+    conn = connect(tmp_path / "w.db")
+    try:
+        for spec, answers in (("debian:daemontools/trixie", False), ("debian:daemontools/bookworm", True)):
+            (entry,), _ = rebuild.entries([("list:1", spec)], "trixie")
+            with transaction(conn):
+                for tc in (old, new):
+                    store.save_build(conn, Build(
+                        project=entry.project, origin=str(built.source), compiler=tc.name,
+                        compiler_version=tc.version, level=upgrade.LEVEL, opt="-O2", flags={},
+                        format="gcc-json", finished_at="t", keep_going=True,
+                        tree_digest=digest.tree_digest(built.source, built)))
+            assert rebuild.answered(conn, entry, old, new, BuildOptions(keep_going=True)) is answers, spec
+    finally:
+        conn.close()

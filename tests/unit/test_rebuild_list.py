@@ -125,3 +125,80 @@ def test_a_project_without_builds_is_one_line_of_cannot_tell():
                        (OSError(28, "No space left on device"), "OSError: [Errno 28] No space left on device")):
         r = rebuild.report_of(None, entry, "gcc-13", "gcc-14", rebuild._lost(error), False)
         assert (r.outcome, r.why, r.report) == (Outcome.CANNOT_TELL, why, None)
+
+
+# ----------------------------------------------------------------------------- answered
+
+
+def _toolchain(name: str):
+    from analyzer.runtime.toolchain import Toolchain
+    family, major = name.split("-")
+    return Toolchain(name, family, int(major), f"/usr/bin/{name}", f"/usr/bin/{name}", f"{name} v", "x")
+
+
+def _stored(conn, entry, recipe, source, built_from: str, compilers=("clang-14", "clang-16")) -> None:
+    from analyzer.warnings import store, upgrade
+    from analyzer.warnings.results import Build
+    from warnscope.database import transaction
+    with transaction(conn):
+        for c in compilers:
+            store.save_build(conn, Build(project=entry.project, origin=source[1], compiler=c,
+                                         compiler_version=f"{c} v", level=upgrade.LEVEL, opt="-O2",
+                                         flags={}, format="gcc-json", finished_at="t", keep_going=True,
+                                         tree_digest=built_from))
+
+
+def test_a_rerun_builds_a_local_tree_anew_once_it_is_edited_or_another_folder(tmp_path):
+    """The rerun's question (:func:`rebuild.answered`) is the tree's, not its name's:
+    builds stored for ``A/twin`` answer for it as it was built, not for ``B/twin`` (the
+    same project name) nor for ``A/twin`` edited since."""
+    from analyzer.projects import digest, steps
+    from analyzer.projects.options import BuildOptions
+    from warnscope.database import connect
+    trees = {}
+    for side in ("A", "B"):
+        (tmp_path / side / "twin").mkdir(parents=True)
+        (tmp_path / side / "twin" / "main.c").write_text(f"int {side.lower()};\n")
+        trees[side] = tmp_path / side / "twin"
+    (a,), _ = rebuild.entries([("list:1", str(trees["A"]))], "trixie")
+    (b,), _ = rebuild.entries([("list:2", str(trees["B"]))], "trixie")
+    assert a.project == b.project == "local:twin"
+    old, new = _toolchain("clang-14"), _toolchain("clang-16")
+    opts = BuildOptions(keep_going=True)
+    recipe = rebuild.recipe_of(a, rebuild.LocalCommands())
+    source = steps.source_tree(recipe)
+    conn = connect(tmp_path / "w.db")
+    try:
+        _stored(conn, a, recipe, source, digest.tree_digest(source[0], recipe))
+        assert rebuild.answered(conn, a, old, new, opts)
+        assert not rebuild.answered(conn, b, old, new, opts)            # another folder
+        assert not rebuild.answered(conn, a, old, new, opts,            # other commands
+                                    rebuild.LocalCommands(build="make -j1 all"))
+        assert not rebuild.answered(conn, a, _toolchain("clang-13"), new, opts)
+        (trees["A"] / "main.c").write_text("int c;\n")
+        assert not rebuild.answered(conn, a, old, new, opts)            # edited since
+    finally:
+        conn.close()
+
+
+def test_a_debian_package_is_identified_by_its_dsc(tmp_path):
+    """A Debian package's builds answer for the ``.dsc`` they were built from: its name
+    (the version) and its bytes, whatever the tree's path in a worker's cache; the digest
+    the runner stores is the one the suite's index gives (:func:`digest.package_digest`)."""
+    import dataclasses
+    import hashlib
+    import shutil
+    from pathlib import Path
+    from analyzer.projects import digest, recipes
+    fixture = Path(__file__).resolve().parents[1] / "fixtures" / "debian" / "unsatisfiable_1.0.dsc"
+    dsc = tmp_path / "unsatisfiable_1.0.dsc"
+    shutil.copy(fixture, dsc)
+    recipe = recipes.Recipe("debian:unsatisfiable/trixie", "", ("c",), "debian", configure="", build="x", clean="",
+                            source=tmp_path, suite="trixie", dsc=dsc)
+    listed = digest.package_digest(dsc.name, hashlib.sha256(dsc.read_bytes()).hexdigest())
+    assert digest.tree_digest(tmp_path, recipe) == listed
+    other = tmp_path / "unsatisfiable_1.1.dsc"
+    other.write_bytes(dsc.read_bytes().replace(b"Version: 1.0", b"Version: 1.1"))
+    assert digest.tree_digest(tmp_path, dataclasses.replace(recipe, dsc=other)) != listed
+    dsc.write_bytes(dsc.read_bytes() + b"\n")        # the same name, other bytes
+    assert digest.tree_digest(tmp_path, recipe) != listed

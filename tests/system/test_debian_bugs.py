@@ -1,0 +1,136 @@
+"""What breaks across a distribution, checked against Debian's own bug reports: real
+source packages of Debian built as Debian builds them (:mod:`analyzer.projects.debian`) by
+``warnscope upgrade`` with two compilers of one root, each report held to the text of the
+package's GCC 15 bug (the error, its option, the function and file), and packages that
+build with both compilers reported as such (no false breakage).
+
+The sid root's gcc-14 -> gcc-15 is GCC 15's move to C23 (``()`` meaning ``(void)``,
+``bool`` a keyword); its implicit declarations are errors for both compilers already,
+since dpkg 1.22.6's ``dpkg-buildflags`` makes them so for every compiler.
+
+* digitemp 3.7.2-2 (trixie), Debian #1096525 "digitemp: ftbfs with GCC-15", found in
+  3.7.2-2 (fixed by upstream's "Fix conflicting prototype": ``void free_coupler();`` in
+  ``src/digitemp.h`` against ``void free_coupler( int free_only )`` in ``src/digitemp.c``);
+* scalpel 1.60+git20240110.6960eb2-1 (trixie), Debian #1097850 "scalpel: ftbfs with
+  GCC-15" (fixed by "Fix build with GCC-15": ``void setttywidth();``, a signal handler,
+  called as ``setttywidth()`` and given to ``signal``);
+* sl 5.02-1 (trixie) builds with both; its stored report names the sid root's gcc-14,
+  the one that built it, though trixie's root holds a gcc-14 too.
+
+Each is a few minutes of builds; more packages (figlet, which builds with both, and the
+longer ones) run with ``WARNSCOPE_DEBIAN_BUGS=1`` (tests/README.md).
+"""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from analyzer.projects import debian
+
+ROOT = Path(__file__).resolve().parents[2]
+
+opt_in = pytest.mark.skipif(os.environ.get("WARNSCOPE_DEBIAN_BUGS") != "1",
+                            reason="a further Debian package's two builds (minutes each): "
+                                   "WARNSCOPE_DEBIAN_BUGS=1 runs them")
+
+
+def _warnscope(db: Path, *args: str) -> str:
+    """The CLI in a child (a module's fixture outlives a test's capture): its stdout."""
+    proc = subprocess.run([sys.executable, "-m", "analyzer", "--db", str(db), *args], cwd=ROOT,
+                          capture_output=True, text=True, timeout=3600)
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout
+
+
+def _upgrade(db: Path, spec: str, old: str, new: str, *more: str) -> dict:
+    """``warnscope upgrade`` of one Debian package from ``old`` to ``new`` of one root:
+    its one pair, as JSON."""
+    out = _warnscope(db, "upgrade", "--project", spec, "--from", old, "--to", new, "--same-root",
+                     "--quiet", "--json", *more)
+    (pair,) = json.loads(out)["pairs"]
+    return pair
+
+
+def _errors(pair: dict, file: str, words: str) -> list[dict]:
+    """The new errors in ``file`` (a path ending so) whose message says ``words``."""
+    return [e for e in pair["new_errors"]
+            if e["file"].endswith(file) and words in e["message"]]
+
+
+@pytest.fixture(scope="module")
+def digitemp(sid_root, tmp_path_factory):
+    return _upgrade(tmp_path_factory.mktemp("digitemp") / "d.db", "debian:digitemp/trixie",
+                    "gcc-14", "gcc-15")
+
+
+def test_debian_1096525_digitemp_free_coupler_conflicting_types(digitemp):
+    pair = digitemp
+    assert (pair["old_status"], pair["new_status"]) == ("ok", "failed")
+    # the bug's error, as upstream's fix quotes it: "src/digitemp.c:171:6: error:
+    # conflicting types for 'free_coupler'; have 'void(int)'" (digitemp.h: "previous
+    # declaration of 'free_coupler' with type 'void(void)'")
+    (conflicting,) = _errors(pair, "src/digitemp.c", "conflicting types for 'free_coupler'")
+    assert "have 'void(int)'" in conflicting["message"] and conflicting["was"] == "nothing"
+    # no option of GCC's turns it into a warning: C23's own, so the way back is C17
+    assert conflicting["option"] is None
+    assert pair["defaults"] == [{"language": "c", "old": "201710L", "new": "202311L", "pinned": []}]
+    assert pair["hatch"]["flags"] == ["c:-std=gnu17"] and pair["hatch"]["status"] == "ok"
+
+
+@pytest.fixture(scope="module")
+def scalpel(sid_root, tmp_path_factory):
+    return _upgrade(tmp_path_factory.mktemp("scalpel") / "s.db", "debian:scalpel/trixie",
+                    "gcc-14", "gcc-15")
+
+
+def test_debian_1097850_scalpel_setttywidth_signal_handler(scalpel):
+    pair = scalpel
+    assert (pair["old_status"], pair["new_status"]) == ("ok", "failed")
+    # the bug's function: "void setttywidth();" (scalpel.h), in C23 a function of no
+    # argument, given to signal(SIGWINCH, setttywidth) in scalpel.c, which wants a
+    # void (*)(int); the fix made it setttywidth(int sig)
+    (handler,) = _errors(pair, "scalpel.c", "passing argument 2 of 'signal'")
+    assert handler["option"] == "-Wincompatible-pointer-types" and handler["was"] == "nothing"
+    source = debian.fetch("scalpel", "trixie").tree / handler["file"]
+    line = source.read_text(errors="replace").splitlines()[handler["line"] - 1]
+    assert "signal(SIGWINCH, setttywidth)" in line
+    # the smallest way back: that option's error a warning again (C17 builds too)
+    assert pair["hatch"]["flags"] == ["-Wno-error=incompatible-pointer-types"]
+    assert {"flags": ["c:-std=gnu17"], "status": "ok", "errors_left": 0} in pair["hatch"]["alone"]
+
+
+@pytest.fixture(scope="module")
+def sl(sid_root, zoo_root, tmp_path_factory):
+    db = tmp_path_factory.mktemp("sl") / "sl.db"
+    pair = _upgrade(db, "debian:sl/trixie", "gcc-14", "gcc-15")
+    stored = _upgrade(db, "debian:sl/trixie", "gcc-14", "gcc-15", "--stored")
+    return pair, stored
+
+
+def test_sl_builds_with_gcc_14_and_gcc_15(sl):
+    pair, _ = sl
+    assert (pair["old_status"], pair["new_status"]) == ("ok", "ok")
+    assert pair["new_errors"] == [] and pair["hatch"] is None and pair["flips"] == 0
+
+
+def test_a_stored_report_names_the_root_whose_compiler_built_it(sl):
+    # trixie's root holds a gcc-14 (14.2) beside the sid root's (14.4), which built it
+    _, stored = sl
+    assert stored["environment"]["old"].startswith("sid root (14.")
+    assert stored["environment"]["new"].startswith("sid root (15.")
+    assert stored["environment"]["differs"] == []
+
+
+@opt_in
+def test_figlet_builds_with_gcc_14_and_gcc_15(sid_root, tmp_path):
+    pair = _upgrade(tmp_path / "f.db", "debian:figlet/trixie", "gcc-14", "gcc-15")
+    assert (pair["old_status"], pair["new_status"]) == ("ok", "ok")
+    assert pair["new_errors"] == [] and pair["hatch"] is None
+    # C23 makes its K&R definitions warnings of their own
+    options = {o["option"] for o in pair["warnings"]["by_option"]}
+    assert "-Wold-style-definition" in options

@@ -31,3 +31,19 @@ def test_braces_in_a_users_commands_reach_the_shell_as_typed(gcc_db_copy, cli_at
     assert build["status"] == "ok", build
     said = sorted(d["message"] for d in build["diagnostics"])
     assert said == ['#warning "braces {a,b} {}"', '#warning "configured 0"', "#warning jobs 3"], said
+
+
+def test_a_source_compiled_twice_to_one_object_is_two_tus(gcc_db_copy, cli_at, tmp_path):
+    # as gmp's build does: the same compile twice; each is a TU of its own, stored
+    tree = tmp_path / "twice"
+    tree.mkdir()
+    (tree / "gen.c").write_text("int main(void) { int unused; return 0; }\n")
+    code, out, err = cli_at(gcc_db_copy)("warnings", "run", "--source", str(tree), "--build",
+                                         "${CC:-cc} $CFLAGS -c gen.c -o gen.o && ${CC:-cc} $CFLAGS -c gen.c -o gen.o",
+                                         "--compilers", "gcc-12", "--level", "wall", "--json", "--quiet")
+    assert code == 0, err
+    (build,) = json.loads(out)["builds"]
+    assert build["status"] == "ok", build
+    assert [t["tu"] for t in build["tus"]] == ["gen.c -> gen.o", "gen.c -> gen.o #2"]
+    (unused,) = build["diagnostics"]
+    assert unused["option"] == "-Wunused-variable" and unused["printed"] == 2

@@ -329,9 +329,13 @@ def _failed(result: Build, what: str, log: Path, tree: Path) -> Build:
 
 
 def _first_error(result: Build, log: Path, tree: Path) -> str | None:
-    """The compiler's line that stopped the build: the first error diagnostic read, else
-    the first error line of the build's log (a linker's, a make's), relative to the tree."""
-    worst = sorted((d for d in result.diagnostics if d.severity in FAILING),
+    """The compiler's line that stopped the build: the first error diagnostic read of a
+    file of the project, else the first error line of the build's log (a linker's, a
+    make's, configure's own ``configure: error:``), relative to the tree. A configure
+    test's error (``conftest.c``) and the driver's ``ld returned 1 exit status`` say
+    nothing of why: configure expects the first, the log names the second's cause."""
+    worst = sorted((d for d in result.diagnostics if d.severity in FAILING and d.file
+                    and not Path(d.file).name.startswith("conftest.")),
                    key=lambda d: FAILING.index(d.severity), reverse=True)   # a crash first
     for d in worst[:1]:
         where = ":".join(str(x) for x in (d.file, d.line, d.column) if x is not None)

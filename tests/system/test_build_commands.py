@@ -47,3 +47,23 @@ def test_a_source_compiled_twice_to_one_object_is_two_tus(gcc_db_copy, cli_at, t
     assert [t["tu"] for t in build["tus"]] == ["gen.c -> gen.o", "gen.c -> gen.o #2"]
     (unused,) = build["diagnostics"]
     assert unused["option"] == "-Wunused-variable" and unused["printed"] == 2
+
+
+def test_a_configure_that_gives_up_is_said_by_its_own_line(gcc_db_copy, cli_at, tmp_path):
+    # as gmp's Debian build under gcc-15 (its rules run configure): configure's test
+    # compiles fail as it expects, their output in config.log, and configure's own line,
+    # not a conftest's error, says why the build stopped
+    tree = tmp_path / "gives-up"
+    tree.mkdir()
+    (tree / "a.c").write_text("int a(void) { return 0; }\n")
+    build = ("printf 'int main(void) { return missing; }\\n' > conftest.c; "
+             "${CC:-cc} $CFLAGS conftest.c -o conftest 2>config.log "
+             "|| { echo 'configure: error: could not find a working compiler'; exit 1; }; "
+             "${CC:-cc} $CFLAGS -c a.c -o a.o")
+    code, out, err = cli_at(gcc_db_copy)("warnings", "run", "--source", str(tree), "--build", build,
+                                         "--compilers", "gcc-12", "--level", "default", "--json", "--quiet")
+    (built,) = json.loads(out)["builds"]
+    assert built["status"] == "failed", built
+    assert built["error"].endswith(": configure: error: could not find a working compiler"), built["error"]
+    # the conftest's error is still read, as a diagnostic of its compile
+    assert any(d["file"] == "conftest.c" for d in built["diagnostics"])

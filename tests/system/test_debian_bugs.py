@@ -8,17 +8,19 @@ The sid root's gcc-14 -> gcc-15 is GCC 15's move to C23 (``()`` meaning ``(void)
 ``bool`` a keyword); its implicit declarations are errors for both compilers already,
 since dpkg 1.22.6's ``dpkg-buildflags`` makes them so for every compiler.
 
-* digitemp 3.7.2-2 (trixie), Debian #1096525 "digitemp: ftbfs with GCC-15", found in
-  3.7.2-2 (fixed by upstream's "Fix conflicting prototype": ``void free_coupler();`` in
-  ``src/digitemp.h`` against ``void free_coupler( int free_only )`` in ``src/digitemp.c``);
-* scalpel 1.60+git20240110.6960eb2-1 (trixie), Debian #1097850 "scalpel: ftbfs with
-  GCC-15" (fixed by "Fix build with GCC-15": ``void setttywidth();``, a signal handler,
-  called as ``setttywidth()`` and given to ``signal``);
+* digitemp 3.7.2-2 (trixie), Debian #1096525 (GCC 15 FTBFS; its build log
+  digitemp_3.7.2-2_unstable_gccexp), the error as upstream's "Fix conflicting prototype"
+  quotes it: ``void free_coupler();`` in ``src/digitemp.h`` against ``void free_coupler(
+  int free_only )`` in ``src/digitemp.c``;
+* scalpel 1.60+git20240110.6960eb2-1 (trixie), Debian #1097850 (GCC 15 FTBFS), the
+  function upstream's "Fix build with GCC-15" mends: ``void setttywidth();``, the handler
+  ``scalpel.c`` gives to ``signal``;
 * digitemp's stored report names the sid root's gcc-14, the one that built it, though
   trixie's root holds a gcc-14 too.
 
 Each is a few minutes of builds; the packages that build with both (sl 5.02-1 and figlet
-2.2.5-3 of trixie) and the longer ones run with ``WARNSCOPE_DEBIAN_BUGS=1``
+2.2.5-3 of trixie) and the longer ones (bookworm's freeipmi 1.6.10-1, Debian #1096654,
+whose bug's error stops gcc-14 too in the sid root) run with ``WARNSCOPE_DEBIAN_BUGS=1``
 (tests/README.md).
 """
 from __future__ import annotations
@@ -135,3 +137,31 @@ def test_figlet_builds_with_gcc_14_and_gcc_15(sid_root, tmp_path):
     # C23 makes its K&R definitions warnings of their own
     options = {o["option"] for o in pair["warnings"]["by_option"]}
     assert "-Wold-style-definition" in options
+
+
+@opt_in
+def test_debian_1096654_freeipmi_bool_already_fails_in_the_sid_root(sid_root, tmp_path):
+    # bookworm's freeipmi 1.6.10-1 built in the sid root: Debian's rules run autoreconf,
+    # and the sid root's autoconf asks gcc-14 for -std=gnu23, so the bug's C23 error
+    # stops gcc-14 too: "already fails", not GCC 15's doing alone
+    pair = _upgrade(tmp_path / "i.db", "debian:freeipmi/bookworm", "gcc-14", "gcc-15")
+    assert (pair["old_status"], pair["new_status"]) == ("failed", "failed")
+    # the bug: "tool-config-file-common.c:81:8: error: expected identifier or '(' before
+    # 'bool'" (its `int *bool;` in _config_file_bool); a configure test's error is not it
+    assert "tool-config-file-common.c:81:8: error: expected identifier or '(' before 'bool'" \
+        in pair["old_error"], pair["old_error"]
+    assert "conftest" not in pair["old_error"] and "conftest" not in pair["new_error"]
+    assert pair["new_errors"] == []
+
+
+@opt_in
+def test_debian_1096730_gmp_configure_under_c23(sid_root, tmp_path):
+    # gmp's configure tries "long long reliability test 1" with a `g()` called with six
+    # arguments: under C23 no compiler passes, and configure gives up. Debian's own
+    # rebootstrap builds gmp with -std=gnu17 for #1096730; warnscope's hatch, built, says so
+    pair = _upgrade(tmp_path / "g.db", "debian:gmp/trixie", "gcc-14", "gcc-15")
+    assert (pair["old_status"], pair["new_status"]) == ("ok", "failed")
+    (g,) = _errors(pair, "conftest.c", "too many arguments to function 'g'; expected 0")
+    assert g["option"] is None and g["was"] == "nothing"
+    assert "configure: error: could not find a working compiler" in pair["new_error"]
+    assert pair["hatch"]["flags"] == ["c:-std=gnu17"] and pair["hatch"]["status"] == "ok"

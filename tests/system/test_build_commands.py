@@ -56,7 +56,8 @@ def test_a_configure_that_gives_up_is_said_by_its_own_line(gcc_db_copy, cli_at, 
     tree = tmp_path / "gives-up"
     tree.mkdir()
     (tree / "a.c").write_text("int a(void) { return 0; }\n")
-    build = ("printf 'int main(void) { return missing; }\\n' > conftest.c; "
+    (tree / "broken.h").write_text("typedef int size_t size_t;\n")   # a header a test breaks
+    build = ("printf '#include \"broken.h\"\\nint main(void) { return missing; }\\n' > conftest.c; "
              "${CC:-cc} $CFLAGS conftest.c -o conftest 2>config.log "
              "|| { echo 'configure: error: could not find a working compiler'; exit 1; }; "
              "${CC:-cc} $CFLAGS -c a.c -o a.o")
@@ -65,5 +66,5 @@ def test_a_configure_that_gives_up_is_said_by_its_own_line(gcc_db_copy, cli_at, 
     (built,) = json.loads(out)["builds"]
     assert built["status"] == "failed", built
     assert built["error"].endswith(": configure: error: could not find a working compiler"), built["error"]
-    # the conftest's error is still read, as a diagnostic of its compile
-    assert any(d["file"] == "conftest.c" for d in built["diagnostics"])
+    # the conftest's errors are still read, as diagnostics of its compile
+    assert {"conftest.c", "broken.h"} <= {d["file"] for d in built["diagnostics"]}

@@ -59,11 +59,19 @@ def relative(path: str, tree: Path) -> str:
 
 def names(found: list[tuple[str, str]]) -> list[str]:
     """Each (source, object) pair's TU name: the source, with ``-> object`` where the
-    source is compiled more than once."""
+    source is compiled more than once, and `` #2``, `` #3`` … where the same source is
+    compiled to the same object again (a build that compiles a generator twice): every
+    name is one TU's."""
     counts: dict[str, int] = {}
     for src, _ in found:
         counts[src] = counts.get(src, 0) + 1
-    return [src if counts[src] == 1 else f"{src} -> {obj}" for src, obj in found]
+    seen: dict[str, int] = {}
+    out = []
+    for src, obj in found:
+        name = src if counts[src] == 1 else f"{src} -> {obj}"
+        seen[name] = seen.get(name, 0) + 1
+        out.append(name if seen[name] == 1 else f"{name} #{seen[name]}")
+    return out
 
 
 def name_of_command(cwd: str, args: list[str], tree: Path, source: str | None = None) -> tuple[str, str]:

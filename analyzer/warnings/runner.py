@@ -324,9 +324,14 @@ def _failed(result: Build, what: str, log: Path, tree: Path) -> Build:
 
 
 def _first_error(result: Build, log: Path, tree: Path) -> str | None:
-    """The compiler's line that stopped the build: the first error diagnostic read, else
-    the first error line of the build's log (a linker's, a make's), relative to the tree."""
-    worst = sorted((d for d in result.diagnostics if d.severity in FAILING),
+    """The compiler's line that stopped the build: the first error diagnostic read of a
+    file of the project, else the first error line of the build's log (a linker's, a
+    make's, configure's own ``configure: error:``), relative to the tree. An error of
+    configure's test compiles only (``conftest.c``, or a header it broke) and the driver's
+    ``ld returned 1 exit status`` say nothing of why: configure expects the first, the log
+    names the second's cause."""
+    worst = sorted((d for d in result.diagnostics if d.severity in FAILING and d.file
+                    and not all(_of_configure(tu) for tu in d.tus)),
                    key=lambda d: FAILING.index(d.severity), reverse=True)   # a crash first
     for d in worst[:1]:
         where = ":".join(str(x) for x in (d.file, d.line, d.column) if x is not None)
@@ -339,6 +344,12 @@ def _first_error(result: Build, log: Path, tree: Path) -> str | None:
     except OSError:
         return None
     return line.replace(f"{tree}/", "")[:300] if line else None
+
+
+def _of_configure(tu: str) -> bool:
+    """Whether the TU so named (``build/conftest.c -> build/conftest``) is a configure
+    test's compile."""
+    return Path(tu.split(" -> ")[0].split(" #")[0]).name.startswith("conftest.")
 
 
 #: the compiler's own headers (stddef.h, limits.h), whose directory names the version

@@ -115,7 +115,8 @@ def from_store(conn: sqlite3.Connection, project: str, old: str, new: list[str],
         if hatch is None and errors and builds[name].status != BuildStatus.OK:
             legacy = stored(HATCH_LEVEL)        # the one hatch build an older warnscope stored
             hatch = EscapeHatch(**vars(_trial(legacy)), why="") if legacy else None
-        tcs = (_installed(old), _installed(name)) if systems else (None, None)
+        tcs = ((_installed(builds[old]), _installed(builds[name])) if systems
+               else (None, None))
         pairs.append(_pair(conn, *tcs, builds[old], builds[name], errors, hatch))
     return Upgrade(project=project, origin=builds[old].origin, level=LEVEL, pairs=pairs,
                    passed_env=_passed(builds[old], [builds[n] for n in new]))
@@ -126,15 +127,25 @@ def _passed(before: Build, after: list[Build]) -> list[str]:
     return sorted({n for b in (before, *after) for n in b.passed_env})
 
 
-def _installed(name: str) -> Toolchain | None:
+def _installed(build: Build) -> Toolchain | None:
     """The compiler a stored build was made by, where it is still installed (its system
-    is then compared); None where it is not."""
-    from analyzer.runtime.toolchain import resolve
+    is then compared): the one of that name whose version is the build's, first as the
+    name resolves, then in each root (gcc-14 of the sid root, not of trixie's, for a
+    build the sid root's gcc-14 made); None where none is."""
+    from analyzer.runtime import roots
+    from analyzer.runtime.toolchain import resolve, resolve_in_root
     from warnscope.errors import WarnscopeError
-    try:
-        return resolve(name)
-    except WarnscopeError:
-        return None
+    candidates = [lambda: resolve(build.compiler)]
+    candidates += [lambda suite=root.suite: resolve_in_root(build.compiler, suite)
+                   for root in roots.all_roots() if build.compiler in root.compilers]
+    for candidate in candidates:
+        try:
+            tc = candidate()
+        except WarnscopeError:
+            continue
+        if tc.version == build.compiler_version:
+            return tc
+    return None
 
 
 def _ensure(conn, recipe: Recipe, source, tcs: list[Toolchain], levels: list[str],

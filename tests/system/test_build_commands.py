@@ -48,3 +48,40 @@ def test_a_failed_configure_shows_its_command_as_it_ran(gcc_db_copy, cli_at, tmp
     assert build["error"].startswith('configure failed (exit 1): CFLAGS="-O1" CXXFLAGS="-O1" false # \\x1b[2J'), \
         build["error"]
     assert "{cflags}" not in out + err and "\x1b" not in out + err
+
+
+def test_a_source_compiled_twice_to_one_object_is_two_tus(gcc_db_copy, cli_at, tmp_path):
+    # as gmp's build does: the same compile twice; each is a TU of its own, stored
+    tree = tmp_path / "twice"
+    tree.mkdir()
+    (tree / "gen.c").write_text("int main(void) { int unused; return 0; }\n")
+    code, out, err = cli_at(gcc_db_copy)("warnings", "run", "--source", str(tree), "--build",
+                                         "${CC:-cc} $CFLAGS -c gen.c -o gen.o && ${CC:-cc} $CFLAGS -c gen.c -o gen.o",
+                                         "--compilers", "gcc-12", "--level", "wall", "--json", "--quiet")
+    assert code == 0, err
+    (build,) = json.loads(out)["builds"]
+    assert build["status"] == "ok", build
+    assert [t["tu"] for t in build["tus"]] == ["gen.c -> gen.o", "gen.c -> gen.o #2"]
+    (unused,) = build["diagnostics"]
+    assert unused["option"] == "-Wunused-variable" and unused["printed"] == 2
+
+
+def test_a_configure_that_gives_up_is_said_by_its_own_line(gcc_db_copy, cli_at, tmp_path):
+    # as gmp's Debian build under gcc-15 (its rules run configure): configure's test
+    # compiles fail as it expects, their output in config.log, and configure's own line,
+    # not a conftest's error, says why the build stopped
+    tree = tmp_path / "gives-up"
+    tree.mkdir()
+    (tree / "a.c").write_text("int a(void) { return 0; }\n")
+    (tree / "broken.h").write_text("typedef int size_t size_t;\n")   # a header a test breaks
+    build = ("printf '#include \"broken.h\"\\nint main(void) { return missing; }\\n' > conftest.c; "
+             "${CC:-cc} $CFLAGS conftest.c -o conftest 2>config.log "
+             "|| { echo 'configure: error: could not find a working compiler'; exit 1; }; "
+             "${CC:-cc} $CFLAGS -c a.c -o a.o")
+    code, out, err = cli_at(gcc_db_copy)("warnings", "run", "--source", str(tree), "--build", build,
+                                         "--compilers", "gcc-12", "--level", "default", "--json", "--quiet")
+    (built,) = json.loads(out)["builds"]
+    assert built["status"] == "failed", built
+    assert built["error"].endswith(": configure: error: could not find a working compiler"), built["error"]
+    # the conftest's errors are still read, as diagnostics of its compile
+    assert {"conftest.c", "broken.h"} <= {d["file"] for d in built["diagnostics"]}

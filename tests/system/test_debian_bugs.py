@@ -1,0 +1,167 @@
+"""What breaks across a distribution, checked against Debian's own bug reports: real
+source packages of Debian built as Debian builds them (:mod:`analyzer.projects.debian`) by
+``warnscope upgrade`` with two compilers of one root, each report held to the text of the
+package's GCC 15 bug (the error, its option, the function and file), and packages that
+build with both compilers reported as such (no false breakage).
+
+The sid root's gcc-14 -> gcc-15 is GCC 15's move to C23 (``()`` meaning ``(void)``,
+``bool`` a keyword); its implicit declarations are errors for both compilers already,
+since dpkg 1.22.6's ``dpkg-buildflags`` makes them so for every compiler.
+
+* digitemp 3.7.2-2 (trixie), Debian #1096525 (GCC 15 FTBFS; its build log
+  digitemp_3.7.2-2_unstable_gccexp), the error as upstream's "Fix conflicting prototype"
+  quotes it: ``void free_coupler();`` in ``src/digitemp.h`` against ``void free_coupler(
+  int free_only )`` in ``src/digitemp.c``;
+* scalpel 1.60+git20240110.6960eb2-1 (trixie), Debian #1097850 (GCC 15 FTBFS), the
+  function upstream's "Fix build with GCC-15" mends: ``void setttywidth();``, the handler
+  ``scalpel.c`` gives to ``signal``;
+* digitemp's stored report names the sid root's gcc-14, the one that built it, though
+  trixie's root holds a gcc-14 too.
+
+Each is a few minutes of builds; the packages that build with both (sl 5.02-1 and figlet
+2.2.5-3 of trixie) and the longer ones (bookworm's freeipmi 1.6.10-1, Debian #1096654,
+whose bug's error stops gcc-14 too in the sid root) run with ``WARNSCOPE_DEBIAN_BUGS=1``
+(tests/README.md).
+"""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from analyzer.projects import debian
+
+ROOT = Path(__file__).resolve().parents[2]
+
+opt_in = pytest.mark.skipif(os.environ.get("WARNSCOPE_DEBIAN_BUGS") != "1",
+                            reason="a further Debian package's two builds (minutes each): "
+                                   "WARNSCOPE_DEBIAN_BUGS=1 runs them")
+
+
+def _warnscope(db: Path, *args: str) -> str:
+    """The CLI in a child (a module's fixture outlives a test's capture): its stdout."""
+    proc = subprocess.run([sys.executable, "-m", "analyzer", "--db", str(db), *args], cwd=ROOT,
+                          capture_output=True, text=True, timeout=3600)
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout
+
+
+def _upgrade(db: Path, spec: str, old: str, new: str, *more: str) -> dict:
+    """``warnscope upgrade`` of one Debian package from ``old`` to ``new`` of one root:
+    its one pair, as JSON."""
+    out = _warnscope(db, "upgrade", "--project", spec, "--from", old, "--to", new, "--same-root",
+                     "--quiet", "--json", *more)
+    (pair,) = json.loads(out)["pairs"]
+    return pair
+
+
+def _errors(pair: dict, file: str, words: str) -> list[dict]:
+    """The new errors in ``file`` (a path ending so) whose message says ``words``."""
+    return [e for e in pair["new_errors"]
+            if e["file"].endswith(file) and words in e["message"]]
+
+
+@pytest.fixture(scope="module")
+def digitemp_db(sid_root, zoo_root, tmp_path_factory):
+    """digitemp's upgrade stored, with trixie's root (its gcc-14 too) beside sid's."""
+    db = tmp_path_factory.mktemp("digitemp") / "d.db"
+    return db, _upgrade(db, "debian:digitemp/trixie", "gcc-14", "gcc-15")
+
+
+@pytest.fixture(scope="module")
+def digitemp(digitemp_db):
+    return digitemp_db[1]
+
+
+def test_debian_1096525_digitemp_free_coupler_conflicting_types(digitemp):
+    pair = digitemp
+    assert (pair["old_status"], pair["new_status"]) == ("ok", "failed")
+    # the bug's error, as upstream's fix quotes it: "src/digitemp.c:171:6: error:
+    # conflicting types for 'free_coupler'; have 'void(int)'" (digitemp.h: "previous
+    # declaration of 'free_coupler' with type 'void(void)'")
+    (conflicting,) = _errors(pair, "src/digitemp.c", "conflicting types for 'free_coupler'")
+    assert "have 'void(int)'" in conflicting["message"] and conflicting["was"] == "nothing"
+    # no option of GCC's turns it into a warning: C23's own, so the way back is C17
+    assert conflicting["option"] is None
+    assert pair["defaults"] == [{"language": "c", "old": "201710L", "new": "202311L", "pinned": []}]
+    assert pair["hatch"]["flags"] == ["c:-std=gnu17"] and pair["hatch"]["status"] == "ok"
+
+
+@pytest.fixture(scope="module")
+def scalpel(sid_root, tmp_path_factory):
+    return _upgrade(tmp_path_factory.mktemp("scalpel") / "s.db", "debian:scalpel/trixie",
+                    "gcc-14", "gcc-15")
+
+
+def test_debian_1097850_scalpel_setttywidth_signal_handler(scalpel):
+    pair = scalpel
+    assert (pair["old_status"], pair["new_status"]) == ("ok", "failed")
+    # the bug's function: "void setttywidth();" (scalpel.h), in C23 a function of no
+    # argument, given to signal(SIGWINCH, setttywidth) in scalpel.c, which wants a
+    # void (*)(int); the fix made it setttywidth(int sig)
+    (handler,) = _errors(pair, "scalpel.c", "passing argument 2 of 'signal'")
+    assert handler["option"] == "-Wincompatible-pointer-types" and handler["was"] == "nothing"
+    source = debian.fetch("scalpel", "trixie").tree / handler["file"]
+    line = source.read_text(errors="replace").splitlines()[handler["line"] - 1]
+    assert "signal(SIGWINCH, setttywidth)" in line
+    # the smallest way back: that option's error a warning again (C17 builds too)
+    assert pair["hatch"]["flags"] == ["-Wno-error=incompatible-pointer-types"]
+    assert {"flags": ["c:-std=gnu17"], "status": "ok", "errors_left": 0} in pair["hatch"]["alone"]
+
+
+def test_a_stored_report_names_the_root_whose_compiler_built_it(digitemp_db):
+    # trixie's root holds a gcc-14 (14.2) beside the sid root's (14.4), which built it
+    db, _ = digitemp_db
+    stored = _upgrade(db, "debian:digitemp/trixie", "gcc-14", "gcc-15", "--stored")
+    assert stored["environment"]["old"].startswith("sid root (14.")
+    assert stored["environment"]["new"].startswith("sid root (15.")
+    assert stored["environment"]["differs"] == []
+
+
+@opt_in
+def test_sl_builds_with_gcc_14_and_gcc_15(sid_root, tmp_path):
+    pair = _upgrade(tmp_path / "sl.db", "debian:sl/trixie", "gcc-14", "gcc-15")
+    assert (pair["old_status"], pair["new_status"]) == ("ok", "ok")
+    assert pair["new_errors"] == [] and pair["hatch"] is None and pair["flips"] == []
+
+
+@opt_in
+def test_figlet_builds_with_gcc_14_and_gcc_15(sid_root, tmp_path):
+    pair = _upgrade(tmp_path / "f.db", "debian:figlet/trixie", "gcc-14", "gcc-15")
+    assert (pair["old_status"], pair["new_status"]) == ("ok", "ok")
+    assert pair["new_errors"] == [] and pair["hatch"] is None and pair["flips"] == []
+    # C23 makes its K&R definitions warnings of their own
+    options = {o["option"] for o in pair["warnings"]["by_option"]}
+    assert "-Wold-style-definition" in options
+
+
+@opt_in
+def test_debian_1096654_freeipmi_bool_already_fails_in_the_sid_root(sid_root, tmp_path):
+    # bookworm's freeipmi 1.6.10-1 built in the sid root: Debian's rules run autoreconf,
+    # and the sid root's autoconf asks gcc-14 for -std=gnu23, so the bug's C23 error
+    # stops gcc-14 too: "already fails", not GCC 15's doing alone
+    pair = _upgrade(tmp_path / "i.db", "debian:freeipmi/bookworm", "gcc-14", "gcc-15")
+    assert (pair["old_status"], pair["new_status"]) == ("failed", "failed")
+    # the bug: "tool-config-file-common.c:81:8: error: expected identifier or '(' before
+    # 'bool'" (its `int *bool;` in _config_file_bool); a configure test's error is not it
+    assert "tool-config-file-common.c:81:8: error: expected identifier or '(' before 'bool'" \
+        in pair["old_error"], pair["old_error"]
+    assert "conftest" not in pair["old_error"] and "conftest" not in pair["new_error"]
+    assert pair["new_errors"] == []
+
+
+@opt_in
+def test_debian_1096730_gmp_configure_under_c23(sid_root, tmp_path):
+    # gmp's configure tries "long long reliability test 1" with a `g()` called with six
+    # arguments: under C23 no compiler passes, and configure gives up. Debian's own
+    # rebootstrap builds gmp with -std=gnu17 for #1096730; warnscope's hatch, built, says so
+    pair = _upgrade(tmp_path / "g.db", "debian:gmp/trixie", "gcc-14", "gcc-15")
+    assert (pair["old_status"], pair["new_status"]) == ("ok", "failed")
+    (g,) = _errors(pair, "conftest.c", "too many arguments to function 'g'; expected 0")
+    assert g["option"] is None and g["was"] == "nothing"
+    assert "configure: error: could not find a working compiler" in pair["new_error"]
+    assert pair["hatch"]["flags"] == ["c:-std=gnu17"] and pair["hatch"]["status"] == "ok"

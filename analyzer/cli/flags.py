@@ -139,10 +139,10 @@ def _from_binary(name: str, compiler: str, no_plugin: bool):
     except NotInstalled as exc:
         raise NotInstalled(f"{compiler}: compiler not found, and --from-binary needs it: "
                            f"{exc}") from None
-    if tc.family != "gcc" and not no_plugin:
+    if not tc.profile.gcc and not no_plugin:
         raise BadInput(f"{compiler}: the plugin route of --from-binary needs a GCC; "
                        "--from-binary --no-plugin reads clang's own listings (diagtool)")
-    if tc.family == "gcc" and not no_plugin and re.fullmatch(r"gcc-[0-9]+", compiler):
+    if tc.profile.gcc and not no_plugin and re.fullmatch(r"gcc-[0-9]+", compiler):
         from analyzer.gccplugin.binary import ingest as ingest_binary, plugin_available
 
         if plugin_available(compiler):

@@ -31,9 +31,10 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 
-from warnscope import tool
+from warnscope import profiles, tool
 from warnscope.errors import BadInput, NotInstalled, ToolFailed
 from warnscope.compilers import CompilerId, sort_key
+from warnscope.profiles import Profile, TargetProfile
 from warnscope.text import one_line
 
 #: seconds a ``--version`` probe may take before the compiler counts as broken
@@ -67,6 +68,17 @@ class Toolchain:
     def cid(self) -> CompilerId:
         """The typed id (``gcc-12@aarch64-linux-gnu``)."""
         return CompilerId.parse(self.name)
+
+    @property
+    def profile(self) -> Profile:
+        """What every family asks of this compiler's family (:mod:`warnscope.profiles`)."""
+        return profiles.profile(self.family)
+
+    @property
+    def target_profile(self) -> TargetProfile:
+        """How its programs run here: natively, under qemu-user, under a WebAssembly
+        runtime (:func:`warnscope.profiles.target`)."""
+        return profiles.target(self.target)
 
     @property
     def emulated(self) -> bool:
@@ -172,7 +184,7 @@ def names_a_binary(text: str) -> bool:
 
 def driver_names(cid: CompilerId) -> tuple[str, str]:
     """The C and C++ driver names of a compiler: (gcc-12, g++-12), (clang-16, clang++-16)."""
-    if cid.data_family == "gcc":
+    if cid.profile.gcc:
         return f"gcc-{cid.version}", f"g++-{cid.version}"
     return f"clang-{cid.major}", f"clang++-{cid.major}"
 
@@ -302,7 +314,7 @@ def _resolve(name: "str | CompilerId") -> Toolchain:
         root = roots.find(cid)
         if root is not None:
             return _from_root(str(cid), root.suite)
-        debian = cid.family in ("gcc", "clang") and cid.minor is None and roots.suites_for(cid)
+        debian = not cid.profile.is_variant and cid.minor is None and roots.suites_for(cid)
         raise NotInstalled(f"compiler {cid} is not installed (no {c_name} on PATH; "
                            + (f"warnscope toolchain add {cid} prepares it in a Debian root)"
                               if debian else "Debian packages none: name its driver by path, "

@@ -74,7 +74,7 @@ def warning_flags() -> dict[str, list[str]]:
 def tools_for(compiler: Toolchain) -> list[Tool]:
     """The tools a compiler version has (see the module)."""
     tools = [Tool.WARNINGS, Tool.SANITIZERS]
-    if compiler.family == "gcc":
+    if compiler.profile.gcc:
         tools.append(Tool.GCC_ANALYZER)
     else:
         tools += [Tool.CLANG_ANALYZER, Tool.CLANG_TIDY]
@@ -257,7 +257,7 @@ def _warnings(job: ToolJob) -> ToolRun:
     compiler = job.compiler
     assert compiler is not None
     name = f"{compiler.name} {job.level} warnings"
-    if compiler.family == "clang":
+    if compiler.profile.clang:
         argv = [_driver(job), _std(job.case), *_compile_flags(job.case), job.level,
                 "-fsyntax-only", *CLANG_WARNINGS,
                 "-fno-color-diagnostics", "-fdiagnostics-show-option", _filename(job.case)]

@@ -139,17 +139,26 @@ class Toolchain:
         return path if self.root is None else f"{self.root}{path}"
 
 
-def canonical(text: str) -> str:
-    """The id of a compiler as the user named it: an id in any spelling (``clang-016``
-    -> ``clang-16``) without touching a binary, or a name or path of a binary
-    (``gcc``, ``/opt/gcc-13/bin/gcc``, ``aarch64-linux-gnu-gcc-12``), identified."""
+def compiler_id(text: "str | CompilerId") -> CompilerId:
+    """The typed id of a compiler however the user named it: an id in any spelling
+    (``clang-016`` -> ``clang-16``) without touching a binary, or a name or path of a
+    binary (``gcc``, ``/opt/gcc-13/bin/gcc``, ``aarch64-linux-gnu-gcc-12``), identified
+    (and registered where its id's usual driver is another: :func:`resolve`). The one
+    resolution at the edge of every command: what follows takes the id."""
+    if isinstance(text, CompilerId):
+        return text
     try:
-        return str(CompilerId.parse(text))
+        return CompilerId.parse(text)
     except ValueError:
         pass
     if names_a_binary(text):
-        return resolve(text).name
-    return str(CompilerId.of(text))
+        return resolve(text).cid
+    return CompilerId.of(text)
+
+
+def canonical(text: str) -> str:
+    """:func:`compiler_id` as the id's text (``gcc-12@aarch64-linux-gnu``)."""
+    return str(compiler_id(text))
 
 
 def canonical_list(names: "list[str] | tuple[str, ...]") -> list[str]:
@@ -227,8 +236,8 @@ def _named(name: str) -> Toolchain:
     ident = identify.identify(name)
     cid = ident.cid
     usual = _usual_driver(cid)
-    if usual is not None and os.path.realpath(usual) == os.path.realpath(ident.c_driver):
-        return _resolve(cid)
+    if usual is not None and os.path.realpath(ident.c_driver) in _usual_drivers(cid):
+        return _resolve(cid)   # gcc-12, or its C++ driver g++-12
     registered = named.lookup(str(cid))
     if registered is None or os.path.realpath(registered) != os.path.realpath(ident.c_driver):
         if usual is not None:
@@ -245,6 +254,13 @@ def _usual_driver(cid: CompilerId) -> str | None:
     ``aarch64-linux-gnu-gcc-12``), or None."""
     c_name = driver_names(cid)[0]
     return shutil.which(f"{cid.target}-{c_name}" if cid.target else c_name)
+
+
+def _usual_drivers(cid: CompilerId) -> set[str]:
+    """The real files of the id's C and C++ drivers by Debian's names on PATH."""
+    names = driver_names(cid)
+    found = (shutil.which(f"{cid.target}-{n}" if cid.target else n) for n in names)
+    return {os.path.realpath(p) for p in found if p}
 
 
 def _from_identity(ident) -> Toolchain:

@@ -65,7 +65,8 @@ class Identity:
         parts = self.version.split(".")
         major = int(parts[0])
         minor = int(parts[1]) if len(parts) > 1 and parts[1].isdigit() else 0
-        keep_minor = {"gcc": major < 5, "clang": major < 4, "apple-clang": True}[self.family]
+        since = profile(self.family).minor_before   # named with its minor before this major
+        keep_minor = since == 0 or major < since
         return CompilerId(self.family, major, minor if keep_minor else None,
                           "" if is_host_target(self.target) else self.target)
 

@@ -34,7 +34,7 @@ from pathlib import Path
 from warnscope import profiles, tool
 from warnscope.errors import BadInput, NotInstalled, ToolFailed
 from warnscope.compilers import CompilerId, sort_key
-from warnscope.profiles import Profile, TargetProfile
+from warnscope.profiles import Profile, RunOn, TargetProfile
 from warnscope.text import one_line
 
 #: seconds a ``--version`` probe may take before the compiler counts as broken
@@ -274,19 +274,32 @@ def _from_identity(ident) -> Toolchain:
         raise NotInstalled(f"{one_line(ident.c_driver)}: {exc.strerror}") from None
     identity = hashlib.sha256(f"binary\0{ident.c_driver}\0{ident.cxx_driver}\0{real}\0"
                               f"{ident.banner}\0{ident.version}\0{ident.target}\0{files}".encode()).hexdigest()
-    emulator: tuple[str, ...] = ()
-    cannot_run = ""
-    if cid.target:
-        try:
-            qemu, sysroot = identify.emulation(cid.target)
-            emulator = (qemu, "-L", sysroot)
-        except NotInstalled as exc:
-            cannot_run = str(exc)
+    emulator, cannot_run = _runs_under(cid)
     banner = ident.banner + ("" if not cid.target else f" [{cid.target}]")
     return Toolchain(name=str(cid), family=cid.family, major=cid.major,
                      c_driver=ident.c_driver, cxx_driver=ident.cxx_driver or ident.c_driver,
                      version=banner, identity=identity, target=cid.target,
                      emulator=emulator, cannot_run=cannot_run, vendor=ident.vendor)
+
+
+def _runs_under(cid: CompilerId) -> tuple[tuple[str, ...], str]:
+    """(what runs the programs of ``cid``'s target here, why they cannot run where they
+    cannot), as its target profile says: nothing for the host's; qemu-user with the
+    target's sysroot for another Linux target; a WebAssembly target's programs are not
+    run under qemu but by a WebAssembly runtime inside the sandbox, the place where that
+    runner is wired in."""
+    from analyzer.runtime import identify
+    run_on = cid.target_profile.run_on
+    if run_on is RunOn.NATIVE:
+        return (), ""
+    if run_on is RunOn.WASM_RUNTIME:
+        return (), (f"{cid.target}: its programs are WebAssembly, which a WebAssembly runtime "
+                    "runs, not qemu-user: no such runner is wired into warnscope yet")
+    try:
+        qemu, sysroot = identify.emulation(cid.target)
+        return (qemu, "-L", sysroot), ""
+    except NotInstalled as exc:
+        return (), str(exc)
 
 
 def resolve_in_root(name: str, suite: str) -> Toolchain:

@@ -72,3 +72,14 @@ def test_a_target_runs_as_its_profile_says(triple, how):
     name = "clang-16" + (f"@{triple}" if triple else "")
     assert _tc(name).target_profile.run_on is how
     assert CompilerId.parse(name).target_profile.host == (how is RunOn.NATIVE)
+
+
+def test_a_wasm_target_is_not_sent_to_qemu_and_says_what_runs_it():
+    """Its programs run under a WebAssembly runtime, the place left for that runner; a
+    Linux target runs under qemu-user (or says what is missing); the host's natively."""
+    from analyzer.runtime.toolchain import _runs_under
+    emulator, why = _runs_under(CompilerId.parse("clang-16@wasm32-unknown-wasi"))
+    assert emulator == () and "WebAssembly runtime" in why
+    assert _runs_under(CompilerId.parse("gcc-12")) == ((), "")
+    emulator, why = _runs_under(CompilerId.parse("gcc-12@aarch64-linux-gnu"))
+    assert (emulator and "qemu-aarch64" in emulator[0] and not why) or "qemu" in why

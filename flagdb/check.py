@@ -12,6 +12,7 @@ from flagdb.closure import Index, is_negative, negatable, positive_of
 from flagdb.model import CompilerData, Flag
 from flagdb.results import BuildEffect, CheckResult, CheckStatus
 from flagdb.suggest import Suggester
+from warnscope.profiles import profile
 
 
 #: switches that steer diagnostics rather than name a warning; GCC and clang take them
@@ -46,11 +47,11 @@ def check_flag(index: Index, typed: str) -> CheckResult:
 
     if typed in DIAGNOSTIC_CONTROLS and typed not in index.flags:
         return result(CheckStatus.KNOWN, description=DIAGNOSTIC_CONTROLS[typed])
-    if data.family == "clang" and REMARK_REGEX.fullmatch(typed):
+    if profile(data.family).clang and REMARK_REGEX.fullmatch(typed):
         return result(CheckStatus.KNOWN, description="optimization remarks of the passes "
                                                      "matching the regular expression")
     m = ERROR_FOR.fullmatch(typed)
-    if m is None and data.family == "clang" and index.resolve(typed) is None:
+    if m is None and profile(data.family).clang and index.resolve(typed) is None:
         m = ERROR_DASH_FOR.fullmatch(typed)
     if m:
         name = "-W" + m.group(2)
@@ -73,7 +74,7 @@ def check_flag(index: Index, typed: str) -> CheckResult:
                           reason=f"{positive.name} cannot be negated (RejectNegative): "
                                  f"{data.compiler} rejects {typed}")
         note = None
-        if negative and data.family == "gcc":
+        if negative and profile(data.family).gcc:
             note = ("GCC accepts an unknown -Wno-… silently (it only complains if another "
                     f"diagnostic is issued); -W{typed[5:]} would be rejected")
         return result(CheckStatus.UNKNOWN, suggestion=hint,
@@ -104,7 +105,7 @@ def build_effect(family: str, status: CheckStatus, typed: str) -> BuildEffect:
         return BuildEffect.APPLIES
     if status is CheckStatus.NOOP:
         return BuildEffect.NO_EFFECT
-    if family != "gcc":
+    if not profile(family).gcc:
         return BuildEffect.WARNS
     if status is CheckStatus.REMOVED:
         return BuildEffect.WARNS

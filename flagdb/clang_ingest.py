@@ -48,7 +48,7 @@ ORIGIN = "DiagnosticGroups.inc"
 def major_of(compiler: str) -> int:
     """``clang-16`` → 16; a clear error for anything else (:class:`CompilerId` parses)."""
     cid = CompilerId.of(compiler)
-    if cid.family != "clang":
+    if not cid.profile.clang or cid.profile.is_variant:
         raise BadInput(f"{compiler!r} is not a clang version id such as 'clang-16'")
     return cid.major
 
@@ -61,12 +61,12 @@ def load_clang(compiler: str, source: str | None = None, suite: str | None = Non
     of TableGen ``.td`` files (:mod:`flagdb.clang_sources`, read by :mod:`flagdb.tablegen`);
     Apple's clang (``apple-clang-10.0``) only comes from such a tree."""
     cid = CompilerId.of(compiler)
-    if cid.data_family != "clang":
+    if not cid.profile.clang:
         raise BadInput(f"{compiler!r} is not a clang version id such as 'clang-16'")
     if source is not None and (sources.is_url(source) or Path(source).is_file()
                                or clang_sources.is_td_tree(Path(source))):
         return load_td(compiler, cid, source, sha256)
-    if cid.family != "clang" or cid.major < 9:
+    if not cid.profile.debian or cid.major < 9:
         raise BadInput(f"{compiler}: Debian packages no generated tables of it; give its "
                        "source tree or release tarball with --source (flags versions "
                        "--available lists where to get one)")
@@ -96,7 +96,7 @@ def load_td(compiler: str, cid: CompilerId, source: str, sha256: str | None) -> 
     log.info("%s: reading the TableGen files of %s", compiler, source)
     tree, root, found, kind, provenance = clang_sources.locate(source, sha256)
     version = found or cid.version
-    if cid.family == "clang" and found and not _same_version(found, cid):
+    if not cid.profile.is_variant and found and not _same_version(found, cid):
         raise BadInput(f"{provenance}: this is clang {found}, not {compiler}")
     base = root.rpartition("/")[0]
 

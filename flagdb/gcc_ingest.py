@@ -281,7 +281,7 @@ def load_gcc(compiler: str, source: str | None = None, suite: str | None = None,
     major = str(cid.major)
     candidate = None
     if source is None:
-        if cid.family != "gcc":
+        if cid.profile.is_variant:
             raise BadInput(f"{compiler}: a vendor's GCC comes from its own source tree; give it "
                            "with --source (Android's: AOSP's toolchain/gcc)")
         if cid.major < 9 or cid.minor is not None:

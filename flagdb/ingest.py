@@ -39,7 +39,7 @@ def load(compiler: str, source: str | None = None, suite: str | None = None,
     the cross id, its provenance saying for which target it was read.
     """
     cid = CompilerId.of(compiler)
-    if cid.data_family == "gcc":
+    if cid.profile.gcc:
         from flagdb.gcc_ingest import load_gcc
 
         return load_gcc(str(cid), source, suite, sha256)

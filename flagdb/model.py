@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
+from warnscope.profiles import profile
+
 
 #: the languages a C-family flag is for (GCC's names)
 C_FAMILY = ("C", "ObjC", "C++", "ObjC++")
@@ -19,9 +21,9 @@ def applies(family: str, c_family: bool, languages: list[str], lang: str | None)
     """Does a flag of a ``family`` compiler exist for ``lang`` (None: for the C family)?
     A GCC flag only in other front ends' or targets' files does not; a flag of no
     language, of ``Common`` or of any clang flag does."""
-    if family == "gcc" and not c_family:
+    if profile(family).gcc and not c_family:
         return False
-    if family != "gcc" or not languages or "Common" in languages:
+    if not profile(family).gcc or not languages or "Common" in languages:
         return True
     if lang is None:
         return any(l in C_FAMILY for l in languages)
@@ -233,7 +235,7 @@ class CompilerData:
         """Is what flag ``name`` turns on decided in the compiler's C code, which this
         entry cannot show? True for GCC's grouping options (:data:`CODE_DECIDED`) in an
         entry with no edges at all: option files from before ``EnabledBy`` existed (4.8)."""
-        return self.family == "gcc" and not self.edges and name.lstrip("-") in CODE_DECIDED
+        return profile(self.family).gcc and not self.edges and name.lstrip("-") in CODE_DECIDED
 
     def flag(self, name: str) -> Flag | None:
         for f in self.flags:

@@ -150,12 +150,12 @@ def _ingest_command(name: str) -> str:
         return f"warnscope flags ingest {name}"
 
 
-def compiler_row(conn: sqlite3.Connection, name: str) -> CompilerRow:
+def compiler_row(conn: sqlite3.Connection, name: "str | CompilerId") -> CompilerRow:
     """The stored row of compiler ``name``; a clear error naming what is there if absent."""
     return _compiler(conn, name)[1]
 
 
-def _known_id(conn: sqlite3.Connection, name: str) -> None:
+def known_id(conn: sqlite3.Connection, name: str) -> None:
     """Refuse a name that is no compiler id, naming the versions a family name stands for
     (``gcc``: the ingested gcc-N) or the id a loose spelling means (``gcc13``)."""
     try:
@@ -170,10 +170,12 @@ def _known_id(conn: sqlite3.Connection, name: str) -> None:
         CompilerId.of(name)
 
 
-def _compiler(conn: sqlite3.Connection, name: str) -> tuple[int, CompilerRow]:
-    """(id, row) of compiler ``name``, or the error that tells the user how to get it
-    (a name that is no compiler id says so, with the id it most likely means)."""
-    _known_id(conn, name)
+def _compiler(conn: sqlite3.Connection, name: "str | CompilerId") -> tuple[int, CompilerRow]:
+    """(id, row) of compiler ``name`` (its typed id, or its text), or the error that tells
+    the user how to get it (a name that is no compiler id says so, with the id it most
+    likely means)."""
+    name = str(name)
+    known_id(conn, name)
     if is_empty(conn):  # a new file, whose schema the first write creates: nothing ingested
         raise NotIngested(f"compiler {name!r} is not in the database (nothing ingested yet); "
                           f"run: {_ingest_command(name)}")
@@ -201,7 +203,7 @@ def names_starting(conn: sqlite3.Connection, prefix: str, compiler: str | None =
     return [r[0] for r in conn.execute(f"{sql} WHERE {where} ORDER BY f.name", args)]
 
 
-def flag_names(conn: sqlite3.Connection, name: str) -> set[str]:
+def flag_names(conn: sqlite3.Connection, name: "str | CompilerId") -> set[str]:
     """All flag names of one compiler version."""
     cid, _ = _compiler(conn, name)
     cursor = conn.cursor()
@@ -209,7 +211,7 @@ def flag_names(conn: sqlite3.Connection, name: str) -> set[str]:
     return {n for (n,) in cursor.execute("SELECT name FROM flag WHERE compiler_id = ?", (cid,))}
 
 
-def load_subset(conn: sqlite3.Connection, name: str, flag_names_: set[str]) -> CompilerData:
+def load_subset(conn: sqlite3.Connection, name: "str | CompilerId", flag_names_: set[str]) -> CompilerData:
     """A compiler version with only the named flags (no edges, no messages)."""
     cid, row = _compiler(conn, name)
     marks = ",".join("?" * len(flag_names_))
@@ -251,7 +253,7 @@ def _flags(conn: sqlite3.Connection, family: str, where: str, params: tuple) -> 
     ]
 
 
-def load(conn: sqlite3.Connection, name: str, with_messages: bool = True) -> CompilerData:
+def load(conn: sqlite3.Connection, name: "str | CompilerId", with_messages: bool = True) -> CompilerData:
     """Read a stored compiler version back into the plain data the queries use.
 
     ``with_messages=False`` skips the diagnostic texts (thousands of rows for clang)

@@ -13,6 +13,7 @@ from flagdb.describe import describe_change
 from flagdb.views import tree_of
 from flagdb.model import CompilerData
 from warnscope.compilers import CompilerId
+from warnscope.profiles import profile
 from flagdb.results import (
     CheckResult, CheckStatus, DiffResult, EdgeRef, FlagInfo, HistoryEntry,
     MessageInfo, ShowResult, SinceResult, TreeNode, VersionInfo, as_typed,
@@ -295,7 +296,7 @@ def check(results: list[CheckResult], flags: list[str], compilers: list[str]) ->
 def messages(rows: list[MessageInfo], compiler: str, flag: str, family: str) -> str:
     if not rows:
         return f"{compiler} records no diagnostic texts for {flag}" + (
-            " (GCC's option files carry no messages)" if family == "gcc" else "")
+            " (GCC's option files carry no messages)" if profile(family).gcc else "")
     return "\n".join(f"{r.flag:28} {r.severity:8} {r.text}" for r in rows)
 
 

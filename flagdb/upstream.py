@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from warnscope.compilers import CompilerId
+from warnscope.profiles import ANDROID_GCC
 
 
 @dataclass(frozen=True)
@@ -100,11 +101,11 @@ def ingest_command(compiler: str) -> str:
     """The command that would ingest ``compiler``: from Debian where it packages it
     (9 and later), else ``--source`` with where to get the tarball."""
     cid = CompilerId.parse(compiler)
-    if cid.family == "android-gcc":
+    if cid.profile is ANDROID_GCC:
         return (f"warnscope flags ingest {compiler} --source <Android's GCC tree: its folder of "
                 "AOSP's toolchain/gcc>")
     found = [r for r in RELEASES if r.compiler == str(cid)]
-    if cid.family != "apple-clang" and cid.major >= 9 and not found:
+    if cid.profile.debian and cid.major >= 9 and not found:
         return f"warnscope flags ingest {compiler}"
     if not found:
         return (f"warnscope flags ingest {compiler} --source <its source tree or tarball> "

@@ -14,6 +14,7 @@ from flagdb.closure import (
 from flagdb.model import CompilerData, Edge, Flag
 from flagdb.results import EdgeRef, FlagInfo, MessageInfo, ShowResult, TreeNode, TurnedOn, as_typed
 from warnscope.errors import BadInput
+from warnscope.profiles import profile
 
 
 def find(index: Index, typed: str) -> tuple[Flag, str | None]:
@@ -172,7 +173,7 @@ def alias_map(index: Index) -> dict[str, list[str]]:
 def everything(data: CompilerData, lang: str | None) -> list[str]:
     """The "all warnings" set: clang's ``-Weverything``; for GCC every flag that does
     something for the language and takes no argument, level options at their top level."""
-    if data.family == "clang":
+    if profile(data.family).clang:
         return ["-Weverything"]
     index = Index(data)
     out = []

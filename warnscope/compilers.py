@@ -19,13 +19,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from warnscope import profiles
 from warnscope.errors import BadInput
+from warnscope.profiles import Profile, TargetProfile
 
-#: the compiler families warnscope knows, in listing order
-FAMILIES = ("gcc", "android-gcc", "clang", "apple-clang")
+#: the compiler families warnscope knows, in listing order (:data:`warnscope.profiles.PROFILES`)
+FAMILIES = tuple(profiles.PROFILES)
 #: family -> the family whose data model it shares (Apple's clang is read as clang,
 #: Android's GCC as GCC)
-DATA_FAMILY = {"gcc": "gcc", "android-gcc": "gcc", "clang": "clang", "apple-clang": "clang"}
+DATA_FAMILY = {name: p.frontend.value for name, p in profiles.PROFILES.items()}
 
 #: optimisation levels in the order every report lists them
 OPT_LEVELS = ("-O0", "-O1", "-O2", "-O3", "-Os", "-Og", "-Oz", "-Ofast")
@@ -77,13 +79,13 @@ class CompilerId:
         where the family numbered its releases by it (GCC before 5, clang before 4, and
         Android's GCC as the GCC it is built on), and always for Apple's clang
         (``apple-clang-10.0``)."""
-        needs = {"gcc": self.major < 5, "android-gcc": self.major < 5, "clang": self.major < 4,
-                 "apple-clang": True}[self.family]
+        since = self.profile.minor_before
+        needs = since == 0 or self.major < since
         if needs and self.minor is None:
             return (f"{self.family} {self.major} is named with its minor "
                     f"({self.family}-{self.major}.N)")
         if not needs and self.minor is not None:
-            return (f"{self.family} from {4 if self.family == 'clang' else 5} on is named by its "
+            return (f"{self.family} from {since} on is named by its "
                     f"major alone ({self.family}-{self.major})")
         return ""
 
@@ -123,6 +125,16 @@ class CompilerId:
             if major and not candidate.naming_problem():
                 return candidate
         return None
+
+    @property
+    def profile(self) -> Profile:
+        """What every family asks of this compiler's family (:mod:`warnscope.profiles`)."""
+        return profiles.profile(self.family)
+
+    @property
+    def target_profile(self) -> TargetProfile:
+        """How its programs run here (:func:`warnscope.profiles.target`)."""
+        return profiles.target(self.target)
 
     @property
     def host(self) -> "CompilerId":

@@ -37,6 +37,7 @@ from flagdb.names import safe_word, shown
 from flagdb.views import everything
 from warnscope.compilers import CompilerId
 from warnscope.errors import BadInput
+from warnscope.profiles import profile
 
 from analyzer.advise import catches, rules as rules_mod, store
 from analyzer.projects import levels
@@ -123,7 +124,7 @@ class Compiler:
     def candidates(self) -> set[str]:
         out = set()
         for language in self.languages:
-            if self.family == "gcc":
+            if profile(self.family).gcc:
                 out.update(everything(self.index.data, lang_name(language)))
             else:
                 out.update(f.name for f in self.index.data.flags
@@ -315,7 +316,7 @@ def _on_at(c: Compiler, typed: str, name: str, value: str | None, langs: list[st
     applies to; a clang group with no diagnostic of its own counts as on where all it
     turns on is (``-WCL4`` at ``-Wall -Wextra``)."""
     flag = c.index.flags[name]
-    group_only = c.family == "clang" and flag.clang.direct == 0
+    group_only = profile(c.family).clang and flag.clang.direct == 0
     worst = -1
     for lang in langs:
         for i, level in enumerate(OnAt):

@@ -14,7 +14,6 @@ from warnscope import apt
 from warnscope.apt import SUITES
 from warnscope.errors import BadInput
 from flagdb.ingest import load as load_compiler, store_data
-from warnscope.compilers import CompilerId
 from warnscope.serial import to_json
 from flagdb import text as flag_text
 from analyzer.cli import common, complete
@@ -56,6 +55,19 @@ lang_option = click.option("--lang", type=click.Choice(["c", "c++"]), default=No
 
 def _conn(ctx: click.Context, write: bool = False):
     return common.open_write(ctx) if write else common.open_read(ctx)
+
+
+def compiler_id(ctx: click.Context, name: str):
+    """The one resolution of a compiler named any way ``ub run`` takes (an id, ``gcc``,
+    a path, a cross driver such as ``aarch64-linux-gnu-gcc-12``) to its typed id
+    (:func:`analyzer.runtime.toolchain.compiler_id`); a name that is neither an id nor a
+    binary but a family's names the family's ingested versions."""
+    from analyzer.runtime.toolchain import compiler_id as resolve_id
+    try:
+        return resolve_id(name)
+    except BadInput:
+        store.known_id(_conn(ctx), name)
+        raise
 
 
 def _emit(value, as_json: bool, text: str | None = None) -> None:
@@ -139,10 +151,10 @@ def _from_binary(name: str, compiler: str, no_plugin: bool):
     except NotInstalled as exc:
         raise NotInstalled(f"{compiler}: compiler not found, and --from-binary needs it: "
                            f"{exc}") from None
-    if tc.family != "gcc" and not no_plugin:
+    if not tc.profile.gcc and not no_plugin:
         raise BadInput(f"{compiler}: the plugin route of --from-binary needs a GCC; "
                        "--from-binary --no-plugin reads clang's own listings (diagtool)")
-    if tc.family == "gcc" and not no_plugin and re.fullmatch(r"gcc-[0-9]+", compiler):
+    if tc.profile.gcc and not no_plugin and re.fullmatch(r"gcc-[0-9]+", compiler):
         from analyzer.gccplugin.binary import ingest as ingest_binary, plugin_available
 
         if plugin_available(compiler):
@@ -178,9 +190,8 @@ def since(ctx, compiler, as_json) -> None:
     """What COMPILER (gcc-14) introduced, removed, moved into or out of -Wall/-Wextra and
     whose default changed, relative to the previous ingested version of its family.
     Without COMPILER: every ingested version."""
-    if compiler is not None:
-        CompilerId.of(compiler)
-    result = compare.since(_conn(ctx), compiler)
+    named = None if compiler is None else str(compiler_id(ctx, compiler))
+    result = compare.since(_conn(ctx), named)
     _emit(result, as_json, flag_text.since(result))
 
 
@@ -192,7 +203,7 @@ def since(ctx, compiler, as_json) -> None:
 @click.pass_context
 def list_(ctx, compiler, include_all, lang, as_json) -> None:
     """Every warning flag of COMPILER."""
-    data = store.load(_conn(ctx), compiler)
+    data = store.load(_conn(ctx), compiler_id(ctx, compiler))
     rows = views.list_flags(data, include_all, lang_name(lang))
     _emit(rows, as_json, flag_text.flag_list(rows))
 
@@ -214,7 +225,8 @@ def show(ctx, flag, compiler, lang, as_json) -> None:
 
     conn = _conn(ctx)
     infos = []
-    for data in compare.versions_having(conn, flag) if compiler is None else [store.load(conn, compiler)]:
+    for data in (compare.versions_having(conn, flag) if compiler is None
+                 else [store.load(conn, compiler_id(ctx, compiler))]):
         info = views.show(data, flag, lang_name(lang))
         with_show(conn, info, Index(data))
         infos.append(info)
@@ -229,7 +241,7 @@ def show(ctx, flag, compiler, lang, as_json) -> None:
 @click.pass_context
 def tree(ctx, compiler, flag, lang, as_json) -> None:
     """What FLAG turns on in COMPILER, as a tree."""
-    data = store.load(_conn(ctx), compiler)
+    data = store.load(_conn(ctx), compiler_id(ctx, compiler))
     node = views.tree(data, flag, lang_name(lang))
     _emit(node, as_json, "\n".join(flag_text.tree(node)))
 
@@ -242,9 +254,10 @@ def tree(ctx, compiler, flag, lang, as_json) -> None:
 @click.pass_context
 def diff(ctx, old, new, include_all, as_json) -> None:
     """What changed from compiler OLD to NEW (versions of one compiler, or two compilers)."""
+    old_id, new_id = compiler_id(ctx, old), compiler_id(ctx, new)
     conn = _conn(ctx)
-    result = compare.diff(store.load(conn, old, with_messages=False),
-                          store.load(conn, new, with_messages=False), include_all)
+    result = compare.diff(store.load(conn, old_id, with_messages=False),
+                          store.load(conn, new_id, with_messages=False), include_all)
     _emit(result, as_json, flag_text.diff(result))
 
 
@@ -283,6 +296,8 @@ def check(ctx, compilers, compilers_as_before, portable, as_json, flag_args) -> 
     names = [c.strip() for group in given for c in group.split(",") if c.strip()]
     if not names:
         raise BadInput("--compilers names no compiler (e.g. --compilers gcc-11,gcc-12)")
+    from analyzer.runtime.toolchain import canonical_list
+    names = canonical_list(names)   # any name of a compiler, as ub run takes it
     results = check_in_db(conn, names, list(flag_args))
     if portable:
         keep = portable_flags(results)
@@ -300,7 +315,7 @@ def check(ctx, compilers, compilers_as_before, portable, as_json, flag_args) -> 
 @click.pass_context
 def everything(ctx, compiler, lang, as_json) -> None:
     """The "all warnings" flag set of COMPILER for a language."""
-    data = store.load(_conn(ctx), compiler)
+    data = store.load(_conn(ctx), compiler_id(ctx, compiler))
     result = views.everything(data, lang_name(lang))
     _emit(result, as_json, " ".join(result))
 
@@ -312,9 +327,9 @@ def everything(ctx, compiler, lang, as_json) -> None:
 @click.pass_context
 def messages(ctx, flag, compiler, as_json) -> None:
     """The diagnostics FLAG controls, with their text (clang)."""
-    data = store.load(_conn(ctx), compiler)
+    data = store.load(_conn(ctx), compiler_id(ctx, compiler))
     rows = views.messages(data, flag)
-    _emit(rows, as_json, flag_text.messages(rows, compiler, flag, data.family))
+    _emit(rows, as_json, flag_text.messages(rows, data.compiler, flag, data.family))
 
 
 @flags.command()
@@ -324,7 +339,7 @@ def messages(ctx, flag, compiler, as_json) -> None:
 @click.pass_context
 def export(ctx, compiler, fmt) -> None:
     """COMPILER's flags as a plain-text list (or JSON) to grep, diff and paste."""
-    data = store.load(_conn(ctx), compiler)
+    data = store.load(_conn(ctx), compiler_id(ctx, compiler))
     if fmt == "json":
         _emit(views.list_flags(data), True)
     else:
@@ -340,10 +355,9 @@ def verify(ctx, compiler, all_findings, as_json) -> None:
     """Check the database entry of COMPILER against the compiler binary (exit 1 on
     anything unexplained). COMPILER may be named as you have it (gcc, a path, a cross
     driver such as aarch64-linux-gnu-gcc-12) or by its id."""
-    from analyzer.runtime.toolchain import canonical
     from analyzer.verify import run as run_verify, text as verify_text
 
-    data = store.load(_conn(ctx), canonical(compiler))
+    data = store.load(_conn(ctx), compiler_id(ctx, compiler))
     report = run_verify(data)
     _emit(report.result(), as_json, verify_text.render(report, all_findings))
     if not report.ok:

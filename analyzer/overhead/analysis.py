@@ -83,7 +83,7 @@ def analyzer_of(level: str, tc: Toolchain) -> Analyzer | None:
     if level == "cppcheck":
         return Analyzer.CPPCHECK
     if level == "analyzer":
-        return Analyzer.GCC if tc.family == "gcc" else Analyzer.CLANG
+        return Analyzer.GCC if tc.profile.gcc else Analyzer.CLANG
     return None
 
 

@@ -247,7 +247,7 @@ def _attribute(conn: sqlite3.Connection, attr: int, recipe: Recipe, tc: Toolchai
     # printing vs finding
     plain_flags = all_flags + PLAIN[tc.family]
     wanted = [Probe("plain", plain_flags, metric)] + ([Probe("quiet", all_flags + ("-w",), metric)]
-                                                      if tc.family == "gcc" else [])
+                                                      if tc.profile.gcc else [])
     pr = a.measure(wanted, runs, f"{name} printing")
     plain_t = pr[0].values()
     quiet_t = pr[1].values() if len(pr) > 1 else None

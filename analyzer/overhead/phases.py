@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+from warnscope.profiles import profile
+
 #: ' phase parsing      :   0.09 ( 43%)   0.03 ( 60%)   0.13 ( 46%)  1234k ( 7%)'
 _GCC = re.compile(r"^ (\S.*?)\s+:\s+([\d.]+) \(\s*\d+%\)\s+([\d.]+) \(\s*\d+%\)\s+([\d.]+) \(\s*\d+%\)")
 #: '   0.0003 (  6.1%)   0.0000 (  0.8%)   0.0003 (  5.4%)   0.0163 ( 47.9%)  SROAPass'
@@ -23,7 +25,7 @@ def parse(text: str, family: str) -> dict[str, tuple[float, float]]:
     """{phase: (cpu seconds, wall seconds)} of one compile's ``-ftime-report`` output."""
     out: dict[str, tuple[float, float]] = {}
     for line in text.splitlines():
-        if family == "gcc":
+        if profile(family).gcc:
             m = _GCC.match(line)
             if not m:
                 continue

@@ -63,6 +63,7 @@ from warnscope import apt, tool
 from warnscope.errors import (BadInput, NetworkUnreachable, NotInstalled, PackageError,
                               ToolTimeout, Unsatisfiable, WarnscopeError)
 from warnscope.paths import cache_dir
+from warnscope.profiles import profile
 
 from analyzer.projects.sandbox import BuildSandbox, Containment, build_sandbox, init_binary
 from analyzer.projects.wrapper import wrapper_for
@@ -460,7 +461,7 @@ def compiler_names(family: str, major: int) -> dict[str, str]:
     too (``gcc`` means the compiler under test, as in Debian's rebuilds with clang)."""
     c = ["cc", "gcc", f"{TRIPLET}-gcc"]
     cxx = ["c++", "g++", f"{TRIPLET}-g++"]
-    if family == "gcc":
+    if profile(family).gcc:
         c += [f"gcc-{major}", f"{TRIPLET}-gcc-{major}"]
         cxx += [f"g++-{major}", f"{TRIPLET}-g++-{major}"]
     else:

@@ -13,6 +13,7 @@ from flagdb.closure import lang_name
 from flagdb.views import everything
 from warnscope.compilers import CompilerId
 from warnscope.errors import BadInput, NotIngested
+from warnscope.profiles import LevelSource
 
 from analyzer.runtime.toolchain import Toolchain
 
@@ -95,7 +96,7 @@ def flags(conn: sqlite3.Connection, tc: Toolchain, level: str, languages: tuple[
             for lang in languages:
                 per_lang[lang] += expanded[lang]
         return per_lang
-    if tc.family == "clang":
+    if tc.profile.level_source is LevelSource.WEVERYTHING:
         return {lang: ["-Weverything"] for lang in languages}
     data = gcc_data(conn, tc.name)
     out = {lang: everything(data, lang_name(lang)) for lang in languages}
@@ -136,7 +137,7 @@ def borrowed_note(compiler: str, host: str, what: str) -> str:
 def needs_data(tc: Toolchain, level: str, custom: dict[str, list[str]]) -> bool:
     """Whether ``level``'s flags for ``tc`` are read from the flag database (GCC's
     ``all``, or a set holding it)."""
-    if tc.family != "gcc":
+    if tc.profile.level_source is not LevelSource.FLAG_DATABASE:
         return False
     return level == "all" or "all" in custom.get(level, ())
 

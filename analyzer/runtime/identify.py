@@ -38,6 +38,7 @@ from warnscope.compilers import TRIPLE, CompilerId
 from warnscope.errors import BadInput, NotInstalled, ToolFailed
 from warnscope.paths import atomic_write, cache_dir
 from warnscope.text import one_line
+from warnscope.profiles import APPLE_CLANG, profile
 
 #: seconds each question to a binary may take
 PROBE_TIMEOUT = 20
@@ -64,7 +65,8 @@ class Identity:
         parts = self.version.split(".")
         major = int(parts[0])
         minor = int(parts[1]) if len(parts) > 1 and parts[1].isdigit() else 0
-        keep_minor = {"gcc": major < 5, "clang": major < 4, "apple-clang": True}[self.family]
+        since = profile(self.family).minor_before   # named with its minor before this major
+        keep_minor = since == 0 or major < since
         return CompilerId(self.family, major, minor if keep_minor else None,
                           "" if is_host_target(self.target) else self.target)
 
@@ -182,7 +184,7 @@ def _banner_agrees(family: str, version: str, banner: str) -> bool:
     version (``gcc (Debian 12.2.0-14) 12.2.0``); clang's says ``clang version 16.0.6``
     (a vendor's may add text around it); Apple's clang names its own version, which its
     ``__clang_*__`` macros give as well."""
-    if family == "gcc":
+    if profile(family).gcc:
         return re.search(rf"(?<![0-9.]){re.escape(version)}(?![0-9])", banner) is not None
     return re.search(rf"clang version {re.escape(version)}(?![0-9])", banner) is not None
 
@@ -190,11 +192,11 @@ def _banner_agrees(family: str, version: str, banner: str) -> bool:
 def _vendor(family: str, banner: str) -> str:
     """Who built it, where the banner says: ``Apple``, ``Android``, the text in GCC's
     parentheses (``Debian 12.2.0-14``, ``Arm GNU Toolchain 13.2.Rel1``), '' otherwise."""
-    if family == "apple-clang" or banner.startswith("Apple "):
-        return "Apple"
+    if profile(family) is APPLE_CLANG or banner.startswith("Apple "):
+        return APPLE_CLANG.vendor
     if banner.startswith("Android "):
         return "Android"
-    if family == "gcc":
+    if profile(family).gcc:
         found = re.search(r"\(([^()]{1,80})\)", banner)
         return found[1] if found and found[1] not in ("GCC",) else ""
     found = re.match(r"(\S[^(]*?) ?clang version", banner)

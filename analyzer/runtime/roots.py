@@ -372,7 +372,7 @@ def _write_apt_conf(path: Path) -> None:
 def packages_for(cid: CompilerId) -> list[str]:
     """What ``cid`` needs in a root, before asking apt which of the alternatives exist."""
     n = cid.major
-    if cid.family == "gcc":
+    if cid.profile.gcc:
         # gcc-N pulls libgcc-N-dev, which pulls libasan/libubsan/libtsan/liblsan.
         return ["libc6-dev", f"gcc-{n}", f"g++-{n}", f"gcc-{n}-plugin-dev"]
     # libclang-rt-N-dev holds the sanitizer runtimes from clang 14 on; before, they are

@@ -33,9 +33,10 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 
-from warnscope import tool
+from warnscope import profiles, tool
 from warnscope.errors import BadInput, NotInstalled, ToolFailed
 from warnscope.compilers import CompilerId, sort_key
+from warnscope.profiles import Profile, RunOn, TargetProfile
 from warnscope.text import one_line
 
 #: seconds a ``--version`` probe may take before the compiler counts as broken
@@ -69,6 +70,17 @@ class Toolchain:
     def cid(self) -> CompilerId:
         """The typed id (``gcc-12@aarch64-linux-gnu``)."""
         return CompilerId.parse(self.name)
+
+    @property
+    def profile(self) -> Profile:
+        """What every family asks of this compiler's family (:mod:`warnscope.profiles`)."""
+        return profiles.profile(self.family)
+
+    @property
+    def target_profile(self) -> TargetProfile:
+        """How its programs run here: natively, under qemu-user, under a WebAssembly
+        runtime (:func:`warnscope.profiles.target`)."""
+        return profiles.target(self.target)
 
     @property
     def emulated(self) -> bool:
@@ -129,17 +141,26 @@ class Toolchain:
         return path if self.root is None else f"{self.root}{path}"
 
 
-def canonical(text: str) -> str:
-    """The id of a compiler as the user named it: an id in any spelling (``clang-016``
-    -> ``clang-16``) without touching a binary, or a name or path of a binary
-    (``gcc``, ``/opt/gcc-13/bin/gcc``, ``aarch64-linux-gnu-gcc-12``), identified."""
+def compiler_id(text: "str | CompilerId") -> CompilerId:
+    """The typed id of a compiler however the user named it: an id in any spelling
+    (``clang-016`` -> ``clang-16``) without touching a binary, or a name or path of a
+    binary (``gcc``, ``/opt/gcc-13/bin/gcc``, ``aarch64-linux-gnu-gcc-12``), identified
+    (and registered where its id's usual driver is another: :func:`resolve`). The one
+    resolution at the edge of every command: what follows takes the id."""
+    if isinstance(text, CompilerId):
+        return text
     try:
-        return str(CompilerId.parse(text))
+        return CompilerId.parse(text)
     except ValueError:
         pass
     if names_a_binary(text):
-        return resolve(text).name
-    return str(CompilerId.of(text))
+        return resolve(text).cid
+    return CompilerId.of(text)
+
+
+def canonical(text: str) -> str:
+    """:func:`compiler_id` as the id's text (``gcc-12@aarch64-linux-gnu``)."""
+    return str(compiler_id(text))
 
 
 def canonical_list(names: "list[str] | tuple[str, ...]") -> list[str]:
@@ -174,7 +195,7 @@ def names_a_binary(text: str) -> bool:
 
 def driver_names(cid: CompilerId) -> tuple[str, str]:
     """The C and C++ driver names of a compiler: (gcc-12, g++-12), (clang-16, clang++-16)."""
-    if cid.data_family == "gcc":
+    if cid.profile.gcc:
         return f"gcc-{cid.version}", f"g++-{cid.version}"
     return f"clang-{cid.major}", f"clang++-{cid.major}"
 
@@ -217,8 +238,8 @@ def _named(name: str) -> Toolchain:
     ident = identify.identify(name)
     cid = ident.cid
     usual = _usual_driver(cid)
-    if usual is not None and os.path.realpath(usual) == os.path.realpath(ident.c_driver):
-        return _resolve(cid)
+    if usual is not None and os.path.realpath(ident.c_driver) in _usual_drivers(cid):
+        return _resolve(cid)   # gcc-12, or its C++ driver g++-12
     registered = named.lookup(str(cid))
     if registered is None or os.path.realpath(registered) != os.path.realpath(ident.c_driver):
         if usual is not None:
@@ -237,6 +258,13 @@ def _usual_driver(cid: CompilerId) -> str | None:
     return shutil.which(f"{cid.target}-{c_name}" if cid.target else c_name)
 
 
+def _usual_drivers(cid: CompilerId) -> set[str]:
+    """The real files of the id's C and C++ drivers by Debian's names on PATH."""
+    names = driver_names(cid)
+    found = (shutil.which(f"{cid.target}-{n}" if cid.target else n) for n in names)
+    return {os.path.realpath(p) for p in found if p}
+
+
 def _from_identity(ident) -> Toolchain:
     """A Toolchain of an identified binary (a named or a cross compiler)."""
     from analyzer.runtime import identify
@@ -246,14 +274,7 @@ def _from_identity(ident) -> Toolchain:
     files = _file_keys(ident.c_driver, ident.cxx_driver or ident.c_driver)
     identity = hashlib.sha256(f"binary\0{ident.c_driver}\0{ident.cxx_driver}\0{real}\0"
                               f"{ident.banner}\0{ident.version}\0{ident.target}\0{files}".encode()).hexdigest()
-    emulator: tuple[str, ...] = ()
-    cannot_run = ""
-    if cid.target:
-        try:
-            qemu, sysroot = identify.emulation(cid.target)
-            emulator = (qemu, "-L", sysroot)
-        except NotInstalled as exc:
-            cannot_run = str(exc)
+    emulator, cannot_run = _runs_under(cid)
     banner = ident.banner + ("" if not cid.target else f" [{cid.target}]")
     return Toolchain(name=str(cid), family=cid.family, major=cid.major,
                      c_driver=ident.c_driver, cxx_driver=ident.cxx_driver or ident.c_driver,
@@ -269,6 +290,26 @@ def _file_keys(*drivers: str) -> str:
         return "\0".join(identify.file_key(d) for d in drivers)
     except OSError as exc:
         raise NotInstalled(f"{one_line(exc.filename or drivers[0])}: {exc.strerror}") from None
+
+
+def _runs_under(cid: CompilerId) -> tuple[tuple[str, ...], str]:
+    """(what runs the programs of ``cid``'s target here, why they cannot run where they
+    cannot), as its target profile says: nothing for the host's; qemu-user with the
+    target's sysroot for another Linux target; a WebAssembly target's programs are not
+    run under qemu but by a WebAssembly runtime inside the sandbox, the place where that
+    runner is wired in."""
+    from analyzer.runtime import identify
+    run_on = cid.target_profile.run_on
+    if run_on is RunOn.NATIVE:
+        return (), ""
+    if run_on is RunOn.WASM_RUNTIME:
+        return (), (f"{cid.target}: its programs are WebAssembly, which a WebAssembly runtime "
+                    "runs, not qemu-user: no such runner is wired into warnscope yet")
+    try:
+        qemu, sysroot = identify.emulation(cid.target)
+        return (qemu, "-L", sysroot), ""
+    except NotInstalled as exc:
+        return (), str(exc)
 
 
 def resolve_in_root(name: str, suite: str) -> Toolchain:
@@ -312,7 +353,7 @@ def _resolve(name: "str | CompilerId") -> Toolchain:
         root = roots.find(cid)
         if root is not None:
             return _from_root(str(cid), root.suite)
-        debian = cid.family in ("gcc", "clang") and cid.minor is None and roots.suites_for(cid)
+        debian = not cid.profile.is_variant and cid.minor is None and roots.suites_for(cid)
         raise NotInstalled(f"compiler {cid} is not installed (no {c_name} on PATH; "
                            + (f"warnscope toolchain add {cid} prepares it in a Debian root)"
                               if debian else "Debian packages none: name its driver by path, "

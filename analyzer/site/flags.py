@@ -27,6 +27,7 @@ from flagdb.store import CompilerRow
 from analyzer.site import charts
 from analyzer.site.pages import Headline
 from analyzer.site.slugs import base_slug
+from warnscope.profiles import profile
 
 if TYPE_CHECKING:
     from analyzer.site.pages import SiteBuild
@@ -79,7 +80,7 @@ def load_compilers(conn: sqlite3.Connection) -> list[CompilerView]:
         for group in TREE_GROUPS:
             if index.resolve(group) is not None:
                 view.trees[group] = tree_of(index, group)
-        view.everything = everything_tree(index) if row.family == "clang" \
+        view.everything = everything_tree(index) if profile(row.family).clang \
             else everything(data, None)
         for m in data.messages:
             view.messages.setdefault(m.flag, []).append(m)

@@ -96,10 +96,9 @@ def compile_program(compiler: Toolchain, language: str, std: str, filename: str,
     the disassembly of the program's own functions (``CompiledProgram.code``).
     """
     args = [f"-std={std}", *flags] + (["-g"] if want_code else [])
-    if want_diagnostics and compiler.family == "gcc":
-        # GCC 16 dropped the JSON format (deprecated in 15) for SARIF.
-        fmt = "json" if compiler.major < 16 else "sarif-stderr"
-        args += gcc_warning_flags() + [f"-fdiagnostics-format={fmt}"]
+    if want_diagnostics and compiler.profile.gcc:
+        # JSON up to GCC 15, SARIF from 16 (the profile's format): read alike by split_stderr
+        args += gcc_warning_flags() + list(compiler.profile.diagnostics_option(compiler.major))
     key = hashlib.sha256("\0".join(
         [CACHE_VERSION, *([CODE_VERSION] if want_code else []), compiler.identity, language,
          filename, *args, "--link", *link]).encode()

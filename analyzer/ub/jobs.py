@@ -197,7 +197,7 @@ def _build(case: Case, source: bytes, compiler: Toolchain, flags: list[str],
 def run_cell(job: CellJob) -> CellResult:
     case = job.case
     build = _build(case, job.source, job.compiler, [job.level, *job.flags], True, job.code)
-    warnings = parse_gcc_json.options_fired(build.diagnostics) if job.compiler.family == "gcc" else None
+    warnings = parse_gcc_json.options_fired(build.diagnostics) if job.compiler.profile.gcc else None
     if not build.ok:
         return CellResult(job=job, verdict=verdict(case, Outcome.COMPILE_ERROR), exit=None,
                           signal=None, stdout="", stderr="", compile_log=build.log,

@@ -240,7 +240,7 @@ def make_plan(cases: list[Case], compilers: list[Toolchain], levels: list[str],
                         cells.append(CellJob(case=case, source=source, compiler=comp,
                                              level=level, flags=flags, runs=runs,
                                              limits=limits, key=key, code=code))
-                    if warnings and comp.family == "clang":
+                    if warnings and comp.profile.clang and comp.profile.debian:
                         wkey = _key("libclang", case.source_hash, comp.identity, level, *flags)
                         if wkey not in done["ub_warning"]:
                             clang_units.setdefault(comp.name, []).append(
@@ -302,7 +302,7 @@ def sanitizers_for(case: Case, compiler: Toolchain) -> list[str]:
     """UBSan and ASan for every case; clang's MSan for uninitialised reads (C only:
     MSan needs an instrumented C++ library)."""
     found = ["undefined", "address"]
-    if (compiler.family == "clang" and "uninit" in case.category and case.language == "c"):
+    if "memory" in compiler.profile.sanitizers and "uninit" in case.category and case.language == "c":
         found.append("memory")
     return found
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 
 from warnscope.errors import NotInstalled
+from warnscope.profiles import profile
 from analyzer.verify.report import VerifyReport
 
 
@@ -31,7 +32,7 @@ def run(data) -> VerifyReport:
     # every oracle runs the compiler, clang's probe with -W<group> for every stored group:
     # a name the ingest would have refused (the database is someone else's) is one error
     names.require_stored(data.compiler, names.data_names(data))
-    if data.family == "gcc":
+    if profile(data.family).gcc:
         from analyzer.verify.gcc_q import binary_for, verify_gcc
         from analyzer.verify.listing import is_listing_entry, verify_gcc_listing
 

@@ -29,6 +29,7 @@ from flagdb.clang_ingest import major_of
 from flagdb.listing import parse_tree
 from warnscope import tool
 from warnscope.errors import BadInput, NotInstalled
+from warnscope.profiles import profile
 from flagdb.model import CompilerData, Flag
 from analyzer.runtime.toolchain import resolve
 from analyzer.verify.report import Finding, VerifyReport
@@ -52,7 +53,7 @@ class _Group:
 
 def verify_clang(data: CompilerData) -> VerifyReport:
     """Run every check whose tool is installed; see :attr:`VerifyReport.ok`."""
-    if data.family != "clang":
+    if not profile(data.family).clang:
         raise BadInput(f"{data.compiler} is not a clang compiler")
     major = major_of(data.compiler)
     report = VerifyReport(compiler=data.compiler)

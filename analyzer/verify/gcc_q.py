@@ -46,7 +46,7 @@ def binary_for(data: CompilerData) -> Toolchain:
         cid = CompilerId.parse(data.compiler)
     except ValueError:
         cid = None
-    if cid is not None and cid.family != "gcc":
+    if cid is not None and cid.profile.is_variant:
         raise NotInstalled(f"{data.compiler} is a vendor's GCC: warnscope finds no binary of it "
                            "to verify against (a driver of it is identified as upstream "
                            f"gcc-{cid.version}, whose data it is not)")

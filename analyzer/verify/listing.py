@@ -33,7 +33,7 @@ SCENARIOS = {"listed": [], "wall": ["-Wall"], "wextra": ["-Wextra"]}
 
 def ingest(tc: Toolchain) -> CompilerData:
     """The entry of ``tc`` (any GCC or clang binary, a cross one too) from its listings."""
-    if tc.family == "gcc":
+    if tc.profile.gcc:
         return ingest_gcc(tc)
     return ingest_clang(tc)
 

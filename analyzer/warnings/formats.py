@@ -116,6 +116,4 @@ BY_NAME = {f.name: f for f in (GCC_JSON, GCC_SARIF, CLANG_TEXT)}
 
 
 def for_toolchain(tc: Toolchain) -> Format:
-    if tc.family == "gcc":
-        return GCC_SARIF if tc.major >= 16 else GCC_JSON
-    return CLANG_TEXT
+    return BY_NAME[tc.profile.diagnostics(tc.major).value]

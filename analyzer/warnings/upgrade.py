@@ -259,7 +259,7 @@ def switches(tc: Toolchain | CompilerId | None, before: Build, after: Build,
                               f"{now} by default, {before.compiler} as {was}; "
                               f"-std={dialects[was]} keeps the old one"))
     c_options = {e.option for e in errors if e.option and language_of(e.file or "x.c") == "c"}
-    if tc is not None and tc.family == "gcc" and tc.major >= 14 and c_options & GCC14_PERMERRORS:
+    if tc is not None and tc.profile.gcc and tc.major >= 14 and c_options & GCC14_PERMERRORS:
         out.append(Switch("c:-fpermissive",
                           "GCC 14 made implicit declarations, implicit int, int conversions and "
                           "incompatible pointer types errors in C; -fpermissive makes them warnings"))

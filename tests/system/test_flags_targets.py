@@ -82,6 +82,31 @@ def test_diff_host_and_cross_is_what_the_two_binaries_list(cross_db, cli_at, req
             "-Wall, -Wextra, languages, aliases, arguments, help)"]
 
 
+#: every flags command that names a compiler, with {c} where it does
+NAMED = (("list", "{c}"), ("show", "-Wall", "-c", "{c}"), ("tree", "{c}", "-Wall"),
+         ("diff", "gcc-12", "{c}"), ("diff", "{c}", "gcc-12"), ("check", "--compilers", "gcc-11,{c}", "--", "-Wall"),
+         ("everything", "{c}"), ("export", "{c}", "--format", "json"),
+         ("messages", "-Wall", "-c", "{c}"), ("since", "{c}"))
+
+
+@pytest.mark.parametrize("command", NAMED, ids=lambda c: c[0])
+def test_every_flags_command_takes_the_cross_driver_as_ub_run_does(cross_db, cli_at, command):
+    """A compiler named as the user has it (``aarch64-linux-gnu-gcc-12``) is resolved
+    once at the edge, in every flags command as in ``ub run``: the same answer as its id
+    (before, every one but ingest and verify said "unknown compiler id")."""
+    cli = cli_at(cross_db)
+    as_json = () if "json" in command else ("--json",)
+    by_id = cli("flags", *(w.format(c=CROSS) for w in command), *as_json)
+    by_driver = cli("flags", *(w.format(c=DRIVER) for w in command), *as_json)
+    assert by_id[0] == 0, by_id
+    assert by_driver == by_id
+
+
+def test_a_flags_command_names_an_unknown_compiler_in_one_line(must_fail):
+    line = must_fail("flags", "diff", "gcc-12", "no-such-cc-12")
+    assert line.startswith("warnscope: error: unknown compiler id 'no-such-cc-12'")
+
+
 @pytest.mark.parametrize("name", [DRIVER, CROSS])
 def test_verify_the_cross_binary(cross_db, cli_at, name):
     code, out, err = cli_at(cross_db)("flags", "verify", name)

@@ -259,3 +259,23 @@ def test_a_twin_or_control_report_is_a_false_alarm_only_where_it_claims_the_ub(c
     text = render(s)
     row = next(l for l in text.splitlines() if "-Wanalyzer-possible-null-dereference" in l).split()
     assert row[-2:] == ["1/2", "1"]     # false alarms out of twins and controls; unrelated
+
+
+def test_gcc16_prints_sarif_and_is_scored_as_gcc_12_is(corpus, root_toolchain):
+    """GCC 16 has no JSON diagnostics: its profile asks it for SARIF, whose results are
+    read with their lines, so its warnings and -fanalyzer score as gcc-12's do (before,
+    both were 'unavailable': 'gcc-16 prints SARIF, whose locations are not read here')."""
+    gcc16 = root_toolchain("gcc-16")
+    cases = [c for c in corpus if c.id in ("signed-integer-overflow/loop", "use-after-free/after-realloc",
+                                           "use-after-free/after-realloc.fixed")]
+    jobs = an.jobs_for(cases, [gcc16], tools=[Tool.WARNINGS, Tool.GCC_ANALYZER])
+    with executors.LocalExecutor(2) as pool:
+        runs = an.run_jobs(jobs, pool)
+    assert [r.why() for r in runs if not r.ok] == []
+    assert ("-Waggressive-loop-optimizations", 16) in _found(
+        runs, "signed-integer-overflow/loop", Tool.WARNINGS, "gcc-16")
+    assert ("-Wanalyzer-use-after-free", 20) in _found(
+        runs, "use-after-free/after-realloc", Tool.GCC_ANALYZER, "gcc-16")
+    assert _found(runs, "use-after-free/after-realloc.fixed", Tool.GCC_ANALYZER, "gcc-16") == []
+    uaf = score(cases, runs).detector("-Wanalyzer-use-after-free", "gcc-16")
+    assert uaf.caught == ["use-after-free/after-realloc"] and uaf.false_alarms == []

@@ -65,6 +65,22 @@ def test_gcc_json_findings_at_the_programs_lines():
         Finding("-Wanalyzer-malloc-leak", Kind.ANALYZER, None, "in a header")]
 
 
+def test_gcc16_sarif_findings_at_the_programs_lines():
+    """GCC 16 prints SARIF only: its results are findings at their lines as GCC's JSON
+    ones are (a real log, gcc-16 16.2.0 on loop.c), and split_parts counts the log
+    as the diagnostics document it is even where it holds no result."""
+    from pathlib import Path
+    from warnscope.diagnostics.parse_gcc_json import split_parts
+    sarif = (Path(__file__).resolve().parents[1] / "fixtures" / "ub" / "gcc16-loop.sarif").read_text()
+    diagnostics, _ = _split_gcc_json(sarif)
+    assert gcc_json(diagnostics, "loop.c") == [
+        Finding("-Waggressive-loop-optimizations", Kind.WARNING, 14,
+                "iteration 2 invokes undefined behavior")]
+    empty = json.dumps({**json.loads(sarif), "runs": [{**json.loads(sarif)["runs"][0], "results": []}]},
+                       indent=2)
+    assert split_parts(empty + "\n") == ([], [], 1)
+
+
 def test_clang_analyzer_checker_and_line():
     found, strange = bracketed(CLANG_ANALYZE, "uaf.c", Kind.ANALYZER)
     assert [(f.detector, f.line) for f in found] == [("unix.Malloc", 19)]

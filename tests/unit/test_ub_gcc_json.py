@@ -45,7 +45,8 @@ def test_gcc16_sarif_log():
     sarif = (fixtures / "ub" / "gcc16-loop.sarif").read_text()
     diags, rest = _split_gcc_json(sarif + LINKER + "\n")
     assert diags == [{"kind": "warning", "message": "iteration 2 invokes undefined behavior",
-                      "option": "-Waggressive-loop-optimizations"}]
+                      "option": "-Waggressive-loop-optimizations",
+                      "locations": [{"caret": {"file": "loop.c", "line": 14, "column": 38}}]}]
     assert rest.splitlines() == [
         "warning: iteration 2 invokes undefined behavior [-Waggressive-loop-optimizations]",
         LINKER]

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
+from warnscope import profiles
 from analyzer.projects.cell import BuildStatus
 from analyzer.warnings import queries
 from analyzer.warnings.results import Build, Check, Diagnostic, TuOutcome
@@ -48,7 +49,7 @@ def _words(tc, old, new) -> list[str]:
 def test_gcc_14_permerrors_take_wno_error_each_then_fpermissive():
     """Each option's -Wno-error= first (that option alone, as the old compiler printed
     it), -fpermissive last (every permerror, and more)."""
-    tc = SimpleNamespace(family="gcc", major=14)
+    tc = SimpleNamespace(family="gcc", profile=profiles.GCC, major=14)
     found = switches(tc, OLD, NEW, new_errors(OLD, NEW))
     assert [s.word for s in found] == ["-Wno-error=implicit-int", "-Wno-error=int-conversion",
                                        "c:-fpermissive"]
@@ -56,7 +57,7 @@ def test_gcc_14_permerrors_take_wno_error_each_then_fpermissive():
 
 
 def test_clang_has_no_fpermissive():
-    tc = SimpleNamespace(family="clang", major=16)
+    tc = SimpleNamespace(family="clang", profile=profiles.CLANG, major=16)
     assert _words(tc, OLD, NEW) == ["-Wno-error=implicit-int", "-Wno-error=int-conversion"]
 
 
@@ -65,7 +66,7 @@ def test_a_changed_c_default_is_kept_where_the_project_pins_none():
     new = _build("gcc-15", [(None, "error", "legacy.c", 3, 13, "'bool' cannot be defined"),
                             ("-Wincompatible-pointer-types", "error", "legacy.c", 30, 9, "incompatible")],
                  std={"c": "202311L"}, status="failed")
-    tc = SimpleNamespace(family="gcc", major=15)
+    tc = SimpleNamespace(family="gcc", profile=profiles.GCC, major=15)
     found = switches(tc, old, new, new_errors(old, new))
     # the order of how exactly each restores gcc-14's behaviour
     assert [s.word for s in found] == ["-Wno-error=incompatible-pointer-types", "c:-std=gnu17",
@@ -85,7 +86,7 @@ def test_werror_without_an_option_takes_wno_error_not_a_made_up_option():
     old = _build("gcc-14", std={"c": "201710L"})
     new = _build("gcc-15", [("-Werror", "error", "legacy.c", 3, 1, "useless type name"),
                             UNTERMINATED], std={"c": "201710L"}, status="failed")
-    assert _words(SimpleNamespace(family="gcc", major=15), old, new) == [
+    assert _words(SimpleNamespace(family="gcc", profile=profiles.GCC, major=15), old, new) == [
         "-Wno-error=unterminated-string-initialization", "-Wno-error"]
 
 
@@ -117,7 +118,7 @@ def _gcc_15(*errors):
     old = _build("gcc-14", std={"c": "201710L"})
     new = _build("gcc-15", list(errors), std={"c": "202311L"}, status="failed")
     errs = new_errors(old, new)
-    return switches(SimpleNamespace(family="gcc", major=15), old, new, errs), errs
+    return switches(SimpleNamespace(family="gcc", profile=profiles.GCC, major=15), old, new, errs), errs
 
 
 def test_the_smallest_set_is_one_switch_alone_and_each_alone_is_said():

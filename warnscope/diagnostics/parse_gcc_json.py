@@ -116,15 +116,24 @@ _OPENS = re.compile(r'[\[{]\s*["\[\]{}]')
 
 
 def split_stderr(stderr: str) -> tuple[list, str]:
+    """:func:`split_parts`, the rest rendered beside the diagnostics as text."""
+    diagnostics, rest, _ = split_parts(stderr)
+    rendered = [f"{d.get('kind')}: {d.get('message')}"
+                + (f" [{d['option']}]" if d.get("option") else "") for d in diagnostics]
+    return diagnostics, "\n".join(rendered + rest)
+
+
+def split_parts(stderr: str) -> tuple[list, list[str], int]:
     """Split GCC's JSON diagnostics, the elements as GCC prints them, from the rest of
-    its stderr (linker errors are text), and render them as text beside that rest: the
+    its stderr (linker errors are text): (the elements, the lines of the rest, how many
+    documents were decoded; GCC prints one even when it has nothing to say). The
     UB runner's reading, which keeps every element (notes and children too) and never
     fails (what is not a diagnostic stays text).
 
     GCC up to 13 prints the array on one line; GCC 14 pretty-prints it over many, so
     the array is decoded from wherever a line opens one, whatever its length. GCC 16
     prints a SARIF log instead (an object, also pretty-printed): its results become
-    the same {kind, message, option} dicts.
+    the same {kind, message, option, locations} dicts.
 
     A line inside a value that failed to decode (up to where the decoder stopped; for a
     value nested past the decoder's depth, up to where its brackets close) is text, not
@@ -137,7 +146,7 @@ def split_stderr(stderr: str) -> tuple[list, str]:
     # unescaped; nothing else of strict JSON is relaxed
     decoder = json.JSONDecoder(strict=False)
     diagnostics, rest = [], []
-    pos = failed_to = 0
+    pos = failed_to = documents = 0
     doc = parse_text.Uncounted(stderr)
     while pos < len(stderr):
         end = stderr.find("\n", pos)
@@ -152,11 +161,10 @@ def split_stderr(stderr: str) -> tuple[list, str]:
             if isinstance(value, dict) and isinstance(value.get("runs"), list):
                 value = parse_sarif.as_gcc_json(value)
             if isinstance(value, list):
+                documents += 1
                 diagnostics.extend(d for d in value if isinstance(d, dict))
                 pos = after + 1 if stderr.startswith("\n", after) else after
                 continue
         rest.append(stderr[pos:end])
         pos = end + 1
-    rendered = [f"{d.get('kind')}: {d.get('message')}"
-                + (f" [{d['option']}]" if d.get("option") else "") for d in diagnostics]
-    return diagnostics, "\n".join(rendered + rest)
+    return diagnostics, rest, documents

@@ -86,8 +86,9 @@ def parse(text: str) -> Parsed:
 
 
 def as_gcc_json(log: dict) -> list[dict]:
-    """GCC's SARIF results as its JSON diagnostics: level, message text, and the
-    warning option (``ruleId``; GCC names a rule by its option)."""
+    """GCC's SARIF results as its JSON diagnostics: level, message text, the warning
+    option (``ruleId``; GCC names a rule by its option) and the first location as GCC's
+    JSON ``caret`` (file, line, column), which the UB detectors place a finding by."""
     found = []
     for run in log["runs"]:
         for r in (run.get("results") or []) if isinstance(run, dict) else []:
@@ -97,5 +98,12 @@ def as_gcc_json(log: dict) -> list[dict]:
                  "message": (r.get("message") or {}).get("text", "")}
             if str(r.get("ruleId", "")).startswith("-W"):
                 d["option"] = r["ruleId"]
+            try:
+                read = _result(r, [])
+            except (ValueError, TypeError, AttributeError):
+                read = None
+            if read is not None and read.file is not None:
+                d["locations"] = [{"caret": {"file": read.file, "line": read.line,
+                                             "column": read.column}}]
             found.append(d)
     return found

@@ -18,11 +18,10 @@ target).
 from __future__ import annotations
 
 from analyzer.advise.export.plan import Block, Guard, Plan, Range, header_lines
+from warnscope.profiles import profile
 
 #: language -> CMake's name of it
 LANGUAGE = {"c": "C", "c++": "CXX"}
-#: family -> CMake's compiler id
-COMPILER_ID = {"gcc": "GNU", "clang": "Clang"}
 
 
 def _all(items: list[str]) -> str:
@@ -67,7 +66,7 @@ def _target(lang: str, g: Guard) -> list[str]:
 
 
 def _guard(lang: str, g: Guard) -> str:
-    parts = [f"$<{lang}_COMPILER_ID:{COMPILER_ID[g.family]}>", *_target(lang, g)]
+    parts = [f"$<{lang}_COMPILER_ID:{profile(g.family).cmake_id}>", *_target(lang, g)]
     if not g.any_version:
         parts.append(_any([_all(_range(lang, r)) for r in g.ranges]))
     return _all(parts)

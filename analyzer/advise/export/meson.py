@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from analyzer.advise.export.plan import FAMILIES, Block, Guard, Plan, Range, family_targets, header_lines
 from warnscope.errors import BadInput
+from warnscope.profiles import profile
 
 #: language -> Meson's name of it
 LANGUAGE = {"c": "c", "c++": "cpp"}
@@ -85,7 +86,7 @@ def _target(g: Guard) -> list[str]:
 
 
 def _guard(compiler: str, g: Guard) -> str:
-    parts = [f"{compiler}.get_id() == '{g.family}'", *_target(g)]
+    parts = [f"{compiler}.get_id() == '{profile(g.family).meson_id}'", *_target(g)]
     if not g.any_version:
         parts.append(_any([_all(_range(compiler, r)) for r in g.ranges]))
     return _all(parts)

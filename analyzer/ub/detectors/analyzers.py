@@ -74,7 +74,7 @@ def warning_flags() -> dict[str, list[str]]:
 def tools_for(compiler: Toolchain) -> list[Tool]:
     """The tools a compiler version has (see the module)."""
     tools = [Tool.WARNINGS, Tool.SANITIZERS]
-    if compiler.family == "gcc":
+    if compiler.profile.gcc:
         tools.append(Tool.GCC_ANALYZER)
     else:
         tools += [Tool.CLANG_ANALYZER, Tool.CLANG_TIDY]
@@ -257,51 +257,54 @@ def _warnings(job: ToolJob) -> ToolRun:
     compiler = job.compiler
     assert compiler is not None
     name = f"{compiler.name} {job.level} warnings"
-    if compiler.family == "clang":
+    if compiler.profile.clang:
         argv = [_driver(job), _std(job.case), *_compile_flags(job.case), job.level,
                 "-fsyntax-only", *CLANG_WARNINGS,
                 "-fno-color-diagnostics", "-fdiagnostics-show-option", _filename(job.case)]
         return _text_tool(job, argv, name, Kind.WARNING, root=compiler.root)
-    if compiler.major >= 16:
-        return _run(job, RunStatus.UNAVAILABLE, note=f"{compiler.name} prints SARIF, "
-                                                    "whose locations are not read here")
     argv = [_driver(job), _std(job.case), *_compile_flags(job.case), job.level, "-c",
-            *gcc_warning_flags(),
-            "-fdiagnostics-format=json", _filename(job.case), "-o", "a.o"]
+            *gcc_warning_flags(), *_diagnostics_option(compiler), _filename(job.case),
+            "-o", "a.o"]
     return _gcc_json_tool(job, argv, name, root=compiler.root)
+
+
+def _diagnostics_option(compiler: Toolchain) -> tuple[str, ...]:
+    """What asks this GCC for the diagnostics its profile says it prints: JSON up to 15,
+    SARIF from 16 (read alike by :func:`parse_gcc_json.split_parts`)."""
+    return compiler.profile.diagnostics_option(compiler.major)
 
 
 def _gcc_json_tool(job: ToolJob, argv: list[str], name: str, root: str | None,
                    kind: Kind = Kind.WARNING) -> ToolRun:
-    """A gcc run with JSON diagnostics; only findings of ``kind`` are this tool's."""
+    """A gcc run with JSON or SARIF diagnostics; only findings of ``kind`` are this tool's."""
     result = _in_sandbox(job, argv, root)
     bad = _ended_badly(job, result, name)
     if bad:
         return bad
     stderr = result.stderr.decode("utf-8", "replace")
-    diagnostics, rest = parse_gcc_json.split_stderr(stderr)
+    diagnostics, rest, documents = parse_gcc_json.split_parts(stderr)
     findings = [f for f in det.gcc_json(diagnostics, _filename(job.case)) if f.kind is kind]
     if result.exit != 0:
-        return _run(job, RunStatus.FAILED, note=f"{name} exit {result.exit}: {_first_error(rest)}")
-    leftover = [l for l in stderr.splitlines() if l.strip() and not l.lstrip().startswith(("[", "{"))]
-    if leftover and not diagnostics:
+        return _run(job, RunStatus.FAILED, note=f"{name} exit {result.exit}: "
+                                                f"{_first_error(chr(10).join(rest))}")
+    leftover = [l for l in rest if l.strip()]
+    if leftover and not documents:
         return _run(job, RunStatus.UNKNOWN_OUTPUT, note=f"{name} printed "
-                    f"{' '.join(leftover[0].split())[:160]!r}, not JSON diagnostics")
+                    f"{' '.join(leftover[0].split())[:160]!r}, not JSON or SARIF diagnostics")
     return _run(job, RunStatus.OK, findings)
 
 
 def _gcc_analyzer(job: ToolJob) -> ToolRun:
     compiler = job.compiler
     assert compiler is not None
-    if compiler.major < 10:
-        return _run(job, RunStatus.UNAVAILABLE, note=f"{compiler.name} has no -fanalyzer (GCC 10 on)")
-    if compiler.major >= 16:
-        return _run(job, RunStatus.UNAVAILABLE, note=f"{compiler.name} prints SARIF, "
-                                                    "whose locations are not read here")
+    if not compiler.profile.has_analyzer(compiler.major):
+        return _run(job, RunStatus.UNAVAILABLE, note=f"{compiler.name} has no "
+                    f"{compiler.profile.analyzer_option} (GCC {compiler.profile.analyzer_since} on)")
     # -fanalyzer runs in the middle end: a real compile (-c), not -fsyntax-only; -w would
     # silence the analyzer too, so the compiler's few default warnings are dropped instead
-    argv = [_driver(job), _std(job.case), *_compile_flags(job.case), "-O0", "-c", "-fanalyzer",
-            "-fdiagnostics-format=json", _filename(job.case), "-o", "a.o"]
+    argv = [_driver(job), _std(job.case), *_compile_flags(job.case), "-O0", "-c",
+            compiler.profile.analyzer_option, *_diagnostics_option(compiler), _filename(job.case),
+            "-o", "a.o"]
     return _gcc_json_tool(job, argv, f"{compiler.name} -fanalyzer", root=compiler.root,
                           kind=Kind.ANALYZER)
 

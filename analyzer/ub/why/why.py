@@ -198,7 +198,7 @@ def search(prober: Prober) -> Cause:
                         + (f" ({error})" if error else ""))
         if baseline.behaviour == observed.behaviour:
             raise _Stop(WhyStatus.SAME, f"{prober.level} behaves as -O0 ({observed.said})")
-        if prober.compiler.family == "clang":
+        if prober.compiler.profile.bisects_passes:
             _clang(prober, baseline, observed, found)
         else:
             _gcc(prober, baseline, found)

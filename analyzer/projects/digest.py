@@ -73,11 +73,8 @@ def package_digest(dsc_name: str, dsc_sha256: str) -> str:
 
 
 def _sha256(path: Path) -> str:
-    h = hashlib.sha256()
     with open(path, "rb") as fh:
-        while chunk := fh.read(1 << 20):
-            h.update(chunk)
-    return h.hexdigest()
+        return hashlib.file_digest(fh, "sha256").hexdigest()
 
 
 def _walk(fd: int, prefix: str, shown: Path, h: "hashlib._Hash") -> None:

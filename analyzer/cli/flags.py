@@ -62,10 +62,12 @@ def compiler_id(ctx: click.Context, name: str):
     a path, a cross driver such as ``aarch64-linux-gnu-gcc-12``) to its typed id
     (:func:`analyzer.runtime.toolchain.compiler_id`); a name that is neither an id nor a
     binary but a family's names the family's ingested versions."""
-    from analyzer.runtime.toolchain import compiler_id as resolve_id
+    from analyzer.runtime.toolchain import compiler_id as resolve_id, names_a_binary
     try:
         return resolve_id(name)
     except BadInput:
+        if names_a_binary(name):    # a binary's own error: not a compiler, not trusted
+            raise
         store.known_id(_conn(ctx), name)
         raise
 

@@ -31,8 +31,12 @@ GCCS = ("gcc-11", "gcc-12")
 UB_COMPILERS = ("gcc-12", "clang-16")
 UB_LEVELS = ("O0", "O2")
 LOOP_CASE = "signed-integer-overflow/loop"
-#: the second target of the demo's matrix (Debian's cross gcc-12, its programs under qemu)
-TARGET_COMPILER = "gcc-12@aarch64-linux-gnu"
+#: the other targets of the demo's matrix, each beside its host compiler: Debian's cross
+#: gcc-12 (its programs under qemu-aarch64) and clang-16 for WebAssembly (under Wasmtime)
+TARGETS = (("gcc-12", "gcc-12@aarch64-linux-gnu", "The target as an axis: gcc-12 for x86-64 "
+            "and for aarch64 (under qemu-aarch64)"),
+           ("clang-16", "clang-16@wasm32-wasi", "WebAssembly as a target: clang-16 for x86-64 "
+            "and for wasm32 (under Wasmtime)"))
 
 
 def _section(title: str) -> None:
@@ -133,13 +137,15 @@ def _ub(conn) -> None:
     echo(report_text.render(report, detail=False), nl=False)
     _section(f"The classic: {LOOP_CASE}")
     echo(report_text.render(report.only(LOOP_CASE), matrix=False), nl=False)
-    _targets(conn, compilers)
+    for host, other, title in TARGETS:
+        _targets(conn, compilers, host, other, title)
 
 
-def _targets(conn, compilers: list[str]) -> None:
-    """The target as an axis: the cases whose plain behaviour differs by target, built
-    by the host's gcc-12 and Debian's aarch64 gcc-12, the latter's programs run under
-    qemu-aarch64; which divergences come from the target, which from the optimiser."""
+def _targets(conn, compilers: list[str], host: str, other: str, title: str) -> None:
+    """The target as an axis: the cases whose plain behaviour differs by target (those
+    with a target's own expected output), built by ``host`` and by
+    ``other``; which divergences come from the target, which from the optimiser. Without
+    the other target's compiler or what runs its programs: one line, and on."""
     from analyzer.runtime.toolchain import resolve
     from analyzer.ub import report as ub_report
     from analyzer.ub import report_text
@@ -147,10 +153,9 @@ def _targets(conn, compilers: list[str]) -> None:
     from analyzer.ub.corpus import bundled_corpus, load
     from warnscope.errors import NotInstalled
 
-    host = "gcc-12"
-    _section(f"The target as an axis: {host} for x86-64 and for aarch64 (under qemu-aarch64)")
+    _section(title)
     try:
-        cross = resolve(TARGET_COMPILER)
+        cross = resolve(other)
     except NotInstalled as exc:
         echo(f"skipped: {exc}")
         return

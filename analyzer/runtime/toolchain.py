@@ -15,6 +15,10 @@ identified from the binary (:mod:`analyzer.runtime.identify`) and gets an id
 or none, the name is kept in a small registry in the cache (:mod:`analyzer.runtime.named`)
 so that the id works in every later command. A compiler for another target carries its
 triple and the emulator its programs run under (``qemu-aarch64 -L /usr/aarch64-linux-gnu``).
+A WebAssembly target has no driver of its own: ``clang-16@wasm32-wasi`` (or Debian's
+style of name, ``wasm32-wasi-clang-16``) is the host's clang-16 given ``--target=wasm32-wasi``
+and WASI's flags (:meth:`Toolchain.target_flags`), its programs run under Wasmtime in the
+sandbox (:meth:`Toolchain.run`).
 
 A compiler the host does not have, but a prepared Debian root does
 (:mod:`analyzer.runtime.roots`, ``warnscope toolchain add gcc-14``), resolves to a Toolchain
@@ -82,6 +86,35 @@ class Toolchain:
         runtime (:func:`warnscope.profiles.target`)."""
         return profiles.target(self.target)
 
+    def target_flags(self, language: str) -> tuple[str, ...]:
+        """What every compile of ``language`` adds for the target, as its profile says:
+        WASI's flags for a WebAssembly target (:data:`analyzer.sandbox.wasm.COMPILE_FLAGS`,
+        C++'s :data:`~analyzer.sandbox.wasm.CXX_FLAGS`); nothing for another target,
+        whose driver is its own."""
+        if self.target_profile.run_on is not RunOn.WASM_RUNTIME:
+            return ()
+        from analyzer.sandbox import wasm
+        return (*wasm.COMPILE_FLAGS, *(wasm.CXX_FLAGS if language == "c++" else ()))
+
+    def target_link_flags(self) -> tuple[str, ...]:
+        """What a link adds after the program's own libraries, as :meth:`target_flags`."""
+        if self.target_profile.run_on is not RunOn.WASM_RUNTIME:
+            return ()
+        from analyzer.sandbox import wasm
+        return wasm.LINK_FLAGS
+
+    def run(self, binary: str, args: "tuple[str, ...] | list[str]", limits,
+            env: dict[str, str] | None = None):
+        """Run a program this compiler built in the sandbox, as its target profile says:
+        natively (with its root's system directories), under qemu-user, or under Wasmtime
+        (:func:`analyzer.sandbox.wasm.run`, which takes no environment); the same limits
+        and accounting for each."""
+        from analyzer.sandbox import runner
+        if self.target_profile.run_on is RunOn.WASM_RUNTIME:
+            from analyzer.sandbox import wasm
+            return wasm.run(binary, args, limits)
+        return runner.run(binary, args, limits, env=env, root=self.root, emulator=self.emulator)
+
     @property
     def emulated(self) -> bool:
         """Its programs are for another target and run under an emulator."""
@@ -99,7 +132,8 @@ class Toolchain:
             return f"{self.suite} root ({self.package})"
         if self.target:
             how = (f"under {os.path.basename(self.emulator[0])}" if self.emulator
-                   else "not runnable here")
+                   else "under Wasmtime" if self.target_profile.run_on is RunOn.WASM_RUNTIME
+                   and not self.cannot_run else "not runnable here")
             return f"host, for {self.target} ({how})"
         return "host"
 
@@ -153,6 +187,8 @@ def compiler_id(text: "str | CompilerId") -> CompilerId:
         return CompilerId.parse(text)
     except ValueError:
         pass
+    if _wasm_name(text) is not None:
+        return _wasm_name(text)
     if names_a_binary(text):
         return resolve(text).cid
     return CompilerId.of(text)
@@ -193,6 +229,20 @@ def names_a_binary(text: str) -> bool:
     return plausible_name(text) and (looks_like_a_path(text) or shutil.which(text) is not None)
 
 
+def _wasm_name(text: str) -> CompilerId | None:
+    """The id of a WebAssembly compiler named as Debian names a cross driver
+    (``wasm32-wasi-clang-16`` -> ``clang-16@wasm32-wasi``) where no such binary is on
+    PATH; None for any other name."""
+    m = _CROSS_DRIVER.fullmatch(text.strip())
+    if m is None or shutil.which(text.strip()) is not None \
+            or profiles.target(m["target"]).run_on is not RunOn.WASM_RUNTIME:
+        return None
+    try:
+        return CompilerId.parse(f"{m['family']}-{m['major']}@{m['target']}")
+    except ValueError:
+        return None
+
+
 def driver_names(cid: CompilerId) -> tuple[str, str]:
     """The C and C++ driver names of a compiler: (gcc-12, g++-12), (clang-16, clang++-16)."""
     if cid.profile.gcc:
@@ -225,6 +275,8 @@ def resolve(name: "str | CompilerId") -> Toolchain:
     try:
         cid = CompilerId.parse(name)
     except ValueError:
+        if _wasm_name(name) is not None:
+            return _resolve(_wasm_name(name))
         if names_a_binary(name):
             return _named(name.strip())
         cid = CompilerId.of(name)   # the usual one-line error, with a guess
@@ -295,16 +347,20 @@ def _file_keys(*drivers: str) -> str:
 def _runs_under(cid: CompilerId) -> tuple[tuple[str, ...], str]:
     """(what runs the programs of ``cid``'s target here, why they cannot run where they
     cannot), as its target profile says: nothing for the host's; qemu-user with the
-    target's sysroot for another Linux target; a WebAssembly target's programs are not
-    run under qemu but by a WebAssembly runtime inside the sandbox, the place where that
-    runner is wired in."""
+    target's sysroot for another Linux target; nothing for a WebAssembly target, whose
+    programs Wasmtime runs in the sandbox (:meth:`Toolchain.run`), unless a package it
+    needs is missing (:func:`analyzer.sandbox.wasm.require`'s line)."""
     from analyzer.runtime import identify
     run_on = cid.target_profile.run_on
     if run_on is RunOn.NATIVE:
         return (), ""
     if run_on is RunOn.WASM_RUNTIME:
-        return (), (f"{cid.target}: its programs are WebAssembly, which a WebAssembly runtime "
-                    "runs, not qemu-user: no such runner is wired into warnscope yet")
+        from analyzer.sandbox import wasm
+        try:
+            wasm.require()
+            return (), ""
+        except NotInstalled as exc:
+            return (), str(exc)
     try:
         qemu, sysroot = identify.emulation(cid.target)
         return (qemu, "-L", sysroot), ""
@@ -337,6 +393,8 @@ def _resolve(name: "str | CompilerId") -> Toolchain:
         return _from_identity(ident)
     if cid.target:
         driver = _usual_driver(cid)
+        if driver is None and cid.target_profile.run_on is RunOn.WASM_RUNTIME:
+            return _for_wasm(cid)
         if driver is None:
             c_name = driver_names(cid)[0]
             raise NotInstalled(f"compiler {cid} is not installed (no {cid.target}-{c_name} "
@@ -370,6 +428,22 @@ def _resolve(name: "str | CompilerId") -> Toolchain:
     identity = hashlib.sha256(f"{c_path}\0{cxx_path}\0{real}\0{version}\0{files}".encode()).hexdigest()
     return Toolchain(name=str(cid), family=cid.family, major=cid.major, c_driver=c_path,
                      cxx_driver=cxx_path, version=first, identity=identity)
+
+
+def _for_wasm(cid: CompilerId) -> Toolchain:
+    """A WebAssembly target's compiler: the host's clang of that version, with the target
+    in its id and identity (its flags: :meth:`Toolchain.target_flags`)."""
+    if not cid.profile.clang:
+        raise NotInstalled(f"{cid}: {cid.family} does not build for WebAssembly here; "
+                           f"clang does (clang-16@{cid.target})")
+    host = _resolve(cid.host)
+    if host.root is not None:
+        raise NotInstalled(f"{cid}: {cid.host} runs from a Debian root, which has no WASI "
+                           f"libraries: install {driver_names(cid)[0]} on the host")
+    _, cannot_run = _runs_under(cid)
+    identity = hashlib.sha256(f"{host.identity}\0--target={cid.target}".encode()).hexdigest()
+    return replace(host, name=str(cid), identity=identity, target=cid.target,
+                   version=f"{host.version} [{cid.target}]", cannot_run=cannot_run)
 
 
 @lru_cache(maxsize=None)

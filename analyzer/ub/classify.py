@@ -3,7 +3,9 @@
 Outcome of one run, in this order of precedence:
 
 * ``hang``: killed at the wall-clock or CPU limit;
-* ``crash``: ended by a signal;
+* ``crash``: ended by a signal, or by a WebAssembly trap (``integer-overflow``,
+  ``memory-out-of-bounds``, ...: :mod:`analyzer.sandbox.wasm`), or never started for the
+  memory its program needs at once (a wasm32 program's static data above the limit);
 * ``unexpected-output``: stdout was cut at the cap, or is none of the expected outputs;
 * ``nonzero-exit``: exit status other than the case's ``exit`` (default 0);
 * ``expected``: right exit status and stdout equal to one of the expected outputs;
@@ -19,6 +21,11 @@ A case diverges when its cells fall into more than one behaviour class: the
 outcome, with ``completed`` and ``unexpected-output`` told apart by their stdout.
 Compile errors are not behaviour: a program that only some compilers build does
 not diverge for that reason alone.
+
+A trap reaches no handler of the program, so where the program as written traps on its
+target, its expected output there says so: what it printed, then ``trap: CODE`` on a line
+of its own (``trap: integer-overflow``: ``INT_MIN / -1`` on wasm32, where x86-64's handler
+prints ``SIGFPE``); a trap that is none of the expected outputs is a ``crash``.
 
 The expected outputs are those of the architecture the program ran on (``arch``: the
 first part of the compiler's target triple, or the whole triple; '' for the host):
@@ -45,7 +52,10 @@ def run_outcome(case: Case, run: RunResult, arch: str = "") -> Outcome:
     """The outcome of one run on ``arch`` (see the module docstring)."""
     if run.status == SandboxStatus.TIMEOUT:
         return Outcome.HANG
-    if run.signal is not None and run.status == SandboxStatus.SIGNAL:
+    if run.status == SandboxStatus.TRAP:
+        said = run.stdout + b"trap: " + str(_trap(run)).encode() + b"\n"
+        return Outcome.EXPECTED if said in case.expected_on(arch) else Outcome.CRASH
+    if run.status == SandboxStatus.SIGNAL and (run.signal is not None or run.limit == "memory"):
         return Outcome.CRASH
     if run.truncated:
         return Outcome.UNEXPECTED_OUTPUT
@@ -84,4 +94,9 @@ def _signature(outcome: Outcome, run: RunResult) -> tuple:
     """What must agree between runs of one cell. A hang's partial output may differ."""
     if outcome is Outcome.HANG:
         return (outcome,)
-    return (outcome, run.exit, run.signal, run.stdout)
+    return (outcome, run.exit, run.signal, _trap(run), run.stdout)
+
+
+def _trap(run: RunResult) -> str | None:
+    """The WebAssembly trap that ended ``run`` (a wasm run's result), None for any other."""
+    return getattr(run, "trap", None)

@@ -95,7 +95,9 @@ def compile_program(compiler: Toolchain, language: str, std: str, filename: str,
     Warning options do not change the generated code. ``want_code`` adds ``-g`` and keeps
     the disassembly of the program's own functions (``CompiledProgram.code``).
     """
-    args = [f"-std={std}", *flags] + (["-g"] if want_code else [])
+    # a target's own flags first (WASI's: Toolchain.target_flags), in the key and the command
+    args = [*compiler.target_flags(language), f"-std={std}", *flags] + (["-g"] if want_code else [])
+    link = [*link, *compiler.target_link_flags()]
     if want_diagnostics and compiler.profile.gcc:
         # JSON up to GCC 15, SARIF from 16 (the profile's format): read alike by split_stderr
         args += gcc_warning_flags() + list(compiler.profile.diagnostics_option(compiler.major))

@@ -205,12 +205,10 @@ def run_cell(job: CellJob) -> CellResult:
                           host=socket.gethostname(),
                           code_note="the compile failed" if job.code else "not asked (--no-code)")
     with _stage("run"):
-        root, emulator = job.compiler.root, job.compiler.emulator
-        results = [sandbox.run(build.binary, case.args, job.limits, root=root,
-                               emulator=emulator)]
+        # natively, under qemu-user or under Wasmtime, as the target's profile says
+        results = [job.compiler.run(build.binary, case.args, job.limits)]
         later = recheck_limits(job.limits) if results[0].status == SandboxStatus.TIMEOUT else job.limits
-        results += [sandbox.run(build.binary, case.args, later, root=root, emulator=emulator)
-                    for _ in range(job.runs - 1)]
+        results += [job.compiler.run(build.binary, case.args, later) for _ in range(job.runs - 1)]
     first = results[0]
     return CellResult(
         job=job, verdict=classify(case, results, job.compiler.cid.arch), exit=first.exit, signal=first.signal,
@@ -268,8 +266,7 @@ def run_sanitizer(job: SanitizerJob) -> SanitizerResult:
         return SanitizerResult(job=job, detected=None, status="compile-error",
                                report=build.log[-STORED_OUTPUT:])
     with _stage("sanitizer"):
-        result = sandbox.run(build.binary, case.args, job.limits, env=SANITIZER_ENV,
-                             root=job.compiler.root, emulator=job.compiler.emulator)
+        result = job.compiler.run(build.binary, case.args, job.limits, env=SANITIZER_ENV)
     marker = SANITIZER_MARKERS[job.sanitizer]
     lines = [l for l in result.stderr.splitlines() if marker.search(l)]
     report = b"\n".join(lines[:5]) if lines else result.stderr[-1024:]

@@ -9,6 +9,8 @@ import sqlite3
 
 import pytest
 
+from warnscope.errors import NotInstalled
+
 from analyzer.projects import levels
 from analyzer.runtime.toolchain import Toolchain
 from analyzer.warnings import formats
@@ -75,11 +77,18 @@ def test_a_target_runs_as_its_profile_says(triple, how):
 
 
 def test_a_wasm_target_is_not_sent_to_qemu_and_says_what_runs_it():
-    """Its programs run under a WebAssembly runtime, the place left for that runner; a
-    Linux target runs under qemu-user (or says what is missing); the host's natively."""
+    """Its programs run under Wasmtime in the sandbox, never under qemu: no emulator, and
+    a reason only where a piece it needs is missing, naming its package; a Linux target
+    runs under qemu-user (or says what is missing); the host's natively."""
     from analyzer.runtime.toolchain import _runs_under
+    from analyzer.sandbox import wasm
     emulator, why = _runs_under(CompilerId.parse("clang-16@wasm32-unknown-wasi"))
-    assert emulator == () and "WebAssembly runtime" in why
+    try:
+        wasm.require()
+        missing = ""
+    except NotInstalled as exc:
+        missing = str(exc)
+    assert emulator == () and why == missing
     assert _runs_under(CompilerId.parse("gcc-12")) == ((), "")
     emulator, why = _runs_under(CompilerId.parse("gcc-12@aarch64-linux-gnu"))
     assert (emulator and "qemu-aarch64" in emulator[0] and not why) or "qemu" in why

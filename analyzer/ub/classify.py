@@ -25,7 +25,8 @@ not diverge for that reason alone.
 A trap reaches no handler of the program, so where the program as written traps on its
 target, its expected output there says so: what it printed, then ``trap: CODE`` on a line
 of its own (``trap: integer-overflow``: ``INT_MIN / -1`` on wasm32, where x86-64's handler
-prints ``SIGFPE``); a trap that is none of the expected outputs is a ``crash``.
+prints ``SIGFPE``); a trap that is none of the expected outputs is a ``crash``. A cell
+keeps a trapped run's output in that form too (:func:`said`), so the reports show which trap.
 
 The expected outputs are those of the architecture the program ran on (``arch``: the
 first part of the compiler's target triple, or the whole triple; '' for the host):
@@ -53,8 +54,7 @@ def run_outcome(case: Case, run: RunResult, arch: str = "") -> Outcome:
     if run.status == SandboxStatus.TIMEOUT:
         return Outcome.HANG
     if run.status == SandboxStatus.TRAP:
-        said = run.stdout + b"trap: " + str(_trap(run)).encode() + b"\n"
-        return Outcome.EXPECTED if said in case.expected_on(arch) else Outcome.CRASH
+        return Outcome.EXPECTED if said(run) in case.expected_on(arch) else Outcome.CRASH
     if run.status == SandboxStatus.SIGNAL and (run.signal is not None or run.limit == "memory"):
         return Outcome.CRASH
     if run.truncated:
@@ -72,7 +72,7 @@ def classify(case: Case, runs: list[RunResult], arch: str = "") -> Classificatio
     outcomes = [run_outcome(case, r, arch) for r in runs]
     signatures = {_signature(o, r) for o, r in zip(outcomes, runs)}
     outcome = outcomes[0] if len(signatures) == 1 else Outcome.NONDETERMINISTIC
-    return verdict(case, outcome, runs[0].stdout, arch)
+    return verdict(case, outcome, said(runs[0]), arch)
 
 
 def verdict(case: Case, outcome: Outcome, stdout: bytes = b"", arch: str = "") -> Classification:
@@ -94,7 +94,15 @@ def _signature(outcome: Outcome, run: RunResult) -> tuple:
     """What must agree between runs of one cell. A hang's partial output may differ."""
     if outcome is Outcome.HANG:
         return (outcome,)
-    return (outcome, run.exit, run.signal, _trap(run), run.stdout)
+    return (outcome, run.exit, run.signal, said(run))
+
+
+def said(run: RunResult) -> bytes:
+    """What a run said, as an expected output holds it and a cell keeps it: its stdout,
+    and after it, for a run a WebAssembly trap ended, ``trap: CODE`` on a line of its own."""
+    if run.status != SandboxStatus.TRAP:
+        return run.stdout
+    return run.stdout + b"trap: " + str(_trap(run)).encode() + b"\n"
 
 
 def _trap(run: RunResult) -> str | None:

@@ -29,7 +29,7 @@ from warnscope.diagnostics import parse_gcc_json
 
 from analyzer.sandbox import runner as sandbox
 from analyzer.sandbox.limits import SandboxStatus
-from analyzer.ub.classify import Classification, classify, verdict
+from analyzer.ub.classify import Classification, classify, said, verdict
 from analyzer.runtime.toolchain import Toolchain
 from analyzer.ub.compile import CompiledProgram, compile_program
 from analyzer.ub.corpus import Case
@@ -212,7 +212,7 @@ def run_cell(job: CellJob) -> CellResult:
     first = results[0]
     return CellResult(
         job=job, verdict=classify(case, results, job.compiler.cid.arch), exit=first.exit, signal=first.signal,
-        stdout=_text(first.stdout), stderr=_text(first.stderr), compile_log=build.log,
+        stdout=_text(said(first)), stderr=_text(first.stderr), compile_log=build.log,
         compile_cached=build.cached, warnings=warnings,
         runs=[cell_run(r, limits.timeout)
               for r, limits in zip(results, [job.limits, *[later] * (job.runs - 1)])],

@@ -279,6 +279,34 @@ def test_classification_rules():
     assert not diverges([v.behaviour, "compile-error"])
 
 
+def test_a_wasm_trap_is_a_crash_unless_the_target_s_output_names_it(tmp_path):
+    """A WebAssembly trap reaches no handler: on wasm32 the case's output says what the
+    program printed, then ``trap: CODE``; that trap is ``expected`` there, another trap
+    or the same one elsewhere a ``crash``; two runs ending in different traps disagree;
+    a program whose memory never fitted the limit crashed too."""
+    from analyzer.sandbox.wasm import WasmResult
+    write(tmp_path, "cat/a.c", CASE.format(category="cat", extra=""))
+    write(tmp_path, "cat/a.output", "SIGFPE\n")
+    write(tmp_path, "cat/a.wasm32.output", "before\ntrap: integer-overflow\n")
+    [case] = discover(tmp_path)
+
+    def trap(code: str, out: bytes = b"before\n") -> WasmResult:
+        return WasmResult(status="trap", exit=None, signal=None, stdout=out, stderr=b"",
+                          truncated=False, wall=0.0, user=0.0, sys=0.0, maxrss_kb=0, trap=code)
+
+    overflow = [trap("integer-overflow")] * 2
+    assert classify(case, overflow, "wasm32-wasi").outcome == "expected"
+    assert classify(case, overflow, "wasm32-wasi").exploited is False
+    assert classify(case, [trap("integer-overflow", b"")] * 2, "wasm32").outcome == "crash"
+    assert classify(case, [trap("unreachable")] * 2, "wasm32").outcome == "crash"
+    assert classify(case, overflow).outcome == "crash"
+    assert classify(case, [trap("unreachable"), trap("memory-out-of-bounds")],
+                    "wasm32").outcome == "nondeterministic"
+    never = WasmResult(status="signal", exit=None, signal=None, limit="memory", stdout=b"",
+                       stderr=b"", truncated=False, wall=0.0, user=0.0, sys=0.0, maxrss_kb=0)
+    assert classify(case, [never] * 2, "wasm32").outcome == "crash"
+
+
 def test_classification_on_another_architecture(tmp_path):
     """A cell is held to the outputs of the architecture it ran on: INT_MIN / -1 traps on
     x86-64 (the plain output) and wraps on aarch64 (its own); the host's call is unchanged."""

@@ -42,10 +42,19 @@ def driver_for(tc: "Toolchain", language: str) -> str:
     overhead study does not use it: its build runs whole inside the root, the root's
     driver at its own path (:func:`analyzer.projects.steps.prepare`), since a bubblewrap
     per compiler process would count as the compiler's time. Trusted runs only (a
-    project's build, as a user would run it); corpus programs use the sandbox."""
+    project's build, as a user would run it); corpus programs use the sandbox. A
+    compiler whose target has flags of its own (WebAssembly: the host's clang with
+    ``--target=wasm32-wasi``, :meth:`Toolchain.target_flags`) is a launcher that adds them
+    (and its link flags to a link), as a cross compiler's own driver would."""
     driver = tc.driver(language)
-    if tc.root is None:
+    if tc.root is None and not tc.target_flags(language):
         return driver
+    if tc.root is None:
+        script = (f"#!/bin/sh\n# {tc.name}, for warnscope's builds\n"
+                  'link=yes\nfor a in "$@"; do case $a in -c|-S|-E|-M|-MM|-fsyntax-only) link=no;; esac; done\n'
+                  f'[ $link = yes ] && set -- "$@" {shlex.join(tc.target_link_flags())}\n'
+                  f'exec {shlex.quote(driver)} {shlex.join(tc.target_flags(language))} "$@"\n')
+        return _launcher(script, driver)
     from analyzer.runtime.roots import bwrap_argv, host_link_flags
     prefix = bwrap_argv(Path(tc.root), [], binds=(str(cache_dir("builds", "work")),))[:-1]
     # a link (no -c, -S, -E, -fsyntax-only) gets the root's loader and libraries, so that a
@@ -54,6 +63,11 @@ def driver_for(tc: "Toolchain", language: str) -> str:
               'link=yes\nfor a in "$@"; do case $a in -c|-S|-E|-M|-MM|-fsyntax-only) link=no;; esac; done\n'
               f'[ $link = yes ] && set -- "$@" {shlex.join(host_link_flags(Path(tc.root)))}\n'
               f'exec {shlex.join(prefix)} --chdir "$PWD" -- {shlex.quote(driver)} "$@"\n')
+    return _launcher(script, driver)
+
+
+def _launcher(script: str, driver: str) -> str:
+    """The launcher ``script`` in the cache, named like ``driver``."""
     key = hashlib.sha256(script.encode()).hexdigest()[:16]
     dest = cache_dir("builds", "launchers", key) / os.path.basename(driver)
     if not dest.exists():

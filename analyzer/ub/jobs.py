@@ -23,6 +23,7 @@ import re
 import socket
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Iterator, Union
 
 from warnscope.diagnostics import parse_gcc_json
@@ -30,7 +31,7 @@ from warnscope.diagnostics import parse_gcc_json
 from analyzer.sandbox import runner as sandbox
 from analyzer.sandbox.limits import SandboxStatus
 from analyzer.ub.classify import Classification, classify, said, verdict
-from analyzer.runtime.toolchain import Toolchain
+from analyzer.runtime.toolchain import Toolchain, probe
 from analyzer.ub.compile import CompiledProgram, compile_program
 from analyzer.ub.corpus import Case
 from analyzer.ub.libclang import clang_warning_args, warnings_for
@@ -250,12 +251,26 @@ def recheck_limits(limits: sandbox.Limits) -> sandbox.Limits:
 def run_clang_warnings(job: ClangWarningsJob) -> ClangWarningsResult:
     units = [{"id": u.key, "filename": u.case.path.name,
               "source": u.source.decode("utf-8", "replace"),
-              "args": clang_warning_args(u.case.language, u.case.std, u.level, list(u.flags))}
+              "args": clang_warning_args(u.case.language, u.case.std, u.level,
+                                         [*_target_args(job.compiler, u.case.language), *u.flags])}
              for u in job.units]
     with _stage("warnings"):
         answer = warnings_for(job.compiler.major, units)
     return ClangWarningsResult(job=job, version=answer.version, options=answer.options,
                                failed=answer.failed)
+
+
+def _target_args(compiler: Toolchain, language: str) -> list[str]:
+    """What libclang's parse adds for a compiler's target: its flags
+    (:meth:`Toolchain.target_flags`) and, where there are any, the driver's resource
+    directory, which libclang does not find by itself for another target."""
+    flags = list(compiler.target_flags(language))
+    return [*flags, "-resource-dir", _resource_dir(compiler.c_driver)] if flags else []
+
+
+@lru_cache(maxsize=None)
+def _resource_dir(driver: str) -> str:
+    return probe([driver, "-print-resource-dir"]).strip()
 
 
 def run_sanitizer(job: SanitizerJob) -> SanitizerResult:

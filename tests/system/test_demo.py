@@ -13,6 +13,8 @@ from pathlib import Path
 import pytest
 
 from analyzer.cli import main
+from analyzer.sandbox import wasm
+from warnscope.errors import NotInstalled
 from analyzer.ub.corpus import bundled_corpus
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -81,7 +83,7 @@ def test_demo_end_to_end(tmp_path, capsys, monkeypatch, chromium):
             "'SIGFPE' on x86_64 (host)") in out
     # Its headline counts the cases that diverge by target, each marked in its matrix,
     # though every cell of theirs is expected on its own target.
-    target_part = out[out.index("== The target as an axis"):]
+    target_part = out[out.index("== The target as an axis"):out.index("== WebAssembly as a target")]
     (cases, diverging, by_target), = re.findall(
         r"^UB corpus the bundled corpus \(content [0-9a-f]{12}\): (\d+) cases, 4 "
         r"configurations, (\d+) diverge, (\d+) of them by target$", target_part, re.M)
@@ -91,6 +93,19 @@ def test_demo_end_to_end(tmp_path, capsys, monkeypatch, chromium):
     assert int(diverging) >= int(by_target) > 0 and int(cases) > int(diverging)
     assert re.search(r"^int-min-division/divide +\*@ \. \. +\. \. *$", target_part, re.M)
     assert "\n  @ by target: " in target_part
+    # WebAssembly as a target: clang-16 for x86-64 and, under Wasmtime, for wasm32; or, where
+    # a piece of it is missing, one line naming its package, and on.
+    wasm_part = out[out.index("== WebAssembly as a target"):out.index("== Building the report site")]
+    try:
+        wasm.require()
+    except NotInstalled as exc:
+        assert wasm_part.splitlines()[1] == f"skipped: {exc}"
+    else:
+        assert ("from the target: clang-16 -O0 -O2: 'trap: integer-overflow' on wasm32-wasi; "
+                "'SIGFPE' on x86_64 (host)") in wasm_part
+        assert re.search(r"^int-min-division/divide +\*@ \. \. +\. \. *$", wasm_part, re.M)
+        assert re.search(r"^null-dereference/check-after-use +\*@ \. U +\. U *$", wasm_part, re.M)
+        assert re.search(r"configurations, \d+ diverge, [1-9]\d* of them by target$", wasm_part, re.M)
     # The corpus shipped with warnscope is named as such, not by where it is installed.
     assert "UB corpus the bundled corpus (content " in out
     assert str(bundled_corpus()) not in out

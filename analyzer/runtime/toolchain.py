@@ -36,12 +36,16 @@ import shutil
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from warnscope import profiles, tool
 from warnscope.errors import BadInput, NotInstalled, ToolFailed
 from warnscope.compilers import CompilerId, sort_key
 from warnscope.profiles import Profile, RunOn, TargetProfile
 from warnscope.text import one_line
+
+if TYPE_CHECKING:
+    from analyzer.sandbox.limits import Limits, RunResult
 
 #: seconds a ``--version`` probe may take before the compiler counts as broken
 PROBE_TIMEOUT = 20
@@ -103,8 +107,8 @@ class Toolchain:
         from analyzer.sandbox import wasm
         return wasm.LINK_FLAGS
 
-    def run(self, binary: str, args: "tuple[str, ...] | list[str]", limits,
-            env: dict[str, str] | None = None):
+    def run(self, binary: str, args: "tuple[str, ...] | list[str]", limits: "Limits",
+            env: dict[str, str] | None = None) -> "RunResult":
         """Run a program this compiler built in the sandbox, as its target profile says:
         natively (with its root's system directories), under qemu-user, or under Wasmtime
         (:func:`analyzer.sandbox.wasm.run`, which takes no environment); the same limits

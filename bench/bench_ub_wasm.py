@@ -13,7 +13,7 @@
    cache and database, interleaved, BENCH_RUNS rounds; wall and CPU user+sys of the
    process tree it reaped (``warnscope.tool``'s wait4), per cell.
 
-The load average is printed at the start and the end. Run from the repository root:
+BENCH_ONLY_HOST=1 runs part 2 alone. The load average is printed at the start and the end. Run from the repository root:
 ``.venv/bin/python -m bench.bench_ub_wasm``.
 """
 from __future__ import annotations
@@ -36,6 +36,8 @@ HOST, WASM = "clang-16", "clang-16@wasm32-wasi"
 LEVELS = ["O0", "O2"]
 RUNS = int(os.environ.get("BENCH_RUNS", "3"))
 BASE = os.environ.get("BENCH_BASE")
+#: BENCH_ONLY_HOST=1: part 2 alone
+ONLY_HOST = os.environ.get("BENCH_ONLY_HOST") == "1"
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -72,9 +74,10 @@ def process(tree: Path, ids: list[str], tmp: Path, n: int) -> tuple[float, float
     return done.usage.wall, done.usage.cpu
 
 
-def fmt(values: list[float], unit: str = "ms", scale: float = 1000.0) -> str:
+def fmt(values: list[float], unit: str = "ms", scale: float = 1000.0, digits: int = 0) -> str:
     s = stats(values)
-    return f"{s.min * scale:.0f} / {s.median * scale:.0f} / {s.max * scale:.0f} {unit}"
+    return (f"{s.min * scale:.{digits}f} / {s.median * scale:.{digits}f} / "
+            f"{s.max * scale:.{digits}f} {unit}")
 
 
 def main() -> None:
@@ -88,18 +91,19 @@ def main() -> None:
         tmp = Path(tmp_name)
         walls: dict[str, list[float]] = {HOST: [], WASM: []}
         cpus: dict[str, list[float]] = {HOST: [], WASM: []}
-        cells = 0
-        for n in range(RUNS):
+        cells = len(ub_run.chosen(load(bundled_corpus()), ids)) * len(LEVELS)
+        for n in range(RUNS if not ONLY_HOST else 0):
             for name in (HOST, WASM) if n % 2 == 0 else (WASM, HOST):
-                cells, sample = column(name, ids, tmp, n)
+                _, sample = column(name, ids, tmp, n)
                 walls[name].append(sample.wall / cells)
                 cpus[name].append(sample.cpu / cells)
-        print(f"1. {cells} cells per column ({len(ids)} cases and their twins x {LEVELS}), "
-              f"{RUNS} interleaved rounds, cold; per cell min / median / max")
-        for name in walls:
-            print(f"  {name:22} wall {fmt(walls[name])}; CPU user+sys {fmt(cpus[name])}")
-        ratio = [w / h for w, h in zip(cpus[WASM], cpus[HOST])]
-        print(f"  CPU ratio wasm32 / host per round: {fmt(ratio, 'x', 1.0)}")
+        if not ONLY_HOST:
+            print(f"1. {cells} cells per column ({len(ids)} cases and their twins x {LEVELS}), "
+                  f"{RUNS} interleaved rounds, cold; per cell min / median / max")
+            for name in walls:
+                print(f"  {name:22} wall {fmt(walls[name])}; CPU user+sys {fmt(cpus[name])}")
+            ratio = [w / h for w, h in zip(cpus[WASM], cpus[HOST])]
+            print(f"  CPU ratio wasm32 / host per round: {fmt(ratio, 'x', 1.0, 2)}")
         if BASE:
             trees = {"this tree": ROOT, "base": Path(BASE).resolve()}
             pw: dict[str, list[float]] = {k: [] for k in trees}

@@ -115,9 +115,13 @@ def configuration_name(compiler: str, level: str, flags: str) -> str:
 
 
 def diverges_by_level(case: CaseReport) -> bool:
-    """Some compiler (and flag set, and target) behaves otherwise at one level than at
-    another: the report's ``by_level`` where it has targets; else the cells' outcomes,
-    a compile error not compared (as :func:`level_divergences`)."""
+    """A divergent case in which some compiler (and flag set, and target) behaves
+    otherwise at one level than at another: the report's ``by_level`` where it has
+    targets (whose behaviours tell apart two outputs a case accepts: only a case that
+    diverges counts); else the cells' outcomes, a compile error not compared (as
+    :func:`level_divergences`)."""
+    if not case.diverges:
+        return False
     if case.by_level is not None:
         return bool(case.by_level)
     seen: dict[tuple[str, str], set[Outcome]] = {}

@@ -216,11 +216,11 @@ def ub_report(cases, configurations, targets=False):
                            has_targets=targets)
 
 
-def ub_case(outcomes, by_level=None, by_target=False):
+def ub_case(outcomes, by_level=None, by_target=False, diverges=True):
     from types import SimpleNamespace
 
     cells = [SimpleNamespace(compiler=c, level=l, flags="", outcome=o) for (c, l), o in outcomes.items()]
-    return SimpleNamespace(cells=cells, by_level=by_level, diverges_by_target=by_target)
+    return SimpleNamespace(cells=cells, by_level=by_level, diverges_by_target=by_target, diverges=diverges)
 
 
 def test_the_matrix_at_a_glance():
@@ -229,7 +229,7 @@ def test_the_matrix_at_a_glance():
 
     configs = [("gcc-12", "-O0", ""), ("gcc-12", "-O2", ""), ("clang-16", "-O2", "")]
     cases = [ub_case({("gcc-12", "-O0"): O.EXPECTED, ("gcc-12", "-O2"): O.HANG, ("clang-16", "-O2"): O.CRASH}),
-             ub_case({("gcc-12", "-O0"): O.EXPECTED, ("gcc-12", "-O2"): O.COMPILE_ERROR}),
+             ub_case({("gcc-12", "-O0"): O.EXPECTED, ("gcc-12", "-O2"): O.COMPILE_ERROR}, diverges=False),
              ub_case({("gcc-12", "-O0"): O.EXPECTED, ("gcc-12", "-O2"): O.EXPECTED,
                       ("clang-16", "-O2"): O.EXPECTED}, by_level=[], by_target=True)]
     o = ub_overview.overview(ub_report(cases, configs, targets=True))
@@ -239,6 +239,10 @@ def test_the_matrix_at_a_glance():
         ("gcc-12 -O2", {"expected": 1, "crash": 0, "hang": 1, "compile-error": 1}, 3),
         ("clang-16 -O2", {"expected": 1, "crash": 1, "hang": 0, "compile-error": 0}, 2)]
     assert (o.by_level, o.by_target) == (1, 1)  # a compile error is not a divergence
+    # two outputs the case accepts tell its levels apart, but it does not diverge
+    calm = ub_case({("gcc-12", "-O0"): O.EXPECTED, ("gcc-12", "-O2"): O.EXPECTED}, by_level=["gcc-12"],
+                   diverges=False)
+    assert ub_overview.overview(ub_report([calm], configs, targets=True)).by_level == 0
     assert o.chart is not None and o.chart.marks == 8
     ids = [e.get("id") for e in ET.fromstring(o.chart.svg).iter() if e.get("id", "").startswith("tick-")]
     assert ids == ["tick-0-0", "tick-1-2"]

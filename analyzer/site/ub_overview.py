@@ -69,7 +69,7 @@ def levels_chart(rows: list[LevelDivergence]) -> Chart | None:
 # ------------------------------------------------------------------ the matrix at a glance
 
 #: the overview draws every cell up to this many (a case by a configuration each, some
-#: 75 bytes of SVG): past it, as over a zoo of compilers, the matrix's pages by class are
+#: 90 bytes of SVG): past it, as over a zoo of compilers, the matrix's pages by class are
 #: the overview, and the chart says so
 OVERVIEW_CELLS = 8000
 #: the overview's cells, px: a case a column (as wide as fits :data:`WIDTH`, 3 to 16 px),

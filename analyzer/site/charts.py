@@ -19,7 +19,10 @@ from __future__ import annotations
 import io
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from html import escape
+
+from warnscope.text import on_page
 
 #: the site's chart colours (web/static/style.css's link blue first), stable from build to build
 PALETTE = ("#4c78a8", "#f58518", "#54a24b", "#e45756", "#72b7b2", "#b279a2", "#9d755d", "#eeca3b")
@@ -110,6 +113,8 @@ def grouped_bars(groups: list[str], series: list[str], values: list[list[float |
     flat = [v for row in values for v in row if finite(v)]
     if not flat or not groups or not series:
         return None
+    groups, series = [label(g) for g in groups], [label(n) for n in series]
+    colours = {label(k): v for k, v in (colours or {}).items()}
     fig, ax = figure(WIDTH, 3.2)
     width = 0.8 / len(series)
     top = outliers(flat + [hi for row in errors or [] for e in row if e for hi in e[1:] if finite(hi)])
@@ -160,6 +165,9 @@ def stacked_bars(groups: list[str], parts: dict[str, list[float]], colours: dict
     a NaN or negative part is left out; None when nothing can be drawn."""
     if not groups or not any(finite(v) and v > 0 for row in parts.values() for v in row):
         return None
+    groups = [label(g) for g in groups]
+    parts = {label(k): v for k, v in parts.items()}
+    colours = {label(k): v for k, v in colours.items()}
     fig, ax = figure(WIDTH, 3.2)
     xs = list(range(len(groups)))
     bottom = [0.0] * len(groups)
@@ -202,6 +210,7 @@ def releases_chart(releases: list[Release], series: tuple[str, ...]) -> Chart | 
     labelled. None without a release."""
     if not releases:
         return None
+    releases = [replace(r, family=label(r.family), label=label(r.label)) for r in releases]
     families = list(dict.fromkeys(r.family for r in releases))
     fig, axes = figure(WIDTH, 3.0, columns=len(families))
     axes = axes if isinstance(axes, list) else [axes]
@@ -249,7 +258,7 @@ class Point:
 def scatter(points: list[Point], xlabel: str, ylabel: str) -> Chart | None:
     """Labelled points on two shares (0–1 each, drawn as %): the detectors' catches
     against their false alarms. A point with NaN is left out; None without one."""
-    shown = [p for p in points if finite(p.x) and finite(p.y)]
+    shown = [Point(label(p.label), p.x, p.y, p.value) for p in points if finite(p.x) and finite(p.y)]
     if not shown:
         return None
     fig, ax = figure(WIDTH, 3.6)
@@ -270,3 +279,133 @@ def scatter(points: list[Point], xlabel: str, ylabel: str) -> Chart | None:
     style(ax)
     alt = "; ".join(f"{p.label}: {100 * p.y:.0f} %, {100 * p.x:.0f} %" for p in shown)
     return Chart(svg(fig), len(shown), alt)
+
+
+# ------------------------------------------------------------------ grids, written as SVG here
+
+#: the colours of web/static/style.css's ``:root`` a chart may name as ``var(--name)``
+#: (an SVG shown by ``<img>`` does not see the page's style sheet);
+#: tests/unit/test_site_charts.py holds them to the style sheet
+SITE_COLOURS = {"--ok": "#d7f0dc", "--bad": "#f8d0cc", "--hang": "#fbe3b3", "--odd": "#e3d7f5",
+                "--err": "#dddddd", "--fg": "#1d232a", "--muted": "#5c6773", "--line": "#d9dee3"}
+
+
+def colour(css: str) -> str:
+    """A colour as an SVG attribute takes it: ``var(--ok)`` resolved from :data:`SITE_COLOURS`."""
+    if css.startswith("var("):
+        return SITE_COLOURS[css[4:-1].strip()]
+    return css
+
+
+def label(text: str) -> str:
+    """A name from the data as a chart writes it: every control and format character
+    written out as an escape (:func:`warnscope.text.on_page`, as the pages do), so an SVG
+    stays well-formed XML and a name cannot pass for another."""
+    return on_page(text)
+
+
+def _attr(text: str) -> str:
+    return escape(label(text), quote=True)
+
+
+@dataclass(frozen=True)
+class State:
+    """One colour of a grid and its name in the legend."""
+
+    name: str
+    colour: str
+
+
+@dataclass(frozen=True)
+class Lane:
+    """One row of a :func:`grid`: its name, each column's state (an index into the
+    grid's states; None: no cell there) and, optional, each cell's text and hover title,
+    and a note written under the row."""
+
+    label: str
+    cells: tuple[int | None, ...]
+    texts: tuple[str, ...] = ()
+    titles: tuple[str, ...] = ()
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class Ticks:
+    """A row of ticks above a grid's lanes: the columns it marks (a case that diverges
+    by the optimiser, or by target)."""
+
+    label: str
+    marked: tuple[bool, ...]
+    colour: str
+
+
+#: a grid's text, px: its size and an average character's width (for laying out)
+FONT, CHAR = 11, 6.2
+
+
+def grid(lanes: list[Lane], states: list[State], cell: tuple[int, int] = (34, 18),
+         ticks: list[Ticks] | None = None, caption: str = "", alt: str | None = None) -> Chart | None:
+    """Lanes of coloured cells, one per column, in the site's colours, written as SVG
+    here rather than by matplotlib: a grid is rectangles and text, and it is drawn on
+    pages that come by the hundred (every flag page), where a figure of matplotlib's
+    (some 50 ms) would be most of the build. Every cell is a mark
+    ``mark-<lane>-<column>-<state>`` (the value its state's place in the legend); a tick
+    row marks columns above the lanes (ids ``tick-<row>-<column>``). Names are escaped
+    (:func:`label`, then XML). ``alt`` says the chart in words (by default every cell's
+    state, lane by lane). None without a cell."""
+    if not any(s is not None for lane in lanes for s in lane.cells):
+        return None
+    ticks = ticks or []
+    cw, ch = cell
+    left = int(max([len(label(lane.label)) for lane in lanes] + [len(t.label) for t in ticks]) * CHAR) + 12
+    columns = max(len(lane.cells) for lane in lanes)
+    note_h = FONT + 5
+    out: list[str] = []
+    y = 4
+    for r, row in enumerate(ticks):
+        out.append(f'<text x="{left - 6}" y="{y + 8}" text-anchor="end">{_attr(row.label)}</text>')
+        for c, on in enumerate(row.marked):
+            if on:
+                out.append(f'<rect id="tick-{r}-{c}" x="{left + c * cw}" y="{y + 1}" width="{max(cw - 1, 1)}" '
+                           f'height="8" fill="{colour(row.colour)}"/>')
+        y += 12
+    marks = 0
+    used: set[int] = set()
+    for i, lane in enumerate(lanes):
+        out.append(f'<text x="{left - 6}" y="{y + ch / 2 + 4:g}" text-anchor="end">{_attr(lane.label)}</text>')
+        for c, state in enumerate(lane.cells):
+            if state is None:
+                continue
+            used.add(state)
+            title = f"<title>{_attr(lane.titles[c])}</title>" if c < len(lane.titles) and lane.titles[c] else ""
+            out.append(f'<rect id="mark-{i}-{c}-{state}" x="{left + c * cw}" y="{y}" width="{max(cw - 1, 1)}" '
+                       f'height="{ch}" fill="{colour(states[state].colour)}">{title}</rect>')
+            marks += 1
+            if c < len(lane.texts) and lane.texts[c]:
+                out.append(f'<text x="{left + c * cw + cw / 2:g}" y="{y + ch / 2 + 4:g}" '
+                           f'text-anchor="middle">{_attr(lane.texts[c])}</text>')
+        y += ch + 3
+        if lane.note:
+            out.append(f'<text x="{left}" y="{y + FONT - 1}" fill="{colour("var(--muted)")}">{_attr(lane.note)}</text>')
+            y += note_h
+    # the legend: the states drawn, in their order, as many to a line as fit
+    width = max(left + columns * cw, 320)
+    x, y = left, y + 6
+    for s, state in enumerate(states):
+        if s not in used:
+            continue
+        w = 16 + int(len(state.name) * CHAR) + 14
+        if x + w > width and x > left:
+            x, y = left, y + 16
+        out.append(f'<rect x="{x}" y="{y}" width="11" height="11" fill="{colour(state.colour)}" '
+                   f'stroke="{colour("var(--line)")}"/>'
+                   f'<text x="{x + 15}" y="{y + 10}">{_attr(state.name)}</text>')
+        x += w
+    height = y + 16
+    alt = alt if alt is not None else "; ".join(f"{label(lane.label)}: " + ", ".join(
+        (f"{label(lane.texts[c])} " if c < len(lane.texts) and lane.texts[c] else "") + label(states[s].name)
+        for c, s in enumerate(lane.cells) if s is not None) for lane in lanes)
+    head = (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" width="{width}" '
+            f'height="{height}" font-family="system-ui, sans-serif" font-size="{FONT}" fill="{SITE_COLOURS["--fg"]}"'
+            f' role="img" aria-label="{escape(label(caption or alt), quote=True)}">')
+    return Chart((head + "".join(out) + "</svg>").encode(), marks, alt)

@@ -24,7 +24,7 @@ from flagdb.model import CompilerData, Flag, Message
 from flagdb.results import FlagInfo, HistoryEntry, TreeNode, as_typed
 from flagdb.store import CompilerRow
 
-from analyzer.site import charts
+from analyzer.site import charts, flag_life
 from analyzer.site.pages import Headline
 from analyzer.site.slugs import base_slug
 from warnscope.profiles import profile
@@ -267,32 +267,29 @@ def compiler_pages(b: SiteBuild) -> None:
 
 
 def flag_pages(b: SiteBuild) -> None:
-    """One page per flag name across both families: its history table and timeline.
+    """One page per flag name across both families: its life chart and history table.
 
-    A page has a timeline item and a history row per version (some 30,000 of each in a
-    build of 20 versions); the item and the row's first cells depend only on the version
-    and on the entry's state, so each distinct one is rendered once (the macros of
-    ``_macros.html``) and reused as markup, rather than escaped again on every page."""
+    A page has a history row per version (some 30,000 in a build of 20 versions); the
+    row's first cells depend only on the version, so each distinct one is rendered once
+    (``_macros.html``'s ``history_head``) and reused as markup, rather than escaped again
+    on every page. The life chart (:mod:`analyzer.site.flag_life`) is SVG in the page."""
     names = [(h.name, b.slugs[h.name]) for h in b.histories]
     macros = b.env.get_template("_macros.html").module
     root = "../"  # flags/X.html
-    items: dict[tuple, Markup] = {}
     heads: dict[tuple, Markup] = {}
     for h in b.histories:
         slug = b.slugs[h.name]
         rows = []
         for e, desc, kind in zip(h.entries, h.descriptions, h.kinds):
-            state = (e.compiler, e.present, e.in_wall, e.in_wextra)
-            item = items.get(state)
-            if item is None:
-                item = items[state] = macros.timeline_item(e)
             version = (e.compiler, e.version, e.present)
             head = heads.get(version)
             if head is None:
                 head = heads[version] = macros.history_head(e, root)
-            rows.append((e, desc, kind, item, head))
+            rows.append((e, desc, kind, head))
+        life = flag_life.life_chart(h.name, h.entries)
         b.page(f"flags/{slug}.html", "flag.html", h=h, slug=slug, rows=rows,
-               fired=b.fired.get(h.name, []), built=b.built)
+               fired=b.fired.get(h.name, []), built=b.built, life=life,
+               life_svg=Markup(life.svg.decode()) if life else None)
         b.json(f"flags/{slug}.json", h.entries)
     b.page("flags/index.html", "flags.html", names=names)
     b.writer.write("data/names.json", json.dumps(names, separators=(",", ":")) + "\n")
@@ -396,4 +393,15 @@ def over_time(b: SiteBuild) -> None:
     if chart is not None:
         b.writer.write("charts/flags-over-time.svg", chart.svg)
     b.json("charts/flags-over-time.json", counts)
-    b.headlines.append(Headline("_flags_headline.html", {"counts": counts, "chart": chart}))
+    b.headlines.append(Headline("_flags_headline.html", {"counts": counts, "chart": chart,
+                                                         "most": most_added(counts)}))
+
+
+def most_added(counts: list[FlagCounts]) -> set[str]:
+    """Per family, the release that added the most warning options (the one the chart
+    labels; the first of a tie), by compiler name."""
+    best: dict[str, FlagCounts] = {}
+    for c in counts:
+        if c.added and (c.family not in best or c.added > (best[c.family].added or 0)):
+            best[c.family] = c
+    return {c.compiler for c in best.values()}

@@ -155,6 +155,22 @@ def ratio_chart(view: StudyView) -> Chart | None:
                                colours=_colours(view.levels), baseline=1.0, legend="level")
 
 
+def time_chart(view: StudyView) -> Chart | None:
+    """Each level's CPU seconds (user+sys of the build's tree, the median of its runs)
+    grouped by compiler (and inject mode where the study holds both), ``off`` included,
+    with the runs' min–max as error bars: the ratio chart's numbers before they are
+    divided. None when no cell finished."""
+    rows = [(r, c) for r, c in view.rows_with_cells() if r.status == BuildStatus.OK and r.cpu_s is not None]
+    both = len(view.injects) > 1
+    groups = list(dict.fromkeys(r.compiler + (f" ({c.inject})" if both else "") for r, c in rows))
+    levels = [l for l in view.levels if any(r.level == l for r, _ in rows)]
+    at = {(r.compiler + (f" ({c.inject})" if both else ""), r.level): r.cpu_s for r, c in rows}
+    values = [[at[(g, l)].median if (g, l) in at else None for g in groups] for l in levels]
+    errors = [[(at[(g, l)].min, at[(g, l)].max) if (g, l) in at else None for g in groups] for l in levels]
+    return charts.grouped_bars(groups, levels, values, "CPU s (user+sys), median", errors=errors,  # type: ignore[arg-type]
+                               colours=_colours(view.levels), legend="level")
+
+
 def cpu_chart(view: StudyView) -> Chart | None:
     """Median CPU seconds per compiler and level, split into the compilers' own
     processes and the rest of the build (make, shells, the linker driver …), with the
@@ -239,7 +255,7 @@ def overhead_pages(b: SiteBuild) -> None:
     views = load_studies(b.conn)
     for view in views:
         drawn: dict[str, tuple[str, Chart]] = {}
-        for kind, make in (("ratio", ratio_chart), ("cpu", cpu_chart),
+        for kind, make in (("ratio", ratio_chart), ("time", time_chart), ("cpu", cpu_chart),
                            ("process", process_chart)):
             chart = make(view)
             if chart is not None:

@@ -30,7 +30,7 @@ from warnscope.compilers import CompilerId, sort_key
 from analyzer.projects.cell import BuildStatus
 from analyzer.projects.levels import language_word
 from analyzer.site.slugs import base_slug, unique_slug
-from analyzer.site.upgrade_charts import errors_by_option, errors_chart
+from analyzer.site.upgrade_charts import errors_by_option, errors_chart, flips_by_system, flips_chart
 from analyzer.warnings import upgrade as up
 from analyzer.warnings.results import Build, OptionDiff, Upgrade, UpgradePair
 from analyzer.warnings.upgrade import std_name
@@ -160,9 +160,13 @@ def upgrade_pages(b: pages.SiteBuild) -> None:
             chart = errors_chart(by_option)
             if chart is not None:
                 b.writer.write(f"projects/{v.slug}/upgrades/{u.stem}.errors.svg", chart.svg)
+            by_system = flips_by_system(u.pair)
+            flipped = flips_chart(by_system)
+            if flipped is not None:
+                b.writer.write(f"projects/{v.slug}/upgrades/{u.stem}.flips.svg", flipped.svg)
             b.page(f"projects/{v.slug}/upgrades/{u.stem}.html", "upgrade.html", v=v, u=u, p=u.pair,
                    shown=SHOWN, clip=CLIP, std_name=std_name, hatch_word=hatch_word,
-                   by_option=by_option, chart=chart)
+                   by_option=by_option, chart=chart, by_system=by_system, flipped=flipped)
             b.json(f"projects/{v.slug}/upgrades/{u.stem}.json", u.report)
 
 

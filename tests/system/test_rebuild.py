@@ -42,7 +42,7 @@ def _rows(db: Path) -> list[tuple]:
                             "ORDER BY project, compiler, level").fetchall()
 
 
-def test_many_projects_one_command(clangs, tmp_path, cli_at):
+def test_many_projects_one_command(clangs, tmp_path, cli_at, chromium):
     listing = tmp_path / "projects.txt"
     listing.write_text(f"# the projects of one move\n{BUILDS}\n{FAILS}\n\n"
                        f"{AUTOTOOLS} skip=strlcpy\n{BUILDS}\nnot a package!\ndebian:Zz\n")
@@ -88,6 +88,29 @@ def test_many_projects_one_command(clangs, tmp_path, cli_at):
     for slug in ("local_3abuilds", "local_3afails", "local_3agcc14-autotools"):
         page = tmp_path / "site" / "projects" / slug / "upgrades" / "clang-14--clang-16.html"
         assert page.exists() and json.loads(page.with_suffix(".json").read_text())["project"] == f"local:{slug[8:]}"
+    # and the summary across them is a page of its own, opened in Chromium: the counts by
+    # outcome and the projects behind each, linked to their upgrade pages, nothing fetched
+    # from outside the site
+    site = chromium.site(tmp_path / "site")
+    page = site.open("rebuilds/clang-14--clang-16.html")
+    rows = {r.get_attribute("data-outcome"): (int(r.locator("td.count").inner_text()),
+                                              r.locator("td.which a").all_inner_texts())
+            for r in page.locator("#outcomes tbody tr").all()}
+    assert rows == {"new failure": (1, ["local:gcc14-autotools"]), "flips only": (0, []),
+                    "already fails": (1, ["local:fails"]), "cannot tell": (0, []),
+                    "builds with both": (1, ["local:builds"])}
+    assert page.locator("#causes tbody tr td code").all_inner_texts() == [
+        "-Wimplicit-function-declaration", "-Wimplicit-int"]
+    page.locator("#outcomes tr[data-outcome='new failure'] a").click()
+    page.wait_for_load_state()
+    assert page.url.endswith("projects/local_3agcc14-autotools/upgrades/clang-14--clang-16.html")
+    page.close()
+    index = site.open("projects/index.html")
+    assert "3 projects; 1 new failure, 1 already fails, 1 builds with both" in index.locator("#rebuilds + ul").inner_text()
+    index.close()
+    summary = json.loads((tmp_path / "site" / "rebuilds" / "clang-14--clang-16.json").read_text())
+    assert {c["name"]: c["projects"] for c in summary["outcomes"]} == outcomes
+    assert site.errors == [] and site.outside == []
 
 
 

@@ -48,7 +48,7 @@ from warnscope.text import one_line
 from analyzer.projects import debian, digest, recipes, steps
 from analyzer.projects.cell import BuildStatus
 from analyzer.projects.options import BuildOptions
-from analyzer.runtime.executors import DaskExecutor, Finished, InlineExecutor, LocalExecutor
+from analyzer.runtime.executors import DaskExecutor, Finished, InlineExecutor, running
 from analyzer.runtime.progress import Progress, as_progress
 from analyzer.runtime.toolchain import Toolchain
 from analyzer.warnings import plan, store, upgrade
@@ -361,10 +361,8 @@ def run(conn: sqlite3.Connection, projects: list[Entry], old: Toolchain, new: To
     progress.add_total(len(todo))
     lost: dict[str, str] = {}
     built: set[str] = set()
-    own = executor is None
-    executor = executor or LocalExecutor(workers)
-    try:
-        for done in _map(executor, todo):
+    with running(executor, workers) as pool:    # Ctrl-C or a failed write: what is stored stays
+        for done in _map(pool, todo):
             entry = done.job.entry
             if done.error is not None:
                 lost[entry.project] = _lost(done.error)
@@ -376,12 +374,6 @@ def run(conn: sqlite3.Connection, projects: list[Entry], old: Toolchain, new: To
             progress(f"{entry.project}: " + (f"not answered ({lost[entry.project]})"
                                              if entry.project in lost else "stored"))
             progress.advance()
-    except BaseException:
-        executor.abort()    # Ctrl-C or a failed write: what is stored stays
-        raise
-    finally:
-        if own:
-            executor.close()
     reports = [report_of(conn, e, old.name, new.name, lost.get(e.project), e.project in built)
                for e in projects]
     return summarize(old.name, new.name, reports, refused or [])

@@ -8,9 +8,14 @@ slow: its make sleeps 8 s before each compile) and of the Clang 16 breakage
 tests/fixtures/upgrade/gcc14-autotools, one in four slow; with BENCH_REBUILD_DEBIAN
 (a file of Debian package names, one a line) those packages instead (BENCH_FROM and
 BENCH_TO then compilers of their suite's root, e.g. gcc-13 and gcc-14 for trixie).
-When the first slow project's task is seen running, the worker running it is killed
-with SIGKILL. At the end: every project answered, each build stored exactly once, the
-killed project built again on a worker; the run's wall time and the outcomes.
+When the first slow project's task is seen running (Debian packages: when a worker's
+process tree first runs ``dpkg-buildpackage``), the worker running it is killed with
+SIGKILL. At the end: every project answered, each build stored exactly once, the
+killed project built again on a worker; the run's wall time, its CPU user+sys (of
+everything the run started, orphans of the killed worker included: the run is put in
+a cgroup of its own, whose ``cpuacct``/``cpu.stat`` counts every process in it), the
+load average before and after, and the outcomes. bench/debian-packages.txt is the
+shipped list of small Debian packages.
 
 ``package NAME/SUITE``: one Debian package's move (default sl/trixie, gcc-13 ->
 gcc-14 of the trixie root) as one worker does it (:func:`rebuild.build_project`, in this
@@ -82,6 +87,72 @@ def _du(path: Path) -> int:
     return total
 
 
+class _CpuGroup:
+    """This process moved into a cgroup of its own, which every process it starts
+    inherits (a killed worker's orphans too): the CPU user+sys of all of them, read from
+    the cgroup (v2 ``cpu.stat``, else v1 ``cpuacct.stat``). None where no cgroup can be
+    made here (not root, no cgroup file system): then :meth:`cpu` is None."""
+
+    CANDIDATES = (("/sys/fs/cgroup", "cpu.stat"), ("/sys/fs/cgroup/unified", "cpu.stat"),
+                  ("/sys/fs/cgroup/cpuacct", "cpuacct.stat"))
+
+    def __init__(self) -> None:
+        self.path: Path | None = None
+        self.stat = ""
+        for base, stat in self.CANDIDATES:
+            if not (Path(base) / stat).exists() and not (Path(base) / "cgroup.procs").exists():
+                continue
+            path = Path(base) / f"warnscope-bench-{os.getpid()}"
+            try:
+                path.mkdir()
+                (path / "cgroup.procs").write_text(str(os.getpid()))
+            except OSError:
+                try:
+                    path.rmdir()
+                except OSError:
+                    pass
+                continue
+            if (path / stat).exists():
+                self.path, self.stat = path, stat
+                break
+
+    def cpu(self) -> tuple[float, float] | None:
+        """(user, sys) seconds of every process that ran in the group."""
+        if self.path is None:
+            return None
+        fields = dict(line.split() for line in (self.path / self.stat).read_text().splitlines())
+        if self.stat == "cpu.stat":
+            return int(fields["user_usec"]) / 1e6, int(fields["system_usec"]) / 1e6
+        hz = os.sysconf("SC_CLK_TCK")
+        return int(fields["user"]) / hz, int(fields["system"]) / hz
+
+    def close(self) -> list[int]:
+        """Back to the parent group; the group removed where it is empty. The pids still
+        in it (processes that outlived the run) are returned."""
+        if self.path is None:
+            return []
+        (self.path.parent / "cgroup.procs").write_text(str(os.getpid()))
+        left = [int(p) for p in (self.path / "cgroup.procs").read_text().split()]
+        if not left:
+            self.path.rmdir()
+        return left
+
+
+def _building(pid: int) -> bool:
+    """Whether the process ``pid`` has a ``dpkg-buildpackage`` among its descendants."""
+    import psutil
+    try:
+        for child in psutil.Process(pid).children(recursive=True):
+            try:
+                if any("dpkg-buildpackage" in a for a in child.cmdline()[:2]):
+                    return True
+            except psutil.Error:
+                continue
+    except psutil.Error:
+        pass
+    return False
+
+
 def cluster() -> None:
     import distributed
 
@@ -102,6 +173,8 @@ def cluster() -> None:
         db = Path(tmp) / "rebuild.db"
         killed: list[str] = []
         result: dict = {}
+        load_before = os.getloadavg()
+        group = _CpuGroup()
         start = time.monotonic()
         with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
                                       resources={"build": 1}, dashboard_address=None) as c, \
@@ -120,15 +193,22 @@ def cluster() -> None:
             while thread.is_alive() and not killed:
                 for worker, keys in executor.client.processing().items():
                     running = [str(k) for k in keys if victim in str(k)]
-                    if running:
-                        time.sleep(3)
-                        pid = executor.client.run(os.getpid, workers=[worker])[worker]
-                        os.kill(pid, signal.SIGKILL)
-                        killed.append(f"{running[0]} on {worker} (pid {pid})")
-                        break
-                time.sleep(0.2)
+                    if not running:
+                        continue
+                    pid = executor.client.run(os.getpid, workers=[worker])[worker]
+                    if listing and not _building(pid):
+                        continue    # a package's task: killed once its dpkg-buildpackage runs
+                    time.sleep(3)
+                    os.kill(pid, signal.SIGKILL)
+                    killed.append(f"{running[0]} on {worker} (pid {pid}, {time.monotonic() - start:.0f} s "
+                                  "into the run)")
+                    break
+                time.sleep(1 if listing else 0.2)
             thread.join()
         wall = time.monotonic() - start
+        cpu = group.cpu()
+        left = group.close()
+        load_after = os.getloadavg()
         s = result["summary"]
         with sqlite3.connect(db) as conn:
             rows = conn.execute("SELECT project, compiler, level, COUNT(*) FROM wn_build "
@@ -140,8 +220,19 @@ def cluster() -> None:
         print(f"  killed mid-build: {', '.join(killed) or 'nothing (no task seen running)'}")
         print(f"  wall {wall:.1f} s (one run); every project answered: {s.complete}; projects stored: "
               f"{len(stored)}/{len(entries)}; builds stored more than once: {len(twice)}")
+        print(f"  {len(entries) / wall * 3600:.1f} projects per hour on this machine (2 build slots); "
+              f"load average {' '.join(f'{x:.1f}' for x in load_before)} before, "
+              f"{' '.join(f'{x:.1f}' for x in load_after)} after")
+        if cpu is not None:
+            print(f"  CPU user+sys of everything the run started: {cpu[0] + cpu[1]:.1f} s "
+                  f"(user {cpu[0]:.1f}, sys {cpu[1]:.1f}; {(cpu[0] + cpu[1]) / len(entries):.1f} s a project)"
+                  + (f"; processes left running: {left}" if left else ""))
+        else:
+            print("  CPU: no cgroup could be made here, not measured")
         for c in s.outcomes:
-            print(f"    {c.name:17} {len(c.projects)}")
+            print(f"    {c.name:17} {len(c.projects):3}  {' '.join(c.projects)}")
+        for p in s.projects:
+            print(f"  {p.project}: {p.outcome}{' (built now)' if p.built else ''}: {p.why}")
 
 
 def package(spec: str) -> None:

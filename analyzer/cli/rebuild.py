@@ -65,7 +65,7 @@ def rebuild(ctx, names, lists, suite, old, new, configure_cmd, build_cmd, clean_
         raise BadInput(f"--from {old_id} is --to: a rebuild compares two compilers")
     if stored:
         conn = common.open_read(ctx)
-        summary = rb.from_store(conn, entries, old_id, new_id, refused)
+        summary = rb.from_store(conn, entries, old_id, new_id, refused, commands)
         _write(conn, summary, out)
     else:
         old_tc, new_tc = toolchain.resolve(old_id), toolchain.resolve(new_id)

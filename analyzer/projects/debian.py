@@ -34,8 +34,11 @@ Three steps, each with a timeout that names it:
    cache in bubblewrap, the overlay as ``/`` and nothing else of the host but the
    cache (read-only) and the ``.dsc``; no network, its own PID, IPC and UTS
    namespaces, an empty environment, and root's capabilities cut to those dpkg uses
-   on files (no mounts, no network administration, no tracing). The build
-   dependencies' maintainer scripts run here. Unsatisfiable build dependencies, in
+   on files (no mounts, no network administration, no tracing), as root of a user
+   namespace whose ids are an unprivileged host range (:func:`install_ids`; the
+   suite's root is the overlay's lower layer through an idmapped mount, ``userns.c``):
+   what runs there is the range on the host, and what it writes is owned by it. The
+   build dependencies' maintainer scripts run here. Unsatisfiable build dependencies, in
    either step, are :class:`warnscope.errors.Unsatisfiable`: whether the package
    builds cannot be told;
 3. *build* (:class:`PackageSandbox`): ``dpkg-buildpackage`` in warnscope's build
@@ -50,6 +53,8 @@ nothing but the cache's download and source folders and their own work directory
 from __future__ import annotations
 
 import dataclasses
+import functools
+import hashlib
 import os
 import re
 import shutil
@@ -82,6 +87,10 @@ PROFILES = "nocheck nodoc"
 #: CAP_SYS_PTRACE, CAP_SYS_MODULE
 INSTALL_CAPS = ("chown", "dac_override", "dac_read_search", "fowner", "fsetid", "setuid",
                 "setgid", "setfcap")
+#: the host ids the install step's user namespace maps its ids 0..65535 to, where root
+#: has no subordinate range of its own (:func:`install_ids`): far above the ranges
+#: ``useradd`` gives users in /etc/subuid (100000 on), so no user's namespace shares them
+INSTALL_IDS = (1_000_000_000, 65536)
 #: what is installed beside the build dependencies: dpkg-buildpackage runs the binary
 #: targets under fakeroot, which ``build-essential`` does not bring
 EXTRA_PACKAGES = ("fakeroot",)
@@ -319,24 +328,73 @@ _TOOL_ENV = {"PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "LC_ALL": "C",
 
 def _download(root: PackageRoot, source: SourcePackage, archives: Path, timeout: float) -> None:
     """Step 1: apt resolves the build dependencies in the root and downloads them into
-    the shared cache, chrooted, with the network; no package script runs."""
+    the shared cache, chrooted, with the network; no package script runs. It runs in a
+    scratch layer of its own over the suite's root, thrown away after: the files apt
+    writes as host root (its caches, the ``.dsc``'s copy) stay out of the package's root,
+    where the install step's root could not change them."""
     dsc = f"/tmp/{source.dsc.name}"
+    scratch = new_root(root.suite, root.upper.parent / "download")   # apt's files go with it
     then = ('m=$1; shift; mount -t proc proc "$m/proc"; '
             'mount --bind "$1" "$m/var/cache/apt/archives"; cp "$2" "$m/tmp/"; shift 2; '
             'chroot "$m" "$@" && chroot "$m" apt-get install -q -y --download-only '
             f'-o APT::Sandbox::User=root {" ".join(EXTRA_PACKAGES)}')
-    argv = root.mounted([str(archives), str(source.dsc),
-                         *_apt_words(dsc)[:3], "--download-only", *_apt_words(dsc)[3:]],
-                        then=then)
-    with roots.locked(root.suite):   # one apt at a time on the shared download cache
-        _step(argv, f"{source.project}: resolving and downloading the build dependencies",
-              timeout, source, root.suite)
+    argv = scratch.mounted([str(archives), str(source.dsc),
+                            *_apt_words(dsc)[:3], "--download-only", *_apt_words(dsc)[3:]],
+                           then=then)
+    try:
+        with roots.locked(root.suite):   # one apt at a time on the shared download cache
+            _step(argv, f"{source.project}: resolving and downloading the build dependencies",
+                  timeout, source, root.suite)
+    finally:
+        shutil.rmtree(scratch.upper.parent, ignore_errors=True)
+
+
+def install_ids() -> tuple[int, int]:
+    """(first host id, count) of the range the install step's user namespace maps its
+    ids 0.. to: root's subordinate range in ``/etc/subuid`` where ``/etc/subgid`` gives
+    it the same one (as mmdebstrap's unshare mode takes the user's), else
+    :data:`INSTALL_IDS`."""
+    found = []
+    for path in ("/etc/subuid", "/etc/subgid"):
+        try:
+            lines = Path(path).read_text().splitlines()
+        except OSError:
+            return INSTALL_IDS
+        ranges = [tuple(int(x) for x in line.split(":")[1:3]) for line in lines
+                  if re.fullmatch(r"(root|0):[0-9]+:[0-9]+", line.strip())]
+        found.append(ranges[0] if ranges else None)
+    uid, gid = found
+    if uid is None or uid != gid or uid[0] == 0 or uid[1] < 65536:
+        return INSTALL_IDS
+    return uid[0], 65536
+
+
+@functools.lru_cache(maxsize=None)
+def userns_binary() -> Path:
+    """``userns.c`` (the install step's user namespace and idmapped lower layer), built
+    once into the cache with the host's C compiler."""
+    source = Path(__file__).with_name("userns.c")
+    key = hashlib.sha256(source.read_bytes()).hexdigest()[:16]
+    dest = cache_dir("builds", "userns", key) / "warnscope-userns"
+    if dest.exists():
+        return dest
+    return tool.build_helper(source, dest, what="the install step's user namespace helper")
 
 
 def _install(root: PackageRoot, source: SourcePackage, archives: Path, timeout: float) -> None:
     """Step 2: the downloaded build dependencies installed without the network, in
-    bubblewrap (the module doc says what it keeps and drops)."""
+    bubblewrap, as root of a user namespace whose ids are an unprivileged host range
+    (:func:`install_ids`): the suite's root is its lower layer through an idmapped mount
+    (what host root owns there, the namespace's root owns), so dpkg and the maintainer
+    scripts run as that root, and what they write in the upper layer is owned by the
+    range; on the host they are nobody. The module doc says what else it keeps and drops."""
     dsc = f"/tmp/{source.dsc.name}"
+    base, count = install_ids()
+    helper = userns_binary()
+    where = root.upper.parent
+    idmapped = where / "lower-idmapped"
+    idmapped.mkdir(mode=0o755, exist_ok=True)
+    os.chown(root.upper, base, base)     # the root directory of / is the namespace's root's
     bwrap = shutil.which("bwrap") or "bwrap"
     caps = ",".join(["-all", *(f"+{c}" for c in INSTALL_CAPS)])
     offline = ["-o", "Debug::NoLocking=1"]
@@ -345,13 +403,24 @@ def _install(root: PackageRoot, source: SourcePackage, archives: Path, timeout: 
               f"-o APT::Sandbox::User=root {' '.join(offline)} {' '.join(EXTRA_PACKAGES)}")
     inner = [bwrap, "--die-with-parent", "--new-session", "--unshare-net", "--unshare-pid",
              "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
-             "--bind", str(root.merged), "/", "--proc", "/proc", "--dev", "/dev",
-             "--tmpfs", "/tmp", "--ro-bind", str(archives), "/var/cache/apt/archives",
-             "--ro-bind", str(source.dsc), dsc, "--chdir", "/", "--",
+             "--bind", "/tmp/root", "/", "--proc", "/proc", "--dev", "/dev",
+             "--tmpfs", "/tmp", "--file", "5", dsc, "--chdir", "/", "--",
              "setpriv", f"--bounding-set={caps}", "--no-new-privs", "--",
              "env", "-i", *(f"{k}={v}" for k, v in _TOOL_ENV.items()), "/bin/sh", "-c", script]
-    _step(root.mounted(inner), f"{source.project}: installing the build dependencies",
-          timeout, source, root.suite)
+    # host root, in a mount namespace of its own: the overlay over the idmapped root, the
+    # download cache read-only in it, moved to /tmp/root (the cache's own path is root's
+    # alone: bubblewrap resolves its sources as the namespace's root), the .dsc an open
+    # file; then the namespace's root runs bubblewrap
+    then = ('set -e; mount -t overlay overlay -o "$1" "$2"; a="$2/var/cache/apt/archives"; '
+            'mount --bind "$3" "$a"; mount -o remount,bind,ro "$a"; '
+            'mount -t tmpfs -o mode=0755,size=64k warnscope-install /tmp; mkdir /tmp/root; '
+            'mount --move "$2" /tmp/root; exec 5<"$4"; h=$5; shift 5; exec "$h" enter 3 -- "$@"')
+    options = f"lowerdir={idmapped},upperdir={root.upper},workdir={root.work}"
+    argv = ["unshare", "--mount", "--propagation", "private", "--",
+            str(helper), "map", str(base), str(count), str(root.lower), str(idmapped), "--",
+            "/bin/sh", "-c", then, "sh", options, str(root.merged), str(archives), str(source.dsc),
+            str(helper), *inner]
+    _step(argv, f"{source.project}: installing the build dependencies", timeout, source, root.suite)
 
 
 def _step(argv: list[str], what: str, timeout: float, source: SourcePackage, suite: str) -> str:

@@ -70,6 +70,24 @@ class Executor(Protocol):
     def close(self) -> None: ...
 
 
+@contextlib.contextmanager
+def running(executor: Any = None, workers: int | None = None) -> Iterator[Any]:
+    """The executor a run was given, or a local pool of ``workers`` made for it (closed
+    when the block ends); whatever ends the block early (Ctrl-C, a failed write) aborts
+    it first, stopping every worker at once, so what was stored stays and nothing more
+    is."""
+    own = executor is None
+    executor = executor or LocalExecutor(workers)
+    try:
+        yield executor
+    except BaseException:
+        executor.abort()
+        raise
+    finally:
+        if own:
+            executor.close()
+
+
 def allowed_cpus() -> list[int]:
     """The CPUs this process may run on (its affinity mask), [] where it cannot be read."""
     try:

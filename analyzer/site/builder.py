@@ -30,7 +30,7 @@ from flagdb.model import C_FAMILY
 from warnscope.errors import WorkerDied
 
 from analyzer.runtime.executors import LocalExecutor, can_fork, cores
-from analyzer.site import advise, flags, overhead, projects, ub, upgrade, web_dir
+from analyzer.site import advise, flags, overhead, projects, rebuilds, ub, upgrade, web_dir
 from analyzer.site.output import SiteWriter, WriteStats, WrittenPart
 from analyzer.site.pages import SiteBuild
 from analyzer.site.slugs import slug_map
@@ -112,7 +112,7 @@ def signal_name(number: int | None) -> str:
 #: the sections in build order; the index page is written after all of them
 SECTIONS: tuple[Callable[[SiteBuild], None], ...] = (
     flags.compiler_pages, flags.flag_pages, flags.diff_pages, flags.over_time, upgrade.upgrade_pages,
-    projects.project_pages, advise.advice_pages, ub.ub_pages, overhead.overhead_pages)
+    rebuilds.rebuild_pages, projects.project_pages, advise.advice_pages, ub.ub_pages, overhead.overhead_pages)
 #: the sections a forked worker renders while the builder renders the others: some
 #: 60 % of the rendering, and they change nothing in the build the others read (the
 #: headlines and the diff list for the index page come from the builder's sections)

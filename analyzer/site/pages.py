@@ -54,6 +54,8 @@ class SiteBuild:
     fired: dict[str, list[FiredLink]] = field(default_factory=dict)
     #: project slug -> which warnings to turn on (``warnscope advise``, default rules)
     advice: dict[str, Any] = field(default_factory=dict)
+    #: the rebuild summaries of the pairs of compilers projects share (:mod:`analyzer.site.rebuilds`)
+    rebuilds: list[Any] = field(default_factory=list)
 
     def page(self, rel: str, template: str, **context: Any) -> None:
         """Render ``template`` to ``rel``; ``root`` leads from the page back to the site root.

@@ -215,5 +215,5 @@ def project_pages(b: pages.SiteBuild) -> None:
         for d in v.diffs:
             b.page(f"projects/{v.slug}/{d.stem}.html", "project_diff.html", v=v, d=d)
             b.json(f"projects/{v.slug}/{d.stem}.json", d.diff)
-    b.page("projects/index.html", "projects.html", projects=b.projects)
+    b.page("projects/index.html", "projects.html", projects=b.projects, rebuilds=b.rebuilds)
     b.headlines.append(Headline("_projects_headline.html", {"projects": b.projects}))

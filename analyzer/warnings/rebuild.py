@@ -42,13 +42,13 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator
 
 from warnscope.database import connect, transaction
-from warnscope.errors import BadInput, WarnscopeError
+from warnscope.errors import BadInput, NotIngested, WarnscopeError
 from warnscope.text import one_line
 
 from analyzer.projects import debian, digest, recipes, steps
 from analyzer.projects.cell import BuildStatus
 from analyzer.projects.options import BuildOptions
-from analyzer.runtime.executors import DaskExecutor, Finished, InlineExecutor, LocalExecutor
+from analyzer.runtime.executors import DaskExecutor, Finished, InlineExecutor, running
 from analyzer.runtime.progress import Progress, as_progress
 from analyzer.runtime.toolchain import Toolchain
 from analyzer.warnings import plan, store, upgrade
@@ -290,31 +290,59 @@ def build_project(job: ProjectJob) -> list[Build]:
             conn.close()
 
 
+def answering(conn: sqlite3.Connection, entry: Entry, names: list[str],
+              commands: LocalCommands = LocalCommands()) -> dict[str, Build]:
+    """The stored builds of the project at ``upgrade``'s level by ``names`` that are of
+    the project as it is now, by compiler (without their diagnostics): a local tree's of
+    this folder with these files and commands (:func:`plan.answering`: its origin and
+    digest), a Debian package's of the version its suite's index lists now
+    (:func:`digest.package_digest` of that ``.dsc``, read from the index without
+    fetching the package; the origin, a path in the cache of the worker that built it, is
+    not compared). A project that cannot be read here (a tree gone, an index out of
+    reach) is a :class:`WarnscopeError`."""
+    if entry.local:
+        recipe = recipe_of(entry, commands)
+        return plan.answering(conn, recipe, steps.source_tree(recipe), names, upgrade.LEVEL)
+    now = debian.listed(*debian.parse(entry.spec))
+    built_from = digest.package_digest(now.dsc, now.sha256)
+    return {b.compiler: b for b in store.builds(conn, entry.project, names, upgrade.LEVEL,
+                                                with_diagnostics=False)
+            if b.tree_digest == built_from}
+
+
 def answered(conn: sqlite3.Connection, entry: Entry, old: Toolchain, new: Toolchain,
              opts: BuildOptions, commands: LocalCommands = LocalCommands()) -> bool:
     """Whether the stored builds answer the project's move: both compilers' builds at
     ``upgrade``'s level, by these versions, at this ``-O``, kept going past errors, and
-    of the project as it is now: a local tree's of this folder with these files and
-    commands (:func:`plan.answering`: its origin and digest), a Debian package's of the
-    version its suite's index lists now (:func:`digest.package_digest` of that ``.dsc``,
-    read from the index without fetching the package; the origin, a path in the cache
-    of the worker that built it, is not compared). A project that cannot be read here
-    (a tree gone, an index out of reach) is not answered: its job says why."""
-    names = [old.name, new.name]
+    of the project as it is now (:func:`answering`). A project that cannot be read here
+    is not answered: its job says why."""
     try:
-        if entry.local:
-            recipe = recipe_of(entry, commands)
-            found = plan.answering(conn, recipe, steps.source_tree(recipe), names, upgrade.LEVEL)
-        else:
-            now = debian.listed(*debian.parse(entry.spec))
-            built_from = digest.package_digest(now.dsc, now.sha256)
-            found = {b.compiler: b for b in store.builds(conn, entry.project, names, upgrade.LEVEL,
-                                                         with_diagnostics=False)
-                     if b.tree_digest == built_from}
+        found = answering(conn, entry, [old.name, new.name], commands)
     except WarnscopeError:
         return False
     return all(tc.name in found and found[tc.name].compiler_version == tc.version
                and found[tc.name].opt == opts.opt and found[tc.name].keep_going for tc in (old, new))
+
+
+def check_current(conn: sqlite3.Connection, entry: Entry, old: str, new: str,
+                  commands: LocalCommands = LocalCommands()) -> None:
+    """One :class:`NotIngested` line where a stored build of the move is not of the
+    project as it is now (:func:`answering`): another folder or an edited tree, another
+    version of the package than its suite lists. An answer from stored builds alone
+    (``--stored``) must be about this tree, this version."""
+    stored = store.builds(conn, entry.project, [old, new], upgrade.LEVEL, with_diagnostics=False)
+    found = answering(conn, entry, [old, new], commands) if stored else {}
+    for b in stored:
+        if b.compiler in found:
+            continue
+        if entry.local:
+            what = (f"of {b.origin}" if b.origin != entry.spec else "of this tree as it was before an edit"
+                    if b.tree_digest else "of a tree warnscope did not keep the digest of")
+        else:
+            now = debian.listed(*debian.parse(entry.spec))
+            what = f"of another version than the one {now.suite}'s index lists now ({now.dsc})"
+        raise NotIngested(f"the stored build of {entry.project} by {b.compiler} is {what}: "
+                          "run without --stored to build it")
 
 
 def run(conn: sqlite3.Connection, projects: list[Entry], old: Toolchain, new: Toolchain,
@@ -333,10 +361,8 @@ def run(conn: sqlite3.Connection, projects: list[Entry], old: Toolchain, new: To
     progress.add_total(len(todo))
     lost: dict[str, str] = {}
     built: set[str] = set()
-    own = executor is None
-    executor = executor or LocalExecutor(workers)
-    try:
-        for done in _map(executor, todo):
+    with running(executor, workers) as pool:    # Ctrl-C or a failed write: what is stored stays
+        for done in _map(pool, todo):
             entry = done.job.entry
             if done.error is not None:
                 lost[entry.project] = _lost(done.error)
@@ -348,22 +374,25 @@ def run(conn: sqlite3.Connection, projects: list[Entry], old: Toolchain, new: To
             progress(f"{entry.project}: " + (f"not answered ({lost[entry.project]})"
                                              if entry.project in lost else "stored"))
             progress.advance()
-    except BaseException:
-        executor.abort()    # Ctrl-C or a failed write: what is stored stays
-        raise
-    finally:
-        if own:
-            executor.close()
     reports = [report_of(conn, e, old.name, new.name, lost.get(e.project), e.project in built)
                for e in projects]
     return summarize(old.name, new.name, reports, refused or [])
 
 
 def from_store(conn: sqlite3.Connection, projects: list[Entry], old: str, new: str,
-               refused: list[Refused] | None = None) -> Summary:
-    """The summary from stored builds alone (``--stored``): a project without them is
-    *cannot tell*, saying so."""
-    reports = [report_of(conn, e, old, new, None, False) for e in projects]
+               refused: list[Refused] | None = None, commands: LocalCommands = LocalCommands()
+               ) -> Summary:
+    """The summary from stored builds alone (``--stored``): a project without them, or
+    whose stored builds are not of it as it is now (:func:`check_current`), is *cannot
+    tell*, saying so."""
+    reports = []
+    for e in projects:
+        try:
+            check_current(conn, e, old, new, commands)
+        except WarnscopeError as exc:
+            reports.append(ProjectReport(e.project, e.where, Outcome.CANNOT_TELL, one_line(str(exc))))
+            continue
+        reports.append(report_of(conn, e, old, new, None, False))
     return summarize(old, new, reports, refused or [])
 
 

@@ -43,7 +43,7 @@ from analyzer.projects.recipes import Recipe, is_source, tu_language
 from analyzer.projects.sandbox import BuildSandbox, build_sandbox, mirror_tree
 from analyzer.projects.wrapper import FLAGS_ENV, LOG_ENV, MARKER, STDERR_ENV, Record, driver_for, read_log
 from analyzer.projects.workdir import WorkDir
-from analyzer.runtime.executors import LocalExecutor
+from analyzer.runtime.executors import running
 from analyzer.runtime.progress import Progress, as_progress
 from analyzer.runtime.toolchain import Toolchain, predefined_macros
 from analyzer.warnings import formats, logs, store
@@ -84,11 +84,9 @@ def run(conn: sqlite3.Connection, recipe: Recipe, source: tuple[Path, str], tool
                 levels_mod.flags(conn, tc, level, others, opts.custom), opts)
             for tc in toolchains for level in level_names]
     progress.add_total(len(jobs))
-    own = executor is None
-    executor = executor or LocalExecutor(workers)
     builds = []
-    try:
-        for done in executor.map(build, jobs):
+    with running(executor, workers) as pool:    # Ctrl-C or a failed write: every worker stopped
+        for done in pool.map(build, jobs):
             job = done.job
             result = done.result if done.error is None else _result(job, BuildStatus.FAILED, f"worker failed: {done.error}")
             result.tree_digest = built_from
@@ -99,12 +97,6 @@ def run(conn: sqlite3.Connection, recipe: Recipe, source: tuple[Path, str], tool
                      f"{len(result.diagnostics)} diagnostics in {len(result.tus)} compiles"
                      + (f" ({result.error})" if result.error else ""))
             progress.advance()
-    except BaseException:
-        executor.abort()  # Ctrl-C or a failed write: stop every worker now
-        raise
-    finally:
-        if own:
-            executor.close()
     return builds
 
 

@@ -19,6 +19,7 @@ root of the trixie root with its build dependencies, on real packages:
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -142,6 +143,59 @@ def test_the_builds_of_a_move_share_one_installation_of_the_build_dependencies(z
                 text = out.read_text()
             assert t.exit == 0 and "Status: install ok installed" in text and "read-only" in text, text
         assert status.stat().st_mtime_ns == before
+
+
+def test_build_dependencies_install_as_root_of_an_unprivileged_host_range(zoo_root, tmp_path, monkeypatch):
+    """The build dependencies' maintainer scripts run as root of a user namespace whose
+    ids are a host range (:func:`debian.install_ids`): a planted package's postinst (a
+    real .deb, made here with dpkg-deb, installed beside sl's build dependencies) is
+    uid 0 inside, the host's mapped uid outside; every file the install wrote in the
+    upper layer is owned by the range, none by host root; and the build over it, as the
+    pool's uid with the root read-only, still sees what was installed."""
+    base, count = debian.install_ids()
+    assert base > 0 and count == 65536
+    pkg = tmp_path / "probe"
+    (pkg / "DEBIAN").mkdir(parents=True)
+    (pkg / "DEBIAN" / "control").write_text(
+        "Package: warnscope-probe\nVersion: 1\nArchitecture: all\nMaintainer: warnscope <nobody@invalid>\n"
+        "Description: writes what its postinst is\n")
+    postinst = pkg / "DEBIAN" / "postinst"
+    postinst.write_text("#!/bin/sh\nset -e\nmkdir -p /var/lib/warnscope-probe\n"
+                        "id -u > /var/lib/warnscope-probe/uid\n"
+                        "cat /proc/self/uid_map > /var/lib/warnscope-probe/uid_map\n"
+                        "touch /warnscope-probe-top 2>/dev/null && echo yes > /var/lib/warnscope-probe/top || true\n")
+    postinst.chmod(0o755)
+    archives = debian.roots.debs_dir("trixie", "apt")
+    deb = archives / "warnscope-probe_1_all.deb"
+    subprocess.run(["dpkg-deb", "--root-owner-group", "-b", str(pkg), str(deb)], check=True,
+                   capture_output=True)
+    monkeypatch.setattr(debian, "EXTRA_PACKAGES", (*debian.EXTRA_PACKAGES, f"/var/cache/apt/archives/{deb.name}"))
+    src = debian.fetch("sl", "trixie")
+    try:
+        with WorkDir("debian-test-") as work:
+            root = debian.prepare_root(src, "trixie", work / "root", 900)
+            probe = root.upper / "var/lib/warnscope-probe"
+            assert (probe / "uid").read_text() == "0\n"                  # root inside ...
+            assert (probe / "uid").stat().st_uid == base                 # ... the range's first id outside
+            assert (probe / "uid_map").read_text().split() == ["0", str(base), str(count)]
+            assert (probe / "top").read_text() == "yes\n"                 # / is the namespace root's too
+            owners = {os.lstat(os.path.join(d, n)).st_uid for d, dirs, files in os.walk(root.upper)
+                      for n in dirs + files}
+            assert owners and all(base <= u < base + count for u in owners), sorted(owners)[:5]
+            # what dpkg's own scripts did: fakeroot's postinst made its alternative
+            assert (root.upper / "etc/alternatives/fakeroot").is_symlink()
+            assert (root.upper / "etc/alternatives/fakeroot").lstat().st_uid == base
+            with debian.package_sandbox(work, root) as box:
+                out = work / "out.log"
+                t = process.run("id -u; dpkg -s warnscope-probe debhelper | grep Status; "
+                                "touch /usr/x 2>/dev/null || echo read-only", box.box,
+                                {"PATH": "/usr/bin:/bin"}, out, timeout=120, box=box)
+                text = out.read_text()
+            assert t.exit == 0, text
+            assert text.splitlines()[0] == str(box.uid) and text.count("Status: install ok installed") == 2
+            assert "read-only" in text
+    finally:
+        deb.unlink()
 
 
 def test_one_package_by_one_compiler_is_one_stored_unit_of_work(zoo_root, tmp_path):

@@ -42,7 +42,7 @@ def _rows(db: Path) -> list[tuple]:
                             "ORDER BY project, compiler, level").fetchall()
 
 
-def test_many_projects_one_command(clangs, tmp_path, cli_at):
+def test_many_projects_one_command(clangs, tmp_path, cli_at, chromium):
     listing = tmp_path / "projects.txt"
     listing.write_text(f"# the projects of one move\n{BUILDS}\n{FAILS}\n\n"
                        f"{AUTOTOOLS} skip=strlcpy\n{BUILDS}\nnot a package!\ndebian:Zz\n")
@@ -88,6 +88,29 @@ def test_many_projects_one_command(clangs, tmp_path, cli_at):
     for slug in ("local_3abuilds", "local_3afails", "local_3agcc14-autotools"):
         page = tmp_path / "site" / "projects" / slug / "upgrades" / "clang-14--clang-16.html"
         assert page.exists() and json.loads(page.with_suffix(".json").read_text())["project"] == f"local:{slug[8:]}"
+    # and the summary across them is a page of its own, opened in Chromium: the counts by
+    # outcome and the projects behind each, linked to their upgrade pages, nothing fetched
+    # from outside the site
+    site = chromium.site(tmp_path / "site")
+    page = site.open("rebuilds/clang-14--clang-16.html")
+    rows = {r.get_attribute("data-outcome"): (int(r.locator("td.count").inner_text()),
+                                              r.locator("td.which a").all_inner_texts())
+            for r in page.locator("#outcomes tbody tr").all()}
+    assert rows == {"new failure": (1, ["local:gcc14-autotools"]), "flips only": (0, []),
+                    "already fails": (1, ["local:fails"]), "cannot tell": (0, []),
+                    "builds with both": (1, ["local:builds"])}
+    assert page.locator("#causes tbody tr td code").all_inner_texts() == [
+        "-Wimplicit-function-declaration", "-Wimplicit-int"]
+    page.locator("#outcomes tr[data-outcome='new failure'] a").click()
+    page.wait_for_load_state()
+    assert page.url.endswith("projects/local_3agcc14-autotools/upgrades/clang-14--clang-16.html")
+    page.close()
+    index = site.open("projects/index.html")
+    assert "3 projects; 1 new failure, 1 already fails, 1 builds with both" in index.locator("#rebuilds + ul").inner_text()
+    index.close()
+    summary = json.loads((tmp_path / "site" / "rebuilds" / "clang-14--clang-16.json").read_text())
+    assert {c["name"]: c["projects"] for c in summary["outcomes"]} == outcomes
+    assert site.errors == [] and site.outside == []
 
 
 
@@ -125,6 +148,32 @@ def test_an_interrupted_run_resumes_where_it_stopped(clangs, tmp_path):
     after = _rows(db)
     assert [r for r in after if r[0] == "local:builds"] == first      # kept, not built again
     assert {r[0] for r in after} == {"local:builds", "local:slow"}
+
+def test_stored_answers_only_for_the_tree_built(clangs, tmp_path, cli_at):
+    """``--stored`` answers from builds of the tree as it is now: once the tree is edited,
+    its stored builds are of another tree, and the project is "cannot tell" saying so."""
+    import shutil
+    tree = tmp_path / "builds"
+    shutil.copytree(BUILDS, tree)
+    cli = cli_at(tmp_path / "stored.db")
+    args = ("rebuild", str(tree), "--from", "clang-14", "--to", "clang-16", "--quiet", "--json")
+    code, out, err = cli(*args)
+    assert code == 0, err
+    code, out, err = cli(*args, "--stored")
+    assert code == 0, err
+    (p,) = json.loads(out)["projects"]
+    assert p["outcome"] == "builds with both" and p["report"] is not None
+    before = _rows(tmp_path / "stored.db")
+    source = next(f for f in sorted(tree.iterdir()) if f.suffix == ".c")
+    source.write_text(source.read_text() + "\n/* edited */\n")
+    code, out, err = cli(*args, "--stored")
+    assert code == 1, err
+    (p,) = json.loads(out)["projects"]
+    assert p["outcome"] == "cannot tell" and p["report"] is None
+    assert p["why"] == ("the stored build of local:builds by clang-14 is of this tree as it was before "
+                        "an edit: run without --stored to build it")
+    assert _rows(tmp_path / "stored.db") == before      # --stored writes nothing
+
 
 def test_a_listed_function_keeps_its_flip_out(clangs, tmp_path, cli_at):
     """The flip of a check whose failure is expected (here the project's own skip= names
@@ -283,5 +332,14 @@ def test_a_stored_package_answers_for_its_version_only(zoo_root, tmp_path):
                         format="gcc-json", finished_at="t", keep_going=True,
                         tree_digest=digest.tree_digest(built.source, built)))
             assert rebuild.answered(conn, entry, old, new, BuildOptions(keep_going=True)) is answers, spec
+            # --stored as well: the builds of another version do not answer for trixie's
+            (p,) = rebuild.from_store(conn, [entry], old.name, new.name).projects
+            if answers:
+                assert p.report is not None and p.outcome != rebuild.Outcome.CANNOT_TELL
+            else:
+                assert p.outcome == rebuild.Outcome.CANNOT_TELL and p.report is None
+                assert p.why == ("the stored build of debian:daemontools/trixie by gcc-13 is of another "
+                                 "version than the one trixie's index lists now (daemontools_0.76-14.dsc): "
+                                 "run without --stored to build it")
     finally:
         conn.close()

@@ -123,7 +123,7 @@ FIRST_PARTY = ("analyzer", "flagdb", "warnscope", "bench", "tests")
 #: built from them)
 SITE_READS = {
     "analyzer.site": (
-        "analyzer.warnings.upgrade",
+        "analyzer.warnings.upgrade", "analyzer.warnings.rebuild",
         "analyzer.advise.advice", "analyzer.advise.results", "analyzer.advise.rules",
         "analyzer.overhead.breakdown", "analyzer.overhead.report", "analyzer.overhead.results",
         "analyzer.ub.compile", "analyzer.ub.corpus", "analyzer.ub.detectors.detectors", "analyzer.ub.explain.disasm",

@@ -56,7 +56,7 @@ from analyzer.sandbox import runner as sandbox
 from analyzer.sandbox import zygote
 from analyzer.ub import jobs
 from analyzer.ub.explain import codelabels
-from analyzer.ub.explain import disasm
+from analyzer.ub import disasm
 from analyzer.ub import compile as ub_compile
 from analyzer.ub import run as ub_run
 from analyzer.ub import store as ub_store

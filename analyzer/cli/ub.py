@@ -20,6 +20,7 @@ from analyzer.ub import report as ub_report
 from analyzer.ub import report_text
 from analyzer.ub import run as ub_run
 from analyzer.ub import store as ub_store
+from analyzer.ub.why import whyrun
 from analyzer.ub.compile import normalize_level
 from analyzer.runtime import toolchain
 from analyzer.ub.detectors import analyzers as an
@@ -83,11 +84,11 @@ def run_cmd(ctx, corpus_dir, compilers, levels, extra_flags, runs, timeout, work
     validated = ub_run.validate(corpus_dir, compiler_list, level_list)  # bad input: nothing written
     ub_run.chosen(validated[0], case_ids)
     with common.running(ctx, "ub run", as_json, scheduler) as run:
-        summary = ub_run.run(run.conn, corpus_dir, compiler_list, level_list, flag_list,
-                             jobs=workers, runs=runs, limits=limits,
-                             warnings=not no_warnings, sanitizers=not no_sanitizers,
-                             code=not no_code, executor=run.executor, progress=run.progress,
-                             validated=validated, why=why, case_ids=case_ids)
+        summary = (whyrun.run_and_explain if why else ub_run.run)(
+            run.conn, corpus_dir, compiler_list, level_list, flag_list,
+            jobs=workers, runs=runs, limits=limits, warnings=not no_warnings,
+            sanitizers=not no_sanitizers, code=not no_code, executor=run.executor,
+            progress=run.progress, validated=validated, case_ids=case_ids)
         # what is printed is read before the connection closes: the cells (JSON), or the
         # divergence of a run with cells (text)
         flags_norm = {" ".join(f.split()) for f in flag_list}

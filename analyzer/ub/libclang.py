@@ -23,6 +23,7 @@ from warnscope.errors import NotInstalled, ToolFailed
 
 from analyzer.sandbox import runner as sandbox
 from analyzer.sandbox.limits import SandboxStatus
+from analyzer.ub.warnflags import clang_warning_args
 
 WORKER_TIMEOUT = 600
 
@@ -35,11 +36,6 @@ def library_for(major: int) -> str:
         if Path(candidate).exists():
             return candidate
     raise NotInstalled(f"libclang of clang-{major} not found: install libclang1-{major}")
-
-
-def clang_warning_args(language: str, std: str, level: str, flags: list[str]) -> list[str]:
-    """Arguments of a parse with every warning on."""
-    return ["-x", language, f"-std={std}", level, *flags, "-Weverything"]
 
 
 def _root_toolchain(major: int):

@@ -66,16 +66,14 @@ def run(conn, corpus_dir: str | Path, compilers: list[str], levels: list[str],
         sanitizers: bool = True, code: bool = True, executor: Executor | None = None,
         progress: Progress | None = None,
         validated: tuple[Corpus, list[Toolchain], list[str]] | None = None,
-        why: bool = False, case_ids: tuple[str, ...] | list[str] = ()) -> RunSummary:
+        case_ids: tuple[str, ...] | list[str] = ()) -> RunSummary:
     """Run every missing cell of ``corpus_dir`` and store the results in ``conn``.
 
     ``progress`` (:mod:`analyzer.runtime.progress`) is told how many jobs there are, in one
     message, and advanced as each one's result arrives. ``code`` False keeps no generated
     code (no -g, no objdump; part of the cells' keys, so a later run with code runs them
     again). ``validated``: :func:`validate`'s answer for these arguments, when the caller
-    has it already (the corpus is not read twice). ``why``: then search the cause of
-    every divergent cell whose cause is not stored (:mod:`analyzer.ub.why.whyrun`), on the
-    same executor, and store it. ``case_ids``: only these cases, each with its twin
+    has it already (the corpus is not read twice). ``case_ids``: only these cases, each with its twin
     (:func:`chosen`)."""
     start = time.monotonic()
     if runs < 1:
@@ -85,7 +83,7 @@ def run(conn, corpus_dir: str | Path, compilers: list[str], levels: list[str],
     loaded, resolved, norm_levels = validated or validate(corpus_dir, compilers, levels)
     trusted_roots.vouch(corpus)  # the site may show this corpus's sources (this user chose it)
     cases = chosen(loaded, case_ids)
-    flag_tuples = list(dict.fromkeys(tuple(f.split()) for f in flag_sets))
+    flag_tuples = flag_sets_of(flag_sets)
     ub_store.save_cases(conn, corpus, loaded.cases)   # every case: --case drops none
     plan = make_plan(cases, resolved, norm_levels, flag_tuples, runs, limits,
                      warnings, sanitizers, ub_store.existing_keys(conn, corpus), code)
@@ -127,36 +125,22 @@ def run(conn, corpus_dir: str | Path, compilers: list[str], levels: list[str],
                 if progress is not None:
                     progress.advance(len(batch))
             _store(conn, corpus, pending, summary)
-    if why:
-        _why(conn, corpus, cases, resolved, norm_levels, flag_tuples, runs, limits, jobs,
-             executor, progress, summary)
     summary.seconds = time.monotonic() - start
     return summary
 
 
-def _why(conn, corpus: str, cases: list[Case], compilers: list[Toolchain], levels: list[str],
-         flag_tuples: list[tuple[str, ...]], runs: int, limits: sandbox.Limits,
-         jobs: int | None, executor: Executor | None, progress: Progress | None,
-         summary: RunSummary) -> None:
-    """``--why``: the causes of the run's divergent cells, searched and stored."""
-    from analyzer.ub.why import whyrun
-    todo = whyrun.plan(conn, corpus, cases, compilers, levels, flag_tuples, runs, limits)
-    if not todo:
-        return
-    if progress is not None:
-        progress(f"ub run --why: {len(todo)} divergent cells to explain")
-        progress.add_total(len(todo))
-    sandbox.prepare()
-    with in_use(executor, jobs, pin=True) as ex:
-        stored, failures = whyrun.run(conn, corpus, todo, ex, progress)
-    summary.explained += stored
-    summary.failures += failures
+def flag_sets_of(flag_sets: list[str]) -> list[tuple[str, ...]]:
+    """The run's flag sets as the cells name them, each once, in the order given."""
+    return list(dict.fromkeys(tuple(f.split()) for f in flag_sets))
 
 
 def _store(conn, corpus: str, pending: list, summary: RunSummary) -> None:
     """Store the results that have arrived, in one transaction, and empty ``pending``."""
     if pending:
-        ub_store.save_results(conn, corpus, pending)
+        ub_store.save_results(conn, corpus,
+                              cells=[r for r in pending if isinstance(r, CellResult)],
+                              warnings=[r for r in pending if isinstance(r, ClangWarningsResult)],
+                              sanitizers=[r for r in pending if isinstance(r, SanitizerResult)])
         for result in pending:
             _count(result, summary)
         pending.clear()

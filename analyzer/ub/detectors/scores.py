@@ -26,8 +26,8 @@ change here needs no tool to run again.
 The cases are the corpus's (:class:`~analyzer.ub.corpus.Case`) when the tools have just
 run, or :class:`CaseFacts` read back from the database (:func:`stored_facts`) when the
 runs are the stored ones (``ub report``, ``ub explain``, the site).
-:func:`latest_warnings` is what ``warnscope advise`` reads of them (through the UB store's
-:func:`~analyzer.ub.store.warning_scores`): the warning options' scores on the corpus whose
+:func:`latest_warnings` is what ``warnscope advise`` reads of them (through the detectors' store API,
+:func:`analyzer.ub.detectors.store.warning_scores`): the warning options' scores on the corpus whose
 detectors ran most recently.
 """
 from __future__ import annotations
@@ -38,8 +38,11 @@ from collections import defaultdict
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Sequence
 
+from analyzer.ub import store as ub_store
 from analyzer.ub.corpus import Case, stored_lines, stored_marks
-from analyzer.ub.detectors.detectors import Kind, RunStatus, ToolRun, judge, judge_control
+from analyzer.ub.detectors.detectors import judge, judge_control
+from analyzer.ub.results import Kind, RunStatus, Tool, ToolRun
+from analyzer.ub.warnflags import warning_flags
 
 if TYPE_CHECKING:
     from analyzer.ub.results import CaseInfo, StoredResults
@@ -192,7 +195,7 @@ def of_stored(data: "StoredResults") -> Scores | None:
 @dataclass
 class WarningScores:
     """The warning options' scores on one corpus (``warnscope advise``'s catches, read
-    through :func:`analyzer.ub.store.warning_scores`)."""
+    through :func:`analyzer.ub.detectors.store.warning_scores`)."""
 
     corpus: str
     #: the compiler versions whose warnings ran on the corpus
@@ -206,10 +209,6 @@ class WarningScores:
 def latest_warnings(conn: sqlite3.Connection) -> WarningScores | None:
     """The warning options' scores on the corpus whose detectors ran most recently, from
     the stored runs (None: no detector ran in this database)."""
-    from analyzer.ub import store as ub_store
-    from analyzer.ub.detectors.analyzers import warning_flags
-    from analyzer.ub.detectors.detectors import Tool
-
     corpora = ub_store.detector_corpora(conn)
     if not corpora:
         return None

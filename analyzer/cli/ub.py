@@ -75,23 +75,24 @@ def run_cmd(ctx, corpus_dir, compilers, levels, extra_flags, runs, timeout, work
     """Compile and run every cell: program x compiler x level x flag set."""
     sandbox.prepare_soon()  # the zygote's build overlaps reading the corpus
     corpus_dir = corpus_dir or str(bundled_corpus())
-    compiler_list = canonical_list([c for c in compilers.split(",") if c.strip()])
+    toolchains = toolchain.resolve_list(common.split(compilers))   # once, here
     level_list = [normalize_level(l.strip()) for l in levels.split(",") if l.strip()]
     flag_list = ["", *[f.strip() for f in extra_flags if f.strip()]]
     limits = sandbox.Limits(timeout=timeout, cpu=max(1, math.ceil(timeout) + 1))
     if scheduler is not None:
         check_scheduler(scheduler)
-    validated = ub_run.validate(corpus_dir, compiler_list, level_list)  # bad input: nothing written
+    validated = ub_run.validate(corpus_dir, toolchains, level_list)  # bad input: nothing written
     ub_run.chosen(validated[0], case_ids)
     with common.running(ctx, "ub run", as_json, scheduler) as run:
         summary = (whyrun.run_and_explain if why else ub_run.run)(
-            run.conn, corpus_dir, compiler_list, level_list, flag_list,
+            run.conn, corpus_dir, toolchains, level_list, flag_list,
             jobs=workers, runs=runs, limits=limits, warnings=not no_warnings,
             sanitizers=not no_sanitizers, code=not no_code, executor=run.executor,
             progress=run.progress, validated=validated, case_ids=case_ids)
         # what is printed is read before the connection closes: the cells (JSON), or the
         # divergence of a run with cells (text)
         flags_norm = {" ".join(f.split()) for f in flag_list}
+        compiler_list = [tc.name for tc in toolchains]
         data = ub_report.load(run.conn, summary.corpus) if as_json or summary.cells else None
         cells = ub_report.cells(data, set(compiler_list), set(level_list), flags_norm) if as_json else None
         divergence = (ub_report.divergence(data, set(compiler_list), set(level_list), flags_norm)
@@ -209,8 +210,7 @@ def detectors_cmd(ctx, corpus_dir, compilers, tools, levels, case_ids, workers, 
     loaded = load_corpus(corpus)
     chosen = _detector_tools(tools)
     level_list = [normalize_level(l.strip()) for l in levels.split(",") if l.strip()]
-    compiler_list = [toolchain.resolve(c) for c in
-                     canonical_list([c for c in compilers.split(",") if c.strip()])]
+    compiler_list = [toolchain.resolve(c) for c in canonical_list(common.split(compilers))]
     cases = ub_run.chosen(loaded, case_ids)
     notes = list(loaded.notes)
     version = toolchain.cppcheck_version() if Tool.CPPCHECK in chosen else None
@@ -289,7 +289,7 @@ def why_cmd(case_id, compiler, compilers, level, extra_flags, corpus_dir, runs, 
         _why_table(case_id, compilers, level, extra_flags, corpus_dir, runs, limits, workers,
                    no_cache, as_json)
         return
-    corpus, (tc,), (lvl,) = ub_run.validate(corpus_dir, [compiler], [level])
+    corpus, (tc,), (lvl,) = ub_run.validate(corpus_dir, toolchain.resolve_list([compiler]), [level])
     case = _case(corpus, case_id, corpus_dir)
     sandbox.prepare()
     cause = ub_why.why(case, tc, lvl, tuple(extra_flags.split()), runs, limits,

@@ -28,7 +28,7 @@ from analyzer.sandbox import runner as sandbox
 from analyzer.sandbox.limits import SandboxStatus
 from analyzer.runtime.progress import Progress
 from analyzer.runtime.executors import Executor, JobQueue, check_workers, in_use, map_batches
-from analyzer.runtime.toolchain import Toolchain, canonical_list, resolve
+from analyzer.runtime.toolchain import Toolchain
 from analyzer.ub import store as ub_store
 from analyzer.ub.compile import normalize_level
 from analyzer.ub.corpus import Case, Corpus, load
@@ -60,14 +60,15 @@ class Plan:
     total_cells: int
 
 
-def run(conn, corpus_dir: str | Path, compilers: list[str], levels: list[str],
+def run(conn, corpus_dir: str | Path, compilers: list[Toolchain], levels: list[str],
         flag_sets: list[str] = ("",), *, jobs: int | None = None, runs: int = DEFAULT_RUNS,
         limits: sandbox.Limits = sandbox.Limits(), warnings: bool = True,
         sanitizers: bool = True, code: bool = True, executor: Executor | None = None,
         progress: Progress | None = None,
         validated: tuple[Corpus, list[Toolchain], list[str]] | None = None,
         case_ids: tuple[str, ...] | list[str] = ()) -> RunSummary:
-    """Run every missing cell of ``corpus_dir`` and store the results in ``conn``.
+    """Run every missing cell of ``corpus_dir`` by ``compilers`` (resolved by the caller,
+    :func:`analyzer.runtime.toolchain.resolve_list`) and store the results in ``conn``.
 
     ``progress`` (:mod:`analyzer.runtime.progress`) is told how many jobs there are, in one
     message, and advanced as each one's result arrives. ``code`` False keeps no generated
@@ -178,12 +179,12 @@ def chosen(corpus: Corpus, case_ids: tuple[str, ...] | list[str] = ()) -> list[C
     return [c for c in corpus.cases if c.id in wanted]
 
 
-def validate(corpus_dir: str | Path, compilers: list[str], levels: list[str]
+def validate(corpus_dir: str | Path, compilers: list[Toolchain], levels: list[str]
              ) -> tuple[Corpus, list[Toolchain], list[str]]:
-    """Read the corpus and check compilers and levels, before anything is written.
-    Compiler ids are canonical from here on: ``clang-016`` is ``clang-16``."""
+    """Read the corpus and check compilers (each once, in order) and levels, before
+    anything is written."""
     corpus = load(corpus_dir)
-    resolved = [resolve(c) for c in canonical_list(compilers)]
+    resolved = list(compilers)
     if not resolved:
         raise BadInput("no compilers given")
     for tc in resolved:

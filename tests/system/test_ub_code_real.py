@@ -23,6 +23,7 @@ from analyzer.sandbox import runner as sandbox
 from analyzer.runtime.toolchain import resolve
 from analyzer.ub import report as ub_report
 from analyzer.ub import run as ub_run
+from analyzer.runtime.toolchain import resolve_list
 from analyzer.ub.compile import compile_program
 from analyzer.ub.corpus import load
 from warnscope import tool
@@ -64,7 +65,7 @@ def stored(tmp_path_factory):
     (corpus / "bad" / "escape.c").write_bytes(ESCAPE)
     db = tmp / "ub.db"
     conn = connect(db)
-    summary = ub_run.run(conn, corpus, ["gcc-12", "clang-16"], ["O0", "O2"], limits=LIMITS,
+    summary = ub_run.run(conn, corpus, resolve_list(["gcc-12", "clang-16"]), ["O0", "O2"], limits=LIMITS,
                          warnings=False, sanitizers=False)
     assert summary.failures == []
     report = ub_report.build(ub_report.load(conn))

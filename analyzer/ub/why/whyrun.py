@@ -95,7 +95,7 @@ def run(conn, corpus: str, jobs: list[WhyJob], executor: Executor,
     return stored, failures
 
 
-def run_and_explain(conn, corpus_dir, compilers, levels: list[str], flag_sets: list[str] = ("",), *,
+def run_and_explain(conn, corpus_dir, compilers: list[Toolchain], levels: list[str], flag_sets: list[str] = ("",), *,
                     jobs: int | None = None, runs: int = ub_run.DEFAULT_RUNS,
                     limits: sandbox.Limits = sandbox.Limits(), executor: Executor | None = None,
                     progress: Progress | None = None,

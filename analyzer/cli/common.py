@@ -73,6 +73,14 @@ def echo_sarif(log: dict) -> None:
         echo(f"warnscope: note: {note}", err=True)
 
 
+def show(rendered) -> None:
+    """What a renderer gave (:class:`warnscope.render.Rendered`): its text on stdout, its
+    notes on stderr."""
+    echo(rendered.text, nl=rendered.newline)
+    for note in rendered.notes:
+        echo(note, err=True)
+
+
 def split(text: str) -> list[str]:
     """``gcc-12, clang-16`` -> ``["gcc-12", "clang-16"]``."""
     return [x.strip() for x in text.split(",") if x.strip()]

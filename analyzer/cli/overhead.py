@@ -12,14 +12,12 @@ from analyzer.cli import common, complete, options, projects
 from analyzer.cli.output import echo
 from analyzer.projects import levels as levels_mod, recipes, steps
 from analyzer.projects.cell import BuildStatus
-from analyzer.overhead import csvreport, markdown, plan, report as report_mod, store, study, text
+from analyzer.overhead import plan, renderers, report as report_mod, store, study, text
 from analyzer.overhead.results import ProjectRecipe, Projects, StudyRun
 from warnscope.serial import to_json
 
 DEFAULT_COMPILERS = "gcc-12,clang-16"
 DEFAULT_LEVELS = "off,all"
-#: ``overhead report --format``: each format's renderer of the report
-FORMATS = {"text": text.render, "csv": csvreport.render, "json": to_json, "markdown": markdown.render}
 
 
 @click.group()
@@ -111,7 +109,7 @@ def run_cmd(ctx, project, source, configure_cmd, build_cmd, clean_cmd, language,
 @click.option("--study", "study_id", type=options.ROW_ID, default=None, help="A study id (default: the latest).")
 @click.option("--project", default=None, help="The latest study of this project.",
               shell_complete=complete.projects)
-@click.option("--format", "fmt", default="text", type=click.Choice(["text", "csv", "json", "markdown"]),
+@click.option("--format", "fmt", default="text", type=click.Choice(renderers.REPORT.names),
               show_default=True, help="An export format (csv, markdown); json is --json.")
 @common.json_option("Print the report as JSON (the same as --format json).")
 @click.option("--limit", type=options.COUNT, default=10, show_default=True,
@@ -135,7 +133,7 @@ def report_cmd(ctx, study_id, project, fmt, as_json, limit) -> None:
     if not cells:
         raise NoData(f"study {sid} ({info.project}) has no finished cell yet: rerunning "
                      "`warnscope overhead run` with its parameters resumes it")
-    echo(FORMATS["json" if as_json else fmt](report_mod.report(info, cells, limit)))
+    common.show(renderers.REPORT["json" if as_json else fmt].render(report_mod.report(info, cells, limit)))
 
 
 @overhead.command("calibrate")

@@ -6,11 +6,8 @@ from __future__ import annotations
 
 import click
 
-from warnscope.serial import to_json
-
-from analyzer.advise import export
+from analyzer.advise import export, renderers
 from analyzer.cli import common, complete, options, projects
-from analyzer.cli.output import echo
 
 
 @click.command("advise")
@@ -32,7 +29,7 @@ from analyzer.cli.output import echo
 @click.option("--cost-threshold", type=options.SHARE, default=0.05, show_default=True,
               help="A measured cost above this share of the off compile is said and stops 'turn on now'.")
 @click.option("--format", "fmt", default="text", show_default=True,
-              type=click.Choice(("text", "json", *export.FORMATS)),
+              type=click.Choice(renderers.ADVICE.names),
               help=f"The advice (text, json) or the chosen set for a build ({', '.join(export.FORMATS)}).")
 @common.json_option("The advice as JSON (--format json).")
 @click.option("--limit", type=options.COUNT, default=10, show_default=True,
@@ -48,7 +45,7 @@ def advise(ctx, project, source, configure_cmd, build_cmd, clean_cmd, language, 
     """Which warnings PROJECT should turn on: one row per flag the compilers know, with
     what it prints here, what it catches in the UB corpus, what it costs, and a verdict
     by rules the README states; missing builds at 'all' are run first."""
-    from analyzer.advise import advice as advice_mod, plan, text
+    from analyzer.advise import advice as advice_mod, plan
     from analyzer.advise.rules import Portability, Rules
 
     fmt = "json" if as_json else fmt
@@ -65,15 +62,4 @@ def advise(ctx, project, source, configure_cmd, build_cmd, clean_cmd, language, 
         projects.run_builds(ctx, recipe, planned.missing, ["all"], {}, opt, jobs, workers, timeout, scheduler,
                             quiet, f"{recipe.name} warnings at all", env_names)   # its notes: the advice's say the same
     result = plan.advise(db, planned, rules, add)
-    if fmt in export.FORMATS:
-        echo(export.write(result.targets, fmt), nl=False)
-        for f in result.forced:
-            if not f.known:
-                echo(f"warnscope: note: --add {f.flag}: {f.compiler} does not know it: left out of its list",
-                     err=True)
-    elif fmt == "json":
-        echo(to_json(result))
-    elif explain_flag is not None:
-        echo(text.explain(result, explain_flag))
-    else:
-        echo(text.render(result, limit))
+    common.show(renderers.ADVICE[fmt].render(result, limit=limit, explain_flag=explain_flag))

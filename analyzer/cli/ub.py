@@ -1,5 +1,6 @@
 """``warnscope ub run``, ``ub report``, ``ub explain`` and ``ub detectors``: thin shells
-over ub_run, ub_report (and its text), ub_explain and ub_scores."""
+over ub_run, ub_report, ub_explain, ub why and the detectors; each format a renderer of
+analyzer/ub/renderers.py."""
 from __future__ import annotations
 
 import math
@@ -19,12 +20,12 @@ from analyzer.runtime.toolchain import canonical, canonical_list
 from analyzer.ub import report as ub_report
 from analyzer.ub import report_text
 from analyzer.ub import run as ub_run
+from analyzer.ub import renderers
 from analyzer.ub import store as ub_store
 from analyzer.ub.why import whyrun
 from analyzer.ub.compile import normalize_level
 from analyzer.runtime import toolchain
 from analyzer.ub.detectors import analyzers as an
-from analyzer.ub.detectors import scores as ub_scores
 from analyzer.ub.corpus import bundled_corpus
 from analyzer.ub.corpus import load as load_corpus
 from analyzer.ub.detectors.detectors import Tool
@@ -130,10 +131,7 @@ def report_cmd(ctx, corpus_dir, case_id, as_json) -> None:
     report = ub_report.build(ub_report.load(conn, corpus))
     if case_id is not None:
         report = report.only(case_id)
-    if as_json:
-        echo(to_json(report))
-    else:
-        echo(report_text.render(report), nl=False)
+    common.show(renderers.REPORT["json" if as_json else "text"].render(report))
 
 
 @ub.command("explain")
@@ -154,7 +152,6 @@ def explain_cmd(ctx, case_id, corpus_dir, compiler, level, vs, labels_only, as_j
     """What the compiler did with a case: per configuration the labels and the code of
     the program's functions; --vs shows two configurations aligned."""
     from analyzer.ub.explain import explain as ub_explain
-    from analyzer.ub.explain import explain_text
     compiler = canonical(compiler) if compiler else None
     level = normalize_level(level) if level else None
     other = None
@@ -167,10 +164,7 @@ def explain_cmd(ctx, case_id, corpus_dir, compiler, level, vs, labels_only, as_j
     corpus = str(Path(corpus_dir).resolve()) if corpus_dir else None
     data = ub_store.load(conn, corpus, with_code=False)
     ex = ub_explain.explain(conn, data, case_id, compiler, level, other)
-    if as_json:
-        echo(to_json(ex))
-    else:
-        echo(explain_text.render(ex, code=not labels_only), nl=False)
+    common.show(renderers.EXPLAIN["json" if as_json else "text"].render(ex, code=not labels_only))
 
 
 @ub.command("detectors")
@@ -202,6 +196,7 @@ def detectors_cmd(ctx, corpus_dir, compilers, tools, levels, case_ids, workers, 
     version: UB cases caught at their ub-line, false alarms on their fixed twins. Runs
     stored in the database are read, not run again; the others are run and stored."""
     from analyzer.ub.detectors import detect
+    from analyzer.ub.detectors.sarif import files_of
     fmt = common.format_of(fmt, as_json)
     if scheduler is not None:
         check_scheduler(scheduler)
@@ -220,22 +215,9 @@ def detectors_cmd(ctx, corpus_dir, compilers, tools, levels, case_ids, workers, 
     with common.running(ctx, "ub detectors", fmt != "text", scheduler) as r:
         done = detect.run(r.conn, corpus, loaded.cases, cases, job_list, workers, notes,
                           r.progress, r.executor)
-    scores = done.scores
-    if fmt == "json":
-        echo(to_json(ub_scores.as_json(scores)))
-        return
-    if fmt == "sarif":
-        from analyzer.ub.detectors import sarif
-        common.echo_sarif(sarif.detectors_log(scores, sarif.files_of(loaded.cases, corpus), corpus,
-                                              {(j.version, j.tool.value) for j in job_list}))
-        return
-    echo(ub_scores.render(scores, categories=categories))
-    for case_id in case_ids:
-        detail = scores.case(case_id)
-        if detail is not None:
-            echo("\n" + ub_scores.render_case(detail))
-    echo(f"\n{done.ran + done.stored} tool runs: {done.ran} run now, {done.stored} read from "
-         "the database")
+    report = detect.Report(done, corpus, files_of(loaded.cases, corpus),
+                           {(j.version, j.tool.value) for j in job_list}, list(case_ids))
+    common.show(renderers.DETECTORS[fmt].render(report, categories=categories))
 
 
 def _detector_tools(tools: str) -> list[Tool]:
@@ -278,7 +260,6 @@ def why_cmd(case_id, compiler, compilers, level, extra_flags, corpus_dir, runs, 
     switches restore it. Each step is a sandboxed compile and run like a cell's.
     With --compilers, the same for each compiler, as a table per version."""
     from analyzer.ub.why import why as ub_why
-    from analyzer.ub.why import why_text
     if (compiler is None) == (compilers is None):
         raise BadInput("give the cell's compiler: --compiler gcc-12, or --compilers "
                        "gcc-12,clang-16 for a table")
@@ -294,10 +275,7 @@ def why_cmd(case_id, compiler, compilers, level, extra_flags, corpus_dir, runs, 
     sandbox.prepare()
     cause = ub_why.why(case, tc, lvl, tuple(extra_flags.split()), runs, limits,
                        cached=not no_cache)
-    if as_json:
-        echo(to_json(cause))
-    else:
-        echo(why_text.render(cause), nl=False)
+    common.show(renderers.WHY["json" if as_json else "text"].render(cause))
 
 
 def _case(corpus, case_id: str, corpus_dir: str):
@@ -312,7 +290,6 @@ def _why_table(case_id, compilers, level, extra_flags, corpus_dir, runs, limits,
     """``ub why --compilers``: every id is checked (an unknown one is bad input); one
     not installed here is a row whose cause is unknown."""
     from analyzer.ub.why import why_table
-    from analyzer.ub.why import why_text
     names = canonical_list([c for c in compilers.split(",") if c.strip()])
     if not names:
         raise BadInput("no compilers given")
@@ -321,7 +298,4 @@ def _why_table(case_id, compilers, level, extra_flags, corpus_dir, runs, limits,
     case = _case(corpus, case_id, corpus_dir)
     t = why_table.table(case, names, normalize_level(level), tuple(extra_flags.split()), runs,
                         limits, workers, cached=not no_cache)
-    if as_json:
-        echo(to_json(t))
-    else:
-        echo(why_text.render_table(t), nl=False)
+    common.show(renderers.WHY_TABLE["json" if as_json else "text"].render(t))

@@ -38,7 +38,8 @@ def _module_of(spec: str) -> str:
 
 
 def _path_of(module: str, root: Path = ROOT) -> Path:
-    return root / Path(*module.split(".")).with_suffix(".py")
+    path = root / Path(*module.split("."))
+    return path / "__init__.py" if path.is_dir() else path.with_suffix(".py")
 
 
 def database_uses(path: Path, root: Path = ROOT) -> list[str]:
@@ -67,6 +68,7 @@ def database_uses(path: Path, root: Path = ROOT) -> list[str]:
 def test_every_registered_renderer_and_query_is_there():
     regs = registries()
     assert {"analyzer.warnings.renderers.REPORT", "analyzer.warnings.renderers.UPGRADE",
+            "analyzer.ub.renderers.DETECTORS", "analyzer.advise.renderers.ADVICE",
             "analyzer.overhead.renderers.REPORT"} <= set(regs)
     for name, formats in regs.items():
         assert formats.names and formats.names[0] == "text", name

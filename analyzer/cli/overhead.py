@@ -5,7 +5,7 @@ import os
 
 import click
 
-from warnscope.errors import BadInput, NoData, RunFailed
+from warnscope.errors import NoData, RunFailed
 
 from analyzer.runtime import toolchain
 from analyzer.cli import common, complete, options, projects

@@ -23,7 +23,6 @@ from warnscope.errors import NotInstalled, ToolFailed
 
 from analyzer.sandbox import runner as sandbox
 from analyzer.sandbox.limits import SandboxStatus
-from analyzer.ub.warnflags import clang_warning_args
 
 WORKER_TIMEOUT = 600
 

@@ -14,7 +14,6 @@ import fnmatch
 import os
 import sqlite3
 from collections import defaultdict
-from pathlib import Path
 
 from flagdb import store as flag_store
 from flagdb.closure import Index, closure, positive_of

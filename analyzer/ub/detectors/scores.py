@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, Sequence
 
 from analyzer.ub.corpus import Case, stored_lines, stored_marks
 from analyzer.ub.detectors.detectors import judge, judge_control
-from analyzer.ub.results import Kind, RunStatus, ToolRun
+from analyzer.ub.results import RunStatus, ToolRun
 
 if TYPE_CHECKING:
     from analyzer.ub.detectors.detect import Report

@@ -13,7 +13,7 @@ from analyzer.cli.output import echo
 from analyzer.projects import levels as levels_mod, recipes, steps
 from analyzer.projects.cell import BuildStatus
 from analyzer.overhead import plan, renderers, report as report_mod, store, study, text
-from analyzer.overhead.results import ProjectRecipe, Projects, StudyRun
+from analyzer.overhead.results import ProjectRecipe, Projects
 from warnscope.serial import to_json
 
 DEFAULT_COMPILERS = "gcc-12,clang-16"
@@ -93,11 +93,8 @@ def run_cmd(ctx, project, source, configure_cmd, build_cmd, clean_cmd, language,
                         (lambda m: None) if quiet else (lambda m: echo(m, err=True)))
     with common.running(ctx, f"{recipe.name} {planned.opts.mode}", quiet, scheduler) as run:
         done = plan.run(run.conn, planned, run.progress, run.executor)
-    sid, info, cells = done.study, done.info, done.cells
-    if as_json:
-        echo(to_json(StudyRun(sid, cells)))
-    else:
-        echo(text.render(report_mod.report(info, cells)))
+    common.show(renderers.RUN["json" if as_json else "text"].render(done))
+    cells = done.cells
     failed = [c for c in cells if c.status != BuildStatus.OK]
     if failed:  # recorded with their log tail; the exit status says so
         first = failed[0]

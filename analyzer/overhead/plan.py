@@ -14,7 +14,7 @@ from typing import Any, Callable
 from warnscope.errors import BadInput
 
 from analyzer.overhead import store, study
-from analyzer.overhead.results import Cell, Study
+from analyzer.overhead.results import StudyRun
 from analyzer.projects import levels as levels_mod, recipes, steps
 from analyzer.projects.recipes import Recipe
 from analyzer.runtime.progress import Progress
@@ -30,15 +30,6 @@ class Plan:
     toolchains: list[Toolchain]
     levels: list[str]
     opts: study.Options
-
-
-@dataclass(frozen=True)
-class Done:
-    """A study run: its id, what it is, and its cells of the compilers and levels asked."""
-
-    study: int
-    info: Study
-    cells: list[Cell]
 
 
 def recipe_for(project: str | None, source: str | None, configure: str, build: str, clean: str,
@@ -84,10 +75,10 @@ def plan(recipe: Recipe, toolchains: list[Toolchain], levels: list[str], opts: s
 
 
 def run(conn: sqlite3.Connection, p: Plan, progress: Progress | Callable[[str], None],
-        executor: Any = None) -> Done:
+        executor: Any = None) -> StudyRun:
     """Measure and store the planned study's missing cells; the study with its cells of
     the planned compilers and levels (the study may hold others')."""
     sid = study.run_study(conn, p.recipe, p.source, p.toolchains, p.levels, p.opts, progress, executor)
     names = {t.name for t in p.toolchains}
     cells = [c for c in store.cells(conn, sid) if c.compiler in names and c.level in p.levels]
-    return Done(sid, store.study_info(conn, sid), cells)
+    return StudyRun(sid, cells, store.study_info(conn, sid))

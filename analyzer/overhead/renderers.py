@@ -6,6 +6,9 @@ from __future__ import annotations
 
 from warnscope.render import Format, Formats
 
+#: ``overhead run``: the study's cells just run
+RUN = Formats("overhead run", Format("text", "analyzer.overhead.text:render_run"),
+              Format("json", "warnscope.render:as_json"))
 #: ``overhead report --format``, in the order the option lists them
 REPORT = Formats("overhead report",
                  Format("text", "analyzer.overhead.text:render"),

@@ -186,7 +186,8 @@ def explain_cmd(ctx, case_id, corpus_dir, compiler, level, vs, labels_only, as_j
 @click.option("--scheduler", default=None, help="Dask scheduler address, tcp://HOST:PORT.")
 @click.option("--categories", is_flag=True, help="Each detector's catches per UB category too.")
 @common.json_option("Print the scores as JSON (the same as --format json).")
-@common.format_option("text, json (the same as --json), or sarif: SARIF 2.1.0, a run per "
+@common.format_option(renderers.DETECTORS.names,
+                      "text, json (the same as --json), or sarif: SARIF 2.1.0, a run per "
                       "compiler version and tool, each finding on a case, twin or control a "
                       "result with its verdict.")
 @click.pass_context

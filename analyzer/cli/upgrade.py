@@ -25,7 +25,8 @@ from analyzer.runtime import toolchain
 @click.option("--stored", is_flag=True, help="Answer from stored builds only; build nothing.")
 @projects.build_options
 @common.json_option("Print the report as JSON (the same as --format json).")
-@common.format_option("text, json (the same as --json), or sarif: SARIF 2.1.0 for GitHub code "
+@common.format_option(renderers.UPGRADE.names,
+                      "text, json (the same as --json), or sarif: SARIF 2.1.0 for GitHub code "
                       "scanning, a run per compiler, each diagnostic's baseline state against the "
                       "--from build.")
 @click.option("--quiet", is_flag=True, help="No progress on stderr.")

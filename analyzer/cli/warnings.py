@@ -72,7 +72,8 @@ def run_cmd(ctx, project, source, configure_cmd, build_cmd, clean_cmd, language,
               help="Options shown per build in text (JSON has them all).")
 @options.alias("limit", "--top", type=options.COUNT)   # its name before --limit
 @common.json_option("Print the report as JSON (the same as --format json).")
-@common.format_option("text, json (the same as --json), or sarif: SARIF 2.1.0 for GitHub code "
+@common.format_option(renderers.REPORT.names,
+                      "text, json (the same as --json), or sarif: SARIF 2.1.0 for GitHub code "
                       "scanning, a run per build with every diagnostic.")
 @click.pass_context
 def report_cmd(ctx, project, compilers, level, as_level, limit, as_json, fmt) -> None:
@@ -97,7 +98,8 @@ def report_cmd(ctx, project, compilers, level, as_level, limit, as_json, fmt) ->
 @click.option("--limit", type=options.COUNT, default=10, show_default=True,
               help="Diagnostics shown per option in text (JSON has them all).")
 @common.json_option("Print the diff as JSON (the same as --format json).")
-@common.format_option("text, json (the same as --json), or sarif: SARIF 2.1.0 for GitHub code "
+@common.format_option(renderers.DIFF.names,
+                      "text, json (the same as --json), or sarif: SARIF 2.1.0 for GitHub code "
                       "scanning, NEW's diagnostics with their baseline state against OLD's.")
 @click.pass_context
 def diff_cmd(ctx, old, new, project, level, limit, as_json, fmt) -> None:

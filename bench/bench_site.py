@@ -49,6 +49,7 @@ from warnscope.tool import run_child
 from analyzer.site.builder import build
 from analyzer.runtime.toolchain import installed
 from analyzer.ub import run as ub_run
+from analyzer.runtime.toolchain import resolve_list
 from analyzer.ub.corpus import bundled_corpus
 from flagdb import store
 from warnscope.database import connect
@@ -123,7 +124,7 @@ def make_db(tmp: Path) -> Path:
             expected = src.with_suffix(".output")
             if expected.exists():
                 shutil.copy(expected, corpus / src.parent.name)
-        s = ub_run.run(conn, corpus, ["gcc-12"], ["O0", "O2"])
+        s = ub_run.run(conn, corpus, resolve_list(["gcc-12"]), ["O0", "O2"])
         print(f"  UB: {s.cases} programs x gcc-12 x O0, O2: {s.cells} cells")
     conn.close()
     return db

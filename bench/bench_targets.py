@@ -24,6 +24,7 @@ from pathlib import Path
 from analyzer.runtime import identify
 from analyzer.runtime.toolchain import resolve
 from analyzer.ub import run as ub_run
+from analyzer.runtime.toolchain import resolve_list
 from analyzer.ub.corpus import bundled_corpus
 from warnscope.database import connect
 from warnscope.measure import machine, run_inprocess, stats
@@ -41,7 +42,7 @@ def one(compiler: str, tmp: Path, n: int):
     conn = connect(tmp / f"{compiler}-{n}.db")
     out: list = []
     sample = run_inprocess(lambda: out.append(ub_run.run(
-        conn, CORPUS, [compiler], LEVELS, warnings=False, sanitizers=False)),
+        conn, CORPUS, resolve_list([compiler]), LEVELS, warnings=False, sanitizers=False)),
         include_children=True)
     conn.close()
     shutil.rmtree(tmp / f"cache-{compiler}-{n}", ignore_errors=True)

@@ -24,6 +24,7 @@ from pathlib import Path
 from warnscope.measure import Sample, machine, run_inprocess, stats
 from analyzer.runtime.toolchain import resolve
 from analyzer.ub import run as ub_run
+from analyzer.runtime.toolchain import resolve_list
 from analyzer.ub.corpus import bundled_corpus
 from warnscope.database import connect
 
@@ -40,7 +41,7 @@ def timed_run(db: Path) -> tuple[ub_run.RunSummary, Sample]:
     conn = connect(db)
     out: list[ub_run.RunSummary] = []
     sample = run_inprocess(lambda: out.append(ub_run.run(
-        conn, CORPUS, COMPILERS, LEVELS, jobs=JOBS, warnings=False, sanitizers=False)),
+        conn, CORPUS, resolve_list(COMPILERS), LEVELS, jobs=JOBS, warnings=False, sanitizers=False)),
         include_children=True)
     conn.close()
     return out[0], sample

@@ -26,6 +26,7 @@ from warnscope.database import connect
 from warnscope.measure import Sample, machine, ratio_of_medians, run_inprocess, stats, wall_and_cpu
 from analyzer.runtime.toolchain import resolve
 from analyzer.ub import run as ub_run
+from analyzer.runtime.toolchain import resolve_list
 from analyzer.ub.corpus import bundled_corpus
 
 CORPUS = os.environ.get("BENCH_UB_CORPUS") or str(bundled_corpus())
@@ -41,7 +42,7 @@ def timed_run(db: Path, code: bool) -> tuple[ub_run.RunSummary, Sample]:
     conn = connect(db)
     out: list[ub_run.RunSummary] = []
     sample = run_inprocess(lambda: out.append(ub_run.run(
-        conn, CORPUS, COMPILERS, LEVELS, warnings=FULL, sanitizers=FULL, code=code)),
+        conn, CORPUS, resolve_list(COMPILERS), LEVELS, warnings=FULL, sanitizers=FULL, code=code)),
         include_children=True)
     conn.close()
     return out[0], sample

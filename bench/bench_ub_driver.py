@@ -45,7 +45,8 @@ from analyzer.sandbox import runner as sandbox
 from warnscope.measure import TreeRun, machine, stats
 from warnscope.tool import run_measured
 from analyzer.runtime.toolchain import Toolchain, resolve
-from analyzer.ub.compile import gcc_warning_flags, normalize_level
+from analyzer.ub.compile import normalize_level
+from analyzer.ub.warnflags import gcc_warning_flags
 from analyzer.ub.corpus import Case, bundled_corpus, discover
 from analyzer.ub.run import DEFAULT_RUNS
 

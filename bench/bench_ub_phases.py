@@ -56,9 +56,10 @@ from analyzer.sandbox import runner as sandbox
 from analyzer.sandbox import zygote
 from analyzer.ub import jobs
 from analyzer.ub.explain import codelabels
-from analyzer.ub.explain import disasm
+from analyzer.ub import disasm
 from analyzer.ub import compile as ub_compile
 from analyzer.ub import run as ub_run
+from analyzer.runtime.toolchain import resolve_list
 from analyzer.ub import store as ub_store
 from analyzer.ub.corpus import bundled_corpus, load
 
@@ -183,7 +184,7 @@ def one_round(tmp: Path, case_ids: list[str], i: int) -> dict[str, float]:
     self0 = resource.getrusage(resource.RUSAGE_SELF)
     kids0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     w = time.perf_counter()
-    summary = ub_run.run(conn, CORPUS, COMPILERS, LEVELS, jobs=JOBS, warnings=False,
+    summary = ub_run.run(conn, CORPUS, resolve_list(COMPILERS), LEVELS, jobs=JOBS, warnings=False,
                          sanitizers=False, code=CODE, case_ids=case_ids)
     wall = time.perf_counter() - w
     self1 = resource.getrusage(resource.RUSAGE_SELF)

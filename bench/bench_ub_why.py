@@ -26,6 +26,7 @@ from warnscope.database import connect
 from warnscope.measure import Sample, machine, ratio_of_medians, run_inprocess, wall_and_cpu
 from analyzer.runtime.toolchain import resolve
 from analyzer.ub import run as ub_run
+from analyzer.runtime.toolchain import resolve_list
 from analyzer.ub.corpus import bundled_corpus
 
 CORPUS = os.environ.get("BENCH_UB_CORPUS") or str(bundled_corpus())
@@ -56,7 +57,7 @@ def subset(tmp: Path) -> str:
 def timed_run(corpus: str, db: Path, why: bool) -> tuple[ub_run.RunSummary, Sample]:
     conn = connect(db)
     out: list[ub_run.RunSummary] = []
-    sample = run_inprocess(lambda: out.append(ub_run.run(conn, corpus, COMPILERS, LEVELS,
+    sample = run_inprocess(lambda: out.append(ub_run.run(conn, corpus, resolve_list(COMPILERS), LEVELS,
                                                          why=why)),
                            include_children=True)
     conn.close()

@@ -130,7 +130,7 @@ CREATE TABLE IF NOT EXISTS ub_cell (
     FOREIGN KEY (corpus, case_id) REFERENCES ub_case(corpus, id) ON DELETE CASCADE
 );
 
--- The generated code of cells (analyzer/ub/explain/disasm.py's normalised text), once per content:
+-- The generated code of cells (analyzer/ub/disasm.py's normalised text), once per content:
 -- cells whose programs compiled to the same code share a row.
 CREATE TABLE IF NOT EXISTS ub_code (
     hash          TEXT PRIMARY KEY,       -- sha256 of the text
@@ -729,7 +729,7 @@ DROP TABLE oh_cell_v6;
 
 #: v8, frozen: the generated code of every cell, stored once per content.
 _V8_CODE = """
--- The generated code of cells (analyzer/ub/explain/disasm.py's normalised text), once per content:
+-- The generated code of cells (analyzer/ub/disasm.py's normalised text), once per content:
 -- cells whose programs compiled to the same code share a row.
 CREATE TABLE IF NOT EXISTS ub_code (
     hash          TEXT PRIMARY KEY,       -- sha256 of the text

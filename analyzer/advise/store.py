@@ -3,8 +3,8 @@ every read is a function of the owner's store, which returns its own dataclasses
 (named here as the advice knows them):
 
 * the warnings builds at ``all``: :func:`analyzer.warnings.store.level_builds`;
-* the UB corpus's warning checks (``ub run``) and the scores ``ub detectors`` gave the
-  warning options: :mod:`analyzer.ub.store`;
+* the UB corpus's warning checks (``ub run``): :mod:`analyzer.ub.store`; the scores ``ub
+  detectors`` gave the warning options: :mod:`analyzer.ub.detectors.store`;
 * the finished overhead attributions: :func:`analyzer.overhead.store.finished_attributions`.
 
 The flag data is read through :mod:`flagdb.store`, the flag family's own library.
@@ -19,7 +19,9 @@ from analyzer.overhead import store as overhead_store
 from analyzer.overhead.store import StoredAttribution
 from analyzer.ub import store as ub_store
 from analyzer.ub.store import CorpusCase as UbCase, OptionsFired as UbFired, WarningChecks as UbStored
-from analyzer.ub.store import WarningScores, corpus_name
+from analyzer.ub.store import corpus_name
+from analyzer.ub.detectors import store as detectors_store
+from analyzer.ub.detectors.store import WarningScores
 from analyzer.warnings import store as warnings_store
 from analyzer.warnings.store import StoredBuild, StoredDiagnostic
 
@@ -57,7 +59,7 @@ def ub_cases(conn: sqlite3.Connection, corpus: str) -> list[UbCase]:
 
 
 def ub_evidence(conn: sqlite3.Connection) -> UbEvidence:
-    return UbEvidence(ub_store.warning_scores(conn))
+    return UbEvidence(detectors_store.warning_scores(conn))
 
 
 def attributions(conn: sqlite3.Connection, project: str, compilers: list[str]) -> dict[str, StoredAttribution]:

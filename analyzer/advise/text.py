@@ -21,6 +21,12 @@ TITLES = {
 COUNTED = (Verdict.NO_EVIDENCE, Verdict.ALREADY_ON)
 
 
+def render_advice(advice: Advice, limit: int = 10, explain_flag: str | None = None, **_options) -> str:
+    """``advise``'s text: the rows (``limit`` per verdict), or one row's evidence
+    (``explain_flag``)."""
+    return explain(advice, explain_flag) if explain_flag is not None else render(advice, limit)
+
+
 def render(advice: Advice, limit: int = 10) -> str:
     out = [f"{advice.project} ({advice.origin}): {', '.join(advice.languages)}; "
            f"{', '.join(advice.compilers)}; base {advice.base}"]

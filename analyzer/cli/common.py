@@ -42,15 +42,10 @@ def json_option(help: str = "Print JSON."):
     return click.option("--json", "as_json", is_flag=True, help=help)
 
 
-#: what ``--format`` of a report command takes: text (the default), json (as ``--json``),
-#: sarif (SARIF 2.1.0 for code scanning)
-REPORT_FORMATS = ("text", "json", "sarif")
-
-
-def format_option(help: str = "text, json (the same as --json), or sarif (SARIF 2.1.0 for "
-                              "GitHub code scanning).", formats: tuple[str, ...] = REPORT_FORMATS):
-    """``--format``: how a command prints its result; ``--json`` stays ``--format json``
-    (:func:`format_of`)."""
+def format_option(formats: tuple[str, ...], help: str):
+    """``--format``: how a command prints its result, one of ``formats`` (its registry's
+    names, :mod:`warnscope.render`; the first is the default); ``--json`` stays
+    ``--format json`` (:func:`format_of`)."""
     return click.option("--format", "fmt", default=formats[0], show_default=True,
                         type=click.Choice(formats), help=help)
 
@@ -63,14 +58,12 @@ def format_of(fmt: str, as_json: bool) -> str:
     return "json" if as_json else fmt
 
 
-def echo_sarif(log: dict) -> None:
-    """A SARIF log (:mod:`warnscope.sarif`) on stdout, and on stderr a note of what it
-    holds beyond GitHub code scanning's limits for one file."""
-    from warnscope import sarif
-
-    echo(sarif.dumps(log))
-    for note in sarif.beyond_limits(log):
-        echo(f"warnscope: note: {note}", err=True)
+def show(rendered) -> None:
+    """What a renderer gave (:class:`warnscope.render.Rendered`): its text on stdout, its
+    notes on stderr."""
+    echo(rendered.text, nl=rendered.newline)
+    for note in rendered.notes:
+        echo(note, err=True)
 
 
 def split(text: str) -> list[str]:

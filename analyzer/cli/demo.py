@@ -10,7 +10,6 @@ rewrites no page.
 from __future__ import annotations
 
 import shutil
-from dataclasses import replace
 from pathlib import Path
 
 import click
@@ -109,7 +108,7 @@ def _ub(conn) -> None:
     """The UB corpus on the installed default compilers: matrix, then the classic case."""
     from analyzer.ub import report_text
     from analyzer.ub.report_text import failure_lines
-    from analyzer.runtime.toolchain import installed
+    from analyzer.runtime.toolchain import installed, resolve_list
     from analyzer.ub import report as ub_report
     from analyzer.ub import run as ub_run
     from analyzer.ub.corpus import bundled_corpus
@@ -122,7 +121,7 @@ def _ub(conn) -> None:
         return
     progress = for_cli(False, "ub run")
     try:
-        summary = ub_run.run(conn, bundled_corpus(), compilers, list(UB_LEVELS),
+        summary = ub_run.run(conn, bundled_corpus(), resolve_list(compilers), list(UB_LEVELS),
                              progress=progress)
     finally:
         progress.close()
@@ -132,8 +131,7 @@ def _ub(conn) -> None:
         raise RunFailed(f"{len(summary.failures)} UB jobs failed: "
                              f"{failure_lines(summary.failures)[0]}")
     # the matrix of this run's compilers alone (the database may hold others')
-    report = ub_report.build(ub_report.limited(ub_report.load(conn, summary.corpus),
-                                               set(compilers)))
+    report = ub_report.of_run(conn, summary.corpus, set(compilers))
     echo(report_text.render(report, detail=False), nl=False)
     _section(f"The classic: {LOOP_CASE}")
     echo(report_text.render(report.only(LOOP_CASE), matrix=False), nl=False)
@@ -169,9 +167,9 @@ def _targets(conn, compilers: list[str], host: str, other: str, title: str) -> N
         return
     progress = for_cli(False, "ub run")
     try:
-        summary = ub_run.run(conn, bundled_corpus(), [host, cross.name], list(UB_LEVELS),
-                             progress=progress, case_ids=ids, validated=(corpus, [
-                                 resolve(host), cross], [f"-{l}" for l in UB_LEVELS]))
+        pair = [resolve(host), cross]
+        summary = ub_run.run(conn, bundled_corpus(), pair, list(UB_LEVELS), progress=progress,
+                             case_ids=ids, validated=(corpus, pair, [f"-{l}" for l in UB_LEVELS]))
     finally:
         progress.close()
     if summary.failures:
@@ -180,11 +178,9 @@ def _targets(conn, compilers: list[str], host: str, other: str, title: str) -> N
     # the report of these cases on these two compilers alone: its headline counts the
     # cases that diverge here, by target or by level
     wanted = set(ids) | {c.twin for c in corpus.cases if c.id in ids}
-    report = ub_report.build(ub_report.limited(ub_report.load(conn, summary.corpus),
-                                               {host, cross.name}, wanted))
+    report = ub_report.of_run(conn, summary.corpus, {host, cross.name}, wanted)
     echo(report_text.render(report, detail=False), nl=False)
-    echo(report_text.render_targets(replace(report, cases=[c for c in report.cases
-                                                           if c.by_target])), nl=False)
+    echo(report_text.render_targets(ub_report.by_target(report)), nl=False)
 
 
 def _site(conn, out: Path) -> None:

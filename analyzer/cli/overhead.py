@@ -5,21 +5,19 @@ import os
 
 import click
 
-from warnscope.errors import BadInput, NoData, RunFailed
+from warnscope.errors import NoData, RunFailed
 
 from analyzer.runtime import toolchain
 from analyzer.cli import common, complete, options, projects
 from analyzer.cli.output import echo
 from analyzer.projects import levels as levels_mod, recipes, steps
 from analyzer.projects.cell import BuildStatus
-from analyzer.overhead import csvreport, markdown, report as report_mod, store, study, text
-from analyzer.overhead.results import ProjectRecipe, Projects, StudyRun
+from analyzer.overhead import plan, renderers, report as report_mod, store, study, text
+from analyzer.overhead.results import ProjectRecipe, Projects
 from warnscope.serial import to_json
 
 DEFAULT_COMPILERS = "gcc-12,clang-16"
 DEFAULT_LEVELS = "off,all"
-#: ``overhead report --format``: each format's renderer of the report
-FORMATS = {"text": text.render, "csv": csvreport.render, "json": to_json, "markdown": markdown.render}
 
 
 @click.group()
@@ -81,51 +79,22 @@ def run_cmd(ctx, project, source, configure_cmd, build_cmd, clean_cmd, language,
             flag_sets, runs, warmups, mode, inject, no_accounting, opt, preset, jobs, nice, sched, noise, timeout,
             scheduler, env_names, as_json, quiet) -> None:
     """Measure each compiler x level of a project and store the cells."""
-    if sum(x is not None for x in (project, source, ccdb)) > 1:
-        raise BadInput("give one of --project, --source, --compile-commands")
     if preset == "classic":  # the published set-up: -O3, a minimum of 3 runs
         opt, runs = "-O3", max(runs, 3)
-    if ccdb:
-        if inject in ("build", "both"):
-            raise BadInput(f"--inject {inject}: a compile_commands.json has no build system to pass "
-                           "flags through (its TUs are replayed with --inject wrapper)")
-        recipe = recipes.compile_commands(ccdb)
-        mode = mode or "tu"
-    elif source:
-        recipe = recipes.local(source, configure_cmd, build_cmd, clean_cmd, (language,))
-    else:
-        recipe = recipes.get(project or "zlib")
-    if recipe.build_system == "debian":                  # its flags are Debian's: the level's through
-        inject = inject or "wrapper"                     # the wrapper, whatever debian/rules calls
-    custom = levels_mod.parse_custom(tuple(flag_sets))
-    level_list = common.split(levels)
-    level_list += [n for n in custom if n not in level_list]
-    levels_mod.validate(level_list, custom, analyzers=True)
-    opts = study.Options(runs=runs, warmups=warmups, mode=mode or "build", opt=opt, jobs=(os.cpu_count() or 1) if jobs is None else jobs,
-                         nice=nice, sched=sched, noise=noise, timeout=timeout, custom=custom,
+    opts = study.Options(runs=runs, warmups=warmups, mode=mode, opt=opt, jobs=(os.cpu_count() or 1) if jobs is None else jobs,
+                         nice=nice, sched=sched, noise=noise, timeout=timeout,
+                         custom=levels_mod.parse_custom(tuple(flag_sets)),
                          inject=inject, accounting=not no_accounting, env=projects.passed(env_names))
-    opts.validate()
-    names = projects.compiler_ids(compilers)
-    toolchains = [toolchain.resolve(n) for n in names]   # not installed: one line, nothing written
-    study.check_compilers(toolchains)                    # another target's: likewise
-    study.check_project(recipe, opts, toolchains)        # what a study cannot time of it: likewise
-    if any(tc.root is None for tc in toolchains):        # a root's build runs the root's tools
-        recipes.check_needs(recipe)
-    if recipe.build_system == "ccdb" and opts.mode != "tu":
-        raise BadInput("a compile_commands.json is replayed per TU: use --mode tu")
-    source_tree = steps.source_tree(recipe)               # cannot fetch: one line, nothing written
-    # a root lacking the build's make or libtool: installed there as root, else one line
-    study.root_tools(recipe, toolchains, (lambda m: None) if quiet else (lambda m: echo(m, err=True)))
-    with common.running(ctx, f"{recipe.name} {opts.mode}", quiet, scheduler) as run:
-        sid = study.run_study(run.conn, recipe, source_tree, toolchains, level_list, opts, run.progress,
-                              run.executor)
-        cells = [c for c in store.cells(run.conn, sid) if c.compiler in {t.name for t in toolchains}
-                 and c.level in level_list]
-        info = store.study_info(run.conn, sid)
-    if as_json:
-        echo(to_json(StudyRun(sid, cells)))
-    else:
-        echo(text.render(report_mod.report(info, cells)))
+    recipe, opts = plan.recipe_for(project, source, configure_cmd, build_cmd, clean_cmd, language, ccdb, opts)
+    level_list = common.split(levels)
+    level_list += [n for n in opts.custom if n not in level_list]
+    toolchains = projects.toolchains(compilers)          # not installed: one line, nothing written
+    planned = plan.plan(recipe, toolchains, level_list, opts,
+                        (lambda m: None) if quiet else (lambda m: echo(m, err=True)))
+    with common.running(ctx, f"{recipe.name} {planned.opts.mode}", quiet, scheduler) as run:
+        done = plan.run(run.conn, planned, run.progress, run.executor)
+    common.show(renderers.RUN["json" if as_json else "text"].render(done))
+    cells = done.cells
     failed = [c for c in cells if c.status != BuildStatus.OK]
     if failed:  # recorded with their log tail; the exit status says so
         first = failed[0]
@@ -137,7 +106,7 @@ def run_cmd(ctx, project, source, configure_cmd, build_cmd, clean_cmd, language,
 @click.option("--study", "study_id", type=options.ROW_ID, default=None, help="A study id (default: the latest).")
 @click.option("--project", default=None, help="The latest study of this project.",
               shell_complete=complete.projects)
-@click.option("--format", "fmt", default="text", type=click.Choice(["text", "csv", "json", "markdown"]),
+@click.option("--format", "fmt", default="text", type=click.Choice(renderers.REPORT.names),
               show_default=True, help="An export format (csv, markdown); json is --json.")
 @common.json_option("Print the report as JSON (the same as --format json).")
 @click.option("--limit", type=options.COUNT, default=10, show_default=True,
@@ -161,7 +130,7 @@ def report_cmd(ctx, study_id, project, fmt, as_json, limit) -> None:
     if not cells:
         raise NoData(f"study {sid} ({info.project}) has no finished cell yet: rerunning "
                      "`warnscope overhead run` with its parameters resumes it")
-    echo(FORMATS["json" if as_json else fmt](report_mod.report(info, cells, limit)))
+    common.show(renderers.REPORT["json" if as_json else fmt].render(report_mod.report(info, cells, limit)))
 
 
 @overhead.command("calibrate")

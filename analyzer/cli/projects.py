@@ -11,10 +11,9 @@ import click
 from warnscope.errors import BadInput
 
 from analyzer.runtime import toolchain
+from analyzer.runtime.toolchain import Toolchain
 from analyzer.cli import common, complete, options
-
-#: the project a command builds when none is named
-DEFAULT_PROJECT = "zlib"
+from analyzer.projects import recipes
 
 
 def _apply(decorators: list[Callable]) -> Callable:
@@ -27,7 +26,7 @@ def _apply(decorators: list[Callable]) -> Callable:
 
 #: --project, or --source with its commands and language (--lang)
 project_options = _apply([
-    click.option("--project", default=None, help=f"A recipe (see `overhead projects`); default {DEFAULT_PROJECT}.",
+    click.option("--project", default=None, help=f"A recipe (see `overhead projects`); default {recipes.DEFAULT_PROJECT}.",
                  shell_complete=complete.projects),
     click.option("--source", default=None, type=click.Path(), help="A local source tree instead of a recipe."),
     click.option("--configure", "configure_cmd", default="", help="With --source: configure command."),
@@ -73,19 +72,23 @@ def compiler_ids(text: str) -> list[str]:
     return names
 
 
+def toolchains(text: str) -> list[Toolchain]:
+    """The compilers a ``--compilers`` option names (:func:`compiler_ids`), each resolved
+    to its toolchain here, once: one not installed is one line of error."""
+    return [toolchain.resolve(n) for n in compiler_ids(text)]
+
+
 def recipe_of(project: str | None, source: str | None, configure_cmd: str, build_cmd: str, clean_cmd: str,
               language: str, ccdb: str | None = None):
     """The recipe the project options name (one line for an unknown project, two given,
     a tree that is not a directory, a compile database that is refused, a program the
     build needs missing)."""
-    from analyzer.projects import recipes
-
     if sum(x is not None for x in (project, source, ccdb)) > 1:
         raise BadInput("give one of --project, --source, --compile-commands")
     if ccdb is not None:
         return recipes.compile_commands(ccdb)
     recipe = (recipes.local(source, configure_cmd, build_cmd, clean_cmd, (language,)) if source
-              else recipes.get(project or DEFAULT_PROJECT))
+              else recipes.get(project or recipes.DEFAULT_PROJECT))
     recipes.check_needs(recipe)
     return recipe
 

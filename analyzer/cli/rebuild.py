@@ -96,9 +96,8 @@ def _write(conn, summary, out: str | None) -> None:
     """``--out``: each project's report as JSON and SARIF, and the summary."""
     if out is None:
         return
-    from warnscope import sarif as sarif_mod
     from analyzer.site.slugs import slug_map
-    from analyzer.warnings import sarif
+    from analyzer.warnings import renderers
 
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
@@ -109,5 +108,6 @@ def _write(conn, summary, out: str | None) -> None:
             continue
         stem = stems[p.project]
         (folder / f"{stem}.json").write_text(to_json(p.report) + "\n", encoding="utf-8")
-        (folder / f"{stem}.sarif").write_text(sarif_mod.dumps(sarif.upgrade_sarif(conn, p.report)) + "\n",
+        as_sarif = renderers.UPGRADE["sarif"]
+        (folder / f"{stem}.sarif").write_text(as_sarif.render(as_sarif.load(None, conn, p.report)).text + "\n",
                                               encoding="utf-8")

@@ -1,5 +1,6 @@
 """``warnscope ub run``, ``ub report``, ``ub explain`` and ``ub detectors``: thin shells
-over ub_run, ub_report (and its text), ub_explain and ub_scores."""
+over ub_run, ub_report, ub_explain, ub why and the detectors; each format a renderer of
+analyzer/ub/renderers.py."""
 from __future__ import annotations
 
 import math
@@ -19,11 +20,12 @@ from analyzer.runtime.toolchain import canonical, canonical_list
 from analyzer.ub import report as ub_report
 from analyzer.ub import report_text
 from analyzer.ub import run as ub_run
+from analyzer.ub import renderers
 from analyzer.ub import store as ub_store
+from analyzer.ub.why import whyrun
 from analyzer.ub.compile import normalize_level
 from analyzer.runtime import toolchain
 from analyzer.ub.detectors import analyzers as an
-from analyzer.ub.detectors import scores as ub_scores
 from analyzer.ub.corpus import bundled_corpus
 from analyzer.ub.corpus import load as load_corpus
 from analyzer.ub.detectors.detectors import Tool
@@ -74,23 +76,24 @@ def run_cmd(ctx, corpus_dir, compilers, levels, extra_flags, runs, timeout, work
     """Compile and run every cell: program x compiler x level x flag set."""
     sandbox.prepare_soon()  # the zygote's build overlaps reading the corpus
     corpus_dir = corpus_dir or str(bundled_corpus())
-    compiler_list = canonical_list([c for c in compilers.split(",") if c.strip()])
+    toolchains = toolchain.resolve_list(common.split(compilers))   # once, here
     level_list = [normalize_level(l.strip()) for l in levels.split(",") if l.strip()]
     flag_list = ["", *[f.strip() for f in extra_flags if f.strip()]]
     limits = sandbox.Limits(timeout=timeout, cpu=max(1, math.ceil(timeout) + 1))
     if scheduler is not None:
         check_scheduler(scheduler)
-    validated = ub_run.validate(corpus_dir, compiler_list, level_list)  # bad input: nothing written
+    validated = ub_run.validate(corpus_dir, toolchains, level_list)  # bad input: nothing written
     ub_run.chosen(validated[0], case_ids)
     with common.running(ctx, "ub run", as_json, scheduler) as run:
-        summary = ub_run.run(run.conn, corpus_dir, compiler_list, level_list, flag_list,
-                             jobs=workers, runs=runs, limits=limits,
-                             warnings=not no_warnings, sanitizers=not no_sanitizers,
-                             code=not no_code, executor=run.executor, progress=run.progress,
-                             validated=validated, why=why, case_ids=case_ids)
+        summary = (whyrun.run_and_explain if why else ub_run.run)(
+            run.conn, corpus_dir, toolchains, level_list, flag_list,
+            jobs=workers, runs=runs, limits=limits, warnings=not no_warnings,
+            sanitizers=not no_sanitizers, code=not no_code, executor=run.executor,
+            progress=run.progress, validated=validated, case_ids=case_ids)
         # what is printed is read before the connection closes: the cells (JSON), or the
         # divergence of a run with cells (text)
         flags_norm = {" ".join(f.split()) for f in flag_list}
+        compiler_list = [tc.name for tc in toolchains]
         data = ub_report.load(run.conn, summary.corpus) if as_json or summary.cells else None
         cells = ub_report.cells(data, set(compiler_list), set(level_list), flags_norm) if as_json else None
         divergence = (ub_report.divergence(data, set(compiler_list), set(level_list), flags_norm)
@@ -128,10 +131,7 @@ def report_cmd(ctx, corpus_dir, case_id, as_json) -> None:
     report = ub_report.build(ub_report.load(conn, corpus))
     if case_id is not None:
         report = report.only(case_id)
-    if as_json:
-        echo(to_json(report))
-    else:
-        echo(report_text.render(report), nl=False)
+    common.show(renderers.REPORT["json" if as_json else "text"].render(report))
 
 
 @ub.command("explain")
@@ -152,7 +152,6 @@ def explain_cmd(ctx, case_id, corpus_dir, compiler, level, vs, labels_only, as_j
     """What the compiler did with a case: per configuration the labels and the code of
     the program's functions; --vs shows two configurations aligned."""
     from analyzer.ub.explain import explain as ub_explain
-    from analyzer.ub.explain import explain_text
     compiler = canonical(compiler) if compiler else None
     level = normalize_level(level) if level else None
     other = None
@@ -165,10 +164,7 @@ def explain_cmd(ctx, case_id, corpus_dir, compiler, level, vs, labels_only, as_j
     corpus = str(Path(corpus_dir).resolve()) if corpus_dir else None
     data = ub_store.load(conn, corpus, with_code=False)
     ex = ub_explain.explain(conn, data, case_id, compiler, level, other)
-    if as_json:
-        echo(to_json(ex))
-    else:
-        echo(explain_text.render(ex, code=not labels_only), nl=False)
+    common.show(renderers.EXPLAIN["json" if as_json else "text"].render(ex, code=not labels_only))
 
 
 @ub.command("detectors")
@@ -190,7 +186,8 @@ def explain_cmd(ctx, case_id, corpus_dir, compiler, level, vs, labels_only, as_j
 @click.option("--scheduler", default=None, help="Dask scheduler address, tcp://HOST:PORT.")
 @click.option("--categories", is_flag=True, help="Each detector's catches per UB category too.")
 @common.json_option("Print the scores as JSON (the same as --format json).")
-@common.format_option("text, json (the same as --json), or sarif: SARIF 2.1.0, a run per "
+@common.format_option(renderers.DETECTORS.names,
+                      "text, json (the same as --json), or sarif: SARIF 2.1.0, a run per "
                       "compiler version and tool, each finding on a case, twin or control a "
                       "result with its verdict.")
 @click.pass_context
@@ -200,6 +197,7 @@ def detectors_cmd(ctx, corpus_dir, compilers, tools, levels, case_ids, workers, 
     version: UB cases caught at their ub-line, false alarms on their fixed twins. Runs
     stored in the database are read, not run again; the others are run and stored."""
     from analyzer.ub.detectors import detect
+    from analyzer.ub.detectors.sarif import files_of
     fmt = common.format_of(fmt, as_json)
     if scheduler is not None:
         check_scheduler(scheduler)
@@ -208,8 +206,7 @@ def detectors_cmd(ctx, corpus_dir, compilers, tools, levels, case_ids, workers, 
     loaded = load_corpus(corpus)
     chosen = _detector_tools(tools)
     level_list = [normalize_level(l.strip()) for l in levels.split(",") if l.strip()]
-    compiler_list = [toolchain.resolve(c) for c in
-                     canonical_list([c for c in compilers.split(",") if c.strip()])]
+    compiler_list = [toolchain.resolve(c) for c in canonical_list(common.split(compilers))]
     cases = ub_run.chosen(loaded, case_ids)
     notes = list(loaded.notes)
     version = toolchain.cppcheck_version() if Tool.CPPCHECK in chosen else None
@@ -219,22 +216,9 @@ def detectors_cmd(ctx, corpus_dir, compilers, tools, levels, case_ids, workers, 
     with common.running(ctx, "ub detectors", fmt != "text", scheduler) as r:
         done = detect.run(r.conn, corpus, loaded.cases, cases, job_list, workers, notes,
                           r.progress, r.executor)
-    scores = done.scores
-    if fmt == "json":
-        echo(to_json(ub_scores.as_json(scores)))
-        return
-    if fmt == "sarif":
-        from analyzer.ub.detectors import sarif
-        common.echo_sarif(sarif.detectors_log(scores, sarif.files_of(loaded.cases, corpus), corpus,
-                                              {(j.version, j.tool.value) for j in job_list}))
-        return
-    echo(ub_scores.render(scores, categories=categories))
-    for case_id in case_ids:
-        detail = scores.case(case_id)
-        if detail is not None:
-            echo("\n" + ub_scores.render_case(detail))
-    echo(f"\n{done.ran + done.stored} tool runs: {done.ran} run now, {done.stored} read from "
-         "the database")
+    report = detect.Report(done, corpus, files_of(loaded.cases, corpus),
+                           {(j.version, j.tool.value) for j in job_list}, list(case_ids))
+    common.show(renderers.DETECTORS[fmt].render(report, categories=categories))
 
 
 def _detector_tools(tools: str) -> list[Tool]:
@@ -277,7 +261,6 @@ def why_cmd(case_id, compiler, compilers, level, extra_flags, corpus_dir, runs, 
     switches restore it. Each step is a sandboxed compile and run like a cell's.
     With --compilers, the same for each compiler, as a table per version."""
     from analyzer.ub.why import why as ub_why
-    from analyzer.ub.why import why_text
     if (compiler is None) == (compilers is None):
         raise BadInput("give the cell's compiler: --compiler gcc-12, or --compilers "
                        "gcc-12,clang-16 for a table")
@@ -288,15 +271,12 @@ def why_cmd(case_id, compiler, compilers, level, extra_flags, corpus_dir, runs, 
         _why_table(case_id, compilers, level, extra_flags, corpus_dir, runs, limits, workers,
                    no_cache, as_json)
         return
-    corpus, (tc,), (lvl,) = ub_run.validate(corpus_dir, [compiler], [level])
+    corpus, (tc,), (lvl,) = ub_run.validate(corpus_dir, toolchain.resolve_list([compiler]), [level])
     case = _case(corpus, case_id, corpus_dir)
     sandbox.prepare()
     cause = ub_why.why(case, tc, lvl, tuple(extra_flags.split()), runs, limits,
                        cached=not no_cache)
-    if as_json:
-        echo(to_json(cause))
-    else:
-        echo(why_text.render(cause), nl=False)
+    common.show(renderers.WHY["json" if as_json else "text"].render(cause))
 
 
 def _case(corpus, case_id: str, corpus_dir: str):
@@ -311,7 +291,6 @@ def _why_table(case_id, compilers, level, extra_flags, corpus_dir, runs, limits,
     """``ub why --compilers``: every id is checked (an unknown one is bad input); one
     not installed here is a row whose cause is unknown."""
     from analyzer.ub.why import why_table
-    from analyzer.ub.why import why_text
     names = canonical_list([c for c in compilers.split(",") if c.strip()])
     if not names:
         raise BadInput("no compilers given")
@@ -320,7 +299,4 @@ def _why_table(case_id, compilers, level, extra_flags, corpus_dir, runs, limits,
     case = _case(corpus, case_id, corpus_dir)
     t = why_table.table(case, names, normalize_level(level), tuple(extra_flags.split()), runs,
                         limits, workers, cached=not no_cache)
-    if as_json:
-        echo(to_json(t))
-    else:
-        echo(why_text.render_table(t), nl=False)
+    common.show(renderers.WHY_TABLE["json" if as_json else "text"].render(t))

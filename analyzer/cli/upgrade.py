@@ -7,10 +7,9 @@ import os
 import click
 
 from warnscope.errors import BadInput
-from warnscope.serial import to_json
 
 from analyzer.cli import common, complete, projects
-from analyzer.cli.output import echo
+from analyzer.warnings import renderers
 from analyzer.runtime import toolchain
 
 
@@ -26,7 +25,8 @@ from analyzer.runtime import toolchain
 @click.option("--stored", is_flag=True, help="Answer from stored builds only; build nothing.")
 @projects.build_options
 @common.json_option("Print the report as JSON (the same as --format json).")
-@common.format_option("text, json (the same as --json), or sarif: SARIF 2.1.0 for GitHub code "
+@common.format_option(renderers.UPGRADE.names,
+                      "text, json (the same as --json), or sarif: SARIF 2.1.0 for GitHub code "
                       "scanning, a run per compiler, each diagnostic's baseline state against the "
                       "--from build.")
 @click.option("--quiet", is_flag=True, help="No progress on stderr.")
@@ -40,7 +40,7 @@ def upgrade(ctx, project, source, configure_cmd, build_cmd, clean_cmd, language,
     from analyzer.projects.options import BuildOptions
     from analyzer.warnings import upgrade as up
 
-    fmt = common.format_of(fmt, as_json)
+    out = renderers.UPGRADE[common.format_of(fmt, as_json)]
     recipe = projects.recipe_of(project, source, configure_cmd, build_cmd, clean_cmd, language, ccdb)
     old_id = toolchain.canonical(old)
     new_ids = projects.compiler_ids(new)
@@ -52,7 +52,7 @@ def upgrade(ctx, project, source, configure_cmd, build_cmd, clean_cmd, language,
             from analyzer.warnings import plan
             plan.check_stored(conn, recipe, steps.source_tree(recipe), [old_id, *new_ids], up.LEVEL)
         report = up.from_store(conn, recipe.name, old_id, new_ids, systems=True)
-        shown = _shown(conn, report, fmt)
+        shown = out.load(_itself, conn, report)
     else:
         old_tc, new_tcs = _toolchains(old_id, new_ids, same_root)
         for tc in (old_tc, *new_tcs):
@@ -66,23 +66,13 @@ def upgrade(ctx, project, source, configure_cmd, build_cmd, clean_cmd, language,
         with common.running(ctx, f"{recipe.name} upgrade", quiet, scheduler) as run:
             report = up.run(run.conn, recipe, source_tree, old_tc, new_tcs, opts, run.progress,
                             run.executor, workers)
-            shown = _shown(run.conn, report, fmt)   # SARIF reads the builds: before it closes
-    if isinstance(shown, dict):
-        common.echo_sarif(shown)
-    else:
-        echo(shown, nl=fmt != "text")
+            shown = out.load(_itself, run.conn, report)   # SARIF reads the builds: before it closes
+    common.show(out.render(shown))
 
 
-def _shown(conn, report, fmt: str) -> str | dict:
-    """The report in the format asked for: text, or a SARIF log (which reads the stored
-    builds it compares)."""
-    if fmt == "sarif":
-        from analyzer.warnings import sarif
-        return sarif.upgrade_sarif(conn, report)
-    if fmt == "json":
-        return to_json(report)
-    from analyzer.warnings.upgrade_text import render
-    return render(report)
+def _itself(_conn, report):
+    """What the text and JSON read: the report itself (a SARIF log reads its builds too)."""
+    return report
 
 
 def _toolchains(old: str, new: list[str], same_root: bool):

@@ -5,7 +5,6 @@ from __future__ import annotations
 import click
 
 from warnscope.errors import RunFailed
-from warnscope.serial import to_json
 
 from analyzer.runtime import toolchain
 from analyzer.cli import common, complete, options, projects
@@ -13,7 +12,7 @@ from analyzer.cli.flags import FLAG_ARGS
 from analyzer.cli.output import echo
 from analyzer.projects.cell import BuildStatus
 from analyzer.warnings.results import Run
-from analyzer.warnings.text import render_diff, render_report, render_run, render_show, render_top
+from analyzer.warnings import renderers
 
 DEFAULT_COMPILERS = "gcc-12,clang-16"
 
@@ -50,10 +49,7 @@ def run_cmd(ctx, project, source, configure_cmd, build_cmd, clean_cmd, language,
     names = projects.compiler_ids(compilers)
     builds, notes = projects.run_builds(ctx, recipe, names, level_list, custom, opt, jobs, workers,
                                         timeout, scheduler, quiet, f"{recipe.name} warnings", env_names)
-    if as_json:
-        echo(to_json(Run(builds)))
-    else:
-        echo(render_run(builds))
+    common.show(renderers.RUN["json" if as_json else "text"].render(Run(builds)))
     for note in notes:
         echo(f"warnscope: note: {note}", err=True)
     failed = [b for b in builds if b.status != BuildStatus.OK]
@@ -76,7 +72,8 @@ def run_cmd(ctx, project, source, configure_cmd, build_cmd, clean_cmd, language,
               help="Options shown per build in text (JSON has them all).")
 @options.alias("limit", "--top", type=options.COUNT)   # its name before --limit
 @common.json_option("Print the report as JSON (the same as --format json).")
-@common.format_option("text, json (the same as --json), or sarif: SARIF 2.1.0 for GitHub code "
+@common.format_option(renderers.REPORT.names,
+                      "text, json (the same as --json), or sarif: SARIF 2.1.0 for GitHub code "
                       "scanning, a run per build with every diagnostic.")
 @click.pass_context
 def report_cmd(ctx, project, compilers, level, as_level, limit, as_json, fmt) -> None:
@@ -86,12 +83,8 @@ def report_cmd(ctx, project, compilers, level, as_level, limit, as_json, fmt) ->
     fmt = common.format_of(fmt, as_json)
     conn = common.open_read(ctx)
     chosen = projects.compiler_ids(compilers) if compilers else None
-    if fmt == "sarif":
-        from analyzer.warnings import sarif
-        common.echo_sarif(sarif.report_sarif(conn, project, chosen, level, as_level))
-        return
-    result = queries.report(conn, project, chosen, level, as_level)
-    echo(to_json(result) if fmt == "json" else render_report(result, limit))
+    out = renderers.REPORT[fmt]
+    common.show(out.render(out.load(queries.report, conn, project, chosen, level, as_level), limit=limit))
 
 
 @warnings.command("diff")
@@ -105,7 +98,8 @@ def report_cmd(ctx, project, compilers, level, as_level, limit, as_json, fmt) ->
 @click.option("--limit", type=options.COUNT, default=10, show_default=True,
               help="Diagnostics shown per option in text (JSON has them all).")
 @common.json_option("Print the diff as JSON (the same as --format json).")
-@common.format_option("text, json (the same as --json), or sarif: SARIF 2.1.0 for GitHub code "
+@common.format_option(renderers.DIFF.names,
+                      "text, json (the same as --json), or sarif: SARIF 2.1.0 for GitHub code "
                       "scanning, NEW's diagnostics with their baseline state against OLD's.")
 @click.pass_context
 def diff_cmd(ctx, old, new, project, level, limit, as_json, fmt) -> None:
@@ -115,12 +109,8 @@ def diff_cmd(ctx, old, new, project, level, limit, as_json, fmt) -> None:
     fmt = common.format_of(fmt, as_json)
     conn = common.open_read(ctx)
     old, new = toolchain.canonical(old), toolchain.canonical(new)
-    if fmt == "sarif":
-        from analyzer.warnings import sarif
-        common.echo_sarif(sarif.diff_sarif(conn, project, old, new, level))
-        return
-    result = queries.diff(conn, project, old, new, level)
-    echo(to_json(result) if fmt == "json" else render_diff(result, limit))
+    out = renderers.DIFF[fmt]
+    common.show(out.render(out.load(queries.diff, conn, project, old, new, level), limit=limit))
 
 
 @warnings.command("top")
@@ -137,7 +127,7 @@ def top_cmd(ctx, projects, level, limit, as_json) -> None:
 
     conn = common.open_read(ctx)
     result = queries.top(conn, common.split(projects) if projects else None, level, limit)
-    echo(to_json(result) if as_json else render_top(result))
+    common.show(renderers.TOP["json" if as_json else "text"].render(result))
 
 
 @warnings.command("show", **FLAG_ARGS)
@@ -164,4 +154,4 @@ def show_cmd(ctx, option, project, compilers, level, file_glob, limit, as_json) 
         limit = 10
     chosen = projects.compiler_ids(compilers) if compilers else None
     result = queries.show(conn, option, project, limit, chosen, level, file_glob)
-    echo(to_json(result) if as_json else render_show(result))
+    common.show(renderers.SHOW["json" if as_json else "text"].render(result))

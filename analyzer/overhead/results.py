@@ -286,6 +286,8 @@ class StudyRun:
 
     study: int
     cells: list[Cell]
+    #: what the study is, for the text's table (JSON has the study's id)
+    info: Study | None = field(default=None, metadata=TEXT_ONLY)
 
 
 @dataclass(frozen=True)

@@ -4,9 +4,10 @@ same :class:`~analyzer.overhead.results.OverheadReport` are :mod:`analyzer.overh
 :mod:`analyzer.overhead.csvreport`, its JSON :func:`warnscope.serial.to_json` of it."""
 from __future__ import annotations
 
+from analyzer.overhead import report as report_mod
 from analyzer.overhead.breakdown import seconds
 from analyzer.overhead.results import (AddedCpu, Attribution, Interval, ModeCost, OverheadReport, ProcessAdded,
-                                       Row, Study)
+                                       Row, Study, StudyRun)
 from analyzer.projects.cell import BuildStatus
 
 
@@ -128,6 +129,11 @@ def machine(info: Study) -> str:
 def two_modes_of(table: list[Row]) -> bool:
     """Whether the table holds both inject modes (each row then names its own)."""
     return len({inject_of(r) for r in table}) > 1
+
+
+def render_run(run: StudyRun, **_options) -> str:
+    """``overhead run``'s text: the table of the study's cells just run."""
+    return render(report_mod.report(run.info, run.cells))
 
 
 def render(rep: OverheadReport) -> str:

@@ -145,6 +145,10 @@ RECIPES: dict[str, Recipe] = {r.name: r for r in (
 )}
 
 
+#: the project a command builds when none is named
+DEFAULT_PROJECT = "zlib"
+
+
 def get(name: str) -> Recipe:
     if name.startswith(debian.PREFIX):
         return debian_package(name)

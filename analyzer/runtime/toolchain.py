@@ -218,6 +218,15 @@ def canonical_list(names: "list[str] | tuple[str, ...]") -> list[str]:
     return list(seen)
 
 
+def resolve_list(names: "list[str] | tuple[str, ...]") -> "list[Toolchain]":
+    """The toolchains of :func:`canonical_list`'s ids, in order: what a command's
+    ``--compilers`` names, resolved once where it is read; none is one line of error."""
+    ids = canonical_list(names)
+    if not ids:
+        raise BadInput("no compilers given")
+    return [resolve(n) for n in ids]
+
+
 def _is_id(text: str) -> bool:
     try:
         CompilerId.parse(text)

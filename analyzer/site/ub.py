@@ -31,7 +31,7 @@ from analyzer.ub.explain import explain as ub_explain
 from analyzer.ub import report as ub_report
 from analyzer.ub import store as ub_store
 from analyzer.ub.corpus import SOURCE_SUFFIXES, Case, discover
-from analyzer.ub.explain.disasm import Function
+from analyzer.ub.disasm import Function
 from analyzer.ub.results import CaseReport, Cell, CorpusKind, Explanation, UbReport
 from analyzer.site.detectors import detector_pages
 from analyzer.site.pages import Headline

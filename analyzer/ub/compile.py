@@ -19,7 +19,7 @@ programs run with them too (the caller passes ``compiler.root`` to ``sandbox.run
 A cell's compile (``want_code``) also keeps the program's generated code: the same
 sandboxed run compiles with ``-g`` (line tables; tested to leave ``.text`` byte for byte
 as it is without) and then runs that system's objdump on the binary
-(:data:`analyzer.ub.explain.disasm.SCRIPT`), so untrusted bytes are disassembled only inside the
+(:data:`analyzer.ub.disasm.SCRIPT`), so untrusted bytes are disassembled only inside the
 sandbox, and once per binary: the normalised text is cached beside the binary
 (``KEY.code``, zlib), or why there is none (``code_note`` in the meta).
 """
@@ -39,8 +39,9 @@ from warnscope.paths import atomic_write, cache_dir
 from analyzer.sandbox import runner as sandbox
 from analyzer.sandbox.limits import SandboxStatus
 from analyzer.runtime.toolchain import Toolchain
+from analyzer.ub.warnflags import gcc_warning_flags
 from analyzer.ub.corpus import PLAIN_NAME   # what the driver is given: never an option, never a path
-from analyzer.ub.explain import disasm
+from analyzer.ub import disasm
 
 COMPILE_TIMEOUT = 120
 #: A compile may take long and write a big binary, but not take the machine.
@@ -79,7 +80,7 @@ class CompiledProgram:
     diagnostics: list    # gcc's JSON diagnostics; [] for clang
     cached: bool
     command: list[str]
-    #: the program's code (:func:`analyzer.ub.explain.disasm.dumps`), None when not asked or
+    #: the program's code (:func:`analyzer.ub.disasm.dumps`), None when not asked or
     #: unavailable; ``code_note`` says why it is unavailable ('' when it is there)
     code: str | None = None
     code_note: str = ""
@@ -210,20 +211,3 @@ def _not_the_programs_fault(result: sandbox.RunResult, log: str) -> str:
     if result.exit and any(m in log for m in _NO_MEMORY):
         return "compiler stopped at the memory limit"
     return ""
-
-
-def gcc_warning_flags() -> list[str]:
-    """Broad warnings for gcc: -Wall -Wextra and the extras that speak of UB."""
-    return ["-Wall", "-Wextra", "-Wstrict-overflow=2", "-Wnull-dereference", "-Wshift-overflow=2",
-            "-Wstringop-overflow=4", "-Warray-bounds=2", "-Wformat=2", "-Wcast-align=strict",
-            "-Wvla", "-Wuninitialized", "-Wmaybe-uninitialized"]
-
-
-def checks_flags() -> dict[str, list[str]]:
-    """The warning flags the corpus's warning checks pass, per family (GCC's list above;
-    clang's checks through libclang with ``-Weverything``): a flag outside what they turn
-    on was not tried on the corpus (what ``warnscope advise`` needs to know)."""
-    from analyzer.ub.libclang import clang_warning_args
-
-    return {"gcc": gcc_warning_flags(),
-            "clang": [a for a in clang_warning_args("c", "c17", "-O2", []) if a.startswith("-W")]}

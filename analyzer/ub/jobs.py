@@ -34,7 +34,8 @@ from analyzer.ub.classify import Classification, classify, said, verdict
 from analyzer.runtime.toolchain import Toolchain, probe
 from analyzer.ub.compile import CompiledProgram, compile_program
 from analyzer.ub.corpus import Case
-from analyzer.ub.libclang import clang_warning_args, warnings_for
+from analyzer.ub.libclang import warnings_for
+from analyzer.ub.warnflags import clang_warning_args
 from analyzer.ub.results import CellRef, CellRun, JobFailure, Outcome
 
 STORED_OUTPUT = 4096   # bytes of stdout/stderr kept in the database
@@ -83,7 +84,7 @@ class CellResult:
     warnings: list[str] | None     # gcc only; clang's come from ClangWarningsJob
     runs: list[CellRun] = field(default_factory=list)
     host: str = ""
-    #: the program's code (analyzer.ub.explain.disasm's stored text), or None and why not
+    #: the program's code (analyzer.ub.disasm's stored text), or None and why not
     code: str | None = None
     code_note: str = ""
 

@@ -37,11 +37,6 @@ def library_for(major: int) -> str:
     raise NotInstalled(f"libclang of clang-{major} not found: install libclang1-{major}")
 
 
-def clang_warning_args(language: str, std: str, level: str, flags: list[str]) -> list[str]:
-    """Arguments of a parse with every warning on."""
-    return ["-x", language, f"-std={std}", level, *flags, "-Weverything"]
-
-
 def _root_toolchain(major: int):
     """The root toolchain of clang ``major`` when the host has no libclang of its own."""
     from analyzer.runtime.toolchain import resolve

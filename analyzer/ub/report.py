@@ -42,6 +42,18 @@ def limited(data: StoredResults, compilers: set[str],
         sanitizers=[s for s in data.sanitizers if s.compiler in compilers])
 
 
+def of_run(conn: sqlite3.Connection, corpus: str, compilers: set[str],
+           case_ids: set[str] | None = None) -> UbReport:
+    """The report of one run's matrix: the stored results of ``corpus`` by ``compilers``
+    alone (and of ``case_ids``, where given; :func:`limited`), the database holding others'."""
+    return build(limited(load(conn, corpus), compilers, case_ids))
+
+
+def by_target(report: UbReport) -> UbReport:
+    """``report`` with only its cases whose behaviour differs by target."""
+    return replace(report, cases=[c for c in report.cases if c.by_target])
+
+
 def cells(data: StoredResults, compilers: set[str] | None = None,
           levels: set[str] | None = None, flag_sets: set[str] | None = None) -> list[Cell]:
     """The stored cells as reported, with their warnings and their case's sanitizer

@@ -25,11 +25,79 @@ from warnscope.errors import NoData, NotInstalled
 from warnscope.measure import Sample
 from warnscope.serial import OPTIONAL
 
-from analyzer.ub.explain.disasm import Function
+from analyzer.ub.disasm import Function
 
 if TYPE_CHECKING:
-    from analyzer.ub.detectors.detectors import ToolRun
     from analyzer.ub.detectors.scores import CaseDetections
+
+
+# --- the detectors' runs (ub detectors), as stored ----------------------------------
+
+class Kind(enum.Enum):
+    """What sort of detector a finding comes from."""
+
+    WARNING = "warning"
+    SANITIZER = "sanitizer"
+    ANALYZER = "analyzer"
+
+
+class Tool(enum.Enum):
+    """A tool that runs detectors over one program; its value is how a user names it."""
+
+    WARNINGS = "warnings"              # the compiler's own warnings (-Wall -Wextra and the UB extras)
+    SANITIZERS = "sanitizers"          # -fsanitize=address,undefined at -O0, run once
+    GCC_ANALYZER = "gcc-analyzer"      # gcc -fanalyzer (GCC 10 on)
+    CLANG_ANALYZER = "clang-analyzer"  # clang --analyze, its default checkers
+    CLANG_TIDY = "clang-tidy"          # clang-tidy-N, the bugprone-* checks
+    CPPCHECK = "cppcheck"              # the host's cppcheck
+
+    @property
+    def kind(self) -> Kind:
+        return {Tool.WARNINGS: Kind.WARNING, Tool.SANITIZERS: Kind.SANITIZER}.get(self, Kind.ANALYZER)
+
+
+class RunStatus(enum.Enum):
+    """How a tool's run on a program ended."""
+
+    OK = "ok"                          # it ran; its findings (maybe none) are all there is
+    UNAVAILABLE = "unavailable"        # not installed, or too old to have the tool
+    FAILED = "failed"                  # it stopped with an error (the program did not compile, it crashed)
+    TIMED_OUT = "timed-out"            # stopped at the sandbox's limits
+    UNKNOWN_OUTPUT = "unknown-output"  # it printed something of a shape not understood here
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One report of one detector on one program."""
+
+    detector: str        # '-Wanalyzer-null-dereference', 'core.NullDereference', 'ubsan:shift-exponent'
+    kind: Kind
+    line: int | None     # in the program's own file; None: elsewhere or unknown
+    message: str = ""
+
+
+@dataclass(frozen=True)
+class ToolRun:
+    """One tool on one program, for one compiler version (``version``: the compiler's
+    name, 'gcc-12'; for cppcheck, which belongs to no compiler, 'cppcheck-2.10')."""
+
+    case_id: str
+    tool: Tool
+    version: str
+    status: RunStatus
+    findings: tuple[Finding, ...] = ()
+    note: str = ""       # why the status is not OK: one line
+    level: str = ""      # the -O level of a warnings run ('' for the others)
+
+    @property
+    def ok(self) -> bool:
+        return self.status is RunStatus.OK
+
+    def why(self) -> str:
+        """'' for a run that worked, else one line: 'clang-tidy unavailable: ...'."""
+        if self.ok:
+            return ""
+        return f"{self.tool.value} {self.status.value.replace('-', ' ')}: {self.note}".rstrip(": ")
 
 
 class Outcome(enum.StrEnum):
@@ -174,13 +242,13 @@ class StoredResults:
     cells: list[CellRecord]
     warnings: list[WarningRecord]
     sanitizers: list[SanitizerRecord]
-    #: the stored code texts of the cells (hash -> analyzer.ub.explain.disasm text)
+    #: the stored code texts of the cells (hash -> analyzer.ub.disasm text)
     codes: dict[str, str] = field(default_factory=dict)
     #: the causes found by ``ub run --why`` for the cells as stored now, by
     #: (case, compiler, level, flags)
     causes: dict[tuple[str, str, str, str], "Cause"] = field(default_factory=dict)
     #: the runs of ``ub detectors`` on the cases and their twins
-    detector_runs: list["ToolRun"] = field(default_factory=list)
+    detector_runs: list[ToolRun] = field(default_factory=list)
 
 
 # ------------------------------------------------------------------ the code

@@ -28,7 +28,7 @@ from analyzer.sandbox import runner as sandbox
 from analyzer.sandbox.limits import SandboxStatus
 from analyzer.runtime.progress import Progress
 from analyzer.runtime.executors import Executor, JobQueue, check_workers, in_use, map_batches
-from analyzer.runtime.toolchain import Toolchain, canonical_list, resolve
+from analyzer.runtime.toolchain import Toolchain
 from analyzer.ub import store as ub_store
 from analyzer.ub.compile import normalize_level
 from analyzer.ub.corpus import Case, Corpus, load
@@ -60,22 +60,21 @@ class Plan:
     total_cells: int
 
 
-def run(conn, corpus_dir: str | Path, compilers: list[str], levels: list[str],
+def run(conn, corpus_dir: str | Path, compilers: list[Toolchain], levels: list[str],
         flag_sets: list[str] = ("",), *, jobs: int | None = None, runs: int = DEFAULT_RUNS,
         limits: sandbox.Limits = sandbox.Limits(), warnings: bool = True,
         sanitizers: bool = True, code: bool = True, executor: Executor | None = None,
         progress: Progress | None = None,
         validated: tuple[Corpus, list[Toolchain], list[str]] | None = None,
-        why: bool = False, case_ids: tuple[str, ...] | list[str] = ()) -> RunSummary:
-    """Run every missing cell of ``corpus_dir`` and store the results in ``conn``.
+        case_ids: tuple[str, ...] | list[str] = ()) -> RunSummary:
+    """Run every missing cell of ``corpus_dir`` by ``compilers`` (resolved by the caller,
+    :func:`analyzer.runtime.toolchain.resolve_list`) and store the results in ``conn``.
 
     ``progress`` (:mod:`analyzer.runtime.progress`) is told how many jobs there are, in one
     message, and advanced as each one's result arrives. ``code`` False keeps no generated
     code (no -g, no objdump; part of the cells' keys, so a later run with code runs them
     again). ``validated``: :func:`validate`'s answer for these arguments, when the caller
-    has it already (the corpus is not read twice). ``why``: then search the cause of
-    every divergent cell whose cause is not stored (:mod:`analyzer.ub.why.whyrun`), on the
-    same executor, and store it. ``case_ids``: only these cases, each with its twin
+    has it already (the corpus is not read twice). ``case_ids``: only these cases, each with its twin
     (:func:`chosen`)."""
     start = time.monotonic()
     if runs < 1:
@@ -85,7 +84,7 @@ def run(conn, corpus_dir: str | Path, compilers: list[str], levels: list[str],
     loaded, resolved, norm_levels = validated or validate(corpus_dir, compilers, levels)
     trusted_roots.vouch(corpus)  # the site may show this corpus's sources (this user chose it)
     cases = chosen(loaded, case_ids)
-    flag_tuples = list(dict.fromkeys(tuple(f.split()) for f in flag_sets))
+    flag_tuples = flag_sets_of(flag_sets)
     ub_store.save_cases(conn, corpus, loaded.cases)   # every case: --case drops none
     plan = make_plan(cases, resolved, norm_levels, flag_tuples, runs, limits,
                      warnings, sanitizers, ub_store.existing_keys(conn, corpus), code)
@@ -127,36 +126,22 @@ def run(conn, corpus_dir: str | Path, compilers: list[str], levels: list[str],
                 if progress is not None:
                     progress.advance(len(batch))
             _store(conn, corpus, pending, summary)
-    if why:
-        _why(conn, corpus, cases, resolved, norm_levels, flag_tuples, runs, limits, jobs,
-             executor, progress, summary)
     summary.seconds = time.monotonic() - start
     return summary
 
 
-def _why(conn, corpus: str, cases: list[Case], compilers: list[Toolchain], levels: list[str],
-         flag_tuples: list[tuple[str, ...]], runs: int, limits: sandbox.Limits,
-         jobs: int | None, executor: Executor | None, progress: Progress | None,
-         summary: RunSummary) -> None:
-    """``--why``: the causes of the run's divergent cells, searched and stored."""
-    from analyzer.ub.why import whyrun
-    todo = whyrun.plan(conn, corpus, cases, compilers, levels, flag_tuples, runs, limits)
-    if not todo:
-        return
-    if progress is not None:
-        progress(f"ub run --why: {len(todo)} divergent cells to explain")
-        progress.add_total(len(todo))
-    sandbox.prepare()
-    with in_use(executor, jobs, pin=True) as ex:
-        stored, failures = whyrun.run(conn, corpus, todo, ex, progress)
-    summary.explained += stored
-    summary.failures += failures
+def flag_sets_of(flag_sets: list[str]) -> list[tuple[str, ...]]:
+    """The run's flag sets as the cells name them, each once, in the order given."""
+    return list(dict.fromkeys(tuple(f.split()) for f in flag_sets))
 
 
 def _store(conn, corpus: str, pending: list, summary: RunSummary) -> None:
     """Store the results that have arrived, in one transaction, and empty ``pending``."""
     if pending:
-        ub_store.save_results(conn, corpus, pending)
+        ub_store.save_results(conn, corpus,
+                              cells=[r for r in pending if isinstance(r, CellResult)],
+                              warnings=[r for r in pending if isinstance(r, ClangWarningsResult)],
+                              sanitizers=[r for r in pending if isinstance(r, SanitizerResult)])
         for result in pending:
             _count(result, summary)
         pending.clear()
@@ -194,12 +179,12 @@ def chosen(corpus: Corpus, case_ids: tuple[str, ...] | list[str] = ()) -> list[C
     return [c for c in corpus.cases if c.id in wanted]
 
 
-def validate(corpus_dir: str | Path, compilers: list[str], levels: list[str]
+def validate(corpus_dir: str | Path, compilers: list[Toolchain], levels: list[str]
              ) -> tuple[Corpus, list[Toolchain], list[str]]:
-    """Read the corpus and check compilers and levels, before anything is written.
-    Compiler ids are canonical from here on: ``clang-016`` is ``clang-16``."""
+    """Read the corpus and check compilers (each once, in order) and levels, before
+    anything is written."""
     corpus = load(corpus_dir)
-    resolved = [resolve(c) for c in canonical_list(compilers)]
+    resolved = list(compilers)
     if not resolved:
         raise BadInput("no compilers given")
     for tc in resolved:

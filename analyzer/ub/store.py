@@ -16,7 +16,7 @@ import posixpath
 import sqlite3
 import zlib
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from warnscope.database import transaction, utc_now
 from warnscope.dbvalues import json_column
@@ -24,13 +24,14 @@ from warnscope.errors import CorruptDatabase, NoData
 from warnscope.extract import shown
 from warnscope.serial import plain
 
-from analyzer.ub.compile import checks_flags
 from analyzer.ub.corpus import Case
-from analyzer.ub.detectors.detectors import Finding, Kind, RunStatus, Tool, ToolRun
-from analyzer.ub.jobs import CellResult, ClangWarningsResult, Result, SanitizerResult
-from analyzer.ub.results import (CaseInfo, Cause, CellRecord, CellRun, Outcome, SanitizerRecord,
-                                 StoredResults, WarningRecord, cause_from_plain, corpus_name)
-from analyzer.ub.detectors.scores import WarningScores, latest_warnings
+from analyzer.ub.results import (CaseInfo, Cause, CellRecord, CellRun, Finding, Kind, Outcome,
+                                 RunStatus, SanitizerRecord, StoredResults, Tool, ToolRun,
+                                 WarningRecord, cause_from_plain, corpus_name)
+from analyzer.ub.warnflags import checks_flags
+
+if TYPE_CHECKING:
+    from analyzer.ub.jobs import CellResult, ClangWarningsResult, SanitizerResult
 
 
 def save_cases(conn: sqlite3.Connection, corpus: str, cases: list[Case]) -> None:
@@ -84,21 +85,20 @@ def hung_cases(conn: sqlite3.Connection, corpus: str) -> set[str]:
         (corpus, corpus))}
 
 
-def save_results(conn: sqlite3.Connection, corpus: str, results: list[Result]) -> None:
+def save_results(conn: sqlite3.Connection, corpus: str, cells: list[CellResult] = (),
+                 warnings: list[ClangWarningsResult] = (),
+                 sanitizers: list[SanitizerResult] = ()) -> None:
     """Store finished jobs' results together, in one transaction: a run commits
     whatever has finished when it looks, one cell or a few, so that a busy run does
     not pay a commit (and its fsyncs) per cell, and a stopped run keeps every
     result it had received."""
     with transaction(conn):
-        for r in results:
-            if isinstance(r, CellResult):
-                _save_cell(conn, corpus, r)
-            elif isinstance(r, ClangWarningsResult):
-                _save_clang_warnings(conn, corpus, r)
-            elif isinstance(r, SanitizerResult):
-                _save_sanitizer(conn, corpus, r)
-            else:
-                raise TypeError(f"not a UB result: {r!r}")
+        for r in cells:
+            _save_cell(conn, corpus, r)
+        for r in warnings:
+            _save_clang_warnings(conn, corpus, r)
+        for r in sanitizers:
+            _save_sanitizer(conn, corpus, r)
 
 
 def _save_cell(conn: sqlite3.Connection, corpus: str, r: CellResult) -> None:
@@ -476,9 +476,3 @@ def _sibling(case_id: str, name: object) -> str:
     if not isinstance(name, str) or not name or "/" in name or name.startswith("."):
         return ""
     return posixpath.join(posixpath.dirname(case_id), posixpath.splitext(name)[0])
-
-
-def warning_scores(conn: sqlite3.Connection) -> WarningScores | None:
-    """The scores ``ub detectors`` gives the warning options on the corpus whose detectors
-    ran most recently (None: no detector ran in this database)."""
-    return latest_warnings(conn)

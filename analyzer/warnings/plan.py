@@ -69,8 +69,8 @@ def answers(b: Build, source: tuple[Path, str], built_from: str) -> bool:
     """Whether the stored build ``b`` answers for the tree ``source`` (:func:`steps.source_tree`'s
     answer) whose digest is ``built_from`` (:func:`digest.tree_digest`): built from the same
     place (the tree's path; a package's directory) and the same files and commands. A build
-    stored before its digest was kept answers for nothing."""
-    return b.origin == source[1] and b.tree_digest == built_from
+    stored before its digest was kept answers for nothing (:func:`store.answers`)."""
+    return store.answers(b, source[1], built_from)
 
 
 def unanswered(conn: sqlite3.Connection, recipe: Recipe, source: tuple[Path, str],
@@ -85,9 +85,8 @@ def answering(conn: sqlite3.Connection, recipe: Recipe, source: tuple[Path, str]
               compilers: list[str], level: str) -> dict[str, Build]:
     """The stored builds of ``recipe`` at ``level`` by ``compilers`` that answer for
     ``source`` (:func:`answers`), by compiler, without their diagnostics."""
-    built_from = digest.tree_digest(source[0], recipe)
-    return {b.compiler: b for b in store.builds(conn, recipe.name, compilers, level, with_diagnostics=False)
-            if answers(b, source, built_from)}
+    return store.answering(conn, recipe.name, source[1], digest.tree_digest(source[0], recipe),
+                           compilers, level)
 
 
 def check_stored(conn: sqlite3.Connection, recipe: Recipe, source: tuple[Path, str],

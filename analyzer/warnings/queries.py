@@ -14,7 +14,6 @@ import fnmatch
 import os
 import sqlite3
 from collections import defaultdict
-from pathlib import Path
 
 from flagdb import store as flag_store
 from flagdb.closure import Index, closure, positive_of
@@ -25,8 +24,11 @@ from warnscope.extract import Tree
 from analyzer.projects import levels as levels_mod
 from analyzer.projects.cell import BuildStatus
 from analyzer.warnings import derive, store
-from analyzer.warnings.results import (Build, CompilerReport, Diagnostic, Diff, DiffEntry, Example, Fired,
-                                       OptionCount, OptionDiff, Show, Top, TopOption, WarningsReport)
+from analyzer.warnings.sarif import MAX_DESCRIPTION
+from analyzer.warnings.trees import source_root
+from analyzer.warnings.results import (Build, CompilerReport, Diagnostic, Diff, DiffBuilds, DiffEntry, Example,
+                                       Fired, OptionCount, OptionDiff, ReportBuilds, Show, Top, TopOption,
+                                       Upgrade, UpgradeBuilds, WarningsReport)
 
 #: what never counts as a level's option that could fire
 NOT_OPTIONS = {"-w", "-Weverything", "-Werror", "-pedantic", "-Wpedantic"}
@@ -397,17 +399,6 @@ def top(conn: sqlite3.Connection, projects: list[str] | None = None, level: str 
     return Top(projects=sorted({b.project for b in builds}), level=level, noisiest=noisiest, silent=silent)
 
 
-def source_root(build: Build) -> Path | None:
-    """The pristine tree a build was made from, where it still is (a Debian package's
-    extracted tree in the cache, a local tree's path); never fetched for a question.
-    The origin is the database's word: only a tree in warnscope's cache or one this
-    user's warnscope built is used (:func:`warnscope.trusted_roots.confined`)."""
-    from warnscope.paths import cache_dir
-    from warnscope.trusted_roots import confined
-
-    return confined(build.origin, cache_dir("apt") / "trees")
-
-
 class SourceLines:
     """Source lines of the builds' pristine trees, each file read once (through
     :class:`warnscope.extract.Tree`: regular files inside the tree only); None where
@@ -481,3 +472,59 @@ def show(conn: sqlite3.Connection, option: str | None, project: str | None = Non
     compilers = sorted({b.compiler for b, _ in found})
     known = {} if option is None else {c: k for c in compilers if (k := view.known(c, option)) is not None}
     return Show(option=option, known=known, examples=examples, total=len(found))
+
+
+# ------------------------------------------------------------------ what a SARIF log reads
+
+def descriptions(conn: sqlite3.Connection, builds: list[Build]) -> dict[str, dict[str, str]]:
+    """Per compiler, its options' help text from the flag database (where the compiler is
+    ingested: the others get none), for the rules of its SARIF run."""
+    view = FlagView(conn)
+    out: dict[str, dict[str, str]] = {}
+    for b in builds:
+        index = view.index(b.compiler)
+        words: dict[str, str] = {}
+        if index is not None:
+            for option in {d.option for d in b.diagnostics if d.option}:
+                hit = index.target(option) or index.resolve(option)
+                text = " ".join((hit[0].description or "").split()) if hit else ""
+                if text:
+                    words[option] = text[:MAX_DESCRIPTION]
+        out[b.compiler] = {**out.get(b.compiler, {}), **words}
+    return out
+
+
+def _one(conn: sqlite3.Connection, project: str, compiler: str, level: str) -> Build:
+    found = store.builds(conn, project, [compiler], level)
+    if not found:
+        raise ValueError(f"no stored {level} build of {project} by {compiler}")
+    return found[0]
+
+
+def upgrade_builds(conn: sqlite3.Connection, report: Upgrade) -> UpgradeBuilds:
+    """What ``upgrade --format sarif`` reads of a report: its builds read back from the
+    store, each pair's diff, the options' words."""
+    names = list(dict.fromkeys(n for p in report.pairs for n in (p.old, p.new)))
+    builds = {n: _one(conn, report.project, n, report.level) for n in names}
+    diffs = {(p.old, p.new): diff_of(builds[p.old], builds[p.new]) for p in report.pairs}
+    return UpgradeBuilds(report, builds, diffs, descriptions(conn, list(builds.values())))
+
+
+def report_builds(conn: sqlite3.Connection, project: str, compilers: list[str] | None = None,
+                  level: str | None = None, as_level: str | None = None) -> ReportBuilds:
+    """What ``warnings report --format sarif`` reads: :func:`report` (its errors for a
+    project or level not built) and the builds it reads, derived as it derives them."""
+    result = report(conn, project, compilers, level, as_level)
+    builds = store.builds(conn, project, compilers, level or ("all" if as_level else None))
+    if as_level is not None:
+        view = FlagView(conn)
+        builds = [derive.as_level(b, as_level, view.index(b.compiler), view.decided_by(b.compiler))[0]
+                  for b in builds]
+    return ReportBuilds(result, builds, descriptions(conn, builds))
+
+
+def diff_builds(conn: sqlite3.Connection, project: str, old: str, new: str, level: str = "all") -> DiffBuilds:
+    """What ``warnings diff --format sarif`` reads: :func:`diff` (its errors) and its two builds."""
+    result = diff(conn, project, old, new, level)
+    before, after = _one(conn, project, old, level), _one(conn, project, new, level)
+    return DiffBuilds(result, before, after, descriptions(conn, [after]))

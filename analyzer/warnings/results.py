@@ -407,3 +407,37 @@ class Upgrade:
     pairs: list[UpgradePair]
     #: the names of the caller's variables the compared builds were given (``--env``)
     passed_env: list[str] = field(default_factory=list)
+
+
+# --- what a SARIF log reads beyond the report: the builds it was made from ------------
+
+@dataclass
+class ReportBuilds:
+    """``warnings report --format sarif``'s object: the report, the builds it was made from
+    (derived where it answers ``--as``), and per compiler the words of its options (the
+    flag database's help text, where the compiler is ingested)."""
+
+    report: WarningsReport
+    builds: list[Build]
+    words: dict[str, dict[str, str]]
+
+
+@dataclass
+class DiffBuilds:
+    """``warnings diff --format sarif``'s object: the diff and its two builds."""
+
+    diff: Diff
+    before: Build
+    after: Build
+    words: dict[str, dict[str, str]]
+
+
+@dataclass
+class UpgradeBuilds:
+    """``upgrade --format sarif``'s object: the report, the builds it compares (by
+    compiler), each pair's diff of the whole builds, the options' words."""
+
+    report: Upgrade
+    builds: dict[str, Build]
+    diffs: dict[tuple[str, str], Diff]
+    words: dict[str, dict[str, str]]

@@ -39,15 +39,16 @@ compiler of an upgrade, the from-compiler's run its baseline, without baseline s
 from __future__ import annotations
 
 import re
-import sqlite3
 from collections import Counter, defaultdict, deque
 
 from warnscope import sarif
+from warnscope.render import Rendered, sarif_log
 from warnscope.errors import WarnscopeError
 from warnscope.extract import Tree
 
-from analyzer.warnings import queries, store
-from analyzer.warnings.results import (Build, CheckFlip, Diagnostic, Diff, EscapeHatch, HatchTrial,
+from analyzer.warnings.trees import source_root
+from analyzer.warnings.results import (Build, CheckFlip, Diagnostic, Diff, DiffBuilds, EscapeHatch, HatchTrial,
+                                       ReportBuilds, UpgradeBuilds,
                                        MacroChange, NewError, Upgrade, UpgradePair, WarningsReport)
 
 #: the rule of a diagnostic no option controls
@@ -184,12 +185,12 @@ def compared_results(diff: Diff, before: Build, after: Build,
 # ------------------------------------------------------------------ places in the tree
 
 class TreeLines:
-    """The lines of a build's pristine tree (where it still is: :func:`queries.source_root`),
+    """The lines of a build's pristine tree (where it still is: :func:`~analyzer.warnings.trees.source_root`),
     each file read once, through :class:`~warnscope.extract.Tree` (regular files inside
     the tree only): the tree is untrusted input."""
 
     def __init__(self, build: Build):
-        root = queries.source_root(build)
+        root = source_root(build)
         self.root = root
         self._tree = Tree(root, "project") if root is not None else None
         self._files: dict[str, list[str] | None] = {}
@@ -356,28 +357,8 @@ def macro_result(m: MacroChange, old: str, new: str, found: tuple[str, int | Non
                         properties={"file": m.file, "macro": m.name, "old": m.old, "new": m.new})
 
 
-# ------------------------------------------------------------------ rules' words
-
-def descriptions(conn: sqlite3.Connection, builds: list[Build]) -> dict[str, dict[str, str]]:
-    """Per compiler, its options' help text from the flag database (where the compiler is
-    ingested: the others get none), for the rules of its run."""
-    view = queries.FlagView(conn)
-    out: dict[str, dict[str, str]] = {}
-    for b in builds:
-        index = view.index(b.compiler)
-        words = dict(OWN_RULES)
-        if index is not None:
-            for option in {d.option for d in b.diagnostics if d.option}:
-                hit = index.target(option) or index.resolve(option)
-                text = " ".join((hit[0].description or "").split()) if hit else ""
-                if text:
-                    words[option] = text[:MAX_DESCRIPTION]
-        out[b.compiler] = {**out.get(b.compiler, {}), **words}
-    return out
-
-
 def _src_root(build: Build) -> str | None:
-    root = queries.source_root(build)
+    root = source_root(build)
     return str(root) if root is not None else None
 
 
@@ -467,11 +448,12 @@ def _trial_facts(t: HatchTrial | EscapeHatch) -> dict:
             **({"error": t.error} if t.error else {})}
 
 
-def upgrade_log(report: Upgrade, builds: dict[str, Build],
+def upgrade_log(report: Upgrade, builds: dict[str, Build], diffs: dict[tuple[str, str], Diff],
                 words: dict[str, dict[str, str]] | None = None) -> dict:
     """``warnscope upgrade --format sarif``: the from-compiler's run (its build as it is:
     the baseline) and one run per to-compiler, its diagnostics with their baseline states,
-    its configure checks that flip and macros that change (see the module)."""
+    its configure checks that flip and macros that change (see the module); ``diffs``: the
+    diff of each pair's two whole builds (:func:`analyzer.warnings.queries.diff_of`)."""
     words = words or {}
     if not report.pairs:
         return sarif.log([])
@@ -484,7 +466,7 @@ def upgrade_log(report: Upgrade, builds: dict[str, Build],
         found = TreeLines(after).find([*map(flip_place, p.flips), *map(macro_place, p.macros)])
         results = [*(flip_result(f, p.old, p.new, at) for f, at in zip(p.flips, found)),
                    *(macro_result(m, p.old, p.new, at) for m, at in zip(p.macros, found[len(p.flips):])),
-                   *compared_results(queries.diff_of(before, after), before, after, p.new_errors)]
+                   *compared_results(diffs[(p.old, p.new)], before, after, p.new_errors)]
         notes = [*_unread(after), *(sarif.notification(n) for n in p.notes)]
         runs.append(_build_run(f"warnscope/upgrade/{after.compiler}/", after, results,
                                words.get(after.compiler, {}), {**_build_facts(after), **_pair_facts(p)},
@@ -492,38 +474,18 @@ def upgrade_log(report: Upgrade, builds: dict[str, Build],
     return sarif.log(runs)
 
 
-# ------------------------------------------------------------------ from the database
+# ------------------------------------------------------------------ the renderers
 
-def _one(conn: sqlite3.Connection, project: str, compiler: str, level: str) -> Build:
-    found = store.builds(conn, project, [compiler], level)
-    if not found:
-        raise ValueError(f"no stored {level} build of {project} by {compiler}")
-    return found[0]
+def render_report(data: ReportBuilds, **_options) -> Rendered:
+    """``warnings report --format sarif``."""
+    return sarif_log(report_log(data.report, data.builds, data.words))
 
 
-def upgrade_sarif(conn: sqlite3.Connection, report: Upgrade) -> dict:
-    """:func:`upgrade_log` of a report, its builds read back from the store."""
-    names = list(dict.fromkeys(n for p in report.pairs for n in (p.old, p.new)))
-    builds = {n: _one(conn, report.project, n, report.level) for n in names}
-    return upgrade_log(report, builds, descriptions(conn, list(builds.values())))
+def render_diff(data: DiffBuilds, **_options) -> Rendered:
+    """``warnings diff --format sarif``."""
+    return sarif_log(diff_log(data.diff, data.before, data.after, data.words))
 
 
-def report_sarif(conn: sqlite3.Connection, project: str, compilers: list[str] | None = None,
-                 level: str | None = None, as_level: str | None = None) -> dict:
-    """``warnings report --format sarif``: :func:`queries.report` (its errors for a
-    project or level not built) and the builds it reads, derived as it derives them."""
-    report = queries.report(conn, project, compilers, level, as_level)
-    builds = store.builds(conn, project, compilers, level or ("all" if as_level else None))
-    if as_level is not None:
-        from analyzer.warnings import derive
-        view = queries.FlagView(conn)
-        builds = [derive.as_level(b, as_level, view.index(b.compiler), view.decided_by(b.compiler))[0]
-                  for b in builds]
-    return report_log(report, builds, descriptions(conn, builds))
-
-
-def diff_sarif(conn: sqlite3.Connection, project: str, old: str, new: str, level: str = "all") -> dict:
-    """``warnings diff --format sarif``: :func:`queries.diff` (its errors) and its two builds."""
-    diff = queries.diff(conn, project, old, new, level)
-    before, after = _one(conn, project, old, level), _one(conn, project, new, level)
-    return diff_log(diff, before, after, descriptions(conn, [after]))
+def render_upgrade(data: UpgradeBuilds, **_options) -> Rendered:
+    """``warnscope upgrade --format sarif``."""
+    return sarif_log(upgrade_log(data.report, data.builds, data.diffs, data.words))

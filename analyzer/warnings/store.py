@@ -95,6 +95,23 @@ def builds(conn: sqlite3.Connection, project: str | None = None, compilers: list
     return [_build(conn, row, with_diagnostics) for row in conn.execute(sql + " ORDER BY project, level, id", args)]
 
 
+
+def answers(b: Build, origin: str, built_from: str) -> bool:
+    """Whether the stored build ``b`` answers for the tree at ``origin`` (its path; a
+    package's directory) whose digest is ``built_from``
+    (:func:`analyzer.projects.digest.tree_digest`): built from that place with the same
+    files and commands. A build stored before its digest was kept answers for nothing."""
+    return b.origin == origin and b.tree_digest == built_from
+
+
+def answering(conn: sqlite3.Connection, project: str, origin: str, built_from: str,
+              compilers: list[str], level: str) -> dict[str, Build]:
+    """The stored builds of ``project`` at ``level`` by ``compilers`` that answer for the
+    tree at ``origin`` whose digest is ``built_from`` (:func:`answers`), by compiler,
+    without their diagnostics."""
+    return {b.compiler: b for b in builds(conn, project, compilers, level, with_diagnostics=False)
+            if answers(b, origin, built_from)}
+
 def projects(conn: sqlite3.Connection) -> list[str]:
     return [r[0] for r in conn.execute("SELECT DISTINCT project FROM wn_build ORDER BY project")]
 

@@ -10,7 +10,7 @@ from flagdb import text as flag_text
 from flagdb.results import HistoryEntry, ShowResult
 
 from analyzer.projects.cell import BuildStatus
-from analyzer.warnings.results import Build, Diff, Fired, Show, Top, WarningsReport
+from analyzer.warnings.results import Build, Diff, Fired, Run, Show, Top, WarningsReport
 
 
 def _opt(option: str | None) -> str:
@@ -21,9 +21,9 @@ def _where(file: str | None, line: int | None, column: int | None = None) -> str
     return ":".join(str(x) for x in (file, line, column) if x is not None) or "(no location)"
 
 
-def render_run(builds: list[Build]) -> str:
+def render_run(run: Run) -> str:
     lines = []
-    for b in builds:
+    for b in run.builds:
         shared = sum(1 for d in b.diagnostics if len({tu.split(" -> ")[0] for tu in d.tus}) > 1)
         unread = sum(1 for t in b.tus if t.problem)
         line = (f"{b.project} {b.compiler} {b.level}: {b.status}, {len(b.diagnostics)} diagnostics "

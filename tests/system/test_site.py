@@ -27,6 +27,7 @@ from analyzer.overhead import store as oh_store
 from analyzer.site import builder, flags, overhead, pages
 from analyzer.site.slugs import base_slug, slug_map
 from analyzer.ub import run as ub_run
+from analyzer.runtime.toolchain import resolve_list
 from flagdb import compare, store, views
 from warnscope.database import connect
 from warnscope.errors import WarnscopeError
@@ -62,7 +63,7 @@ def site_db(gcc_db, request, tmp_path_factory) -> Path:
             (corpus / src.parent.name).mkdir(parents=True, exist_ok=True)
             shutil.copy(src, corpus / rel)
             shutil.copy(src.with_suffix(".output"), corpus / src.parent.name)
-        summary = ub_run.run(conn, corpus, ["gcc-12"], ["O0", "O2"],
+        summary = ub_run.run(conn, corpus, resolve_list(["gcc-12"]), ["O0", "O2"],
                              limits=sandbox.Limits(timeout=1.0, cpu=2))
         assert summary.failures == []
     conn.close()

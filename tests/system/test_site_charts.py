@@ -22,6 +22,7 @@ from analyzer.site.charts import MARK_ID
 from analyzer.cli import main
 from analyzer.ub.corpus import bundled_corpus
 from analyzer.ub import run as ub_run
+from analyzer.runtime.toolchain import resolve_list
 from flagdb.ingest import ingest
 from warnscope.database import connect
 
@@ -48,7 +49,7 @@ def site(gcc_db, request, tmp_path_factory) -> Path:
             (corpus / folder).mkdir(parents=True, exist_ok=True)
             for f in (bundled_corpus() / folder).glob(stem + ".*"):
                 shutil.copy(f, corpus / folder / f.name)
-        summary = ub_run.run(conn, corpus, compilers, ["O0", "O2"], limits=sandbox.Limits(timeout=1.0, cpu=2))
+        summary = ub_run.run(conn, corpus, resolve_list(compilers), ["O0", "O2"], limits=sandbox.Limits(timeout=1.0, cpu=2))
         assert summary.failures == []
     conn.close()
     if compilers:

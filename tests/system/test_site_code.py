@@ -16,6 +16,7 @@ import pytest
 from analyzer.sandbox import runner as sandbox
 from analyzer.site import builder
 from analyzer.ub import run as ub_run
+from analyzer.runtime.toolchain import resolve_list
 from warnscope.database import connect
 
 REPO = Path(__file__).resolve().parents[2]
@@ -36,7 +37,7 @@ def site(tmp_path_factory) -> Path:
                 continue
             shutil.copy(f, (corpus / case).parent)
     conn = connect(tmp / "ub.db")
-    summary = ub_run.run(conn, corpus, ["gcc-12", "clang-16"], ["O0", "O2"],
+    summary = ub_run.run(conn, corpus, resolve_list(["gcc-12", "clang-16"]), ["O0", "O2"],
                          limits=sandbox.Limits(timeout=1.0, cpu=2), warnings=False, sanitizers=False)
     assert summary.failures == []
     out = tmp / "site"

@@ -31,6 +31,7 @@ from analyzer.site import builder, ub
 from analyzer.site.slugs import path_slug, slug_map
 from analyzer.ub import report as ub_report
 from analyzer.ub import run as ub_run
+from analyzer.runtime.toolchain import resolve_list
 from analyzer.ub import store as ub_store
 from analyzer.ub.corpus import discover
 from warnscope.database import connect
@@ -58,7 +59,7 @@ def run(tmp_path_factory) -> Path:
         shutil.copytree(REPO / "corpus" / category, corpus / category)
     db = tmp / "ub.db"
     conn = connect(db)
-    summary = ub_run.run(conn, corpus, COMPILERS, LEVELS,
+    summary = ub_run.run(conn, corpus, resolve_list(COMPILERS), LEVELS,
                          limits=sandbox.Limits(timeout=2.0, cpu=2), warnings=True,
                          sanitizers=False)
     conn.close()

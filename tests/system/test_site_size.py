@@ -20,6 +20,7 @@ import pytest
 from analyzer.sandbox import runner as sandbox
 from analyzer.site import builder
 from analyzer.ub import run as ub_run
+from analyzer.runtime.toolchain import resolve_list
 from warnscope.database import connect
 
 REPO = Path(__file__).resolve().parents[2]
@@ -43,7 +44,7 @@ def built(tmp_path_factory) -> tuple[Path, Path]:
             shutil.copy(f, (corpus / case).parent)
     db = tmp / "ub.db"
     conn = connect(db)
-    summary = ub_run.run(conn, corpus, ["gcc-12", "clang-16"], ["O0", "O2"],
+    summary = ub_run.run(conn, corpus, resolve_list(["gcc-12", "clang-16"]), ["O0", "O2"],
                          limits=sandbox.Limits(timeout=2.0, cpu=2), warnings=False,
                          sanitizers=False)
     assert summary.failures == [] and summary.cells == 20

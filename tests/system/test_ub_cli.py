@@ -18,6 +18,7 @@ import pytest
 from analyzer.sandbox import runner as sandbox
 from analyzer.ub import report as ub_report
 from analyzer.ub import run as ub_run
+from analyzer.runtime.toolchain import resolve_list
 from analyzer.cli import main
 from warnscope import processes
 from warnscope.database import connect
@@ -121,7 +122,7 @@ def test_hostile_programs_are_contained_and_the_run_goes_on(tmp_path):
     # The wall limit leaves room for a loaded machine (CI runs the suites side by side):
     # at 1 s a flood or a huge allocation was sometimes cut once and not the other time,
     # and the cell came out nondeterministic. Only the three hangs pay for it.
-    summary = ub_run.run(conn, corpus, ["gcc-12"], ["O0"], limits=sandbox.Limits(timeout=4.0, cpu=2),
+    summary = ub_run.run(conn, corpus, resolve_list(["gcc-12"]), ["O0"], limits=sandbox.Limits(timeout=4.0, cpu=2),
                          sanitizers=False, warnings=False)
     assert summary.failures == []
     cells = ub_report.load(conn).cells
@@ -160,7 +161,7 @@ def test_kill_9_keeps_finished_cells_and_the_rerun_resumes(tmp_path, cell_count)
     assert 3 <= kept < 7 * 2 * 4
     sandbox.kill_leftovers()               # the loop that was running, if it was
     assert not _left_under_free_uids()
-    summary = ub_run.run(conn, corpus, ["gcc-12", "clang-16"], ["O0", "O1", "O2", "O3"],
+    summary = ub_run.run(conn, corpus, resolve_list(["gcc-12", "clang-16"]), ["O0", "O1", "O2", "O3"],
                          limits=sandbox.Limits(timeout=1.0, cpu=2), sanitizers=False,
                          warnings=False)
     assert summary.cells_run == 7 * 2 * 4 - kept
@@ -196,13 +197,13 @@ def test_dask_local_cluster_gives_the_same_cells(tmp_path):
     corpus = tmp_path / "c"
     shutil.copytree(MINI, corpus)
     local = connect(tmp_path / "local.db")
-    ub_run.run(local, corpus, ["gcc-12", "clang-16"], ["O0", "O2"], sanitizers=False)
+    ub_run.run(local, corpus, resolve_list(["gcc-12", "clang-16"]), ["O0", "O2"], sanitizers=False)
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                   dashboard_address=None) as cluster:
         executor = DaskExecutor(cluster.scheduler_address)
         try:
             remote = connect(tmp_path / "dask.db")
-            summary = ub_run.run(remote, corpus, ["gcc-12", "clang-16"], ["O0", "O2"],
+            summary = ub_run.run(remote, corpus, resolve_list(["gcc-12", "clang-16"]), ["O0", "O2"],
                                  sanitizers=False, executor=executor)
         finally:
             executor.close()

@@ -23,6 +23,7 @@ from analyzer.sandbox import runner as sandbox
 from analyzer.runtime.toolchain import resolve
 from analyzer.ub import report as ub_report
 from analyzer.ub import run as ub_run
+from analyzer.runtime.toolchain import resolve_list
 from analyzer.ub.compile import compile_program
 from analyzer.ub.corpus import load
 from warnscope import tool
@@ -64,7 +65,7 @@ def stored(tmp_path_factory):
     (corpus / "bad" / "escape.c").write_bytes(ESCAPE)
     db = tmp / "ub.db"
     conn = connect(db)
-    summary = ub_run.run(conn, corpus, ["gcc-12", "clang-16"], ["O0", "O2"], limits=LIMITS,
+    summary = ub_run.run(conn, corpus, resolve_list(["gcc-12", "clang-16"]), ["O0", "O2"], limits=LIMITS,
                          warnings=False, sanitizers=False)
     assert summary.failures == []
     report = ub_report.build(ub_report.load(conn))
@@ -219,7 +220,7 @@ def test_a_root_compilers_code_comes_from_the_roots_objdump(compiler, root_toolc
         pytest.skip(f"{compiler} is a host compiler here")
     src = (REPO / "corpus" / "signed-integer-overflow" / "loop.c").read_bytes()
     from analyzer.ub.explain import codelabels
-    from analyzer.ub.explain import disasm
+    from analyzer.ub import disasm
     builds = {level: compile_program(tc, "c", "gnu17", "loop.c", src, [level], [], True, True)
               for level in ("-O0", "-O2")}
     assert all(b.ok and b.code for b in builds.values()), {l: b.code_note for l, b in builds.items()}
@@ -237,7 +238,7 @@ def test_gccs_trap_for_a_missing_return_at_O0_and_Og_is_no_label(compiler, root_
     brace's at -Og: the front end's trap, not the optimiser's."""
     tc = root_toolchain(compiler)
     from analyzer.ub.explain import codelabels
-    from analyzer.ub.explain import disasm
+    from analyzer.ub import disasm
     src = (REPO / "corpus" / "missing-return" / "value-unused.cpp").read_bytes()
     builds = {level: compile_program(tc, "c++", "c++17", "value-unused.cpp", src, [level], [], False, True)
               for level in ("-O0", "-Og")}

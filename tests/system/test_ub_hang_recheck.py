@@ -11,6 +11,7 @@ import pytest
 from analyzer.sandbox import runner as sandbox
 from analyzer.ub import report as ub_report
 from analyzer.ub import run as ub_run
+from analyzer.runtime.toolchain import resolve_list
 from analyzer.ub.jobs import HANG_RECHECK_SECONDS
 from warnscope.database import connect
 
@@ -25,7 +26,7 @@ def test_a_hang_spends_its_limit_once_and_stays_a_hang(tmp_path, cell_count):
     (corpus / "hostile").mkdir()
     shutil.copy(FIXTURES / "hostile" / "infinite-loop.c", corpus / "hostile")
     conn = connect(tmp_path / "ub.db")
-    summary = ub_run.run(conn, corpus, ["gcc-12"], ["O0", "O2"],
+    summary = ub_run.run(conn, corpus, resolve_list(["gcc-12"]), ["O0", "O2"],
                          limits=sandbox.Limits(timeout=2.0, cpu=3), sanitizers=False,
                          warnings=False)
     assert summary.failures == []

@@ -15,6 +15,7 @@ import pytest
 from analyzer.sandbox import runner as sandbox
 from analyzer.ub import report as ub_report
 from analyzer.ub import run as ub_run
+from analyzer.runtime.toolchain import resolve_list
 from analyzer.ub.libclang import warnings_for
 from warnscope.database import connect
 
@@ -43,7 +44,7 @@ def results(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("ubrun")
     corpus = make_corpus(tmp / "corpus")
     conn = connect(tmp / "ub.db")
-    summary = ub_run.run(conn, corpus, ["gcc-12", "clang-16"], ["O0", "-O1", "O2", "O3"],
+    summary = ub_run.run(conn, corpus, resolve_list(["gcc-12", "clang-16"]), ["O0", "-O1", "O2", "O3"],
                          limits=LIMITS)
     data = ub_report.load(conn)
     return conn, corpus, summary, data
@@ -132,10 +133,10 @@ def test_program_without_expected_output_is_compared_across_cells_only(results):
 
 def test_unchanged_rerun_does_nothing_and_a_new_compiler_runs_only_its_cells(results):
     conn, corpus, _, _ = results
-    again = ub_run.run(conn, corpus, ["gcc-12", "clang-16"], ["O0", "O1", "O2", "O3"],
+    again = ub_run.run(conn, corpus, resolve_list(["gcc-12", "clang-16"]), ["O0", "O1", "O2", "O3"],
                        limits=LIMITS)
     assert (again.cells_run, again.compiled, again.warnings_run, again.sanitizers_run) == (0, 0, 0, 0)
-    more = ub_run.run(conn, corpus, ["gcc-12", "clang-16", "clang-14", "clang-19"],
+    more = ub_run.run(conn, corpus, resolve_list(["gcc-12", "clang-16", "clang-14", "clang-19"]),
                       ["O0", "O1", "O2", "O3"], limits=LIMITS, sanitizers=False)
     assert more.cells_run == 7 * 2 * 4
     assert more.failures == []

@@ -26,6 +26,7 @@ from analyzer.sandbox import runner as sandbox
 from analyzer.runtime.toolchain import resolve
 from analyzer.ub import report as ub_report
 from analyzer.ub import run as ub_run
+from analyzer.runtime.toolchain import resolve_list
 from warnscope.database import connect
 from warnscope.paths import cache_dir
 
@@ -188,7 +189,7 @@ def test_ub_run_compiles_and_runs_in_the_root(zoo, tmp_path):
     gcc-14 with its version naming suite and package."""
     corpus = make_corpus(tmp_path / "corpus")
     conn = connect(tmp_path / "ub.db")
-    ub_run.run(conn, corpus, [ZOO, "gcc-12"], ["O0", "O2"],
+    ub_run.run(conn, corpus, resolve_list([ZOO, "gcc-12"]), ["O0", "O2"],
                limits=sandbox.Limits(timeout=1.0, cpu=2))
     data = ub_report.load(conn)
     cells = {(c.case_id, c.compiler, c.level): c for c in data.cells}
@@ -291,7 +292,7 @@ def test_ub_run_takes_gcc_and_clang_of_a_root_together(zoo, zoo_clang, tmp_path)
     (asked inside the root): the identity of each names trixie and its package."""
     corpus = make_corpus(tmp_path / "corpus")
     conn = connect(tmp_path / "ub.db")
-    ub_run.run(conn, corpus, [ZOO, "clang-18"], ["O0", "O2"],
+    ub_run.run(conn, corpus, resolve_list([ZOO, "clang-18"]), ["O0", "O2"],
                limits=sandbox.Limits(timeout=1.0, cpu=2))
     cells = {(c.case_id, c.compiler, c.level): c for c in ub_report.load(conn).cells}
     loop = "signed-integer-overflow/loop"

@@ -11,7 +11,7 @@ the runtime (``analyzer/runtime/``: executors, progress, toolchains, roots; also
 as the loose modules they were) and the sandbox (``analyzer/sandbox/``, or
 ``analyzer.sandbox`` and ``analyzer.sandbox_ns`` as modules), and the GCC plugin's driver
 (``analyzer.gccplugin``) -- and of another family only its store API module
-(``analyzer.<family>.store``, :func:`store_api`: the reads of its tables as typed results),
+(``analyzer.<family>.store``, :func:`store_apis`: the reads of its tables as typed results),
 never anything else of it, so a change inside one family cannot silently change another.
 One exception, stated in :data:`SITE_READS`: the site renders every family's data, so it
 may import the modules listed there as well (each family's results and the modules that
@@ -126,16 +126,27 @@ SITE_READS = {
         "analyzer.warnings.upgrade", "analyzer.warnings.rebuild",
         "analyzer.advise.advice", "analyzer.advise.results", "analyzer.advise.rules",
         "analyzer.overhead.breakdown", "analyzer.overhead.report", "analyzer.overhead.results",
-        "analyzer.ub.compile", "analyzer.ub.corpus", "analyzer.ub.detectors.detectors", "analyzer.ub.explain.disasm",
+        "analyzer.ub.compile", "analyzer.ub.corpus", "analyzer.ub.detectors.detectors", "analyzer.ub.disasm",
         "analyzer.ub.explain.explain", "analyzer.ub.report", "analyzer.ub.results", "analyzer.ub.detectors.scores",
         "analyzer.warnings.queries", "analyzer.warnings.results"),
 }
 
 
+#: the store API modules of a family besides its ``store.py``: the UB detectors' scores,
+#: read from the UB store and scored by the detectors (no SQL of their own)
+FEATURE_STORES = {"analyzer.ub": ("analyzer.ub.detectors.store",)}
+
+
 def store_api(family: str) -> str:
-    """A family's store API module: the one module of it another family may import (the
+    """A family's store API module: the module of it another family may import (the
     reads of its tables, returning its own dataclasses)."""
     return family + ".store"
+
+
+def store_apis(family: str) -> tuple[str, ...]:
+    """Every store API module of a family: its :func:`store_api` and those of
+    :data:`FEATURE_STORES`."""
+    return (store_api(family), *FEATURE_STORES.get(family, ()))
 
 
 def under(module: str, prefix: str) -> bool:
@@ -148,7 +159,8 @@ def foreign_imports(root: Path = ROOT) -> list[str]:
     store API module (nor, for the site, under one of :data:`SITE_READS`)."""
     wrong = []
     for family in FAMILIES:
-        allowed = (family, *BASE, *map(store_api, FAMILIES), *SITE_READS.get(family, ()))
+        allowed = (family, *BASE, *(api for f in FAMILIES for api in store_apis(f)),
+                   *SITE_READS.get(family, ()))
         for path in sorted((root / Path(*family.split("."))).rglob("*.py")):
             for line, name in imported_names(path, root):
                 if name.split(".")[0] not in FIRST_PARTY or name in FIRST_PARTY:
@@ -243,10 +255,12 @@ def test_the_advice_reads_other_families_only_through_their_store_apis():
     files = sorted((ROOT / "analyzer" / "advise").rglob("*.py"))
     assert ROOT / "analyzer" / "advise" / "store.py" in files
     others = [f for f in FAMILIES if f != "analyzer.advise"]
-    read = {store_api(o) for p in files for _, name in imported_names(p) for o in others
-            if under(name, store_api(o))}
-    assert read == {"analyzer.warnings.store", "analyzer.ub.store", "analyzer.overhead.store"}
+    read = {api for p in files for _, name in imported_names(p) for o in others
+            for api in store_apis(o) if under(name, api)}
+    assert read == {"analyzer.warnings.store", "analyzer.ub.store", "analyzer.overhead.store",
+                    "analyzer.ub.detectors.store"}
     wrong = [f"{p.relative_to(ROOT)}:{line}: imports {name}"
              for p in files for line, name in imported_names(p)
-             if any(under(name, o) and not under(name, store_api(o)) for o in others) or is_cli(name)]
+             if any(under(name, o) and not any(under(name, a) for a in store_apis(o)) for o in others)
+             or is_cli(name)]
     assert wrong == []

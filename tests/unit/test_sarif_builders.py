@@ -220,7 +220,8 @@ def test_an_upgrade_is_the_baseline_run_and_a_run_per_compiler():
                        hatch=EscapeHatch(["c:-Wno-error=implicit-int"], "why", "ok", 0), defaults=[],
                        options=[], warnings=diff, environment=Environment("host", "host"))
     log = wsarif.upgrade_log(Upgrade("local:t", "/nonexistent/t", "default", [pair]),
-                             {"clang-14": BEFORE, "clang-16": AFTER})
+                             {"clang-14": BEFORE, "clang-16": AFTER},
+                             {("clang-14", "clang-16"): queries.diff_of(BEFORE, AFTER)})
     old, new = log["runs"]
     assert old["automationDetails"]["id"] == "warnscope/upgrade/clang-14/"
     assert new["automationDetails"]["id"] == "warnscope/upgrade/clang-16/"

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from analyzer.ub.explain import codelabels
-from analyzer.ub.explain import disasm
-from analyzer.ub.explain.disasm import Code, Function, Insn
+from analyzer.ub import disasm
+from analyzer.ub.disasm import Code, Function, Insn
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "code"
 

@@ -31,15 +31,11 @@ from analyzer.sandbox import runner as sandbox
 from analyzer.sandbox.limits import SandboxStatus
 from analyzer.runtime.toolchain import Toolchain
 from analyzer.ub.detectors import detectors as det
-from analyzer.ub.compile import COMPILE_LIMITS, compile_program, gcc_warning_flags
+from analyzer.ub.compile import COMPILE_LIMITS, compile_program
+from analyzer.ub.warnflags import CLANG_WARNINGS, gcc_warning_flags
 from analyzer.ub.corpus import Case
 from analyzer.ub.detectors.detectors import Finding, Kind, RunStatus, Tool, ToolRun
 
-#: clang's warnings beside -Wall -Wextra that speak of UB (GCC's are compile.gcc_warning_flags)
-CLANG_WARNINGS = ["-Wall", "-Wextra", "-Wconditional-uninitialized", "-Wformat=2",
-                  "-Wcast-align", "-Wnull-dereference", "-Wcast-function-type",
-                  "-Wundefined-reinterpret-cast", "-Warray-bounds-pointer-arithmetic",
-                  "-Wno-unknown-warning-option"]
 #: clang-tidy's bug-finding checks (its compiler warnings, ``clang-diagnostic-*``, are
 #: the warnings detector's, not clang-tidy's)
 TIDY_CHECKS = "-*,bugprone-*"
@@ -63,12 +59,6 @@ class ToolJob:
     @property
     def version(self) -> str:
         return self.compiler.name if self.compiler else f"cppcheck-{self.cppcheck}"
-
-
-def warning_flags() -> dict[str, list[str]]:
-    """The warning flags the warnings runs pass, per family: a warning outside what they
-    turn on was not tried on the corpus (what ``warnscope advise`` needs to know)."""
-    return {"gcc": gcc_warning_flags(), "clang": list(CLANG_WARNINGS)}
 
 
 def tools_for(compiler: Toolchain) -> list[Tool]:

@@ -37,6 +37,19 @@ class Detected:
     stored: int    # tool runs read from the database
 
 
+@dataclass
+class Report:
+    """What ``ub detectors`` prints, in every format: the run's scores, the corpus and each
+    program's file in it (:func:`analyzer.ub.detectors.sarif.files_of`), the (version,
+    tool) pairs asked for, and the cases whose detail is shown."""
+
+    detected: Detected
+    corpus: str
+    files: dict[str, str]
+    asked: set[tuple[str, str]]
+    case_ids: list[str]
+
+
 def run(conn: sqlite3.Connection, corpus: str, every_case: list[Case], cases: list[Case],
         jobs: list[ToolJob], workers: int | None = None, notes: list[str] = (),
         progress: Progress | None = None, executor: Executor | None = None) -> Detected:

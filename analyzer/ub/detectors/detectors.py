@@ -9,10 +9,12 @@ A detector is one thing that can say "this program has a defect here":
   analyzer's checkers (``core.NullDereference``), clang-tidy's checks
   (``bugprone-sizeof-expression``), cppcheck's ids (``cppcheck:nullPointer``).
 
-A :class:`Finding` is one report of a detector, with the line of the program it points
-at (None when it points elsewhere, into a header, or nowhere: ASan without a symbolizer).
-A :class:`ToolRun` is one tool run on one program: its findings, or why it has none
-(:class:`RunStatus`), never a silent "found nothing". The parsers here read the tools'
+A :class:`~analyzer.ub.results.Finding` is one report of a detector, with the line of the
+program it points at (None when it points elsewhere, into a header, or nowhere: ASan
+without a symbolizer). A :class:`~analyzer.ub.results.ToolRun` is one tool run on one
+program: its findings, or why it has none (``RunStatus``), never a silent "found
+nothing"; both are the family's stored types (:mod:`analyzer.ub.results`, which the store
+reads them into). The parsers here read the tools'
 own output shapes; what they do not recognise makes the run ``UNKNOWN_OUTPUT``.
 """
 from __future__ import annotations
@@ -20,76 +22,10 @@ from __future__ import annotations
 import fnmatch
 import re
 from dataclasses import dataclass, field
-from enum import Enum
 
 from warnscope.diagnostics import parse_gcc_json, parse_text
 
-
-class Kind(Enum):
-    """What sort of detector a finding comes from."""
-
-    WARNING = "warning"
-    SANITIZER = "sanitizer"
-    ANALYZER = "analyzer"
-
-
-class Tool(Enum):
-    """A tool that runs detectors over one program; its value is how a user names it."""
-
-    WARNINGS = "warnings"              # the compiler's own warnings (-Wall -Wextra and the UB extras)
-    SANITIZERS = "sanitizers"          # -fsanitize=address,undefined at -O0, run once
-    GCC_ANALYZER = "gcc-analyzer"      # gcc -fanalyzer (GCC 10 on)
-    CLANG_ANALYZER = "clang-analyzer"  # clang --analyze, its default checkers
-    CLANG_TIDY = "clang-tidy"          # clang-tidy-N, the bugprone-* checks
-    CPPCHECK = "cppcheck"              # the host's cppcheck
-
-    @property
-    def kind(self) -> Kind:
-        return {Tool.WARNINGS: Kind.WARNING, Tool.SANITIZERS: Kind.SANITIZER}.get(self, Kind.ANALYZER)
-
-
-class RunStatus(Enum):
-    """How a tool's run on a program ended."""
-
-    OK = "ok"                          # it ran; its findings (maybe none) are all there is
-    UNAVAILABLE = "unavailable"        # not installed, or too old to have the tool
-    FAILED = "failed"                  # it stopped with an error (the program did not compile, it crashed)
-    TIMED_OUT = "timed-out"            # stopped at the sandbox's limits
-    UNKNOWN_OUTPUT = "unknown-output"  # it printed something of a shape not understood here
-
-
-@dataclass(frozen=True)
-class Finding:
-    """One report of one detector on one program."""
-
-    detector: str        # '-Wanalyzer-null-dereference', 'core.NullDereference', 'ubsan:shift-exponent'
-    kind: Kind
-    line: int | None     # in the program's own file; None: elsewhere or unknown
-    message: str = ""
-
-
-@dataclass(frozen=True)
-class ToolRun:
-    """One tool on one program, for one compiler version (``version``: the compiler's
-    name, 'gcc-12'; for cppcheck, which belongs to no compiler, 'cppcheck-2.10')."""
-
-    case_id: str
-    tool: Tool
-    version: str
-    status: RunStatus
-    findings: tuple[Finding, ...] = ()
-    note: str = ""       # why the status is not OK: one line
-    level: str = ""      # the -O level of a warnings run ('' for the others)
-
-    @property
-    def ok(self) -> bool:
-        return self.status is RunStatus.OK
-
-    def why(self) -> str:
-        """'' for a run that worked, else one line: 'clang-tidy unavailable: ...'."""
-        if self.ok:
-            return ""
-        return f"{self.tool.value} {self.status.value.replace('-', ' ')}: {self.note}".rstrip(": ")
+from analyzer.ub.results import Finding, Kind, RunStatus, Tool, ToolRun
 
 
 # --- parsers ---------------------------------------------------------------------------

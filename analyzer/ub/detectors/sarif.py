@@ -26,12 +26,16 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import TYPE_CHECKING, Iterable, Sequence
 
 from warnscope import sarif
+from warnscope.render import Rendered, sarif_log
 
 from analyzer.ub.corpus import Case
 from analyzer.ub.detectors.scores import CaseDetections, Catch, Detection, Scores
+
+if TYPE_CHECKING:
+    from analyzer.ub.detectors.detect import Report
 
 #: a verdict as SARIF's kind and level
 SHAPES = {Catch.CAUGHT: ("fail", "warning"), Catch.ELSEWHERE: ("review", "none"),
@@ -137,3 +141,8 @@ def detectors_log(scores: Scores, files: dict[str, str], corpus: str | None = No
                               rules, src_root=corpus, src_description="the UB corpus",
                               properties=props, notes=notes))
     return sarif.log(runs)
+
+
+def render_report(report: "Report", **_options) -> Rendered:
+    """``ub detectors --format sarif``: :func:`detectors_log` of the run."""
+    return sarif_log(detectors_log(report.detected.scores, report.files, report.corpus, report.asked))

@@ -26,22 +26,23 @@ change here needs no tool to run again.
 The cases are the corpus's (:class:`~analyzer.ub.corpus.Case`) when the tools have just
 run, or :class:`CaseFacts` read back from the database (:func:`stored_facts`) when the
 runs are the stored ones (``ub report``, ``ub explain``, the site).
-:func:`latest_warnings` is what ``warnscope advise`` reads of them (through the UB store's
-:func:`~analyzer.ub.store.warning_scores`): the warning options' scores on the corpus whose
-detectors ran most recently.
+What ``warnscope advise`` reads of them is the detectors' store API's
+(:func:`analyzer.ub.detectors.store.warning_scores`): the warning options' scores on the
+corpus whose detectors ran most recently, scored here.
 """
 from __future__ import annotations
 
 import enum
-import sqlite3
 from collections import defaultdict
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Sequence
 
 from analyzer.ub.corpus import Case, stored_lines, stored_marks
-from analyzer.ub.detectors.detectors import Kind, RunStatus, ToolRun, judge, judge_control
+from analyzer.ub.detectors.detectors import judge, judge_control
+from analyzer.ub.results import RunStatus, ToolRun
 
 if TYPE_CHECKING:
+    from analyzer.ub.detectors.detect import Report
     from analyzer.ub.results import CaseInfo, StoredResults
 
 
@@ -192,7 +193,7 @@ def of_stored(data: "StoredResults") -> Scores | None:
 @dataclass
 class WarningScores:
     """The warning options' scores on one corpus (``warnscope advise``'s catches, read
-    through :func:`analyzer.ub.store.warning_scores`)."""
+    through :func:`analyzer.ub.detectors.store.warning_scores`)."""
 
     corpus: str
     #: the compiler versions whose warnings ran on the corpus
@@ -201,25 +202,6 @@ class WarningScores:
     detectors: list[DetectorScore]
     #: per family ('gcc', 'clang'), the warning flags the warnings runs passed
     flags: dict[str, list[str]]
-
-
-def latest_warnings(conn: sqlite3.Connection) -> WarningScores | None:
-    """The warning options' scores on the corpus whose detectors ran most recently, from
-    the stored runs (None: no detector ran in this database)."""
-    from analyzer.ub import store as ub_store
-    from analyzer.ub.detectors.analyzers import warning_flags
-    from analyzer.ub.detectors.detectors import Tool
-
-    corpora = ub_store.detector_corpora(conn)
-    if not corpora:
-        return None
-    runs = [run for _, run in ub_store.detector_runs(conn, corpora[0]).values()]
-    scores = score(stored_facts(ub_store.case_infos(conn, corpora[0])), runs)
-    return WarningScores(corpora[0],
-                         sorted({r.version for r in runs if r.tool is Tool.WARNINGS and r.ok},
-                                key=_version_key),
-                         [d for d in scores.detectors if d.kind == Kind.WARNING.value],
-                         warning_flags())
 
 
 def stored_case(data: "StoredResults", case_id: str, scores: Scores | None = None
@@ -314,9 +296,9 @@ def score(cases: Sequence[Case | CaseFacts], runs: list[ToolRun], notes: list[st
             s.categories = [CategoryScore(c, *n) for c, n in sorted(per_cat.items())
                             if n[0] or n[2] or n[4]]
             detectors.append(s)
-    detectors.sort(key=lambda d: (_version_key(d.version), -len(d.caught), d.alarms, d.detector))
+    detectors.sort(key=lambda d: (version_key(d.version), -len(d.caught), d.alarms, d.detector))
     problems = [ToolProblem(v, t, st, len(rs), rs[0].why()) for (v, t, st), rs in sorted(failed.items())]
-    versions = sorted({r.version for r in runs}, key=_version_key)
+    versions = sorted({r.version for r in runs}, key=version_key)
     notes = list(notes)
     unmarked = [c.twin for c in ub_cases if c.twin and c.twin in by_id and not _fixed_lines(by_id[c.twin])]
     if unmarked:
@@ -327,7 +309,7 @@ def score(cases: Sequence[Case | CaseFacts], runs: list[ToolRun], notes: list[st
     def detections(c) -> CaseDetections:
         return CaseDetections(c.id, c.category, list(c.ub_lines), c.twin, per_case.get(c.id, []),
                               sorted({v for (v, _tool), found in ok.items() if c.id in found},
-                                     key=_version_key))
+                                     key=version_key))
     return Scores(versions=versions, cases=len(ub_cases),
                   twins=sum(1 for c in ub_cases if c.twin and c.twin in by_id),
                   detectors=detectors, per_case=[detections(c) for c in ub_cases],
@@ -335,7 +317,7 @@ def score(cases: Sequence[Case | CaseFacts], runs: list[ToolRun], notes: list[st
                   per_control=[detections(c) for c in controls])
 
 
-def _version_key(version: str) -> tuple:
+def version_key(version: str) -> tuple:
     family, _, major = version.rpartition("-")
     return (family, int(major) if major.isdigit() else 0, major)
 
@@ -433,3 +415,22 @@ def render_versions(case: CaseDetections) -> list[str]:
 def as_json(scores: Scores) -> dict:
     """The ``--json`` shape: the dataclasses as they are."""
     return asdict(scores)
+
+
+def render_report(report: "Report", categories: bool = False, **_options) -> str:
+    """``ub detectors``' text: the scores, each asked case's detail, the runs' count."""
+    scores = report.detected.scores
+    parts = [render(scores, categories=categories)]
+    for case_id in report.case_ids:
+        detail = scores.case(case_id)
+        if detail is not None:
+            parts.append("\n" + render_case(detail))
+    parts.append(f"\n{report.detected.ran + report.detected.stored} tool runs: {report.detected.ran} run "
+                 f"now, {report.detected.stored} read from the database")
+    return "\n".join(parts)
+
+
+def render_json(report: "Report", **_options) -> str:
+    """``ub detectors --json``: the scores' JSON shape (:func:`as_json`)."""
+    from warnscope.serial import to_json
+    return to_json(as_json(report.detected.scores))

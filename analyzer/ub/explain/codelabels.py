@@ -1,6 +1,6 @@
 """What the compiler did, read from the code: labels computed by rules, never by case.
 
-Pure functions over :class:`analyzer.ub.explain.disasm.Code`: the instructions of a cell's binary,
+Pure functions over :class:`analyzer.ub.disasm.Code`: the instructions of a cell's binary,
 a small control-flow graph per function, and, where there is one, the same compiler's
 ``-O0`` build of the same program as the reference (``ref``), which shows what the
 source asked for: a call made there and gone here, a test on a source line there and
@@ -53,7 +53,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from analyzer.ub.explain.disasm import Code, Function, Insn
+from analyzer.ub.disasm import Code, Function, Insn
 from analyzer.ub.results import CodeLabel
 
 #: Mnemonics that end a basic block without falling through.

@@ -20,7 +20,7 @@ from warnscope.compilers import level_key, sort_key
 from warnscope.errors import BadInput, NoData
 
 from analyzer.ub.explain import codelabels
-from analyzer.ub.explain import disasm
+from analyzer.ub import disasm
 from analyzer.ub.detectors import scores
 from analyzer.ub import store as ub_store
 from analyzer.ub.results import (no_case, CellCode, CellRecord, CodeDiff, CodeLabel, Configuration,

@@ -7,7 +7,7 @@ row: ' ' the same code, '!' different, '<' only on the left, '>' only on the rig
 """
 from __future__ import annotations
 
-from analyzer.ub.explain.disasm import Function
+from analyzer.ub.disasm import Function
 from analyzer.ub.results import CellCode, CodeDiff, Explanation, corpus_name
 from analyzer.ub.detectors.scores import render_versions
 

@@ -6,21 +6,25 @@ the same flags (neither a compile error). Each gets a :class:`WhyJob` --
 carried out by the run's executor like its cells (a local pool or Dask), and its
 :class:`~analyzer.ub.results.Cause` stored with the key of the cell it explains
 (:func:`analyzer.ub.store.save_causes`): a rerun searches only cells whose cause is not
-stored, and a cell run again (a new key) is searched again.
+stored, and a cell run again (a new key) is searched again. :func:`run_and_explain` is
+``ub run --why`` whole: the run (:func:`analyzer.ub.run.run`), then these searches on the
+same executor; the run itself knows nothing of them.
 """
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 from analyzer.sandbox import runner as sandbox
-from analyzer.runtime.executors import Executor, map_batches
+from analyzer.runtime.executors import Executor, in_use, map_batches
 from analyzer.runtime.progress import Progress
 from analyzer.runtime.toolchain import Toolchain
+from analyzer.ub import run as ub_run
 from analyzer.ub import store as ub_store
 from analyzer.ub.why import why as ub_why
-from analyzer.ub.corpus import Case
+from analyzer.ub.corpus import Case, Corpus
 from analyzer.ub.jobs import CellCoordinates
-from analyzer.ub.results import Cause, CellRef, CellRecord, JobFailure, Outcome
+from analyzer.ub.results import Cause, CellRef, CellRecord, JobFailure, Outcome, RunSummary
 
 
 @dataclass(frozen=True)
@@ -89,3 +93,33 @@ def run(conn, corpus: str, jobs: list[WhyJob], executor: Executor,
         if progress is not None:
             progress.advance(len(batch))
     return stored, failures
+
+
+def run_and_explain(conn, corpus_dir, compilers: list[Toolchain], levels: list[str], flag_sets: list[str] = ("",), *,
+                    jobs: int | None = None, runs: int = ub_run.DEFAULT_RUNS,
+                    limits: sandbox.Limits = sandbox.Limits(), executor: Executor | None = None,
+                    progress: Progress | None = None,
+                    validated: tuple[Corpus, list[Toolchain], list[str]] | None = None,
+                    case_ids: tuple[str, ...] | list[str] = (), **options) -> RunSummary:
+    """``ub run --why``: :func:`analyzer.ub.run.run` with these arguments (``options``: its
+    others), then the cause of every divergent cell of the run whose cause is not stored,
+    searched on the same executor and stored."""
+    validated = validated or ub_run.validate(corpus_dir, compilers, levels)
+    summary = ub_run.run(conn, corpus_dir, compilers, levels, flag_sets, jobs=jobs, runs=runs,
+                         limits=limits, executor=executor, progress=progress,
+                         validated=validated, case_ids=case_ids, **options)
+    loaded, resolved, norm_levels = validated
+    start = time.monotonic()
+    todo = plan(conn, summary.corpus, ub_run.chosen(loaded, case_ids), resolved, norm_levels,
+                ub_run.flag_sets_of(flag_sets), runs, limits)
+    if todo:
+        if progress is not None:
+            progress(f"ub run --why: {len(todo)} divergent cells to explain")
+            progress.add_total(len(todo))
+        sandbox.prepare()
+        with in_use(executor, jobs, pin=True) as ex:
+            stored, failures = run(conn, summary.corpus, todo, ex, progress)
+        summary.explained += stored
+        summary.failures += failures
+    summary.seconds += time.monotonic() - start
+    return summary

@@ -98,10 +98,12 @@ EXTRA_PACKAGES = ("fakeroot",)
 _UNSATISFIABLE = ("Unable to satisfy", "unmet dependencies", "has no installation candidate",
                   "Unable to locate package", "Unable to correct problems",
                   "but it is not installable", "but it is not going to be installed")
-#: a build's words for reaching the network it does not have
+#: a build's words for reaching the network it does not have: a failure, not a function's
+#: name (configure's "checking for library containing getaddrinfo... none required")
 NETWORK_WORDS = ("Temporary failure in name resolution", "Could not resolve host",
                  "Network is unreachable", "Name or service not known",
-                 "getaddrinfo", "Failed to establish a new connection")
+                 "getaddrinfo failed", "getaddrinfo() failed",
+                 "Failed to establish a new connection")
 
 
 @dataclass(frozen=True)

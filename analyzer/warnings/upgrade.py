@@ -88,7 +88,7 @@ def run(conn: sqlite3.Connection, recipe: Recipe, source: tuple[Path, str], old:
         if after.status != BuildStatus.OK and errors:
             def built(sets: list[list[str]], tc=tc) -> list[Build]:
                 return _prove(conn, recipe, source, tc, sets, kept, progress, executor, workers)
-            hatch = smallest(switches(tc, before, after, errors), errors, built)
+            hatch = smallest(switches(tc, before, after, errors), errors, built, _failing(before))
         pairs.append(_pair(conn, old, tc, before, after, errors, hatch))
     return Upgrade(project=recipe.name, origin=before.origin, level=LEVEL, pairs=pairs,
                    passed_env=_passed(before, afters))
@@ -114,7 +114,8 @@ def from_store(conn: sqlite3.Connection, project: str, old: str, new: list[str],
         hatch = hatch_of(builds[old], builds[name], stored)
         if hatch is None and errors and builds[name].status != BuildStatus.OK:
             legacy = stored(HATCH_LEVEL)        # the one hatch build an older warnscope stored
-            hatch = EscapeHatch(**vars(_trial(legacy)), why="") if legacy else None
+            hatch = (EscapeHatch(**vars(_trial(legacy, _failing(builds[old]))), why="")
+                     if legacy else None)
         tcs = ((_installed(builds[old]), _installed(builds[name])) if systems
                else (None, None))
         pairs.append(_pair(conn, *tcs, builds[old], builds[name], errors, hatch))
@@ -282,13 +283,16 @@ def hatch_words(level: str) -> list[str] | None:
 Built = Callable[[list[list[str]]], "list[Build] | None"]
 
 
-def smallest(candidates: list[Switch], errors: list[NewError], built: Built) -> EscapeHatch | None:
+def smallest(candidates: list[Switch], errors: list[NewError], built: Built,
+             old: set[tuple] | frozenset = frozenset()) -> EscapeHatch | None:
     """The smallest set of ``candidates`` whose build succeeds, with what each switch
     alone did. Each is built alone first; where none builds alone, the smallest set that
     covers every new error by what each switch alone removed (the first of the smallest,
     in the candidates' order) is built, and where it does not build (or no set covers
     them), all of them together. ``built`` builds (or reads) the sets asked for; None
-    (nothing stored) where it cannot."""
+    (nothing stored) where it cannot. A trial's errors left are those not at a place of
+    ``old``, the old compiler's errors (configure's failed probes print the same with
+    both compilers, and are no error of the move)."""
     if not candidates:
         return None
     alone = built([[s.word] for s in candidates])
@@ -312,8 +316,8 @@ def smallest(candidates: list[Switch], errors: list[NewError], built: Built) -> 
         chosen = alone[0]
     whys = {s.word: s.why for s in candidates}
     why = "; ".join(dict.fromkeys(whys[w] for w in _words_of(chosen, candidates)))
-    return EscapeHatch(**vars(_trial(chosen)), why=why, alone=[_trial(b) for b in alone],
-                       combined=[_trial(b) for b in combined])
+    return EscapeHatch(**vars(_trial(chosen, old)), why=why, alone=[_trial(b, old) for b in alone],
+                       combined=[_trial(b, old) for b in combined])
 
 
 def _place(e: NewError | Diagnostic) -> tuple:
@@ -358,7 +362,7 @@ def hatch_of(before: Build, after: Build, stored: Callable[[str], Build | None])
     def built(sets: list[list[str]]) -> list[Build] | None:
         found = [stored(hatch_level(words)) for words in sets]
         return None if any(b is None for b in found) else found   # type: ignore[return-value]
-    return smallest(switches(cid, before, after, errors), errors, built)
+    return smallest(switches(cid, before, after, errors), errors, built, _failing(before))
 
 
 def _words_of(b: Build, candidates: list[Switch]) -> list[str]:
@@ -377,8 +381,10 @@ def _prove(conn, recipe: Recipe, source, tc: Toolchain, sets: list[list[str]],
     return [_stored(conn, recipe, tc, level) for level in levels]
 
 
-def _trial(b: Build) -> HatchTrial:
-    left = sum(1 for d in b.diagnostics if d.severity in FAILING)
+def _trial(b: Build, old: set[tuple] | frozenset) -> HatchTrial:
+    """One trial build as the report says it: its errors left are those not at a place
+    of ``old`` (the old compiler's errors)."""
+    left = sum(1 for d in b.diagnostics if d.severity in FAILING and _place(d) not in old)
     return HatchTrial(flags=_hatch_flags(b), status=b.status, errors_left=left,
                       error=b.error if b.status != BuildStatus.OK else None)
 

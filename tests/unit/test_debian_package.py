@@ -66,3 +66,14 @@ def test_a_build_that_reached_for_the_network_is_told_by_its_log():
            "make: *** [Makefile:3: all] Error 6\n")
     assert debian.reached_network(log) == "curl: (6) Could not resolve host: example.org"
     assert debian.reached_network("sl.c:1:1: error: expected ';'\n") is None
+    assert debian.reached_network("fetch.c:9: getaddrinfo failed: Name has no usable address\n") \
+        == "fetch.c:9: getaddrinfo failed: Name has no usable address"
+
+
+def test_a_function_of_the_network_named_in_a_failed_log_is_no_reach_for_it():
+    # opendkim 2.11.0~beta2-8+deb12u1's configure, in a build that failed for its own reasons
+    log = ("checking for library containing getaddrinfo... none required\n"
+           "checking for getaddrinfo... yes\n"
+           "rbl.c:336:20: error: passing argument 1 of '__res_nclose' from incompatible pointer type\n"
+           "make: *** [Makefile:3: all] Error 2\n")
+    assert debian.reached_network(log) is None

@@ -174,6 +174,35 @@ def test_the_cover_before_every_switch_and_every_switch_when_it_fails():
                                                  for ws in asked[4:]]
 
 
+def test_errors_left_leave_out_those_the_old_compiler_printed_too():
+    """A configure's failed probes (``conftest.c``, the driver's ``ld returned 1 exit
+    status``) print errors with both compilers: a trial that builds has none of the move's
+    errors left, though its log holds those (as kbd 2.5.1's builds do)."""
+    probes = [(None, "fatal", "conftest.c", 49, 10, "vfork.h: No such file or directory"),
+              (None, "error", None, None, None, "ld returned 1 exit status")]
+    ifd = ("-Wimplicit-function-declaration", "error", "contrib/splitfont.c", 19, 17,
+           "implicit declaration of function 'exit'")
+    old = _build("gcc-13", probes)
+    new = _build("gcc-14", [*probes, ifd], status="failed")
+    errors = new_errors(old, new)
+    assert [(e.file, e.line) for e in errors] == [("contrib/splitfont.c", 19)]
+    candidates = switches(SimpleNamespace(family="gcc", profile=profiles.GCC, major=14),
+                          old, new, errors)
+
+    def built(sets):
+        out = []
+        for words in sets:
+            b = _build("gcc-14", probes)
+            b.level, b.flags = hatch_level(words), {"c": [w.removeprefix("c:") for w in words]}
+            out.append(b)
+        return out
+    hatch = smallest(candidates, errors, built, {(d[2], d[3], d[0]) for d in probes})
+    assert hatch.status == BuildStatus.OK and hatch.errors_left == 0
+    assert [t.errors_left for t in hatch.alone] == [0] * len(candidates)
+    # without the old compiler's errors every error of the log is counted
+    assert smallest(candidates, errors, built).errors_left == 2
+
+
 def test_nothing_stored_answers_no_hatch():
     candidates, errors = _gcc_15(C23)
     assert smallest(candidates, errors, lambda sets: None) is None

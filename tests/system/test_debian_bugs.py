@@ -266,8 +266,7 @@ def test_debian_1075339_opendkim_res_state_typo_under_gcc_14(zoo_root, tmp_path)
     # rbl_res_close where "struct __res_state *" was meant, given to res_nclose. Its
     # configure's "checking for library containing getaddrinfo" is no reach for the network
     pair = _upgrade(tmp_path / "o.db", "debian:opendkim/bookworm", "gcc-13", "gcc-14")
-    assert "cannot tell" not in (pair["old_status"], pair["new_status"])
-    assert pair["new_status"] == "failed"
+    assert (pair["old_status"], pair["new_status"]) == ("ok", "failed")
     (res,) = pair["new_errors"]
     assert (res["file"], res["line"], res["option"], res["was"]) == \
         ("librbl/rbl.c", 336, "-Wincompatible-pointer-types", "warning")
@@ -276,7 +275,9 @@ def test_debian_1075339_opendkim_res_state_typo_under_gcc_14(zoo_root, tmp_path)
     lines = source.read_text(errors="replace").splitlines()
     assert "res_nclose(res)" in lines[335] and "struct state *res;" in lines[331]
     assert "librbl/rbl.c:336:20: error:" in pair["new_error"]
-    # each stop-gap leaves none of the move's errors; gcc-13's build (and so theirs) stops
-    # in override_dh_installdocs under DEB_BUILD_OPTIONS=nodoc, warnscope's doing
-    # (docs/rebuild.md), so none is proven to build yet
-    assert all(t["errors_left"] == 0 for t in pair["hatch"]["alone"])
+    # the documentation built as Debian's build daemons build it (no nodoc: under it,
+    # override_dh_installdocs moves a README never installed), gcc-13 builds, and so does
+    # the smallest stop-gap, proven by its build
+    assert pair["hatch"]["flags"] == ["-Wno-error=incompatible-pointer-types"]
+    assert pair["hatch"]["status"] == "ok" and pair["hatch"]["errors_left"] == 0
+    assert all(t["status"] == "ok" for t in pair["hatch"]["alone"])

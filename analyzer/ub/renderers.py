@@ -8,6 +8,9 @@ from warnscope.render import Format, Formats
 
 JSON = Format("json", "warnscope.render:as_json")
 
+#: ``ub run``: its closing lines, or the run's cells (which the JSON reads)
+RUN = Formats("ub run", Format("text", "analyzer.ub.report_text:render_run"),
+              Format("json", "warnscope.render:as_json", "analyzer.ub.report:run_cells"))
 #: ``ub report``: the matrix and each case's detail
 REPORT = Formats("ub report", Format("text", "analyzer.ub.report_text:render", newline=False), JSON)
 #: ``ub explain``: a case's generated code

@@ -17,12 +17,21 @@ from warnscope.compilers import level_key, sort_key
 
 from analyzer.ub.detectors import scores
 from analyzer.ub.results import (CaseReport, Cell, Divergence, JobFailure, Observed, Outcome,
-                                 RunSummary, SanitizerFinding, UbReport)
+                                 RunPrinted, RunSummary, SanitizerFinding, UbReport)
 
 
 #: the text matrix's mark of a case that diverges by target (a compiler id's target
 #: follows an ``@``: ``gcc-12@aarch64-linux-gnu``)
 TARGET_MARK = "@"
+
+
+def render_run(printed: RunPrinted, **_options) -> str:
+    """``ub run``'s closing lines: the count (:func:`run_line`) and the divergence
+    (:func:`render_divergence`) where the run holds cells."""
+    lines = [run_line(printed.summary, printed.why)]
+    if printed.divergence is not None:
+        lines.append(render_divergence(printed.divergence))
+    return "\n".join(lines)
 
 
 def run_line(summary: RunSummary, why: bool) -> str:

@@ -27,3 +27,7 @@ UPGRADE = Formats("upgrade", Format("text", "analyzer.warnings.upgrade_text:rend
                          "analyzer.warnings.queries:upgrade_builds"))
 #: ``warnscope rebuild``: the summary of many projects' upgrades
 REBUILD = Formats("rebuild", Format("text", "analyzer.warnings.rebuild_text:render", newline=False), JSON)
+#: ``flags show``: a flag, and where it fired in the stored builds
+FLAG_SHOW = Formats("flags show", Format("text", "analyzer.warnings.text:render_flag_show"), JSON)
+#: ``flags history``: a flag across versions, and where it fired in each
+FLAG_HISTORY = Formats("flags history", Format("text", "analyzer.warnings.text:render_flag_history"), JSON)

@@ -23,9 +23,10 @@ SQL_CALLS = ("execute", "executemany", "executescript")
 
 
 def registries() -> dict[str, Formats]:
-    """Every registry of every family's ``renderers.py``, by ``module.NAME``."""
+    """Every registry of every family's ``renderers.py`` (the flag family's too), by
+    ``module.NAME``."""
     found = {}
-    for path in sorted((ROOT / "analyzer").rglob("renderers.py")):
+    for path in sorted([*(ROOT / "analyzer").rglob("renderers.py"), ROOT / "flagdb" / "renderers.py"]):
         module = ".".join(path.relative_to(ROOT).with_suffix("").parts)
         for name, value in vars(importlib.import_module(module)).items():
             if isinstance(value, Formats):
@@ -69,9 +70,14 @@ def test_every_registered_renderer_and_query_is_there():
     regs = registries()
     assert {"analyzer.warnings.renderers.REPORT", "analyzer.warnings.renderers.UPGRADE",
             "analyzer.ub.renderers.DETECTORS", "analyzer.advise.renderers.ADVICE",
-            "analyzer.overhead.renderers.REPORT"} <= set(regs)
+            "analyzer.overhead.renderers.REPORT", "analyzer.ub.renderers.RUN",
+            "analyzer.overhead.renderers.CALIBRATE", "analyzer.overhead.renderers.ATTRIBUTE",
+            "analyzer.runtime.renderers.LIST", "analyzer.warnings.renderers.REBUILD",
+            "analyzer.warnings.renderers.FLAG_SHOW", "analyzer.verify.renderers.VERIFY",
+            "flagdb.renderers.LIST", "flagdb.renderers.CHECK", "flagdb.renderers.EXPORT"} <= set(regs)
     for name, formats in regs.items():
-        assert formats.names and formats.names[0] == "text", name
+        # the first is the default: text (``flags export``'s is its list, to grep)
+        assert formats.names and formats.names[0] == ("list" if name == "flagdb.renderers.EXPORT" else "text"), name
         for f in formats:
             assert callable(importlib.import_module(_module_of(f.renderer)).__dict__[f.renderer.split(":")[1]])
             if f.query:
@@ -80,7 +86,8 @@ def test_every_registered_renderer_and_query_is_there():
 
 def test_no_renderer_reads_the_database():
     modules = {_module_of(f.renderer) for formats in registries().values() for f in formats}
-    assert {"analyzer.warnings.sarif", "analyzer.warnings.text", "analyzer.overhead.csvreport"} <= modules
+    assert {"analyzer.warnings.sarif", "analyzer.warnings.text", "analyzer.overhead.csvreport",
+            "flagdb.text", "analyzer.verify.text", "analyzer.runtime.toolchain_text"} <= modules
     assert [u for m in sorted(modules) for u in database_uses(_path_of(m))] == []
 
 

@@ -14,7 +14,6 @@ from analyzer.projects import levels as levels_mod, recipes, steps
 from analyzer.projects.cell import BuildStatus
 from analyzer.overhead import plan, renderers, report as report_mod, store, study
 from analyzer.overhead.results import ProjectRecipe, Projects
-from warnscope.serial import to_json
 
 DEFAULT_COMPILERS = "gcc-12,clang-16"
 DEFAULT_LEVELS = "off,all"
@@ -32,11 +31,7 @@ def projects_cmd(as_json: bool) -> None:
     items = [ProjectRecipe(name=r.name, package=r.package, build_system=r.build_system,
                            languages=list(r.languages), needs=list(r.needs), description=r.description)
              for r in recipes.RECIPES.values()]
-    if as_json:
-        echo(to_json(Projects(items)))
-        return
-    for p in items:
-        echo(f"{p.name:10} {p.build_system:9} {'/'.join(p.languages):4} {p.description}")
+    common.show(renderers.PROJECTS["json" if as_json else "text"].render(Projects(items)))
 
 
 @overhead.command("run")

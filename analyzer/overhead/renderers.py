@@ -7,6 +7,9 @@ from __future__ import annotations
 
 from warnscope.render import Format, Formats
 
+#: ``overhead projects``: the project recipes
+PROJECTS = Formats("overhead projects", Format("text", "analyzer.overhead.text:render_projects"),
+                   Format("json", "warnscope.render:as_json"))
 #: ``overhead run``: the study's cells just run
 RUN = Formats("overhead run", Format("text", "analyzer.overhead.text:render_run"),
               Format("json", "warnscope.render:as_json"))

@@ -7,7 +7,7 @@ from __future__ import annotations
 from analyzer.overhead import report as report_mod
 from analyzer.overhead.breakdown import seconds
 from analyzer.overhead.results import (AddedCpu, Attribution, Calibration, Interval, ModeCost, OverheadReport,
-                                       ProcessAdded, Row, Study, StudyRun)
+                                       ProcessAdded, Projects, Row, Study, StudyRun)
 from analyzer.projects.cell import BuildStatus
 
 
@@ -252,3 +252,9 @@ def render_calibration(result: Calibration, **_options) -> str:
                      f"{c.cpu_vs_idle_pct:+10.2f}% {c.cpu_spread_pct:6.2f}% {wall.median:13.3f} "
                      f"{c.wall_vs_idle:11.2f}x")
     return "\n".join(lines)
+
+
+def render_projects(projects: Projects, **_options) -> str:
+    """``overhead projects``: a recipe a line (name, build system, languages, what it is)."""
+    return "\n".join(f"{p.name:10} {p.build_system:9} {'/'.join(p.languages):4} {p.description}"
+                     for p in projects.projects)

@@ -197,7 +197,9 @@ def detectors_cmd(ctx, corpus_dir, compilers, tools, levels, case_ids, workers, 
     loaded = load_corpus(corpus)
     chosen = _detector_tools(tools)
     level_list = [normalize_level(l.strip()) for l in levels.split(",") if l.strip()]
-    compiler_list = [toolchain.resolve(c) for c in canonical_list(common.split(compilers))]
+    names = common.split(compilers)
+    # the one resolution of --compilers; none given is cppcheck's alone (it needs no compiler)
+    compiler_list = toolchain.resolve_list(names) if names else []
     cases = ub_run.chosen(loaded, case_ids)
     notes = list(loaded.notes)
     version = toolchain.cppcheck_version() if Tool.CPPCHECK in chosen else None

@@ -173,7 +173,7 @@ def _detail(case: CaseReport) -> list[str]:
     return lines
 
 
-def render_targets(report: UbReport) -> str:
+def render_targets(report: UbReport, **_options) -> str:
     """Per case of ``report`` that ran on more than one target: which of its divergences
     come from the target and which from the optimiser (the demo's target section)."""
     lines: list[str] = []

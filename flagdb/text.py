@@ -14,6 +14,7 @@ from flagdb.views import tree_of
 from flagdb.model import CompilerData
 from warnscope.compilers import CompilerId
 from warnscope.profiles import profile
+from warnscope.render import Rendered
 from flagdb.results import (
     CheckResult, CheckStatus, DiffResult, EdgeRef, FlagInfo, HistoryEntry,
     MessageInfo, ShowResult, SinceResult, TreeNode, VersionInfo, as_typed,
@@ -326,3 +327,52 @@ def export_list(data: CompilerData) -> str:
         for child in tree_of(index, f.name).children:
             lines.extend("# " + l for l in tree(child))
     return "\n".join(lines) + "\n"
+
+
+# ------------------------------------------------------------------ each command's renderer
+# (flagdb/renderers.py registers them: the report, the command's options by name, the text
+# printed without the trailing line end the lines above may carry)
+
+def render_versions(rows: list[VersionInfo], **_options) -> str:
+    """``flags versions``."""
+    return versions(rows).rstrip("\n")
+
+
+def render_since(results: list[SinceResult], **_options) -> str:
+    """``flags since``."""
+    return since(results).rstrip("\n")
+
+
+def render_list(rows: list[FlagInfo], **_options) -> str:
+    """``flags list``."""
+    return flag_list(rows).rstrip("\n")
+
+
+def render_tree(node: TreeNode, **_options) -> str:
+    """``flags tree``."""
+    return "\n".join(tree(node)).rstrip("\n")
+
+
+def render_diff(result: DiffResult, **_options) -> str:
+    """``flags diff``."""
+    return diff(result).rstrip("\n")
+
+
+def render_check(results: list[CheckResult], flags: list[str], compilers: list[str], **_options) -> str:
+    """``flags check``: the table of what each compiler does with each flag."""
+    return check(results, flags, compilers).rstrip("\n")
+
+
+def render_words(words: list[str], **_options) -> str:
+    """``flags check --portable`` and ``flags everything``: the flags on one line, to paste."""
+    return " ".join(words).rstrip("\n")
+
+
+def render_messages(rows: list[MessageInfo], compiler: str, flag: str, family: str, **_options) -> str:
+    """``flags messages``."""
+    return messages(rows, compiler, flag, family).rstrip("\n")
+
+
+def render_export(data: CompilerData, **_options) -> Rendered:
+    """``flags export``'s list, which ends its own lines."""
+    return Rendered(export_list(data), newline=False)

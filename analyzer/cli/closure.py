@@ -4,13 +4,12 @@ from __future__ import annotations
 import click
 
 from warnscope.errors import BadInput
-from warnscope.serial import to_json
 
 from analyzer.cli import common, complete
 from analyzer.cli.flags import FlagArgsCommand
-from analyzer.cli.output import echo
-from analyzer.gccplugin import binary as gcc_binary
+from analyzer.gccplugin import renderers
 from analyzer.gccplugin.closure import closure_entries
+from analyzer.gccplugin.closure_text import Closure
 
 
 @click.command("closure", cls=FlagArgsCommand)
@@ -44,12 +43,6 @@ def closure(ctx: click.Context, compiler: str, flags: tuple[str, ...], lang: str
                                     not no_plugin and host_gcc, std)
     if not host_gcc and not no_plugin and compiler.startswith("gcc-"):
         note += f"; the plugin is built for a host GCC only, not {compiler}"
-    if as_json:
-        echo(to_json(entries))
-        echo(f"closure {note}", err=True)
-        return
     where = f"{lang}, -std={std}" if std else lang
-    echo(f"{' '.join(flags)} in {compiler} ({where}) turns on {len(entries)} flags, {note}:")
-    for e in entries:
-        via = f"   [{e.via}]" if e.via == gcc_binary.VIA_POST else ""
-        echo(f"  {e.as_typed()}{via}")
+    report = Closure(compiler, list(flags), where, entries, note)
+    common.show(renderers.CLOSURE["json" if as_json else "text"].render(report))

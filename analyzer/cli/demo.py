@@ -106,7 +106,7 @@ def demo(ctx: click.Context, site_dir: str | None) -> None:
 
 def _ub(conn) -> None:
     """The UB corpus on the installed default compilers: matrix, then the classic case."""
-    from analyzer.ub import report_text
+    from analyzer.ub import renderers
     from analyzer.ub.report_text import failure_lines
     from analyzer.runtime.toolchain import installed, resolve_list
     from analyzer.ub import report as ub_report
@@ -132,9 +132,9 @@ def _ub(conn) -> None:
                              f"{failure_lines(summary.failures)[0]}")
     # the matrix of this run's compilers alone (the database may hold others')
     report = ub_report.of_run(conn, summary.corpus, set(compilers))
-    echo(report_text.render(report, detail=False), nl=False)
+    common.show(renderers.REPORT["text"].render(report, detail=False))
     _section(f"The classic: {LOOP_CASE}")
-    echo(report_text.render(report.only(LOOP_CASE), matrix=False), nl=False)
+    common.show(renderers.REPORT["text"].render(report.only(LOOP_CASE), matrix=False))
     for host, other, title in TARGETS:
         _targets(conn, compilers, host, other, title)
 
@@ -146,7 +146,7 @@ def _targets(conn, compilers: list[str], host: str, other: str, title: str) -> N
     the other target's compiler or what runs its programs: one line, and on."""
     from analyzer.runtime.toolchain import resolve
     from analyzer.ub import report as ub_report
-    from analyzer.ub import report_text
+    from analyzer.ub import renderers, report_text
     from analyzer.ub import run as ub_run
     from analyzer.ub.corpus import bundled_corpus, load
     from warnscope.errors import NotInstalled
@@ -179,8 +179,8 @@ def _targets(conn, compilers: list[str], host: str, other: str, title: str) -> N
     # cases that diverge here, by target or by level
     wanted = set(ids) | {c.twin for c in corpus.cases if c.id in ids}
     report = ub_report.of_run(conn, summary.corpus, {host, cross.name}, wanted)
-    echo(report_text.render(report, detail=False), nl=False)
-    echo(report_text.render_targets(ub_report.by_target(report)), nl=False)
+    common.show(renderers.REPORT["text"].render(report, detail=False))
+    common.show(renderers.BY_TARGET["text"].render(ub_report.by_target(report)))
 
 
 def _site(conn, out: Path) -> None:

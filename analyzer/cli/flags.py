@@ -7,15 +7,13 @@ from __future__ import annotations
 
 import click
 
-from flagdb import compare, store, upstream, views
+from flagdb import compare, renderers, store, upstream, views
 from flagdb.check import check_in_db, portable as portable_flags, portable_span
 from flagdb.closure import Index, lang_name
 from warnscope import apt
 from warnscope.apt import SUITES
 from warnscope.errors import BadInput
 from flagdb.ingest import load as load_compiler, store_data
-from warnscope.serial import to_json
-from flagdb import text as flag_text
 from analyzer.cli import common, complete
 from analyzer.cli.lazy import LazyGroup
 from analyzer.cli.output import echo
@@ -72,12 +70,10 @@ def compiler_id(ctx: click.Context, name: str):
         raise
 
 
-def _emit(value, as_json: bool, text: str | None = None) -> None:
-    """``value`` (query results) as JSON, or its rendered ``text``."""
-    if as_json:
-        echo(to_json(value))
-    elif text is not None:
-        echo(text.rstrip("\n"))
+def _show(formats, report, as_json: bool, **options) -> None:
+    """``report`` (a query's result) in the command's format: its JSON with ``--json``,
+    else its text, through the command's registry (:mod:`flagdb.renderers`)."""
+    common.show(formats["json" if as_json else "text"].render(report, **options))
 
 
 @click.group(cls=LazyGroup, lazy={"closure": "analyzer.cli.closure:closure"})
@@ -181,7 +177,7 @@ def versions(ctx, available, as_json) -> None:
     found = apt.available() if available else None
     releases = upstream.releases() if available else None
     result = compare.versions(rows, found, choose=apt.choose, upstream=releases)
-    _emit(result, as_json, flag_text.versions(result))
+    _show(renderers.VERSIONS, result, as_json)
 
 
 @flags.command(**FLAG_ARGS)
@@ -194,7 +190,7 @@ def since(ctx, compiler, as_json) -> None:
     Without COMPILER: every ingested version."""
     named = None if compiler is None else str(compiler_id(ctx, compiler))
     result = compare.since(_conn(ctx), named)
-    _emit(result, as_json, flag_text.since(result))
+    _show(renderers.SINCE, result, as_json)
 
 
 @flags.command("list")
@@ -207,7 +203,7 @@ def list_(ctx, compiler, include_all, lang, as_json) -> None:
     """Every warning flag of COMPILER."""
     data = store.load(_conn(ctx), compiler_id(ctx, compiler))
     rows = views.list_flags(data, include_all, lang_name(lang))
-    _emit(rows, as_json, flag_text.flag_list(rows))
+    _show(renderers.LIST, rows, as_json)
 
 
 @flags.command(**FLAG_ARGS)
@@ -222,7 +218,7 @@ def show(ctx, flag, compiler, lang, as_json) -> None:
     """One FLAG in detail (a level form such as -Wformat=2 shows that level), and where
     it fired in the stored warnings builds of COMPILER; without --compiler, in every
     ingested version that has it (JSON: a list)."""
-    from analyzer.warnings import text as warnings_text
+    from analyzer.warnings import renderers as warnings_renderers
     from analyzer.warnings.queries import with_show
 
     conn = _conn(ctx)
@@ -232,7 +228,7 @@ def show(ctx, flag, compiler, lang, as_json) -> None:
         info = views.show(data, flag, lang_name(lang))
         with_show(conn, info, Index(data))
         infos.append(info)
-    _emit(infos[0] if compiler else infos, as_json, "\n\n".join(warnings_text.flag_show(i) for i in infos))
+    _show(warnings_renderers.FLAG_SHOW, infos[0] if compiler else infos, as_json)
 
 
 @flags.command(**FLAG_ARGS)
@@ -245,7 +241,7 @@ def tree(ctx, compiler, flag, lang, as_json) -> None:
     """What FLAG turns on in COMPILER, as a tree."""
     data = store.load(_conn(ctx), compiler_id(ctx, compiler))
     node = views.tree(data, flag, lang_name(lang))
-    _emit(node, as_json, "\n".join(flag_text.tree(node)))
+    _show(renderers.TREE, node, as_json)
 
 
 @flags.command()
@@ -260,7 +256,7 @@ def diff(ctx, old, new, include_all, as_json) -> None:
     conn = _conn(ctx)
     result = compare.diff(store.load(conn, old_id, with_messages=False),
                           store.load(conn, new_id, with_messages=False), include_all)
-    _emit(result, as_json, flag_text.diff(result))
+    _show(renderers.DIFF, result, as_json)
 
 
 @flags.command(**FLAG_ARGS)
@@ -270,12 +266,12 @@ def diff(ctx, old, new, include_all, as_json) -> None:
 def history(ctx, flag, as_json) -> None:
     """FLAG across every ingested version, and where it fired in each version's stored
     warnings builds."""
-    from analyzer.warnings import text as warnings_text
+    from analyzer.warnings import renderers as warnings_renderers
     from analyzer.warnings.queries import with_history
 
     conn = _conn(ctx)
     rows = with_history(conn, flag, compare.history(conn, flag))
-    _emit(rows, as_json, warnings_text.flag_history(rows))
+    _show(warnings_renderers.FLAG_HISTORY, rows, as_json)
 
 
 @flags.command(**FLAG_ARGS)
@@ -303,11 +299,11 @@ def check(ctx, compilers, compilers_as_before, portable, as_json, flag_args) -> 
     results = check_in_db(conn, names, list(flag_args))
     if portable:
         keep = portable_flags(results)
-        _emit(keep, as_json, " ".join(keep))
+        _show(renderers.PORTABLE, keep, as_json)
         if not as_json:   # stdout stays a list to paste; what it covers goes to stderr
             echo("# " + portable_span(conn, names), err=True)
         return
-    _emit(results, as_json, flag_text.check(results, list(flag_args), names))
+    _show(renderers.CHECK, results, as_json, flags=list(flag_args), compilers=names)
 
 
 @flags.command()
@@ -319,7 +315,7 @@ def everything(ctx, compiler, lang, as_json) -> None:
     """The "all warnings" flag set of COMPILER for a language."""
     data = store.load(_conn(ctx), compiler_id(ctx, compiler))
     result = views.everything(data, lang_name(lang))
-    _emit(result, as_json, " ".join(result))
+    _show(renderers.EVERYTHING, result, as_json)
 
 
 @flags.command(**FLAG_ARGS)
@@ -331,21 +327,19 @@ def messages(ctx, flag, compiler, as_json) -> None:
     """The diagnostics FLAG controls, with their text (clang)."""
     data = store.load(_conn(ctx), compiler_id(ctx, compiler))
     rows = views.messages(data, flag)
-    _emit(rows, as_json, flag_text.messages(rows, data.compiler, flag, data.family))
+    _show(renderers.MESSAGES, rows, as_json, compiler=data.compiler, flag=flag, family=data.family)
 
 
 @flags.command()
 @click.argument("compiler", shell_complete=complete.compilers)
-@click.option("--format", "fmt", type=click.Choice(["list", "json"]), default="list",
+@click.option("--format", "fmt", type=click.Choice(renderers.EXPORT.names), default="list",
               show_default=True)
 @click.pass_context
 def export(ctx, compiler, fmt) -> None:
     """COMPILER's flags as a plain-text list (or JSON) to grep, diff and paste."""
     data = store.load(_conn(ctx), compiler_id(ctx, compiler))
-    if fmt == "json":
-        _emit(views.list_flags(data), True)
-    else:
-        echo(flag_text.export_list(data), nl=False)
+    chosen = renderers.EXPORT[fmt]
+    common.show(chosen.render(chosen.load(lambda d: d, data)))
 
 
 @flags.command()
@@ -357,10 +351,11 @@ def verify(ctx, compiler, all_findings, as_json) -> None:
     """Check the database entry of COMPILER against the compiler binary (exit 1 on
     anything unexplained). COMPILER may be named as you have it (gcc, a path, a cross
     driver such as aarch64-linux-gnu-gcc-12) or by its id."""
-    from analyzer.verify import run as run_verify, text as verify_text
+    from analyzer.verify import renderers as verify_renderers, run as run_verify
 
     data = store.load(_conn(ctx), compiler_id(ctx, compiler))
     report = run_verify(data)
-    _emit(report.result(), as_json, verify_text.render(report, all_findings))
+    chosen = verify_renderers.VERIFY["json" if as_json else "text"]
+    common.show(chosen.render(chosen.load(lambda r: r, report), all_findings=all_findings))
     if not report.ok:
         raise click.exceptions.Exit(1)

@@ -12,9 +12,8 @@ from analyzer.cli import common, complete, options, projects
 from analyzer.cli.output import echo
 from analyzer.projects import levels as levels_mod, recipes, steps
 from analyzer.projects.cell import BuildStatus
-from analyzer.overhead import plan, renderers, report as report_mod, store, study, text
+from analyzer.overhead import plan, renderers, report as report_mod, store, study
 from analyzer.overhead.results import ProjectRecipe, Projects
-from warnscope.serial import to_json
 
 DEFAULT_COMPILERS = "gcc-12,clang-16"
 DEFAULT_LEVELS = "off,all"
@@ -32,11 +31,7 @@ def projects_cmd(as_json: bool) -> None:
     items = [ProjectRecipe(name=r.name, package=r.package, build_system=r.build_system,
                            languages=list(r.languages), needs=list(r.needs), description=r.description)
              for r in recipes.RECIPES.values()]
-    if as_json:
-        echo(to_json(Projects(items)))
-        return
-    for p in items:
-        echo(f"{p.name:10} {p.build_system:9} {'/'.join(p.languages):4} {p.description}")
+    common.show(renderers.PROJECTS["json" if as_json else "text"].render(Projects(items)))
 
 
 @overhead.command("run")
@@ -145,7 +140,7 @@ def calibrate_cmd(seconds, runs, load, as_json) -> None:
     from analyzer.overhead import calibrate
 
     result = calibrate.calibrate(seconds, runs, load)
-    echo(to_json(result) if as_json else calibrate.render(result))
+    common.show(renderers.CALIBRATE["json" if as_json else "text"].render(result))
 
 
 @overhead.command("attribute")
@@ -193,4 +188,4 @@ def attribute_cmd(ctx, project, compiler, opt, top, metric, runs, search_runs, m
     source_tree = steps.source_tree(recipe)
     with common.running(ctx, f"{recipe.name} attribute", quiet) as run:
         result = attribute.run(run.conn, recipe, source_tree, tc, opts, run.progress)
-    echo(to_json(result) if as_json else text.render_attribution(result))
+    common.show(renderers.ATTRIBUTE["json" if as_json else "text"].render(result))

@@ -11,7 +11,6 @@ from warnscope.errors import BadInput
 from warnscope.serial import to_json
 
 from analyzer.cli import common, complete, projects
-from analyzer.cli.output import echo
 from analyzer.runtime import toolchain
 
 
@@ -83,11 +82,8 @@ def rebuild(ctx, names, lists, suite, old, new, configure_cmd, build_cmd, clean_
             summary = rb.run(run.conn, entries, old_tc, new_tc, opts, run.progress, run.executor,
                              workers, commands, refused)
             _write(run.conn, summary, out)
-    if as_json:
-        echo(to_json(summary))
-    else:
-        from analyzer.warnings.rebuild_text import render
-        echo(render(summary), nl=False)
+    from analyzer.warnings import renderers
+    common.show(renderers.REBUILD["json" if as_json else "text"].render(summary))
     if not summary.complete:
         raise click.exceptions.Exit(1)
 

@@ -10,12 +10,10 @@ from __future__ import annotations
 import click
 
 from warnscope.errors import BadInput
-from warnscope.serial import to_json
 
-from analyzer.runtime import named, roots
+from analyzer.runtime import named, renderers, roots
 from analyzer.cli import common
 from analyzer.cli.output import echo
-from analyzer.runtime.roots import ToolchainStatus
 from analyzer.runtime.toolchain import listing, names_a_binary, resolve, resolve_in_root
 from warnscope.compilers import CompilerId
 
@@ -76,19 +74,4 @@ def remove(compilers: tuple[str, ...]) -> None:
 def list_(as_json: bool) -> None:
     """Compilers on the host, in roots, those `toolchain add` could prepare, cross
     compilers on PATH and compilers registered by name."""
-    entries = listing()
-    if as_json:
-        echo(to_json(entries))
-        return
-    for e in entries:
-        if e.status == ToolchainStatus.HOST:
-            where = "host"
-        elif e.status == ToolchainStatus.ROOT:
-            where = f"{e.suite} root, {e.package}"
-        elif e.status == ToolchainStatus.CROSS:
-            where = f"cross compiler, {e.path}"
-        elif e.status == ToolchainStatus.NAMED:
-            where = f"named: {e.path} ({e.package})"
-        else:
-            where = f"available: toolchain add {e.compiler} (from {e.suite})"
-        echo(f"{e.compiler:10} {where}")
+    common.show(renderers.LIST["json" if as_json else "text"].render(listing()))

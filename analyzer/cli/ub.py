@@ -9,7 +9,6 @@ from pathlib import Path
 import click
 
 from warnscope.errors import BadInput, ToolFailed, UnsafeInput
-from warnscope.serial import to_json
 from warnscope.text import one_line
 
 from analyzer.sandbox import runner as sandbox
@@ -84,6 +83,7 @@ def run_cmd(ctx, corpus_dir, compilers, levels, extra_flags, runs, timeout, work
         check_scheduler(scheduler)
     validated = ub_run.validate(corpus_dir, toolchains, level_list)  # bad input: nothing written
     ub_run.chosen(validated[0], case_ids)
+    fmt = renderers.RUN["json" if as_json else "text"]
     with common.running(ctx, "ub run", as_json, scheduler) as run:
         summary = (whyrun.run_and_explain if why else ub_run.run)(
             run.conn, corpus_dir, toolchains, level_list, flag_list,
@@ -92,22 +92,13 @@ def run_cmd(ctx, corpus_dir, compilers, levels, extra_flags, runs, timeout, work
             progress=run.progress, validated=validated, case_ids=case_ids)
         # what is printed is read before the connection closes: the cells (JSON), or the
         # divergence of a run with cells (text)
-        flags_norm = {" ".join(f.split()) for f in flag_list}
-        compiler_list = [tc.name for tc in toolchains]
-        data = ub_report.load(run.conn, summary.corpus) if as_json or summary.cells else None
-        cells = ub_report.cells(data, set(compiler_list), set(level_list), flags_norm) if as_json else None
-        divergence = (ub_report.divergence(data, set(compiler_list), set(level_list), flags_norm)
-                      if data is not None and not as_json else None)
+        printed = fmt.load(ub_report.run_printed, run.conn, summary, {tc.name for tc in toolchains},
+                           set(level_list), {" ".join(f.split()) for f in flag_list}, why)
     for line in summary.refused:
         echo(f"refused {one_line(line)}", err=True, prefix="error")
     for line in report_text.failure_lines(summary.failures):
         echo(one_line(line), err=True, prefix="error")
-    if cells is not None:
-        echo(to_json(cells))
-    else:
-        echo(report_text.run_line(summary, why))
-        if divergence is not None:
-            echo(report_text.render_divergence(divergence))
+    common.show(fmt.render(printed))
     if summary.failures:
         raise ToolFailed(f"{len(summary.failures)} jobs failed; their results are not stored"
                          + (f"; {len(summary.refused)} files of the corpus refused"
@@ -206,7 +197,9 @@ def detectors_cmd(ctx, corpus_dir, compilers, tools, levels, case_ids, workers, 
     loaded = load_corpus(corpus)
     chosen = _detector_tools(tools)
     level_list = [normalize_level(l.strip()) for l in levels.split(",") if l.strip()]
-    compiler_list = [toolchain.resolve(c) for c in canonical_list(common.split(compilers))]
+    names = common.split(compilers)
+    # the one resolution of --compilers; none given is cppcheck's alone (it needs no compiler)
+    compiler_list = toolchain.resolve_list(names) if names else []
     cases = ub_run.chosen(loaded, case_ids)
     notes = list(loaded.notes)
     version = toolchain.cppcheck_version() if Tool.CPPCHECK in chosen else None

@@ -79,16 +79,3 @@ def calibrate(seconds: float = 1.0, runs: int = 5, load: int | None = None) -> C
                              wall_vs_idle=round(wall.median / base_wall, 3)))
     return Calibration(machine=measure.machine(), iterations=iterations, competing_processes=load,
                        conditions=out)
-
-
-def render(result: Calibration) -> str:
-    lines = [f"calibration: {result.iterations} iterations of burn.c; loaded = "
-             f"{result.competing_processes} spinning processes; {result.machine}", "",
-             f"{'condition':18} {'CPU s median (min–max)':26} {'CPU vs idle':>11} {'spread':>7} "
-             f"{'wall s median':>13} {'wall vs idle':>12}"]
-    for c in result.conditions:
-        cpu, wall = c.cpu_s, c.wall_s
-        lines.append(f"{c.condition:18} {cpu.median:.3f} ({cpu.min:.3f}–{cpu.max:.3f}){'':6} "
-                     f"{c.cpu_vs_idle_pct:+10.2f}% {c.cpu_spread_pct:6.2f}% {wall.median:13.3f} "
-                     f"{c.wall_vs_idle:11.2f}x")
-    return "\n".join(lines)

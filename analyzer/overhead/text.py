@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from analyzer.overhead import report as report_mod
 from analyzer.overhead.breakdown import seconds
-from analyzer.overhead.results import (AddedCpu, Attribution, Interval, ModeCost, OverheadReport, ProcessAdded,
-                                       Row, Study, StudyRun)
+from analyzer.overhead.results import (AddedCpu, Attribution, Calibration, Interval, ModeCost, OverheadReport,
+                                       ProcessAdded, Projects, Row, Study, StudyRun)
 from analyzer.projects.cell import BuildStatus
 
 
@@ -185,7 +185,7 @@ def _iv(i: Interval | None, unit: str) -> str:
     return f"{amount(i.median, unit, True)} ({amount(i.low, unit, True)} … {amount(i.high, unit, True)})"
 
 
-def render_attribution(a: Attribution) -> str:
+def render_attribution(a: Attribution, **_options) -> str:
     """The text of an :class:`~analyzer.overhead.results.Attribution`."""
     load = ", ".join(f"{x:.2f}" for x in a.load_average)
     lines = [f"{a.project} ({a.origin}), {a.compiler} {a.opt}: which flags of 'all' ({a.flags_searched} flags) "
@@ -238,3 +238,23 @@ def render_attribution(a: Attribution) -> str:
                   for s in a.search]
     lines += a.notes
     return "\n".join(lines)
+
+
+def render_calibration(result: Calibration, **_options) -> str:
+    """``overhead calibrate``'s table: each condition's CPU and wall time against idle."""
+    lines = [f"calibration: {result.iterations} iterations of burn.c; loaded = "
+             f"{result.competing_processes} spinning processes; {result.machine}", "",
+             f"{'condition':18} {'CPU s median (min–max)':26} {'CPU vs idle':>11} {'spread':>7} "
+             f"{'wall s median':>13} {'wall vs idle':>12}"]
+    for c in result.conditions:
+        cpu, wall = c.cpu_s, c.wall_s
+        lines.append(f"{c.condition:18} {cpu.median:.3f} ({cpu.min:.3f}–{cpu.max:.3f}){'':6} "
+                     f"{c.cpu_vs_idle_pct:+10.2f}% {c.cpu_spread_pct:6.2f}% {wall.median:13.3f} "
+                     f"{c.wall_vs_idle:11.2f}x")
+    return "\n".join(lines)
+
+
+def render_projects(projects: Projects, **_options) -> str:
+    """``overhead projects``: a recipe a line (name, build system, languages, what it is)."""
+    return "\n".join(f"{p.name:10} {p.build_system:9} {'/'.join(p.languages):4} {p.description}"
+                     for p in projects.projects)

@@ -8,8 +8,14 @@ from warnscope.render import Format, Formats
 
 JSON = Format("json", "warnscope.render:as_json")
 
+#: ``ub run``: its closing lines, or the run's cells (which the JSON reads)
+RUN = Formats("ub run", Format("text", "analyzer.ub.report_text:render_run"),
+              Format("json", "warnscope.render:as_json", "analyzer.ub.report:run_cells"))
 #: ``ub report``: the matrix and each case's detail
 REPORT = Formats("ub report", Format("text", "analyzer.ub.report_text:render", newline=False), JSON)
+#: the demo's section on targets: which divergences come from the target
+BY_TARGET = Formats("ub report by target",
+                    Format("text", "analyzer.ub.report_text:render_targets", newline=False))
 #: ``ub explain``: a case's generated code
 EXPLAIN = Formats("ub explain", Format("text", "analyzer.ub.explain.explain_text:render", newline=False), JSON)
 #: ``ub why``: one cell's cause

@@ -20,8 +20,8 @@ from analyzer.ub import store as ub_store
 from analyzer.ub.classify import diverges
 from analyzer.ub.explain.explain import labelled
 from analyzer.ub.results import (CaseReport, Cell, CellRecord, Configuration, Divergence,
-                                 Observed, Outcome, SanitizerFinding, StoredResults,
-                                 TargetSplit, UbReport, corpus_content, corpus_kind)
+                                 Observed, Outcome, RunPrinted, RunSummary, SanitizerFinding,
+                                 StoredResults, TargetSplit, UbReport, corpus_content, corpus_kind)
 
 
 def load(conn: sqlite3.Connection, corpus: str | None = None) -> StoredResults:
@@ -47,6 +47,20 @@ def of_run(conn: sqlite3.Connection, corpus: str, compilers: set[str],
     """The report of one run's matrix: the stored results of ``corpus`` by ``compilers``
     alone (and of ``case_ids``, where given; :func:`limited`), the database holding others'."""
     return build(limited(load(conn, corpus), compilers, case_ids))
+
+
+def run_printed(conn: sqlite3.Connection, summary: RunSummary, compilers: set[str], levels: set[str],
+                flag_sets: set[str], why: bool) -> RunPrinted:
+    """What ``ub run`` prints of its run: the closing count and, when it holds cells, the
+    divergence of its matrix (:func:`divergence`)."""
+    data = load(conn, summary.corpus) if summary.cells else None
+    return RunPrinted(summary, why, divergence(data, compilers, levels, flag_sets) if data is not None else None)
+
+
+def run_cells(conn: sqlite3.Connection, summary: RunSummary, compilers: set[str], levels: set[str],
+              flag_sets: set[str], _why: bool = False) -> list[Cell]:
+    """``ub run --json``: the cells of the run's matrix (:func:`cells`)."""
+    return cells(load(conn, summary.corpus), compilers, levels, flag_sets)
 
 
 def by_target(report: UbReport) -> UbReport:

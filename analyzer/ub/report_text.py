@@ -17,12 +17,21 @@ from warnscope.compilers import level_key, sort_key
 
 from analyzer.ub.detectors import scores
 from analyzer.ub.results import (CaseReport, Cell, Divergence, JobFailure, Observed, Outcome,
-                                 RunSummary, SanitizerFinding, UbReport)
+                                 RunPrinted, RunSummary, SanitizerFinding, UbReport)
 
 
 #: the text matrix's mark of a case that diverges by target (a compiler id's target
 #: follows an ``@``: ``gcc-12@aarch64-linux-gnu``)
 TARGET_MARK = "@"
+
+
+def render_run(printed: RunPrinted, **_options) -> str:
+    """``ub run``'s closing lines: the count (:func:`run_line`) and the divergence
+    (:func:`render_divergence`) where the run holds cells."""
+    lines = [run_line(printed.summary, printed.why)]
+    if printed.divergence is not None:
+        lines.append(render_divergence(printed.divergence))
+    return "\n".join(lines)
 
 
 def run_line(summary: RunSummary, why: bool) -> str:
@@ -164,7 +173,7 @@ def _detail(case: CaseReport) -> list[str]:
     return lines
 
 
-def render_targets(report: UbReport) -> str:
+def render_targets(report: UbReport, **_options) -> str:
     """Per case of ``report`` that ran on more than one target: which of its divergences
     come from the target and which from the optimiser (the demo's target section)."""
     lines: list[str] = []

@@ -605,6 +605,16 @@ class RunSummary:
     explained: int = 0
 
 
+@dataclass(frozen=True)
+class RunPrinted:
+    """What ``ub run`` prints when it ends: its closing count (with the causes found,
+    under ``--why``) and, where it holds cells, how its matrix diverges."""
+
+    summary: RunSummary
+    why: bool
+    divergence: Divergence | None = None
+
+
 # ------------------------------------------------------------------ why a cell diverges
 
 class WhyStatus(enum.Enum):

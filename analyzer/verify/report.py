@@ -53,3 +53,8 @@ class VerifyResult:
     ok: bool
     compared: dict[str, int]
     findings: list[Finding]
+
+
+def result_of(report: VerifyReport) -> VerifyResult:
+    """What ``flags verify --json`` prints of a report (:meth:`VerifyReport.result`)."""
+    return report.result()

@@ -5,7 +5,7 @@ from __future__ import annotations
 from analyzer.verify.report import VerifyReport
 
 
-def render(report: VerifyReport, all_findings: bool) -> str:
+def render(report: VerifyReport, all_findings: bool = False, **_options) -> str:
     """``flags verify``: what was compared, the unexplained differences (all of them
     with ``all_findings``), the explained ones counted by reason."""
     asked = f" ({report.binary})" if report.binary else ""
@@ -23,4 +23,4 @@ def render(report: VerifyReport, all_findings: bool) -> str:
             by_reason[f.reason] = by_reason.get(f.reason, 0) + 1
         for reason, n in sorted(by_reason.items(), key=lambda kv: -kv[1]):
             lines.append(f"  {n:4} × {reason}")
-    return "\n".join(lines)
+    return "\n".join(lines).rstrip("\n")

@@ -12,7 +12,7 @@ from analyzer.warnings.rebuild import Summary
 SHOWN_PROJECTS = 12
 
 
-def render(s: Summary) -> str:
+def render(s: Summary, **_options) -> str:
     lines: list[str] = [f"rebuild: {s.old} -> {s.new}, {len(s.projects)} project(s)"]
     for r in s.refused:
         lines.append(f"  not taken: {r.where}: {r.text}: {r.why}")

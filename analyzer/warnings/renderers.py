@@ -25,3 +25,9 @@ SHOW = Formats("warnings show", Format("text", "analyzer.warnings.text:render_sh
 UPGRADE = Formats("upgrade", Format("text", "analyzer.warnings.upgrade_text:render", newline=False), JSON,
                   Format("sarif", "analyzer.warnings.sarif:render_upgrade",
                          "analyzer.warnings.queries:upgrade_builds"))
+#: ``warnscope rebuild``: the summary of many projects' upgrades
+REBUILD = Formats("rebuild", Format("text", "analyzer.warnings.rebuild_text:render", newline=False), JSON)
+#: ``flags show``: a flag, and where it fired in the stored builds
+FLAG_SHOW = Formats("flags show", Format("text", "analyzer.warnings.text:render_flag_show"), JSON)
+#: ``flags history``: a flag across versions, and where it fired in each
+FLAG_HISTORY = Formats("flags history", Format("text", "analyzer.warnings.text:render_flag_history"), JSON)

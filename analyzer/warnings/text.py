@@ -158,6 +158,18 @@ def flag_show(info: ShowResult) -> str:
     return "\n".join([flag_text.show(info), *render_fired_show(info.real_code, info.compiler)])
 
 
+def render_flag_show(shown: ShowResult | list[ShowResult], **_options) -> str:
+    """``flags show``'s renderer: one version's flag (``--compiler``), or every version's,
+    each as :func:`flag_show`, a blank line between them."""
+    infos = shown if isinstance(shown, list) else [shown]
+    return "\n\n".join(flag_show(i) for i in infos).rstrip("\n")
+
+
+def render_flag_history(rows: list[HistoryEntry], **_options) -> str:
+    """``flags history``'s renderer (:func:`flag_history`)."""
+    return flag_history(rows).rstrip("\n")
+
+
 def flag_history(rows: list[HistoryEntry]) -> str:
     """``flags history``: the flag across versions, then where it fired per version."""
     return "\n".join([flag_text.history(rows), *render_fired_history(rows)])

@@ -23,9 +23,10 @@ SQL_CALLS = ("execute", "executemany", "executescript")
 
 
 def registries() -> dict[str, Formats]:
-    """Every registry of every family's ``renderers.py``, by ``module.NAME``."""
+    """Every registry of every family's ``renderers.py`` (the flag family's too), by
+    ``module.NAME``."""
     found = {}
-    for path in sorted((ROOT / "analyzer").rglob("renderers.py")):
+    for path in sorted([*(ROOT / "analyzer").rglob("renderers.py"), ROOT / "flagdb" / "renderers.py"]):
         module = ".".join(path.relative_to(ROOT).with_suffix("").parts)
         for name, value in vars(importlib.import_module(module)).items():
             if isinstance(value, Formats):
@@ -69,9 +70,14 @@ def test_every_registered_renderer_and_query_is_there():
     regs = registries()
     assert {"analyzer.warnings.renderers.REPORT", "analyzer.warnings.renderers.UPGRADE",
             "analyzer.ub.renderers.DETECTORS", "analyzer.advise.renderers.ADVICE",
-            "analyzer.overhead.renderers.REPORT"} <= set(regs)
+            "analyzer.overhead.renderers.REPORT", "analyzer.ub.renderers.RUN",
+            "analyzer.overhead.renderers.CALIBRATE", "analyzer.overhead.renderers.ATTRIBUTE",
+            "analyzer.runtime.renderers.LIST", "analyzer.warnings.renderers.REBUILD",
+            "analyzer.warnings.renderers.FLAG_SHOW", "analyzer.verify.renderers.VERIFY",
+            "flagdb.renderers.LIST", "flagdb.renderers.CHECK", "flagdb.renderers.EXPORT"} <= set(regs)
     for name, formats in regs.items():
-        assert formats.names and formats.names[0] == "text", name
+        # the first is the default: text (``flags export``'s is its list, to grep)
+        assert formats.names and formats.names[0] == ("list" if name == "flagdb.renderers.EXPORT" else "text"), name
         for f in formats:
             assert callable(importlib.import_module(_module_of(f.renderer)).__dict__[f.renderer.split(":")[1]])
             if f.query:
@@ -80,7 +86,9 @@ def test_every_registered_renderer_and_query_is_there():
 
 def test_no_renderer_reads_the_database():
     modules = {_module_of(f.renderer) for formats in registries().values() for f in formats}
-    assert {"analyzer.warnings.sarif", "analyzer.warnings.text", "analyzer.overhead.csvreport"} <= modules
+    assert {"analyzer.warnings.sarif", "analyzer.warnings.text", "analyzer.overhead.csvreport",
+            "flagdb.text", "analyzer.verify.text", "analyzer.runtime.toolchain_text",
+            "analyzer.gccplugin.closure_text"} <= modules
     assert [u for m in sorted(modules) for u in database_uses(_path_of(m))] == []
 
 
@@ -123,3 +131,60 @@ def test_a_format_renders_through_the_registry():
         assert str(exc) == "overhead report: unknown format 'html': one of text, csv, json, markdown"
     else:
         raise AssertionError("an unknown format was accepted")
+
+
+def _callee(call: ast.Call) -> tuple[str, ast.AST | None]:
+    """A call's function name, and what it is taken from (``module.f``: the module)."""
+    if isinstance(call.func, ast.Name):
+        return call.func.id, None
+    if isinstance(call.func, ast.Attribute):
+        return call.func.attr, call.func.value
+    return "", None
+
+
+def printed_directly(path: Path, root: Path = ROOT) -> list[str]:
+    """``path:line: what`` for each ``echo`` of the CLI module at ``path`` that prints a
+    report rendered outside the protocol: its JSON by ``to_json``, a renderer called by
+    name rather than through a registry's entry (``REPORT[fmt].render``), or anything a
+    text module (``report_text``, ``flag_text`` ...) lays out."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_bytes(), str(path))):
+        if not (isinstance(node, ast.Call) and _callee(node)[0] == "echo"):
+            continue
+        for arg in [*node.args, *(k.value for k in node.keywords)]:
+            for inner in ast.walk(arg):
+                if not isinstance(inner, ast.Call):
+                    continue
+                name, source = _callee(inner)
+                module = source.id if isinstance(source, ast.Name) else ""
+                if name == "to_json" or module.endswith("text") \
+                        or (name.startswith("render") and not isinstance(source, ast.Subscript)):
+                    found.append(f"{path.relative_to(root)}:{node.lineno}: prints {module or ''}"
+                                 f"{'.' if module else ''}{name}(...) outside a registry")
+    return found
+
+
+def test_no_command_prints_a_report_without_its_renderer():
+    """Every report a command prints goes through its registry: no CLI module echoes
+    ``to_json``, a renderer called by name or a text module's lines."""
+    paths = sorted((ROOT / "analyzer" / "cli").glob("*.py"))
+    assert len(paths) > 10
+    assert [f for p in paths for f in printed_directly(p)] == []
+
+
+def test_a_planted_direct_print_is_found(tmp_path):
+    cli = tmp_path / "analyzer" / "cli"
+    cli.mkdir(parents=True)
+    planted = cli / "planted.py"
+    planted.write_text("from analyzer.cli.output import echo\n"
+                       "def a(r):\n    echo(to_json(r))\n"
+                       "def b(r):\n    echo(report_text.render(r), nl=False)\n"
+                       "def c(r):\n    echo(flag_text.check(r, [], []).rstrip())\n"
+                       "def d(r):\n    echo(render(r))\n"
+                       "def e(r):\n    common.show(renderers.REPORT['text'].render(r))\n"
+                       "    echo(f'{len(r)} cells')\n")
+    assert printed_directly(planted, tmp_path) == [
+        "analyzer/cli/planted.py:3: prints to_json(...) outside a registry",
+        "analyzer/cli/planted.py:5: prints report_text.render(...) outside a registry",
+        "analyzer/cli/planted.py:7: prints flag_text.check(...) outside a registry",
+        "analyzer/cli/planted.py:9: prints render(...) outside a registry"]

@@ -231,6 +231,21 @@ def require():
     return need
 
 
+@pytest.fixture(scope="session")
+def wasm_target():
+    """Skip, naming what is missing, without clang-16 or a piece of the wasm32-wasi target
+    (:func:`analyzer.sandbox.wasm.require`: the package that brings it); a module of the
+    target's tests says ``pytestmark = pytest.mark.usefixtures("wasm_target")``."""
+    from analyzer.runtime import toolchain
+    from analyzer.sandbox import wasm
+    from warnscope.errors import NotInstalled
+    try:
+        toolchain.resolve("clang-16")
+        wasm.require()
+    except NotInstalled as exc:
+        pytest.skip(str(exc))
+
+
 # ------------------------------------------------------------------ hand-written GCC sources
 
 @pytest.fixture(scope="session")

@@ -16,19 +16,9 @@ import pytest
 
 from analyzer.runtime import toolchain
 from analyzer.sandbox import wasm
-from warnscope.errors import NotInstalled
 
 
-def _missing() -> str | None:
-    try:
-        toolchain.resolve("clang-16")
-        wasm.require()
-    except NotInstalled as exc:
-        return str(exc)
-    return None
-
-
-pytestmark = pytest.mark.skipif(_missing() is not None, reason=str(_missing()))
+pytestmark = pytest.mark.usefixtures("wasm_target")
 
 WASM = "clang-16@wasm32-wasi"
 DIVIDE = "int-min-division/divide"

@@ -11,21 +11,9 @@ import json
 
 import pytest
 
-from analyzer.runtime import toolchain
-from analyzer.sandbox import wasm
-from warnscope.errors import NotInstalled
 
 
-def _missing() -> str | None:
-    try:
-        toolchain.resolve("clang-16")
-        wasm.require()
-    except NotInstalled as exc:
-        return str(exc)
-    return None
-
-
-pytestmark = pytest.mark.skipif(_missing() is not None, reason=str(_missing()))
+pytestmark = pytest.mark.usefixtures("wasm_target")
 
 SOURCE = ("int narrow(long x) { int y = x; return y; }\n"
           "int main(void) { unsigned u = 1; return narrow(u) < 0; }\n")

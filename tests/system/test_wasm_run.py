@@ -4,7 +4,6 @@ under Wasmtime inside the sandbox, with its limits and accounting."""
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -22,17 +21,7 @@ LIMITS = Limits(timeout=3.0, cpu=4)
 INITIAL_MEMORY = 576 << 20
 
 
-def _missing() -> str | None:
-    if shutil.which("clang-16") is None:
-        return "clang-16 is not installed"
-    try:
-        wasm.require()
-    except NotInstalled as exc:
-        return str(exc)
-    return None
-
-
-pytestmark = pytest.mark.skipif(_missing() is not None, reason=str(_missing()))
+pytestmark = pytest.mark.usefixtures("wasm_target")
 
 PROGRAMS = {
     "divide": r"""

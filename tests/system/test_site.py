@@ -444,7 +444,11 @@ def test_overhead_page_shows_its_charts(browser, site):
     _needs_studies(site)
     page = browser.open("overhead/study-1.html")
     for chart in ("#ratio-chart", "#cpu-chart"):
-        assert page.evaluate(f"document.querySelector('{chart} img').naturalWidth") > 100, chart
+        # a chart's <img> loads lazily: brought into view, it is waited for before measured
+        img = page.locator(f"{chart} img")
+        img.scroll_into_view_if_needed()
+        img.evaluate("i => i.complete || new Promise(done => i.addEventListener('load', done))")
+        assert img.evaluate("i => i.naturalWidth") > 100, chart
     rows = page.locator("#overhead-table tbody tr")
     assert rows.count() == 4 and "1.000" in rows.first.inner_text()
     page.locator("a", has_text="Overhead studies").first.click()

@@ -50,24 +50,26 @@ def driver_for(tc: "Toolchain", language: str) -> str:
     if tc.root is None and not tc.target_flags(language):
         return driver
     if tc.root is None:
-        script = (f"#!/bin/sh\n# {tc.name}, for warnscope's builds\n"
-                  'link=yes\nfor a in "$@"; do case $a in -c|-S|-E|-M|-MM|-fsyntax-only) link=no;; esac; done\n'
-                  f'[ $link = yes ] && set -- "$@" {shlex.join(tc.target_link_flags())}\n'
-                  f'exec {shlex.quote(driver)} {shlex.join(tc.target_flags(language))} "$@"\n')
-        return _launcher(script, driver)
+        return _launcher(tc.name, f"{shlex.quote(driver)} {shlex.join(tc.target_flags(language))}",
+                         tc.target_link_flags(), driver)
     from analyzer.runtime.roots import bwrap_argv, host_link_flags
     prefix = bwrap_argv(Path(tc.root), [], binds=(str(cache_dir("builds", "work")),))[:-1]
-    # a link (no -c, -S, -E, -fsyntax-only) gets the root's loader and libraries, so that a
-    # tool the build makes and runs starts on the host; compiles see exactly their arguments
-    script = (f"#!/bin/sh\n# {tc.name} of the {tc.suite} root, for warnscope's builds\n"
+    # a link gets the root's loader and libraries, so that a tool the build makes and runs
+    # starts on the host; compiles see exactly their arguments
+    return _launcher(f"{tc.name} of the {tc.suite} root",
+                     f'{shlex.join(prefix)} --chdir "$PWD" -- {shlex.quote(driver)}',
+                     host_link_flags(Path(tc.root)), driver)
+
+
+def _launcher(title: str, command: str, link_flags: "tuple[str, ...] | list[str]",
+              driver: str) -> str:
+    """A launcher script in the cache, named like ``driver``: ``command`` (shell words)
+    with the build's arguments, ``link_flags`` after them on a link (no -c, -S, -E, -M,
+    -MM, -fsyntax-only)."""
+    script = (f"#!/bin/sh\n# {title}, for warnscope's builds\n"
               'link=yes\nfor a in "$@"; do case $a in -c|-S|-E|-M|-MM|-fsyntax-only) link=no;; esac; done\n'
-              f'[ $link = yes ] && set -- "$@" {shlex.join(host_link_flags(Path(tc.root)))}\n'
-              f'exec {shlex.join(prefix)} --chdir "$PWD" -- {shlex.quote(driver)} "$@"\n')
-    return _launcher(script, driver)
-
-
-def _launcher(script: str, driver: str) -> str:
-    """The launcher ``script`` in the cache, named like ``driver``."""
+              f'[ $link = yes ] && set -- "$@" {shlex.join(link_flags)}\n'
+              f'exec {command} "$@"\n')
     key = hashlib.sha256(script.encode()).hexdigest()[:16]
     dest = cache_dir("builds", "launchers", key) / os.path.basename(driver)
     if not dest.exists():

@@ -191,8 +191,8 @@ def compiler_id(text: "str | CompilerId") -> CompilerId:
         return CompilerId.parse(text)
     except ValueError:
         pass
-    if _wasm_name(text) is not None:
-        return _wasm_name(text)
+    if (wasm_id := _wasm_name(text)) is not None:
+        return wasm_id
     if names_a_binary(text):
         return resolve(text).cid
     return CompilerId.of(text)
@@ -288,8 +288,8 @@ def resolve(name: "str | CompilerId") -> Toolchain:
     try:
         cid = CompilerId.parse(name)
     except ValueError:
-        if _wasm_name(name) is not None:
-            return _resolve(_wasm_name(name))
+        if (wasm_id := _wasm_name(name)) is not None:
+            return _resolve(wasm_id)
         if names_a_binary(name):
             return _named(name.strip())
         cid = CompilerId.of(name)   # the usual one-line error, with a guess

@@ -69,15 +69,17 @@ def by_target(report: UbReport) -> UbReport:
 
 
 def cells(data: StoredResults, compilers: set[str] | None = None,
-          levels: set[str] | None = None, flag_sets: set[str] | None = None) -> list[Cell]:
+          levels: set[str] | None = None, flag_sets: set[str] | None = None,
+          labels: dict | None = None) -> list[Cell]:
     """The stored cells as reported, with their warnings and their case's sanitizer
-    verdicts; optionally limited to a run's matrix (``ub run --json``)."""
+    verdicts; optionally limited to a run's matrix (``ub run --json``). ``labels``: the
+    cells' labels (:func:`~analyzer.ub.explain.explain.labelled`) where the caller has them."""
     warn = {(w.case_id, w.compiler, w.level, w.flags): w.options for w in data.warnings}
     sans: dict[tuple[str, str], dict[str, bool | None]] = {}
     for s in data.sanitizers:
         sans.setdefault((s.case_id, s.compiler), {})[s.sanitizer] = s.detected
     out = []
-    labels = labelled(data.cells, data.codes)
+    labels = labelled(data.cells, data.codes) if labels is None else labels
     for c in data.cells:
         if compilers is not None and c.compiler not in compilers:
             continue
@@ -118,9 +120,9 @@ def divergence(data: StoredResults, compilers: set[str], levels: set[str],
                       by_target=by_target)
 
 
-def build(data: StoredResults) -> UbReport:
-    """The report of stored results (from :func:`load`)."""
-    all_cells = cells(data)
+def build(data: StoredResults, labels: dict | None = None) -> UbReport:
+    """The report of stored results (from :func:`load`); ``labels`` as :func:`cells`."""
+    all_cells = cells(data, labels=labels)
     by_case: dict[str, list[Cell]] = {}
     for c in all_cells:
         by_case.setdefault(c.case, []).append(c)

@@ -48,11 +48,13 @@ def parsed_codes(records: list[CellRecord], texts: dict[str, str]) -> dict[str, 
     return out
 
 
-def labelled(records: list[CellRecord], texts: dict[str, str]
+def labelled(records: list[CellRecord], texts: dict[str, str],
+             codes: dict[str, _Parsed] | None = None
              ) -> dict[tuple[str, str, str, str], tuple[list[CodeLabel] | None, str]]:
     """(case, compiler, level, flags) -> (labels, why there are none): labels are None
-    where the cell has no code, with the reason beside them."""
-    codes = parsed_codes(records, texts)
+    where the cell has no code, with the reason beside them. ``codes``: the texts
+    already read (:func:`parsed_codes`), where the caller has them."""
+    codes = parsed_codes(records, texts) if codes is None else codes
     ref_of = {(c.case_id, c.compiler, c.flags): c.code for c in records
               if c.level == "-O0" and c.code}
     cache: dict[tuple[str, str | None], list[CodeLabel]] = {}
@@ -89,14 +91,18 @@ def explain(conn: sqlite3.Connection, data: StoredResults, case_id: str,
 def explanation(corpus: str, mine: list[CellRecord], texts: dict[str, str],
                 compiler: str | None = None, level: str | None = None,
                 vs: tuple[str, str] | None = None, first_divergent: bool = False,
-                causes: dict | None = None) -> Explanation:
+                causes: dict | None = None, codes: dict[str, _Parsed] | None = None,
+                labels: dict | None = None) -> Explanation:
     """The explanation of one case's cells (``mine``) from their code texts; with
     ``first_divergent`` the diff is that of the first two configurations whose behaviour
     differs (the site's case page), if any. ``causes``: the stored causes (``ub run
-    --why``) by (case, compiler, level, flags), said beside each configuration's outcome."""
+    --why``) by (case, compiler, level, flags), said beside each configuration's outcome.
+    ``codes`` and ``labels``: the texts already read and the cells' labels
+    (:func:`parsed_codes`, :func:`labelled`) where the caller has them for a whole corpus
+    (the site), so that they are worked out once, not once for the report and again per case."""
     case_id = mine[0].case_id
-    labels = labelled(mine, texts)
-    codes = parsed_codes(mine, texts)
+    codes = parsed_codes(mine, texts) if codes is None else codes
+    labels = labelled(mine, texts, codes) if labels is None else labels
     shown = [c for c in mine if (compiler is None or c.compiler == compiler)
              and (level is None or c.level == level)]
     if not shown:

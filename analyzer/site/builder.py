@@ -112,11 +112,19 @@ def signal_name(number: int | None) -> str:
 #: the sections in build order; the index page is written after all of them
 SECTIONS: tuple[Callable[[SiteBuild], None], ...] = (
     flags.compiler_pages, flags.flag_pages, flags.diff_pages, flags.over_time, upgrade.upgrade_pages,
-    rebuilds.rebuild_pages, projects.project_pages, advise.advice_pages, ub.ub_pages, overhead.overhead_pages)
-#: the sections a forked worker renders while the builder renders the others: some
-#: 60 % of the rendering, and they change nothing in the build the others read (the
-#: headlines and the diff list for the index page come from the builder's sections)
+    rebuilds.rebuild_pages, projects.project_pages, advise.advice_pages, ub.ub_pages, ub.case_pages,
+    overhead.overhead_pages)
+#: the sections a forked worker renders while the builder renders the others; they
+#: change nothing in the build the others read (the headlines and the diff list for the
+#: index page come from the builder's sections)
 WORKER_SECTIONS: tuple[Callable[[SiteBuild], None], ...] = (flags.compiler_pages, flags.flag_pages)
+#: the sections both render, each its share of their pages (:meth:`SiteBuild.mine`):
+#: the UB cases' pages, half the rendering of the demo's site
+SHARED_SECTIONS: tuple[Callable[[SiteBuild], None], ...] = (ub.case_pages,)
+#: the shares of the builder and of its worker: the worker renders two of every three
+#: case pages, since the builder's own sections cost about twice the worker's (on the
+#: demo's site: bench/README.md)
+BUILDER_SHARE, WORKER_SHARE = ((0,), 3), ((1, 2), 3)
 
 
 # ------------------------------------------------------------------ the build
@@ -135,9 +143,11 @@ _FORKED: SiteBuild | None = None
 
 
 def _sections_in_worker(_job: None = None) -> WrittenPart:
-    """The :data:`WORKER_SECTIONS` in the forked worker, and what its writer wrote."""
+    """The :data:`WORKER_SECTIONS` in the forked worker, and its share of the
+    :data:`SHARED_SECTIONS`; what its writer wrote."""
     assert _FORKED is not None
-    for section in WORKER_SECTIONS:
+    _FORKED.share = WORKER_SHARE
+    for section in WORKER_SECTIONS + SHARED_SECTIONS:
         section(_FORKED)
     return _FORKED.writer.part()
 
@@ -157,8 +167,9 @@ def build(conn: sqlite3.Connection, out_dir: str | Path) -> BuildResult:
     """Render everything in the database into ``out_dir``; write only changed files.
 
     The data is loaded once; then, on two or more cores, a forked worker renders the
-    compiler and flag pages while this process renders the rest (both write their own
-    files; the worker's list joins this writer's before the manifest is saved)."""
+    compiler and flag pages and every other UB case page while this process renders the
+    rest (both write their own files; the worker's list joins this writer's before the
+    manifest is saved)."""
     global _FORKED
     start = time.monotonic()
     out = Path(out_dir)
@@ -176,6 +187,7 @@ def build(conn: sqlite3.Connection, out_dir: str | Path) -> BuildResult:
     b.projects = projects.load_projects(conn, {v.name: v.index for v in b.compilers})
     b.fired, b.built = projects.fires_on_flags(conn, b.histories, b.compilers, b.projects)
     b.advice = advise.load(conn, b.projects, {v.name: v.index for v in b.compilers})
+    b.ub = ub.load(conn)
     # The loaded data (about a million objects) is kept out of the collector's reach
     # while the pages are rendered: each full collection would visit all of it again
     # (a good part of a build's CPU), and in the forked worker it would write to every
@@ -189,6 +201,7 @@ def build(conn: sqlite3.Connection, out_dir: str | Path) -> BuildResult:
             # exist yet, and the worker starts its own
             _FORKED = b
             in_worker = helper.submit(_sections_in_worker, None)
+            b.share = BUILDER_SHARE
         for section in SECTIONS:
             if in_worker is None or section not in WORKER_SECTIONS:
                 section(b)

@@ -56,6 +56,17 @@ class SiteBuild:
     advice: dict[str, Any] = field(default_factory=dict)
     #: the rebuild summaries of the pairs of compilers projects share (:mod:`analyzer.site.rebuilds`)
     rebuilds: list[Any] = field(default_factory=list)
+    #: the UB pages' data (:class:`analyzer.site.ub.UbSite`)
+    ub: Any = None
+    #: this process's share of a section both processes render: the item at index i is
+    #: its own where i % modulus is one of its residues
+    share: tuple[tuple[int, ...], int] = ((0,), 1)
+
+    def mine(self, items: list) -> list:
+        """This process's share of ``items``, interleaved (every item is rendered by
+        exactly one of the build's processes, and each gets some of every kind)."""
+        residues, modulus = self.share
+        return [item for i, item in enumerate(items) if i % modulus in residues]
 
     def page(self, rel: str, template: str, **context: Any) -> None:
         """Render ``template`` to ``rel``; ``root`` leads from the page back to the site root.

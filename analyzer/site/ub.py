@@ -32,7 +32,7 @@ from analyzer.ub import report as ub_report
 from analyzer.ub import store as ub_store
 from analyzer.ub.corpus import SOURCE_SUFFIXES, Case, discover
 from analyzer.ub.disasm import Function
-from analyzer.ub.results import CaseReport, Cell, CorpusKind, Explanation, UbReport
+from analyzer.ub.results import CaseReport, Cell, CorpusKind, Explanation, StoredResults, UbReport
 from analyzer.site.detectors import detector_pages
 from analyzer.site.pages import Headline
 from analyzer.site.ub_overview import corpus_charts
@@ -60,9 +60,23 @@ class CorpusView:
     corpus: str
     report: UbReport
     sources: dict[str, CaseSource] = field(default_factory=dict)
-    #: each case's code per configuration, and the first two that behave differently
-    #: aligned (``ub explain``'s objects)
-    explanations: dict[str, Explanation] = field(default_factory=dict)
+    #: the stored results the report was built from, their code texts read once and
+    #: every cell's labels: what a case's explanation is worked out from
+    data: StoredResults | None = None
+    codes: dict = field(default_factory=dict)
+    labels: dict = field(default_factory=dict)
+    #: the stored cells by case id
+    by_case: dict[str, list] = field(default_factory=dict)
+
+    def explanation(self, case_id: str) -> Explanation | None:
+        """The case's code per configuration, and the first two that behave differently
+        aligned (``ub explain``'s objects); worked out when its page is rendered, in
+        whichever process renders it."""
+        cells = self.by_case.get(case_id)
+        if not cells or self.data is None:
+            return None
+        return ub_explain.explanation(self.corpus, cells, self.data.codes, first_divergent=True,
+                                      causes=self.data.causes, codes=self.codes, labels=self.labels)
 
     @property
     def divergent(self) -> int:
@@ -87,14 +101,12 @@ def load_corpora(conn: sqlite3.Connection) -> list[CorpusView]:
     out = []
     for corpus in ub_store.corpora(conn):
         data = ub_report.load(conn, corpus)
-        view = CorpusView(corpus=corpus, report=ub_report.build(data))
-        by_case: dict[str, list] = {}
+        codes = ub_explain.parsed_codes(data.cells, data.codes)
+        labels = ub_explain.labelled(data.cells, data.codes, codes)
+        view = CorpusView(corpus=corpus, report=ub_report.build(data, labels), data=data,
+                          codes=codes, labels=labels)
         for cell in data.cells:
-            by_case.setdefault(cell.case_id, []).append(cell)
-        view.explanations = {case_id: ub_explain.explanation(corpus, cells, data.codes,
-                                                             first_divergent=True,
-                                                             causes=data.causes)
-                             for case_id, cells in by_case.items()}
+            view.by_case.setdefault(cell.case_id, []).append(cell)
         root = confined(corpus)
         found = _discover(str(root)) if root is not None else {}
         for case in data.cases:
@@ -177,10 +189,8 @@ def _highlighted(f: Function) -> str:
     ``<div><pre>`` around them (:func:`_wrap`), white space unwrapped. The function's
     name and a symbol an instruction names are one token each (the lexer splits a
     demangled C++ name into some 30 spans, and a label at its first colon): it sees a
-    placeholder, replaced by the escaped name after."""
-    from pygments import highlight as pyg
-    from pygments.lexers import GasLexer
-
+    placeholder, replaced by the escaped name after. Each line is highlighted on its own
+    (:func:`_line_html`)."""
     names: list[str] = []
     plain = "\n".join(asm_lines(f)) + "\n"
     mark = "wsym"
@@ -191,9 +201,21 @@ def _highlighted(f: Function) -> str:
         names.append(name)
         return f"{mark}{len(names) - 1}x"
 
-    html = pyg("\n".join(asm_lines(f, symbol)) + "\n", GasLexer(), _bare_formatter())
+    html = "".join(_line_html(line + "\n") for line in asm_lines(f, symbol))
     html = re.sub(rf"{mark}(\d+)x", lambda m: str(escape(names[int(m.group(1))])), html)
     return _SPACE_SPAN.sub(r"\1", html)
+
+
+@lru_cache(maxsize=1 << 16)
+def _line_html(line: str) -> str:
+    """One line of assembly as Pygments HTML. Line by line, the lexer starts every line
+    in the same state: a mnemonic is always a mnemonic (over a whole function, GasLexer
+    took some after a line's comment for constants), and a line met before (a third of
+    a site's lines are new) is not lexed again."""
+    from pygments import highlight as pyg
+    from pygments.lexers import GasLexer
+
+    return pyg(line, GasLexer(), _bare_formatter())
 
 
 def _wrap(inner: str) -> str:
@@ -490,37 +512,68 @@ def pygments_css() -> str:
 
 # ------------------------------------------------------------------ the pages
 
+@dataclass
+class UbSite:
+    """What the UB pages are rendered from, loaded once before the build's processes part
+    (:func:`load`): each corpus's view, its page name under ``ub/``, its cases' page names
+    and the names of its configurations' code listings."""
+
+    corpora: list[CorpusView]
+    stems: dict[str, str]
+    #: corpus -> case id -> page slug
+    case_slugs: dict[str, dict[str, str]]
+    #: corpus -> configuration -> listing name (:func:`_listing_names`)
+    listings: dict[str, dict[str, str]]
+
+
+def load(conn: sqlite3.Connection) -> UbSite:
+    corpora = load_corpora(conn)
+    case_slugs = {view.corpus: slug_map([c.case for c in view.report.cases], base=path_slug)
+                  for view in corpora}
+    return UbSite(corpora=corpora, stems=corpus_stems([view.corpus for view in corpora]),
+                  case_slugs=case_slugs,
+                  listings={view.corpus: _listing_names(view.report, case_slugs[view.corpus])
+                            for view in corpora})
+
+
 def ub_pages(b: SiteBuild) -> None:
-    """Per corpus: the matrix (divergent cases first) and a page per case; the detectors'
-    pages (:mod:`analyzer.site.detectors`) of the corpora ``ub detectors`` ran on."""
-    corpora = load_corpora(b.conn)
-    stems = corpus_stems([view.corpus for view in corpora])
+    """Per corpus: the matrix (divergent cases first), its JSON and charts; the detectors'
+    pages (:mod:`analyzer.site.detectors`) of the corpora ``ub detectors`` ran on; the
+    UB index. The cases' pages are :func:`case_pages`."""
+    site: UbSite = b.ub
     listed, drawn = [], []
-    for view in corpora:
-        stem = stems[view.corpus]
+    for view in site.corpora:
+        stem = site.stems[view.corpus]
         report = view.report
-        case_slugs = slug_map([c.case for c in report.cases], base=path_slug)
-        matrix_pages(b, view, stem, case_slugs)
+        matrix_pages(b, view, stem, site.case_slugs[view.corpus])
         b.json(f"ub/{stem}.json", report)
-        listings = _listing_names(report, case_slugs)
-        for case in report.cases:
-            source = view.sources.get(case.case)
-            code = Markup(highlight(source)) if source and source.text is not None else None
-            cells = sorted(case.cells, key=lambda c: (sort_key(c.compiler), c.flags,
-                                                      level_key(c.level)))
-            sanitizers = sorted(case.sanitizers.items(), key=lambda kv: sort_key(kv[0]))
-            ex = view.explanations.get(case.case)
-            asm, diff = _case_code(b, stem, case.case, source, ex, listings)
-            b.page(f"ub/{stem}/{case_slugs[case.case]}.html", "ub_case.html", case=case,
-                   stem=stem, view=view, source=source, code=code, cells=cells,
-                   sanitizers=sanitizers, asm=asm, diff=ex.diff if ex else None,
-                   diff_functions=diff)
         listed.append((view, stem))
         drawn.append(corpus_charts(b, report, stem))
-    scored = detector_pages(b, stems)
+    scored = detector_pages(b, site.stems)
     b.writer.write("static/pygments.css", pygments_css() + "\n")
     b.page("ub/index.html", "ub_index.html", corpora=listed, scored=scored, charts=drawn)
     b.headlines.append(Headline("_ub_headline.html", {"corpora": listed}))
+
+
+def case_pages(b: SiteBuild) -> None:
+    """A page per case of every corpus (its source, its cells, its code and the first
+    pair that diverges), and the code listings it links to: this process's share of
+    them (:meth:`~analyzer.site.pages.SiteBuild.mine`)."""
+    site: UbSite = b.ub
+    every = [(view, case) for view in site.corpora for case in view.report.cases]
+    for view, case in b.mine(every):
+        stem = site.stems[view.corpus]
+        source = view.sources.get(case.case)
+        code = Markup(highlight(source)) if source and source.text is not None else None
+        cells = sorted(case.cells, key=lambda c: (sort_key(c.compiler), c.flags,
+                                                  level_key(c.level)))
+        sanitizers = sorted(case.sanitizers.items(), key=lambda kv: sort_key(kv[0]))
+        ex = view.explanation(case.case)
+        asm, diff = _case_code(b, stem, case.case, source, ex, site.listings[view.corpus])
+        b.page(f"ub/{stem}/{site.case_slugs[view.corpus][case.case]}.html", "ub_case.html",
+               case=case, stem=stem, view=view, source=source, code=code, cells=cells,
+               sanitizers=sanitizers, asm=asm, diff=ex.diff if ex else None,
+               diff_functions=diff)
 
 
 # ------------------------------------------------------------------ the matrix

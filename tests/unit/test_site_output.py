@@ -106,3 +106,22 @@ def test_a_manifest_that_is_a_link_is_not_read(tmp_path: Path):
     assert stats.removed == [] and "not read: a symbolic link" in stats.skipped[0]
     assert (out / "victim.html").exists() and elsewhere.read_text() == "victim.html\n"
     assert not (out / MANIFEST).is_symlink() and (out / MANIFEST).read_text() == "index.html\n"
+
+
+def test_the_builder_and_its_worker_share_a_section_with_nothing_left_or_twice(tmp_path: Path):
+    """A section both processes render (the UB cases' pages): each item is rendered by
+    exactly one of them, whatever the count, and each gets items from all through the list."""
+    from analyzer.site.builder import BUILDER_SHARE, WORKER_SHARE
+    from analyzer.site.pages import SiteBuild
+
+    for n in (0, 1, 2, 3, 7, 225):
+        items = list(range(n))
+        parts = []
+        for share in (BUILDER_SHARE, WORKER_SHARE):
+            b = SiteBuild(conn=None, writer=None, env=None, share=share)
+            parts.append(b.mine(items))
+        assert sorted(parts[0] + parts[1]) == items
+        assert not set(parts[0]) & set(parts[1])
+    builder_part, worker_part = parts
+    assert builder_part[-1] > 200 and worker_part[-1] > 200      # interleaved, not halves
+    assert SiteBuild(conn=None, writer=None, env=None).mine(items) == items  # one process: all

@@ -518,3 +518,19 @@ def test_highlighted_code_escapes_names_and_keeps_each_symbol_one_token():
     assert '<span class="no">std::vector&lt;int&gt;::push_back(int&amp;&amp;)@plt</span>' in html
     assert '<span class="no">wsym0x</span>' in html and 'class="w"' not in html
     assert asm_lines(f)[2] == "    lea      (%rip),%rax <wsym0x>    # t.cpp:4"
+
+
+def test_every_mnemonic_is_highlighted_as_one_whatever_came_before():
+    """Lexed over a whole function, GasLexer took a mnemonic after some lines (a ``ret``
+    with no operands, an aarch64 ``#16``) for a constant; line by line it is a mnemonic
+    everywhere (the real lines of the demo's corpus where the two differed)."""
+    from analyzer.site.ub import _highlighted
+    f = Function("g", 5, [
+        Insn(0, "ldr", "q1, [x2], #16", None, "plain-char-index.c:28"),
+        Insn(4, "lea", "0x0(,%rax,4),%rdx", None, ""),
+        Insn(8, "ret", "", None, ""),
+        Insn(9, "movb", "$0x78,(%rdx,%rax,1)", None, "t.c:2"),
+        Insn(13, "sub", "$0xffffffffffffff80,%rax", None, "")])
+    html = _highlighted(f)
+    for mnemonic in ("ldr", "lea", "ret", "movb", "sub"):
+        assert f'<span class="nf">{mnemonic}</span>' in html, mnemonic

@@ -29,8 +29,10 @@ def run_cli(db: Path, capsys, *args: str) -> tuple[int, str, str]:
     return code, out, err
 
 
+#: two suspects at most: each costs two cachegrind runs of the TU with --instructions (with
+#: the default twelve, the search's noise on a TU this small made this test four minutes)
 ATTR = ("overhead", "attribute", "zlib", "--compiler", "gcc-12", "--opt", "-O0", "--top", "1", "--runs", "2",
-        "--min-share", "0.2", "--json")
+        "--min-share", "0.2", "--max-suspects", "2", "--json")
 
 
 @pytest.mark.skipif(not shutil.which("valgrind"), reason="--instructions needs valgrind")

@@ -542,6 +542,7 @@ class ToolchainStatus(enum.StrEnum):
     ROOT = "root"            # in a root
     AVAILABLE = "available"  # one ``toolchain add`` could prepare
     CROSS = "cross"          # a cross compiler on PATH
+    WASM = "wasm"            # a host clang building for WebAssembly
     NAMED = "named"          # registered by its name
 
 
@@ -549,7 +550,8 @@ class ToolchainStatus(enum.StrEnum):
 class ToolchainEntry:
     """One line of ``toolchain list``: a compiler on the host, in a root, or one that
     ``toolchain add`` could prepare (``status`` ``host``, ``root`` or ``available``); a
-    cross compiler on PATH (``cross``) or one registered by its name (``named``)."""
+    cross compiler on PATH (``cross``), a host clang building for WebAssembly (``wasm``)
+    or one registered by its name (``named``)."""
 
     compiler: str
     status: ToolchainStatus
@@ -557,9 +559,13 @@ class ToolchainEntry:
     suites: list[str]          # every suite that packages it
     package: str | None        # Debian package version in the root
     root: str | None           # the root's path
-    #: the driver of a cross compiler on PATH or of a compiler registered by name
-    #: (``status`` ``cross`` or ``named``); None for the others
+    #: the driver of a cross compiler on PATH, of a host clang building for WebAssembly or
+    #: of a compiler registered by name (``status`` ``cross``, ``wasm`` or ``named``); None
+    #: for the others
     path: str | None = None
+    #: why its programs cannot run here (a WebAssembly piece missing: the package's line);
+    #: '' where they can
+    cannot_run: str = ""
 
 
 def listing() -> list[ToolchainEntry]:

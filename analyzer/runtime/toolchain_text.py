@@ -14,6 +14,9 @@ def where(e: ToolchainEntry) -> str:
         return f"{e.suite} root, {e.package}"
     if e.status == ToolchainStatus.CROSS:
         return f"cross compiler, {e.path}"
+    if e.status == ToolchainStatus.WASM:
+        return f"WebAssembly, {e.path} --target={e.compiler.partition('@')[2]}, run under Wasmtime" + \
+            (f"; cannot run here: {e.cannot_run}" if e.cannot_run else "")
     if e.status == ToolchainStatus.NAMED:
         return f"named: {e.path} ({e.package})"
     return f"available: toolchain add {e.compiler} (from {e.suite})"

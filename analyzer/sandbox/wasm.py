@@ -40,6 +40,8 @@ from analyzer.sandbox.limits import Limits, RunResult, SandboxStatus
 HOST = Path(__file__).with_name("wasm_host.py")
 #: The target triple of clang's WASI programs.
 TARGET = "wasm32-wasi"
+#: The compiler whose WASI packages :data:`NEEDED` names.
+COMPILER = f"clang-16@{TARGET}"
 #: What clang-16 needs besides a program's own flags to build it for the target: C's
 #: ``signal()`` exists in WASI only as an emulation (``raise`` reaches a handler; a trap
 #: never does), C++ has libc++ without exceptions, whose headers Debian's clang-16 does

@@ -113,3 +113,19 @@ def test_a_missing_wasm_piece_is_one_line_naming_its_package(tmp_path, cli_at, m
         assert not db.exists()      # refused before the database was made
     finally:
         toolchain._resolve.cache_clear()
+
+
+def test_toolchain_list_names_the_wasm32_compiler_and_what_it_misses(tmp_path, cli_at, monkeypatch):
+    """``toolchain list`` has a line for the host's clang-16 building for wasm32-wasi
+    (text and JSON), and, with a piece of the target missing, says which package."""
+    code, out, err = cli_at(tmp_path / "t.db")("toolchain", "list")
+    assert code == 0, err
+    assert f"{WASM} WebAssembly, " in out and "clang-16 --target=wasm32-wasi, run under Wasmtime\n" in out
+    assert "cannot run here" not in out
+    monkeypatch.setattr(wasm, "NEEDED", (("/nonexistent/wasm32-wasi/stdio.h",
+                                          "WASI's C library (wasi-libc)", "wasi-libc"),))
+    code, out, err = cli_at(tmp_path / "t.db")("toolchain", "list", "--json")
+    assert code == 0, err
+    (entry,) = [e for e in json.loads(out) if e["compiler"] == WASM]
+    assert entry["status"] == "wasm" and entry["path"].endswith("/clang-16")
+    assert "install the Debian package wasi-libc" in entry["cannot_run"]

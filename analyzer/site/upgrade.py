@@ -32,8 +32,7 @@ from analyzer.projects.levels import language_word
 from analyzer.site.slugs import base_slug, unique_slug
 from analyzer.site.upgrade_charts import errors_by_option, errors_chart, flips_by_system, flips_chart
 from analyzer.warnings import upgrade as up
-from analyzer.warnings.results import Build, OptionDiff, Upgrade, UpgradePair
-from analyzer.warnings.upgrade import std_name
+from analyzer.warnings.results import Build, OptionDiff, Upgrade, UpgradePair, std_name
 
 if TYPE_CHECKING:
     from analyzer.site import pages

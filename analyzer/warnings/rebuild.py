@@ -52,7 +52,7 @@ from analyzer.runtime.executors import DaskExecutor, Finished, InlineExecutor, r
 from analyzer.runtime.progress import Progress, as_progress
 from analyzer.runtime.toolchain import Toolchain
 from analyzer.warnings import plan, store, upgrade
-from analyzer.warnings.results import Build, CheckFlip, Upgrade, UpgradePair
+from analyzer.warnings.results import Build, CheckFlip, Upgrade, UpgradePair, std_name
 
 #: what a Dask worker offers per build at once (``dask worker --resources build=1``)
 RESOURCE = "build"
@@ -458,7 +458,7 @@ def outcome_of(pair: UpgradePair, skip: Iterable[str] = EXPECTED_FAILURES
     skip = tuple(skip)
     expected = [f for f in pair.flips if expected_flip(f, skip)]
     flips = [f for f in pair.flips if f not in expected]
-    defaults = [f"{d.language} default {upgrade.std_name(d.old)} -> {upgrade.std_name(d.new)}"
+    defaults = [f"{d.language} default {std_name(d.old)} -> {std_name(d.new)}"
                 for d in pair.defaults if not d.pinned and d.old and d.new]
     if BuildStatus.CANNOT_TELL in (pair.old_status, pair.new_status):
         error = pair.old_error if pair.old_status == BuildStatus.CANNOT_TELL else pair.new_error

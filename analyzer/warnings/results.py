@@ -329,6 +329,19 @@ class EscapeHatch:
     combined: list[HatchTrial] = field(default_factory=list)
 
 
+#: a standard's macro value as its name
+STD_NAMES = {"199409L": "C94", "199901L": "C99", "201112L": "C11", "201710L": "C17",
+             "202000L": "C2x", "202311L": "C23", "199711L": "C++98", "201103L": "C++11",
+             "201402L": "C++14", "201703L": "C++17", "202002L": "C++20", "202302L": "C++23"}
+
+
+def std_name(value: str | None) -> str:
+    """``202311L`` -> ``C23 (202311L)``; unknown values as they are."""
+    if value is None:
+        return "unknown"
+    return f"{STD_NAMES[value]} ({value})" if value in STD_NAMES else value
+
+
 @dataclass
 class StdDefault:
     """A language's default standard in each compiler (``__STDC_VERSION__``,

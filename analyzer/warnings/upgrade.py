@@ -556,16 +556,3 @@ def _system_packages(tc: Toolchain) -> dict[str, str]:
         if pkg and ver and pkg[1] in SYSTEM_PACKAGES and "install ok installed" in block:
             found[pkg[1]] = ver[1]
     return found
-
-
-#: a standard's macro value as its name
-STD_NAMES = {"199409L": "C94", "199901L": "C99", "201112L": "C11", "201710L": "C17",
-             "202000L": "C2x", "202311L": "C23", "199711L": "C++98", "201103L": "C++11",
-             "201402L": "C++14", "201703L": "C++17", "202002L": "C++20", "202302L": "C++23"}
-
-
-def std_name(value: str | None) -> str:
-    """``202311L`` -> ``C23 (202311L)``; unknown values as they are."""
-    if value is None:
-        return "unknown"
-    return f"{STD_NAMES[value]} ({value})" if value in STD_NAMES else value

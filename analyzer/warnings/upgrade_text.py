@@ -6,8 +6,7 @@ differs between the two systems."""
 from __future__ import annotations
 
 from analyzer.projects.cell import BuildStatus
-from analyzer.warnings.results import HatchTrial, NewError, Upgrade, UpgradePair
-from analyzer.warnings.upgrade import std_name
+from analyzer.warnings.results import HatchTrial, NewError, Upgrade, UpgradePair, std_name
 
 #: new errors listed per move (all are in --json)
 SHOWN_ERRORS = 30

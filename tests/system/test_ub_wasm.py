@@ -129,3 +129,43 @@ def test_toolchain_list_names_the_wasm32_compiler_and_what_it_misses(tmp_path, c
     (entry,) = [e for e in json.loads(out) if e["compiler"] == WASM]
     assert entry["status"] == "wasm" and entry["path"].endswith("/clang-16")
     assert "install the Debian package wasi-libc" in entry["cannot_run"]
+
+
+WIDTH = """/* ub-case
+ * category: mine
+ * standard: C17 6.5.7p3
+ * summary: a long shifted by 40: past its width where long has 32 bits (wasm32)
+ * ub: yes
+ * ub-line: 6
+ */
+#include <stdio.h>
+
+int main(void)
+{
+    long big = 1L << 40;
+    printf("%ld\\n", big);
+    return 0;
+}
+"""
+
+
+def test_the_detectors_see_the_program_as_wasm32_does(tmp_path):
+    """The warnings and clang's analyzer of ``ub detectors`` get the target's flags: a
+    long shifted by 40 is past its width on wasm32 (32-bit long) and not on x86-64, so
+    both tools report the line for clang-16@wasm32-wasi and neither for clang-16."""
+    from analyzer.ub.corpus import load
+    from analyzer.ub.detectors import analyzers as an
+    from analyzer.ub.detectors.detectors import RunStatus, Tool
+
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "mine" / "width.c").write_text(WIDTH)
+    [case] = load(tmp_path).cases
+    host, target = toolchain.resolve("clang-16"), toolchain.resolve(WASM)
+    jobs = [an.ToolJob(case, tool, tc, level)
+            for tc in (host, target)
+            for tool, level in ((Tool.WARNINGS, "-O2"), (Tool.CLANG_ANALYZER, ""))]
+    runs = an.run_jobs(jobs)
+    assert all(r.status is RunStatus.OK for r in runs), [(r.version, r.note) for r in runs]
+    lines = {(r.version, r.tool): {f.line for f in r.findings} for r in runs}
+    assert lines[(WASM, Tool.WARNINGS)] == {12} and lines[(WASM, Tool.CLANG_ANALYZER)] == {12}
+    assert lines[("clang-16", Tool.WARNINGS)] == set() and lines[("clang-16", Tool.CLANG_ANALYZER)] == set()

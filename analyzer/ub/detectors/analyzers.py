@@ -123,7 +123,7 @@ def lasting(run: ToolRun) -> bool:
 
 
 #: Bump when what a cached run means changes (the tools' flags, the parsers).
-CACHE_VERSION = "detectors-2"
+CACHE_VERSION = "detectors-3"
 
 
 def run_key(job: ToolJob) -> str:
@@ -238,9 +238,12 @@ def _text_tool(job: ToolJob, argv: list[str], name: str, kind: Kind, prefix: str
     return _run(job, RunStatus.OK, findings)
 
 
-def _driver(job: ToolJob) -> str:
+def _driver(job: ToolJob) -> list[str]:
+    """The compiler's driver and what its target adds to every compile (WASI's flags for
+    a WebAssembly compiler: :meth:`Toolchain.target_flags`), so that a tool sees the
+    program as the target's compiles do (``long`` of 32 bits on wasm32)."""
     assert job.compiler is not None
-    return job.compiler.driver(job.case.language)
+    return [job.compiler.driver(job.case.language), *job.compiler.target_flags(job.case.language)]
 
 
 def _warnings(job: ToolJob) -> ToolRun:
@@ -248,11 +251,11 @@ def _warnings(job: ToolJob) -> ToolRun:
     assert compiler is not None
     name = f"{compiler.name} {job.level} warnings"
     if compiler.profile.clang:
-        argv = [_driver(job), _std(job.case), *_compile_flags(job.case), job.level,
+        argv = [*_driver(job), _std(job.case), *_compile_flags(job.case), job.level,
                 "-fsyntax-only", *CLANG_WARNINGS,
                 "-fno-color-diagnostics", "-fdiagnostics-show-option", _filename(job.case)]
         return _text_tool(job, argv, name, Kind.WARNING, root=compiler.root)
-    argv = [_driver(job), _std(job.case), *_compile_flags(job.case), job.level, "-c",
+    argv = [*_driver(job), _std(job.case), *_compile_flags(job.case), job.level, "-c",
             *gcc_warning_flags(), *_diagnostics_option(compiler), _filename(job.case),
             "-o", "a.o"]
     return _gcc_json_tool(job, argv, name, root=compiler.root)
@@ -292,7 +295,7 @@ def _gcc_analyzer(job: ToolJob) -> ToolRun:
                     f"{compiler.profile.analyzer_option} (GCC {compiler.profile.analyzer_since} on)")
     # -fanalyzer runs in the middle end: a real compile (-c), not -fsyntax-only; -w would
     # silence the analyzer too, so the compiler's few default warnings are dropped instead
-    argv = [_driver(job), _std(job.case), *_compile_flags(job.case), "-O0", "-c",
+    argv = [*_driver(job), _std(job.case), *_compile_flags(job.case), "-O0", "-c",
             compiler.profile.analyzer_option, *_diagnostics_option(compiler), _filename(job.case),
             "-o", "a.o"]
     return _gcc_json_tool(job, argv, f"{compiler.name} -fanalyzer", root=compiler.root,
@@ -302,7 +305,7 @@ def _gcc_analyzer(job: ToolJob) -> ToolRun:
 def _clang_analyzer(job: ToolJob) -> ToolRun:
     compiler = job.compiler
     assert compiler is not None
-    argv = [_driver(job), _std(job.case), *_compile_flags(job.case), "--analyze",
+    argv = [*_driver(job), _std(job.case), *_compile_flags(job.case), "--analyze",
             "-Xclang", "-analyzer-output=text",
             "-fno-color-diagnostics", "-w", _filename(job.case), "-o", "a.plist"]
     return _text_tool(job, argv, f"{compiler.name} --analyze", Kind.ANALYZER, root=compiler.root)
@@ -317,7 +320,8 @@ def _clang_tidy(job: ToolJob) -> ToolRun:
                                                     f"(Debian package clang-tidy-{compiler.major})")
     lang = "c" if job.case.language == "c" else "c++"
     argv = [tidy, f"--checks={TIDY_CHECKS}", "--quiet", _filename(job.case), "--",
-            "-x", lang, _std(job.case), *_compile_flags(job.case), "-w"]
+            "-x", lang, *compiler.target_flags(job.case.language), _std(job.case),
+            *_compile_flags(job.case), "-w"]
     return _text_tool(job, argv, f"clang-tidy-{compiler.major}", Kind.ANALYZER,
                       skip=("clang-diagnostic-",), root=compiler.root)
 

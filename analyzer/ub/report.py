@@ -131,8 +131,10 @@ def build(data: StoredResults, labels: dict | None = None) -> UbReport:
         findings.setdefault(s.case_id, {}).setdefault(s.compiler, {})[s.sanitizer] = \
             SanitizerFinding(detected=s.detected, status=s.status, report=s.report)
     behaviours: dict[str, list[str]] = {}
+    records: dict[str, list[CellRecord]] = {}
     for c in data.cells:
         behaviours.setdefault(c.case_id, []).append(c.behaviour)
+        records.setdefault(c.case_id, []).append(c)
     scored = scores.of_stored(data)
     targets = len({_target(c.compiler) for c in all_cells}) > 1
     cases = []
@@ -147,7 +149,7 @@ def build(data: StoredResults, labels: dict | None = None) -> UbReport:
             diverges=diverges(behaviours[case.id]) or bool(splits), cells=mine,
             sanitizers=findings.get(case.id, {}),
             detectors=scores.stored_case(data, case.id, scored), by_target=splits,
-            by_level=level_splits(mine) if targets else None,
+            by_level=level_splits(records[case.id]) if targets else None,
             diverges_by_target=bool(splits)))
     cases.sort(key=lambda c: (not c.diverges, c.case))
     configs = {Configuration(c.compiler, c.level, c.flags) for c in all_cells}
@@ -201,13 +203,13 @@ def target_splits(cells: list[Cell] | list[CellRecord]) -> list[TargetSplit]:
     return sorted(out, key=lambda t: (sort_key(t.compiler), t.flags, level_key(t.level)))
 
 
-def level_splits(cells: list[Cell]) -> list[str]:
+def level_splits(records: list[CellRecord]) -> list[str]:
     """The divergences of one case that come from the optimiser: the compilers (each
-    on its target) whose levels did not all do the same."""
-    groups: dict[tuple[str, str], list[Observed]] = {}
-    for c in cells:
+    on its target) whose levels did not all behave alike, compile errors aside. Behaviour
+    as :func:`~analyzer.ub.classify.diverges` compares it, so that two outputs the case
+    accepts are one behaviour here too (a case that does not diverge has no level split)."""
+    groups: dict[tuple[str, str], set[str]] = {}
+    for c in records:
         if c.outcome is not Outcome.COMPILE_ERROR:
-            groups.setdefault((c.compiler, c.flags), []).append(observed(c))
-    found = {compiler for (compiler, _), seen in groups.items()
-             if any(not _same(seen[0], o) for o in seen[1:])}
-    return sorted(found, key=sort_key)
+            groups.setdefault((c.compiler, c.flags), set()).add(c.behaviour)
+    return sorted({compiler for (compiler, _), seen in groups.items() if len(seen) > 1}, key=sort_key)

@@ -201,7 +201,7 @@ def _by_target(case: CaseReport) -> list[str]:
     if not lines:
         lines.append("  from the target: nothing (each version did the same on every target)")
     lines.append("  from the optimiser: " + (", ".join(case.by_level) if case.by_level
-                                             else "nothing (every level did the same)"))
+                                             else "nothing (every level behaved alike)"))
     return lines
 
 

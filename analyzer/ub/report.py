@@ -130,23 +130,21 @@ def build(data: StoredResults, labels: dict | None = None) -> UbReport:
     for s in data.sanitizers:
         findings.setdefault(s.case_id, {}).setdefault(s.compiler, {})[s.sanitizer] = \
             SanitizerFinding(detected=s.detected, status=s.status, report=s.report)
-    behaviours: dict[str, list[str]] = {}
     records: dict[str, list[CellRecord]] = {}
     for c in data.cells:
-        behaviours.setdefault(c.case_id, []).append(c.behaviour)
         records.setdefault(c.case_id, []).append(c)
     scored = scores.of_stored(data)
     targets = len({_target(c.compiler) for c in all_cells}) > 1
     cases = []
     for case in data.cases:
-        if case.id not in behaviours:
+        if case.id not in records:
             continue
         mine = by_case.get(case.id, [])
         splits = target_splits(mine) if targets else None
         cases.append(CaseReport(
             case=case.id, category=case.category, standard=case.standard,
             summary=case.summary, ub=case.ub,
-            diverges=diverges(behaviours[case.id]) or bool(splits), cells=mine,
+            diverges=diverges([c.behaviour for c in records[case.id]]) or bool(splits), cells=mine,
             sanitizers=findings.get(case.id, {}),
             detectors=scores.stored_case(data, case.id, scored), by_target=splits,
             by_level=level_splits(records[case.id]) if targets else None,

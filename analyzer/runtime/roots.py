@@ -563,8 +563,8 @@ class ToolchainEntry:
     #: of a compiler registered by name (``status`` ``cross``, ``wasm`` or ``named``); None
     #: for the others
     path: str | None = None
-    #: why its programs cannot run here (a WebAssembly piece missing: the package's line);
-    #: '' where they can
+    #: why the programs of a cross or WebAssembly compiler cannot run here (qemu-user or a
+    #: WASI piece missing: the package's line); '' where they can, and for the others
     cannot_run: str = ""
 
 

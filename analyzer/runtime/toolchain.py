@@ -558,28 +558,29 @@ def cross_on_path() -> list[str]:
     return sorted(found, key=sort_key)
 
 
-def wasm_on_host() -> list[CompilerId]:
-    """The WebAssembly compilers of the host's clang: ``clang-16@wasm32-wasi`` where
-    clang-16 is on PATH (the version whose WASI packages :mod:`analyzer.sandbox.wasm`
-    knows), whether or not those packages are installed."""
+def wasm_on_host() -> list[tuple[CompilerId, str]]:
+    """The WebAssembly compilers of the host's clang, with its driver:
+    ``clang-16@wasm32-wasi`` where clang-16 is on PATH (the version whose WASI packages
+    :mod:`analyzer.sandbox.wasm` knows), whether or not those packages are installed."""
     from analyzer.sandbox import wasm
     cid = CompilerId.parse(wasm.COMPILER)
-    return [cid] if shutil.which(str(cid.host)) else []
+    driver = shutil.which(str(cid.host))
+    return [(cid, driver)] if driver else []
 
 
 def listing() -> list:
     """``toolchain list``: the compilers Debian packages and where each is
-    (:func:`analyzer.runtime.roots.listing`), then the cross compilers on PATH and the
-    compilers registered by name."""
+    (:func:`analyzer.runtime.roots.listing`), then the cross compilers on PATH, the host
+    clang's WebAssembly compiler and the compilers registered by name."""
     from analyzer.runtime import named, roots
     entries = roots.listing()
-    for cid in cross_on_path():
-        entries.append(roots.ToolchainEntry(cid, roots.ToolchainStatus.CROSS, None, [], None, None,
-                                            path=_usual_driver(CompilerId.parse(cid))))
-    for cid in wasm_on_host():
-        _, cannot_run = _runs_under(cid)
-        entries.append(roots.ToolchainEntry(str(cid), roots.ToolchainStatus.WASM, None, [], None, None,
-                                            path=shutil.which(str(cid.host)), cannot_run=cannot_run))
+    # compilers for another target, each with why its programs cannot run here, if so
+    targets = [(cid, roots.ToolchainStatus.CROSS, _usual_driver(cid))
+               for cid in map(CompilerId.parse, cross_on_path())]
+    targets += [(cid, roots.ToolchainStatus.WASM, driver) for cid, driver in wasm_on_host()]
+    for cid, status, path in targets:
+        entries.append(roots.ToolchainEntry(str(cid), status, None, [], None, None, path=path,
+                                            cannot_run=_runs_under(cid)[1]))
     for entry in named.entries():
         entries.append(roots.ToolchainEntry(entry.compiler, roots.ToolchainStatus.NAMED, None, [],
                                             entry.version, None, path=entry.path))

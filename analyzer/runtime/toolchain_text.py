@@ -1,13 +1,19 @@
 """``toolchain list``'s text: one line per compiler and where it is."""
 from __future__ import annotations
 
+from warnscope.compilers import CompilerId
 from warnscope.render import Rendered
 
 from analyzer.runtime.roots import ToolchainEntry, ToolchainStatus
 
 
 def where(e: ToolchainEntry) -> str:
-    """Where a compiler of the listing is, or how ``toolchain add`` would prepare it."""
+    """Where a compiler of the listing is, or how ``toolchain add`` would prepare it; for
+    another target, why its programs cannot run here where they cannot."""
+    return _place(e) + (f"; cannot run here: {e.cannot_run}" if e.cannot_run else "")
+
+
+def _place(e: ToolchainEntry) -> str:
     if e.status == ToolchainStatus.HOST:
         return "host"
     if e.status == ToolchainStatus.ROOT:
@@ -15,8 +21,7 @@ def where(e: ToolchainEntry) -> str:
     if e.status == ToolchainStatus.CROSS:
         return f"cross compiler, {e.path}"
     if e.status == ToolchainStatus.WASM:
-        return f"WebAssembly, {e.path} --target={e.compiler.partition('@')[2]}, run under Wasmtime" + \
-            (f"; cannot run here: {e.cannot_run}" if e.cannot_run else "")
+        return f"WebAssembly, {e.path} --target={CompilerId.parse(e.compiler).target}, run under Wasmtime"
     if e.status == ToolchainStatus.NAMED:
         return f"named: {e.path} ({e.package})"
     return f"available: toolchain add {e.compiler} (from {e.suite})"

@@ -136,3 +136,27 @@ def test_the_bundled_corpus_is_named_as_such(tmp_path, cli_at, require):
         text = (site / rel).read_text()
         assert words in text, rel
         assert installed not in text, rel
+
+
+def test_toolchain_list_says_when_a_cross_compilers_programs_cannot_run(tmp_path, cli_at, monkeypatch,
+                                                                       require):
+    """``toolchain list`` names each cross compiler on PATH with its driver; one whose
+    qemu-user is not on PATH (a PATH holding the aarch64 driver alone) says so, naming
+    the package, in text and JSON."""
+    require(CROSS)
+    require("qemu-aarch64")
+    code, out, err = cli_at(tmp_path / "t.db")("toolchain", "list", "--json")
+    assert code == 0, err
+    (entry,) = [e for e in json.loads(out) if e["compiler"] == "gcc-12@aarch64-linux-gnu"]
+    assert (entry["status"], entry["path"], entry["cannot_run"]) == ("cross", shutil.which(CROSS), "")
+    bare = tmp_path / "bin"
+    bare.mkdir()
+    (bare / CROSS).symlink_to(shutil.which(CROSS))
+    monkeypatch.setenv("PATH", str(bare))
+    code, out, err = cli_at(tmp_path / "t.db")("toolchain", "list")
+    assert code == 0, err
+    (line,) = [l for l in out.splitlines() if l.startswith("gcc-12@aarch64-linux-gnu ")]
+    assert line == (f"gcc-12@aarch64-linux-gnu cross compiler, {bare / CROSS}; cannot run here: "
+                    "aarch64-linux-gnu: programs for it run under qemu-aarch64, which is not "
+                    "installed (qemu-user: apt-get install qemu-user, dnf install qemu-user, "
+                    "pacman -S qemu-user)")

@@ -213,9 +213,16 @@ def _line_html(line: str) -> str:
     took some after a line's comment for constants), and a line met before (a third of
     a site's lines are new) is not lexed again."""
     from pygments import highlight as pyg
+
+    return pyg(line, _gas_lexer(), _bare_formatter())
+
+
+@lru_cache(maxsize=None)
+def _gas_lexer():
+    """One GasLexer for every line (a lexer keeps no state between texts)."""
     from pygments.lexers import GasLexer
 
-    return pyg(line, GasLexer(), _bare_formatter())
+    return GasLexer()
 
 
 def _wrap(inner: str) -> str:

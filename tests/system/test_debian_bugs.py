@@ -80,6 +80,18 @@ def _errors(pair: dict, file: str, words: str) -> list[dict]:
             if e["file"].endswith(file) and words in e["message"]]
 
 
+def _only_error(pair: dict) -> dict:
+    """The move's one new error, with its place and option as a tuple under ``"at"``:
+    (file, line, option, what the old compiler did there)."""
+    (error,) = pair["new_errors"]
+    return {**error, "at": (error["file"], error["line"], error["option"], error["was"])}
+
+
+def _source_lines(package: str, suite: str, path: str) -> list[str]:
+    """The lines of ``path`` in the package's fetched source tree (the one warnscope built)."""
+    return (debian.fetch(package, suite).tree / path).read_text(errors="replace").splitlines()
+
+
 @pytest.fixture(scope="module")
 def digitemp_db(sid_root, zoo_root, tmp_path_factory):
     """digitemp's upgrade stored, with trixie's root (its gcc-14 too) beside sid's."""
@@ -120,8 +132,7 @@ def test_debian_1097850_scalpel_setttywidth_signal_handler(scalpel):
     # void (*)(int); the fix made it setttywidth(int sig)
     (handler,) = _errors(pair, "scalpel.c", "passing argument 2 of 'signal'")
     assert handler["option"] == "-Wincompatible-pointer-types" and handler["was"] == "nothing"
-    source = debian.fetch("scalpel", "trixie").tree / handler["file"]
-    line = source.read_text(errors="replace").splitlines()[handler["line"] - 1]
+    line = _source_lines("scalpel", "trixie", handler["file"])[handler["line"] - 1]
     assert "signal(SIGWINCH, setttywidth)" in line
     # the smallest way back: that option's error a warning again (C17 builds too)
     assert pair["hatch"]["flags"] == ["-Wno-error=incompatible-pointer-types"]
@@ -221,8 +232,7 @@ def test_debian_1097438_ncompress_abort_compress_handler_under_c23(sid_root, tmp
     errors = _errors(pair, "compress42.c", "passing argument 2 of 'signal' from incompatible "
                                            "pointer type")
     assert len(errors) == len(pair["new_errors"]) == 3
-    source = debian.fetch("ncompress", "bookworm").tree / "compress42.c"
-    lines = source.read_text(errors="replace").splitlines()
+    lines = _source_lines("ncompress", "bookworm", "compress42.c")
     for e in errors:
         assert e["option"] == "-Wincompatible-pointer-types" and e["was"] == "nothing"
         assert "(SIG_TYPE)abort_compress" in lines[e["line"] - 1]
@@ -244,9 +254,8 @@ def test_debian_1075398_procmail_autoconf_probes_already_fail_under_dpkgs_flags(
     # foldinfo.c ('ultoan', which 3.24+really3.22-2 mended): "already fails"
     pair = _upgrade(tmp_path / "p.db", "debian:procmail/bookworm", "gcc-13", "gcc-14")
     assert (pair["old_status"], pair["new_status"]) == ("failed", "failed")
-    (main,) = pair["new_errors"]
-    assert (main["file"], main["line"], main["option"], main["was"]) == \
-        ("src/_autotst.c", 1, "-Wimplicit-int", "warning")
+    main = _only_error(pair)
+    assert main["at"] == ("src/_autotst.c", 1, "-Wimplicit-int", "warning")
     assert main["message"] == "return type defaults to 'int'"
     assert "src/_autotst.c:1:1: error: return type defaults to 'int' [-Wimplicit-int]" \
         in pair["new_error"]
@@ -267,12 +276,10 @@ def test_debian_1075339_opendkim_res_state_typo_under_gcc_14(zoo_root, tmp_path)
     # configure's "checking for library containing getaddrinfo" is no reach for the network
     pair = _upgrade(tmp_path / "o.db", "debian:opendkim/bookworm", "gcc-13", "gcc-14")
     assert (pair["old_status"], pair["new_status"]) == ("ok", "failed")
-    (res,) = pair["new_errors"]
-    assert (res["file"], res["line"], res["option"], res["was"]) == \
-        ("librbl/rbl.c", 336, "-Wincompatible-pointer-types", "warning")
+    res = _only_error(pair)
+    assert res["at"] == ("librbl/rbl.c", 336, "-Wincompatible-pointer-types", "warning")
     assert res["message"] == "passing argument 1 of '__res_nclose' from incompatible pointer type"
-    source = debian.fetch("opendkim", "bookworm").tree / "librbl/rbl.c"
-    lines = source.read_text(errors="replace").splitlines()
+    lines = _source_lines("opendkim", "bookworm", "librbl/rbl.c")
     assert "res_nclose(res)" in lines[335] and "struct state *res;" in lines[331]
     assert "librbl/rbl.c:336:20: error:" in pair["new_error"]
     # the documentation built as Debian's build daemons build it (no nodoc: under it,
